@@ -1,0 +1,88 @@
+/**
+ * The composition root: one Hono app serving the API under /api (every module's routes, the
+ * envelope, request ids, logging, limits) and the built web app at /.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppContext } from './context.js';
+import { UniqueViolation } from './db/types.js';
+import type { AppEnv } from './http/appEnv.js';
+import { authenticate } from './http/auth.js';
+import { fail, HttpError, ok } from './http/envelope.js';
+import { modules } from './modules.js';
+
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** Routes that stream large bodies themselves (uploads) are exempt from the JSON body limit. */
+const STREAMED_BODY = /^\/api\/(admin\/upload-video|admin\/uploads)/;
+
+export function createApp(ctx: AppContext, opts: { webDist?: string } = {}) {
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async function requestContext(c, next) {
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : ctx.ids.next();
+    c.set('requestId', requestId);
+    c.header('X-Request-Id', requestId);
+    const started = performance.now();
+    await next();
+    if (c.req.path.startsWith('/api/')) {
+      ctx.logger.info(
+        { requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+        'request',
+      );
+    }
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof HttpError) return fail(c, err.status, err.message, err.details);
+    if (err instanceof UniqueViolation) return fail(c, 409, 'That record already exists');
+    const status = (err as { status?: number }).status;
+    if (status === 413) return fail(c, 413, 'Request body is too large');
+    ctx.logger.error({ err, requestId: c.get('requestId'), path: c.req.path }, 'unhandled error');
+    return fail(c, 500, `Something went wrong! Please try again later. (request ${c.get('requestId')})`);
+  });
+
+  const api = new Hono<AppEnv>();
+  api.use('*', async function limitJsonBody(c, next) {
+    if (STREAMED_BODY.test(c.req.path)) return next();
+    return bodyLimit({
+      maxSize: JSON_BODY_LIMIT,
+      onError: (cc) => fail(cc, 413, `Request body is too large (limit ${JSON_BODY_LIMIT} bytes)`),
+    })(c, next);
+  });
+  api.use('*', authenticate(ctx));
+  api.get('/health', async (c) => {
+    try {
+      const head = await ctx.store.headPosition();
+      return ok(c, { status: 'ok', store: ctx.db.dialect, headPosition: head });
+    } catch (err) {
+      ctx.logger.error({ err }, 'health check failed');
+      return fail(c, 503, 'Event store unreachable');
+    }
+  });
+  for (const m of modules) m.routes?.(api, ctx);
+  api.all('*', (c) => fail(c, 404, `No API route ${c.req.method} ${c.req.path}`));
+  app.route('/api', api);
+
+  const webDist = opts.webDist;
+  if (webDist && fs.existsSync(path.join(webDist, 'index.html'))) {
+    const indexHtml = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
+    app.use(
+      '/assets/*',
+      serveStatic({
+        root: path.relative(process.cwd(), webDist),
+        onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
+      }),
+    );
+    app.use('*', serveStatic({ root: path.relative(process.cwd(), webDist) }));
+    // Client-side routes: every other GET gets the app shell.
+    app.get('*', (c) => c.html(indexHtml));
+  } else {
+    app.get('/', (c) => c.text('API is running. Build the web app (pnpm build) to serve the site here.'));
+  }
+  return app;
+}

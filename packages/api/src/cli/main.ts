@@ -1,0 +1,35 @@
+/**
+ * Operator commands (`pnpm cli <command>`), reading the same environment as the server and
+ * working with the server stopped. Each command lives in its own module and registers here.
+ */
+import { ConfigError, parseEnv } from '../config/env.js';
+import { loadSiteConfig } from '../config/site.js';
+import { commands } from './commands.js';
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  pnpm cli ${name.padEnd(28)} ${c.summary}`);
+  return `Usage:\n${lines.join('\n')}`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  // Longest matching command name wins ("audit verify" before "audit").
+  const names = Object.keys(commands).sort((a, b) => b.split(' ').length - a.split(' ').length);
+  const name = names.find((n) => n.split(' ').every((part, i) => argv[i] === part));
+  if (!name) {
+    console.error(argv.length ? `Unknown command: ${argv.join(' ')}\n` : '');
+    console.error(usage());
+    return argv.length && !['help', '--help', '-h'].includes(argv[0] ?? '') ? 2 : 0;
+  }
+  const rest = argv.slice(name.split(' ').length);
+  const env = parseEnv();
+  env.TOKEN_SECRET ??= 'cli-does-not-sign-tokens-cli-does-not-sign-tokens';
+  const { config: site } = loadSiteConfig(env.SITE_CONFIG);
+  return (await commands[name]?.run({ env, site, args: rest })) ?? 0;
+}
+
+main(process.argv.slice(2))
+  .then((code) => process.exit(code))
+  .catch((err) => {
+    console.error(err instanceof ConfigError ? err.message : err);
+    process.exit(err instanceof ConfigError ? 2 : 1);
+  });

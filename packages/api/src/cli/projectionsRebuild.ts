@@ -1,0 +1,21 @@
+/** `pnpm cli projections rebuild`: drop every read model's rows and replay the whole log. */
+import { closeContext, createContext, describeStore } from '../context.js';
+import { rebuildProjections } from '../eventstore/projections.js';
+import type { CliCommand } from './commands.js';
+
+export const projectionsRebuild: CliCommand = {
+  summary: 'drop all read models and rebuild them from the event log',
+  async run({ env, site }) {
+    const ctx = await createContext(env, site);
+    try {
+      const started = performance.now();
+      const { events } = await rebuildProjections(ctx.db, ctx.store, ctx.projections);
+      console.log(
+        `Rebuilt ${ctx.projections.length} projections from ${events} events in ${Math.round(performance.now() - started)} ms (${describeStore(env)})`,
+      );
+      return 0;
+    } finally {
+      await closeContext(ctx);
+    }
+  },
+};

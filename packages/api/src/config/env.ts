@@ -1,0 +1,60 @@
+/**
+ * The server's environment, parsed once by zod at start. A wrong value stops the process with a
+ * message naming the variable. Dev defaults are printed as such by `main.ts`.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  EVENTSTORE_URL: z.string().optional(),
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Members <no-reply@localhost>'),
+  SITE_CONFIG: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool.default(false),
+  /** Rate limits: failed logins per account per window; auth requests per IP per minute. */
+  LOGIN_FAILURES_PER_ACCOUNT: intFrom(10, 1),
+  LOGIN_FAILURE_WINDOW_MINUTES: intFrom(15, 1),
+  AUTH_REQUESTS_PER_IP_PER_MINUTE: intFrom(60, 1),
+  ACCESS_TOKEN_TTL_SECONDS: intFrom(900, 10),
+  REFRESH_TOKEN_TTL_DAYS: intFrom(30, 1),
+  MAX_UPLOAD_BYTES: intFrom(4 * 1024 ** 3, 1),
+  STREAM_URL_TTL_SECONDS: intFrom(7200, 1),
+  GRACE_PERIOD_DAYS: intFrom(3, 0),
+  SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 100),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Env = z.infer<typeof envSchema> & { DATA_DIR: string };
+
+export class ConfigError extends Error {}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  // Empty strings mean "unset" (docker-compose and shells often pass VAR=).
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return { ...parsed.data, DATA_DIR: path.resolve(parsed.data.DATA_DIR) };
+}

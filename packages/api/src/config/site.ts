@@ -1,0 +1,101 @@
+/**
+ * Brand-specific values in one file: `site.config.json` at the repository root (or `SITE_CONFIG`),
+ * falling back to `site.config.example.json`, which documents every field.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { ConfigError } from './env.js';
+
+const planSchema = z.object({
+  name: z.string(),
+  /** BTC price as a decimal string, e.g. "0.0005" (kept exact; converted to satoshis). */
+  btcPrice: z.string().regex(/^\d+(\.\d{1,8})?$/),
+  usdPrice: z.number().nonnegative(),
+  formerBtcPrice: z
+    .string()
+    .regex(/^\d+(\.\d{1,8})?$/)
+    .optional(),
+  formerUsdPrice: z.number().nonnegative().optional(),
+  savingsText: z.string().optional(),
+  mostPopular: z.boolean().default(false),
+  features: z.array(z.string()),
+});
+
+export const siteConfigSchema = z.object({
+  siteName: z.string().min(1),
+  marketplaceProfileUrl: z.string().url(),
+  adminEmail: z.string().email().optional(),
+  models: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        videoCount: z.number().int().nonnegative(),
+        description: z.string(),
+        imageUrl: z.string(),
+        badges: z.array(z.enum(['NEW', 'POPULAR'])).default([]),
+      }),
+    )
+    .length(3),
+  custodianOfRecords: z.object({ name: z.string(), address: z.string(), email: z.string() }),
+  contactEmail: z.string(),
+  bitcoin: z
+    .object({
+      /** Either one fixed receiving address (the spec's behaviour)… */
+      address: z.string().optional(),
+      /** …or a BIP84 account extended public key (xpub/zpub): a fresh address per payment request. */
+      xpub: z.string().optional(),
+      network: z.enum(['mainnet', 'testnet']).default('mainnet'),
+      explorerTxUrl: z.string().default('https://mempool.space/tx/{txid}'),
+      paymentRequestTtlHours: z.number().int().positive().default(24),
+    })
+    .refine((b) => Boolean(b.address) !== Boolean(b.xpub), 'set exactly one of bitcoin.address or bitcoin.xpub'),
+  plans: z.object({ monthly: planSchema, annual: planSchema }),
+  featuredVideos: z.array(
+    z.object({ id: z.string(), title: z.string(), duration: z.string(), thumbnailUrl: z.string(), badges: z.array(z.string()) }),
+  ),
+  geo: z
+    .object({
+      /** ISO 3166-1 country or country-region codes, e.g. "US-UT". */
+      blockedRegions: z.array(z.string()).default([]),
+      verificationRegions: z.array(z.string()).default([]),
+    })
+    .default({ blockedRegions: [], verificationRegions: [] }),
+});
+
+export type SiteConfig = z.infer<typeof siteConfigSchema>;
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+/** Finds the repository root from either the source tree or the bundled dist. */
+function findRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (fs.existsSync(path.join(dir, 'pnpm-workspace.yaml'))) return dir;
+    dir = path.dirname(dir);
+  }
+  return repoRoot;
+}
+
+export const ROOT_DIR = findRoot();
+
+export function loadSiteConfig(file?: string): { config: SiteConfig; file: string } {
+  const candidates = file
+    ? [path.resolve(file)]
+    : [path.join(ROOT_DIR, 'site.config.json'), path.join(ROOT_DIR, 'site.config.example.json')];
+  const found = candidates.find((f) => fs.existsSync(f));
+  if (!found) throw new ConfigError(`Site config not found (looked for ${candidates.join(', ')})`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(found, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`Site config ${found} is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = siteConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid site config ${found}:\n${lines.join('\n')}`);
+  }
+  return { config: parsed.data, file: found };
+}

@@ -1,0 +1,58 @@
+/**
+ * The application context: configuration, the database, the event store with every module's
+ * inline projections, the clock and the logger. Built once by `main.ts`, the CLI and the tests.
+ */
+import path from 'node:path';
+import pino from 'pino';
+import type { Env } from './config/env.js';
+import type { SiteConfig } from './config/site.js';
+import { openPostgres } from './db/postgres.js';
+import { openSqlite } from './db/sqlite.js';
+import type { Db } from './db/types.js';
+import { inlineProjector, migrateProjections, type Projection } from './eventstore/projections.js';
+import { createSqlEventStore } from './eventstore/sqlEventStore.js';
+import type { EventStore } from './eventstore/types.js';
+import { modules } from './modules.js';
+import { type Clock, type IdGenerator, systemClock, uuidIds } from './shared/clock.js';
+
+export interface AppContext {
+  env: Env;
+  site: SiteConfig;
+  db: Db;
+  store: EventStore;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: pino.Logger;
+  projections: Projection[];
+}
+
+export interface ContextOptions {
+  clock?: Clock;
+  ids?: IdGenerator;
+  logger?: pino.Logger;
+}
+
+export function openDatabase(env: Env): Db {
+  if (env.DATABASE_URL) return openPostgres(env.DATABASE_URL);
+  return openSqlite(path.join(env.DATA_DIR, 'store.sqlite'));
+}
+
+export function describeStore(env: Env): string {
+  if (env.DATABASE_URL) return `PostgreSQL (${new URL(env.DATABASE_URL).host}${new URL(env.DATABASE_URL).pathname})`;
+  return `embedded SQLite (${path.join(env.DATA_DIR, 'store.sqlite')})`;
+}
+
+export async function createContext(env: Env, site: SiteConfig, opts: ContextOptions = {}): Promise<AppContext> {
+  const logger = opts.logger ?? pino({ level: env.LOG_LEVEL });
+  const clock = opts.clock ?? systemClock;
+  const db = openDatabase(env);
+  const projections = modules.flatMap((m) => m.projections ?? []);
+  const store = await createSqlEventStore(db, { project: inlineProjector(projections), now: () => clock.now() });
+  await migrateProjections(db, projections);
+  return { env, site, db, store, clock, ids: opts.ids ?? uuidIds, logger, projections };
+}
+
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.store.close();
+  await ctx.db.close();
+}

@@ -1,0 +1,195 @@
+/**
+ * The event store over a SQL database (SQLite or PostgreSQL). Appends run in one transaction that
+ * also runs the inline projections, so read models never lag their events and a failed projection
+ * (say, a unique e-mail) rolls the append back.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db, Queryable } from '../db/types.js';
+import { eventHash, GENESIS_HASH } from './hashChain.js';
+import {
+  type AppendOptions,
+  type AppendResult,
+  ConcurrencyError,
+  type EventStore,
+  type ExpectedVersion,
+  type NewEvent,
+  type ReadAllOptions,
+  type RecordedEvent,
+} from './types.js';
+
+export const EVENTS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position BIGINT PRIMARY KEY,
+  stream_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  event_id TEXT NOT NULL UNIQUE,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  UNIQUE (stream_id, version)
+);
+CREATE INDEX IF NOT EXISTS events_type ON events (type);
+CREATE TABLE IF NOT EXISTS checkpoints (
+  name TEXT PRIMARY KEY,
+  position BIGINT NOT NULL
+);
+`;
+
+/** Runs inside the append transaction, once per appended event, in order. */
+export type InlineProjector = (tx: Queryable, event: RecordedEvent) => Promise<void>;
+
+interface EventRow {
+  position: number;
+  stream_id: string;
+  version: number;
+  event_id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export function rowToEvent(row: EventRow): RecordedEvent {
+  return {
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    version: Number(row.version),
+    position: Number(row.position),
+    type: row.type,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    recordedAt: row.recorded_at,
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  };
+}
+
+function checkExpected(streamId: string, expected: ExpectedVersion, actual: number): void {
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && actual === 0) ||
+    (expected === 'stream_exists' && actual > 0) ||
+    (typeof expected === 'number' && expected === actual);
+  if (!ok) throw new ConcurrencyError(streamId, expected, actual);
+}
+
+export interface SqlEventStoreOptions {
+  /** Projections run in the append transaction. */
+  project?: InlineProjector;
+  now?: () => Date;
+}
+
+export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions = {}): Promise<EventStore> {
+  await db.exec(EVENTS_SCHEMA);
+  const listeners = new Set<(events: RecordedEvent[]) => void>();
+  const now = options.now ?? (() => new Date());
+
+  async function append(streamId: string, events: NewEvent[], opts: AppendOptions): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const recorded = await db.transaction(async (tx) => {
+      // 1. One writer at a time: the global position and the hash chain are linear.
+      await db.lockForAppend(tx);
+      // 2. Optimistic concurrency on the stream.
+      const cur = await tx.get<{ v: number | null }>('SELECT MAX(version) AS v FROM events WHERE stream_id = ?', [streamId]);
+      const actual = Number(cur?.v ?? 0);
+      checkExpected(streamId, opts.expectedVersion, actual);
+      // 3. Chain onto the last event of the log.
+      const last = await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
+      let position = Number(last?.position ?? 0);
+      let prevHash = last?.hash ?? GENESIS_HASH;
+      const recordedAt = now().toISOString();
+      const out: RecordedEvent[] = [];
+      for (const [i, e] of events.entries()) {
+        position += 1;
+        const version = actual + i + 1;
+        const metadata = { ...opts.metadata };
+        const hash = eventHash(prevHash, { type: e.type, data: e.data, metadata, streamId, version, position });
+        const rec: RecordedEvent = {
+          eventId: randomUUID(),
+          streamId,
+          version,
+          position,
+          type: e.type,
+          data: e.data,
+          metadata,
+          recordedAt,
+          prevHash,
+          hash,
+        };
+        await tx.run(
+          `INSERT INTO events (position, stream_id, version, event_id, type, data, metadata, recorded_at, prev_hash, hash)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            position,
+            streamId,
+            version,
+            rec.eventId,
+            rec.type,
+            JSON.stringify(rec.data),
+            JSON.stringify(metadata),
+            recordedAt,
+            prevHash,
+            hash,
+          ],
+        );
+        out.push(rec);
+        prevHash = hash;
+      }
+      // 4. Read models move in the same transaction.
+      if (options.project) for (const rec of out) await options.project(tx, rec);
+      return out;
+    });
+    for (const l of listeners) {
+      try {
+        l(recorded);
+      } catch {
+        /* a listener's fault is not the writer's */
+      }
+    }
+    const lastEvent = recorded[recorded.length - 1] as RecordedEvent;
+    return { nextVersion: lastEvent.version, lastPosition: lastEvent.position, events: recorded };
+  }
+
+  async function readAll(opts: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const rows = await db.all<EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?', [
+      opts.after ?? 0,
+      opts.limit ?? 1000,
+    ]);
+    return rows.map(rowToEvent);
+  }
+
+  return {
+    append,
+    async readStream(streamId) {
+      const rows = await db.all<EventRow>('SELECT * FROM events WHERE stream_id = ? ORDER BY version', [streamId]);
+      return rows.map(rowToEvent);
+    },
+    readAll,
+    async *streamAll(opts = {}) {
+      let after = opts.after ?? 0;
+      const batchSize = opts.batchSize ?? 500;
+      for (;;) {
+        const batch = await readAll({ after, limit: batchSize });
+        for (const e of batch) yield e;
+        if (batch.length < batchSize) return;
+        after = (batch[batch.length - 1] as RecordedEvent).position;
+      }
+    },
+    async headPosition() {
+      const r = await db.get<{ p: number | null }>('SELECT MAX(position) AS p FROM events');
+      return Number(r?.p ?? 0);
+    },
+    onAppended(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * Bearer access tokens (HS256 JWT, short-lived) and the guards every route uses. Roles and approval
+ * are read from the users read model on each guarded call, so an approval or a role change takes
+ * effect at once and a stale token never grants more than the server now allows.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { sign, verify } from 'hono/jwt';
+import type { AppContext } from '../context.js';
+import type { AppEnv, AuthInfo } from './appEnv.js';
+import { forbidden, unauthorized } from './envelope.js';
+
+export interface AccessClaims {
+  sub: string;
+  role: 'admin' | 'member';
+  typ: 'access';
+  iat: number;
+  exp: number;
+}
+
+export async function signAccessToken(ctx: AppContext, user: { id: string; role: 'admin' | 'member' }): Promise<string> {
+  const iat = Math.floor(ctx.clock.now().getTime() / 1000);
+  const claims: AccessClaims = { sub: user.id, role: user.role, typ: 'access', iat, exp: iat + ctx.env.ACCESS_TOKEN_TTL_SECONDS };
+  return sign({ ...claims }, tokenSecret(ctx), 'HS256');
+}
+
+export function tokenSecret(ctx: AppContext): string {
+  const secret = ctx.env.TOKEN_SECRET;
+  if (!secret) throw new Error('TOKEN_SECRET is not set (main.ts sets a dev default)');
+  return secret;
+}
+
+export async function verifyAccessToken(ctx: AppContext, token: string): Promise<AuthInfo | undefined> {
+  try {
+    // Expiry is checked against the injected clock, not the wall clock, so tests can move time.
+    const claims = (await verify(token, tokenSecret(ctx), { alg: 'HS256', exp: false })) as unknown as AccessClaims;
+    if (claims.typ !== 'access' || typeof claims.sub !== 'string') return undefined;
+    if (claims.exp * 1000 <= ctx.clock.now().getTime()) return undefined;
+    return { userId: claims.sub, role: claims.role === 'admin' ? 'admin' : 'member' };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads the bearer token when present; a present but invalid or expired token is a 401. */
+export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
+  return async function authenticateBearer(c, next) {
+    const header = c.req.header('authorization');
+    c.set('auth', undefined);
+    if (header) {
+      const m = /^Bearer\s+(\S+)$/i.exec(header);
+      if (!m) throw unauthorized('Malformed Authorization header');
+      const auth = await verifyAccessToken(ctx, m[1] as string);
+      if (!auth) throw unauthorized('Your session has expired. Please log in again.');
+      c.set('auth', auth);
+    }
+    await next();
+  };
+}
+
+export interface CurrentUserRow {
+  id: string;
+  email: string;
+  role: 'admin' | 'member';
+  status: 'pending' | 'approved' | 'rejected';
+  approved: number;
+  membership_status: string;
+  subscription_status: string | null;
+}
+
+/** The signed-in user as the read model has them now, or a 401. */
+export async function requireUser(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
+  const auth = c.get('auth');
+  if (!auth) throw unauthorized('Please log in to continue');
+  const user = await ctx.db.get<CurrentUserRow>(
+    'SELECT id, email, role, status, approved, membership_status, subscription_status FROM users WHERE id = ?',
+    [auth.userId],
+  );
+  if (!user) throw unauthorized('Your account no longer exists');
+  if (user.status === 'rejected') throw forbidden('Your account registration was not approved');
+  return user;
+}
+
+export async function requireAdmin(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
+  const user = await requireUser(ctx, c);
+  if (user.role !== 'admin') throw forbidden("You don't have permission to access this page.");
+  return user;
+}
+
+/** Guard middleware for a whole route group. */
+export function adminOnly(ctx: AppContext): MiddlewareHandler<AppEnv> {
+  return async function requireAdminRole(c, next) {
+    await requireAdmin(ctx, c);
+    await next();
+  };
+}

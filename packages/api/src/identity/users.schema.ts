@@ -1,0 +1,49 @@
+/**
+ * The `users` read model: one row per account, projected from the identity events, with the
+ * subscription columns (`membership_status`, `subscription_status`) kept by the billing projection.
+ * Other modules read it through `requireUser`/`requireAdmin` and joins; only projections write it.
+ */
+export const USERS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS users (
+  id TEXT PRIMARY KEY,
+  email TEXT NOT NULL,
+  email_lower TEXT NOT NULL UNIQUE,
+  first_name TEXT NOT NULL,
+  last_name TEXT NOT NULL,
+  date_of_birth TEXT NOT NULL,
+  password_hash TEXT NOT NULL,
+  role TEXT NOT NULL DEFAULT 'member',
+  status TEXT NOT NULL DEFAULT 'pending',
+  approved INTEGER NOT NULL DEFAULT 0,
+  email_verified INTEGER NOT NULL DEFAULT 0,
+  geo_country TEXT,
+  geo_region TEXT,
+  created_at TEXT NOT NULL,
+  approved_at TEXT,
+  rejected_at TEXT,
+  membership_status TEXT NOT NULL DEFAULT 'inactive',
+  subscription_status TEXT
+);
+CREATE INDEX IF NOT EXISTS users_status ON users (status, created_at);
+`;
+
+export interface UserRow {
+  id: string;
+  email: string;
+  email_lower: string;
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  password_hash: string;
+  role: 'admin' | 'member';
+  status: 'pending' | 'approved' | 'rejected';
+  approved: number;
+  email_verified: number;
+  geo_country: string | null;
+  geo_region: string | null;
+  created_at: string;
+  approved_at: string | null;
+  rejected_at: string | null;
+  membership_status: 'active' | 'inactive';
+  subscription_status: 'active' | 'canceled' | 'past_due' | 'unpaid' | null;
+}

@@ -1,0 +1,24 @@
+/**
+ * A domain area plugs into the app through this shape: its read-model projections, its
+ * checkpointed subscribers, its routes, and anything it starts with the server (schedulers,
+ * the admin bootstrap). `modules.ts` lists them; `app.ts` and `main.ts` wire them.
+ */
+import type { Hono } from 'hono';
+import type { AppContext } from './context.js';
+import type { Projection } from './eventstore/projections.js';
+import type { Subscriber } from './eventstore/subscriber.js';
+import type { AppEnv } from './http/appEnv.js';
+
+export interface Started {
+  stop(): Promise<void>;
+}
+
+export interface AppModule {
+  name: string;
+  projections?: Projection[];
+  subscribers?: (ctx: AppContext) => Subscriber[];
+  /** Mounts routes under /api. */
+  routes?: (api: Hono<AppEnv>, ctx: AppContext) => void;
+  /** Runs once when the server starts (after migrations), before it accepts requests. */
+  start?: (ctx: AppContext) => Promise<Started | undefined> | Started | undefined;
+}

@@ -1,0 +1,23 @@
+/** Every domain area of the API, in the order their projections run and their routes mount. */
+import { adminModule } from './admin/index.js';
+import { auditModule } from './audit/index.js';
+import { billingModule } from './billing/index.js';
+import { catalogModule } from './catalog/index.js';
+import { geoModule } from './geo/index.js';
+import { identityModule } from './identity/index.js';
+import { mailModule } from './mail/index.js';
+import type { AppModule } from './module.js';
+import { streamingModule } from './streaming/index.js';
+import { uploadsModule } from './uploads/index.js';
+
+export const modules: AppModule[] = [
+  identityModule,
+  billingModule,
+  catalogModule,
+  streamingModule,
+  uploadsModule,
+  geoModule,
+  adminModule,
+  auditModule,
+  mailModule,
+];

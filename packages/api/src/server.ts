@@ -1,0 +1,67 @@
+/**
+ * Starts the whole server: context, module start-ups (admin bootstrap, schedulers), checkpointed
+ * subscribers, and the HTTP listener. `stop()` stops accepting, lets in-flight requests finish,
+ * stops the background work and closes the store. Used by `main.ts` and by the integration tests.
+ */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createApp } from './app.js';
+import type { Env } from './config/env.js';
+import type { SiteConfig } from './config/site.js';
+import { type AppContext, type ContextOptions, closeContext, createContext } from './context.js';
+import { type RunningSubscribers, startSubscribers } from './eventstore/subscriber.js';
+import type { Started } from './module.js';
+import { modules } from './modules.js';
+
+export interface RunningServer {
+  ctx: AppContext;
+  url: string;
+  port: number;
+  subscribers: RunningSubscribers;
+  stop(): Promise<void>;
+}
+
+export async function startServer(env: Env, site: SiteConfig, opts: ContextOptions & { webDist?: string } = {}): Promise<RunningServer> {
+  const ctx = await createContext(env, site, opts);
+  const started: Started[] = [];
+  for (const m of modules) {
+    const s = await m.start?.(ctx);
+    if (s) started.push(s);
+  }
+  const subscribers = startSubscribers(
+    ctx.db,
+    ctx.store,
+    modules.flatMap((m) => m.subscribers?.(ctx) ?? []),
+    { onError: (err, sub) => ctx.logger.error({ err, subscriber: sub.name }, 'subscriber failed; will retry') },
+  );
+  const app = createApp(ctx, { webDist: opts.webDist ?? env.WEB_DIST });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, () => resolve(s));
+  });
+  // Uploads of several GB take long; idle sockets must not hold a shutdown.
+  (server as unknown as import('node:http').Server).requestTimeout = 0;
+  const addr = server.address() as AddressInfo;
+  const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+  let stopping: Promise<void> | undefined;
+
+  return {
+    ctx,
+    port: addr.port,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`,
+    subscribers,
+    stop() {
+      stopping ??= (async () => {
+        const http = server as unknown as import('node:http').Server;
+        const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+        http.closeIdleConnections?.();
+        const timer = setTimeout(() => http.closeAllConnections?.(), env.SHUTDOWN_TIMEOUT_MS);
+        await closed;
+        clearTimeout(timer);
+        for (const s of started.reverse()) await s.stop();
+        await subscribers.stop();
+        await closeContext(ctx);
+      })();
+      return stopping;
+    },
+  };
+}

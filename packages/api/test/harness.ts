@@ -1,0 +1,162 @@
+/**
+ * Test harness: a real server on a free loopback port over a fresh store — a temporary SQLite data
+ * directory, or a fresh PostgreSQL database created on the server named by TEST_DATABASE_URL.
+ * `forEachStore` runs a suite against both; PostgreSQL is required when CI=true (never a silent skip).
+ */
+
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { describe } from 'vitest';
+import { type Env, parseEnv } from '../src/config/env.js';
+import { loadSiteConfig, type SiteConfig } from '../src/config/site.js';
+import { type RunningServer, startServer } from '../src/server.js';
+import { TestClock } from '../src/shared/clock.js';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+export const storeKinds: StoreKind[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+if (!TEST_DATABASE_URL && process.env.CI === 'true') {
+  throw new Error('TEST_DATABASE_URL must be set in CI: the PostgreSQL suites may not be skipped');
+}
+if (!TEST_DATABASE_URL) {
+  console.warn('TEST_DATABASE_URL not set: PostgreSQL variants of the suites are not run (run `pnpm test` to get one)');
+}
+
+/** Runs `fn` once per available store, as `describe('<name> [sqlite]')` and `describe('<name> [postgres]')`. */
+export function forEachStore(name: string, fn: (kind: StoreKind) => void): void {
+  for (const kind of storeKinds) describe(`${name} [${kind}]`, () => fn(kind));
+}
+
+export interface FreshStore {
+  env: Partial<Record<string, string>>;
+  dataDir: string;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh, empty store: a temp data dir, plus a new PostgreSQL database for 'postgres'. */
+export async function freshStore(kind: StoreKind): Promise<FreshStore> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-test-'));
+  if (kind === 'sqlite') {
+    return { env: { DATA_DIR: dataDir }, dataDir, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  const dbName = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL as string);
+  url.pathname = `/${dbName}`;
+  return {
+    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    dataDir,
+    async cleanup() {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export const TEST_ADMIN = { email: 'admin@example.test', password: 'admin-password-123' };
+
+export function testEnv(extra: Partial<Record<string, string>> = {}): Env {
+  return parseEnv({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    TOKEN_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    ...extra,
+  } as NodeJS.ProcessEnv);
+}
+
+export interface TestServer extends RunningServer {
+  clock: TestClock;
+  store: FreshStore;
+  site: SiteConfig;
+  /** Stops the server but keeps the data (for restart tests). */
+  restart(extraEnv?: Partial<Record<string, string>>): Promise<TestServer>;
+  /** Stops the server and deletes the data. */
+  close(): Promise<void>;
+}
+
+export async function startTestServer(
+  kind: StoreKind,
+  opts: { env?: Partial<Record<string, string>>; site?: Partial<SiteConfig>; clock?: TestClock; store?: FreshStore } = {},
+): Promise<TestServer> {
+  const store = opts.store ?? (await freshStore(kind));
+  const clock = opts.clock ?? new TestClock(new Date());
+  const site = { ...loadSiteConfig().config, ...opts.site } as SiteConfig;
+  const env = testEnv({ ...store.env, ...opts.env });
+  const server = await startServer(env, site, { clock, logger: pino({ level: 'silent' }) });
+  const ts: TestServer = {
+    ...server,
+    clock,
+    store,
+    site,
+    async restart(extraEnv) {
+      await server.stop();
+      return startTestServer(kind, { env: { ...opts.env, ...extraEnv }, site: opts.site, clock, store });
+    },
+    async close() {
+      await server.stop();
+      await store.cleanup();
+    },
+  };
+  return ts;
+}
+
+/** A tiny JSON client over fetch that returns the envelope and the status. */
+export interface ApiAnswer<T = any> {
+  status: number;
+  body: { success: boolean; data?: T; error?: string };
+  headers: Headers;
+}
+
+export function apiClient(baseUrl: string) {
+  async function call<T = any>(
+    method: string,
+    p: string,
+    opts: { body?: unknown; token?: string; headers?: Record<string, string>; raw?: string } = {},
+  ): Promise<ApiAnswer<T>> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.raw !== undefined) body = opts.raw;
+    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(`${baseUrl}/api${p}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: ApiAnswer['body'];
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`${method} ${p} answered ${res.status} with non-JSON: ${text.slice(0, 200)}`);
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  }
+  return {
+    call,
+    get: <T = any>(p: string, token?: string) => call<T>('GET', p, { token }),
+    post: <T = any>(p: string, body?: unknown, token?: string) => call<T>('POST', p, { body, token }),
+    put: <T = any>(p: string, body?: unknown, token?: string) => call<T>('PUT', p, { body, token }),
+    del: <T = any>(p: string, token?: string) => call<T>('DELETE', p, { token }),
+  };
+}
+
+export function tmpDir(prefix = 'members-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export { randomBytes };
