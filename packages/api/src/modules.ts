@@ -7,10 +7,12 @@ import { geoModule } from './geo/index.js';
 import { identityModule } from './identity/index.js';
 import { mailModule } from './mail/index.js';
 import type { AppModule } from './module.js';
+import { siteModule } from './site/index.js';
 import { streamingModule } from './streaming/index.js';
 import { uploadsModule } from './uploads/index.js';
 
 export const modules: AppModule[] = [
+  siteModule,
   identityModule,
   billingModule,
   catalogModule,

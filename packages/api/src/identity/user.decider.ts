@@ -1,0 +1,226 @@
+/**
+ * The user account aggregate (stream `user-{userId}`): registration, manual approval, password
+ * changes and resets, e-mail verification, profile edits and the admin bootstrap. Pure: hashes,
+ * tokens' hashes, ids and time arrive inside the commands.
+ */
+import { accept, type Decider, reject } from '../shared/decider.js';
+
+export type Role = 'member' | 'admin';
+export type UserStatus = 'pending' | 'approved' | 'rejected';
+
+export const userStream = (userId: string) => `user-${userId}`;
+
+// ── Events ──────────────────────────────────────────────────────────────────────────────────────
+export type UserRegistered = {
+  type: 'UserRegistered';
+  data: {
+    userId: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    dateOfBirth: string;
+    passwordHash: string;
+    role: Role;
+    registeredAt: string;
+    geoCountry?: string | null;
+    geoRegion?: string | null;
+  };
+};
+export type UserApproved = { type: 'UserApproved'; data: { userId: string; approvedBy: string; approvedAt: string } };
+export type UserRejected = {
+  type: 'UserRejected';
+  data: { userId: string; rejectedBy: string; rejectedAt: string; reason?: string | null };
+};
+export type PasswordChanged = {
+  type: 'PasswordChanged';
+  data: { userId: string; passwordHash: string; changedAt: string; via: 'reset' | 'bootstrap' | 'user' };
+};
+export type PasswordResetRequested = {
+  type: 'PasswordResetRequested';
+  data: { userId: string; resetId: string; tokenHash: string; expiresAt: string; requestedAt: string };
+};
+export type EmailVerified = { type: 'EmailVerified'; data: { userId: string; email: string; verifiedAt: string } };
+export type AdminRoleGranted = { type: 'AdminRoleGranted'; data: { userId: string; grantedBy: string; grantedAt: string } };
+export type ProfileUpdated = {
+  type: 'ProfileUpdated';
+  data: { userId: string; firstName: string; lastName: string; updatedAt: string };
+};
+
+export type UserEvent =
+  | UserRegistered
+  | UserApproved
+  | UserRejected
+  | PasswordChanged
+  | PasswordResetRequested
+  | EmailVerified
+  | AdminRoleGranted
+  | ProfileUpdated;
+
+export const USER_EVENT_TYPES: UserEvent['type'][] = [
+  'UserRegistered',
+  'UserApproved',
+  'UserRejected',
+  'PasswordChanged',
+  'PasswordResetRequested',
+  'EmailVerified',
+  'AdminRoleGranted',
+  'ProfileUpdated',
+];
+
+// ── Commands ────────────────────────────────────────────────────────────────────────────────────
+export type UserCommand =
+  | { type: 'Register'; data: Omit<UserRegistered['data'], 'registeredAt'>; now: string }
+  | { type: 'Approve'; approvedBy: string; now: string }
+  | { type: 'Reject'; rejectedBy: string; reason?: string | null; now: string }
+  | { type: 'ChangePassword'; passwordHash: string; now: string }
+  | { type: 'RequestPasswordReset'; resetId: string; tokenHash: string; expiresAt: string; now: string }
+  | { type: 'ConfirmPasswordReset'; tokenHash: string; passwordHash: string; now: string }
+  | { type: 'VerifyEmail'; email: string; now: string }
+  | { type: 'UpdateProfile'; firstName: string; lastName: string; now: string }
+  | {
+      /** Start-up: the configured admin account exists, approved, role admin, with this password. */
+      type: 'EnsureAdmin';
+      register: Omit<UserRegistered['data'], 'registeredAt' | 'role'>;
+      /** Whether the configured password already matches the stored hash (checked outside: argon2 is slow). */
+      passwordMatches: boolean;
+      now: string;
+    };
+
+// ── State ───────────────────────────────────────────────────────────────────────────────────────
+export interface UserState {
+  exists: boolean;
+  userId: string;
+  email: string;
+  role: Role;
+  status: UserStatus;
+  passwordHash: string;
+  emailVerified: boolean;
+  firstName: string;
+  lastName: string;
+  pendingReset: { tokenHash: string; expiresAt: string } | null;
+}
+
+export const SYSTEM_ACTOR = 'system';
+
+const NOT_FOUND = reject('not_found', 'User not found');
+
+function decide(command: UserCommand, state: UserState) {
+  const userId = state.userId;
+  switch (command.type) {
+    case 'Register':
+      if (state.exists) return reject('conflict', 'An account with this email already exists');
+      return accept<UserEvent>({ type: 'UserRegistered', data: { ...command.data, registeredAt: command.now } });
+    case 'EnsureAdmin':
+      return ensureAdmin(command, state);
+  }
+  if (!state.exists) return NOT_FOUND;
+  switch (command.type) {
+    case 'Approve':
+      if (state.status === 'approved') return reject('conflict', 'User is already approved');
+      if (state.status === 'rejected') return reject('conflict', 'User has been rejected and cannot be approved');
+      return accept<UserEvent>({ type: 'UserApproved', data: { userId, approvedBy: command.approvedBy, approvedAt: command.now } });
+    case 'Reject':
+      if (state.status === 'rejected') return reject('conflict', 'User is already rejected');
+      if (state.status === 'approved') return reject('conflict', 'User is already approved and cannot be rejected');
+      return accept<UserEvent>({
+        type: 'UserRejected',
+        data: { userId, rejectedBy: command.rejectedBy, rejectedAt: command.now, reason: command.reason ?? null },
+      });
+    case 'ChangePassword':
+      return accept<UserEvent>({
+        type: 'PasswordChanged',
+        data: { userId, passwordHash: command.passwordHash, changedAt: command.now, via: 'user' },
+      });
+    case 'RequestPasswordReset':
+      return accept<UserEvent>({
+        type: 'PasswordResetRequested',
+        data: { userId, resetId: command.resetId, tokenHash: command.tokenHash, expiresAt: command.expiresAt, requestedAt: command.now },
+      });
+    case 'ConfirmPasswordReset': {
+      const pending = state.pendingReset;
+      if (!pending || pending.tokenHash !== command.tokenHash)
+        return reject('validation', 'This password reset link is invalid or has already been used');
+      if (pending.expiresAt <= command.now) return reject('validation', 'This password reset link has expired');
+      return accept<UserEvent>({
+        type: 'PasswordChanged',
+        data: { userId, passwordHash: command.passwordHash, changedAt: command.now, via: 'reset' },
+      });
+    }
+    case 'VerifyEmail':
+      if (command.email.toLowerCase() !== state.email.toLowerCase())
+        return reject('validation', 'This verification link is invalid');
+      if (state.emailVerified) return accept<UserEvent>();
+      return accept<UserEvent>({ type: 'EmailVerified', data: { userId, email: state.email, verifiedAt: command.now } });
+    case 'UpdateProfile':
+      if (state.firstName === command.firstName && state.lastName === command.lastName) return accept<UserEvent>();
+      return accept<UserEvent>({
+        type: 'ProfileUpdated',
+        data: { userId, firstName: command.firstName, lastName: command.lastName, updatedAt: command.now },
+      });
+  }
+}
+
+/** Emits only what is missing, so a restart with the same configuration appends nothing. */
+function ensureAdmin(command: Extract<UserCommand, { type: 'EnsureAdmin' }>, state: UserState) {
+  const { now, register } = command;
+  const userId = state.exists ? state.userId : register.userId;
+  const events: UserEvent[] = [];
+  if (!state.exists) events.push({ type: 'UserRegistered', data: { ...register, role: 'admin', registeredAt: now } });
+  else if (state.role !== 'admin') events.push({ type: 'AdminRoleGranted', data: { userId, grantedBy: SYSTEM_ACTOR, grantedAt: now } });
+  if (state.status !== 'approved') events.push({ type: 'UserApproved', data: { userId, approvedBy: SYSTEM_ACTOR, approvedAt: now } });
+  if (state.exists && !command.passwordMatches)
+    events.push({ type: 'PasswordChanged', data: { userId, passwordHash: register.passwordHash, changedAt: now, via: 'bootstrap' } });
+  return accept<UserEvent>(...events);
+}
+
+function evolve(state: UserState, event: UserEvent): UserState {
+  switch (event.type) {
+    case 'UserRegistered': {
+      const d = event.data;
+      return {
+        ...state,
+        exists: true,
+        userId: d.userId,
+        email: d.email,
+        role: d.role,
+        status: 'pending',
+        passwordHash: d.passwordHash,
+        firstName: d.firstName,
+        lastName: d.lastName,
+      };
+    }
+    case 'UserApproved':
+      return { ...state, status: 'approved' };
+    case 'UserRejected':
+      return { ...state, status: 'rejected' };
+    case 'PasswordChanged':
+      return { ...state, passwordHash: event.data.passwordHash, pendingReset: null };
+    case 'PasswordResetRequested':
+      return { ...state, pendingReset: { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt } };
+    case 'EmailVerified':
+      return { ...state, emailVerified: true };
+    case 'AdminRoleGranted':
+      return { ...state, role: 'admin' };
+    case 'ProfileUpdated':
+      return { ...state, firstName: event.data.firstName, lastName: event.data.lastName };
+    default:
+      return state;
+  }
+}
+
+export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
+  initialState: () => ({
+    exists: false,
+    userId: '',
+    email: '',
+    role: 'member',
+    status: 'pending',
+    passwordHash: '',
+    emailVerified: false,
+    firstName: '',
+    lastName: '',
+    pendingReset: null,
+  }),
+  decide,
+  evolve,
+};

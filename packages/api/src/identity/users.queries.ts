@@ -1,0 +1,74 @@
+/** Reads of the `users` read model, and the User shape of spec §3 that the API answers with. */
+import type { Queryable } from '../db/types.js';
+import type { UserRow } from './users.schema.js';
+
+export interface UserDto {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: 'admin' | 'member';
+  status: 'pending' | 'approved' | 'rejected';
+  approved: boolean;
+  emailVerified: boolean;
+  membershipStatus: 'active' | 'inactive';
+  subscriptionStatus: string | null;
+  registrationDate: string;
+  createdAt: string;
+  geoLocation: { country: string; region: string } | null;
+}
+
+export function geoLocationOf(row: Pick<UserRow, 'geo_country' | 'geo_region'>): UserDto['geoLocation'] {
+  return row.geo_country ? { country: row.geo_country, region: row.geo_region ?? '' } : null;
+}
+
+export function toUserDto(row: UserRow): UserDto {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    role: row.role,
+    status: row.status,
+    approved: Number(row.approved) === 1,
+    emailVerified: Number(row.email_verified) === 1,
+    membershipStatus: row.membership_status,
+    subscriptionStatus: row.subscription_status,
+    registrationDate: row.created_at,
+    createdAt: row.created_at,
+    geoLocation: geoLocationOf(row),
+  };
+}
+
+export function findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
+  return q.get<UserRow>('SELECT * FROM users WHERE id = ?', [id]);
+}
+
+export function findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
+  return q.get<UserRow>('SELECT * FROM users WHERE email_lower = ?', [email.trim().toLowerCase()]);
+}
+
+export async function findUserIdByResetToken(q: Queryable, tokenHash: string): Promise<string | undefined> {
+  const row = await q.get<{ user_id: string }>('SELECT user_id FROM password_resets WHERE token_hash = ?', [tokenHash]);
+  return row?.user_id;
+}
+
+/** Pending accounts, oldest first (the admin approval table). */
+export function pendingUsers(q: Queryable): Promise<UserRow[]> {
+  return q.all<UserRow>(`SELECT * FROM users WHERE status = 'pending' ORDER BY created_at, id`);
+}
+
+export interface IdentityCounts {
+  pendingApprovals: number;
+  /** Approved, non-rejected members (admins are not members). */
+  activeMembers: number;
+}
+
+export async function identityCounts(q: Queryable): Promise<IdentityCounts> {
+  const row = await q.get<{ pending: number | null; active: number | null }>(
+    `SELECT SUM(CASE WHEN status = 'pending' THEN 1 ELSE 0 END) AS pending,
+            SUM(CASE WHEN status = 'approved' AND role = 'member' THEN 1 ELSE 0 END) AS active
+     FROM users`,
+  );
+  return { pendingApprovals: Number(row?.pending ?? 0), activeMembers: Number(row?.active ?? 0) };
+}

@@ -1,0 +1,60 @@
+// Shared helpers for the operator scripts: run a command, find pnpm (global or through npx), and
+// install the Debian packages a fresh machine lacks (when we are root with apt-get).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+export const PNPM_VERSION = '9.15.9';
+
+export function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts, env: { ...process.env, ...opts.env } });
+  if (r.error) throw r.error;
+  return r.status ?? 1;
+}
+
+export function must(cmd, args, opts = {}) {
+  const code = run(cmd, args, opts);
+  if (code !== 0) {
+    console.error(`\n✖ ${cmd} ${args.join(' ')} exited with ${code}`);
+    process.exit(code);
+  }
+}
+
+function works(cmd, args) {
+  const r = spawnSync(cmd, args, { stdio: 'ignore' });
+  return !r.error && r.status === 0;
+}
+
+/** `pnpm` when it is on PATH, else `npx -y pnpm@9` (a fresh machine has only node and npm). */
+export function pnpm() {
+  if (works('pnpm', ['--version'])) return ['pnpm', []];
+  return ['npx', ['-y', `pnpm@${PNPM_VERSION}`]];
+}
+
+export function pnpmRun(args, opts) {
+  const [cmd, pre] = pnpm();
+  must(cmd, [...pre, ...args], opts);
+}
+
+export function installDependencies() {
+  pnpmRun(['install', '--frozen-lockfile', '--prefer-offline'], { env: { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
+}
+
+const SYSTEM_NEEDS = [
+  { pkg: 'ffmpeg', present: () => works('ffprobe', ['-version']) && works('ffmpeg', ['-version']) },
+  { pkg: 'chromium', present: () => fs.existsSync('/usr/bin/chromium') },
+  { pkg: 'postgresql', present: () => fs.existsSync('/usr/lib/postgresql') && fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/initdb`)) },
+];
+
+/** Installs missing Debian packages the tests need (ffmpeg, chromium, postgresql). */
+export function ensureSystemPackages() {
+  const missing = SYSTEM_NEEDS.filter((n) => !n.present()).map((n) => n.pkg);
+  if (missing.length === 0) return;
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot || !works('apt-get', ['--version'])) {
+    console.error(`Missing system packages: ${missing.join(', ')}. Install them (Debian: apt-get install -y ${missing.join(' ')}) and run again.`);
+    process.exit(1);
+  }
+  console.log(`Installing system packages: ${missing.join(', ')}`);
+  must('apt-get', ['update', '-qq']);
+  must('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
+}
