@@ -1,6 +1,17 @@
-/** The admin module: see module.ts for the shape. */
+/**
+ * The admin module: the approval queue and the dashboard counters. Payments and uploads mount their
+ * own /admin routes from their modules.
+ */
 import type { AppModule } from '../module.js';
+import { adminStatsRoutes } from './stats.routes.js';
+import { adminUserRoutes } from './users.routes.js';
+
+export { type AdminStats, adminStats } from './stats.routes.js';
 
 export const adminModule: AppModule = {
   name: 'admin',
+  routes(api, ctx) {
+    adminUserRoutes(api, ctx);
+    adminStatsRoutes(api, ctx);
+  },
 };

@@ -1,6 +1,42 @@
-/** The billing module: see module.ts for the shape. */
+/**
+ * The billing module: Bitcoin payments verified by hand, and the subscription lifecycle.
+ *
+ * Streams: `payment-{paymentId}` (PaymentRequested, PaymentSubmitted, PaymentVerified,
+ * PaymentRejected), `subscription-{userId}` (SubscriptionActivated, SubscriptionRenewed,
+ * SubscriptionCancelRequested, SubscriptionReactivated, SubscriptionPastDue, SubscriptionUnpaid,
+ * SubscriptionCanceled) and `address-allocator` (AddressAllocated, xpub mode only).
+ * Read models: billing_payments, billing_subscriptions, billing_daily, users' subscription columns.
+ * Access (users.membership_status = 'active') while the subscription is active or past due within
+ * the grace period (GRACE_PERIOD_DAYS); canceled and unpaid end it.
+ * `start` runs the lifecycle scheduler (every minute); tests call `runLifecycle(ctx)` directly.
+ */
 import type { AppModule } from '../module.js';
+import { adminPaymentRoutes } from './admin.routes.js';
+import { analyticsProjection } from './analytics.projection.js';
+import { billingMailSubscriber } from './billing.mail.js';
+import { billingProjection } from './billing.projection.js';
+import { parseAccountKey } from './bitcoinAddress.js';
+import { paymentRoutes } from './payments.routes.js';
+import { subscriptionRoutes } from './subscriptions.routes.js';
+import { startLifecycleScheduler } from './subscriptions.service.js';
+
+export { billingStats } from './stats.js';
+export { grantsAccess } from './subscription.decider.js';
+export { runLifecycle } from './subscriptions.service.js';
 
 export const billingModule: AppModule = {
   name: 'billing',
+  projections: [billingProjection, analyticsProjection],
+  subscribers: (ctx) => [billingMailSubscriber(ctx)],
+  routes(api, ctx) {
+    subscriptionRoutes(api, ctx);
+    paymentRoutes(api, ctx);
+    adminPaymentRoutes(api, ctx);
+  },
+  start(ctx) {
+    // A wrong xpub stops the server at start with a clear message, not at the first payment request.
+    const btc = ctx.site.bitcoin;
+    if (btc.xpub) parseAccountKey(btc.xpub, btc.network);
+    return startLifecycleScheduler(ctx);
+  },
 };

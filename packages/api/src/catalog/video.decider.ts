@@ -9,7 +9,7 @@ export const ACCESS_LEVELS: readonly AccessLevel[] = ['free', 'premium', 'vip'];
 
 export const videoStreamId = (videoId: string) => `video-${videoId}`;
 
-export interface VideoFileInfo {
+export type VideoFileInfo = {
   key: string;
   size: number;
   mimeType: string;
@@ -18,24 +18,24 @@ export interface VideoFileInfo {
   audioCodec: string | null;
   width: number;
   height: number;
-}
+};
 
-export interface ThumbnailInfo {
+export type ThumbnailInfo = {
   key: string;
   mimeType: string;
   /** True when ffmpeg took it from the video (no image was uploaded). */
   extracted: boolean;
-}
+};
 
 /** The editable fields of a video. */
-export interface VideoDetails {
+export type VideoDetails = {
   title: string;
   description: string;
   modelName: string | null;
   accessLevel: AccessLevel;
   tags: string[];
   categories: string[];
-}
+};
 
 export type VideoUploaded = {
   type: 'VideoUploaded';
@@ -96,11 +96,13 @@ export const videoDecider: Decider<VideoCommand, VideoEvent, VideoState> = {
     }
     if (state.status !== 'active' || !state.details) return reject('not_found', 'Video not found');
     const { videoId, actorId, at } = command.data;
-    if (command.type === 'DeleteVideo') return accept<VideoEvent>({ type: 'VideoDeleted', data: { videoId, deletedBy: actorId, deletedAt: at } });
+    if (command.type === 'DeleteVideo')
+      return accept<VideoEvent>({ type: 'VideoDeleted', data: { videoId, deletedBy: actorId, deletedAt: at } });
 
     const events: VideoEvent[] = [];
     const changes = realChanges(state.details, command.data.changes);
-    if (Object.keys(changes).length > 0) events.push({ type: 'VideoUpdated', data: { videoId, changes, updatedBy: actorId, updatedAt: at } });
+    if (Object.keys(changes).length > 0)
+      events.push({ type: 'VideoUpdated', data: { videoId, changes, updatedBy: actorId, updatedAt: at } });
     if (command.data.publish === true && !state.published)
       events.push({ type: 'VideoPublished', data: { videoId, publishedBy: actorId, publishedAt: at } });
     if (command.data.publish === false && state.published)

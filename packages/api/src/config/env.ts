@@ -19,6 +19,8 @@ export const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
   EVENTSTORE_URL: z.string().optional(),
+  /** Ed25519 private key (PEM, or base64 of PKCS#8 DER or of the raw 32 bytes) for `audit checkpoint`. */
+  AUDIT_SIGNING_KEY: z.string().optional(),
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -2,9 +2,10 @@
  * IP → country/region from geoip-lite's bundled database (no download at run time). The client IP
  * honours X-Forwarded-For only when TRUST_PROXY is set; private and loopback addresses have no region.
  */
-import type { Context } from 'hono';
+
 import { getConnInfo } from '@hono/node-server/conninfo';
 import geoip from 'geoip-lite';
+import type { Context } from 'hono';
 import type { Env } from '../config/env.js';
 
 export interface GeoLocation {
@@ -12,7 +13,17 @@ export interface GeoLocation {
   region: string;
 }
 
-const PRIVATE = [/^10\./, /^127\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^169\.254\./, /^::1$/, /^f[cd][0-9a-f]{2}:/i, /^fe80:/i, /^0\./];
+const PRIVATE = [
+  /^10\./,
+  /^127\./,
+  /^192\.168\./,
+  /^172\.(1[6-9]|2\d|3[01])\./,
+  /^169\.254\./,
+  /^::1$/,
+  /^f[cd][0-9a-f]{2}:/i,
+  /^fe80:/i,
+  /^0\./,
+];
 
 export function isPrivateIp(ip: string): boolean {
   const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;

@@ -31,8 +31,8 @@ export function tokenSecret(ctx: AppContext): string {
 
 export async function verifyAccessToken(ctx: AppContext, token: string): Promise<AuthInfo | undefined> {
   try {
-    // Expiry is checked against the injected clock, not the wall clock, so tests can move time.
-    const claims = (await verify(token, tokenSecret(ctx), { alg: 'HS256', exp: false })) as unknown as AccessClaims;
+    // Expiry and issue time are checked against the injected clock, not the wall clock, so tests can move time.
+    const claims = (await verify(token, tokenSecret(ctx), { alg: 'HS256', exp: false, iat: false })) as unknown as AccessClaims;
     if (claims.typ !== 'access' || typeof claims.sub !== 'string') return undefined;
     if (claims.exp * 1000 <= ctx.clock.now().getTime()) return undefined;
     return { userId: claims.sub, role: claims.role === 'admin' ? 'admin' : 'member' };

@@ -1,6 +1,34 @@
-/** The identity module: see module.ts for the shape. */
+/**
+ * The identity module: user accounts as events on `user-{id}` streams (user.decider.ts), the
+ * `users` read model, registration, login with refresh sessions, password reset, e-mail
+ * verification, profile, the admin bootstrap and the identity e-mails.
+ */
 import type { AppModule } from '../module.js';
+import { authRoutes } from './auth.routes.js';
+import { bootstrapAdmin } from './bootstrap.js';
+import { createAuthLimits } from './limits.js';
+import { identityMailSubscriber } from './mail.subscriber.js';
+import { passwordRoutes } from './password.routes.js';
+import { sessionsSchema } from './sessions.js';
+import { usersProjection } from './users.projection.js';
+import { userRoutes } from './users.routes.js';
+
+export { configuredAdminEmail, isAdminEmail } from './bootstrap.js';
+export { runUserCommand } from './commands.js';
+export type { UserDto } from './users.queries.js';
 
 export const identityModule: AppModule = {
   name: 'identity',
+  projections: [usersProjection, sessionsSchema],
+  subscribers: (ctx) => [identityMailSubscriber(ctx)],
+  routes(api, ctx) {
+    const limits = createAuthLimits(ctx);
+    authRoutes(api, ctx, limits);
+    passwordRoutes(api, ctx, limits);
+    userRoutes(api, ctx);
+  },
+  async start(ctx) {
+    await bootstrapAdmin(ctx);
+    return undefined;
+  },
 };

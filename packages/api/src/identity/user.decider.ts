@@ -147,8 +147,7 @@ function decide(command: UserCommand, state: UserState) {
       });
     }
     case 'VerifyEmail':
-      if (command.email.toLowerCase() !== state.email.toLowerCase())
-        return reject('validation', 'This verification link is invalid');
+      if (command.email.toLowerCase() !== state.email.toLowerCase()) return reject('validation', 'This verification link is invalid');
       if (state.emailVerified) return accept<UserEvent>();
       return accept<UserEvent>({ type: 'EmailVerified', data: { userId, email: state.email, verifiedAt: command.now } });
     case 'UpdateProfile':

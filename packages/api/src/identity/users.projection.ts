@@ -26,16 +26,33 @@ async function applyUserEvent(tx: Queryable, event: UserEvent): Promise<void> {
         `INSERT INTO users (id, email, email_lower, first_name, last_name, date_of_birth, password_hash, role, status,
            approved, email_verified, geo_country, geo_region, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?)`,
-        [d.userId, d.email, d.email.toLowerCase(), d.firstName, d.lastName, d.dateOfBirth, d.passwordHash, d.role,
-          d.geoCountry ?? null, d.geoRegion ?? null, d.registeredAt],
+        [
+          d.userId,
+          d.email,
+          d.email.toLowerCase(),
+          d.firstName,
+          d.lastName,
+          d.dateOfBirth,
+          d.passwordHash,
+          d.role,
+          d.geoCountry ?? null,
+          d.geoRegion ?? null,
+          d.registeredAt,
+        ],
       );
       return;
     }
     case 'UserApproved':
-      await tx.run(`UPDATE users SET status = 'approved', approved = 1, approved_at = ? WHERE id = ?`, [event.data.approvedAt, event.data.userId]);
+      await tx.run(`UPDATE users SET status = 'approved', approved = 1, approved_at = ? WHERE id = ?`, [
+        event.data.approvedAt,
+        event.data.userId,
+      ]);
       return;
     case 'UserRejected':
-      await tx.run(`UPDATE users SET status = 'rejected', approved = 0, rejected_at = ? WHERE id = ?`, [event.data.rejectedAt, event.data.userId]);
+      await tx.run(`UPDATE users SET status = 'rejected', approved = 0, rejected_at = ? WHERE id = ?`, [
+        event.data.rejectedAt,
+        event.data.userId,
+      ]);
       return;
     case 'PasswordChanged':
       await tx.run('UPDATE users SET password_hash = ? WHERE id = ?', [event.data.passwordHash, event.data.userId]);
@@ -57,7 +74,11 @@ async function applyUserEvent(tx: Queryable, event: UserEvent): Promise<void> {
       await tx.run(`UPDATE users SET role = 'admin' WHERE id = ?`, [event.data.userId]);
       return;
     case 'ProfileUpdated':
-      await tx.run('UPDATE users SET first_name = ?, last_name = ? WHERE id = ?', [event.data.firstName, event.data.lastName, event.data.userId]);
+      await tx.run('UPDATE users SET first_name = ?, last_name = ? WHERE id = ?', [
+        event.data.firstName,
+        event.data.lastName,
+        event.data.userId,
+      ]);
       return;
   }
 }

@@ -16,10 +16,24 @@ CREATE TABLE IF NOT EXISTS mail_outbox (
   created_at TEXT NOT NULL,
   attempts INTEGER NOT NULL DEFAULT 0,
   last_error TEXT,
+  next_attempt_at TEXT,
   sent_at TEXT
 );
 CREATE INDEX IF NOT EXISTS mail_outbox_unsent ON mail_outbox (sent_at, created_at);
 `;
+
+export interface OutboxRow {
+  key: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  sent_at: string | null;
+}
 
 export interface OutgoingMail {
   /** Unique per mail; derive it from the causing event. */
@@ -36,4 +50,38 @@ export async function enqueueMail(tx: Queryable, mail: OutgoingMail, now: Date):
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
     [mail.key, mail.to, mail.subject, mail.text, mail.html ?? null, now.toISOString()],
   );
+}
+
+/** Unsent mails whose next attempt is due, oldest first. */
+export function dueMails(q: Queryable, now: Date, limit = 20): Promise<OutboxRow[]> {
+  return q.all<OutboxRow>(
+    `SELECT * FROM mail_outbox WHERE sent_at IS NULL AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+     ORDER BY created_at, key LIMIT ?`,
+    [now.toISOString(), limit],
+  );
+}
+
+/**
+ * Claims a due mail for one attempt by pushing its next attempt past a lease; only the process
+ * whose update changed the row sends it, so two senders never send one mail at once.
+ */
+export async function claimMail(q: Queryable, key: string, now: Date, leaseMs: number): Promise<boolean> {
+  const r = await q.run(
+    `UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = ?
+     WHERE key = ? AND sent_at IS NULL AND (next_attempt_at IS NULL OR next_attempt_at <= ?)`,
+    [new Date(now.getTime() + leaseMs).toISOString(), key, now.toISOString()],
+  );
+  return r.changes === 1;
+}
+
+export async function markSent(q: Queryable, key: string, now: Date): Promise<void> {
+  await q.run('UPDATE mail_outbox SET sent_at = ?, last_error = NULL WHERE key = ?', [now.toISOString(), key]);
+}
+
+export async function markFailed(q: Queryable, key: string, error: string, retryAt: Date): Promise<void> {
+  await q.run('UPDATE mail_outbox SET last_error = ?, next_attempt_at = ? WHERE key = ?', [
+    error.slice(0, 1000),
+    retryAt.toISOString(),
+    key,
+  ]);
 }

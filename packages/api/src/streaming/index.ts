@@ -1,6 +1,17 @@
-/** The streaming module: see module.ts for the shape. */
+/**
+ * The streaming module: signed stream URLs under the shared access decision, the byte-range media
+ * route, and view counting (its `ViewRecorded` events feed the catalog's `view_count`).
+ */
 import type { AppModule } from '../module.js';
+import { mountMediaRoute } from './media.route.js';
+import { mountStreamRoutes } from './stream.routes.js';
+
+export { checkVideoAccess, requireVideoAccess } from './videoAccess.js';
 
 export const streamingModule: AppModule = {
   name: 'streaming',
+  routes(api, ctx) {
+    mountStreamRoutes(api, ctx);
+    mountMediaRoute(api, ctx);
+  },
 };

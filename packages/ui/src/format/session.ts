@@ -1,4 +1,5 @@
 /** Who the signed-in user is allowed to be, by spec §4 and §6. */
+import { hasActiveSubscription as accessHasActiveSubscription, isApproved as accessIsApproved } from '../access/accessDecision';
 
 export interface SessionUserLike {
   email?: string;
@@ -9,10 +10,9 @@ export interface SessionUserLike {
   subscriptionStatus?: string | null;
 }
 
-/** 'Approved' means approved is true, or status is approved or active. */
+/** Approval and subscription come from the shared access decision, so the UI and the API agree. */
 export function isApproved(user: SessionUserLike | null | undefined): boolean {
-  if (!user) return false;
-  return user.approved === true || user.status === 'approved' || user.status === 'active';
+  return Boolean(user && accessIsApproved(user));
 }
 
 /** Admin when the role is admin or the e-mail is the configured admin account's. */
@@ -22,9 +22,8 @@ export function isAdmin(user: SessionUserLike | null | undefined, adminEmail?: s
   return Boolean(adminEmail && user.email && user.email.toLowerCase() === adminEmail.toLowerCase());
 }
 
-/** An active subscription, read from the membership (or subscription) status. */
 export function hasActiveSubscription(user: SessionUserLike | null | undefined): boolean {
-  return Boolean(user && (user.membershipStatus === 'active' || user.subscriptionStatus === 'active'));
+  return Boolean(user && accessHasActiveSubscription(user));
 }
 
 /**

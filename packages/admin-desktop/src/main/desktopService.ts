@@ -1,0 +1,152 @@
+/**
+ * Everything the renderer may ask, behind one `invoke(channel, payload)`: each message is checked
+ * against its zod schema (shared/ipc.ts) before anything runs, and answers are envelopes. main.ts
+ * wires it to `ipcMain.handle`, the dev bridge to HTTP; neither adds behaviour of its own.
+ * Only files the admin chose (dialog, drop, folder) may be probed or uploaded.
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { describeIssues } from '../shared/describeIssues.js';
+import { type IpcAnswer, type IpcChannel, type IpcRequest, ipcSchemas, type MediaInfo } from '../shared/ipc.js';
+import { isExplorerUrl } from './externalLinks.js';
+import * as media from './media.js';
+import { createHttpTransport } from './resumableClient.js';
+import type { Session } from './session.js';
+import { type QueueSnapshot, UploadQueue, type UploadQueueOptions } from './uploadQueue.js';
+
+export interface DesktopServiceDeps {
+  session: Session;
+  /** Shows the open dialog (Electron) or answers with a preset list (bridge, tests). */
+  chooseFiles(opts: { folders: boolean }): Promise<string[]>;
+  /** Opens a URL in the system browser (already checked to be a block-explorer link). */
+  openExternal(url: string): Promise<void>;
+  /** Thumbnail cache folder. */
+  thumbnailDir?: string;
+  queueOptions?: UploadQueueOptions;
+}
+
+export interface DesktopService {
+  invoke(channel: string, payload: unknown): Promise<IpcAnswer<unknown>>;
+  onUploadsChanged(listener: (s: QueueSnapshot) => void): () => void;
+  queue: UploadQueue;
+}
+
+type Handlers = { [C in IpcChannel]: (req: IpcRequest<C>) => Promise<unknown> };
+
+export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
+  const { session } = deps;
+  const chosen = new Set<string>();
+  const inspected = new Map<string, media.ProbeResult>();
+  const transport = createHttpTransport({
+    baseUrl: () => session.serverUrl(),
+    accessToken: () => session.accessToken(),
+    refresh: () => session.refresh(),
+  });
+  const queue = new UploadQueue(transport, deps.queueOptions);
+
+  function allow(paths: string[]): string[] {
+    for (const p of paths) chosen.add(path.resolve(p));
+    return paths;
+  }
+
+  function requireChosen(p: string): string {
+    const abs = path.resolve(p);
+    if (!chosen.has(abs)) throw new Error('That file was not chosen in this window');
+    return abs;
+  }
+
+  async function thumbnailBase64(file: string, at?: number): Promise<string | undefined> {
+    const t = await media.thumbnail(file, { atSeconds: at, outDir: deps.thumbnailDir });
+    const bytes = await fsp.readFile(t.path);
+    return bytes.length <= 2 * 1024 * 1024 ? bytes.toString('base64') : undefined;
+  }
+
+  const handlers: Handlers = {
+    'session:get': async () => session.state(),
+    'session:signIn': async (r) => session.signIn(r.serverUrl, r.email, r.password),
+    'session:signOut': async () => {
+      queue.pauseAll();
+      await session.signOut();
+    },
+    'api:request': async (r) => {
+      if (!session.state().user) return { status: 401, body: { success: false, error: 'Please log in to continue' } };
+      return session.request(r.method, r.path, r.body);
+    },
+    'files:choose': async (r) => allow(await media.expandPaths(await deps.chooseFiles({ folders: r.folders ?? false }))),
+    'files:expand': async (r) => allow(await media.expandPaths(r.paths)),
+    'media:inspect': async (r): Promise<MediaInfo> => {
+      const file = requireChosen(r.path);
+      const info = await media.probe(file);
+      inspected.set(file, info);
+      const base: MediaInfo = {
+        path: file,
+        fileName: info.fileName,
+        size: info.size,
+        isVideo: info.isVideo,
+        reason: info.reason,
+        durationSeconds: info.durationSeconds,
+        width: info.width,
+        height: info.height,
+        codec: info.codec,
+      };
+      if (!info.isVideo) return base;
+      try {
+        const t = await media.thumbnail(file, { atSeconds: r.thumbnailAtSeconds, width: 320, outDir: deps.thumbnailDir });
+        return { ...base, thumbnailDataUrl: await media.thumbnailDataUrl(t), thumbnailAtSeconds: t.atSeconds };
+      } catch (err) {
+        return { ...base, reason: `Thumbnail failed: ${(err as Error).message}` };
+      }
+    },
+    'uploads:add': async (r) => {
+      // Non-videos are never sent, whatever the renderer says.
+      const items = [];
+      for (const it of r.items) {
+        const file = requireChosen(it.path);
+        const info = inspected.get(file) ?? (await media.probe(file));
+        if (!info.isVideo) throw new Error(`${info.fileName} is not a video: ${info.reason ?? 'not sent'}`);
+        items.push({
+          id: it.id,
+          filePath: file,
+          fileName: info.fileName,
+          size: info.size,
+          metadata: it.metadata,
+          thumbnail: () => thumbnailBase64(file, it.thumbnailAtSeconds),
+        });
+      }
+      return { ids: queue.add(items) };
+    },
+    'uploads:control': async (r) => {
+      if (r.action === 'pause') queue.pause(r.id);
+      else if (r.action === 'resume') queue.resume(r.id);
+      else if (r.action === 'retry') queue.retry(r.id);
+      else await queue.cancel(r.id);
+    },
+    'uploads:controlAll': async (r) => {
+      if (r.action === 'pause') queue.pauseAll();
+      else if (r.action === 'resume') queue.resumeAll();
+      else queue.clearFinished();
+    },
+    'uploads:snapshot': async () => queue.snapshot(),
+    'shell:openExternal': async (r) => {
+      if (!isExplorerUrl(r.url)) throw new Error('Only block explorer links open outside the app');
+      await deps.openExternal(r.url);
+    },
+  };
+
+  return {
+    queue,
+    onUploadsChanged: (listener) => queue.onChange(listener),
+    async invoke(channel, payload) {
+      if (!Object.hasOwn(ipcSchemas, channel)) return { ok: false, error: `Unknown channel ${String(channel).slice(0, 60)}` };
+      const c = channel as IpcChannel;
+      const parsed = ipcSchemas[c].safeParse(payload ?? {});
+      if (!parsed.success) return { ok: false, error: `Invalid ${c} message: ${describeIssues(parsed.error)}` };
+      try {
+        const handler = handlers[c] as (req: unknown) => Promise<unknown>;
+        return { ok: true, data: await handler(parsed.data) };
+      } catch (err) {
+        return { ok: false, error: (err as Error).message || 'Something went wrong! Please try again later.' };
+      }
+    },
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * The Electron shell, kept thin: one window with Electron's security checklist applied
+ * (contextIsolation, no nodeIntegration, sandbox, strict CSP, navigation and new windows blocked
+ * except block-explorer links opened in the system browser, no permissions), the renderer served
+ * from the privileged `app://renderer/` scheme, and every IPC channel handed to the zod-checked
+ * desktop service. Session secrets go to safeStorage; the server URL to userData/config.json.
+ */
+import path from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session as electronSession, shell, type WebContents } from 'electron';
+import { APP_ORIGIN, UPLOADS_CHANGED } from '../shared/channels.js';
+import { IPC_CHANNELS } from '../shared/ipc.js';
+import { encryptedSecretStore, fileConfigStore } from './configStore.js';
+import { createDesktopService } from './desktopService.js';
+import { isExplorerUrl } from './externalLinks.js';
+import { readRendererFile } from './rendererFiles.js';
+import { createSession } from './session.js';
+
+const RENDERER_DIR = path.join(__dirname, '..', 'renderer');
+const PRELOAD = path.join(__dirname, 'preload.cjs');
+
+protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+let mainWindow: BrowserWindow | null = null;
+
+function isAppUrl(url: string): boolean {
+  return url === APP_ORIGIN || url.startsWith(`${APP_ORIGIN}/`);
+}
+
+function harden(contents: WebContents): void {
+  contents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isExplorerUrl(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+}
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1360,
+    height: 900,
+    title: 'Members Admin',
+    show: false,
+    webPreferences: {
+      preload: PRELOAD,
+      contextIsolation: true,
+      nodeIntegration: false,
+      sandbox: true,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(`${APP_ORIGIN}/index.html`);
+  return win;
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  electronSession.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  protocol.handle('app', async (request) => {
+    const url = new URL(request.url);
+    if (url.host !== 'renderer') return new Response('Not found', { status: 404 });
+    const file = await readRendererFile(RENDERER_DIR, url.pathname);
+    return new Response(new Uint8Array(file.body), { status: file.status, headers: file.headers });
+  });
+
+  const userData = app.getPath('userData');
+  const session = createSession({
+    config: fileConfigStore(userData),
+    secrets: encryptedSecretStore(path.join(userData, 'session.bin'), safeStorage),
+  });
+  await session.restore();
+
+  const service = createDesktopService({
+    session,
+    async chooseFiles({ folders }) {
+      const options: Electron.OpenDialogOptions = {
+        title: folders ? 'Choose folders of videos' : 'Choose videos',
+        properties: folders ? ['openDirectory', 'multiSelections'] : ['openFile', 'multiSelections'],
+        filters: folders ? undefined : [{ name: 'Videos', extensions: ['mp4', 'mov', 'avi', 'mkv', 'webm', 'm4v'] }, { name: 'All files', extensions: ['*'] }],
+      };
+      const result = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+      return result.canceled ? [] : result.filePaths;
+    },
+    openExternal: (url) => shell.openExternal(url),
+    thumbnailDir: path.join(userData, 'thumbnails'),
+  });
+
+  for (const channel of IPC_CHANNELS) {
+    ipcMain.handle(channel, (event, payload: unknown) => {
+      // Only our own page may call: not a navigated-away frame, not a subframe.
+      const frameUrl = event.senderFrame?.url ?? '';
+      if (!isAppUrl(frameUrl) || event.senderFrame !== event.sender.mainFrame) return { ok: false, error: 'Refused: unknown sender' };
+      return service.invoke(channel, payload);
+    });
+  }
+  service.onUploadsChanged((snapshot) => {
+    if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(UPLOADS_CHANGED, snapshot);
+  });
+
+  mainWindow = createWindow();
+  mainWindow.on('closed', () => {
+    mainWindow = null;
+  });
+}
+
+app.on('web-contents-created', (_event, contents) => harden(contents));
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+app.on('activate', () => {
+  if (!mainWindow && app.isReady()) mainWindow = createWindow();
+});
+
+start().catch((err) => {
+  dialog.showErrorBox('Members Admin could not start', String((err as Error)?.stack ?? err));
+  app.quit();
+});

@@ -1,0 +1,400 @@
+/**
+ * The bulk upload queue: at most `concurrency` (2) files at a time, per-file and overall progress
+ * (bytes, speed), pause, resume, cancel, retry. Network errors are retried with exponential
+ * back-off; every retry and every resume first asks the server its offset, so bytes the server
+ * already has are never sent again. Plain TypeScript: no Electron, no file system (the transport
+ * reads the file), so it runs the same in the main process, the dev bridge and the tests.
+ */
+import { AbortedError, type CreateUploadInput, type UploadMetadataInput, type UploadTransport, UploadError } from './resumableClient.js';
+
+export type UploadState = 'queued' | 'uploading' | 'retrying' | 'paused' | 'completed' | 'failed' | 'canceled';
+
+export interface UploadInput {
+  /** The caller's id for the row (default: generated). */
+  id?: string;
+  filePath: string;
+  fileName: string;
+  size: number;
+  metadata: UploadMetadataInput;
+  /** Base64 JPEG to send with the create request, produced lazily (e.g. the local ffmpeg thumbnail). */
+  thumbnail?: () => Promise<string | undefined>;
+}
+
+export interface UploadItemSnapshot {
+  id: string;
+  fileName: string;
+  size: number;
+  state: UploadState;
+  /** Bytes the server confirmed plus bytes in flight (for the progress bar). */
+  uploadedBytes: number;
+  /** Bytes actually put on the wire for this file, over all attempts. */
+  sentBytes: number;
+  /** Bytes per second over the last few seconds. */
+  speed: number;
+  attempts: number;
+  uploadId?: string;
+  videoId?: string;
+  error?: string;
+  nextRetryAt?: number;
+}
+
+export interface QueueSnapshot {
+  items: UploadItemSnapshot[];
+  totalBytes: number;
+  uploadedBytes: number;
+  speed: number;
+  active: number;
+  done: boolean;
+}
+
+export interface UploadQueueOptions {
+  concurrency?: number;
+  /** Bytes per PATCH request. */
+  chunkSize?: number;
+  /** Network retries per file before it is marked failed (the count resets when bytes get through). */
+  maxRetries?: number;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** Minimum time between two progress notifications (state changes are immediate). */
+  progressIntervalMs?: number;
+  now?: () => number;
+}
+
+interface Item extends UploadItemSnapshot {
+  input: UploadInput;
+  serverOffset: number;
+  inFlight: number;
+  needsSync: boolean;
+  controller?: AbortController;
+  samples: Array<{ t: number; bytes: number }>;
+}
+
+const SPEED_WINDOW_MS = 3000;
+
+/** Back-off before retry n (1-based): base·2^(n-1), capped. */
+export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new AbortedError());
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    function onAbort() {
+      clearTimeout(timer);
+      reject(new AbortedError());
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+let counter = 0;
+
+export class UploadQueue {
+  private readonly items: Item[] = [];
+  private readonly listeners = new Set<(s: QueueSnapshot) => void>();
+  private readonly idleWaiters: Array<() => void> = [];
+  private readonly opts: Required<UploadQueueOptions>;
+  private lastEmit = 0;
+  private emitTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly transport: UploadTransport,
+    opts: UploadQueueOptions = {},
+  ) {
+    this.opts = {
+      concurrency: opts.concurrency ?? 2,
+      chunkSize: opts.chunkSize ?? 8 * 1024 * 1024,
+      maxRetries: opts.maxRetries ?? 8,
+      backoffBaseMs: opts.backoffBaseMs ?? 1000,
+      backoffMaxMs: opts.backoffMaxMs ?? 30_000,
+      progressIntervalMs: opts.progressIntervalMs ?? 100,
+      now: opts.now ?? Date.now,
+    };
+  }
+
+  /** Adds files to the end of the queue; returns their ids. */
+  add(inputs: UploadInput[]): string[] {
+    const ids = inputs.map((input) => {
+      const item: Item = {
+        id: input.id ?? `upload-${++counter}-${Date.now().toString(36)}`,
+        fileName: input.fileName,
+        size: input.size,
+        state: 'queued',
+        uploadedBytes: 0,
+        sentBytes: 0,
+        speed: 0,
+        attempts: 0,
+        input,
+        serverOffset: 0,
+        inFlight: 0,
+        needsSync: false,
+        samples: [],
+      };
+      if (this.items.some((i) => i.id === item.id)) throw new Error(`Duplicate upload id ${item.id}`);
+      this.items.push(item);
+      return item.id;
+    });
+    this.changed(true);
+    this.schedule();
+    return ids;
+  }
+
+  pause(id: string): void {
+    const item = this.get(id);
+    if (item.state === 'queued') item.state = 'paused';
+    else if (item.state === 'uploading' || item.state === 'retrying') {
+      item.state = 'paused';
+      item.controller?.abort();
+    }
+    this.changed(true);
+  }
+
+  resume(id: string): void {
+    const item = this.get(id);
+    if (item.state !== 'paused') return;
+    item.state = 'queued';
+    item.needsSync = Boolean(item.uploadId);
+    this.changed(true);
+    this.schedule();
+  }
+
+  /** Stops the file and asks the server to drop what it has. */
+  async cancel(id: string): Promise<void> {
+    const item = this.get(id);
+    if (item.state === 'completed' || item.state === 'canceled') return;
+    item.state = 'canceled';
+    item.controller?.abort();
+    item.speed = 0;
+    this.changed(true);
+    this.schedule();
+    if (item.uploadId) await this.transport.cancel(item.uploadId).catch(() => {});
+  }
+
+  /** Tries a failed file again (from the server's offset when the server still has it). */
+  retry(id: string): void {
+    const item = this.get(id);
+    if (item.state !== 'failed') return;
+    item.state = 'queued';
+    item.error = undefined;
+    item.attempts = 0;
+    item.needsSync = Boolean(item.uploadId);
+    this.changed(true);
+    this.schedule();
+  }
+
+  pauseAll(): void {
+    for (const i of this.items) if (['queued', 'uploading', 'retrying'].includes(i.state)) this.pause(i.id);
+  }
+
+  resumeAll(): void {
+    for (const i of this.items) if (i.state === 'paused') this.resume(i.id);
+  }
+
+  /** Forgets finished rows (completed, failed, canceled). */
+  clearFinished(): void {
+    for (let k = this.items.length - 1; k >= 0; k--) {
+      const s = this.items[k]?.state;
+      if (s === 'completed' || s === 'canceled' || s === 'failed') this.items.splice(k, 1);
+    }
+    this.changed(true);
+  }
+
+  snapshot(): QueueSnapshot {
+    const now = this.opts.now();
+    const items = this.items.map((i) => this.itemSnapshot(i, now));
+    const live = items.filter((i) => i.state !== 'canceled');
+    return {
+      items,
+      totalBytes: live.reduce((n, i) => n + i.size, 0),
+      uploadedBytes: live.reduce((n, i) => n + i.uploadedBytes, 0),
+      speed: items.reduce((n, i) => n + i.speed, 0),
+      active: items.filter((i) => i.state === 'uploading' || i.state === 'retrying').length,
+      done: items.every((i) => ['completed', 'failed', 'canceled', 'paused'].includes(i.state)),
+    };
+  }
+
+  /** Called with a fresh snapshot on every state change and at most every `progressIntervalMs` for bytes. */
+  onChange(listener: (s: QueueSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves when no file is queued, uploading or waiting to retry. */
+  whenIdle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private isIdle(): boolean {
+    return !this.items.some((i) => i.state === 'queued' || i.state === 'uploading' || i.state === 'retrying');
+  }
+
+  private get(id: string): Item {
+    const item = this.items.find((i) => i.id === id);
+    if (!item) throw new Error(`No upload ${id}`);
+    return item;
+  }
+
+  private itemSnapshot(i: Item, now: number): UploadItemSnapshot {
+    const windowStart = now - SPEED_WINDOW_MS;
+    const recent = i.samples.filter((s) => s.t >= windowStart);
+    const first = recent[0];
+    const last = recent[recent.length - 1];
+    const active = i.state === 'uploading';
+    const speed = active && first && last && last.t > first.t ? ((last.bytes - first.bytes) * 1000) / Math.max(last.t - first.t, 250) : 0;
+    return {
+      id: i.id,
+      fileName: i.fileName,
+      size: i.size,
+      state: i.state,
+      uploadedBytes: i.state === 'completed' ? i.size : Math.min(i.size, i.serverOffset + i.inFlight),
+      sentBytes: i.sentBytes,
+      speed: Math.round(speed),
+      attempts: i.attempts,
+      uploadId: i.uploadId,
+      videoId: i.videoId,
+      error: i.error,
+      nextRetryAt: i.state === 'retrying' ? i.nextRetryAt : undefined,
+    };
+  }
+
+  private changed(immediate: boolean): void {
+    const now = this.opts.now();
+    const emit = () => {
+      this.lastEmit = this.opts.now();
+      this.emitTimer = undefined;
+      const snap = this.snapshot();
+      for (const l of this.listeners) l(snap);
+    };
+    if (immediate || now - this.lastEmit >= this.opts.progressIntervalMs) {
+      if (this.emitTimer) clearTimeout(this.emitTimer);
+      emit();
+    } else if (!this.emitTimer) {
+      this.emitTimer = setTimeout(emit, this.opts.progressIntervalMs - (now - this.lastEmit));
+    }
+    if (this.isIdle()) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private schedule(): void {
+    let active = this.items.filter((i) => i.state === 'uploading' || i.state === 'retrying').length;
+    for (const item of this.items) {
+      if (active >= this.opts.concurrency) break;
+      if (item.state !== 'queued' || item.controller) continue;
+      active++;
+      item.state = 'uploading';
+      void this.run(item);
+    }
+    this.changed(true);
+  }
+
+  /** One file until it completes, fails, or is paused or canceled. */
+  private async run(item: Item): Promise<void> {
+    const controller = new AbortController();
+    item.controller = controller;
+    const { signal } = controller;
+    try {
+      for (;;) {
+        try {
+          await this.step(item, signal);
+          if (item.state === 'completed') return;
+        } catch (err) {
+          item.inFlight = 0;
+          if (signal.aborted || err instanceof AbortedError) return;
+          const e = err instanceof UploadError ? err : new UploadError((err as Error).message ?? String(err), false);
+          if (e.retryable && item.attempts < this.opts.maxRetries) {
+            // 1. Wait (longer each time), then 2. ask the server where it stands, then go on.
+            item.attempts++;
+            const delay = backoffDelay(item.attempts, this.opts.backoffBaseMs, this.opts.backoffMaxMs);
+            item.state = 'retrying';
+            item.error = e.message;
+            item.nextRetryAt = this.opts.now() + delay;
+            item.needsSync = Boolean(item.uploadId);
+            this.changed(true);
+            await sleep(delay, signal);
+            item.state = 'uploading';
+            this.changed(true);
+            continue;
+          }
+          item.state = 'failed';
+          item.error = e.message;
+          // A refused upload cannot be continued; a network give-up can (retry resumes it).
+          if (!e.retryable) item.uploadId = undefined;
+          if (!e.retryable) item.serverOffset = 0;
+          return;
+        }
+      }
+    } catch (err) {
+      if (!(err instanceof AbortedError)) {
+        item.state = 'failed';
+        item.error = (err as Error).message;
+      }
+    } finally {
+      item.controller = undefined;
+      item.inFlight = 0;
+      item.speed = 0;
+      this.changed(true);
+      this.schedule();
+    }
+  }
+
+  /** Creates the server upload or syncs its offset, then sends one chunk. */
+  private async step(item: Item, signal: AbortSignal): Promise<void> {
+    if (!item.uploadId) {
+      const thumbnail = await item.input.thumbnail?.();
+      const create: CreateUploadInput = { fileName: item.fileName, size: item.size, metadata: item.input.metadata, thumbnail };
+      const created = await this.transport.create(create, signal);
+      item.uploadId = created.uploadId;
+      item.serverOffset = created.offset;
+      item.needsSync = false;
+      this.changed(true);
+    } else if (item.needsSync) {
+      const status = await this.transport.status(item.uploadId, signal);
+      item.needsSync = false;
+      item.serverOffset = status.offset;
+      if (this.finishFrom(item, status)) return;
+    }
+    if (item.serverOffset >= item.size) {
+      // Everything is on the server but no video id came back: ask once more.
+      const status = await this.transport.status(item.uploadId, signal);
+      if (this.finishFrom(item, status)) return;
+      throw new UploadError('The server has the whole file but did not finish it', true);
+    }
+    const length = Math.min(this.opts.chunkSize, item.size - item.serverOffset);
+    const answer = await this.transport.send(
+      item.uploadId,
+      { filePath: item.input.filePath, offset: item.serverOffset, length },
+      (n) => {
+        item.inFlight += n;
+        item.sentBytes += n;
+        item.samples.push({ t: this.opts.now(), bytes: item.sentBytes });
+        if (item.samples.length > 200) item.samples.splice(0, item.samples.length - 200);
+        this.changed(false);
+      },
+      signal,
+    );
+    item.inFlight = 0;
+    item.serverOffset = answer.offset;
+    item.attempts = 0;
+    item.error = undefined;
+    this.finishFrom(item, answer);
+    this.changed(false);
+  }
+
+  private finishFrom(item: Item, status: { videoId?: string | null; status?: string; error?: string | null }): boolean {
+    if (status.videoId) {
+      item.state = 'completed';
+      item.videoId = status.videoId;
+      item.error = undefined;
+      this.changed(true);
+      return true;
+    }
+    if (status.status === 'failed' || status.status === 'canceled') {
+      throw new UploadError(status.error ?? `The upload was ${status.status} on the server`, false);
+    }
+    return false;
+  }
+}

@@ -1,0 +1,73 @@
+/** The desktop shell: sign-in gate, then the dashboard and the bulk upload screen. */
+import { Button, Spinner } from '@members/ui';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import type { DesktopApi, SessionState } from '../shared/ipc.js';
+import { createDesktopApiClient } from './apiClient.js';
+import { BulkUpload } from './bulk/BulkUpload.js';
+import { Dashboard } from './Dashboard.js';
+import { SignIn } from './SignIn.js';
+
+type Screen = 'dashboard' | 'bulk';
+
+/** Spec §8: keep unused data 5 minutes, retry failed fetches 3 times (1 s doubling to 30 s), never retry mutations. */
+function makeQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { gcTime: 5 * 60_000, retry: 3, retryDelay: (n) => Math.min(1000 * 2 ** n, 30_000), refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export function App({ desktop }: { desktop: DesktopApi }) {
+  const [session, setSession] = useState<SessionState | null>(null);
+  const [screen, setScreen] = useState<Screen>('bulk');
+  const queryClient = useMemo(makeQueryClient, []);
+  const signOutLocally = () => setSession((s) => (s ? { ...s, user: null } : s));
+  const api = useMemo(() => createDesktopApiClient(desktop, signOutLocally), [desktop]);
+
+  useEffect(() => {
+    desktop.session.get().then(setSession, () => setSession({ serverUrl: null, user: null }));
+  }, [desktop]);
+
+  if (!session) return <Spinner label="Loading..." />;
+  if (!session.user) return <SignIn desktop={desktop} serverUrl={session.serverUrl} onSignedIn={(user) => setSession((s) => ({ serverUrl: s?.serverUrl ?? null, user }))} />;
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      <header className="desk-header">
+        <strong>Members Admin</strong>
+        <nav aria-label="Screens">
+          <Button variant={screen === 'dashboard' ? 'primary' : 'ghost'} size="sm" onClick={() => setScreen('dashboard')} aria-current={screen === 'dashboard' ? 'page' : undefined}>
+            Dashboard
+          </Button>
+          <Button variant={screen === 'bulk' ? 'primary' : 'ghost'} size="sm" onClick={() => setScreen('bulk')} aria-current={screen === 'bulk' ? 'page' : undefined}>
+            Bulk upload
+          </Button>
+        </nav>
+        <span className="muted desk-user">
+          {session.user.email} · {session.serverUrl}
+        </span>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={async () => {
+            await desktop.session.signOut();
+            queryClient.clear();
+            signOutLocally();
+          }}
+        >
+          Sign Out
+        </Button>
+      </header>
+      <main className="desk-main">
+        {/* Both stay mounted so a running upload keeps its table while the admin looks at the dashboard. */}
+        <div hidden={screen !== 'dashboard'}>{screen === 'dashboard' && <Dashboard api={api} />}</div>
+        <div hidden={screen !== 'bulk'}>
+          <BulkUpload desktop={desktop} api={api} />
+        </div>
+      </main>
+    </QueryClientProvider>
+  );
+}

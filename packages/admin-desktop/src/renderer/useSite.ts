@@ -1,0 +1,11 @@
+/** The configured models (for the model selects) and the explorer template, from GET /api/site. */
+import { useQuery } from '@tanstack/react-query';
+import type { ApiClient } from '@members/ui/api';
+
+export function useSite(api: ApiClient) {
+  const site = useQuery({ queryKey: ['site'], queryFn: () => api.site(), staleTime: 5 * 60_000 });
+  return {
+    models: (site.data?.models ?? []).map((m) => m.name),
+    explorerTemplate: site.data?.bitcoin?.explorerTxUrl,
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * The contract between the renderer and the main process: one zod schema per channel (checked in
+ * the main process on every message) and the typed `DesktopApi` the preload exposes as
+ * `window.desktop`. The dev bridge speaks the same contract over HTTP.
+ */
+import { z } from 'zod';
+import type { QueueSnapshot } from '../main/uploadQueue.js';
+
+const filePath = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'must not contain NUL');
+const shortText = (max: number) => z.string().max(max);
+const empty = z.object({}).strict();
+
+export const uploadMetadataSchema = z
+  .object({
+    title: z.string().trim().min(1, 'Please provide at least a title and video file').max(200),
+    description: shortText(5000).optional(),
+    model: shortText(100).optional(),
+    accessLevel: z.enum(['free', 'premium', 'vip']).optional(),
+    tags: z.array(shortText(64)).max(30).optional(),
+    categories: z.array(shortText(64)).max(30).optional(),
+    durationText: z
+      .string()
+      .regex(/^(\d{1,3}:)?\d{1,3}:[0-5]\d$/, 'Duration must be in mm:ss format (e.g. 12:34)')
+      .optional(),
+  })
+  .strict();
+
+export const rowIdSchema = z.string().regex(/^[\w.-]{1,80}$/, 'Invalid id');
+
+export const ipcSchemas = {
+  'session:get': empty,
+  'session:signIn': z
+    .object({
+      serverUrl: z
+        .string()
+        .max(500)
+        .url()
+        .refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
+      email: z.string().max(254).pipe(z.email('Invalid email address')),
+      password: z.string().min(1, 'is required').max(200),
+    })
+    .strict(),
+  'session:signOut': empty,
+  'api:request': z
+    .object({
+      method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
+      path: z
+        .string()
+        .max(2000)
+        .regex(/^\/(?!\/)[\w\-/.~%?=&,:+]*$/, 'must be an API path like /admin/stats')
+        .refine((p) => !p.includes('..'), 'must not contain ..')
+        .refine((p) => !p.startsWith('/auth/'), 'sessions go through session:* channels'),
+      body: z.unknown().optional(),
+    })
+    .strict(),
+  'files:choose': z.object({ folders: z.boolean().optional() }).strict(),
+  'files:expand': z.object({ paths: z.array(filePath).min(1).max(1000) }).strict(),
+  'media:inspect': z.object({ path: filePath, thumbnailAtSeconds: z.number().min(0).max(86_400).optional() }).strict(),
+  'uploads:add': z
+    .object({
+      items: z
+        .array(
+          z
+            .object({
+              id: rowIdSchema,
+              path: filePath,
+              metadata: uploadMetadataSchema,
+              thumbnailAtSeconds: z.number().min(0).max(86_400).optional(),
+            })
+            .strict(),
+        )
+        .min(1)
+        .max(500),
+    })
+    .strict(),
+  'uploads:control': z.object({ action: z.enum(['pause', 'resume', 'cancel', 'retry']), id: rowIdSchema }).strict(),
+  'uploads:controlAll': z.object({ action: z.enum(['pause', 'resume', 'clearFinished']) }).strict(),
+  'uploads:snapshot': empty,
+  'shell:openExternal': z.object({ url: z.string().max(2000).url() }).strict(),
+} as const;
+
+export type IpcChannel = keyof typeof ipcSchemas;
+export const IPC_CHANNELS = Object.keys(ipcSchemas) as IpcChannel[];
+export type IpcRequest<C extends IpcChannel> = z.infer<(typeof ipcSchemas)[C]>;
+export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;
+
+/** Every answer crosses the boundary as an envelope (thrown errors do not survive IPC well). */
+export type IpcAnswer<T> = { ok: true; data: T } | { ok: false; error: string };
+
+export { UPLOADS_CHANGED } from './channels.js';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  role: string;
+  firstName?: string;
+  lastName?: string;
+}
+
+export interface SessionState {
+  serverUrl: string | null;
+  user: SessionUser | null;
+}
+
+export type SignInResult =
+  | { ok: true; user: SessionUser }
+  | { ok: false; error: string; accessDenied?: { title: string; message: string; email: string; role: string } };
+
+export interface ApiAnswer {
+  status: number;
+  body: { success: boolean; data?: unknown; error?: string };
+}
+
+export interface MediaInfo {
+  path: string;
+  fileName: string;
+  size: number;
+  isVideo: boolean;
+  reason?: string;
+  durationSeconds: number;
+  width: number;
+  height: number;
+  codec: string;
+  thumbnailDataUrl?: string;
+  thumbnailAtSeconds?: number;
+}
+
+export type { QueueSnapshot, UploadItemSnapshot } from '../main/uploadQueue.js';
+
+/** What the renderer can ask of the main process: `window.desktop`. */
+export interface DesktopApi {
+  session: {
+    get(): Promise<SessionState>;
+    signIn(input: IpcRequest<'session:signIn'>): Promise<SignInResult>;
+    signOut(): Promise<void>;
+  };
+  api: {
+    request(input: IpcRequest<'api:request'>): Promise<ApiAnswer>;
+  };
+  files: {
+    choose(input?: IpcRequest<'files:choose'>): Promise<string[]>;
+    expand(input: IpcRequest<'files:expand'>): Promise<string[]>;
+    /** The local path of a dropped file (Electron only; undefined in a plain browser). */
+    pathOf(file: File): string | undefined;
+  };
+  media: {
+    inspect(input: IpcRequest<'media:inspect'>): Promise<MediaInfo>;
+  };
+  uploads: {
+    add(input: IpcRequest<'uploads:add'>): Promise<{ ids: string[] }>;
+    control(input: IpcRequest<'uploads:control'>): Promise<void>;
+    controlAll(input: IpcRequest<'uploads:controlAll'>): Promise<void>;
+    snapshot(): Promise<QueueSnapshot>;
+    onChange(listener: (s: QueueSnapshot) => void): () => void;
+  };
+  shell: {
+    openExternal(input: IpcRequest<'shell:openExternal'>): Promise<void>;
+  };
+}

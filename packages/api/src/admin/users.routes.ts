@@ -1,0 +1,51 @@
+/**
+ * The admin's approval queue: GET /admin/users/pending (oldest first), POST /admin/users/{id}/approve
+ * and /reject (optional `{ reason }`). Approving twice or approving a rejected user is a 409 from
+ * the decider, never a second event.
+ */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { requireAdmin } from '../http/auth.js';
+import { ok } from '../http/envelope.js';
+import { idSchema, jsonBody, paramOf } from '../http/validate.js';
+import { linkOrigin, runUserCommand } from '../identity/commands.js';
+import { geoLocationOf, pendingUsers } from '../identity/users.queries.js';
+
+const rejectSchema = z.object({
+  reason: z.string({ error: 'must be a string' }).trim().max(500, 'must be at most 500 characters').nullish(),
+});
+
+export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+  api.get('/admin/users/pending', async function listPendingUsers(c) {
+    await requireAdmin(ctx, c);
+    const users = (await pendingUsers(ctx.db)).map((u) => ({
+      id: u.id,
+      email: u.email,
+      firstName: u.first_name,
+      lastName: u.last_name,
+      createdAt: u.created_at,
+      registrationDate: u.created_at,
+      geoLocation: geoLocationOf(u),
+    }));
+    return ok(c, { users });
+  });
+
+  api.post('/admin/users/:id/approve', async function approveUser(c) {
+    const admin = await requireAdmin(ctx, c);
+    const id = paramOf(c, 'id', idSchema);
+    const command = { type: 'Approve', approvedBy: admin.id, now: ctx.clock.now().toISOString() } as const;
+    await runUserCommand(ctx, id, command, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) });
+    return ok(c, { id, status: 'approved', message: 'User approved successfully!' });
+  });
+
+  api.post('/admin/users/:id/reject', async function rejectUser(c) {
+    const admin = await requireAdmin(ctx, c);
+    const id = paramOf(c, 'id', idSchema);
+    const { reason } = await jsonBody(c, rejectSchema);
+    const command = { type: 'Reject', rejectedBy: admin.id, reason: reason || null, now: ctx.clock.now().toISOString() } as const;
+    await runUserCommand(ctx, id, command, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) });
+    return ok(c, { id, status: 'rejected', message: 'User rejected successfully' });
+  });
+}

@@ -1,0 +1,120 @@
+/**
+ * The full payment history, replayed from events: one row per request, submission, verification or
+ * rejection, in log order, with the member's e-mail, the plan, the BTC amount, the address, the
+ * transaction hash and the acting admin. Rows are yielded as the log streams past; only e-mails
+ * (per member) and addresses (per payment) are remembered.
+ */
+import type { RecordedEvent } from '../eventstore/types.js';
+import { formatBtc } from '../shared/money.js';
+
+export type PaymentAction = 'requested' | 'submitted' | 'verified' | 'rejected';
+
+export interface PaymentHistoryRow {
+  position: number;
+  time: string;
+  action: PaymentAction;
+  paymentId: string;
+  userId: string;
+  memberEmail: string | null;
+  planType: string;
+  amountSats: number;
+  btcAmount: string;
+  address: string | null;
+  txHash: string | null;
+  actingAdminId: string | null;
+  actingAdminEmail: string | null;
+  reason: string | null;
+}
+
+const ACTIONS: Record<string, PaymentAction> = {
+  PaymentRequested: 'requested',
+  PaymentSubmitted: 'submitted',
+  PaymentVerified: 'verified',
+  PaymentRejected: 'rejected',
+};
+const TIME_FIELD: Record<PaymentAction, string> = {
+  requested: 'requestedAt',
+  submitted: 'submittedAt',
+  verified: 'verifiedAt',
+  rejected: 'rejectedAt',
+};
+
+export interface PaymentHistoryOptions {
+  from?: Date;
+  to?: Date;
+}
+
+const s = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * @example for await (const row of paymentHistory(store.streamAll(), { from: new Date('2026-01-01') })) …
+ */
+export async function* paymentHistory(
+  events: AsyncIterable<RecordedEvent>,
+  opts: PaymentHistoryOptions = {},
+): AsyncGenerator<PaymentHistoryRow> {
+  const emails = new Map<string, string>();
+  const addresses = new Map<string, string>();
+  const txHashes = new Map<string, string>();
+  const from = opts.from?.getTime() ?? Number.NEGATIVE_INFINITY;
+  const to = opts.to?.getTime() ?? Number.POSITIVE_INFINITY;
+  for await (const e of events) {
+    const d = e.data as Record<string, unknown>;
+    if (e.type === 'UserRegistered' && typeof d.email === 'string') {
+      emails.set(String(d.userId), d.email);
+      continue;
+    }
+    const action = ACTIONS[e.type];
+    if (!action) continue;
+    const paymentId = String(d.paymentId);
+    const userId = String(d.userId);
+    if (s(d.address)) addresses.set(paymentId, d.address as string);
+    if (s(d.txHash)) txHashes.set(paymentId, d.txHash as string);
+    if (action === 'submitted' && s(d.userEmail) && !emails.has(userId)) emails.set(userId, d.userEmail as string);
+    // Verified and rejected payments leave no open state to remember.
+    const address = addresses.get(paymentId) ?? null;
+    const txHash = s(d.txHash) ?? txHashes.get(paymentId) ?? null;
+    if (action === 'verified' || action === 'rejected') {
+      addresses.delete(paymentId);
+      txHashes.delete(paymentId);
+    }
+    const time = s(d[TIME_FIELD[action]]) ?? e.recordedAt;
+    const t = new Date(time).getTime();
+    if (t < from || t > to) continue;
+    const admin = s(d.verifiedBy) ?? s(d.rejectedBy);
+    const amountSats = Number(d.amountSats ?? 0);
+    yield {
+      position: e.position,
+      time,
+      action,
+      paymentId,
+      userId,
+      memberEmail: s(d.userEmail) ?? emails.get(userId) ?? null,
+      planType: String(d.planType ?? ''),
+      amountSats,
+      btcAmount: formatBtc(amountSats),
+      address,
+      txHash,
+      actingAdminId: admin,
+      actingAdminEmail: admin ? (emails.get(admin) ?? null) : null,
+      reason: s(d.reason),
+    };
+  }
+}
+
+export const PAYMENT_HISTORY_COLUMNS: (keyof PaymentHistoryRow)[] = [
+  'position',
+  'time',
+  'action',
+  'paymentId',
+  'userId',
+  'memberEmail',
+  'planType',
+  'amountSats',
+  'btcAmount',
+  'address',
+  'txHash',
+  'actingAdminId',
+  'actingAdminEmail',
+  'reason',
+];

@@ -1,0 +1,81 @@
+/**
+ * The audit reports over HTTP for admins (`GET /api/admin/audit/...`). Row reports stream as CSV,
+ * NDJSON or a JSON envelope written piece by piece, straight from a walk over the log, so a history
+ * of a million events never sits in memory; verify and reconcile answer one small JSON summary.
+ */
+import type { Context, Hono } from 'hono';
+import { stream } from 'hono/streaming';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { requireAdmin } from '../http/auth.js';
+import { badRequest, HttpError, ok } from '../http/envelope.js';
+import { signCheckpoint } from './checkpoint.js';
+import { batchChunks, CONTENT_TYPES, formatRows, parseDateBound, parseFormat, type ReportFormat } from './formats.js';
+import { parseReplayPoint } from './ledger.js';
+import { PAYMENT_HISTORY_COLUMNS, paymentHistory } from './paymentHistory.js';
+import { reconcile } from './reconcile.js';
+import { SUBSCRIPTION_AT_COLUMNS, subscriptionsAt } from './subscriptionReplay.js';
+import { verifyChain } from './verifyChain.js';
+
+function streamReport(c: Context<AppEnv>, format: ReportFormat, filename: string, chunks: AsyncIterable<string>) {
+  c.header('Content-Type', CONTENT_TYPES[format]);
+  c.header('Cache-Control', 'no-store');
+  if (format === 'csv') c.header('Content-Disposition', `attachment; filename="${filename}.csv"`);
+  return stream(c, async function writeReport(s) {
+    for await (const chunk of batchChunks(chunks)) {
+      if (s.aborted) return;
+      await s.write(chunk);
+    }
+  });
+}
+
+function formatOf(c: Context<AppEnv>): ReportFormat {
+  const format = parseFormat(c.req.query('format'), 'json');
+  if (!format) throw badRequest('format: must be csv, json or ndjson');
+  return format;
+}
+
+export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+  api.get('/admin/audit/verify', async function verifyAuditChain(c) {
+    await requireAdmin(ctx, c);
+    const result = await verifyChain(ctx.store);
+    return ok(c, result);
+  });
+
+  api.get('/admin/audit/checkpoint', async function signAuditCheckpoint(c) {
+    await requireAdmin(ctx, c);
+    if (!ctx.env.AUDIT_SIGNING_KEY) throw new HttpError(409, 'Checkpoint signing is not configured (AUDIT_SIGNING_KEY)');
+    const result = await verifyChain(ctx.store);
+    if (!result.ok) throw new HttpError(409, `The log does not verify (position ${result.break.position}); refusing to sign`);
+    const time = ctx.clock.now().toISOString();
+    return ok(
+      c,
+      signCheckpoint({ position: result.headPosition, hash: result.headHash, time }, ctx.env.AUDIT_SIGNING_KEY.replace(/\\n/g, '\n')),
+    );
+  });
+
+  api.get('/admin/audit/payments', async function auditPaymentHistory(c) {
+    await requireAdmin(ctx, c);
+    const format = formatOf(c);
+    const from = parseDateBound(c.req.query('from'), false);
+    const to = parseDateBound(c.req.query('to'), true);
+    if (from === 'invalid' || to === 'invalid') throw badRequest('from/to: must be dates (YYYY-MM-DD or ISO 8601)');
+    const rows = paymentHistory(ctx.store.streamAll({ batchSize: 1000 }), { from, to });
+    return streamReport(c, format, 'payments', formatRows(rows, format, PAYMENT_HISTORY_COLUMNS));
+  });
+
+  api.get('/admin/audit/reconcile', async function reconcileReadModels(c) {
+    await requireAdmin(ctx, c);
+    return ok(c, await reconcile(ctx.db, ctx.store));
+  });
+
+  api.get('/admin/audit/replay', async function replaySubscriptions(c) {
+    await requireAdmin(ctx, c);
+    const format = formatOf(c);
+    const point = parseReplayPoint(c.req.query('to') ?? '');
+    if (!point) throw badRequest('to: must be a log position or a date');
+    const { ledger, rows } = await subscriptionsAt(ctx.store, point);
+    c.header('X-Replayed-To-Position', String(ledger.position));
+    return streamReport(c, format, 'subscriptions', formatRows(rows, format, SUBSCRIPTION_AT_COLUMNS));
+  });
+}

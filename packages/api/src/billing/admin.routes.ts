@@ -1,0 +1,49 @@
+/** Admin payment routes: the pending list, verify (activates), reject (with a reason), analytics. */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { requireAdmin } from '../http/auth.js';
+import { ok } from '../http/envelope.js';
+import { idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
+import { analyticsSeries } from './analytics.projection.js';
+import { rejectPayment, verifyPayment } from './payments.service.js';
+import { pendingPayments } from './readModels.js';
+
+const rejectSchema = z.object({
+  reason: z
+    .string({ error: 'Please give a reason for rejecting the payment' })
+    .trim()
+    .min(1, 'Please give a reason for rejecting the payment')
+    .max(500, 'must be at most 500 characters'),
+});
+const analyticsQuery = z.object({ days: z.coerce.number({ error: 'must be a number' }).int().min(1).max(366).default(30) });
+
+export function adminPaymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+  api.get('/admin/pending-payments', async function listPendingPayments(c) {
+    await requireAdmin(ctx, c);
+    const payments = await pendingPayments(ctx.db, ctx.site);
+    return ok(c, { payments, count: payments.length });
+  });
+
+  api.post('/admin/payments/:id/verify', async function verify(c) {
+    const admin = await requireAdmin(ctx, c);
+    const id = paramOf(c, 'id', idSchema);
+    const subscription = await verifyPayment(ctx, admin.id, id, c.get('requestId'));
+    return ok(c, { paymentId: id, status: 'verified', subscription });
+  });
+
+  api.post('/admin/payments/:id/reject', async function rejectOne(c) {
+    const admin = await requireAdmin(ctx, c);
+    const id = paramOf(c, 'id', idSchema);
+    const { reason } = await jsonBody(c, rejectSchema);
+    await rejectPayment(ctx, admin.id, id, reason, c.get('requestId'));
+    return ok(c, { paymentId: id, status: 'rejected', reason });
+  });
+
+  api.get('/admin/analytics', async function analytics(c) {
+    await requireAdmin(ctx, c);
+    const { days } = queryOf(c, analyticsQuery);
+    return ok(c, await analyticsSeries(ctx.db, ctx.clock.now(), days));
+  });
+}

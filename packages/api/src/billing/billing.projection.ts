@@ -1,0 +1,162 @@
+/**
+ * Billing's read models, moved inline with every append: `billing_payments` (one row per payment,
+ * the pending list, the revenue sum, the tx-hash guard) and `billing_subscriptions` (the current
+ * subscription per member), plus the users' `membership_status`/`subscription_status` columns.
+ *
+ * Two unique indexes make the money rules race-proof: a transaction hash belongs to one payment
+ * ever, and a member has at most one submitted (pending) payment per plan. A violating append is
+ * rolled back whole and surfaces as `UniqueViolation` (see `uniqueRule`).
+ */
+import type { Queryable } from '../db/types.js';
+import { UniqueViolation } from '../db/types.js';
+import type { Projection } from '../eventstore/projections.js';
+import type { RecordedEvent } from '../eventstore/types.js';
+import { PAYMENT_EVENT_TYPES, type PaymentEvent } from './payment.decider.js';
+import { grantsAccess, SUBSCRIPTION_EVENT_TYPES, type SubscriptionEvent, type SubscriptionStatus } from './subscription.decider.js';
+
+export const BILLING_SCHEMA = `
+CREATE TABLE IF NOT EXISTS billing_payments (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL,
+  user_email TEXT,
+  plan_type TEXT NOT NULL,
+  amount_sats BIGINT NOT NULL,
+  status TEXT NOT NULL,
+  address TEXT,
+  address_index INTEGER,
+  bip21_uri TEXT,
+  tx_hash TEXT,
+  requested_at TEXT,
+  expires_at TEXT,
+  submitted_at TEXT,
+  verified_at TEXT,
+  verified_by TEXT,
+  rejected_at TEXT,
+  rejected_by TEXT,
+  reject_reason TEXT,
+  subscription_id TEXT,
+  applied_at TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS billing_payments_tx_hash ON billing_payments (tx_hash);
+CREATE UNIQUE INDEX IF NOT EXISTS billing_payments_one_pending ON billing_payments (user_id, plan_type) WHERE status = 'submitted';
+CREATE INDEX IF NOT EXISTS billing_payments_status ON billing_payments (status, submitted_at);
+CREATE INDEX IF NOT EXISTS billing_payments_user ON billing_payments (user_id, plan_type, status);
+CREATE TABLE IF NOT EXISTS billing_subscriptions (
+  user_id TEXT PRIMARY KEY,
+  subscription_id TEXT NOT NULL,
+  plan_type TEXT NOT NULL,
+  status TEXT NOT NULL,
+  cancel_at_period_end INTEGER NOT NULL DEFAULT 0,
+  current_period_start TEXT NOT NULL,
+  current_period_end TEXT NOT NULL,
+  grace_until TEXT,
+  last_payment_id TEXT NOT NULL,
+  amount_sats BIGINT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS billing_subscriptions_due ON billing_subscriptions (status, current_period_end);
+CREATE INDEX IF NOT EXISTS billing_subscriptions_id ON billing_subscriptions (subscription_id);
+`;
+
+/** Which billing rule a unique violation broke, if any. */
+export function uniqueRule(err: unknown): 'tx_hash' | 'one_pending' | undefined {
+  if (!(err instanceof UniqueViolation)) return undefined;
+  const where = `${err.constraint} ${err.message}`;
+  if (where.includes('tx_hash')) return 'tx_hash';
+  if (where.includes('one_pending') || where.includes('billing_payments.user_id')) return 'one_pending';
+  return undefined;
+}
+
+async function applyPayment(tx: Queryable, event: PaymentEvent): Promise<void> {
+  switch (event.type) {
+    case 'PaymentRequested': {
+      const d = event.data;
+      await tx.run(
+        `INSERT INTO billing_payments (id, user_id, plan_type, amount_sats, status, address, address_index, bip21_uri, requested_at, expires_at)
+         VALUES (?, ?, ?, ?, 'requested', ?, ?, ?, ?, ?)`,
+        [d.paymentId, d.userId, d.planType, d.amountSats, d.address, d.addressIndex ?? null, d.bip21Uri, d.requestedAt, d.expiresAt],
+      );
+      return;
+    }
+    case 'PaymentSubmitted': {
+      const d = event.data;
+      await tx.run(
+        `INSERT INTO billing_payments (id, user_id, user_email, plan_type, amount_sats, status, address, tx_hash, submitted_at)
+         VALUES (?, ?, ?, ?, ?, 'submitted', ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET user_email = excluded.user_email, plan_type = excluded.plan_type,
+           amount_sats = excluded.amount_sats, status = 'submitted', tx_hash = excluded.tx_hash, submitted_at = excluded.submitted_at`,
+        [d.paymentId, d.userId, d.userEmail, d.planType, d.amountSats, d.address ?? null, d.txHash ?? null, d.submittedAt],
+      );
+      return;
+    }
+    case 'PaymentVerified':
+      await tx.run(`UPDATE billing_payments SET status = 'verified', verified_at = ?, verified_by = ? WHERE id = ?`, [
+        event.data.verifiedAt,
+        event.data.verifiedBy,
+        event.data.paymentId,
+      ]);
+      return;
+    case 'PaymentRejected':
+      await tx.run(`UPDATE billing_payments SET status = 'rejected', rejected_at = ?, rejected_by = ?, reject_reason = ? WHERE id = ?`, [
+        event.data.rejectedAt,
+        event.data.rejectedBy,
+        event.data.reason,
+        event.data.paymentId,
+      ]);
+      return;
+  }
+}
+
+const STATUS_AFTER: Partial<Record<SubscriptionEvent['type'], SubscriptionStatus>> = {
+  SubscriptionActivated: 'active',
+  SubscriptionRenewed: 'active',
+  SubscriptionPastDue: 'past_due',
+  SubscriptionUnpaid: 'unpaid',
+  SubscriptionCanceled: 'canceled',
+};
+
+async function applySubscription(tx: Queryable, event: SubscriptionEvent, at: string): Promise<void> {
+  const d = event.data;
+  const prev = await tx.get<{ status: SubscriptionStatus; cancel_at_period_end: number; grace_until: string | null }>(
+    'SELECT status, cancel_at_period_end, grace_until FROM billing_subscriptions WHERE user_id = ?',
+    [d.userId],
+  );
+  const status = STATUS_AFTER[event.type] ?? prev?.status ?? 'active';
+  let cancel = Number(prev?.cancel_at_period_end ?? 0);
+  if (event.type === 'SubscriptionCancelRequested') cancel = 1;
+  if (['SubscriptionActivated', 'SubscriptionRenewed', 'SubscriptionReactivated', 'SubscriptionCanceled'].includes(event.type)) cancel = 0;
+  const grace = event.type === 'SubscriptionPastDue' ? event.data.graceUntil : status === 'past_due' ? (prev?.grace_until ?? null) : null;
+  await tx.run(
+    `INSERT INTO billing_subscriptions (user_id, subscription_id, plan_type, status, cancel_at_period_end, current_period_start,
+       current_period_end, grace_until, last_payment_id, amount_sats, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (user_id) DO UPDATE SET subscription_id = excluded.subscription_id, plan_type = excluded.plan_type,
+       status = excluded.status, cancel_at_period_end = excluded.cancel_at_period_end,
+       current_period_start = excluded.current_period_start, current_period_end = excluded.current_period_end,
+       grace_until = excluded.grace_until, last_payment_id = excluded.last_payment_id, amount_sats = excluded.amount_sats,
+       updated_at = excluded.updated_at`,
+    [d.userId, d.subscriptionId, d.planType, status, cancel, d.periodStart, d.periodEnd, grace, d.paymentId, d.amountSats, at],
+  );
+  if (event.type === 'SubscriptionActivated' || event.type === 'SubscriptionRenewed')
+    await tx.run('UPDATE billing_payments SET subscription_id = ?, applied_at = ? WHERE id = ?', [d.subscriptionId, at, d.paymentId]);
+  await tx.run('UPDATE users SET membership_status = ?, subscription_status = ? WHERE id = ?', [
+    grantsAccess(status) ? 'active' : 'inactive',
+    status,
+    d.userId,
+  ]);
+}
+
+const PAYMENT_TYPES = new Set<string>(PAYMENT_EVENT_TYPES);
+const SUBSCRIPTION_TYPES = new Set<string>(SUBSCRIPTION_EVENT_TYPES);
+
+export const eventTime = (event: RecordedEvent): string => event.metadata.at ?? event.recordedAt;
+
+export const billingProjection: Projection = {
+  name: 'billing',
+  tables: ['billing_payments', 'billing_subscriptions'],
+  schema: BILLING_SCHEMA,
+  async apply(tx, event) {
+    if (PAYMENT_TYPES.has(event.type)) await applyPayment(tx, event as unknown as PaymentEvent);
+    else if (SUBSCRIPTION_TYPES.has(event.type)) await applySubscription(tx, event as unknown as SubscriptionEvent, eventTime(event));
+  },
+};

@@ -1,0 +1,172 @@
+/**
+ * One Bitcoin payment, stream `payment-{paymentId}`: requested (an invoice with an address and an
+ * expiry) → submitted by the member (optionally with the transaction hash) → verified or rejected
+ * by an admin. A member may also submit without a prior request (the spec's flow). Verification
+ * happens at most once: the command handler's optimistic concurrency makes a second admin
+ * re-decide against the verified state and get "already verified".
+ */
+import { accept, type Decider, reject } from '../shared/decider.js';
+import type { PlanType } from './plans.js';
+
+export interface PaymentRequested {
+  type: 'PaymentRequested';
+  data: {
+    paymentId: string;
+    userId: string;
+    planType: PlanType;
+    amountSats: number;
+    address: string;
+    addressIndex?: number;
+    bip21Uri: string;
+    requestedAt: string;
+    expiresAt: string;
+  };
+}
+export interface PaymentSubmitted {
+  type: 'PaymentSubmitted';
+  data: {
+    paymentId: string;
+    userId: string;
+    userEmail: string;
+    planType: PlanType;
+    amountSats: number;
+    address?: string;
+    txHash?: string;
+    submittedAt: string;
+  };
+}
+export interface PaymentVerified {
+  type: 'PaymentVerified';
+  data: {
+    paymentId: string;
+    userId: string;
+    planType: PlanType;
+    amountSats: number;
+    txHash: string | null;
+    verifiedBy: string;
+    verifiedAt: string;
+  };
+}
+export interface PaymentRejected {
+  type: 'PaymentRejected';
+  data: {
+    paymentId: string;
+    userId: string;
+    planType: PlanType;
+    amountSats: number;
+    reason: string;
+    rejectedBy: string;
+    rejectedAt: string;
+  };
+}
+export type PaymentEvent = PaymentRequested | PaymentSubmitted | PaymentVerified | PaymentRejected;
+export const PAYMENT_EVENT_TYPES = ['PaymentRequested', 'PaymentSubmitted', 'PaymentVerified', 'PaymentRejected'] as const;
+
+export type PaymentCommand =
+  | { type: 'RequestPayment'; data: Omit<PaymentRequested['data'], 'requestedAt'>; now: string }
+  | { type: 'SubmitPayment'; data: Omit<PaymentSubmitted['data'], 'submittedAt' | 'address'>; now: string }
+  | { type: 'VerifyPayment'; paymentId: string; verifiedBy: string; now: string }
+  | { type: 'RejectPayment'; paymentId: string; reason: string; rejectedBy: string; now: string };
+
+export type PaymentStatus = 'none' | 'requested' | 'submitted' | 'verified' | 'rejected';
+
+export interface PaymentState {
+  status: PaymentStatus;
+  paymentId?: string;
+  userId?: string;
+  planType?: PlanType;
+  amountSats?: number;
+  address?: string;
+  txHash?: string;
+}
+
+export const paymentStreamId = (paymentId: string) => `payment-${paymentId}`;
+
+const TX_HASH = /^[0-9a-f]{64}$/;
+
+function decide(command: PaymentCommand, state: PaymentState) {
+  switch (command.type) {
+    case 'RequestPayment': {
+      if (state.status !== 'none') return reject('conflict', 'This payment request already exists');
+      return accept<PaymentEvent>({ type: 'PaymentRequested', data: { ...command.data, requestedAt: command.now } });
+    }
+    case 'SubmitPayment': {
+      const d = command.data;
+      if (d.txHash !== undefined && !TX_HASH.test(d.txHash))
+        return reject('validation', 'transactionHash: must be 64 hexadecimal characters');
+      if (state.status === 'submitted') return reject('conflict', 'This payment has already been submitted and is awaiting verification');
+      if (state.status === 'verified' || state.status === 'rejected')
+        return reject('conflict', `This payment has already been ${state.status}`);
+      if (state.status === 'requested') {
+        if (state.userId !== d.userId) return reject('forbidden', 'This payment request belongs to another account');
+        if (state.planType !== d.planType || state.amountSats !== d.amountSats)
+          return reject('conflict', 'This payment request is for another plan or price; please request a new payment');
+      }
+      const address = state.address === undefined ? {} : { address: state.address };
+      return accept<PaymentEvent>({ type: 'PaymentSubmitted', data: { ...d, ...address, submittedAt: command.now } });
+    }
+    case 'VerifyPayment': {
+      if (state.status === 'none') return reject('not_found', 'Payment not found');
+      if (state.status === 'requested') return reject('conflict', 'This payment has not been submitted yet');
+      if (state.status === 'verified') return reject('conflict', 'This payment has already been verified');
+      if (state.status === 'rejected') return reject('conflict', 'This payment was rejected and cannot be verified');
+      return accept<PaymentEvent>({
+        type: 'PaymentVerified',
+        data: {
+          paymentId: command.paymentId,
+          userId: state.userId as string,
+          planType: state.planType as PlanType,
+          amountSats: state.amountSats as number,
+          txHash: state.txHash ?? null,
+          verifiedBy: command.verifiedBy,
+          verifiedAt: command.now,
+        },
+      });
+    }
+    case 'RejectPayment': {
+      const reason = command.reason.trim();
+      if (!reason) return reject('validation', 'reason: Please give a reason for rejecting the payment');
+      if (state.status === 'none') return reject('not_found', 'Payment not found');
+      if (state.status === 'requested') return reject('conflict', 'This payment has not been submitted yet');
+      if (state.status === 'verified') return reject('conflict', 'This payment has already been verified and cannot be rejected');
+      if (state.status === 'rejected') return reject('conflict', 'This payment has already been rejected');
+      return accept<PaymentEvent>({
+        type: 'PaymentRejected',
+        data: {
+          paymentId: command.paymentId,
+          userId: state.userId as string,
+          planType: state.planType as PlanType,
+          amountSats: state.amountSats as number,
+          reason,
+          rejectedBy: command.rejectedBy,
+          rejectedAt: command.now,
+        },
+      });
+    }
+  }
+}
+
+function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
+  switch (event.type) {
+    case 'PaymentRequested': {
+      const { paymentId, userId, planType, amountSats, address } = event.data;
+      return { status: 'requested', paymentId, userId, planType, amountSats, address };
+    }
+    case 'PaymentSubmitted': {
+      const { paymentId, userId, planType, amountSats, txHash } = event.data;
+      return { ...state, status: 'submitted', paymentId, userId, planType, amountSats, txHash };
+    }
+    case 'PaymentVerified':
+      return { ...state, status: 'verified' };
+    case 'PaymentRejected':
+      return { ...state, status: 'rejected' };
+    default:
+      return state;
+  }
+}
+
+export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState> = {
+  initialState: () => ({ status: 'none' }),
+  decide,
+  evolve,
+};

@@ -1,0 +1,113 @@
+/** Queries over billing's read models and the shapes the API answers with (section 3). */
+import type { SiteConfig } from '../config/site.js';
+import type { Queryable } from '../db/types.js';
+import { formatBtc } from '../shared/money.js';
+import { type PlanType, planOf } from './plans.js';
+import type { SubscriptionStatus } from './subscription.decider.js';
+
+export interface PaymentRow {
+  id: string;
+  user_id: string;
+  user_email: string | null;
+  plan_type: PlanType;
+  amount_sats: number;
+  status: 'requested' | 'submitted' | 'verified' | 'rejected';
+  address: string | null;
+  address_index: number | null;
+  bip21_uri: string | null;
+  tx_hash: string | null;
+  requested_at: string | null;
+  expires_at: string | null;
+  submitted_at: string | null;
+  verified_at: string | null;
+  rejected_at: string | null;
+  reject_reason: string | null;
+  subscription_id: string | null;
+  applied_at: string | null;
+}
+
+export interface SubscriptionRow {
+  user_id: string;
+  subscription_id: string;
+  plan_type: PlanType;
+  status: SubscriptionStatus;
+  cancel_at_period_end: number;
+  current_period_start: string;
+  current_period_end: string;
+  grace_until: string | null;
+  last_payment_id: string;
+  amount_sats: number;
+}
+
+export const paymentById = (db: Queryable, id: string) => db.get<PaymentRow>('SELECT * FROM billing_payments WHERE id = ?', [id]);
+
+export const paymentByTxHash = (db: Queryable, txHash: string) =>
+  db.get<PaymentRow>('SELECT * FROM billing_payments WHERE tx_hash = ?', [txHash]);
+
+/** The newest unsubmitted request of a member for a plan at a price (open ones only when `openAt` is given). */
+export const latestRequest = (db: Queryable, userId: string, planType: PlanType, amountSats: number, openAt?: string) =>
+  db.get<PaymentRow>(
+    `SELECT * FROM billing_payments WHERE user_id = ? AND plan_type = ? AND amount_sats = ? AND status = 'requested'
+       ${openAt ? 'AND expires_at > ?' : ''} ORDER BY requested_at DESC LIMIT 1`,
+    openAt ? [userId, planType, amountSats, openAt] : [userId, planType, amountSats],
+  );
+
+export const pendingPaymentOf = (db: Queryable, userId: string, planType: PlanType) =>
+  db.get<PaymentRow>(`SELECT * FROM billing_payments WHERE user_id = ? AND plan_type = ? AND status = 'submitted'`, [userId, planType]);
+
+export const subscriptionOf = (db: Queryable, userId: string) =>
+  db.get<SubscriptionRow>('SELECT * FROM billing_subscriptions WHERE user_id = ?', [userId]);
+
+export function paymentRequestDto(site: SiteConfig, row: PaymentRow) {
+  const plan = planOf(site, row.plan_type);
+  return {
+    paymentId: row.id,
+    planType: row.plan_type,
+    planName: plan.name,
+    status: row.status,
+    address: row.address,
+    btcAmount: formatBtc(row.amount_sats),
+    amountSats: Number(row.amount_sats),
+    usdAmount: plan.usdPrice,
+    bip21Uri: row.bip21_uri,
+    requestedAt: row.requested_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+/** Pending payment (admin view, section 3); `transactionHash` is left out when the member gave none. */
+export function pendingPaymentDto(site: SiteConfig, row: PaymentRow) {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    userEmail: row.user_email ?? '',
+    planType: row.plan_type,
+    btcAmount: formatBtc(row.amount_sats),
+    amountSats: Number(row.amount_sats),
+    submittedDate: row.submitted_at ?? '',
+    ...(row.address ? { address: row.address } : {}),
+    ...(row.tx_hash ? { transactionHash: row.tx_hash, explorerUrl: site.bitcoin.explorerTxUrl.replace('{txid}', row.tx_hash) } : {}),
+  };
+}
+
+export async function pendingPayments(db: Queryable, site: SiteConfig) {
+  const rows = await db.all<PaymentRow>(`SELECT * FROM billing_payments WHERE status = 'submitted' ORDER BY submitted_at, id`);
+  return rows.map((r) => pendingPaymentDto(site, r));
+}
+
+/** The Subscription entity (section 3): `amount` is the plan's USD price. */
+export function subscriptionDto(site: SiteConfig, row: SubscriptionRow) {
+  return {
+    id: row.subscription_id,
+    planType: row.plan_type,
+    status: row.status,
+    cancelAtPeriodEnd: Number(row.cancel_at_period_end) === 1,
+    amount: planOf(site, row.plan_type).usdPrice,
+    btcAmount: formatBtc(row.amount_sats),
+    currentPeriodStart: row.current_period_start,
+    currentPeriodEnd: row.current_period_end,
+    ...(row.grace_until ? { gracePeriodEnd: row.grace_until } : {}),
+  };
+}
+
+export type SubscriptionDto = ReturnType<typeof subscriptionDto>;

@@ -1,0 +1,165 @@
+/**
+ * The catalog read model: one `videos` row per live video (deleted ones are removed) and one
+ * `video_labels` row per tag or category (lower-cased, for exact filters), kept by the video events;
+ * `view_count` is kept by `ViewRecorded` (streaming module).
+ */
+import type { Queryable } from '../db/types.js';
+import type { Projection } from '../eventstore/projections.js';
+import type { RecordedEvent } from '../eventstore/types.js';
+import type { VideoDetails, VideoEvent } from './video.decider.js';
+
+export const CATALOG_SCHEMA = `
+CREATE TABLE IF NOT EXISTS videos (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  description TEXT NOT NULL,
+  model_name TEXT,
+  duration_seconds INTEGER NOT NULL,
+  access_level TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  categories TEXT NOT NULL,
+  published INTEGER NOT NULL,
+  published_at TEXT,
+  uploaded_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  view_count INTEGER NOT NULL DEFAULT 0,
+  video_key TEXT NOT NULL,
+  video_size BIGINT NOT NULL,
+  video_mime TEXT NOT NULL,
+  codec TEXT NOT NULL,
+  audio_codec TEXT,
+  width INTEGER NOT NULL,
+  height INTEGER NOT NULL,
+  thumbnail_key TEXT NOT NULL,
+  thumbnail_mime TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS videos_published ON videos (published, published_at);
+CREATE TABLE IF NOT EXISTS video_labels (
+  video_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  value_lower TEXT NOT NULL,
+  PRIMARY KEY (video_id, kind, value_lower)
+);
+CREATE INDEX IF NOT EXISTS video_labels_value ON video_labels (kind, value_lower);
+`;
+
+export interface VideoRow {
+  id: string;
+  title: string;
+  description: string;
+  model_name: string | null;
+  duration_seconds: number;
+  access_level: string;
+  tags: string;
+  categories: string;
+  published: number;
+  published_at: string | null;
+  uploaded_at: string;
+  updated_at: string;
+  view_count: number;
+  video_key: string;
+  video_size: number;
+  video_mime: string;
+  codec: string;
+  audio_codec: string | null;
+  width: number;
+  height: number;
+  thumbnail_key: string;
+  thumbnail_mime: string;
+}
+
+async function writeLabels(tx: Queryable, videoId: string, kind: 'tag' | 'category', values: string[]): Promise<void> {
+  await tx.run('DELETE FROM video_labels WHERE video_id = ? AND kind = ?', [videoId, kind]);
+  const unique = [...new Set(values.map((v) => v.toLowerCase()))];
+  for (const v of unique) await tx.run('INSERT INTO video_labels (video_id, kind, value_lower) VALUES (?, ?, ?)', [videoId, kind, v]);
+}
+
+const COLUMNS: Record<keyof VideoDetails, string> = {
+  title: 'title',
+  description: 'description',
+  modelName: 'model_name',
+  accessLevel: 'access_level',
+  tags: 'tags',
+  categories: 'categories',
+};
+
+async function applyVideoEvent(tx: Queryable, event: VideoEvent): Promise<void> {
+  switch (event.type) {
+    case 'VideoUploaded': {
+      const d = event.data;
+      await tx.run(
+        `INSERT INTO videos (id, title, description, model_name, duration_seconds, access_level, tags, categories, published,
+           published_at, uploaded_at, updated_at, view_count, video_key, video_size, video_mime, codec, audio_codec, width, height,
+           thumbnail_key, thumbnail_mime)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO NOTHING`,
+        [
+          d.videoId,
+          d.title,
+          d.description,
+          d.modelName,
+          d.durationSeconds,
+          d.accessLevel,
+          JSON.stringify(d.tags),
+          JSON.stringify(d.categories),
+          d.uploadedAt,
+          d.uploadedAt,
+          d.uploadedAt,
+          d.video.key,
+          d.video.size,
+          d.video.mimeType,
+          d.video.codec,
+          d.video.audioCodec,
+          d.video.width,
+          d.video.height,
+          d.thumbnail.key,
+          d.thumbnail.mimeType,
+        ],
+      );
+      await writeLabels(tx, d.videoId, 'tag', d.tags);
+      await writeLabels(tx, d.videoId, 'category', d.categories);
+      return;
+    }
+    case 'VideoUpdated': {
+      const { videoId, changes, updatedAt } = event.data;
+      for (const [field, value] of Object.entries(changes) as [keyof VideoDetails, unknown][]) {
+        const column = COLUMNS[field];
+        if (!column || value === undefined) continue;
+        const stored = Array.isArray(value) ? JSON.stringify(value) : value;
+        await tx.run(`UPDATE videos SET ${column} = ? WHERE id = ?`, [stored, videoId]);
+      }
+      if (changes.tags) await writeLabels(tx, videoId, 'tag', changes.tags);
+      if (changes.categories) await writeLabels(tx, videoId, 'category', changes.categories);
+      await tx.run('UPDATE videos SET updated_at = ? WHERE id = ?', [updatedAt, videoId]);
+      return;
+    }
+    case 'VideoPublished':
+      // The published date is the first publication; re-publishing keeps it.
+      await tx.run('UPDATE videos SET published = 1, published_at = COALESCE(published_at, ?), updated_at = ? WHERE id = ?', [
+        event.data.publishedAt,
+        event.data.publishedAt,
+        event.data.videoId,
+      ]);
+      return;
+    case 'VideoUnpublished':
+      await tx.run('UPDATE videos SET published = 0, updated_at = ? WHERE id = ?', [event.data.unpublishedAt, event.data.videoId]);
+      return;
+    case 'VideoDeleted':
+      await tx.run('DELETE FROM video_labels WHERE video_id = ?', [event.data.videoId]);
+      await tx.run('DELETE FROM videos WHERE id = ?', [event.data.videoId]);
+      return;
+  }
+}
+
+export const catalogProjection: Projection = {
+  name: 'catalog',
+  tables: ['videos', 'video_labels'],
+  schema: CATALOG_SCHEMA,
+  async apply(tx, event: RecordedEvent) {
+    if (event.type === 'ViewRecorded') {
+      await tx.run('UPDATE videos SET view_count = view_count + 1 WHERE id = ?', [(event.data as { videoId: string }).videoId]);
+      return;
+    }
+    if (event.type.startsWith('Video')) await applyVideoEvent(tx, event as unknown as VideoEvent);
+  },
+};

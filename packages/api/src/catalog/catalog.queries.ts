@@ -1,0 +1,117 @@
+/**
+ * Reads of the catalog read model: the Video entity of spec section 3 (plus a public thumbnail
+ * URL) and the filtered, paged list. Visitors see published videos only.
+ */
+import type { Queryable } from '../db/types.js';
+import type { VideoRow } from './catalog.projection.js';
+
+export interface VideoEntity {
+  id: string;
+  title: string;
+  description: string;
+  modelName: string | null;
+  /** Seconds, from ffprobe. */
+  duration: number;
+  viewCount: number;
+  publishedDate: string | null;
+  /** Public URL of the thumbnail image. */
+  thumbnailPath: string;
+  tags: string[];
+  categories: string[];
+  accessLevel: string;
+}
+
+export const thumbnailUrl = (videoId: string) => `/api/videos/${videoId}/thumbnail`;
+
+export function toVideoEntity(row: VideoRow): VideoEntity {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    modelName: row.model_name,
+    duration: Number(row.duration_seconds),
+    viewCount: Number(row.view_count),
+    publishedDate: row.published_at,
+    thumbnailPath: thumbnailUrl(row.id),
+    tags: JSON.parse(row.tags) as string[],
+    categories: JSON.parse(row.categories) as string[],
+    accessLevel: row.access_level,
+  };
+}
+
+/** The admin's view adds what the upload recorded. */
+export function toAdminVideo(row: VideoRow) {
+  return {
+    ...toVideoEntity(row),
+    published: row.published === 1 || (row.published as unknown) === true,
+    uploadedAt: row.uploaded_at,
+    updatedAt: row.updated_at,
+    width: Number(row.width),
+    height: Number(row.height),
+    codec: row.codec,
+    audioCodec: row.audio_codec,
+    size: Number(row.video_size),
+    mimeType: row.video_mime,
+  };
+}
+
+export async function findVideo(db: Queryable, id: string, opts: { includeUnpublished?: boolean } = {}): Promise<VideoRow | undefined> {
+  const row = await db.get<VideoRow>('SELECT * FROM videos WHERE id = ?', [id]);
+  if (!row) return undefined;
+  if (!opts.includeUnpublished && Number(row.published) !== 1) return undefined;
+  return row;
+}
+
+export interface ListQuery {
+  page: number;
+  pageSize: number;
+  q?: string | undefined;
+  model?: string | undefined;
+  category?: string | undefined;
+  tag?: string | undefined;
+  accessLevel?: string | undefined;
+  sort: 'newest' | 'popular';
+  includeUnpublished?: boolean;
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
+const likePattern = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+export async function listVideos(db: Queryable, q: ListQuery): Promise<{ rows: VideoRow[]; total: number }> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (!q.includeUnpublished) where.push('v.published = 1');
+  if (q.q) {
+    const p = likePattern(q.q);
+    where.push(
+      `(lower(v.title) LIKE ? ESCAPE '\\' OR lower(v.description) LIKE ? ESCAPE '\\'
+        OR EXISTS (SELECT 1 FROM video_labels l WHERE l.video_id = v.id AND l.kind = 'tag' AND l.value_lower LIKE ? ESCAPE '\\'))`,
+    );
+    params.push(p, p, p);
+  }
+  if (q.model) {
+    where.push('lower(v.model_name) = ?');
+    params.push(q.model.toLowerCase());
+  }
+  for (const [kind, value] of [
+    ['tag', q.tag],
+    ['category', q.category],
+  ] as const) {
+    if (!value) continue;
+    where.push('EXISTS (SELECT 1 FROM video_labels l WHERE l.video_id = v.id AND l.kind = ? AND l.value_lower = ?)');
+    params.push(kind, value.toLowerCase());
+  }
+  if (q.accessLevel) {
+    where.push('v.access_level = ?');
+    params.push(q.accessLevel);
+  }
+  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const order = q.sort === 'popular' ? 'v.view_count DESC, v.published_at DESC, v.id' : 'v.published_at DESC, v.uploaded_at DESC, v.id';
+  const totalRow = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM videos v ${whereSql}`, params);
+  const rows = await db.all<VideoRow>(`SELECT v.* FROM videos v ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+    ...params,
+    q.pageSize,
+    (q.page - 1) * q.pageSize,
+  ]);
+  return { rows, total: Number(totalRow?.n ?? 0) };
+}

@@ -1,0 +1,187 @@
+/**
+ * Turns a complete video file on disk into a catalog video: check the fields, check the bytes
+ * (ffprobe must find a video stream; a thumbnail must really be JPEG/PNG/WebP), move the file into
+ * storage, take a thumbnail at ~10% when none was given, record `VideoUploaded`. Used by the
+ * multipart upload route and by the resumable uploads module.
+ *
+ * Contract on files: on success both input files have been moved into storage. On failure nothing
+ * is left in storage; the caller's input files may still exist, so the caller removes them
+ * (`fs.rm(path, { force: true })`).
+ */
+import fsp from 'node:fs/promises';
+import type { AppContext } from '../context.js';
+import { handleCommand } from '../eventstore/commandHandler.js';
+import { extractThumbnail, probeVideo } from '../media/ffmpeg.js';
+import { imageTypeOfFile } from '../media/imageType.js';
+import { type MediaStorage, mediaStorageFor } from '../media/storage.js';
+import type { ThumbnailInfo, VideoDetails, VideoFileInfo } from './video.decider.js';
+import { videoDecider, videoStreamId } from './video.decider.js';
+import { checkText, LIMITS, parseAccessLevel, parseDurationText, parseLabels, UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
+
+export interface IngestInput {
+  filePath: string;
+  originalName?: string;
+  title: string;
+  description?: string | null;
+  model?: string | null;
+  /** As typed by the admin (mm:ss); the probed duration wins. */
+  durationText?: string | null;
+  accessLevel?: string | null;
+  tags?: string | string[] | null;
+  categories?: string | string[] | null;
+  thumbnailPath?: string | null;
+  actorId: string;
+  requestId?: string | null;
+}
+
+export type IngestResult = { ok: true; videoId: string } | { ok: false; status: 400 | 413; error: string };
+
+const THUMBNAIL_MAX_BYTES = 10 * 1024 * 1024;
+
+type Fail = Extract<IngestResult, { ok: false }>;
+const fail400 = (error: string): Fail => ({ ok: false, status: 400, error });
+
+/** Step 1: the typed fields, or the first problem. */
+export function validateDetails(
+  input: Omit<IngestInput, 'filePath' | 'actorId'>,
+): { ok: true; details: VideoDetails; typedDuration: string | null } | Fail {
+  const title = checkText(input.title, 'title', LIMITS.title);
+  if (!title.ok) return fail400(title.error);
+  if (title.value === '') return fail400(UPLOAD_REQUIRED_MESSAGE);
+  const description = checkText(input.description, 'description', LIMITS.description);
+  if (!description.ok) return fail400(description.error);
+  const model = checkText(input.model, 'model', LIMITS.model);
+  if (!model.ok) return fail400(model.error);
+  const duration = parseDurationText(input.durationText);
+  if (!duration.ok) return fail400(duration.error);
+  const accessLevel = parseAccessLevel(input.accessLevel);
+  if (!accessLevel.ok) return fail400(accessLevel.error);
+  const tags = parseLabels(input.tags, 'tags');
+  if (!tags.ok) return fail400(tags.error);
+  const categories = parseLabels(input.categories, 'categories');
+  if (!categories.ok) return fail400(categories.error);
+  return {
+    ok: true,
+    typedDuration: duration.value === null ? null : (input.durationText ?? '').trim(),
+    details: {
+      title: title.value,
+      description: description.value,
+      modelName: model.value || null,
+      accessLevel: accessLevel.value,
+      tags: tags.value,
+      categories: categories.value,
+    },
+  };
+}
+
+async function fileSize(p: string): Promise<number | null> {
+  try {
+    const s = await fsp.stat(p);
+    return s.isFile() ? s.size : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stores the given thumbnail, or extracts one at ~10% of the video. */
+async function storeThumbnail(
+  storage: MediaStorage,
+  videoId: string,
+  videoKey: string,
+  durationSeconds: number,
+  given: { path: string; mimeType: string; extension: string } | null,
+): Promise<ThumbnailInfo> {
+  if (given) {
+    const { key } = await storage.putFile(videoId, `thumbnail.${given.extension}`, given.path);
+    return { key, mimeType: given.mimeType, extracted: false };
+  }
+  const staged = await storage.stagingPath('.jpg');
+  try {
+    await extractThumbnail(storage.localPath(videoKey), durationSeconds * 0.1, staged);
+    if (!(await fileSize(staged))) await extractThumbnail(storage.localPath(videoKey), 0, staged);
+    const { key } = await storage.putFile(videoId, 'thumbnail.jpg', staged);
+    return { key, mimeType: 'image/jpeg', extracted: true };
+  } finally {
+    await fsp.rm(staged, { force: true });
+  }
+}
+
+/**
+ * Ingests a complete video file (see the module comment for who owns the files).
+ * @example const r = await ingestVideoFile(ctx, { filePath, title: 'Golden Hour', actorId: admin.id });
+ */
+export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Promise<IngestResult> {
+  // 1. The typed fields and the file's presence.
+  const checked = validateDetails(input);
+  if (!checked.ok) return checked;
+  const size = input.filePath ? await fileSize(input.filePath) : null;
+  if (!size) return fail400(UPLOAD_REQUIRED_MESSAGE);
+  if (size > ctx.env.MAX_UPLOAD_BYTES)
+    return { ok: false, status: 413, error: `The video file is too large (limit ${ctx.env.MAX_UPLOAD_BYTES} bytes)` };
+
+  // 2. The thumbnail, when given, must be a real image.
+  let thumbnail: { path: string; mimeType: string; extension: string } | null = null;
+  if (input.thumbnailPath) {
+    const thumbSize = await fileSize(input.thumbnailPath);
+    if (thumbSize && thumbSize > THUMBNAIL_MAX_BYTES)
+      return { ok: false, status: 413, error: `The thumbnail is too large (limit ${THUMBNAIL_MAX_BYTES} bytes)` };
+    const type = thumbSize ? await imageTypeOfFile(input.thumbnailPath) : null;
+    if (!type) return fail400('The thumbnail must be a JPEG, PNG or WebP image');
+    thumbnail = { path: input.thumbnailPath, ...type };
+  }
+
+  // 3. The video, by its bytes.
+  const probed = await probeVideo(input.filePath);
+  if (!probed.ok) return fail400(probed.error);
+  const { probe } = probed;
+
+  // 4. Into storage, then the event; any failure removes what was stored.
+  const storage = mediaStorageFor(ctx);
+  const videoId = ctx.ids.next();
+  const at = ctx.clock.now().toISOString();
+  try {
+    const stored = await storage.putFile(videoId, `video.${probe.extension}`, input.filePath);
+    const video: VideoFileInfo = {
+      key: stored.key,
+      size: stored.size,
+      mimeType: probe.mimeType,
+      container: probe.formatName,
+      codec: probe.codec,
+      audioCodec: probe.audioCodec,
+      width: probe.width,
+      height: probe.height,
+    };
+    let thumb: ThumbnailInfo;
+    try {
+      thumb = await storeThumbnail(storage, videoId, stored.key, probe.durationSeconds, thumbnail);
+    } catch (err) {
+      ctx.logger.warn({ err, videoId }, 'thumbnail extraction failed');
+      await storage.removeVideo(videoId);
+      return fail400('Could not read a frame from the video for its thumbnail; please upload a thumbnail image with it');
+    }
+    const result = await handleCommand(
+      ctx.store,
+      videoStreamId(videoId),
+      videoDecider,
+      {
+        type: 'RecordUpload',
+        data: {
+          videoId,
+          ...checked.details,
+          durationSeconds: Math.max(1, Math.round(probe.durationSeconds)),
+          typedDuration: checked.typedDuration,
+          video,
+          thumbnail: thumb,
+          uploadedBy: input.actorId,
+          uploadedAt: at,
+        },
+      },
+      { actorId: input.actorId, requestId: input.requestId ?? null, at, originalName: input.originalName ?? null },
+    );
+    if (!result.ok) throw new Error(result.error.message);
+    return { ok: true, videoId };
+  } catch (err) {
+    await storage.removeVideo(videoId);
+    throw err;
+  }
+}

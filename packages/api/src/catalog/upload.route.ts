@@ -1,0 +1,45 @@
+/**
+ * POST /api/admin/upload-video (multipart: title, description, model, duration, accessLevel, tags,
+ * categories, video, thumbnail) → `{ videoId }`. The body streams to disk, then `ingestVideoFile`
+ * checks the bytes and records the upload; staged files never outlive the request.
+ */
+import type { Hono } from 'hono';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { requireAdmin } from '../http/auth.js';
+import { HttpError, ok } from '../http/envelope.js';
+import { mediaStorageFor } from '../media/storage.js';
+import { ingestVideoFile } from './ingest.js';
+import { receiveMultipart } from './multipartUpload.js';
+import { UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
+
+export function mountUploadRoute(api: Hono<AppEnv>, ctx: AppContext): void {
+  api.post('/admin/upload-video', async function uploadVideo(c) {
+    const admin = await requireAdmin(ctx, c);
+    const received = await receiveMultipart(c, mediaStorageFor(ctx), ctx.env.MAX_UPLOAD_BYTES);
+    if (!received.ok) throw new HttpError(received.status, received.error);
+    const { fields, files, cleanup } = received.upload;
+    try {
+      const field = (name: string) => fields[name]?.[0] ?? null;
+      if (!field('title')?.trim() || !files.video?.size) throw new HttpError(400, UPLOAD_REQUIRED_MESSAGE);
+      const result = await ingestVideoFile(ctx, {
+        filePath: files.video.path,
+        originalName: files.video.originalName,
+        title: field('title') ?? '',
+        description: field('description'),
+        model: field('model'),
+        durationText: field('duration'),
+        accessLevel: field('accessLevel'),
+        tags: fields.tags ?? null,
+        categories: fields.categories ?? null,
+        thumbnailPath: files.thumbnail?.size ? files.thumbnail.path : null,
+        actorId: admin.id,
+        requestId: c.get('requestId'),
+      });
+      if (!result.ok) throw new HttpError(result.status, result.error);
+      return ok(c, { videoId: result.videoId }, 201);
+    } finally {
+      await cleanup();
+    }
+  });
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { type VideoEvent, type VideoUploaded, videoDecider } from './video.decider';
+
+const uploaded: VideoUploaded = {
+  type: 'VideoUploaded',
+  data: {
+    videoId: 'v1',
+    title: 'T',
+    description: '',
+    modelName: null,
+    accessLevel: 'premium',
+    tags: ['a'],
+    categories: [],
+    durationSeconds: 3,
+    typedDuration: null,
+    video: {
+      key: 'videos/v1/video.mp4',
+      size: 1,
+      mimeType: 'video/mp4',
+      container: 'mp4',
+      codec: 'h264',
+      audioCodec: 'aac',
+      width: 1,
+      height: 1,
+    },
+    thumbnail: { key: 'videos/v1/thumbnail.jpg', mimeType: 'image/jpeg', extracted: true },
+    uploadedBy: 'admin',
+    uploadedAt: '2026-01-01T00:00:00Z',
+  },
+};
+const given = (events: VideoEvent[]) => events.reduce(videoDecider.evolve, videoDecider.initialState());
+const edit = (changes: object, publish?: boolean) => ({
+  type: 'EditVideo' as const,
+  data: { videoId: 'v1', changes, publish, actorId: 'admin', at: '2026-01-02T00:00:00Z' },
+});
+
+describe('video decider', () => {
+  it('given nothing, an edit is not found', () => {
+    expect(videoDecider.decide(edit({ title: 'x' }), given([]))).toMatchObject({
+      ok: false,
+      error: { code: 'not_found', message: 'Video not found' },
+    });
+  });
+  it('a second upload to one stream is a conflict', () => {
+    expect(videoDecider.decide({ type: 'RecordUpload', data: uploaded.data }, given([uploaded]))).toMatchObject({ ok: false });
+  });
+  it('only real changes are recorded', () => {
+    const r = videoDecider.decide(edit({ title: 'T', tags: ['a'], accessLevel: 'vip' }), given([uploaded]));
+    expect(r).toMatchObject({ ok: true, events: [{ type: 'VideoUpdated', data: { changes: { accessLevel: 'vip' } } }] });
+    expect(videoDecider.decide(edit({ title: 'T' }), given([uploaded]))).toEqual({ ok: true, events: [] });
+  });
+  it('unpublish then publish', () => {
+    const r = videoDecider.decide(edit({}, false), given([uploaded]));
+    expect(r).toMatchObject({ ok: true, events: [{ type: 'VideoUnpublished' }] });
+    const unpublished = given([uploaded, ...(r.ok ? r.events : [])]);
+    expect(videoDecider.decide(edit({}, true), unpublished)).toMatchObject({ ok: true, events: [{ type: 'VideoPublished' }] });
+    expect(videoDecider.decide(edit({}, false), unpublished)).toEqual({ ok: true, events: [] });
+  });
+  it('deleted videos cannot be edited or deleted again', () => {
+    const deleted = given([uploaded, { type: 'VideoDeleted', data: { videoId: 'v1', deletedBy: 'a', deletedAt: 'x' } }]);
+    expect(videoDecider.decide({ type: 'DeleteVideo', data: { videoId: 'v1', actorId: 'a', at: 'x' } }, deleted)).toMatchObject({
+      ok: false,
+    });
+    expect(videoDecider.decide(edit({ title: 'y' }), deleted)).toMatchObject({ ok: false });
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Rate limits on the auth endpoints, with defaults a normal person never meets: per IP, 60 auth
+ * requests a minute over login, registration and password reset; per account, 10 failed logins in
+ * 15 minutes (then even the right password waits). Counted in memory per process, on the
+ * injected clock.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { AppContext } from '../context.js';
+import { clientIp } from '../geo/lookup.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { HttpError } from '../http/envelope.js';
+import { RateLimiter } from '../shared/rateLimit.js';
+
+export interface AuthLimits {
+  perIp: RateLimiter;
+  failedLogins: RateLimiter;
+}
+
+export function createAuthLimits(ctx: AppContext): AuthLimits {
+  const now = () => ctx.clock.now().getTime();
+  return {
+    perIp: new RateLimiter(ctx.env.AUTH_REQUESTS_PER_IP_PER_MINUTE, 60_000, now),
+    failedLogins: new RateLimiter(ctx.env.LOGIN_FAILURES_PER_ACCOUNT, ctx.env.LOGIN_FAILURE_WINDOW_MINUTES * 60_000, now),
+  };
+}
+
+export const tooManyRequests = (message: string) => new HttpError(429, message);
+
+export function limitPerIp(ctx: AppContext, limits: AuthLimits): MiddlewareHandler<AppEnv> {
+  return async function authRequestsPerIp(c, next) {
+    const ip = clientIp(c, ctx.env) ?? 'unknown';
+    if (!limits.perIp.hit(ip)) throw tooManyRequests('Too many requests from your network. Please wait a minute and try again.');
+    await next();
+  };
+}
+
+export function assertLoginAllowed(ctx: AppContext, limits: AuthLimits, emailKey: string): void {
+  if (limits.failedLogins.isBlocked(emailKey))
+    throw tooManyRequests(
+      `Too many failed login attempts for this account. Please try again in ${ctx.env.LOGIN_FAILURE_WINDOW_MINUTES} minutes or reset your password.`,
+    );
+}

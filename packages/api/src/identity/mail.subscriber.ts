@@ -1,0 +1,65 @@
+/**
+ * Identity's checkpointed subscriber: turns registrations, approvals, rejections and reset requests
+ * into outbox rows in the same transaction as its checkpoint, keyed by the event id, so a crash or
+ * a replay never loses or doubles a mail. The mail module's sender delivers them.
+ */
+import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/types.js';
+import type { Subscriber } from '../eventstore/subscriber.js';
+import type { RecordedEvent } from '../eventstore/types.js';
+import { tokenSecret } from '../http/auth.js';
+import { enqueueMail } from '../mail/outbox.js';
+import { approvedMail, type MailText, passwordResetMail, registrationReceivedMail, rejectedMail, verifyEmailMail } from './mails.js';
+import { emailVerificationToken, resetToken } from './tokens.js';
+import { SYSTEM_ACTOR, type UserEvent } from './user.decider.js';
+import { findUserById } from './users.queries.js';
+
+export function identityMailSubscriber(ctx: AppContext): Subscriber {
+  const site = ctx.site.siteName;
+  const originOf = (event: RecordedEvent) =>
+    (typeof event.metadata.origin === 'string'
+      ? event.metadata.origin
+      : (ctx.env.PUBLIC_URL ?? `http://localhost:${ctx.env.PORT}`)
+    ).replace(/\/+$/, '');
+
+  async function send(tx: Queryable, key: string, to: string, mail: MailText) {
+    await enqueueMail(tx, { key, to, subject: mail.subject, text: mail.text }, ctx.clock.now());
+  }
+
+  return {
+    name: 'identity-mail',
+    types: ['UserRegistered', 'UserApproved', 'UserRejected', 'PasswordResetRequested'],
+    async handle(tx, recorded) {
+      const event = recorded as unknown as UserEvent & RecordedEvent;
+      const origin = originOf(recorded);
+      switch (event.type) {
+        case 'UserRegistered': {
+          const d = event.data;
+          if (d.role === 'admin') return; // the bootstrapped admin is not a registration
+          await send(tx, `registration-received:${recorded.eventId}`, d.email, registrationReceivedMail(site, d.firstName));
+          const token = emailVerificationToken(tokenSecret(ctx), d.userId, d.email);
+          const link = `${origin}/auth/verify-email?token=${encodeURIComponent(token)}`;
+          await send(tx, `verify-email:${recorded.eventId}`, d.email, verifyEmailMail(site, d.firstName, link));
+          return;
+        }
+        case 'UserApproved': {
+          if (event.data.approvedBy === SYSTEM_ACTOR) return;
+          const user = await findUserById(tx, event.data.userId);
+          if (user) await send(tx, `user-approved:${recorded.eventId}`, user.email, approvedMail(site, user.first_name, `${origin}/login`));
+          return;
+        }
+        case 'UserRejected': {
+          const user = await findUserById(tx, event.data.userId);
+          if (user) await send(tx, `user-rejected:${recorded.eventId}`, user.email, rejectedMail(site, user.first_name, event.data.reason));
+          return;
+        }
+        case 'PasswordResetRequested': {
+          const user = await findUserById(tx, event.data.userId);
+          const link = `${origin}/auth/forgot-password?token=${encodeURIComponent(resetToken(tokenSecret(ctx), event.data.resetId))}`;
+          if (user) await send(tx, `password-reset:${recorded.eventId}`, user.email, passwordResetMail(site, user.first_name, link));
+          return;
+        }
+      }
+    },
+  };
+}

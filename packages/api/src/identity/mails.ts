@@ -1,0 +1,75 @@
+/** The identity e-mails' wording: pure functions from the event's facts to subject and text. */
+export interface MailText {
+  subject: string;
+  text: string;
+}
+
+export function registrationReceivedMail(site: string, firstName: string): MailText {
+  return {
+    subject: `${site}: we received your registration`,
+    text: `Hi ${firstName},
+
+Thank you for registering with ${site}. Every account is reviewed manually by our team; review takes 24-48 hours.
+We will e-mail you as soon as your account has been approved. After approval you can buy a subscription (Bitcoin only).
+
+Please check your spam folder if you do not hear from us.
+
+${site}`,
+  };
+}
+
+export function verifyEmailMail(site: string, firstName: string, link: string): MailText {
+  return {
+    subject: `${site}: please verify your e-mail address`,
+    text: `Hi ${firstName},
+
+Please confirm that this is your e-mail address by opening this link:
+
+${link}
+
+If you did not register with ${site}, you can ignore this message.
+
+${site}`,
+  };
+}
+
+export function approvedMail(site: string, firstName: string, loginUrl: string): MailText {
+  return {
+    subject: `${site}: your account has been approved`,
+    text: `Hi ${firstName},
+
+Good news: your account has been approved. You can now log in, watch the free videos and subscribe for premium content:
+
+${loginUrl}
+
+${site}`,
+  };
+}
+
+export function rejectedMail(site: string, firstName: string, reason: string | null | undefined): MailText {
+  return {
+    subject: `${site}: your registration was not approved`,
+    text: `Hi ${firstName},
+
+We are sorry: after review, your registration was not approved.${reason ? `\n\nReason: ${reason}` : ''}
+
+If you believe this is a mistake, please contact support.
+
+${site}`,
+  };
+}
+
+export function passwordResetMail(site: string, firstName: string, link: string): MailText {
+  return {
+    subject: `${site}: reset your password`,
+    text: `Hi ${firstName},
+
+Someone (hopefully you) asked to reset the password of your account. Open this link within one hour to choose a new password:
+
+${link}
+
+The link works once. If you did not ask for this, you can ignore this message; your password stays the same.
+
+${site}`,
+  };
+}

@@ -1,0 +1,58 @@
+/** GET /users/approval-status, GET/PUT /users/profile (only first and last name are editable). */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { requireUser } from '../http/auth.js';
+import { notFound, ok } from '../http/envelope.js';
+import { jsonBody } from '../http/validate.js';
+import { runUserCommand } from './commands.js';
+import { LIMITS } from './registration.js';
+import { findUserById, toUserDto } from './users.queries.js';
+
+const name = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(LIMITS.name, `must be at most ${LIMITS.name} characters`);
+
+/** Strict: e-mail, role and status are never editable by the user, so sending them is a 400. */
+const profileSchema = z.strictObject(
+  { firstName: name.optional(), lastName: name.optional() },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? `Only firstName and lastName can be changed (not ${issue.keys.join(', ')})` : undefined,
+  },
+);
+
+export function userRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+  async function currentProfile(userId: string) {
+    const row = await findUserById(ctx.db, userId);
+    if (!row) throw notFound('User not found');
+    return toUserDto(row);
+  }
+
+  api.get('/users/approval-status', async function approvalStatus(c) {
+    const user = await requireUser(ctx, c);
+    return ok(c, { approved: Number(user.approved) === 1, status: user.status });
+  });
+
+  api.get('/users/profile', async function getProfile(c) {
+    const user = await requireUser(ctx, c);
+    return ok(c, { user: await currentProfile(user.id) });
+  });
+
+  api.put('/users/profile', async function updateProfile(c) {
+    const user = await requireUser(ctx, c);
+    const body = await jsonBody(c, profileSchema);
+    const current = await currentProfile(user.id);
+    const command = {
+      type: 'UpdateProfile',
+      firstName: body.firstName ?? current.firstName,
+      lastName: body.lastName ?? current.lastName,
+      now: ctx.clock.now().toISOString(),
+    } as const;
+    await runUserCommand(ctx, user.id, command, { actorId: user.id, requestId: c.get('requestId') });
+    return ok(c, { user: await currentProfile(user.id) });
+  });
+}

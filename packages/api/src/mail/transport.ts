@@ -1,0 +1,62 @@
+/**
+ * How a mail leaves: nodemailer over SMTP_URL, or — without SMTP_URL — an .eml file per mail under
+ * DATA_DIR/outbox plus a log line (the dev outbox). The Message-ID is derived from the outbox key,
+ * so a resend after a crash carries the same id and a receiver can drop the duplicate.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { AppContext } from '../context.js';
+import type { OutboxRow } from './outbox.js';
+
+export interface MailTransport {
+  /** Delivers one mail; throws when it was not accepted. */
+  send(mail: OutboxRow): Promise<void>;
+  close(): void;
+}
+
+export function messageIdFor(key: string, from: string): string {
+  const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+  return `<${createHash('sha256').update(key).digest('hex').slice(0, 32)}@${domain}>`;
+}
+
+function messageOf(ctx: AppContext, mail: OutboxRow) {
+  return {
+    from: ctx.env.MAIL_FROM,
+    to: mail.to_address,
+    subject: mail.subject,
+    text: mail.text_body,
+    html: mail.html_body ?? undefined,
+    messageId: messageIdFor(mail.key, ctx.env.MAIL_FROM),
+    date: new Date(mail.created_at),
+  };
+}
+
+export function outboxDir(ctx: AppContext): string {
+  return path.join(ctx.env.DATA_DIR, 'outbox');
+}
+
+export function createMailTransport(ctx: AppContext): MailTransport {
+  if (ctx.env.SMTP_URL) {
+    const smtp = nodemailer.createTransport(ctx.env.SMTP_URL);
+    return {
+      async send(mail) {
+        await smtp.sendMail(messageOf(ctx, mail));
+      },
+      close: () => smtp.close(),
+    };
+  }
+  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(mail) {
+      const info = await stream.sendMail(messageOf(ctx, mail));
+      const dir = outboxDir(ctx);
+      fs.mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `${mail.key.replace(/[^\w.-]+/g, '_')}.eml`);
+      fs.writeFileSync(file, info.message as Buffer);
+      ctx.logger.info({ to: mail.to_address, subject: mail.subject, file }, 'mail written to the dev outbox (SMTP_URL not set)');
+    },
+    close: () => stream.close(),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Test-only: real, tiny media files made by ffmpeg (a few seconds, 160×120) so the integration
+ * tests exercise the real probe, thumbnail and streaming paths. Not used by the server.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { mediaBinaries } from './ffmpeg.js';
+
+const run = promisify(execFile);
+
+async function ffmpegTo(out: string, args: string[]): Promise<string> {
+  if (!fs.existsSync(out)) await run(mediaBinaries().ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', ...args, out]);
+  return out;
+}
+
+const sources = (seconds: number) => [
+  '-f',
+  'lavfi',
+  '-i',
+  `testsrc=duration=${seconds}:size=160x120:rate=15`,
+  '-f',
+  'lavfi',
+  '-i',
+  `sine=frequency=440:duration=${seconds}`,
+];
+
+/** H.264/AAC MP4 (faststart) of `seconds` seconds. */
+export const makeMp4 = (dir: string, seconds = 3) =>
+  ffmpegTo(path.join(dir, `clip-${seconds}s.mp4`), [
+    ...sources(seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-movflags',
+    '+faststart',
+  ]);
+
+/** VP9/Opus WebM of `seconds` seconds. */
+export const makeWebm = (dir: string, seconds = 2) =>
+  ffmpegTo(path.join(dir, `clip-${seconds}s.webm`), [
+    ...sources(seconds),
+    '-c:v',
+    'libvpx-vp9',
+    '-deadline',
+    'realtime',
+    '-cpu-used',
+    '8',
+    '-b:v',
+    '200k',
+    '-c:a',
+    'libopus',
+    '-shortest',
+  ]);
+
+/** A 32×32 still image in the given format. */
+export const makeImage = (dir: string, ext: 'png' | 'jpg' | 'webp') =>
+  ffmpegTo(path.join(dir, `still.${ext}`), ['-f', 'lavfi', '-i', 'color=c=red:size=32x32', '-frames:v', '1']);
+
+/** A text file with a video's name. */
+export function makeFakeVideo(dir: string): string {
+  const p = path.join(dir, 'not-a-video.mp4');
+  fs.writeFileSync(p, 'This is a plain text file pretending to be an MP4.\n'.repeat(50));
+  return p;
+}
+
+/** Every file below `dir` (to prove nothing was left behind). */
+export function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.join(d.parentPath, d.name));
+}

@@ -1,0 +1,67 @@
+/**
+ * GET/HEAD /api/media/videos/{id}?u=&e=&s= — the protected video bytes behind a signed, expiring
+ * URL, with byte ranges as players use them (206, 416, If-Range), validators and private caching.
+ * The file comes from the catalog row's storage key, never from anything in the URL.
+ */
+import { Readable } from 'node:stream';
+import type { Hono } from 'hono';
+import { findVideo } from '../catalog/catalog.queries.js';
+import { videoIdParam } from '../catalog/catalog.routes.js';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { forbidden, notFound } from '../http/envelope.js';
+import { mediaStorageFor } from '../media/storage.js';
+import { ifRangeMatches, parseRange } from './byteRange.js';
+import { verifyStreamSignature } from './streamSignature.js';
+
+export const STREAM_LINK_INVALID = 'This video link is not valid. Please open the video again.';
+export const STREAM_LINK_EXPIRED = 'This video link has expired. Please open the video again.';
+
+export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
+  api.get('/media/videos/:id', async function serveVideo(c) {
+    // 1. The signature, before any lookup.
+    const videoId = videoIdParam(c);
+    const check = verifyStreamSignature(ctx, videoId, { u: c.req.query('u'), e: c.req.query('e'), s: c.req.query('s') });
+    if (!check.ok) throw forbidden(check.reason === 'expired' ? STREAM_LINK_EXPIRED : STREAM_LINK_INVALID);
+
+    // 2. The file of a live, published video.
+    const row = await findVideo(ctx.db, videoId);
+    if (!row) throw notFound('Video not found');
+    const storage = mediaStorageFor(ctx);
+    const stat = await storage.stat(row.video_key);
+    if (!stat) throw notFound('Video not found');
+    const etag = `"v-${stat.size.toString(16)}-${Math.floor(stat.mtime.getTime()).toString(16)}"`;
+    c.header('Accept-Ranges', 'bytes');
+    c.header('ETag', etag);
+    c.header('Last-Modified', stat.mtime.toUTCString());
+    c.header('Cache-Control', 'private, no-transform');
+    c.header('Content-Type', row.video_mime);
+    c.header('Content-Disposition', 'inline');
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    if (
+      c.req
+        .header('if-none-match')
+        ?.split(',')
+        .some((t) => t.trim() === etag)
+    )
+      return c.body(null, 304);
+
+    // 3. The range, if any and still valid for this file.
+    const range = ifRangeMatches(c.req.header('if-range'), etag, stat.mtime)
+      ? parseRange(c.req.header('range'), stat.size)
+      : { kind: 'full' as const };
+    if (range.kind === 'unsatisfiable') {
+      c.header('Content-Range', `bytes */${stat.size}`);
+      c.header('Content-Type', 'text/plain; charset=utf-8');
+      return c.body('Requested range not satisfiable', 416);
+    }
+    const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, stat.size - 1];
+    const status = range.kind === 'partial' ? 206 : 200;
+    if (status === 206) c.header('Content-Range', `bytes ${start}-${end}/${stat.size}`);
+    c.header('Content-Length', String(end - start + 1));
+    if (c.req.method === 'HEAD' || stat.size === 0) return c.body(null, status);
+    const stream = storage.createReadStream(row.video_key, { start, end });
+    return c.body(Readable.toWeb(stream) as unknown as ReadableStream, status);
+  });
+}

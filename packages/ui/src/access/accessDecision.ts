@@ -1,0 +1,109 @@
+/**
+ * The video access decision of spec section 4, as one pure function shared by the API (which
+ * enforces it on the stream) and the web app (which explains it), so both always agree.
+ * No React, no I/O: the caller gathers the video, the geo result and the user first.
+ */
+
+export type AccessRemedy = 'subscribe' | 'back' | 'login' | 'wait' | null;
+
+export type AccessDeniedReason =
+  | 'video_not_found'
+  | 'geo_loading'
+  | 'region_blocked'
+  | 'not_logged_in'
+  | 'not_approved'
+  | 'subscription_required'
+  | 'vip_subscription_required'
+  | 'invalid_access_level';
+
+export type AccessDecision =
+  | { allowed: true; reason: 'allowed'; message: null; remedy: null }
+  | { allowed: false; reason: AccessDeniedReason; message: string | null; remedy: AccessRemedy };
+
+/** The spec's words, exactly. */
+export const ACCESS_MESSAGES = {
+  video_not_found: 'Video not found',
+  region_blocked: 'Content not available in your region',
+  not_logged_in: 'Please log in to view videos',
+  not_approved: 'Your account is pending approval. You will receive an email when approved.',
+  subscription_required: 'Active subscription required to view premium content',
+  vip_subscription_required: 'VIP subscription required to view this exclusive content',
+  invalid_access_level: 'Invalid video access level',
+} as const;
+
+export interface AccessVideo {
+  /** 'free' | 'premium' | 'vip'; anything else is refused. */
+  accessLevel: string;
+}
+
+export interface AccessGeo {
+  /** The geo check has not answered yet (the browser waits; the server never is). */
+  loading?: boolean;
+  blocked: boolean;
+}
+
+/** The user as stored after login (web) or as read from the users read model (API). */
+export interface AccessUser {
+  approved?: boolean | number | null;
+  status?: string | null;
+  membershipStatus?: string | null;
+  subscriptionStatus?: string | null;
+}
+
+export interface AccessInput {
+  video: AccessVideo | null | undefined;
+  geo: AccessGeo | null | undefined;
+  user: AccessUser | null | undefined;
+}
+
+/** Spec section 4: approved is true, or status is approved or active. */
+export function isApproved(user: AccessUser): boolean {
+  return user.approved === true || user.approved === 1 || user.status === 'approved' || user.status === 'active';
+}
+
+/** An active subscription: membershipStatus active (section 6) or subscriptionStatus active (section 3). */
+export function hasActiveSubscription(user: AccessUser): boolean {
+  return user.membershipStatus === 'active' || user.subscriptionStatus === 'active';
+}
+
+const deny = (reason: AccessDeniedReason, remedy: AccessRemedy): AccessDecision => ({
+  allowed: false,
+  reason,
+  message: reason === 'geo_loading' ? null : ACCESS_MESSAGES[reason],
+  remedy,
+});
+
+/**
+ * Decides whether this user may watch this video, in the spec's order.
+ * @example accessDecision({ video: { accessLevel: 'premium' }, geo: { blocked: false }, user }).allowed
+ */
+export function accessDecision(input: AccessInput): AccessDecision {
+  const { video, geo, user } = input;
+  if (!video) return deny('video_not_found', 'back');
+  if (!geo || geo.loading) return deny('geo_loading', 'wait');
+  if (geo.blocked) return deny('region_blocked', 'back');
+  if (!user) return deny('not_logged_in', 'login');
+  if (!isApproved(user)) return deny('not_approved', null);
+  switch (video.accessLevel) {
+    case 'free':
+      return { allowed: true, reason: 'allowed', message: null, remedy: null };
+    case 'premium':
+      return hasActiveSubscription(user)
+        ? { allowed: true, reason: 'allowed', message: null, remedy: null }
+        : deny('subscription_required', 'subscribe');
+    case 'vip':
+      return hasActiveSubscription(user)
+        ? { allowed: true, reason: 'allowed', message: null, remedy: null }
+        : deny('vip_subscription_required', 'subscribe');
+    default:
+      return deny('invalid_access_level', 'back');
+  }
+}
+
+/** The HTTP status the API answers a refusal with (401 only for "not logged in"). */
+export function accessHttpStatus(decision: AccessDecision): 200 | 401 | 403 | 404 {
+  if (decision.allowed) return 200;
+  if (decision.reason === 'video_not_found') return 404;
+  if (decision.reason === 'not_logged_in') return 401;
+  return 403;
+}

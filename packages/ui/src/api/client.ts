@@ -1,0 +1,369 @@
+/**
+ * The typed API client: one place for the base URL, timeouts, the bearer and CSRF headers, the
+ * `{ success, data, error }` envelope, token refresh and the 401/403 redirects of spec §7–§8.
+ * The web app uses the default base '/api'; the admin desktop points it at a remote server.
+ */
+import { createSessionStore, type SessionStore, tokenExpiry } from './session';
+import type {
+  AdminStats,
+  AnalyticsPoint,
+  AuthResult,
+  BitcoinPaymentSubmission,
+  GeoCheck,
+  PendingPayment,
+  Plan,
+  PlanType,
+  RegistrationPayload,
+  SiteInfo,
+  StreamInfo,
+  Subscription,
+  SubscriptionIntent,
+  UploadVideoPayload,
+  User,
+  Video,
+  VideoPage,
+  VideoQuery,
+} from './types';
+
+export const API_TIMEOUT_MS = 10_000;
+export const UPLOAD_TIMEOUT_MS = 300_000;
+
+/** A failed call: the HTTP status (0 for network failure or timeout) and the server's error text. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ApiClientOptions {
+  /** Default '/api' (same origin). The desktop app passes e.g. 'https://members.example.com/api'. */
+  baseUrl?: string;
+  session?: SessionStore;
+  timeoutMs?: number;
+  uploadTimeoutMs?: number;
+  /** After a 401 the session is cleared, then this runs (default: go to /auth/login). */
+  onUnauthorized?: () => void;
+  /** After a 403 (default: go to /blocked). */
+  onForbidden?: (message: string) => void;
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  /** Message when the server gives none. */
+  fallbackError?: string;
+  /** false for calls whose 401 is an answer, not an expired session (login, refresh...). */
+  redirectOn401?: boolean;
+  /** false where a 403 is shown in place (the player's 'Access Restricted'). */
+  redirectOn403?: boolean;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+interface Envelope<T> {
+  success?: boolean;
+  data?: T;
+  error?: string;
+  details?: unknown;
+}
+
+function readCookie(name: string): string | undefined {
+  if (typeof document === 'undefined') return undefined;
+  for (const part of document.cookie.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return decodeURIComponent(v.join('='));
+  }
+  return undefined;
+}
+
+function isSameOrigin(url: string): boolean {
+  if (typeof location === 'undefined') return false;
+  try {
+    return new URL(url, location.href).origin === location.origin;
+  } catch {
+    return false;
+  }
+}
+
+function defaultGo(path: string) {
+  if (typeof location !== 'undefined' && location.pathname !== path) location.assign(path);
+}
+
+function asArray<T>(data: unknown, ...keys: string[]): T[] {
+  if (Array.isArray(data)) return data as T[];
+  if (data && typeof data === 'object') {
+    for (const k of keys) {
+      const v = (data as Record<string, unknown>)[k];
+      if (Array.isArray(v)) return v as T[];
+    }
+  }
+  return [];
+}
+
+/** The admin analytics answer as a list of per-day points, whatever wrapper the server uses. */
+export function toAnalyticsPoints(data: unknown): AnalyticsPoint[] {
+  const direct = asArray<AnalyticsPoint>(data, 'series', 'days', 'daily', 'points', 'items');
+  if (direct.length) return direct;
+  // { series: { registrations: [{date, value}], ... } } → one point per date.
+  const series = data && typeof data === 'object' ? (data as Record<string, unknown>).series : undefined;
+  if (series && typeof series === 'object') {
+    const byDate = new Map<string, AnalyticsPoint>();
+    for (const [name, values] of Object.entries(series as Record<string, unknown>)) {
+      for (const v of asArray<{ date: string; value?: number; count?: number }>(values)) {
+        const p = byDate.get(v.date) ?? { date: v.date };
+        p[name] = v.value ?? v.count ?? 0;
+        byDate.set(v.date, p);
+      }
+    }
+    return [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));
+  }
+  return [];
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/**
+ * A client bound to one server and one session.
+ * @example const api = createApiClient({ baseUrl: '/api' }); const { token, user } = await api.login(email, password);
+ */
+export function createApiClient(options: ApiClientOptions = {}) {
+  const baseUrl = (options.baseUrl ?? '/api').replace(/\/+$/, '');
+  const session = options.session ?? createSessionStore();
+  const timeoutMs = options.timeoutMs ?? API_TIMEOUT_MS;
+  const uploadTimeoutMs = options.uploadTimeoutMs ?? UPLOAD_TIMEOUT_MS;
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+  const onUnauthorized = options.onUnauthorized ?? (() => defaultGo('/auth/login'));
+  const onForbidden = options.onForbidden ?? (() => defaultGo('/blocked'));
+  const sameOrigin = isSameOrigin(baseUrl);
+  let refreshing: Promise<boolean> | undefined;
+
+  function url(path: string, query?: RequestOptions['query']): string {
+    let u = `${baseUrl}${path}`;
+    if (query) {
+      const qs = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') qs.set(k, String(v));
+      const s = qs.toString();
+      if (s) u += `?${s}`;
+    }
+    return u;
+  }
+
+  function headers(json: boolean): Record<string, string> {
+    const h: Record<string, string> = { Accept: 'application/json' };
+    if (json) h['Content-Type'] = 'application/json';
+    const token = session.get().token;
+    if (token) h.Authorization = `Bearer ${token}`;
+    if (sameOrigin) {
+      const csrf = readCookie('csrf_token');
+      if (csrf) h['X-CSRF-Token'] = csrf;
+    }
+    return h;
+  }
+
+  async function send(method: string, path: string, opts: RequestOptions, auth = true): Promise<{ status: number; body: Envelope<unknown> }> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), opts.timeoutMs ?? timeoutMs);
+    opts.signal?.addEventListener('abort', () => controller.abort(opts.signal?.reason));
+    const isForm = typeof FormData !== 'undefined' && opts.body instanceof FormData;
+    const h = headers(opts.body !== undefined && !isForm);
+    if (!auth) delete h.Authorization;
+    try {
+      const res = await doFetch(url(path, opts.query), {
+        method,
+        headers: h,
+        body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
+        credentials: 'include',
+        signal: controller.signal,
+      });
+      const text = await res.text();
+      let body: Envelope<unknown> = {};
+      try {
+        body = text ? (JSON.parse(text) as Envelope<unknown>) : {};
+      } catch {
+        body = { success: false, error: res.ok ? 'The server sent an unreadable answer' : `Request failed (${res.status})` };
+      }
+      return { status: res.status, body };
+    } catch (err) {
+      if (controller.signal.aborted && !opts.signal?.aborted) throw new ApiError(0, 'The request timed out. Please try again.');
+      if (opts.signal?.aborted) throw err;
+      throw new ApiError(0, 'Network error. Please check your connection and try again.');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Exchanges the refresh cookie for a new access token; false (and logged out) when that fails. */
+  function refreshSession(): Promise<boolean> {
+    refreshing ??= (async () => {
+      try {
+        const { status, body } = await send('POST', '/auth/refresh', {}, false);
+        const data = body.data as AuthResult | undefined;
+        if (status >= 200 && status < 300 && body.success !== false && data?.token) {
+          session.set(data.token, data.user ?? undefined);
+          return true;
+        }
+      } catch {
+        // network failure: treated as a failed refresh
+      }
+      session.clear();
+      return false;
+    })().finally(() => {
+      refreshing = undefined;
+    });
+    return refreshing;
+  }
+
+  function expired(token: string): boolean {
+    const exp = tokenExpiry(token);
+    return exp !== undefined && exp * 1000 <= Date.now() + 5_000;
+  }
+
+  function fail(status: number, body: Envelope<unknown>, opts: RequestOptions): never {
+    const message = body.error || opts.fallbackError || `Request failed (${status})`;
+    if (status === 401 && opts.redirectOn401 !== false) {
+      session.clear();
+      onUnauthorized();
+    } else if (status === 403 && opts.redirectOn403 !== false) {
+      onForbidden(message);
+    }
+    throw new ApiError(status, message, body.details);
+  }
+
+  /** One call: envelope unwrapped into `data`, or an ApiError. */
+  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const token = session.get().token;
+    if (token && opts.redirectOn401 !== false && expired(token)) await refreshSession();
+    let { status, body } = await send(method, path, opts);
+    if (status === 401 && opts.redirectOn401 !== false && session.get().token) {
+      if (await refreshSession()) ({ status, body } = await send(method, path, opts));
+    }
+    if (status < 200 || status >= 300 || body.success === false) fail(status, body, opts);
+    return body.data as T;
+  }
+
+  /** A multipart upload through XMLHttpRequest, for its progress events (300 s timeout). */
+  async function upload<T>(path: string, form: FormData, onProgress?: (fraction: number) => void, fallbackError?: string): Promise<T> {
+    const token = session.get().token;
+    if (token && expired(token)) await refreshSession();
+    const { status, body } = await new Promise<{ status: number; body: Envelope<unknown> }>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', url(path));
+      xhr.timeout = uploadTimeoutMs;
+      xhr.withCredentials = true;
+      for (const [k, v] of Object.entries(headers(false))) xhr.setRequestHeader(k, v);
+      xhr.upload.onprogress = (e) => {
+        if (e.lengthComputable && onProgress) onProgress(e.loaded / e.total);
+      };
+      xhr.onload = () => {
+        let parsed: Envelope<unknown> = {};
+        try {
+          parsed = xhr.responseText ? JSON.parse(xhr.responseText) : {};
+        } catch {
+          parsed = { success: false, error: `Upload failed (${xhr.status})` };
+        }
+        resolve({ status: xhr.status, body: parsed });
+      };
+      xhr.onerror = () => reject(new ApiError(0, 'Network error during upload. Please try again.'));
+      xhr.ontimeout = () => reject(new ApiError(0, 'The upload timed out. Please try again.'));
+      xhr.send(form);
+    });
+    if (status < 200 || status >= 300 || body.success === false) fail(status, body, { fallbackError });
+    return body.data as T;
+  }
+
+  const get = <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, opts);
+  const post = <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, { ...opts, body });
+  // Auth calls answer 401/403 as part of their result (wrong password, rejected account): no redirect.
+  const noRedirect: RequestOptions = { redirectOn401: false, redirectOn403: false };
+
+  return {
+    baseUrl,
+    session,
+    request,
+    upload,
+    refreshSession,
+
+    // identity
+    login: (email: string, password: string) => post<AuthResult>('/auth/login', { email, password }, { ...noRedirect, fallbackError: 'Login failed' }),
+    register: (payload: RegistrationPayload) => post<unknown>('/auth/register', payload, { ...noRedirect, fallbackError: 'Registration failed' }),
+    logout: () => post<unknown>('/auth/logout', undefined, noRedirect),
+    requestPasswordReset: (email: string) => post<unknown>('/auth/reset-password', { email }, noRedirect),
+    confirmPasswordReset: (token: string, password: string) => post<unknown>('/auth/reset-password/confirm', { token, password }, noRedirect),
+    verifyEmail: (token: string) => post<unknown>('/auth/verify-email', { token }, noRedirect),
+    approvalStatus: () => get<{ approved: boolean; status?: string }>('/users/approval-status'),
+    getProfile: () => get<User>('/users/profile').then((d) => ((d as { user?: User })?.user ?? d) as User),
+    updateProfile: (profile: Partial<User>) => request<User>('PUT', '/users/profile', { body: profile }),
+
+    // catalog & streaming
+    listVideos: async (query: VideoQuery = {}): Promise<VideoPage> => {
+      const data = await get<Record<string, unknown> | Video[]>('/videos', { query: { ...query } });
+      const videos = asArray<Video>(data, 'videos', 'items');
+      const total = !Array.isArray(data) && typeof data?.total === 'number' ? data.total : videos.length;
+      return { ...(Array.isArray(data) ? {} : data), videos, total };
+    },
+    getVideo: async (id: string): Promise<Video> => {
+      const data = await get<Video | { video: Video }>(`/videos/${encodeURIComponent(id)}`, { fallbackError: 'Failed to load video' });
+      return 'video' in (data as object) ? (data as { video: Video }).video : (data as Video);
+    },
+    getStream: (id: string) =>
+      get<StreamInfo>(`/videos/${encodeURIComponent(id)}/stream`, { redirectOn403: false, fallbackError: 'Failed to load video stream' }),
+    recordView: (id: string, duration: number) => post<unknown>(`/videos/${encodeURIComponent(id)}/view`, { duration }),
+    geoCheck: () => get<GeoCheck>('/geo/check', { fallbackError: 'Failed to check geolocation' }),
+    site: async (): Promise<SiteInfo> => {
+      const d = await get<SiteInfo & { explorerTxUrl?: string; adminEmail?: string | null }>('/site');
+      return { ...d, adminEmail: d.adminEmail ?? undefined, bitcoin: { ...d.bitcoin, explorerTxUrl: d.bitcoin?.explorerTxUrl ?? d.explorerTxUrl } };
+    },
+
+    // billing
+    plans: async (): Promise<Plan[]> =>
+      asArray<Plan & { btcAmount?: string; formerBtcAmount?: string }>(await get<unknown>('/subscriptions/plans'), 'plans', 'items').map((p) => ({
+        ...p,
+        btcPrice: p.btcPrice ?? p.btcAmount ?? '0',
+        ...(p.formerBtcPrice ?? p.formerBtcAmount ? { formerBtcPrice: p.formerBtcPrice ?? p.formerBtcAmount } : {}),
+      })),
+    createSubscriptionIntent: (planType: PlanType) => post<SubscriptionIntent>('/payments/create-subscription-intent', { planType }),
+    submitBitcoinPayment: (payment: BitcoinPaymentSubmission) =>
+      post<unknown>('/payments/submit-bitcoin-payment', payment, { fallbackError: 'Failed to submit payment' }),
+    getSubscription: async (): Promise<Subscription | null> => {
+      const data = await get<Subscription | { subscription: Subscription | null } | null>('/payments/subscription', {
+        fallbackError: 'Failed to load subscription',
+      });
+      if (data && typeof data === 'object' && 'subscription' in data) return data.subscription ?? null;
+      return (data as Subscription | null) ?? null;
+    },
+    cancelSubscription: () => post<unknown>('/subscriptions/cancel', {}, { fallbackError: 'Failed to cancel subscription' }),
+    reactivateSubscription: (subscriptionId: string) =>
+      post<unknown>('/payments/reactivate-subscription', { subscriptionId }, { fallbackError: 'Failed to reactivate subscription' }),
+
+    // admin
+    adminStats: () => get<AdminStats>('/admin/stats'),
+    pendingUsers: async (): Promise<User[]> => asArray<User>(await get<unknown>('/admin/users/pending'), 'users'),
+    approveUser: (id: string) => post<unknown>(`/admin/users/${encodeURIComponent(id)}/approve`, {}, { fallbackError: 'Failed to approve user' }),
+    rejectUser: (id: string) => post<unknown>(`/admin/users/${encodeURIComponent(id)}/reject`, {}, { fallbackError: 'Failed to reject user' }),
+    pendingPayments: async (): Promise<PendingPayment[]> =>
+      asArray<PendingPayment>(await get<unknown>('/admin/pending-payments'), 'payments', 'pendingPayments', 'items'),
+    verifyPayment: (id: string) =>
+      post<unknown>(`/admin/payments/${encodeURIComponent(id)}/verify`, {}, { fallbackError: 'Failed to verify payment' }),
+    analytics: async (): Promise<AnalyticsPoint[]> => toAnalyticsPoints(await get<unknown>('/admin/analytics')),
+    uploadVideo: (payload: UploadVideoPayload, onProgress?: (fraction: number) => void) => {
+      const form = new FormData();
+      form.set('title', payload.title);
+      form.set('description', payload.description);
+      form.set('model', payload.model);
+      form.set('duration', payload.duration);
+      if (payload.accessLevel) form.set('accessLevel', payload.accessLevel);
+      if (payload.tags) form.set('tags', payload.tags);
+      if (payload.categories) form.set('categories', payload.categories);
+      // Text fields first, files last: the server streams the files as they arrive.
+      form.set('video', payload.video);
+      if (payload.thumbnail) form.set('thumbnail', payload.thumbnail);
+      return upload<{ videoId: string }>('/admin/upload-video', form, onProgress, 'Failed to upload video');
+    },
+  };
+}

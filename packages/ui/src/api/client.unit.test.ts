@@ -1,0 +1,143 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError, createApiClient, toAnalyticsPoints } from './client';
+import { createSessionStore } from './session';
+
+/** A Storage in memory (node has no localStorage). */
+function memoryStorage(): Storage {
+  const m = new Map<string, string>();
+  return {
+    get length() {
+      return m.size;
+    },
+    clear: () => m.clear(),
+    getItem: (k) => m.get(k) ?? null,
+    key: (i) => [...m.keys()][i] ?? null,
+    removeItem: (k) => void m.delete(k),
+    setItem: (k, v) => void m.set(k, String(v)),
+  };
+}
+
+function jwt(expSeconds: number): string {
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  return `${b64({ alg: 'HS256' })}.${b64({ sub: 'u1', exp: expSeconds })}.sig`;
+}
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function setup(responses: Array<(url: string, init: RequestInit) => Response>) {
+  const storage = memoryStorage();
+  const session = createSessionStore(storage);
+  const calls: { url: string; init: RequestInit }[] = [];
+  const fetchMock = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
+    calls.push({ url: String(url), init: init ?? {} });
+    const next = responses.shift();
+    if (!next) throw new Error(`unexpected call ${url}`);
+    return next(String(url), init ?? {});
+  });
+  const onUnauthorized = vi.fn();
+  const onForbidden = vi.fn();
+  const api = createApiClient({ baseUrl: 'https://members.example/api', session, fetch: fetchMock as typeof fetch, onUnauthorized, onForbidden });
+  return { api, session, storage, calls, onUnauthorized, onForbidden };
+}
+
+describe('API client', () => {
+  it('unwraps the envelope and sends the bearer token', async () => {
+    const { api, session, calls } = setup([() => json(200, { success: true, data: { approved: true, status: 'approved' } })]);
+    session.set('tok', { id: 'u1', email: 'a@b.c' });
+    expect(await api.approvalStatus()).toEqual({ approved: true, status: 'approved' });
+    expect(calls[0]?.url).toBe('https://members.example/api/users/approval-status');
+    expect((calls[0]?.init.headers as Record<string, string>).Authorization).toBe('Bearer tok');
+    expect(calls[0]?.init.credentials).toBe('include');
+  });
+
+  it('turns a failure into ApiError with the status and server text', async () => {
+    const { api } = setup([() => json(400, { success: false, error: 'btcAmount: must be exactly 0.0005 BTC' })]);
+    const err = await api.submitBitcoinPayment({ userId: 'u1', planType: 'monthly', btcAmount: '1' }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(400);
+    expect(err.message).toBe('btcAmount: must be exactly 0.0005 BTC');
+  });
+
+  it('uses the fallback text when the server gives none', async () => {
+    const { api } = setup([() => new Response('oops', { status: 502 })]);
+    await expect(api.getVideo('v1')).rejects.toMatchObject({ status: 502 });
+  });
+
+  it('does not redirect on a failed login', async () => {
+    const { api, onUnauthorized } = setup([() => json(401, { success: false, error: 'Invalid email or password' })]);
+    await expect(api.login('a@b.c', 'x')).rejects.toMatchObject({ status: 401, message: 'Invalid email or password' });
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('refreshes once on a 401 and retries the call', async () => {
+    const { api, session, calls } = setup([
+      () => json(401, { success: false, error: 'Your session has expired. Please log in again.' }),
+      () => json(200, { success: true, data: { token: 'fresh', user: { id: 'u1', email: 'a@b.c', approved: true } } }),
+      () => json(200, { success: true, data: { user: { id: 'u1', email: 'a@b.c' } } }),
+    ]);
+    session.set('stale', { id: 'u1', email: 'a@b.c' });
+    await api.getProfile();
+    expect(calls.map((c) => c.url.replace('https://members.example/api', ''))).toEqual(['/users/profile', '/auth/refresh', '/users/profile']);
+    expect((calls[2]?.init.headers as Record<string, string>).Authorization).toBe('Bearer fresh');
+    expect(session.get().token).toBe('fresh');
+  });
+
+  it('refreshes before the call when the stored token has expired', async () => {
+    const { api, session, calls } = setup([
+      () => json(200, { success: true, data: { token: jwt(Date.now() / 1000 + 900), user: { id: 'u1', email: 'a@b.c' } } }),
+      () => json(200, { success: true, data: { videos: [], total: 0 } }),
+    ]);
+    session.set(jwt(Math.floor(Date.now() / 1000) - 10), { id: 'u1', email: 'a@b.c' });
+    await api.listVideos();
+    expect(calls[0]?.url).toContain('/auth/refresh');
+  });
+
+  it('clears the session and redirects when the refresh fails', async () => {
+    const { api, session, storage, onUnauthorized } = setup([
+      () => json(401, { success: false, error: 'expired' }),
+      () => json(401, { success: false, error: 'No session to refresh. Please log in.' }),
+    ]);
+    session.set('stale', { id: 'u1', email: 'a@b.c' });
+    await expect(api.pendingUsers()).rejects.toMatchObject({ status: 401 });
+    expect(session.get()).toEqual({ token: null, user: null });
+    expect(storage.getItem('authToken')).toBeNull();
+    expect(storage.getItem('user')).toBeNull();
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends 403 to the forbidden handler, except for the stream', async () => {
+    const { api, onForbidden } = setup([
+      () => json(403, { success: false, error: 'Content not available in your region' }),
+      () => json(403, { success: false, error: 'Active subscription required to view premium content' }),
+    ]);
+    await expect(api.adminStats()).rejects.toMatchObject({ status: 403 });
+    expect(onForbidden).toHaveBeenCalledTimes(1);
+    await expect(api.getStream('v1')).rejects.toMatchObject({ message: 'Active subscription required to view premium content' });
+    expect(onForbidden).toHaveBeenCalledTimes(1);
+  });
+
+  it('times out after the configured time', async () => {
+    const session = createSessionStore(memoryStorage());
+    const never = (_u: RequestInfo | URL, init?: RequestInit) =>
+      new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    const api = createApiClient({ session, fetch: never as typeof fetch, timeoutMs: 20 });
+    await expect(api.geoCheck()).rejects.toMatchObject({ status: 0, message: 'The request timed out. Please try again.' });
+  });
+
+  it('normalises list shapes', async () => {
+    const { api } = setup([
+      () => json(200, { success: true, data: { items: [{ id: 'v1', title: 't', accessLevel: 'free' }], total: 1 } }),
+      () => json(200, { success: true, data: { payments: [{ id: 'p1' }], count: 1 } }),
+      () => json(200, { success: true, data: { plans: [{ planType: 'monthly', name: 'M', btcAmount: '0.0005', usdPrice: 29.99, features: [] }] } }),
+    ]);
+    expect((await api.listVideos()).videos).toHaveLength(1);
+    expect(await api.pendingPayments()).toEqual([{ id: 'p1' }]);
+    expect((await api.plans())[0]?.btcPrice).toBe('0.0005');
+  });
+
+  it('reads the analytics days series', () => {
+    expect(toAnalyticsPoints({ days: [{ date: '2026-11-01', registrations: 2 }] })).toEqual([{ date: '2026-11-01', registrations: 2 }]);
+    expect(toAnalyticsPoints({ series: { registrations: [{ date: 'd1', value: 3 }] } })).toEqual([{ date: 'd1', registrations: 3 }]);
+    expect(toAnalyticsPoints(null)).toEqual([]);
+  });
+});

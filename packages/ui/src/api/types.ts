@@ -1,0 +1,190 @@
+/** The shapes the API answers with (inside the `{ success, data, error }` envelope). */
+
+export interface GeoLocation {
+  country?: string | null;
+  region?: string | null;
+}
+
+export interface User {
+  id: string;
+  email: string;
+  firstName?: string;
+  lastName?: string;
+  role?: string;
+  status?: string;
+  approved?: boolean;
+  membershipStatus?: string;
+  subscriptionStatus?: string | null;
+  registrationDate?: string;
+  createdAt?: string;
+  geoLocation?: GeoLocation | null;
+}
+
+export interface AuthResult {
+  token: string;
+  user: User;
+}
+
+export interface RegistrationPayload {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+  agreeToTerms: boolean;
+}
+
+export type AccessLevel = 'free' | 'premium' | 'vip' | (string & {});
+
+export interface Video {
+  id: string;
+  title: string;
+  description?: string;
+  modelName?: string;
+  duration?: number;
+  viewCount?: number;
+  publishedDate?: string;
+  thumbnailPath?: string | null;
+  thumbnailUrl?: string | null;
+  tags?: string[];
+  categories?: string[];
+  accessLevel: AccessLevel;
+}
+
+export interface VideoQuery {
+  page?: number;
+  pageSize?: number;
+  q?: string;
+  model?: string;
+  category?: string;
+  tag?: string;
+  accessLevel?: string;
+  sort?: string;
+}
+
+export interface VideoPage {
+  videos: Video[];
+  total: number;
+  page?: number;
+  pageSize?: number;
+}
+
+export interface StreamInfo {
+  streamUrl: string;
+  watermarkText: string;
+}
+
+export interface GeoCheck {
+  blocked: boolean;
+  requiresVerification: boolean;
+  country?: string | null;
+  region?: string | null;
+}
+
+export type PlanType = 'monthly' | 'annual';
+
+export interface Plan {
+  planType?: PlanType;
+  id?: string;
+  name: string;
+  btcPrice: string;
+  usdPrice: number;
+  formerBtcPrice?: string;
+  formerUsdPrice?: number;
+  savingsText?: string;
+  mostPopular?: boolean;
+  features: string[];
+}
+
+export interface SubscriptionIntent {
+  address: string;
+  btcAmount: string;
+  bip21Uri?: string;
+  expiresAt?: string;
+  planType?: PlanType;
+  paymentId?: string;
+  requestId?: string;
+}
+
+export interface BitcoinPaymentSubmission {
+  userId: string;
+  planType: PlanType;
+  btcAmount: string;
+  transactionHash?: string;
+}
+
+export interface Subscription {
+  id: string;
+  planType: PlanType;
+  status: 'active' | 'canceled' | 'past_due' | 'unpaid' | (string & {});
+  cancelAtPeriodEnd: boolean;
+  amount: number | string;
+  currentPeriodStart?: string;
+  currentPeriodEnd?: string;
+}
+
+export interface AdminStats {
+  pendingApprovals: number;
+  activeMembers: number;
+  totalRevenue: string;
+  pendingPayments: number;
+  activeSubscribers?: number;
+}
+
+export interface PendingPayment {
+  id: string;
+  userEmail: string;
+  planType: PlanType;
+  btcAmount: string;
+  submittedDate: string;
+  transactionHash?: string | null;
+}
+
+/** One day of the admin analytics series; extra numeric series are charted too. */
+export interface AnalyticsPoint {
+  date: string;
+  [series: string]: string | number | null | undefined;
+}
+
+export interface UploadVideoPayload {
+  title: string;
+  description: string;
+  model: string;
+  duration: string;
+  accessLevel?: string;
+  /** Comma-separated. */
+  tags?: string;
+  /** Comma-separated. */
+  categories?: string;
+  video: Blob;
+  thumbnail?: Blob | null;
+}
+
+export interface SiteModel {
+  name: string;
+  videoCount: number;
+  description: string;
+  imageUrl: string;
+  badges: string[];
+}
+
+export interface FeaturedVideo {
+  id: string;
+  title: string;
+  duration: string;
+  thumbnailUrl: string;
+  badges: string[];
+}
+
+/** The public part of the site config (GET /site). */
+export interface SiteInfo {
+  siteName: string;
+  marketplaceProfileUrl: string;
+  adminEmail?: string;
+  models: SiteModel[];
+  custodianOfRecords: { name: string; address: string; email: string };
+  contactEmail: string;
+  bitcoin: { address?: string; network?: string; explorerTxUrl?: string; paymentRequestTtlHours?: number };
+  plans: { monthly: Plan; annual: Plan };
+  featuredVideos: FeaturedVideo[];
+}

@@ -1,0 +1,159 @@
+/**
+ * The admin dashboard composition shared by the web /admin page and the desktop app: stat cards,
+ * upload form, pending users, pending payments and analytics, over the API client from context
+ * (or the `client` prop). Needs a QueryClientProvider above it.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import type { ApiClient } from '../api/client';
+import type { PendingPayment, User } from '../api/types';
+import { useOptionalApiClient } from './ApiContext';
+import { Card } from './Card';
+import { ConfirmDialog } from './ConfirmDialog';
+import { Alert, Spinner } from './Feedback';
+import { PendingPaymentsTable } from './PendingPaymentsTable';
+import { PendingUsersTable } from './PendingUsersTable';
+import { StatCards } from './StatCards';
+import { UploadVideoForm } from './UploadVideoForm';
+
+const AnalyticsCharts = /* @__PURE__ */ lazy(() => import('./AnalyticsCharts'));
+
+export const adminKeys = {
+  stats: ['admin', 'stats'] as const,
+  pendingUsers: ['admin', 'pendingUsers'] as const,
+  pendingPayments: ['admin', 'pendingPayments'] as const,
+  analytics: ['admin', 'analytics'] as const,
+};
+
+export interface AdminDashboardProps {
+  /** Defaults to the client from <ApiClientProvider>. */
+  client?: ApiClient;
+  /** The three configured model names for the upload form. */
+  models: string[];
+  /** Block explorer '{txid}' template. */
+  explorerTemplate?: string;
+}
+
+type Notice = { tone: 'success' | 'error'; text: string } | null;
+
+export function AdminDashboard({ client, models, explorerTemplate }: AdminDashboardProps) {
+  const fromContext = useOptionalApiClient();
+  const api = client ?? fromContext;
+  if (!api) throw new Error('AdminDashboard needs a client prop or an <ApiClientProvider>');
+  const qc = useQueryClient();
+  const [notice, setNotice] = useState<Notice>(null);
+  const [busyUser, setBusyUser] = useState<string | null>(null);
+  const [busyPayment, setBusyPayment] = useState<string | null>(null);
+  const [rejecting, setRejecting] = useState<User | null>(null);
+
+  const stats = useQuery({ queryKey: adminKeys.stats, queryFn: () => api.adminStats() });
+  const users = useQuery({ queryKey: adminKeys.pendingUsers, queryFn: () => api.pendingUsers() });
+  const payments = useQuery({ queryKey: adminKeys.pendingPayments, queryFn: () => api.pendingPayments() });
+  const analytics = useQuery({ queryKey: adminKeys.analytics, queryFn: () => api.analytics() });
+
+  const refreshAll = () => qc.invalidateQueries({ queryKey: ['admin'] });
+
+  const approve = useMutation({
+    mutationFn: (u: User) => api.approveUser(u.id),
+    onMutate: (u) => setBusyUser(u.id),
+    onSuccess: () => setNotice({ tone: 'success', text: 'User approved successfully!' }),
+    onError: () => setNotice({ tone: 'error', text: 'Failed to approve user' }),
+    onSettled: () => {
+      setBusyUser(null);
+      refreshAll();
+    },
+  });
+  const reject = useMutation({
+    mutationFn: (u: User) => api.rejectUser(u.id),
+    onMutate: (u) => setBusyUser(u.id),
+    onSuccess: () => setNotice({ tone: 'success', text: 'User rejected successfully' }),
+    onError: () => setNotice({ tone: 'error', text: 'Failed to reject user' }),
+    onSettled: () => {
+      setBusyUser(null);
+      refreshAll();
+    },
+  });
+  const verify = useMutation({
+    mutationFn: (p: PendingPayment) => api.verifyPayment(p.id),
+    onMutate: (p) => setBusyPayment(p.id),
+    onSuccess: () => setNotice({ tone: 'success', text: 'Payment verified and subscription activated!' }),
+    onError: () => setNotice({ tone: 'error', text: 'Failed to verify payment' }),
+    onSettled: () => {
+      setBusyPayment(null);
+      refreshAll();
+    },
+  });
+
+  if (stats.isPending) return <Spinner label="Loading admin dashboard..." />;
+
+  return (
+    <div className="admin-dashboard">
+      {notice && (
+        <Alert tone={notice.tone} onDismiss={() => setNotice(null)}>
+          {notice.text}
+        </Alert>
+      )}
+      {stats.error && <Alert>{(stats.error as Error).message}</Alert>}
+      {stats.data && <StatCards stats={stats.data} />}
+
+      <UploadVideoForm models={models} onUpload={(payload, onProgress) => api.uploadVideo(payload, onProgress)} onUploaded={refreshAll} />
+
+      <Card className="admin-section">
+        {users.error ? <Alert>{(users.error as Error).message}</Alert> : null}
+        {users.isPending ? (
+          <Spinner label="Loading pending users..." />
+        ) : (
+          <PendingUsersTable users={users.data ?? []} busyId={busyUser} onApprove={(u) => approve.mutate(u)} onReject={(u) => setRejecting(u)} />
+        )}
+      </Card>
+
+      <Card className="admin-section">
+        {payments.error ? <Alert>{(payments.error as Error).message}</Alert> : null}
+        {payments.isPending ? (
+          <Spinner label="Loading pending payments..." />
+        ) : (
+          <PendingPaymentsTable payments={payments.data ?? []} busyId={busyPayment} explorerTemplate={explorerTemplate} onVerify={(p) => verify.mutate(p)} />
+        )}
+      </Card>
+
+      <Card title="Analytics" className="admin-section">
+        {analytics.error ? (
+          <Alert>{(analytics.error as Error).message}</Alert>
+        ) : analytics.isPending ? (
+          <Spinner label="Loading analytics..." />
+        ) : (
+          <Suspense fallback={<Spinner label="Loading charts..." />}>
+            <AnalyticsCharts points={analytics.data ?? []} />
+          </Suspense>
+        )}
+      </Card>
+
+      <ConfirmDialog
+        open={rejecting !== null}
+        title="Reject user"
+        message="Are you sure you want to reject this user? This action cannot be undone."
+        confirmLabel="Reject"
+        danger
+        onCancel={() => setRejecting(null)}
+        onConfirm={() => {
+          const u = rejecting;
+          setRejecting(null);
+          if (u) reject.mutate(u);
+        }}
+      />
+    </div>
+  );
+}
+
+/** 'Access Denied' for signed-in users who are not admins. */
+export function AdminAccessDenied({ email, role }: { email?: string; role?: string }) {
+  return (
+    <div className="center-page">
+      <h1>Access Denied</h1>
+      <p>You don't have permission to access this page.</p>
+      <p className="muted">
+        Logged in as: {email ?? 'unknown'} (Role: {role ?? 'member'})
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * 'Pending Payment Verifications (count)': User Email, Plan badge, Amount in BTC, Submitted Date,
+ * Transaction Hash (16 characters linked to a block explorer, or 'Not provided'), 'Verify & Activate'.
+ */
+import type { PendingPayment } from '../api/types';
+import { explorerTxUrl, formatBtc, truncateHash } from '../format/btc';
+import { formatDate } from '../format/dates';
+import { Button } from './Button';
+import { DataTable } from './DataTable';
+import { StatusBadge } from './StatusBadge';
+
+export interface PendingPaymentsTableProps {
+  payments: PendingPayment[];
+  busyId?: string | null;
+  /** '{txid}' template of the block explorer's transaction page. */
+  explorerTemplate?: string;
+  onVerify(payment: PendingPayment): void;
+}
+
+export function PendingPaymentsTable({ payments, busyId, explorerTemplate, onVerify }: PendingPaymentsTableProps) {
+  return (
+    <DataTable
+      caption={`Pending Payment Verifications (${payments.length})`}
+      rows={payments}
+      rowKey={(p) => p.id}
+      empty="No pending payment verifications"
+      columns={[
+        { key: 'email', header: 'User Email', render: (p) => p.userEmail },
+        {
+          key: 'plan',
+          header: 'Plan',
+          render: (p) => <StatusBadge tone={p.planType === 'annual' ? 'brand' : 'info'}>{p.planType === 'annual' ? 'Annual' : 'Monthly'}</StatusBadge>,
+        },
+        { key: 'amount', header: 'Amount', render: (p) => formatBtc(p.btcAmount) },
+        { key: 'date', header: 'Submitted Date', render: (p) => formatDate(p.submittedDate) },
+        {
+          key: 'hash',
+          header: 'Transaction Hash',
+          render: (p) =>
+            p.transactionHash ? (
+              <a className="mono" href={explorerTxUrl(p.transactionHash, explorerTemplate)} target="_blank" rel="noopener noreferrer" title={p.transactionHash}>
+                {truncateHash(p.transactionHash, 16)}
+              </a>
+            ) : (
+              <span className="muted">Not provided</span>
+            ),
+        },
+        {
+          key: 'actions',
+          header: 'Actions',
+          render: (p) => (
+            <Button size="sm" variant="success" disabled={busyId === p.id} onClick={() => onVerify(p)} aria-label={`Verify & Activate payment of ${p.userEmail}`}>
+              Verify &amp; Activate
+            </Button>
+          ),
+        },
+      ]}
+    />
+  );
+}

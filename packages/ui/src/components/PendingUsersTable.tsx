@@ -1,0 +1,54 @@
+/** 'Pending User Approvals (count)': Email, Name, Registration Date, Location, Approve/Reject per row. */
+import type { User } from '../api/types';
+import { formatDate } from '../format/dates';
+import { Button } from './Button';
+import { DataTable } from './DataTable';
+
+export interface PendingUsersTableProps {
+  users: User[];
+  /** The row being processed: its buttons are disabled. */
+  busyId?: string | null;
+  onApprove(user: User): void;
+  onReject(user: User): void;
+}
+
+function fullName(u: User): string {
+  const name = [u.firstName, u.lastName].filter(Boolean).join(' ').trim();
+  return name || 'N/A';
+}
+
+function location(u: User): string {
+  const parts = [u.geoLocation?.country, u.geoLocation?.region].filter(Boolean);
+  return parts.length ? parts.join(', ') : 'N/A';
+}
+
+export function PendingUsersTable({ users, busyId, onApprove, onReject }: PendingUsersTableProps) {
+  return (
+    <DataTable
+      caption={`Pending User Approvals (${users.length})`}
+      rows={users}
+      rowKey={(u) => u.id}
+      empty="No pending user approvals"
+      columns={[
+        { key: 'email', header: 'Email', render: (u) => u.email },
+        { key: 'name', header: 'Name', render: fullName },
+        { key: 'date', header: 'Registration Date', render: (u) => formatDate(u.registrationDate ?? u.createdAt) },
+        { key: 'location', header: 'Location', render: location },
+        {
+          key: 'actions',
+          header: 'Actions',
+          render: (u) => (
+            <div className="row-actions">
+              <Button size="sm" variant="success" disabled={busyId === u.id} onClick={() => onApprove(u)} aria-label={`Approve ${u.email}`}>
+                Approve
+              </Button>
+              <Button size="sm" variant="danger" disabled={busyId === u.id} onClick={() => onReject(u)} aria-label={`Reject ${u.email}`}>
+                Reject
+              </Button>
+            </div>
+          ),
+        },
+      ]}
+    />
+  );
+}

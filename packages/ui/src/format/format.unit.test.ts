@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { explorerTxUrl, formatBtc, satsToBtc, truncateHash } from './btc';
+import { formatDuration, parseDuration } from './duration';
+import { isApproved, postLoginPath } from './session';
+import { subscriptionAction, subscriptionBadge } from './subscriptionBadge';
+
+describe('formatDuration', () => {
+  it.each([
+    [0, '0:00'],
+    [5, '0:05'],
+    [59.9, '0:59'],
+    [60, '1:00'],
+    [754, '12:34'],
+    [4503, '75:03'],
+    [-1, '0:00'],
+    [Number.NaN, '0:00'],
+  ])('%s s → %s', (s, text) => expect(formatDuration(s)).toBe(text));
+
+  it('parses the upload form text back', () => {
+    expect(parseDuration('12:34')).toBe(754);
+    expect(parseDuration('1:02:03')).toBe(3723);
+    expect(parseDuration('12:60')).toBeUndefined();
+    expect(parseDuration('abc')).toBeUndefined();
+  });
+});
+
+describe('BTC formatting', () => {
+  it('trims trailing zeros and adds the unit', () => {
+    expect(formatBtc('0.00050000')).toBe('0.0005 BTC');
+    expect(formatBtc('0.005')).toBe('0.005 BTC');
+    expect(formatBtc('1.00000000')).toBe('1 BTC');
+    expect(formatBtc('0')).toBe('0 BTC');
+    expect(formatBtc(0.0005)).toBe('0.0005 BTC');
+    expect(formatBtc(undefined)).toBe('0 BTC');
+  });
+  it('converts satoshis exactly', () => {
+    expect(satsToBtc(50_000)).toBe('0.0005');
+    expect(satsToBtc(123_456_789)).toBe('1.23456789');
+    expect(satsToBtc(0)).toBe('0');
+  });
+});
+
+describe('truncateHash', () => {
+  const hash = 'f'.repeat(20) + '0'.repeat(44);
+  it('keeps the first 16 characters', () => {
+    expect(truncateHash(hash)).toBe(`${'f'.repeat(16)}...`);
+    expect(truncateHash(hash).replace('...', '')).toHaveLength(16);
+  });
+  it('leaves short hashes alone', () => expect(truncateHash('abc')).toBe('abc'));
+  it('links to the explorer', () => expect(explorerTxUrl('ab12')).toBe('https://mempool.space/tx/ab12'));
+});
+
+describe('subscriptionBadge precedence', () => {
+  it('cancel-at-period-end wins over every status', () => {
+    for (const status of ['active', 'canceled', 'past_due', 'unpaid', 'weird']) {
+      expect(subscriptionBadge({ status, cancelAtPeriodEnd: true }).label).toBe('Canceling at period end');
+    }
+  });
+  it.each([
+    ['active', 'Active'],
+    ['canceled', 'Canceled'],
+    ['past_due', 'Past Due'],
+    ['unpaid', 'Unpaid'],
+    ['trialing', 'trialing'],
+  ])('%s → %s', (status, label) => expect(subscriptionBadge({ status, cancelAtPeriodEnd: false }).label).toBe(label));
+
+  it('offers Cancel for active, Reactivate when set to cancel', () => {
+    expect(subscriptionAction({ status: 'active', cancelAtPeriodEnd: false })).toBe('cancel');
+    expect(subscriptionAction({ status: 'active', cancelAtPeriodEnd: true })).toBe('reactivate');
+    expect(subscriptionAction({ status: 'past_due', cancelAtPeriodEnd: false })).toBeNull();
+  });
+});
+
+describe('post-login redirect', () => {
+  it('sends by approval and role', () => {
+    expect(postLoginPath({ role: 'admin', approved: true })).toBe('/admin');
+    expect(postLoginPath({ role: 'member', status: 'active' })).toBe('/videos');
+    expect(postLoginPath({ role: 'member', status: 'approved', approved: false })).toBe('/videos');
+    expect(postLoginPath({ role: 'admin', approved: false, status: 'pending' })).toBe('/pending-approval');
+    expect(isApproved(null)).toBe(false);
+  });
+});

@@ -1,0 +1,20 @@
+/** Shared UI for the web app and the admin desktop: components, plus re-exports of the format helpers and API client. */
+export * from './api/index';
+export { AdminAccessDenied, AdminDashboard, type AdminDashboardProps, adminKeys } from './components/AdminDashboard';
+export { ApiClientProvider, useApiClient, useOptionalApiClient } from './components/ApiContext';
+export { Button, type ButtonProps } from './components/Button';
+export { Card, type CardProps } from './components/Card';
+export { ConfirmDialog, type ConfirmDialogProps } from './components/ConfirmDialog';
+export { type Column, DataTable, type DataTableProps } from './components/DataTable';
+export { Alert, EmptyState, Spinner } from './components/Feedback';
+export { CheckboxField, FormField, type FormFieldProps, SelectField, TextAreaField } from './components/FormField';
+export { LazyAnalyticsCharts } from './components/LazyAnalyticsCharts';
+export { PasswordField, type PasswordFieldProps } from './components/PasswordField';
+export { QrCode, type QrCodeProps } from './components/QrCode';
+export { PendingPaymentsTable, type PendingPaymentsTableProps } from './components/PendingPaymentsTable';
+export { PendingUsersTable, type PendingUsersTableProps } from './components/PendingUsersTable';
+export { StatCard, StatCards } from './components/StatCards';
+export { StatusBadge } from './components/StatusBadge';
+export { UploadVideoForm, type UploadVideoFormProps } from './components/UploadVideoForm';
+export { type LinkLikeProps, VideoCard, type VideoCardProps } from './components/VideoCard';
+export * from './format/index';

@@ -1,0 +1,188 @@
+/**
+ * Admin screens and session edge cases in Chromium against the real server: upload through the
+ * form (with its progress bar), reject with the confirmation dialog, access-token refresh, the 401
+ * and 403 redirects, and the public pages (models, static pages, password reset form).
+ */
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeMp4 } from '../../api/src/media/testMedia';
+import { apiClient, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/harness';
+import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+
+const T = 15_000;
+let server: TestServer;
+let browser: Browser;
+let base: string;
+let media: string;
+
+async function see(page: Page, text: string | RegExp, timeout = T) {
+  await page.getByText(text).first().waitFor({ state: 'visible', timeout });
+}
+
+async function verifiedContext(): Promise<BrowserContext> {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await ctx.addInitScript(() => localStorage.setItem('ageVerified', 'true'));
+  return ctx;
+}
+
+async function login(page: Page, email: string, password: string) {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+async function register(email: string) {
+  const res = await apiClient(base).post('/auth/register', {
+    email,
+    password: 'member-password-1',
+    firstName: 'Rex',
+    lastName: 'Jected',
+    dateOfBirth: '1991-02-03',
+    agreeToTerms: true,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+}
+
+describe('admin and session in Chromium', () => {
+  beforeAll(async () => {
+    ensureBuilt();
+    server = await startTestServer('sqlite', { env: { WEB_DIST } });
+    base = server.url;
+    browser = await launchChromium();
+    media = tmpDir('web-e2e-admin-');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (media) fs.rmSync(media, { recursive: true, force: true });
+  });
+
+  it('shows a red banner for a wrong password', async () => {
+    const ctx = await verifiedContext();
+    const page = await ctx.newPage();
+    await login(page, TEST_ADMIN.email, 'wrong-password');
+    await page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).waitFor({ timeout: T });
+    await screenshot(page, '20-login-error');
+    await ctx.close();
+  });
+
+  it('uploads a video through the admin form with a progress bar', async () => {
+    const ctx = await verifiedContext();
+    const page = await ctx.newPage();
+    await login(page, TEST_ADMIN.email, TEST_ADMIN.password);
+    await page.waitForURL(`${base}/admin`, { timeout: T });
+    await see(page, 'Upload New Video');
+    await page.getByRole('button', { name: 'Upload Video' }).click();
+    await see(page, 'Please provide at least a title and video file');
+    await page.getByLabel('Title *').fill('Form Upload');
+    await page.getByLabel('Model').selectOption({ index: 1 });
+    await page.getByLabel('Duration (mm:ss)').fill('0:03');
+    await page.getByLabel('Access Level').selectOption('free');
+    await page.getByLabel('Video File *').setInputFiles(await makeMp4(media, 3));
+    await page.getByRole('button', { name: 'Upload Video' }).click();
+    await see(page, /Video "Form Upload" uploaded successfully! Video ID: \S+/, 60_000);
+    expect(await page.getByLabel('Title *').inputValue()).toBe('');
+    expect(await page.getByLabel('Video File *').evaluate((i: HTMLInputElement) => i.files?.length ?? 0)).toBe(0);
+    await see(page, 'Analytics');
+    await page.locator('.recharts-surface').first().waitFor({ timeout: T });
+    await screenshot(page, '21-admin-upload');
+    const list = await apiClient(base).get('/videos?q=Form%20Upload');
+    expect(list.body.data.videos.map((v: { title: string }) => v.title)).toContain('Form Upload');
+    await ctx.close();
+  });
+
+  it('rejects a user after the confirmation dialog (Escape cancels)', async () => {
+    await register('reject.me@example.test');
+    const ctx = await verifiedContext();
+    const page = await ctx.newPage();
+    await login(page, TEST_ADMIN.email, TEST_ADMIN.password);
+    await page.waitForURL(`${base}/admin`, { timeout: T });
+    await page.getByRole('button', { name: 'Reject reject.me@example.test' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Are you sure you want to reject this user? This action cannot be undone.').waitFor({ timeout: T });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden', timeout: T });
+    await page.getByRole('button', { name: 'Reject reject.me@example.test' }).click();
+    await dialog.getByRole('button', { name: 'Reject' }).click();
+    await see(page, 'User rejected successfully');
+    await see(page, 'No pending user approvals');
+    await ctx.close();
+  });
+
+  it('a rejected member is sent to /blocked by the 403', async () => {
+    await register('blocked.member@example.test');
+    const ctx = await verifiedContext();
+    const page = await ctx.newPage();
+    await login(page, 'blocked.member@example.test', 'member-password-1');
+    await page.waitForURL(`${base}/pending-approval`, { timeout: T });
+    const api = apiClient(base);
+    const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
+    const pending = (await api.get('/admin/users/pending', admin)).body.data.users as { id: string; email: string }[];
+    const target = pending.find((u) => u.email === 'blocked.member@example.test');
+    await api.post(`/admin/users/${target?.id}/reject`, {}, admin);
+    await page.goto(`${base}/videos`);
+    await page.waitForURL(`${base}/blocked`, { timeout: T });
+    await see(page, 'Content not available in your region.');
+    await screenshot(page, '22-blocked');
+    await ctx.close();
+  });
+
+  it('refreshes an expired access token, and logs out when the refresh fails', async () => {
+    const ctx = await verifiedContext();
+    const page = await ctx.newPage();
+    await login(page, TEST_ADMIN.email, TEST_ADMIN.password);
+    await page.waitForURL(`${base}/admin`, { timeout: T });
+    const first = await page.evaluate(() => localStorage.getItem('authToken'));
+    server.clock.advance(16 * 60 * 1000); // past the 15-minute access token
+    await page.reload();
+    await see(page, 'Pending Approvals');
+    const second = await page.evaluate(() => localStorage.getItem('authToken'));
+    expect(second).not.toBe(first);
+
+    await ctx.clearCookies(); // no refresh cookie any more
+    server.clock.advance(16 * 60 * 1000);
+    await page.reload();
+    await page.waitForURL(`${base}/login`, { timeout: T });
+    expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+    await ctx.close();
+  });
+
+  it('public pages: models, static pages, forgot password', async () => {
+    const ctx = await verifiedContext();
+    const page = await ctx.newPage();
+    await page.goto(`${base}/models`);
+    await see(page, 'Scarlett Vane');
+    await see(page, 'Image not available'); // the example config's images do not exist
+    await page.getByRole('link', { name: 'View Profile of Luna Hart' }).waitFor();
+    await screenshot(page, '23-models');
+    const today = new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+    for (const p of ['/privacy', '/tos']) {
+      await page.goto(`${base}${p}`);
+      await see(page, `Last updated: ${today}`);
+    }
+    await page.goto(`${base}/2257`);
+    await see(page, 'Custodian of Records, Velvet Rose Media LLC');
+    await page.goto(`${base}/contact`);
+    await see(page, /24-48 hours/);
+    await page.goto(`${base}/dmca`);
+    await see(page, 'DMCA Policy');
+    await page.goto(`${base}/home`);
+    await page.waitForURL(`${base}/videos`, { timeout: T });
+    await page.goto(`${base}/auth/login`);
+    await page.waitForURL(`${base}/login`, { timeout: T });
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.waitForURL(`${base}/auth/forgot-password`, { timeout: T });
+    await page.getByLabel('Email').fill('someone@example.test');
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await see(page, /we have sent a link to reset your password/);
+    await page.goto(`${base}/auth/forgot-password?token=not-a-real-token`);
+    await page.getByLabel('New Password', { exact: true }).fill('new-password-123');
+    await page.getByLabel('Confirm New Password').fill('new-password-123');
+    await page.getByRole('button', { name: 'Set New Password' }).click();
+    await see(page, 'This password reset link is invalid or has already been used');
+    await ctx.close();
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The routes of spec §2. Every page is its own lazily loaded chunk, so `/` never loads the admin,
+ * the player or the chart code.
+ */
+import { lazy, type ReactNode, Suspense } from 'react';
+import { createBrowserRouter, Navigate } from 'react-router-dom';
+import { Spinner } from '@members/ui';
+import { Layout } from '../layout/Layout';
+import { RouteError } from '../pages/RouteError';
+
+const Landing = lazy(() => import('../pages/Landing'));
+const Login = lazy(() => import('../pages/Login'));
+const Register = lazy(() => import('../pages/Register'));
+const RegistrationSuccess = lazy(() => import('../pages/RegistrationSuccess'));
+const PendingApproval = lazy(() => import('../pages/PendingApproval'));
+const Videos = lazy(() => import('../pages/Videos'));
+const VideoDetail = lazy(() => import('../pages/VideoDetail'));
+const Subscription = lazy(() => import('../pages/subscription/SubscriptionPage'));
+const Admin = lazy(() => import('../pages/Admin'));
+const Models = lazy(() => import('../pages/Models'));
+const Records2257 = lazy(() => import('../pages/static/Records2257'));
+const Contact = lazy(() => import('../pages/static/Contact'));
+const Dmca = lazy(() => import('../pages/static/Dmca'));
+const Privacy = lazy(() => import('../pages/static/Privacy'));
+const Terms = lazy(() => import('../pages/static/Terms'));
+const Logout = lazy(() => import('../pages/Logout'));
+const ForgotPassword = lazy(() => import('../pages/auth/ForgotPassword'));
+const VerifyEmail = lazy(() => import('../pages/auth/VerifyEmail'));
+const RedirectToMarketplace = lazy(() => import('../pages/auth/RedirectToMarketplace'));
+const NotFound = lazy(() => import('../pages/errors/NotFound'));
+const ServerError = lazy(() => import('../pages/errors/ServerError'));
+const Blocked = lazy(() => import('../pages/Blocked'));
+
+function page(el: ReactNode) {
+  return <Suspense fallback={<Spinner label="Loading..." />}>{el}</Suspense>;
+}
+
+export const router = createBrowserRouter([
+  {
+    path: '/',
+    element: <Layout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: page(<Landing />) },
+      { path: 'home', element: <Navigate to="/videos" replace /> },
+      { path: 'login', element: page(<Login />) },
+      { path: 'register', element: page(<Register />) },
+      { path: 'registration-success', element: page(<RegistrationSuccess />) },
+      { path: 'pending-approval', element: page(<PendingApproval />) },
+      { path: 'videos', element: page(<Videos />) },
+      { path: 'videos/:id', element: page(<VideoDetail />) },
+      { path: 'subscription', element: page(<Subscription />) },
+      { path: 'admin', element: page(<Admin />) },
+      { path: 'models', element: page(<Models />) },
+      { path: '2257', element: page(<Records2257 />) },
+      { path: 'contact', element: page(<Contact />) },
+      { path: 'dmca', element: page(<Dmca />) },
+      { path: 'privacy', element: page(<Privacy />) },
+      { path: 'tos', element: page(<Terms />) },
+      { path: 'logout', element: page(<Logout />) },
+      { path: 'blocked', element: page(<Blocked />) },
+      { path: 'auth/login', element: <Navigate to="/login" replace /> },
+      { path: 'auth/forgot-password', element: page(<ForgotPassword />) },
+      { path: 'auth/reset-password', element: page(<ForgotPassword />) },
+      { path: 'auth/verify-email', element: page(<VerifyEmail />) },
+      { path: 'auth/redirect', element: page(<RedirectToMarketplace />) },
+      { path: 'auth/*', element: <Navigate to="/login" replace /> },
+      { path: 'error/500', element: page(<ServerError />) },
+      { path: 'error', element: page(<NotFound />) },
+      { path: 'error/*', element: page(<NotFound />) },
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+]);

@@ -1,0 +1,40 @@
+/** React view of the session store, and the sign-out used by the Logout route and buttons. */
+import type { SessionState, User } from '@members/ui/api';
+import { isAdmin, isApproved } from '@members/ui/format';
+import { type QueryClient, useQuery } from '@tanstack/react-query';
+import { useEffect, useSyncExternalStore } from 'react';
+import { api, session } from './api';
+import { useSite } from './site';
+
+export function useSession(): SessionState & { loggedIn: boolean; approved: boolean; admin: boolean } {
+  const state = useSyncExternalStore(session.subscribe, session.get, session.get);
+  const site = useSite();
+  return { ...state, loggedIn: Boolean(state.token), approved: isApproved(state.user), admin: isAdmin(state.user, site.adminEmail) };
+}
+
+/** Ends the session on the server (best effort) and in the browser. */
+export async function signOut(queryClient: QueryClient): Promise<void> {
+  try {
+    if (session.get().token) await api.logout();
+  } catch {
+    // the local session is cleared whatever the server says
+  }
+  session.clear();
+  queryClient.clear();
+}
+
+/**
+ * Keeps the stored user in step with the server (approval, subscription) once per page load and
+ * every minute: the session is restored without a check (spec §4), then refreshed quietly.
+ */
+export function useProfileSync(): void {
+  const { token } = useSyncExternalStore(session.subscribe, session.get, session.get);
+  const profile = useQuery({ queryKey: ['profile', token], queryFn: () => api.getProfile(), enabled: Boolean(token), staleTime: 60_000, refetchInterval: 60_000, retry: false });
+  useEffect(() => {
+    const fresh = profile.data;
+    const current = session.get().user;
+    if (!fresh || !current || typeof fresh !== 'object' || !('email' in fresh)) return;
+    const merged: User = { ...current, ...fresh };
+    if (JSON.stringify(merged) !== JSON.stringify(current)) session.setUser(merged);
+  }, [profile.data]);
+}

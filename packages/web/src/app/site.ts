@@ -1,0 +1,57 @@
+/**
+ * The brand's public configuration from GET /api/site (siteName, models, plans, featured videos,
+ * custodian of records...). Until it answers — or if it never does — pages render from a neutral
+ * fallback carrying the spec's constants, so nothing waits on it.
+ */
+import type { SiteInfo } from '@members/ui/api';
+import { useQuery } from '@tanstack/react-query';
+import { api } from './api';
+
+export const FALLBACK_SITE: SiteInfo = {
+  siteName: 'Members',
+  marketplaceProfileUrl: '#',
+  models: [],
+  custodianOfRecords: { name: 'Custodian of Records', address: '', email: '' },
+  contactEmail: '',
+  bitcoin: { explorerTxUrl: 'https://mempool.space/tx/{txid}' },
+  plans: {
+    monthly: {
+      name: 'Monthly Premium',
+      btcPrice: '0.0005',
+      usdPrice: 29.99,
+      features: ['HD video access', 'Exclusive content', 'Live chat access', 'Mobile and desktop streaming', 'Cancel anytime'],
+    },
+    annual: {
+      name: 'Annual Premium',
+      btcPrice: '0.005',
+      usdPrice: 299.99,
+      formerBtcPrice: '0.006',
+      formerUsdPrice: 359.88,
+      savingsText: 'Save about $60 a year',
+      mostPopular: true,
+      features: [
+        'HD video access',
+        'Exclusive content',
+        'Live chat access',
+        'Mobile and desktop streaming',
+        'Cancel anytime',
+        '4K ultra HD access',
+        'VIP chat priority',
+        'Exclusive behind-the-scenes',
+        'Custom video requests',
+      ],
+    },
+  },
+  featuredVideos: [],
+};
+
+export function useSiteQuery() {
+  return useQuery({ queryKey: ['site'], queryFn: () => api.site(), staleTime: Number.POSITIVE_INFINITY, retry: 1 });
+}
+
+/** The site config, or the fallback while loading / when unavailable. */
+export function useSite(): SiteInfo {
+  const { data } = useSiteQuery();
+  if (!data) return FALLBACK_SITE;
+  return { ...FALLBACK_SITE, ...data, plans: { ...FALLBACK_SITE.plans, ...data.plans }, bitcoin: { ...FALLBACK_SITE.bitcoin, ...data.bitcoin } };
+}

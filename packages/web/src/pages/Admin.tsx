@@ -1,0 +1,18 @@
+/** `/admin`: the shared AdminDashboard for admins; 'Access Denied' for everyone else. */
+import { AdminAccessDenied, AdminDashboard } from '@members/ui';
+import { Navigate } from 'react-router-dom';
+import { useSession } from '../app/session';
+import { useSite } from '../app/site';
+
+export default function Admin() {
+  const { user, loggedIn, admin } = useSession();
+  const site = useSite();
+  if (!loggedIn || !user) return <Navigate to="/login" replace />;
+  if (!admin) return <AdminAccessDenied email={user.email} role={user.role} />;
+  return (
+    <div className="container section">
+      <h1>Admin Dashboard</h1>
+      <AdminDashboard models={site.models.map((m) => m.name)} explorerTemplate={site.bitcoin.explorerTxUrl} />
+    </div>
+  );
+}

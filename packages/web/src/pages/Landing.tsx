@@ -1,0 +1,53 @@
+/** `/`: the landing page for visitors; signed-in users go to /videos. */
+import { Navigate } from 'react-router-dom';
+import { useSession } from '../app/session';
+import { useSite } from '../app/site';
+import { FeaturedGrid, JoinButton, useFeatured } from './featured';
+
+export default function Landing() {
+  const { loggedIn } = useSession();
+  const site = useSite();
+  const featured = useFeatured(4);
+  if (loggedIn) return <Navigate to="/videos" replace />;
+  return (
+    <div className="landing">
+      <section className="hero">
+        <div className="container">
+          <p className="eyebrow">Exclusive 18+ content</p>
+          <h1>{site.siteName}</h1>
+          <p className="hero-lead">Premium videos in stunning 4K, new releases every week, available only to members.</p>
+          <div className="hero-actions">
+            <JoinButton />
+            <a className="btn btn-ghost btn-lg" href="#featured">
+              See featured videos
+            </a>
+          </div>
+        </div>
+      </section>
+      <section id="featured" className="container section" aria-labelledby="featured-title">
+        <h2 id="featured-title">Featured Videos</h2>
+        <FeaturedGrid videos={featured} />
+      </section>
+      <section className="container section" aria-labelledby="why-title">
+        <h2 id="why-title">Why join?</h2>
+        <ul className="value-points">
+          <li>
+            <h3>4K Quality</h3>
+            <p>Every scene shot and delivered in crisp ultra high definition.</p>
+          </li>
+          <li>
+            <h3>Weekly Updates</h3>
+            <p>Fresh exclusive videos added every week.</p>
+          </li>
+          <li>
+            <h3>Exclusive Access</h3>
+            <p>Content you will not find anywhere else, for members only.</p>
+          </li>
+        </ul>
+        <div className="center">
+          <JoinButton label="JOIN NOW" />
+        </div>
+      </section>
+    </div>
+  );
+}

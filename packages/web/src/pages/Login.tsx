@@ -1,0 +1,63 @@
+/** `/login`: e-mail and password, 'Sign In' ('Signing In...'), errors in a red banner; redirect by approval and role. */
+import { Alert, Button, FormField, PasswordField } from '@members/ui';
+import { postLoginPath, validateLogin } from '@members/ui/format';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { api, session } from '../app/api';
+import { useSite } from '../app/site';
+
+export default function Login() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const navigate = useNavigate();
+  const site = useSite();
+  const qc = useQueryClient();
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const invalid = validateLogin(email, password);
+    if (invalid) {
+      setError(invalid);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const { token, user } = await api.login(email.trim(), password);
+      session.set(token, user);
+      qc.removeQueries({ queryKey: ['profile'] });
+      navigate(postLoginPath(user, site.adminEmail), { replace: true });
+    } catch (err) {
+      console.error('Login failed', err);
+      setError((err as Error).message || 'Login failed. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="auth-page">
+      <div className="card auth-card">
+        <h1>Member Login</h1>
+        <p className="notice-18">18+ ONLY, Adult Content, Age Verification Required</p>
+        <form onSubmit={submit} noValidate>
+          {error && <Alert>{error}</Alert>}
+          <FormField label="Email" name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+          <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+          <Button type="submit" block busy={busy} busyLabel="Signing In...">
+            Sign In
+          </Button>
+        </form>
+        <div className="auth-links">
+          <Link to="/auth/forgot-password">Forgot your password?</Link>
+          <span>
+            New here? <Link to="/register">Create Account</Link>
+          </span>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+/** `/pending-approval`: what an unapproved member sees; moves on by itself once approved. */
+import { Button, StatusBadge } from '@members/ui';
+import { formatDate } from '@members/ui/format';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { api, session } from '../app/api';
+import { signOut, useSession } from '../app/session';
+import { useSite } from '../app/site';
+import { postLoginPath } from '@members/ui/format';
+
+export default function PendingApproval() {
+  const { user, loggedIn, approved } = useSession();
+  const site = useSite();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const status = useQuery({ queryKey: ['approval-status'], queryFn: () => api.approvalStatus(), enabled: loggedIn && !approved, refetchInterval: 30_000 });
+
+  useEffect(() => {
+    if (status.data?.approved && user) session.setUser({ ...user, approved: true, status: user.status === 'pending' ? 'approved' : user.status });
+  }, [status.data, user]);
+
+  if (!loggedIn || !user) return <Navigate to="/login" replace />;
+  if (approved) return <Navigate to={postLoginPath(user, site.adminEmail)} replace />;
+
+  return (
+    <div className="container narrow section">
+      <div className="card">
+        <h1>Account Pending Approval</h1>
+        <p>Thank you for registering! Your account is being reviewed by our team.</p>
+        <dl className="details">
+          <dt>Email</dt>
+          <dd>{user.email}</dd>
+          <dt>Status</dt>
+          <dd>
+            <StatusBadge tone="warning">Pending Approval</StatusBadge>
+          </dd>
+          <dt>Registration Date</dt>
+          <dd>{formatDate(user.createdAt ?? user.registrationDate)}</dd>
+        </dl>
+        <ul>
+          <li>Account review usually takes 24-48 hours.</li>
+          <li>You will receive an email as soon as your account is approved.</li>
+          <li>After approval you can buy a subscription to watch premium videos.</li>
+        </ul>
+        <div className="button-row">
+          <Button
+            variant="secondary"
+            onClick={async () => {
+              await signOut(qc);
+              navigate('/login');
+            }}
+          >
+            Sign Out
+          </Button>
+          <Link className="btn btn-ghost" to="/contact">
+            Contact Support
+          </Link>
+        </div>
+      </div>
+    </div>
+  );
+}

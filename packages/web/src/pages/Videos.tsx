@@ -1,0 +1,151 @@
+/**
+ * `/videos`: 'Premium Videos' with four category cards, the catalog (search, category filter, pages)
+ * — or the four configured featured videos while the catalog is empty — and a join call to action.
+ */
+import { Button, FormField, VideoCard } from '@members/ui';
+import { formatDuration } from '@members/ui/format';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { api } from '../app/api';
+import { useSession } from '../app/session';
+import { FeaturedGrid, thumbnailOf, useFeatured } from './featured';
+
+const PAGE_SIZE = 12;
+
+const STATIC_CATEGORIES = [
+  { name: '4K Exclusives', text: 'Ultra HD scenes you will not find anywhere else.' },
+  { name: 'Solo', text: 'Intimate solo sets from our models.' },
+  { name: 'Behind the Scenes', text: 'Candid moments from our shoots.' },
+  { name: 'Premieres', text: 'The newest releases, every week.' },
+];
+
+export default function Videos() {
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const category = params.get('category') ?? '';
+  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const [search, setSearch] = useState(q);
+  const { loggedIn } = useSession();
+  const featured = useFeatured(4);
+  const catalog = useQuery({
+    queryKey: ['videos', { q, category, page, pageSize: PAGE_SIZE }],
+    queryFn: () => api.listVideos({ q, category, page, pageSize: PAGE_SIZE, sort: 'newest' }),
+    placeholderData: keepPreviousData,
+  });
+  const all = useQuery({ queryKey: ['videos', 'categories'], queryFn: () => api.listVideos({ pageSize: 100 }), staleTime: 60_000 });
+  const catalogCategories = [...new Set((all.data?.videos ?? []).flatMap((v) => v.categories ?? []))].slice(0, 4);
+  const hasCatalog = (all.data?.total ?? 0) > 0;
+  const videos = catalog.data?.videos ?? [];
+  const total = catalog.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+  function update(next: Record<string, string>) {
+    const p = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(next)) {
+      if (v) p.set(k, v);
+      else p.delete(k);
+    }
+    setParams(p);
+  }
+
+  const categories = catalogCategories.length ? catalogCategories.map((name) => ({ name, text: '' })) : STATIC_CATEGORIES;
+
+  return (
+    <div className="container section">
+      <h1>Premium Videos</h1>
+      <section aria-labelledby="categories-title" className="section-tight">
+        <h2 id="categories-title" className="visually-hidden">
+          Categories
+        </h2>
+        <div className="category-grid">
+          {categories.map((c) => {
+            const active = category === c.name;
+            return catalogCategories.length ? (
+              <button key={c.name} type="button" className={`category-card${active ? ' active' : ''}`} aria-pressed={active} onClick={() => update({ category: active ? '' : c.name, page: '' })}>
+                <strong>{c.name}</strong>
+              </button>
+            ) : (
+              <div key={c.name} className="category-card">
+                <strong>{c.name}</strong>
+                <span className="muted">{c.text}</span>
+              </div>
+            );
+          })}
+        </div>
+      </section>
+
+      {hasCatalog ? (
+        <section aria-labelledby="catalog-title">
+          <div className="catalog-head">
+            <h2 id="catalog-title">{category ? `${category} videos` : 'All videos'}</h2>
+            <form
+              role="search"
+              className="search-form"
+              onSubmit={(e) => {
+                e.preventDefault();
+                update({ q: search.trim(), page: '' });
+              }}
+            >
+              <FormField label="Search videos" type="search" name="q" value={search} onChange={(e) => setSearch(e.target.value)} />
+              <Button type="submit" variant="secondary">
+                Search
+              </Button>
+            </form>
+          </div>
+          {catalog.isError && <p className="muted">{(catalog.error as Error).message}</p>}
+          {videos.length === 0 && !catalog.isPending ? (
+            <p className="muted">No videos match your search.</p>
+          ) : (
+            <div className="video-grid">
+              {videos.map((v) => (
+                <VideoCard
+                  key={v.id}
+                  title={v.title}
+                  href={`/videos/${v.id}`}
+                  duration={formatDuration(v.duration)}
+                  thumbnailUrl={thumbnailOf(v)}
+                  badges={[String(v.accessLevel).toUpperCase()]}
+                  subtitle={v.modelName}
+                  linkComponent={Link}
+                />
+              ))}
+            </div>
+          )}
+          {pages > 1 && (
+            <nav className="pager" aria-label="Pages">
+              <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => update({ page: String(page - 1) })}>
+                Previous
+              </Button>
+              <span>
+                Page {page} of {pages}
+              </span>
+              <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => update({ page: String(page + 1) })}>
+                Next
+              </Button>
+            </nav>
+          )}
+        </section>
+      ) : (
+        <section aria-labelledby="featured-title">
+          <h2 id="featured-title">Featured Videos</h2>
+          <FeaturedGrid videos={featured} />
+        </section>
+      )}
+
+      <section className="cta card center">
+        <h2>Unlock every video</h2>
+        <p>Members get unlimited access to the full library in 4K, with new videos every week.</p>
+        {loggedIn ? (
+          <Link className="btn btn-primary btn-lg" to="/subscription">
+            Subscribe Now
+          </Link>
+        ) : (
+          <Link className="btn btn-primary btn-lg" to="/register">
+            JOIN NOW
+          </Link>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * Featured videos for the home and /videos pages: the newest from the real catalog when it has
+ * videos, else the configured featured list (spec §2 "hard-coded" cards).
+ */
+import { type FeaturedVideo, VideoCard, type Video } from '@members/ui';
+import { formatDuration } from '@members/ui/format';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { api } from '../app/api';
+import { useSite } from '../app/site';
+
+export function thumbnailOf(v: Pick<Video, 'thumbnailUrl' | 'thumbnailPath'>): string | undefined {
+  return v.thumbnailUrl ?? v.thumbnailPath ?? undefined;
+}
+
+export function useFeatured(count = 4): FeaturedVideo[] {
+  const site = useSite();
+  const catalog = useQuery({ queryKey: ['videos', { pageSize: count, sort: 'newest' }], queryFn: () => api.listVideos({ pageSize: count, page: 1, sort: 'newest' }), retry: 1 });
+  const videos = catalog.data?.videos ?? [];
+  if (videos.length) {
+    return videos.slice(0, count).map((v) => ({
+      id: v.id,
+      title: v.title,
+      duration: formatDuration(v.duration),
+      thumbnailUrl: thumbnailOf(v) ?? '',
+      badges: ['NEW', '4K'],
+    }));
+  }
+  return site.featuredVideos.slice(0, count);
+}
+
+export function FeaturedGrid({ videos }: { videos: FeaturedVideo[] }) {
+  if (!videos.length) return <p className="muted">New videos are on their way.</p>;
+  return (
+    <div className="video-grid">
+      {videos.map((v) => (
+        <VideoCard key={v.id} title={v.title} href={`/videos/${v.id}`} duration={v.duration} thumbnailUrl={v.thumbnailUrl} badges={v.badges} linkComponent={Link} />
+      ))}
+    </div>
+  );
+}
+
+/** 'JOIN NOW' style call to action to the external marketplace profile. */
+export function JoinButton({ label = 'JOIN NOW', size = 'lg' }: { label?: string; size?: 'md' | 'lg' }) {
+  const site = useSite();
+  return (
+    <a className={`btn btn-primary btn-${size}`} href={site.marketplaceProfileUrl} target="_blank" rel="noopener noreferrer">
+      {label}
+    </a>
+  );
+}

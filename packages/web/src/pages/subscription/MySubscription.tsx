@@ -1,0 +1,121 @@
+/** The My Subscription tab: badge (precedence of spec §4), dates, amount, Cancel/Reactivate, warnings. */
+import { Alert, Button, ConfirmDialog, Spinner, StatusBadge } from '@members/ui';
+import { formatDate, formatUsd, subscriptionAction, subscriptionBadge } from '@members/ui/format';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../../app/api';
+
+export function MySubscription({ onShowPlans }: { onShowPlans(): void }) {
+  const qc = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const sub = useQuery({ queryKey: ['subscription'], queryFn: () => api.getSubscription() });
+  const after = () => {
+    qc.invalidateQueries({ queryKey: ['subscription'] });
+    qc.invalidateQueries({ queryKey: ['profile'] });
+  };
+  const cancel = useMutation({
+    mutationFn: () => api.cancelSubscription(),
+    onSuccess: () => setNotice({ tone: 'success', text: 'Subscription canceled successfully. You will retain access until the end of your current billing period.' }),
+    onError: () => setNotice({ tone: 'error', text: 'Failed to cancel subscription' }),
+    onSettled: after,
+  });
+  const reactivate = useMutation({
+    mutationFn: (id: string) => api.reactivateSubscription(id),
+    onSuccess: () => setNotice({ tone: 'success', text: 'Subscription reactivated successfully.' }),
+    onError: () => setNotice({ tone: 'error', text: 'Failed to reactivate subscription' }),
+    onSettled: after,
+  });
+
+  if (sub.isPending) return <Spinner label="Loading subscription..." />;
+  if (sub.isError) return <Alert>{'Failed to load subscription'}</Alert>;
+
+  const s = sub.data;
+  return (
+    <div className="card my-subscription">
+      {notice && (
+        <Alert tone={notice.tone} onDismiss={() => setNotice(null)}>
+          {notice.text}
+        </Alert>
+      )}
+      {!s ? (
+        <div className="center">
+          <h2>No active subscription</h2>
+          <p className="muted">Choose a plan to unlock premium videos.</p>
+          <Button onClick={onShowPlans}>View Plans</Button>
+        </div>
+      ) : (
+        <SubscriptionDetails
+          sub={s}
+          busy={cancel.isPending || reactivate.isPending}
+          onCancel={() => setConfirming(true)}
+          onReactivate={() => reactivate.mutate(s.id)}
+        />
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title="Cancel subscription"
+        message="Are you sure you want to cancel your subscription? You will retain access until the end of your current billing period."
+        confirmLabel="Cancel Subscription"
+        cancelLabel="Keep Subscription"
+        danger
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          cancel.mutate();
+        }}
+      />
+    </div>
+  );
+}
+
+function SubscriptionDetails({
+  sub,
+  busy,
+  onCancel,
+  onReactivate,
+}: {
+  sub: NonNullable<Awaited<ReturnType<typeof api.getSubscription>>>;
+  busy: boolean;
+  onCancel(): void;
+  onReactivate(): void;
+}) {
+  const badge = subscriptionBadge(sub);
+  const action = subscriptionAction(sub);
+  return (
+    <>
+      <div className="card-header">
+        <h2>{sub.planType === 'annual' ? 'Annual Premium' : 'Monthly Premium'}</h2>
+        <StatusBadge tone={badge.tone}>
+          <span data-testid="subscription-status">{badge.label}</span>
+        </StatusBadge>
+      </div>
+      {sub.status === 'past_due' && <Alert tone="warning">Your payment is overdue. Please renew your subscription to keep your access.</Alert>}
+      {sub.cancelAtPeriodEnd && (
+        <Alert tone="info">Your subscription will not renew. You keep access until the end of the current period, {formatDate(sub.currentPeriodEnd)}.</Alert>
+      )}
+      <dl className="details">
+        <dt>Plan</dt>
+        <dd>{sub.planType === 'annual' ? 'Annual' : 'Monthly'}</dd>
+        <dt>Amount</dt>
+        <dd>{formatUsd(sub.amount)}</dd>
+        <dt>Current period started</dt>
+        <dd>{formatDate(sub.currentPeriodStart)}</dd>
+        <dt>{sub.cancelAtPeriodEnd ? 'Access ends' : 'Renews on'}</dt>
+        <dd>{formatDate(sub.currentPeriodEnd)}</dd>
+      </dl>
+      <div className="button-row">
+        {action === 'cancel' && (
+          <Button variant="danger" busy={busy} busyLabel="Canceling..." onClick={onCancel}>
+            Cancel Subscription
+          </Button>
+        )}
+        {action === 'reactivate' && (
+          <Button busy={busy} busyLabel="Reactivating..." onClick={onReactivate}>
+            Reactivate Subscription
+          </Button>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+/** The two plan cards; the button text follows the visitor's state (spec §2). */
+import { Button, type Plan, type PlanType, StatusBadge } from '@members/ui';
+import { formatBtc, formatUsd } from '@members/ui/format';
+
+export interface PlanCardsProps {
+  plans: { monthly: Plan; annual: Plan };
+  loggedIn: boolean;
+  approved: boolean;
+  busyPlan: PlanType | null;
+  onSelect(planType: PlanType): void;
+}
+
+export function planButtonText(loggedIn: boolean, approved: boolean): string {
+  if (!loggedIn) return 'Sign In to Subscribe';
+  if (!approved) return 'Awaiting Approval';
+  return 'Select Plan';
+}
+
+export function PlanCards({ plans, loggedIn, approved, busyPlan, onSelect }: PlanCardsProps) {
+  const entries: [PlanType, Plan, string][] = [
+    ['monthly', plans.monthly, 'per month'],
+    ['annual', plans.annual, 'per year'],
+  ];
+  return (
+    <div className="plan-grid">
+      {entries.map(([type, plan, period]) => (
+        <article key={type} className={`plan-card${plan.mostPopular ? ' popular' : ''}`} aria-labelledby={`plan-${type}`}>
+          {plan.mostPopular && (
+            <StatusBadge tone="brand" className="popular-badge">
+              MOST POPULAR
+            </StatusBadge>
+          )}
+          <h3 id={`plan-${type}`}>{plan.name}</h3>
+          <div className="plan-price">
+            <span className="btc">{formatBtc(plan.btcPrice)}</span>
+            <span className="muted">
+              ≈ {formatUsd(plan.usdPrice)} {period}
+            </span>
+          </div>
+          {plan.formerBtcPrice && (
+            <p className="former-price">
+              <s>
+                {formatBtc(plan.formerBtcPrice)}
+                {plan.formerUsdPrice ? ` (≈ ${formatUsd(plan.formerUsdPrice)})` : ''}
+              </s>{' '}
+              {plan.savingsText && <strong className="savings">{plan.savingsText}</strong>}
+            </p>
+          )}
+          <ul className="features">
+            {plan.features.map((f) => (
+              <li key={f}>✓ {f}</li>
+            ))}
+          </ul>
+          <Button block size="lg" busy={busyPlan === type} busyLabel="Preparing payment..." disabled={busyPlan !== null} onClick={() => onSelect(type)}>
+            {planButtonText(loggedIn, approved)}
+          </Button>
+        </article>
+      ))}
+    </div>
+  );
+}

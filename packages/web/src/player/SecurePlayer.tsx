@@ -1,0 +1,272 @@
+/**
+ * The secure player overlay of spec §2 and §9: a modal at most 1200 px wide with custom controls,
+ * a moving watermark, no download / picture-in-picture / remote playback, blocked context menu and
+ * shortcuts, a play-time counter, and the view sent on close after more than 5 s of watching.
+ */
+import { type StreamInfo, type Video } from '@members/ui/api';
+import { formatDuration, hasActiveSubscription } from '@members/ui/format';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api } from '../app/api';
+import { useSession } from '../app/session';
+import { isBlockedShortcut, MIN_VIEW_SECONDS, randomWatermarkPosition, WATERMARK_MOVE_MS } from './protection';
+
+type StreamState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; stream: StreamInfo };
+
+export interface SecurePlayerProps {
+  video: Video;
+  onClose(): void;
+}
+
+export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
+  const { user } = useSession();
+  const qc = useQueryClient();
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const frameRef = useRef<HTMLDivElement>(null);
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const watchedRef = useRef(0);
+  const sentRef = useRef(false);
+  const [state, setState] = useState<StreamState>({ kind: 'loading' });
+  const [playing, setPlaying] = useState(false);
+  const [current, setCurrent] = useState(0);
+  const [duration, setDuration] = useState(video.duration ?? 0);
+  const [volume, setVolume] = useState(1);
+  const [fullscreen, setFullscreen] = useState(false);
+  const [watched, setWatched] = useState(0);
+  const [mark, setMark] = useState(randomWatermarkPosition);
+  const subscribed = hasActiveSubscription(user);
+
+  // 1. The stream is asked for only when the user may watch (spec §5).
+  useEffect(() => {
+    let active = true;
+    if (video.accessLevel !== 'free' && !subscribed) {
+      setState({ kind: 'error', message: 'Active subscription required to view videos' });
+      return;
+    }
+    api
+      .getStream(video.id)
+      .then((stream) => active && setState({ kind: 'ready', stream }))
+      .catch((err: Error) => active && setState({ kind: 'error', message: err.message || 'Failed to load video' }));
+    return () => {
+      active = false;
+    };
+  }, [video.id, video.accessLevel, subscribed]);
+
+  // 2. A modal dialog: top layer, focus inside, Escape closes.
+  useEffect(() => {
+    const d = dialogRef.current;
+    if (d && !d.open) d.showModal?.();
+  }, []);
+
+  // 3. Protection: shortcuts swallowed while the overlay is open.
+  useEffect(() => {
+    function blockKeys(e: KeyboardEvent) {
+      if (isBlockedShortcut(e)) {
+        e.preventDefault();
+        e.stopPropagation();
+      }
+    }
+    window.addEventListener('keydown', blockKeys, true);
+    window.addEventListener('keyup', blockKeys, true);
+    return () => {
+      window.removeEventListener('keydown', blockKeys, true);
+      window.removeEventListener('keyup', blockKeys, true);
+    };
+  }, []);
+
+  // 4. The watermark moves every few seconds so it cannot be cropped away.
+  useEffect(() => {
+    const t = setInterval(() => setMark(randomWatermarkPosition()), WATERMARK_MOVE_MS);
+    return () => clearInterval(t);
+  }, []);
+
+  // 5. The play-time counter: one second per second of playing.
+  useEffect(() => {
+    if (!playing) return;
+    const t = setInterval(() => {
+      watchedRef.current += 1;
+      setWatched(watchedRef.current);
+    }, 1000);
+    return () => clearInterval(t);
+  }, [playing]);
+
+  useEffect(() => {
+    const onFs = () => setFullscreen(document.fullscreenElement === frameRef.current);
+    document.addEventListener('fullscreenchange', onFs);
+    return () => document.removeEventListener('fullscreenchange', onFs);
+  }, []);
+
+  const sendView = useCallback(() => {
+    if (sentRef.current || watchedRef.current <= MIN_VIEW_SECONDS) return;
+    sentRef.current = true;
+    api
+      .recordView(video.id, watchedRef.current)
+      .then(() => qc.invalidateQueries({ queryKey: ['video', video.id] }))
+      .catch(() => {});
+  }, [video.id, qc]);
+
+  // Leaving the page with the overlay open counts too.
+  useEffect(() => sendView, [sendView]);
+
+  const close = useCallback(() => {
+    videoRef.current?.pause();
+    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    sendView();
+    dialogRef.current?.close();
+    onClose();
+  }, [onClose, sendView]);
+
+  const attachVideo = useCallback((el: HTMLVideoElement | null) => {
+    videoRef.current = el;
+    if (el) {
+      // Not every React version knows these as properties; set them on the element.
+      (el as HTMLVideoElement & { disableRemotePlayback: boolean }).disableRemotePlayback = true;
+      el.setAttribute('disableremoteplayback', '');
+      el.disablePictureInPicture = true;
+      el.setAttribute('controlslist', 'nodownload noremoteplayback noplaybackrate');
+    }
+  }, []);
+
+  function togglePlay() {
+    const el = videoRef.current;
+    if (!el) return;
+    if (el.paused) el.play().catch(() => {});
+    else el.pause();
+  }
+
+  function toggleFullscreen() {
+    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    else frameRef.current?.requestFullscreen?.().catch(() => {});
+  }
+
+  const tags = video.tags ?? [];
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="player-overlay"
+      aria-label={`Video player: ${video.title}`}
+      onCancel={(e) => {
+        e.preventDefault();
+        close();
+      }}
+      onContextMenu={(e) => e.preventDefault()}
+    >
+      <div className="player-box">
+        <div className="player-head">
+          <h2 className="player-title">{video.title}</h2>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={close} aria-label="Close player">
+            Close
+          </button>
+        </div>
+
+        {state.kind === 'loading' && (
+          <div className="player-message" role="status">
+            Loading video...
+          </div>
+        )}
+        {state.kind === 'error' && (
+          <div className="player-message" role="alert">
+            <h3>Access Restricted</h3>
+            <p>{state.message}</p>
+            <button type="button" className="btn btn-secondary" onClick={close}>
+              Go Back
+            </button>
+          </div>
+        )}
+        {state.kind === 'ready' && (
+          <>
+            <div ref={frameRef} className={`player-frame${fullscreen ? ' is-fullscreen' : ''}`} onContextMenu={(e) => e.preventDefault()}>
+              {/* biome-ignore lint/a11y/useMediaCaption: the catalog has no caption tracks */}
+              <video
+                ref={attachVideo}
+                data-testid="secure-video"
+                src={state.stream.streamUrl}
+                playsInline
+                preload="metadata"
+                controlsList="nodownload"
+                disablePictureInPicture
+                onClick={togglePlay}
+                onPlay={() => setPlaying(true)}
+                onPause={() => setPlaying(false)}
+                onEnded={() => setPlaying(false)}
+                onTimeUpdate={(e) => setCurrent(e.currentTarget.currentTime)}
+                onLoadedMetadata={(e) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)}
+                onVolumeChange={(e) => setVolume(e.currentTarget.volume)}
+              />
+              <div className="watermark" data-testid="watermark" aria-hidden="true" style={{ top: `${mark.top}%`, left: `${mark.left}%` }}>
+                {state.stream.watermarkText}
+              </div>
+              <div className="player-controls">
+                <button type="button" className="ctrl" onClick={togglePlay} aria-label={playing ? 'Pause' : 'Play'}>
+                  {playing ? (
+                    <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="currentColor">
+                      <path d="M6 5h4v14H6zM14 5h4v14h-4z" />
+                    </svg>
+                  ) : (
+                    <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="currentColor">
+                      <path d="M8 5v14l11-7z" />
+                    </svg>
+                  )}
+                </button>
+                <span className="time" aria-live="off">
+                  {formatDuration(current)} / {formatDuration(duration)}
+                </span>
+                <input
+                  className="seek"
+                  type="range"
+                  min={0}
+                  max={duration || 0}
+                  step={0.1}
+                  value={Math.min(current, duration || 0)}
+                  aria-label="Seek"
+                  aria-valuetext={`${formatDuration(current)} of ${formatDuration(duration)}`}
+                  onChange={(e) => {
+                    const t = Number(e.target.value);
+                    if (videoRef.current) videoRef.current.currentTime = t;
+                    setCurrent(t);
+                  }}
+                />
+                <label className="volume">
+                  <span className="visually-hidden">Volume</span>
+                  <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="currentColor">
+                    <path d="M3 9v6h4l5 5V4L7 9H3zm13.5 3A4.5 4.5 0 0 0 14 8v8a4.5 4.5 0 0 0 2.5-4z" />
+                  </svg>
+                  <input
+                    type="range"
+                    min={0}
+                    max={1}
+                    step={0.1}
+                    value={volume}
+                    aria-label="Volume"
+                    onChange={(e) => {
+                      const v = Number(e.target.value);
+                      if (videoRef.current) videoRef.current.volume = v;
+                      setVolume(v);
+                    }}
+                  />
+                </label>
+                <button type="button" className="ctrl" onClick={toggleFullscreen} aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}>
+                  <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="currentColor">
+                    {fullscreen ? (
+                      <path d="M5 16h3v3h2v-5H5v2zm3-8H5v2h5V5H8v3zm6 11h2v-3h3v-2h-5v5zm2-11V5h-2v5h5V8h-3z" />
+                    ) : (
+                      <path d="M7 14H5v5h5v-2H7v-3zm-2-4h2V7h3V5H5v5zm12 7h-3v2h5v-5h-2v3zM14 5v2h3v3h2V5h-5z" />
+                    )}
+                  </svg>
+                </button>
+              </div>
+            </div>
+            <div className="player-info">
+              <span>Duration: {formatDuration(video.duration ?? duration)}</span>
+              <span>Views: {(video.viewCount ?? 0).toLocaleString('en-US')}</span>
+              {video.modelName && <span>Model: {video.modelName}</span>}
+              <span data-testid="watched">Watched: {formatDuration(watched)}</span>
+              {tags.length > 0 && <span>Tags: {tags.join(', ')}</span>}
+            </div>
+          </>
+        )}
+      </div>
+    </dialog>
+  );
+}
