@@ -62,12 +62,25 @@ describe('member journey in Chromium', () => {
     const premium = await postUpload(
       base,
       token,
-      { title: 'Velvet Premiere', description: 'A premium test scene.', model: 'Luna Hart', duration: '0:20', accessLevel: 'premium', tags: 'night, city', categories: 'Solo' },
+      {
+        title: 'Velvet Premiere',
+        description: 'A premium test scene.',
+        model: 'Luna Hart',
+        duration: '0:20',
+        accessLevel: 'premium',
+        tags: 'night, city',
+        categories: 'Solo',
+      },
       { video: mp4, thumbnail: thumb },
     );
     expect(premium.status, JSON.stringify(premium.body)).toBe(201);
     premiumVideoId = premium.body.data.videoId;
-    const free = await postUpload(base, token, { title: 'Free Teaser', model: 'Luna Hart', duration: '0:20', accessLevel: 'free' }, { video: mp4 });
+    const free = await postUpload(
+      base,
+      token,
+      { title: 'Free Teaser', model: 'Luna Hart', duration: '0:20', accessLevel: 'free' },
+      { video: mp4 },
+    );
     expect(free.status, JSON.stringify(free.body)).toBe(201);
     freeVideoId = free.body.data.videoId;
   });
@@ -80,7 +93,9 @@ describe('member journey in Chromium', () => {
 
   it('age gate: EXIT SITE leaves, ENTER SITE is remembered', async () => {
     const ctx = await browser.newContext();
-    await ctx.route('https://www.google.com/**', (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<h1>search engine</h1>' }));
+    await ctx.route('https://www.google.com/**', (r) =>
+      r.fulfill({ status: 200, contentType: 'text/html', body: '<h1>search engine</h1>' }),
+    );
     const page = await ctx.newPage();
     await page.goto(base);
     await see(page, 'I AM 18+ - ENTER SITE');
@@ -124,7 +139,9 @@ describe('member journey in Chromium', () => {
     await expectError('Date of birth is required for age verification');
     const max = await member.getByLabel('Date of Birth').getAttribute('max');
     const today = new Date();
-    expect(max).toBe(`${today.getFullYear() - 18}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`);
+    expect(max).toBe(
+      `${today.getFullYear() - 18}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`,
+    );
     await member.getByLabel('Date of Birth').fill(`${today.getFullYear() - 10}-01-01`);
     await expectError('You must be at least 18 years old to register');
     await member.getByLabel('Date of Birth').fill(MEMBER.dob);
@@ -240,7 +257,9 @@ describe('member journey in Chromium', () => {
     expect(await video.evaluate((v: HTMLVideoElement) => v.disablePictureInPicture)).toBe(true);
     expect(await video.evaluate((v) => v.hasAttribute('disableremoteplayback'))).toBe(true);
     await member.getByRole('button', { name: 'Play', exact: true }).click();
-    await member.waitForFunction(() => (document.querySelector('[data-testid=secure-video]') as HTMLVideoElement).currentTime > 1, null, { timeout: T });
+    await member.waitForFunction(() => (document.querySelector('[data-testid=secure-video]') as HTMLVideoElement).currentTime > 1, null, {
+      timeout: T,
+    });
 
     const watermark = member.getByTestId('watermark');
     expect(await watermark.isVisible()).toBe(true);
@@ -249,7 +268,11 @@ describe('member journey in Chromium', () => {
 
     // Seek with the slider.
     await member.getByRole('slider', { name: 'Seek' }).fill('12');
-    await member.waitForFunction(() => (document.querySelector('[data-testid=secure-video]') as HTMLVideoElement).currentTime >= 11.5, null, { timeout: T });
+    await member.waitForFunction(
+      () => (document.querySelector('[data-testid=secure-video]') as HTMLVideoElement).currentTime >= 11.5,
+      null,
+      { timeout: T },
+    );
     // Volume slider 0..1 step 0.1.
     const volume = member.getByRole('slider', { name: 'Volume' });
     expect(await volume.getAttribute('step')).toBe('0.1');
@@ -265,11 +288,17 @@ describe('member journey in Chromium', () => {
 
     // More than 5 s of watching, then close: the view is sent.
     await member.getByRole('slider', { name: 'Seek' }).fill('1');
-    await member.waitForFunction(() => /Watched: 0:0[6-9]|Watched: 0:[1-9]\d/.test(document.querySelector('[data-testid=watched]')?.textContent ?? ''), null, {
-      timeout: 20_000,
-    });
+    await member.waitForFunction(
+      () => /Watched: 0:0[6-9]|Watched: 0:[1-9]\d/.test(document.querySelector('[data-testid=watched]')?.textContent ?? ''),
+      null,
+      {
+        timeout: 20_000,
+      },
+    );
     await member.getByRole('button', { name: 'Close player' }).click();
-    await expect.poll(async () => (await apiClient(base).get(`/videos/${premiumVideoId}`)).body.data.viewCount, { timeout: T }).toBe(before + 1);
+    await expect
+      .poll(async () => (await apiClient(base).get(`/videos/${premiumVideoId}`)).body.data.viewCount, { timeout: T })
+      .toBe(before + 1);
   });
 
   it('the member cancels and reactivates the subscription', async () => {
@@ -277,14 +306,20 @@ describe('member journey in Chromium', () => {
     await member.getByRole('tab', { name: 'My Subscription' }).click();
     await see(member, 'Active');
     await member.getByRole('button', { name: 'Cancel Subscription' }).click();
-    await see(member, 'Are you sure you want to cancel your subscription? You will retain access until the end of your current billing period.');
+    await see(
+      member,
+      'Are you sure you want to cancel your subscription? You will retain access until the end of your current billing period.',
+    );
     await member.getByRole('dialog').getByRole('button', { name: 'Cancel Subscription' }).click();
     await see(member, 'Subscription canceled successfully. You will retain access until the end of your current billing period.');
     await see(member, 'Canceling at period end');
     await screenshot(member, '13-subscription-canceling');
     await member.getByRole('button', { name: 'Reactivate Subscription' }).click();
     await see(member, 'Subscription reactivated successfully.');
-    await member.getByTestId('subscription-status').filter({ hasText: /^Active$/ }).waitFor({ timeout: T });
+    await member
+      .getByTestId('subscription-status')
+      .filter({ hasText: /^Active$/ })
+      .waitFor({ timeout: T });
   });
 
   it('error pages: 404, 500 and unknown paths', async () => {

@@ -46,10 +46,15 @@ export interface KurrentStoreOptions {
    * share a server: $all reads are filtered to the prefix and the positions count within it.
    */
   namespace?: string;
+  /** A client to use instead of connecting (tests pass an in-memory fake). */
+  client?: KurrentClientLike;
 }
 
+/** The part of KurrentDBClient this adapter uses. */
+export type KurrentClientLike = Pick<KurrentDBClient, 'appendToStream' | 'readAll' | 'readStream' | 'subscribeToAll' | 'dispose'>;
+
 export function createKurrentEventStore(connectionString: string, opts: KurrentStoreOptions = {}): KurrentEventStore {
-  const client = KurrentDBClient.connectionString(connectionString);
+  const client: KurrentClientLike = opts.client ?? KurrentDBClient.connectionString(connectionString);
   const prefix = opts.namespace ? `${opts.namespace}.` : '';
   const name = (streamId: string) => `${prefix}${streamId}`;
   const allFilter = () => (prefix ? streamNameFilter({ prefixes: [prefix] }) : excludeSystemEvents());
@@ -63,7 +68,7 @@ export function createKurrentEventStore(connectionString: string, opts: KurrentS
   const listeners = new Set<(events: RecordedEvent[]) => void>();
   const index = new Map<number, Position>();
   let lastNotified = 0;
-  let subscription: ReturnType<KurrentDBClient['subscribeToAll']> | undefined;
+  let subscription: ReturnType<KurrentClientLike['subscribeToAll']> | undefined;
 
   function remember(position: number, at: Position | undefined): void {
     if (at && (position % INDEX_EVERY === 0 || position === 1)) index.set(position, at);

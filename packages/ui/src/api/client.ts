@@ -166,7 +166,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return h;
   }
 
-  async function send(method: string, path: string, opts: RequestOptions, auth = true): Promise<{ status: number; body: Envelope<unknown> }> {
+  async function send(
+    method: string,
+    path: string,
+    opts: RequestOptions,
+    auth = true,
+  ): Promise<{ status: number; body: Envelope<unknown> }> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), opts.timeoutMs ?? timeoutMs);
     opts.signal?.addEventListener('abort', () => controller.abort(opts.signal?.reason));
@@ -290,11 +295,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
     refreshSession,
 
     // identity
-    login: (email: string, password: string) => post<AuthResult>('/auth/login', { email, password }, { ...noRedirect, fallbackError: 'Login failed' }),
-    register: (payload: RegistrationPayload) => post<unknown>('/auth/register', payload, { ...noRedirect, fallbackError: 'Registration failed' }),
+    login: (email: string, password: string) =>
+      post<AuthResult>('/auth/login', { email, password }, { ...noRedirect, fallbackError: 'Login failed' }),
+    register: (payload: RegistrationPayload) =>
+      post<unknown>('/auth/register', payload, { ...noRedirect, fallbackError: 'Registration failed' }),
     logout: () => post<unknown>('/auth/logout', undefined, noRedirect),
     requestPasswordReset: (email: string) => post<unknown>('/auth/reset-password', { email }, noRedirect),
-    confirmPasswordReset: (token: string, password: string) => post<unknown>('/auth/reset-password/confirm', { token, password }, noRedirect),
+    confirmPasswordReset: (token: string, password: string) =>
+      post<unknown>('/auth/reset-password/confirm', { token, password }, noRedirect),
     verifyEmail: (token: string) => post<unknown>('/auth/verify-email', { token }, noRedirect),
     approvalStatus: () => get<{ approved: boolean; status?: string }>('/users/approval-status'),
     getProfile: () => get<User>('/users/profile').then((d) => ((d as { user?: User })?.user ?? d) as User),
@@ -317,16 +325,22 @@ export function createApiClient(options: ApiClientOptions = {}) {
     geoCheck: () => get<GeoCheck>('/geo/check', { fallbackError: 'Failed to check geolocation' }),
     site: async (): Promise<SiteInfo> => {
       const d = await get<SiteInfo & { explorerTxUrl?: string; adminEmail?: string | null }>('/site');
-      return { ...d, adminEmail: d.adminEmail ?? undefined, bitcoin: { ...d.bitcoin, explorerTxUrl: d.bitcoin?.explorerTxUrl ?? d.explorerTxUrl } };
+      return {
+        ...d,
+        adminEmail: d.adminEmail ?? undefined,
+        bitcoin: { ...d.bitcoin, explorerTxUrl: d.bitcoin?.explorerTxUrl ?? d.explorerTxUrl },
+      };
     },
 
     // billing
     plans: async (): Promise<Plan[]> =>
-      asArray<Plan & { btcAmount?: string; formerBtcAmount?: string }>(await get<unknown>('/subscriptions/plans'), 'plans', 'items').map((p) => ({
-        ...p,
-        btcPrice: p.btcPrice ?? p.btcAmount ?? '0',
-        ...(p.formerBtcPrice ?? p.formerBtcAmount ? { formerBtcPrice: p.formerBtcPrice ?? p.formerBtcAmount } : {}),
-      })),
+      asArray<Plan & { btcAmount?: string; formerBtcAmount?: string }>(await get<unknown>('/subscriptions/plans'), 'plans', 'items').map(
+        (p) => ({
+          ...p,
+          btcPrice: p.btcPrice ?? p.btcAmount ?? '0',
+          ...((p.formerBtcPrice ?? p.formerBtcAmount) ? { formerBtcPrice: p.formerBtcPrice ?? p.formerBtcAmount } : {}),
+        }),
+      ),
     createSubscriptionIntent: (planType: PlanType) => post<SubscriptionIntent>('/payments/create-subscription-intent', { planType }),
     submitBitcoinPayment: (payment: BitcoinPaymentSubmission) =>
       post<unknown>('/payments/submit-bitcoin-payment', payment, { fallbackError: 'Failed to submit payment' }),
@@ -344,8 +358,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
     // admin
     adminStats: () => get<AdminStats>('/admin/stats'),
     pendingUsers: async (): Promise<User[]> => asArray<User>(await get<unknown>('/admin/users/pending'), 'users'),
-    approveUser: (id: string) => post<unknown>(`/admin/users/${encodeURIComponent(id)}/approve`, {}, { fallbackError: 'Failed to approve user' }),
-    rejectUser: (id: string) => post<unknown>(`/admin/users/${encodeURIComponent(id)}/reject`, {}, { fallbackError: 'Failed to reject user' }),
+    approveUser: (id: string) =>
+      post<unknown>(`/admin/users/${encodeURIComponent(id)}/approve`, {}, { fallbackError: 'Failed to approve user' }),
+    rejectUser: (id: string) =>
+      post<unknown>(`/admin/users/${encodeURIComponent(id)}/reject`, {}, { fallbackError: 'Failed to reject user' }),
     pendingPayments: async (): Promise<PendingPayment[]> =>
       asArray<PendingPayment>(await get<unknown>('/admin/pending-payments'), 'payments', 'pendingPayments', 'items'),
     verifyPayment: (id: string) =>

@@ -22,7 +22,8 @@ function jwt(expSeconds: number): string {
   return `${b64({ alg: 'HS256' })}.${b64({ sub: 'u1', exp: expSeconds })}.sig`;
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 function setup(responses: Array<(url: string, init: RequestInit) => Response>) {
   const storage = memoryStorage();
@@ -36,7 +37,13 @@ function setup(responses: Array<(url: string, init: RequestInit) => Response>) {
   });
   const onUnauthorized = vi.fn();
   const onForbidden = vi.fn();
-  const api = createApiClient({ baseUrl: 'https://members.example/api', session, fetch: fetchMock as typeof fetch, onUnauthorized, onForbidden });
+  const api = createApiClient({
+    baseUrl: 'https://members.example/api',
+    session,
+    fetch: fetchMock as typeof fetch,
+    onUnauthorized,
+    onForbidden,
+  });
   return { api, session, storage, calls, onUnauthorized, onForbidden };
 }
 
@@ -46,13 +53,13 @@ describe('API client', () => {
     session.set('tok', { id: 'u1', email: 'a@b.c' });
     expect(await api.approvalStatus()).toEqual({ approved: true, status: 'approved' });
     expect(calls[0]?.url).toBe('https://members.example/api/users/approval-status');
-    expect((calls[0]?.init.headers as Record<string, string>).Authorization).toBe('Bearer tok');
+    expect((calls[0]!.init.headers as Record<string, string>).Authorization).toBe('Bearer tok');
     expect(calls[0]?.init.credentials).toBe('include');
   });
 
   it('turns a failure into ApiError with the status and server text', async () => {
     const { api } = setup([() => json(400, { success: false, error: 'btcAmount: must be exactly 0.0005 BTC' })]);
-    const err = await api.submitBitcoinPayment({ userId: 'u1', planType: 'monthly', btcAmount: '1' }).catch((e) => e);
+    const err = (await api.submitBitcoinPayment({ userId: 'u1', planType: 'monthly', btcAmount: '1' }).catch((e) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(400);
     expect(err.message).toBe('btcAmount: must be exactly 0.0005 BTC');
@@ -77,8 +84,12 @@ describe('API client', () => {
     ]);
     session.set('stale', { id: 'u1', email: 'a@b.c' });
     await api.getProfile();
-    expect(calls.map((c) => c.url.replace('https://members.example/api', ''))).toEqual(['/users/profile', '/auth/refresh', '/users/profile']);
-    expect((calls[2]?.init.headers as Record<string, string>).Authorization).toBe('Bearer fresh');
+    expect(calls.map((c) => c.url.replace('https://members.example/api', ''))).toEqual([
+      '/users/profile',
+      '/auth/refresh',
+      '/users/profile',
+    ]);
+    expect((calls[2]!.init.headers as Record<string, string>).Authorization).toBe('Bearer fresh');
     expect(session.get().token).toBe('fresh');
   });
 
@@ -119,7 +130,9 @@ describe('API client', () => {
   it('times out after the configured time', async () => {
     const session = createSessionStore(memoryStorage());
     const never = (_u: RequestInfo | URL, init?: RequestInit) =>
-      new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      new Promise<Response>((_, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      );
     const api = createApiClient({ session, fetch: never as typeof fetch, timeoutMs: 20 });
     await expect(api.geoCheck()).rejects.toMatchObject({ status: 0, message: 'The request timed out. Please try again.' });
   });
@@ -128,7 +141,11 @@ describe('API client', () => {
     const { api } = setup([
       () => json(200, { success: true, data: { items: [{ id: 'v1', title: 't', accessLevel: 'free' }], total: 1 } }),
       () => json(200, { success: true, data: { payments: [{ id: 'p1' }], count: 1 } }),
-      () => json(200, { success: true, data: { plans: [{ planType: 'monthly', name: 'M', btcAmount: '0.0005', usdPrice: 29.99, features: [] }] } }),
+      () =>
+        json(200, {
+          success: true,
+          data: { plans: [{ planType: 'monthly', name: 'M', btcAmount: '0.0005', usdPrice: 29.99, features: [] }] },
+        }),
     ]);
     expect((await api.listVideos()).videos).toHaveLength(1);
     expect(await api.pendingPayments()).toEqual([{ id: 'p1' }]);

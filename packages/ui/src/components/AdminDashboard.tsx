@@ -103,7 +103,12 @@ export function AdminDashboard({ client, models, explorerTemplate }: AdminDashbo
         {users.isPending ? (
           <Spinner label="Loading pending users..." />
         ) : (
-          <PendingUsersTable users={users.data ?? []} busyId={busyUser} onApprove={(u) => approve.mutate(u)} onReject={(u) => setRejecting(u)} />
+          <PendingUsersTable
+            users={users.data ?? []}
+            busyId={busyUser}
+            onApprove={(u) => approve.mutate(u)}
+            onReject={(u) => setRejecting(u)}
+          />
         )}
       </Card>
 
@@ -112,7 +117,12 @@ export function AdminDashboard({ client, models, explorerTemplate }: AdminDashbo
         {payments.isPending ? (
           <Spinner label="Loading pending payments..." />
         ) : (
-          <PendingPaymentsTable payments={payments.data ?? []} busyId={busyPayment} explorerTemplate={explorerTemplate} onVerify={(p) => verify.mutate(p)} />
+          <PendingPaymentsTable
+            payments={payments.data ?? []}
+            busyId={busyPayment}
+            explorerTemplate={explorerTemplate}
+            onVerify={(p) => verify.mutate(p)}
+          />
         )}
       </Card>
 

@@ -8,7 +8,10 @@ import type { AnalyticsPoint } from '../api/types';
 const COLORS = ['#e91e63', '#4fc3f7', '#81c784', '#ffb74d', '#ba68c8', '#fff176'];
 
 function label(key: string): string {
-  return key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  return key
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_-]/g, ' ')
+    .replace(/^./, (c) => c.toUpperCase());
 }
 
 export interface AnalyticsChartsProps {
@@ -34,7 +37,15 @@ export default function AnalyticsCharts({ points }: AnalyticsChartsProps) {
               <Tooltip animationDuration={400} contentStyle={{ background: '#1b1b1f', border: '1px solid #333' }} />
               <Legend />
               {group.map((k) => (
-                <Line key={k} type="monotone" dataKey={k} name={label(k)} stroke={COLORS[keys.indexOf(k) % COLORS.length]} dot={false} strokeWidth={2} />
+                <Line
+                  key={k}
+                  type="monotone"
+                  dataKey={k}
+                  name={label(k)}
+                  stroke={COLORS[keys.indexOf(k) % COLORS.length]}
+                  dot={false}
+                  strokeWidth={2}
+                />
               ))}
             </LineChart>
           </ResponsiveContainer>

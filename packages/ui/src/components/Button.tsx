@@ -9,7 +9,18 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   busyLabel?: ReactNode;
 }
 
-export function Button({ variant = 'primary', size = 'md', block, busy, busyLabel, className, children, disabled, type, ...rest }: ButtonProps) {
+export function Button({
+  variant = 'primary',
+  size = 'md',
+  block,
+  busy,
+  busyLabel,
+  className,
+  children,
+  disabled,
+  type,
+  ...rest
+}: ButtonProps) {
   const cls = ['btn', `btn-${variant}`, `btn-${size}`, block ? 'btn-block' : '', className ?? ''].filter(Boolean).join(' ');
   return (
     <button type={type ?? 'button'} className={cls} disabled={disabled || busy} aria-busy={busy || undefined} {...rest}>

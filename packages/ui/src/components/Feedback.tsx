@@ -10,7 +10,15 @@ export function Spinner({ label }: { label: ReactNode }) {
   );
 }
 
-export function Alert({ tone = 'error', children, onDismiss }: { tone?: 'error' | 'success' | 'info' | 'warning'; children: ReactNode; onDismiss?: () => void }) {
+export function Alert({
+  tone = 'error',
+  children,
+  onDismiss,
+}: {
+  tone?: 'error' | 'success' | 'info' | 'warning';
+  children: ReactNode;
+  onDismiss?: () => void;
+}) {
   return (
     <div className={`alert alert-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
       <span>{children}</span>

@@ -29,7 +29,9 @@ export function PendingPaymentsTable({ payments, busyId, explorerTemplate, onVer
         {
           key: 'plan',
           header: 'Plan',
-          render: (p) => <StatusBadge tone={p.planType === 'annual' ? 'brand' : 'info'}>{p.planType === 'annual' ? 'Annual' : 'Monthly'}</StatusBadge>,
+          render: (p) => (
+            <StatusBadge tone={p.planType === 'annual' ? 'brand' : 'info'}>{p.planType === 'annual' ? 'Annual' : 'Monthly'}</StatusBadge>
+          ),
         },
         { key: 'amount', header: 'Amount', render: (p) => formatBtc(p.btcAmount) },
         { key: 'date', header: 'Submitted Date', render: (p) => formatDate(p.submittedDate) },
@@ -38,7 +40,13 @@ export function PendingPaymentsTable({ payments, busyId, explorerTemplate, onVer
           header: 'Transaction Hash',
           render: (p) =>
             p.transactionHash ? (
-              <a className="mono" href={explorerTxUrl(p.transactionHash, explorerTemplate)} target="_blank" rel="noopener noreferrer" title={p.transactionHash}>
+              <a
+                className="mono"
+                href={explorerTxUrl(p.transactionHash, explorerTemplate)}
+                target="_blank"
+                rel="noopener noreferrer"
+                title={p.transactionHash}
+              >
                 {truncateHash(p.transactionHash, 16)}
               </a>
             ) : (
@@ -49,7 +57,13 @@ export function PendingPaymentsTable({ payments, busyId, explorerTemplate, onVer
           key: 'actions',
           header: 'Actions',
           render: (p) => (
-            <Button size="sm" variant="success" disabled={busyId === p.id} onClick={() => onVerify(p)} aria-label={`Verify & Activate payment of ${p.userEmail}`}>
+            <Button
+              size="sm"
+              variant="success"
+              disabled={busyId === p.id}
+              onClick={() => onVerify(p)}
+              aria-label={`Verify & Activate payment of ${p.userEmail}`}
+            >
               Verify &amp; Activate
             </Button>
           ),

@@ -15,11 +15,11 @@ export function StatCard({ label, value, hint }: { label: ReactNode; value: Reac
 
 export function StatCards({ stats }: { stats: AdminStats }) {
   return (
-    <div className="stat-grid" aria-label="Site statistics">
+    <section className="stat-grid" aria-label="Site statistics">
       <StatCard label="Pending Approvals" value={stats.pendingApprovals} />
       <StatCard label="Active Members" value={stats.activeMembers} />
       <StatCard label="Total Revenue" value={formatBtc(stats.totalRevenue)} />
       <StatCard label="Pending Payments" value={stats.pendingPayments} />
-    </div>
+    </section>
   );
 }

@@ -39,7 +39,12 @@ export function UploadVideoForm({ models, onUpload, onUploaded }: UploadVideoFor
     setProgress(0);
     try {
       const { videoId } = await onUpload(
-        { title: fields.title.trim(), description: fields.description, model: fields.model, duration: fields.duration, accessLevel: fields.accessLevel,
+        {
+          title: fields.title.trim(),
+          description: fields.description,
+          model: fields.model,
+          duration: fields.duration,
+          accessLevel: fields.accessLevel,
           tags: fields.tags,
           categories: fields.categories,
           video,
@@ -60,7 +65,11 @@ export function UploadVideoForm({ models, onUpload, onUploaded }: UploadVideoFor
     }
   }
 
-  const modelOptions = [{ value: '', label: 'Select Model' }, ...models.map((m) => ({ value: m, label: m })), { value: 'Other', label: 'Other' }];
+  const modelOptions = [
+    { value: '', label: 'Select Model' },
+    ...models.map((m) => ({ value: m, label: m })),
+    { value: 'Other', label: 'Other' },
+  ];
 
   return (
     <Card title="Upload New Video" className="upload-form">
@@ -73,7 +82,14 @@ export function UploadVideoForm({ models, onUpload, onUploaded }: UploadVideoFor
         <div className="form-grid">
           <FormField label="Title *" name="title" value={fields.title} onChange={set('title')} required />
           <SelectField label="Model" name="model" value={fields.model} onChange={set('model')} options={modelOptions} />
-          <FormField label="Duration (mm:ss)" name="duration" placeholder="12:34" value={fields.duration} onChange={set('duration')} inputMode="numeric" />
+          <FormField
+            label="Duration (mm:ss)"
+            name="duration"
+            placeholder="12:34"
+            value={fields.duration}
+            onChange={set('duration')}
+            inputMode="numeric"
+          />
           <SelectField
             label="Access Level"
             name="accessLevel"
@@ -88,7 +104,13 @@ export function UploadVideoForm({ models, onUpload, onUploaded }: UploadVideoFor
         </div>
         <div className="form-grid">
           <FormField label="Tags" name="tags" placeholder="comma, separated" value={fields.tags} onChange={set('tags')} />
-          <FormField label="Categories" name="categories" placeholder="comma, separated" value={fields.categories} onChange={set('categories')} />
+          <FormField
+            label="Categories"
+            name="categories"
+            placeholder="comma, separated"
+            value={fields.categories}
+            onChange={set('categories')}
+          />
         </div>
         <TextAreaField label="Description" name="description" rows={3} value={fields.description} onChange={set('description')} />
         <div className="form-grid">

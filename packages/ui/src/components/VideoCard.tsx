@@ -27,7 +27,16 @@ export interface VideoCardProps {
   linkComponent?: ComponentType<LinkLikeProps>;
 }
 
-export function VideoCard({ title, href, duration, thumbnailUrl, badges = [], subtitle, actionLabel = 'Watch', linkComponent: L = Anchor }: VideoCardProps) {
+export function VideoCard({
+  title,
+  href,
+  duration,
+  thumbnailUrl,
+  badges = [],
+  subtitle,
+  actionLabel = 'Watch',
+  linkComponent: L = Anchor,
+}: VideoCardProps) {
   const [broken, setBroken] = useState(false);
   return (
     <article className="video-card">

@@ -2,9 +2,10 @@
  * The routes of spec §2. Every page is its own lazily loaded chunk, so `/` never loads the admin,
  * the player or the chart code.
  */
+
+import { Spinner } from '@members/ui';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router-dom';
-import { Spinner } from '@members/ui';
 import { Layout } from '../layout/Layout';
 import { RouteError } from '../pages/RouteError';
 

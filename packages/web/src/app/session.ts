@@ -29,7 +29,14 @@ export async function signOut(queryClient: QueryClient): Promise<void> {
  */
 export function useProfileSync(): void {
   const { token } = useSyncExternalStore(session.subscribe, session.get, session.get);
-  const profile = useQuery({ queryKey: ['profile', token], queryFn: () => api.getProfile(), enabled: Boolean(token), staleTime: 60_000, refetchInterval: 60_000, retry: false });
+  const profile = useQuery({
+    queryKey: ['profile', token],
+    queryFn: () => api.getProfile(),
+    enabled: Boolean(token),
+    staleTime: 60_000,
+    refetchInterval: 60_000,
+    retry: false,
+  });
   useEffect(() => {
     const fresh = profile.data;
     const current = session.get().user;

@@ -53,5 +53,10 @@ export function useSiteQuery() {
 export function useSite(): SiteInfo {
   const { data } = useSiteQuery();
   if (!data) return FALLBACK_SITE;
-  return { ...FALLBACK_SITE, ...data, plans: { ...FALLBACK_SITE.plans, ...data.plans }, bitcoin: { ...FALLBACK_SITE.bitcoin, ...data.bitcoin } };
+  return {
+    ...FALLBACK_SITE,
+    ...data,
+    plans: { ...FALLBACK_SITE.plans, ...data.plans },
+    bitcoin: { ...FALLBACK_SITE.bitcoin, ...data.bitcoin },
+  };
 }

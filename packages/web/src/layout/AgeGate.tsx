@@ -42,9 +42,9 @@ export function AgeGate({ children }: { children: ReactNode }) {
         </div>
         <h1 id="age-gate-title">Adults Only</h1>
         <p id="age-gate-text">
-          This website contains age-restricted material including nudity and explicit depictions of sexual activity. By entering, you confirm
-          that you are at least 18 years old (or the age of majority where you live) and that you consent to viewing sexually explicit
-          content.
+          This website contains age-restricted material including nudity and explicit depictions of sexual activity. By entering, you
+          confirm that you are at least 18 years old (or the age of majority where you live) and that you consent to viewing sexually
+          explicit content.
         </p>
         <div className="age-gate-actions">
           <button ref={enterRef} type="button" className="btn btn-primary btn-lg" onClick={enter}>

@@ -15,6 +15,7 @@ export function Layout() {
   const { pathname } = useLocation();
   useProfileSync();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation
   useEffect(() => {
     setMenuOpen(false);
     window.scrollTo(0, 0);

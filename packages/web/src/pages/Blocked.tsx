@@ -11,8 +11,8 @@ export default function Blocked() {
         <h1>Access Restricted</h1>
         <p>Content not available in your region.</p>
         <p className="muted">
-          Laws where you are{where ? ` (${where})` : ''} restrict access to adult content or require an age verification we cannot perform, so
-          this content or action is not available to you. If you believe this is a mistake, please contact support.
+          Laws where you are{where ? ` (${where})` : ''} restrict access to adult content or require an age verification we cannot perform,
+          so this content or action is not available to you. If you believe this is a mistake, please contact support.
         </p>
         <div className="button-row center">
           <Link className="btn btn-primary" to="/">

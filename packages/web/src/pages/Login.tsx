@@ -45,8 +45,23 @@ export default function Login() {
         <p className="notice-18">18+ ONLY, Adult Content, Age Verification Required</p>
         <form onSubmit={submit} noValidate>
           {error && <Alert>{error}</Alert>}
-          <FormField label="Email" name="email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
-          <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+          <FormField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+          />
+          <PasswordField
+            label="Password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
           <Button type="submit" block busy={busy} busyLabel="Signing In...">
             Sign In
           </Button>

@@ -25,7 +25,13 @@ function ModelCard({ model, profileUrl }: { model: SiteModel; profileUrl: string
         <h2>{model.name}</h2>
         <p className="muted">{model.videoCount} videos</p>
         <p>{model.description}</p>
-        <a className="btn btn-primary" href={profileUrl} target="_blank" rel="noopener noreferrer" aria-label={`View Profile of ${model.name}`}>
+        <a
+          className="btn btn-primary"
+          href={profileUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label={`View Profile of ${model.name}`}
+        >
           View Profile
         </a>
       </div>

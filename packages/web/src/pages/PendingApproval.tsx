@@ -1,23 +1,28 @@
 /** `/pending-approval`: what an unapproved member sees; moves on by itself once approved. */
 import { Button, StatusBadge } from '@members/ui';
-import { formatDate } from '@members/ui/format';
+import { formatDate, postLoginPath } from '@members/ui/format';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { api, session } from '../app/api';
 import { signOut, useSession } from '../app/session';
 import { useSite } from '../app/site';
-import { postLoginPath } from '@members/ui/format';
 
 export default function PendingApproval() {
   const { user, loggedIn, approved } = useSession();
   const site = useSite();
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const status = useQuery({ queryKey: ['approval-status'], queryFn: () => api.approvalStatus(), enabled: loggedIn && !approved, refetchInterval: 30_000 });
+  const status = useQuery({
+    queryKey: ['approval-status'],
+    queryFn: () => api.approvalStatus(),
+    enabled: loggedIn && !approved,
+    refetchInterval: 30_000,
+  });
 
   useEffect(() => {
-    if (status.data?.approved && user) session.setUser({ ...user, approved: true, status: user.status === 'pending' ? 'approved' : user.status });
+    if (status.data?.approved && user)
+      session.setUser({ ...user, approved: true, status: user.status === 'pending' ? 'approved' : user.status });
   }, [status.data, user]);
 
   if (!loggedIn || !user) return <Navigate to="/login" replace />;

@@ -22,7 +22,8 @@ export default function Register() {
   const [busy, setBusy] = useState(false);
   const navigate = useNavigate();
   const text = (k: keyof RegistrationForm) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
-  const check = (k: 'agreeToTerms' | 'ageCertified') => (e: { target: { checked: boolean } }) => setForm((f) => ({ ...f, [k]: e.target.checked }));
+  const check = (k: 'agreeToTerms' | 'ageCertified') => (e: { target: { checked: boolean } }) =>
+    setForm((f) => ({ ...f, [k]: e.target.checked }));
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -64,10 +65,29 @@ export default function Register() {
             <FormField label="Last Name" name="lastName" autoComplete="family-name" value={form.lastName} onChange={text('lastName')} />
           </div>
           <FormField label="Email" name="email" type="email" autoComplete="email" value={form.email} onChange={text('email')} />
-          <FormField label="Date of Birth" name="dateOfBirth" type="date" max={maxBirthDate(new Date())} value={form.dateOfBirth} onChange={text('dateOfBirth')} hint="You must be at least 18 years old." />
+          <FormField
+            label="Date of Birth"
+            name="dateOfBirth"
+            type="date"
+            max={maxBirthDate(new Date())}
+            value={form.dateOfBirth}
+            onChange={text('dateOfBirth')}
+            hint="You must be at least 18 years old."
+          />
           <PasswordField label="Password" name="password" autoComplete="new-password" value={form.password} onChange={text('password')} />
-          <PasswordField label="Confirm Password" name="confirmPassword" autoComplete="new-password" value={form.confirmPassword} onChange={text('confirmPassword')} />
-          <CheckboxField name="ageCertified" checked={form.ageCertified} onChange={check('ageCertified')} label="I certify that I am 18 years of age or older" />
+          <PasswordField
+            label="Confirm Password"
+            name="confirmPassword"
+            autoComplete="new-password"
+            value={form.confirmPassword}
+            onChange={text('confirmPassword')}
+          />
+          <CheckboxField
+            name="ageCertified"
+            checked={form.ageCertified}
+            onChange={check('ageCertified')}
+            label="I certify that I am 18 years of age or older"
+          />
           <CheckboxField
             name="agreeToTerms"
             checked={form.agreeToTerms}
@@ -85,7 +105,9 @@ export default function Register() {
               </>
             }
           />
-          <Alert tone="info">Every account is manually approved by our team. You will receive an email once your account has been reviewed.</Alert>
+          <Alert tone="info">
+            Every account is manually approved by our team. You will receive an email once your account has been reviewed.
+          </Alert>
           <Button type="submit" block busy={busy} busyLabel="Creating Account...">
             Create Account
           </Button>

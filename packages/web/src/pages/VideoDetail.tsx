@@ -16,7 +16,10 @@ import { thumbnailOf } from './featured';
 const SecurePlayer = lazy(() => import('../player/SecurePlayer'));
 
 function MoreFromModel({ model, excludeId }: { model: string; excludeId: string }) {
-  const q = useQuery({ queryKey: ['videos', { model, pageSize: 9 }], queryFn: () => api.listVideos({ model, pageSize: 9, sort: 'newest' }) });
+  const q = useQuery({
+    queryKey: ['videos', { model, pageSize: 9 }],
+    queryFn: () => api.listVideos({ model, pageSize: 9, sort: 'newest' }),
+  });
   const others = (q.data?.videos ?? []).filter((v) => v.id !== excludeId).slice(0, 8);
   return (
     <section className="section-tight" aria-labelledby="more-title">
@@ -73,7 +76,13 @@ export default function VideoDetail() {
     <div className="container section video-detail">
       <div className="detail-grid">
         <div className={`detail-thumb${decision.allowed ? '' : ' denied'}`}>
-          {thumb ? <img src={thumb} alt={`Thumbnail of ${v.title}`} /> : <div className="video-thumb-fallback" aria-hidden="true">▶</div>}
+          {thumb ? (
+            <img src={thumb} alt={`Thumbnail of ${v.title}`} />
+          ) : (
+            <div className="video-thumb-fallback" aria-hidden="true">
+              ▶
+            </div>
+          )}
           {!decision.allowed && decision.reason !== 'geo_loading' && (
             <div className="lock" aria-hidden="true">
               <svg width="56" height="56" viewBox="0 0 24 24" fill="#fff">
@@ -98,22 +107,22 @@ export default function VideoDetail() {
             <dd>{formatDate(v.publishedDate)}</dd>
           </dl>
           {v.tags && v.tags.length > 0 && (
-            <div className="chips" aria-label="Tags">
+            <ul className="chips" aria-label="Tags">
               {v.tags.map((t) => (
-                <span key={t} className="chip">
+                <li key={t} className="chip">
                   #{t}
-                </span>
+                </li>
               ))}
-            </div>
+            </ul>
           )}
           {v.categories && v.categories.length > 0 && (
-            <div className="chips" aria-label="Categories">
+            <ul className="chips" aria-label="Categories">
               {v.categories.map((c) => (
-                <span key={c} className="chip chip-outline">
+                <li key={c} className="chip chip-outline">
                   {c}
-                </span>
+                </li>
               ))}
-            </div>
+            </ul>
           )}
           {v.description && <p className="description">{v.description}</p>}
 

@@ -62,7 +62,13 @@ export default function Videos() {
           {categories.map((c) => {
             const active = category === c.name;
             return catalogCategories.length ? (
-              <button key={c.name} type="button" className={`category-card${active ? ' active' : ''}`} aria-pressed={active} onClick={() => update({ category: active ? '' : c.name, page: '' })}>
+              <button
+                key={c.name}
+                type="button"
+                className={`category-card${active ? ' active' : ''}`}
+                aria-pressed={active}
+                onClick={() => update({ category: active ? '' : c.name, page: '' })}
+              >
                 <strong>{c.name}</strong>
               </button>
             ) : (
@@ -80,7 +86,7 @@ export default function Videos() {
           <div className="catalog-head">
             <h2 id="catalog-title">{category ? `${category} videos` : 'All videos'}</h2>
             <form
-              role="search"
+              aria-label="Search videos"
               className="search-form"
               onSubmit={(e) => {
                 e.preventDefault();

@@ -2,7 +2,7 @@
  * Featured videos for the home and /videos pages: the newest from the real catalog when it has
  * videos, else the configured featured list (spec §2 "hard-coded" cards).
  */
-import { type FeaturedVideo, VideoCard, type Video } from '@members/ui';
+import { type FeaturedVideo, type Video, VideoCard } from '@members/ui';
 import { formatDuration } from '@members/ui/format';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
@@ -15,7 +15,11 @@ export function thumbnailOf(v: Pick<Video, 'thumbnailUrl' | 'thumbnailPath'>): s
 
 export function useFeatured(count = 4): FeaturedVideo[] {
   const site = useSite();
-  const catalog = useQuery({ queryKey: ['videos', { pageSize: count, sort: 'newest' }], queryFn: () => api.listVideos({ pageSize: count, page: 1, sort: 'newest' }), retry: 1 });
+  const catalog = useQuery({
+    queryKey: ['videos', { pageSize: count, sort: 'newest' }],
+    queryFn: () => api.listVideos({ pageSize: count, page: 1, sort: 'newest' }),
+    retry: 1,
+  });
   const videos = catalog.data?.videos ?? [];
   if (videos.length) {
     return videos.slice(0, count).map((v) => ({
@@ -34,7 +38,15 @@ export function FeaturedGrid({ videos }: { videos: FeaturedVideo[] }) {
   return (
     <div className="video-grid">
       {videos.map((v) => (
-        <VideoCard key={v.id} title={v.title} href={`/videos/${v.id}`} duration={v.duration} thumbnailUrl={v.thumbnailUrl} badges={v.badges} linkComponent={Link} />
+        <VideoCard
+          key={v.id}
+          title={v.title}
+          href={`/videos/${v.id}`}
+          duration={v.duration}
+          thumbnailUrl={v.thumbnailUrl}
+          badges={v.badges}
+          linkComponent={Link}
+        />
       ))}
     </div>
   );

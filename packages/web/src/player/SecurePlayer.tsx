@@ -3,7 +3,7 @@
  * a moving watermark, no download / picture-in-picture / remote playback, blocked context menu and
  * shortcuts, a play-time counter, and the view sent on close after more than 5 s of watching.
  */
-import { type StreamInfo, type Video } from '@members/ui/api';
+import type { StreamInfo, Video } from '@members/ui/api';
 import { formatDuration, hasActiveSubscription } from '@members/ui/format';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -176,7 +176,7 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
         )}
         {state.kind === 'ready' && (
           <>
-            <div ref={frameRef} className={`player-frame${fullscreen ? ' is-fullscreen' : ''}`} onContextMenu={(e) => e.preventDefault()}>
+            <div ref={frameRef} className={`player-frame${fullscreen ? ' is-fullscreen' : ''}`}>
               {/* biome-ignore lint/a11y/useMediaCaption: the catalog has no caption tracks */}
               <video
                 ref={attachVideo}
@@ -246,7 +246,12 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
                     }}
                   />
                 </label>
-                <button type="button" className="ctrl" onClick={toggleFullscreen} aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}>
+                <button
+                  type="button"
+                  className="ctrl"
+                  onClick={toggleFullscreen}
+                  aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}
+                >
                   <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="currentColor">
                     {fullscreen ? (
                       <path d="M5 16h3v3h2v-5H5v2zm3-8H5v2h5V5H8v3zm6 11h2v-3h3v-2h-5v5zm2-11V5h-2v5h5V8h-3z" />

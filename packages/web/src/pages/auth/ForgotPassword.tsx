@@ -34,7 +34,9 @@ function RequestReset() {
 
   if (sent) {
     return (
-      <Alert tone="success">If an account exists for {email.trim()}, we have sent a link to reset your password. Please check your inbox and spam folder.</Alert>
+      <Alert tone="success">
+        If an account exists for {email.trim()}, we have sent a link to reset your password. Please check your inbox and spam folder.
+      </Alert>
     );
   }
   return (
@@ -85,8 +87,20 @@ function SetNewPassword({ token }: { token: string }) {
   return (
     <form onSubmit={submit} noValidate>
       {error && <Alert>{error}</Alert>}
-      <PasswordField label="New Password" name="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
-      <PasswordField label="Confirm New Password" name="confirmPassword" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+      <PasswordField
+        label="New Password"
+        name="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <PasswordField
+        label="Confirm New Password"
+        name="confirmPassword"
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+      />
       <Button type="submit" block busy={busy} busyLabel="Saving...">
         Set New Password
       </Button>

@@ -7,7 +7,13 @@ import { api } from '../../app/api';
 export default function VerifyEmail() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const q = useQuery({ queryKey: ['verify-email', token], queryFn: () => api.verifyEmail(token), enabled: Boolean(token), retry: false, gcTime: 0 });
+  const q = useQuery({
+    queryKey: ['verify-email', token],
+    queryFn: () => api.verifyEmail(token),
+    enabled: Boolean(token),
+    retry: false,
+    gcTime: 0,
+  });
   return (
     <div className="auth-page">
       <div className="card auth-card">

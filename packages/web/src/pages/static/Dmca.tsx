@@ -7,8 +7,8 @@ export default function Dmca() {
   return (
     <StaticPage title="DMCA Policy">
       <p>
-        {site.siteName} respects the intellectual property rights of others and expects its users to do the same. All content on this site is
-        protected by copyright. Unauthorised copying, recording, redistribution or publication is prohibited.
+        {site.siteName} respects the intellectual property rights of others and expects its users to do the same. All content on this site
+        is protected by copyright. Unauthorised copying, recording, redistribution or publication is prohibited.
       </p>
       <h2>Reporting infringement</h2>
       <p>If you believe that your copyrighted work has been copied in a way that constitutes infringement, send a notice containing:</p>
@@ -21,7 +21,10 @@ export default function Dmca() {
         <li>A statement, under penalty of perjury, that the information in the notice is accurate and that you are authorised to act.</li>
       </ol>
       <h2>Our content found elsewhere</h2>
-      <p>We actively pursue pirated copies of our videos. Every stream carries a personal watermark that identifies the account it was played from.</p>
+      <p>
+        We actively pursue pirated copies of our videos. Every stream carries a personal watermark that identifies the account it was played
+        from.
+      </p>
       {site.contactEmail && (
         <p>
           Send notices to <a href={`mailto:${site.contactEmail}`}>{site.contactEmail}</a>.

@@ -15,9 +15,14 @@ export default function Privacy() {
         <li>Viewing data: which videos you watch and for how long, to count views and protect our content.</li>
       </ul>
       <h2>How we use it</h2>
-      <p>To run your account, review registrations, verify payments, deliver videos, prevent fraud and piracy, and meet legal obligations.</p>
+      <p>
+        To run your account, review registrations, verify payments, deliver videos, prevent fraud and piracy, and meet legal obligations.
+      </p>
       <h2>Storage in your browser</h2>
-      <p>We store your session, your age confirmation and your region check in your browser's local storage, and a secure cookie to keep you signed in.</p>
+      <p>
+        We store your session, your age confirmation and your region check in your browser's local storage, and a secure cookie to keep you
+        signed in.
+      </p>
       <h2>Your rights</h2>
       <p>You can ask us for a copy of your data, to correct it, or to delete your account by contacting support.</p>
     </StaticPage>

@@ -5,7 +5,9 @@ export function StaticPage({ title, lastUpdated, children }: { title: string; la
   return (
     <div className="container narrow section prose">
       <h1>{title}</h1>
-      {lastUpdated && <p className="muted">Last updated: {new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })}</p>}
+      {lastUpdated && (
+        <p className="muted">Last updated: {new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })}</p>
+      )}
       {children}
     </div>
   );

@@ -65,10 +65,14 @@ export function BitcoinPayment({ planType, plan, intent, userId, siteName, onBac
       <h2>Pay with Bitcoin — {plan.name}</h2>
       <ol className="instructions">
         <li>
-          Send exactly <strong data-testid="btc-amount">{formatBtc(intent.btcAmount)}</strong> (≈ {formatUsd(plan.usdPrice)}) to the address below.
+          Send exactly <strong data-testid="btc-amount">{formatBtc(intent.btcAmount)}</strong> (≈ {formatUsd(plan.usdPrice)}) to the address
+          below.
         </li>
         <li>Optionally paste your transaction hash so we can find your payment faster.</li>
-        <li>Click "I've Sent Payment". We verify payments manually within 24 hours; if your subscription is not active after 48 hours, please contact support.</li>
+        <li>
+          Click "I've Sent Payment". We verify payments manually within 24 hours; if your subscription is not active after 48 hours, please
+          contact support.
+        </li>
       </ol>
       <div className="payment-grid">
         <QrCode value={bip21Uri(intent, siteName)} label={`QR code: pay ${formatBtc(intent.btcAmount)} to ${intent.address}`} />
@@ -84,7 +88,9 @@ export function BitcoinPayment({ planType, plan, intent, userId, siteName, onBac
               </Button>
             </div>
           </div>
-          {intent.expiresAt && <p className="muted small">This payment request expires on {new Date(intent.expiresAt).toLocaleString('en-US')}.</p>}
+          {intent.expiresAt && (
+            <p className="muted small">This payment request expires on {new Date(intent.expiresAt).toLocaleString('en-US')}.</p>
+          )}
           <FormField
             label="Transaction hash (optional)"
             name="transactionHash"

@@ -16,7 +16,11 @@ export function MySubscription({ onShowPlans }: { onShowPlans(): void }) {
   };
   const cancel = useMutation({
     mutationFn: () => api.cancelSubscription(),
-    onSuccess: () => setNotice({ tone: 'success', text: 'Subscription canceled successfully. You will retain access until the end of your current billing period.' }),
+    onSuccess: () =>
+      setNotice({
+        tone: 'success',
+        text: 'Subscription canceled successfully. You will retain access until the end of your current billing period.',
+      }),
     onError: () => setNotice({ tone: 'error', text: 'Failed to cancel subscription' }),
     onSettled: after,
   });
@@ -90,9 +94,13 @@ function SubscriptionDetails({
           <span data-testid="subscription-status">{badge.label}</span>
         </StatusBadge>
       </div>
-      {sub.status === 'past_due' && <Alert tone="warning">Your payment is overdue. Please renew your subscription to keep your access.</Alert>}
+      {sub.status === 'past_due' && (
+        <Alert tone="warning">Your payment is overdue. Please renew your subscription to keep your access.</Alert>
+      )}
       {sub.cancelAtPeriodEnd && (
-        <Alert tone="info">Your subscription will not renew. You keep access until the end of the current period, {formatDate(sub.currentPeriodEnd)}.</Alert>
+        <Alert tone="info">
+          Your subscription will not renew. You keep access until the end of the current period, {formatDate(sub.currentPeriodEnd)}.
+        </Alert>
       )}
       <dl className="details">
         <dt>Plan</dt>

@@ -51,7 +51,14 @@ export function PlanCards({ plans, loggedIn, approved, busyPlan, onSelect }: Pla
               <li key={f}>✓ {f}</li>
             ))}
           </ul>
-          <Button block size="lg" busy={busyPlan === type} busyLabel="Preparing payment..." disabled={busyPlan !== null} onClick={() => onSelect(type)}>
+          <Button
+            block
+            size="lg"
+            busy={busyPlan === type}
+            busyLabel="Preparing payment..."
+            disabled={busyPlan !== null}
+            onClick={() => onSelect(type)}
+          >
             {planButtonText(loggedIn, approved)}
           </Button>
         </article>

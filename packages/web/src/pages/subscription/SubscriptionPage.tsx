@@ -23,7 +23,8 @@ function usePlans(): { monthly: Plan; annual: Plan } {
   const site = useSite();
   const q = useQuery({ queryKey: ['plans'], queryFn: () => api.plans(), staleTime: 5 * 60_000, retry: 1 });
   const list = q.data ?? [];
-  const find = (t: PlanType, i: number) => list.find((p) => p.planType === t || p.id === t) ?? (list.length === 2 && !list[0]?.planType ? list[i] : undefined);
+  const find = (t: PlanType, i: number) =>
+    list.find((p) => p.planType === t || p.id === t) ?? (list.length === 2 && !list[0]?.planType ? list[i] : undefined);
   return { monthly: { ...site.plans.monthly, ...find('monthly', 0) }, annual: { ...site.plans.annual, ...find('annual', 1) } };
 }
 
@@ -41,8 +42,13 @@ function SuccessScreen() {
   return (
     <div className="card center" role="status">
       <h2>Payment Submitted!</h2>
-      <p>Thank you! Your Bitcoin payment was submitted and is awaiting verification. We verify payments manually within 24 hours, and your subscription activates as soon as it is verified.</p>
-      <p className="muted">If your subscription is not active after 48 hours, please <Link to="/contact">contact support</Link>.</p>
+      <p>
+        Thank you! Your Bitcoin payment was submitted and is awaiting verification. We verify payments manually within 24 hours, and your
+        subscription activates as soon as it is verified.
+      </p>
+      <p className="muted">
+        If your subscription is not active after 48 hours, please <Link to="/contact">contact support</Link>.
+      </p>
       <p>Redirecting to videos in {left} seconds...</p>
     </div>
   );
