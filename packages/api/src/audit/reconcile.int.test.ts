@@ -100,6 +100,9 @@ forEachStore('audit reconcile and reports', (kind) => {
     const m = await seedMember(server);
     expect((await kit.api.get('/admin/audit/verify', m.token)).status).toBe(403);
     expect((await kit.api.get('/admin/audit/payments')).status).toBe(401);
+    const unsigned = await kit.api.get('/admin/audit/checkpoint', admin);
+    expect(unsigned.status).toBe(409);
+    expect(unsigned.body.error).toContain('AUDIT_SIGNING_KEY');
   });
 
   describe('payments report', () => {

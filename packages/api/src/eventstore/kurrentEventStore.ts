@@ -108,8 +108,8 @@ export function createKurrentEventStore(connectionString: string, opts: KurrentS
   async function write(streamId: string, events: RecordedEvent[], expected: ExpectedVersion, actual: number): Promise<void> {
     const first = events[0] as RecordedEvent;
     try {
-      const r = await client.appendToStream(name(streamId), events.map(toEventData), { streamState: streamStateFor(first.version) });
-      remember(first.position, r.position);
+      // The index is fed by reads only: an append's result carries one position for the whole batch.
+      await client.appendToStream(name(streamId), events.map(toEventData), { streamState: streamStateFor(first.version) });
     } catch (err) {
       if (err instanceof WrongExpectedVersionError) {
         const a = err.actualState;
