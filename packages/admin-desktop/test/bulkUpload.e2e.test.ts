@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpBridge, type HttpBridge } from '../src/bridge/httpBridge.js';
+import { type HttpBridge, startHttpBridge } from '../src/bridge/httpBridge.js';
 import { fileConfigStore, memorySecretStore } from '../src/main/configStore.js';
 import { createDesktopService } from '../src/main/desktopService.js';
 import { createSession } from '../src/main/session.js';
@@ -79,9 +79,13 @@ describe('admin desktop renderer in Chromium (dev bridge)', () => {
     // 2. Choose the files: each is probed and thumbnailed locally before anything is sent.
     await page.getByRole('button', { name: 'Choose files' }).click();
     const rows = page.getByTestId('bulk-row');
-    await expect.poll(() => rows.count()).toBe(4);
-    await expect.poll(() => page.getByTestId('bulk-summary').textContent()).toBe('4 files · 3 videos · 1 not videos');
-    const durations = await Promise.all(['golden_hour.mp4', 'midnight-session.mp4', 'silk and shadows.mp4'].map((f) => page.locator(`tr[data-file="${f}"] [data-testid=duration]`).textContent()));
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(4);
+    await expect.poll(() => page.getByTestId('bulk-summary').textContent(), { timeout: 30_000 }).toBe('4 files · 3 videos · 1 not videos');
+    const durations = await Promise.all(
+      ['golden_hour.mp4', 'midnight-session.mp4', 'silk and shadows.mp4'].map((f) =>
+        page.locator(`tr[data-file="${f}"] [data-testid=duration]`).textContent(),
+      ),
+    );
     expect(durations).toEqual(['0:02', '0:03', '0:04']);
     for (const f of ['golden_hour.mp4', 'midnight-session.mp4', 'silk and shadows.mp4']) {
       const img = page.getByAltText(`Thumbnail of ${f}`);
@@ -89,7 +93,9 @@ describe('admin desktop renderer in Chromium (dev bridge)', () => {
       expect(await img.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
       expect(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(320);
     }
-    await expect.poll(() => page.locator('tr[data-file="notes.txt"]').textContent()).toContain('Not a video — will not be sent');
+    await expect
+      .poll(() => page.locator('tr[data-file="notes.txt"]').textContent(), { timeout: 20_000 })
+      .toContain('Not a video — will not be sent');
     expect(await page.getByLabel('Title for golden_hour.mp4').inputValue()).toBe('Golden hour');
     expect(await page.getByLabel('Title for midnight-session.mp4').inputValue()).toBe('Midnight session');
     // Nothing has reached the server yet.
@@ -112,14 +118,17 @@ describe('admin desktop renderer in Chromium (dev bridge)', () => {
       w.seen = { bars: [], speeds: [], maxUploading: 0 };
       const record = () => {
         for (const p of document.querySelectorAll('progress')) w.seen.bars.push([p.getAttribute('aria-label') ?? '', p.value, p.max]);
-        for (const t of document.querySelectorAll('.progress-text')) if (/\/s/.test(t.textContent ?? '')) w.seen.speeds.push(t.textContent ?? '');
+        for (const t of document.querySelectorAll('.progress-text'))
+          if (/\/s/.test(t.textContent ?? '')) w.seen.speeds.push(t.textContent ?? '');
         w.seen.maxUploading = Math.max(w.seen.maxUploading, document.querySelectorAll('[data-state="uploading"]').length);
       };
       new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
     await page.getByRole('button', { name: 'Upload 3 videos' }).click();
     await expect.poll(() => page.locator('.bulk-video-id').count(), { timeout: 60_000 }).toBe(3);
-    const seen = await page.evaluate(() => (window as unknown as { seen: { bars: Array<[string, number, number]>; speeds: string[]; maxUploading: number } }).seen);
+    const seen = await page.evaluate(
+      () => (window as unknown as { seen: { bars: Array<[string, number, number]>; speeds: string[]; maxUploading: number } }).seen,
+    );
     for (const f of ['golden_hour.mp4', 'midnight-session.mp4', 'silk and shadows.mp4']) {
       const mid = seen.bars.filter(([label, v, max]) => label === `Upload progress for ${f}` && v > 0 && v < max);
       expect(mid.length, `progress seen for ${f}`).toBeGreaterThan(0);
@@ -132,10 +141,20 @@ describe('admin desktop renderer in Chromium (dev bridge)', () => {
 
     // 5. The member catalog lists the three, with the durations probed locally and thumbnails.
     const list = await apiClient(server.url).get('/videos?pageSize=10');
-    const videos = list.body.data.videos as Array<{ id: string; title: string; duration: number; thumbnailPath: string; modelName: string; accessLevel: string; tags: string[] }>;
+    const videos = list.body.data.videos as Array<{
+      id: string;
+      title: string;
+      duration: number;
+      thumbnailPath: string;
+      modelName: string;
+      accessLevel: string;
+      tags: string[];
+    }>;
     const byTitle = Object.fromEntries(videos.map((v) => [v.title, v]));
     expect(Object.keys(byTitle).sort()).toEqual(['Golden hour', 'Midnight session', 'Silk and Shadows']);
-    expect([byTitle['Golden hour']?.duration, byTitle['Midnight session']?.duration, byTitle['Silk and Shadows']?.duration]).toEqual([2, 3, 4]);
+    expect([byTitle['Golden hour']?.duration, byTitle['Midnight session']?.duration, byTitle['Silk and Shadows']?.duration]).toEqual([
+      2, 3, 4,
+    ]);
     expect(videos.map((v) => v.id).sort()).toEqual([...shownIds].sort());
     for (const v of videos) {
       expect(v).toMatchObject({ modelName: 'Luna Hart', accessLevel: 'free', tags: ['desktop', 'bulk'] });
@@ -157,12 +176,14 @@ describe('admin desktop renderer in Chromium (dev bridge)', () => {
       agreeToTerms: true,
     });
     await page.getByRole('button', { name: 'Sign Out' }).click();
+    // The server URL is remembered from the first sign-in.
+    expect(await page.locator('#server-url').inputValue()).toBe(proxy.url);
     await page.locator('#email').fill(email);
     await page.locator('#password').fill('member-password-1');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByRole('heading', { name: 'Access Denied' }).waitFor();
     expect(await page.locator('body').textContent()).toContain("You don't have permission to access this page.");
-    // The server URL was remembered from the first sign-in.
+    expect(await page.locator('body').textContent()).toContain(`Logged in as: ${email} (Role: member)`);
     await page.getByRole('button', { name: 'Sign in with another account' }).click();
     expect(await page.locator('#server-url').inputValue()).toBe(proxy.url);
   });
@@ -173,7 +194,8 @@ describe('admin desktop renderer in Chromium (dev bridge)', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByRole('button', { name: 'Dashboard' }).click();
     await page.getByText('Pending Approvals', { exact: true }).waitFor();
-    for (const label of ['Active Members', 'Total Revenue', 'Pending Payments']) await page.getByText(label, { exact: true }).first().waitFor();
+    for (const label of ['Active Members', 'Total Revenue', 'Pending Payments'])
+      await page.getByText(label, { exact: true }).first().waitFor();
     await page.getByText('member-e2e@example.test').waitFor();
   });
 });

@@ -23,11 +23,26 @@ export function makeVideo(dir: string, name: string, spec: VideoSpec = {}): stri
   const file = path.join(dir, name);
   const filters = noise ? ['-vf', 'noise=alls=60:allf=t', '-b:v', '3M', '-maxrate', '3M', '-bufsize', '1M'] : [];
   execFileSync('ffmpeg', [
-    '-v', 'error',
-    '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${width}x${height}:rate=15`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=duration=${seconds}:size=${width}x${height}:rate=15`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
     ...filters,
-    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-y', file,
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-y',
+    file,
   ]);
   return file;
 }

@@ -6,13 +6,27 @@ import { build } from 'vite';
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export async function buildRenderer(outDir: string): Promise<string> {
-  await build({ configFile: path.join(packageDir, 'vite.config.ts'), root: path.join(packageDir, 'src/renderer'), logLevel: 'warn', build: { outDir, emptyOutDir: true, sourcemap: false } });
+  await build({
+    configFile: path.join(packageDir, 'vite.config.ts'),
+    root: path.join(packageDir, 'src/renderer'),
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, sourcemap: false },
+  });
   return outDir;
 }
 
 export const CHROMIUM = {
   executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 };
 
 export { packageDir };

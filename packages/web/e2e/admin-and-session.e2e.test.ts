@@ -22,7 +22,9 @@ async function see(page: Page, text: string | RegExp, timeout = T) {
 
 async function verifiedContext(): Promise<BrowserContext> {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await ctx.addInitScript(() => localStorage.setItem('ageVerified', 'true'));
+  await ctx.addInitScript(() => {
+    if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
+  });
   return ctx;
 }
 
@@ -81,16 +83,49 @@ describe('admin and session in Chromium', () => {
     await page.getByLabel('Model').selectOption({ index: 1 });
     await page.getByLabel('Duration (mm:ss)').fill('0:03');
     await page.getByLabel('Access Level').selectOption('free');
-    await page.getByLabel('Video File *').setInputFiles(await makeMp4(media, 3));
+    await page.getByLabel('Video File *').setInputFiles(await makeMp4(media, 20));
+    // A slow uplink, so the progress bar is seen.
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 48 * 1024 });
     await page.getByRole('button', { name: 'Upload Video' }).click();
+    await page.getByRole('button', { name: 'Uploading...' }).waitFor({ timeout: T });
+    await page.getByRole('progressbar', { name: 'Upload progress' }).waitFor({ timeout: T });
+    await screenshot(page, '21-admin-upload-progress');
     await see(page, /Video "Form Upload" uploaded successfully! Video ID: \S+/, 60_000);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     expect(await page.getByLabel('Title *').inputValue()).toBe('');
     expect(await page.getByLabel('Video File *').evaluate((i: HTMLInputElement) => i.files?.length ?? 0)).toBe(0);
     await see(page, 'Analytics');
     await page.locator('.recharts-surface').first().waitFor({ timeout: T });
-    await screenshot(page, '21-admin-upload');
+    await screenshot(page, '21-admin-upload-done');
     const list = await apiClient(base).get('/videos?q=Form%20Upload');
     expect(list.body.data.videos.map((v: { title: string }) => v.title)).toContain('Form Upload');
+    await ctx.close();
+  });
+
+  it("the player overlay shows 'Access Restricted' when the stream is refused", async () => {
+    const list = await apiClient(base).get('/videos?q=Form%20Upload');
+    const id = list.body.data.videos[0].id as string;
+    const ctx = await verifiedContext();
+    const page = await ctx.newPage();
+    await login(page, TEST_ADMIN.email, TEST_ADMIN.password);
+    await page.waitForURL(`${base}/admin`, { timeout: T });
+    await page.route('**/api/videos/*/stream', (r) =>
+      r.fulfill({
+        status: 403,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, error: 'Content not available in your region' }),
+      }),
+    );
+    await page.goto(`${base}/videos/${id}`);
+    await page.getByRole('button', { name: 'Watch Now' }).click({ timeout: T });
+    await see(page, 'Access Restricted');
+    await see(page, 'Content not available in your region');
+    await screenshot(page, '25-player-access-restricted');
+    await page.getByRole('button', { name: 'Go Back' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden', timeout: T });
+    expect(page.url()).toBe(`${base}/videos/${id}`); // shown in place, not sent to /blocked
     await ctx.close();
   });
 

@@ -31,8 +31,25 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
-/** Builds the production bundle when it is missing (the suite always runs against `vite build`). */
+/** The newest modification time under `dir` (source files only). */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else if (/\.(tsx?|css|html)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the production bundle when it is missing or older than the web or ui sources. */
 export function ensureBuilt(): void {
-  if (fs.existsSync(path.join(WEB_DIST, 'index.html'))) return;
+  const index = path.join(WEB_DIST, 'index.html');
+  const sources = Math.max(
+    newestMtime(path.join(WEB_DIR, 'src')),
+    newestMtime(path.join(WEB_DIR, '../ui/src')),
+    fs.statSync(path.join(WEB_DIR, 'index.html')).mtimeMs,
+  );
+  if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= sources) return;
   execFileSync('npx', ['vite', 'build'], { cwd: WEB_DIR, stdio: 'inherit' });
 }

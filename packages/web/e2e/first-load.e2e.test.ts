@@ -36,7 +36,9 @@ describe('first load of /', () => {
     const browser = await launchChromium();
     try {
       const ctx = await browser.newContext();
-      await ctx.addInitScript(() => localStorage.setItem('ageVerified', 'true'));
+      await ctx.addInitScript(() => {
+        if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
+      });
       const page = await ctx.newPage();
       const scripts: string[] = [];
       page.on('response', (r) => {
@@ -46,7 +48,9 @@ describe('first load of /', () => {
       await page.goto(server.url, { waitUntil: 'networkidle' });
       await page.getByRole('heading', { name: 'Featured Videos' }).waitFor();
       const total = scripts.reduce((s, f) => s + gz(f), 0);
-      console.log(`/ in Chromium: ${scripts.length} JS files, ${(total / 1024).toFixed(1)} KB gzipped: ${scripts.map((s) => path.basename(s)).join(', ')}`);
+      console.log(
+        `/ in Chromium: ${scripts.length} JS files, ${(total / 1024).toFixed(1)} KB gzipped: ${scripts.map((s) => path.basename(s)).join(', ')}`,
+      );
       expect(total).toBeLessThan(BUDGET_BYTES);
       expect(scripts.filter((s) => /Admin|AnalyticsCharts|SecurePlayer|Subscription/.test(s))).toEqual([]);
     } finally {

@@ -32,10 +32,16 @@ async function see(page: Page, text: string | RegExp, timeout = T) {
   await page.getByText(text).first().waitFor({ state: 'visible', timeout });
 }
 
+/** Uncaught errors in any page of the journey (a React crash would show up here). */
+const pageErrors: string[] = [];
+
 /** A context that has passed the age gate already. */
 async function verifiedContext(): Promise<BrowserContext> {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await ctx.addInitScript(() => localStorage.setItem('ageVerified', 'true'));
+  ctx.on('page', (p) => p.on('pageerror', (e) => pageErrors.push(`${p.url()}: ${e.message}`)));
+  await ctx.addInitScript(() => {
+    if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
+  });
   await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   return ctx;
 }
@@ -264,6 +270,11 @@ describe('member journey in Chromium', () => {
     const watermark = member.getByTestId('watermark');
     expect(await watermark.isVisible()).toBe(true);
     expect(await watermark.textContent()).toContain(MEMBER.email);
+    // It moves every few seconds, so it cannot be cropped away.
+    const spot = await watermark.getAttribute('style');
+    await member.waitForFunction((before) => document.querySelector('[data-testid=watermark]')?.getAttribute('style') !== before, spot, {
+      timeout: 10_000,
+    });
     await screenshot(member, '12-player');
 
     // Seek with the slider.
@@ -345,9 +356,15 @@ describe('member journey in Chromium', () => {
     await screenshot(member, '16-logged-out');
   });
 
+  it('no page threw an uncaught error along the way', () => {
+    expect(pageErrors).toEqual([]);
+  });
+
   it('is usable at 375 px', async () => {
     const ctx = await browser.newContext({ viewport: { width: 375, height: 812 } });
-    await ctx.addInitScript(() => localStorage.setItem('ageVerified', 'true'));
+    await ctx.addInitScript(() => {
+      if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
+    });
     const page = await ctx.newPage();
     await page.goto(`${base}/subscription`);
     await see(page, 'Sign In to Subscribe');

@@ -67,7 +67,8 @@ export async function startHttpBridge(opts: HttpBridgeOptions): Promise<HttpBrid
     try {
       const url = new URL(req.url ?? '/', origin);
       if (url.pathname === '/bridge/invoke' && req.method === 'POST') {
-        if (req.headers.origin !== origin || req.headers['x-bridge-token'] !== token) return json(res, 403, { ok: false, error: 'Refused' });
+        if (req.headers.origin !== origin || req.headers['x-bridge-token'] !== token)
+          return json(res, 403, { ok: false, error: 'Refused' });
         let message: { channel?: unknown; payload?: unknown };
         try {
           message = JSON.parse(await readBody(req)) as typeof message;

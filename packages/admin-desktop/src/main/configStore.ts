@@ -21,7 +21,8 @@ export function fileConfigStore(dir: string, name = 'config.json'): ConfigStore 
     read() {
       try {
         const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
-        if (raw && typeof raw === 'object' && typeof (raw as DesktopConfig).serverUrl === 'string') return { serverUrl: (raw as DesktopConfig).serverUrl };
+        if (raw && typeof raw === 'object' && typeof (raw as DesktopConfig).serverUrl === 'string')
+          return { serverUrl: (raw as DesktopConfig).serverUrl };
       } catch {
         // missing or unreadable: start empty
       }

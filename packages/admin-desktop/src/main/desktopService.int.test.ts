@@ -61,7 +61,12 @@ describe('IPC validation (zod, in the main process)', () => {
     ['NUL in a path', 'media:inspect', { path: 'a\0b' }, /NUL/],
     ['negative time', 'media:inspect', { path: '/x.mp4', thumbnailAtSeconds: -1 }, /thumbnailAtSeconds/],
     ['no title', 'uploads:add', { items: [{ id: 'r1', path: '/x.mp4', metadata: { title: '' } }] }, /title/],
-    ['bad access level', 'uploads:add', { items: [{ id: 'r1', path: '/x.mp4', metadata: { title: 't', accessLevel: 'gold' } }] }, /accessLevel/],
+    [
+      'bad access level',
+      'uploads:add',
+      { items: [{ id: 'r1', path: '/x.mp4', metadata: { title: 't', accessLevel: 'gold' } }] },
+      /accessLevel/,
+    ],
     ['bad duration', 'uploads:add', { items: [{ id: 'r1', path: '/x.mp4', metadata: { title: 't', durationText: '5 min' } }] }, /mm:ss/],
     ['bad row id', 'uploads:control', { action: 'pause', id: '../../x' }, /id/],
     ['bad action', 'uploads:control', { action: 'delete-all', id: 'r1' }, /action/],
@@ -93,7 +98,7 @@ describe('IPC validation (zod, in the main process)', () => {
     const refused = await svc.invoke('uploads:add', { items: [{ id: 'n1', path: notes, metadata: { title: 'Notes' } }] });
     expect(refused.ok).toBe(false);
     expect(refused.ok ? '' : refused.error).toMatch(/not a video/);
-    expect((await svc.invoke('uploads:snapshot', {}) as { data?: unknown }).data).toMatchObject({ items: [] });
+    expect(((await svc.invoke('uploads:snapshot', {})) as { data?: unknown }).data).toMatchObject({ items: [] });
   });
 
   it('refuses API calls before sign-in', async () => {
@@ -106,7 +111,11 @@ describe('session (admins only)', () => {
   it('signs an admin in, keeps the refresh token in the secret store, remembers the server, and restores', async () => {
     const configDir = path.join(dir, 'cfg-admin');
     const { svc, secrets } = service(configDir);
-    const answer = await svc.invoke('session:signIn', { serverUrl: `${server.url}/`, email: TEST_ADMIN.email, password: TEST_ADMIN.password });
+    const answer = await svc.invoke('session:signIn', {
+      serverUrl: `${server.url}/`,
+      email: TEST_ADMIN.email,
+      password: TEST_ADMIN.password,
+    });
     expect(answer).toMatchObject({ ok: true, data: { ok: true, user: { email: TEST_ADMIN.email, role: 'admin' } } });
     expect(secrets.get()).toMatch(/refresh_token/);
     expect(secrets.get()).not.toContain(TEST_ADMIN.password);
@@ -117,7 +126,10 @@ describe('session (admins only)', () => {
     // A new process with the same stores signs in from the refresh token alone.
     const again = service(configDir, secrets);
     expect(await again.session.restore()).toBe(true);
-    expect((await again.svc.invoke('session:get', {}) as { data?: unknown }).data).toMatchObject({ serverUrl: server.url, user: { role: 'admin' } });
+    expect(((await again.svc.invoke('session:get', {})) as { data?: unknown }).data).toMatchObject({
+      serverUrl: server.url,
+      user: { role: 'admin' },
+    });
     await again.svc.invoke('session:signOut', {});
     expect(secrets.get()).toBeUndefined();
   });
@@ -144,7 +156,7 @@ describe('session (admins only)', () => {
       },
     });
     expect(secrets.get()).toBeUndefined();
-    expect((await svc.invoke('session:get', {}) as { data?: unknown }).data).toMatchObject({ user: null });
+    expect(((await svc.invoke('session:get', {})) as { data?: unknown }).data).toMatchObject({ user: null });
   });
 
   it('shows the server error for wrong credentials', async () => {

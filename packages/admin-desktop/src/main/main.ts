@@ -6,7 +6,7 @@
  * desktop service. Session secrets go to safeStorage; the server URL to userData/config.json.
  */
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session as electronSession, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, session as electronSession, ipcMain, protocol, safeStorage, shell, type WebContents } from 'electron';
 import { APP_ORIGIN, UPLOADS_CHANGED } from '../shared/channels.js';
 import { IPC_CHANNELS } from '../shared/ipc.js';
 import { encryptedSecretStore, fileConfigStore } from './configStore.js';
@@ -85,7 +85,12 @@ async function start(): Promise<void> {
       const options: Electron.OpenDialogOptions = {
         title: folders ? 'Choose folders of videos' : 'Choose videos',
         properties: folders ? ['openDirectory', 'multiSelections'] : ['openFile', 'multiSelections'],
-        filters: folders ? undefined : [{ name: 'Videos', extensions: ['mp4', 'mov', 'avi', 'mkv', 'webm', 'm4v'] }, { name: 'All files', extensions: ['*'] }],
+        filters: folders
+          ? undefined
+          : [
+              { name: 'Videos', extensions: ['mp4', 'mov', 'avi', 'mkv', 'webm', 'm4v'] },
+              { name: 'All files', extensions: ['*'] },
+            ],
       };
       const result = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
       return result.canceled ? [] : result.filePaths;

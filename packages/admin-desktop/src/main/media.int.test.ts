@@ -49,6 +49,8 @@ describe('media', () => {
     const text = await probe(makeTextFile(dir, 'notes.mp4'));
     expect(text.isVideo).toBe(false);
     expect(text.reason).toMatch(/Not a video/);
+    const txt = await probe(makeTextFile(dir, 'notes.txt'));
+    expect(txt.isVideo).toBe(false);
     const image = await probe(makeImage(dir, 'still.jpg'));
     expect(image.isVideo).toBe(false);
     expect((await probe(path.join(dir, 'missing.mp4'))).isVideo).toBe(false);

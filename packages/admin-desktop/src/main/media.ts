@@ -74,11 +74,26 @@ function binaries(): MediaBinaries {
   return configured;
 }
 
-/** Containers ffprobe reports for still images: a JPEG has a "video" stream too, but is not a video. */
-const IMAGE_FORMATS = /(^|,)(image2|png_pipe|jpeg_pipe|webp_pipe|gif|bmp_pipe|tiff_pipe|svg_pipe|apng)(,|$)/;
+/**
+ * Containers ffprobe reports for stills and text: a JPEG has a "video" stream too, and a plain
+ * .txt file is read by the `tty` demuxer as an ANSI-art "video"; neither is a video.
+ */
+const NOT_VIDEO_FORMATS = /(^|,)(image2|png_pipe|jpeg_pipe|webp_pipe|gif|bmp_pipe|tiff_pipe|svg_pipe|apng|tty|bin|xbin|adf|idf)(,|$)/;
+const NOT_VIDEO_CODECS = new Set(['ansi', 'bintext', 'xbin', 'idf', 'mjpeg', 'png', 'bmp', 'gif', 'webp', 'tiff']);
 
 function notVideo(file: string, size: number, reason: string): ProbeResult {
-  return { path: file, fileName: path.basename(file), size, isVideo: false, reason, durationSeconds: 0, width: 0, height: 0, codec: '', container: '' };
+  return {
+    path: file,
+    fileName: path.basename(file),
+    size,
+    isVideo: false,
+    reason,
+    durationSeconds: 0,
+    width: 0,
+    height: 0,
+    codec: '',
+    container: '',
+  };
 }
 
 /**
@@ -103,7 +118,9 @@ export async function probe(file: string): Promise<ProbeResult> {
   const container = data.format.format_name ?? '';
   const duration = Number(data.format.duration ?? stream?.duration ?? 0);
   if (!stream) return notVideo(file, size, 'Not a video file (no video stream)');
-  if (IMAGE_FORMATS.test(container) || !(duration > 0)) return notVideo(file, size, 'Not a video file (a still image)');
+  if (NOT_VIDEO_FORMATS.test(container) || (NOT_VIDEO_CODECS.has(stream.codec_name ?? '') && !/mov|mp4|matroska|avi/.test(container)))
+    return notVideo(file, size, 'Not a video file (an image or text)');
+  if (!(duration > 0)) return notVideo(file, size, 'Not a video file (no duration)');
   return {
     path: file,
     fileName: path.basename(file),
@@ -133,7 +150,10 @@ export interface Thumbnail {
 
 function runFfmpeg(command: ffmpeg.FfmpegCommand): Promise<void> {
   return new Promise((resolve, reject) => {
-    command.on('end', () => resolve()).on('error', (err: Error) => reject(err)).run();
+    command
+      .on('end', () => resolve())
+      .on('error', (err: Error) => reject(err))
+      .run();
   });
 }
 
@@ -149,7 +169,10 @@ export async function thumbnail(file: string, opts: ThumbnailOptions = {}): Prom
   const width = opts.width ?? 640;
   const outDir = opts.outDir ?? path.join(os.tmpdir(), 'members-admin-thumbnails');
   await fsp.mkdir(outDir, { recursive: true });
-  const key = createHash('sha256').update(`${file}|${info.size}|${at.toFixed(3)}|${width}`).digest('hex').slice(0, 24);
+  const key = createHash('sha256')
+    .update(`${file}|${info.size}|${at.toFixed(3)}|${width}`)
+    .digest('hex')
+    .slice(0, 24);
   const out = path.join(outDir, `${key}.jpg`);
   if (!fs.existsSync(out)) {
     const tmp = `${out}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp.jpg`;

@@ -91,7 +91,11 @@ export function createSession(deps: { config: ConfigStore; secrets: SecretStore;
     const j = jar();
     if (!j.refresh_token || !base()) return false;
     try {
-      const res = await fetch(`${base()}/api/auth/refresh`, { method: 'POST', headers: cookieHeaders(j), signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetch(`${base()}/api/auth/refresh`, {
+        method: 'POST',
+        headers: cookieHeaders(j),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       const body = await readJson(res);
       saveJar(readCookies(res, j));
       const data = body.data as { token?: string; user?: unknown } | undefined;
@@ -182,7 +186,11 @@ export function createSession(deps: { config: ConfigStore; secrets: SecretStore;
     async signOut() {
       const j = jar();
       if (base() && j.refresh_token) {
-        await fetch(`${base()}/api/auth/logout`, { method: 'POST', headers: cookieHeaders(j), signal: AbortSignal.timeout(timeoutMs) }).catch(() => {});
+        await fetch(`${base()}/api/auth/logout`, {
+          method: 'POST',
+          headers: cookieHeaders(j),
+          signal: AbortSignal.timeout(timeoutMs),
+        }).catch(() => {});
       }
       deps.secrets.set(undefined);
       token = undefined;

@@ -47,7 +47,7 @@ function input(name: keyof typeof files, title: string): UploadInput {
 
 async function videoDuration(videoId: string): Promise<number> {
   const events = await server.ctx.store.readStream(`video-${videoId}`);
-  return (events[0]?.data as { durationSeconds: number }).durationSeconds;
+  return (events[0]?.data as { durationSeconds: number } | undefined)?.durationSeconds ?? 0;
 }
 
 const waitFor = async (cond: () => boolean, ms = 20_000) => {
@@ -127,7 +127,13 @@ describe('upload queue', () => {
 
   it('resumes an upload interrupted halfway by a server restart from the server offset', async () => {
     const log = { statusOffsets: [] as number[] };
-    queue = new UploadQueue(transport(log), { chunkSize: 24 * 1024, backoffBaseMs: 50, backoffMaxMs: 400, maxRetries: 30, progressIntervalMs: 0 });
+    queue = new UploadQueue(transport(log), {
+      chunkSize: 24 * 1024,
+      backoffBaseMs: 50,
+      backoffMaxMs: 400,
+      maxRetries: 30,
+      progressIntervalMs: 0,
+    });
     const size = fs.statSync(files.big as string).size;
     let sentBeforeRestart = -1;
     let restarting: Promise<void> | undefined;

@@ -5,7 +5,7 @@
  * already has are never sent again. Plain TypeScript: no Electron, no file system (the transport
  * reads the file), so it runs the same in the main process, the dev bridge and the tests.
  */
-import { AbortedError, type CreateUploadInput, type UploadMetadataInput, type UploadTransport, UploadError } from './resumableClient.js';
+import { AbortedError, type CreateUploadInput, UploadError, type UploadMetadataInput, type UploadTransport } from './resumableClient.js';
 
 export type UploadState = 'queued' | 'uploading' | 'retrying' | 'paused' | 'completed' | 'failed' | 'canceled';
 

@@ -1,7 +1,7 @@
 /** The desktop shell: sign-in gate, then the dashboard and the bulk upload screen. */
 import { Button, Spinner } from '@members/ui';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { DesktopApi, SessionState } from '../shared/ipc.js';
 import { createDesktopApiClient } from './apiClient.js';
 import { BulkUpload } from './bulk/BulkUpload.js';
@@ -24,25 +24,38 @@ export function App({ desktop }: { desktop: DesktopApi }) {
   const [session, setSession] = useState<SessionState | null>(null);
   const [screen, setScreen] = useState<Screen>('bulk');
   const queryClient = useMemo(makeQueryClient, []);
-  const signOutLocally = () => setSession((s) => (s ? { ...s, user: null } : s));
-  const api = useMemo(() => createDesktopApiClient(desktop, signOutLocally), [desktop]);
+  const signOutLocally = useCallback(() => setSession((s) => (s ? { ...s, user: null } : s)), []);
+  // The main process owns the session (and remembers the server URL): always read it back from there.
+  const reload = useCallback(() => desktop.session.get().then(setSession, () => setSession({ serverUrl: null, user: null })), [desktop]);
+  const api = useMemo(() => createDesktopApiClient(desktop, signOutLocally), [desktop, signOutLocally]);
 
   useEffect(() => {
-    desktop.session.get().then(setSession, () => setSession({ serverUrl: null, user: null }));
-  }, [desktop]);
+    void reload();
+  }, [reload]);
 
   if (!session) return <Spinner label="Loading..." />;
-  if (!session.user) return <SignIn desktop={desktop} serverUrl={session.serverUrl} onSignedIn={(user) => setSession((s) => ({ serverUrl: s?.serverUrl ?? null, user }))} />;
+  if (!session.user)
+    return <SignIn key={session.serverUrl ?? ''} desktop={desktop} serverUrl={session.serverUrl} onSignedIn={() => void reload()} />;
 
   return (
     <QueryClientProvider client={queryClient}>
       <header className="desk-header">
         <strong>Members Admin</strong>
         <nav aria-label="Screens">
-          <Button variant={screen === 'dashboard' ? 'primary' : 'ghost'} size="sm" onClick={() => setScreen('dashboard')} aria-current={screen === 'dashboard' ? 'page' : undefined}>
+          <Button
+            variant={screen === 'dashboard' ? 'primary' : 'ghost'}
+            size="sm"
+            onClick={() => setScreen('dashboard')}
+            aria-current={screen === 'dashboard' ? 'page' : undefined}
+          >
             Dashboard
           </Button>
-          <Button variant={screen === 'bulk' ? 'primary' : 'ghost'} size="sm" onClick={() => setScreen('bulk')} aria-current={screen === 'bulk' ? 'page' : undefined}>
+          <Button
+            variant={screen === 'bulk' ? 'primary' : 'ghost'}
+            size="sm"
+            onClick={() => setScreen('bulk')}
+            aria-current={screen === 'bulk' ? 'page' : undefined}
+          >
             Bulk upload
           </Button>
         </nav>
@@ -55,7 +68,7 @@ export function App({ desktop }: { desktop: DesktopApi }) {
           onClick={async () => {
             await desktop.session.signOut();
             queryClient.clear();
-            signOutLocally();
+            await reload();
           }}
         >
           Sign Out

@@ -3,7 +3,15 @@ import { AdminAccessDenied, Alert, Button, FormField, PasswordField } from '@mem
 import { type FormEvent, useState } from 'react';
 import type { DesktopApi, SessionUser, SignInResult } from '../shared/ipc.js';
 
-export function SignIn({ desktop, serverUrl, onSignedIn }: { desktop: DesktopApi; serverUrl: string | null; onSignedIn: (u: SessionUser) => void }) {
+export function SignIn({
+  desktop,
+  serverUrl,
+  onSignedIn,
+}: {
+  desktop: DesktopApi;
+  serverUrl: string | null;
+  onSignedIn: (u: SessionUser) => void;
+}) {
   const [server, setServer] = useState(serverUrl ?? 'http://127.0.0.1:8080');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -45,8 +53,23 @@ export function SignIn({ desktop, serverUrl, onSignedIn }: { desktop: DesktopApi
         <p className="muted">Sign in with an admin account.</p>
         {error && <Alert>{error}</Alert>}
         <FormField label="Server URL" id="server-url" type="url" required value={server} onChange={(e) => setServer(e.target.value)} />
-        <FormField label="Email" id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <PasswordField label="Password" id="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <FormField
+          label="Email"
+          id="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <PasswordField
+          label="Password"
+          id="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         <Button type="submit" block busy={busy} busyLabel="Signing In...">
           Sign In
         </Button>

@@ -4,7 +4,7 @@
  * renderer holds no token and makes no network request of its own (the CSP forbids it anyway).
  * The dashboard's single-file upload form is routed into the resumable upload queue.
  */
-import { ApiError, type ApiClient, createApiClient, createSessionStore, type UploadVideoPayload } from '@members/ui/api';
+import { type ApiClient, ApiError, createApiClient, createSessionStore, type UploadVideoPayload } from '@members/ui/api';
 import type { DesktopApi } from '../shared/ipc.js';
 
 /** A base URL that never resolves: every call is intercepted below. */
@@ -32,7 +32,8 @@ function ipcFetch(desktop: DesktopApi): typeof fetch {
     if (path.startsWith('/auth/')) {
       return new Response(JSON.stringify({ success: false, error: 'The desktop app keeps the session' }), { status: 401 });
     }
-    if (method !== 'GET' && method !== 'POST' && method !== 'PUT' && method !== 'DELETE') throw new TypeError(`Unsupported method ${method}`);
+    if (method !== 'GET' && method !== 'POST' && method !== 'PUT' && method !== 'DELETE')
+      throw new TypeError(`Unsupported method ${method}`);
     let body: unknown;
     if (typeof init?.body === 'string' && init.body !== '') body = JSON.parse(init.body);
     const answer = await desktop.api.request({ method, path, body });
@@ -42,14 +43,21 @@ function ipcFetch(desktop: DesktopApi): typeof fetch {
 }
 
 /** The dashboard form's upload, sent through the queue (needs the file's path: Electron only). */
-async function uploadThroughQueue(desktop: DesktopApi, payload: UploadVideoPayload, onProgress?: (fraction: number) => void): Promise<{ videoId: string }> {
+async function uploadThroughQueue(
+  desktop: DesktopApi,
+  payload: UploadVideoPayload,
+  onProgress?: (fraction: number) => void,
+): Promise<{ videoId: string }> {
   const filePath = payload.video instanceof File ? desktop.files.pathOf(payload.video) : undefined;
   if (!filePath) throw new ApiError(0, 'Use Bulk upload in this window: the file location is not available here');
   const [file] = await desktop.files.expand({ paths: [filePath] });
   if (!file) throw new ApiError(0, 'Failed to upload video');
   const info = await desktop.media.inspect({ path: file });
   if (!info.isVideo) throw new ApiError(400, info.reason ?? 'Not a video file');
-  const tags = (payload.tags ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  const tags = (payload.tags ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const id = `form-${Date.now().toString(36)}`;
   return new Promise((resolve, reject) => {
     const stop = desktop.uploads.onChange((s) => {

@@ -1,6 +1,7 @@
 /** The configured models (for the model selects) and the explorer template, from GET /api/site. */
-import { useQuery } from '@tanstack/react-query';
+
 import type { ApiClient } from '@members/ui/api';
+import { useQuery } from '@tanstack/react-query';
 
 export function useSite(api: ApiClient) {
   const site = useQuery({ queryKey: ['site'], queryFn: () => api.site(), staleTime: 5 * 60_000 });

@@ -6,7 +6,11 @@
 import { z } from 'zod';
 import type { QueueSnapshot } from '../main/uploadQueue.js';
 
-const filePath = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'must not contain NUL');
+const filePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => !p.includes('\0'), 'must not contain NUL');
 const shortText = (max: number) => z.string().max(max);
 const empty = z.object({}).strict();
 

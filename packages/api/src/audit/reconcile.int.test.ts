@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
 import { apiClient, forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
 import { billingTestKit, HASH, seedMember } from '../billing/billing.testSupport.js';
+import { runLifecycle } from '../billing/index.js';
 import { type GeneratedHistory, generateBillingHistory } from './audit.testSupport.js';
 import { reconcile } from './reconcile.js';
 
@@ -22,7 +23,12 @@ forEachStore('audit reconcile and reports', (kind) => {
 
   async function raw(path: string, token?: string) {
     const res = await fetch(`${server.url}/api${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-    return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      chunked: res.headers.get('transfer-encoding') === 'chunked',
+      text: await res.text(),
+    };
   }
 
   beforeAll(async () => {
@@ -110,6 +116,7 @@ forEachStore('audit reconcile and reports', (kind) => {
       const r = await raw('/admin/audit/payments?format=csv', admin);
       expect(r.status).toBe(200);
       expect(r.type).toContain('text/csv');
+      expect(r.chunked).toBe(true); // streamed, no Content-Length computed from a buffered body
       const lines = r.text.trim().split('\r\n');
       expect(lines[0]).toBe(
         'position,time,action,paymentId,userId,memberEmail,planType,amountSats,btcAmount,address,txHash,actingAdminId,actingAdminEmail,reason',
@@ -159,6 +166,34 @@ forEachStore('audit reconcile and reports', (kind) => {
     const beforeAll = await kit.api.get(`/admin/audit/replay?to=${encodeURIComponent('2000-01-01')}`, admin);
     expect(beforeAll.body.data).toEqual([]);
     expect((await kit.api.get('/admin/audit/replay?to=yesterday', admin)).status).toBe(400);
+  });
+
+  it('still reconciles after renewals, cancellations and the lifecycle moving a year on (runs last)', async () => {
+    const [a, b] = [await seedMember(server), await seedMember(server)];
+    const payAndVerify = async (m: typeof a, body: Record<string, unknown>) => {
+      expect((await kit.submit(m, body)).status).toBeLessThan(300);
+      const row = ((await kit.pending()).body.data.payments as { id: string; userId: string }[]).find((p) => p.userId === m.id);
+      expect((await kit.verify(row?.id as string)).status).toBe(200);
+    };
+    await payAndVerify(a, { transactionHash: HASH(881) });
+    await payAndVerify(a, { planType: 'monthly', btcAmount: '0.0005', transactionHash: HASH(882) }); // a renewal
+    await payAndVerify(b, { planType: 'monthly', btcAmount: '0.0005', transactionHash: HASH(883) });
+    expect((await kit.api.post('/subscriptions/cancel', undefined, b.token)).status).toBe(200);
+    const mid = await reconcile(server.ctx.db, server.ctx.store);
+    expect(mid.differences).toEqual([]);
+    server.clock.advance(400 * DAY);
+    await runLifecycle(server.ctx);
+    const after = await reconcile(server.ctx.db, server.ctx.store);
+    expect(after.differences).toEqual([]);
+    expect(after.replayed.activeSubscribers).toBe(0);
+    expect(after.replayed.revenueSats).toBe(mid.replayed.revenueSats);
+    // A year on, the old token has expired.
+    const states = (await kit.api.get('/admin/audit/replay?to=999999999', await adminToken(server))).body.data as {
+      userId: string;
+      status: string;
+    }[];
+    expect(states.find((s) => s.userId === a.id)?.status).toBe('unpaid');
+    expect(states.find((s) => s.userId === b.id)?.status).toBe('canceled');
   });
 
   it('answers members with 403 on every report', async () => {

@@ -17,16 +17,23 @@ import { reconcile } from './reconcile.js';
 import { SUBSCRIPTION_AT_COLUMNS, subscriptionsAt } from './subscriptionReplay.js';
 import { verifyChain } from './verifyChain.js';
 
-function streamReport(c: Context<AppEnv>, format: ReportFormat, filename: string, chunks: AsyncIterable<string>) {
+function streamReport(ctx: AppContext, c: Context<AppEnv>, format: ReportFormat, filename: string, chunks: AsyncIterable<string>) {
   c.header('Content-Type', CONTENT_TYPES[format]);
   c.header('Cache-Control', 'no-store');
   if (format === 'csv') c.header('Content-Disposition', `attachment; filename="${filename}.csv"`);
-  return stream(c, async function writeReport(s) {
-    for await (const chunk of batchChunks(chunks)) {
-      if (s.aborted) return;
-      await s.write(chunk);
-    }
-  });
+  return stream(
+    c,
+    async function writeReport(s) {
+      for await (const chunk of batchChunks(chunks)) {
+        if (s.aborted) return;
+        await s.write(chunk);
+      }
+    },
+    async function reportFailed(err) {
+      // The status line is already sent: the truncated body is all the client can be told.
+      ctx.logger.error({ err, requestId: c.get('requestId'), path: c.req.path }, 'audit report stream failed');
+    },
+  );
 }
 
 function formatOf(c: Context<AppEnv>): ReportFormat {
@@ -61,7 +68,7 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const to = parseDateBound(c.req.query('to'), true);
     if (from === 'invalid' || to === 'invalid') throw badRequest('from/to: must be dates (YYYY-MM-DD or ISO 8601)');
     const rows = paymentHistory(ctx.store.streamAll({ batchSize: 1000 }), { from, to });
-    return streamReport(c, format, 'payments', formatRows(rows, format, PAYMENT_HISTORY_COLUMNS));
+    return streamReport(ctx, c, format, 'payments', formatRows(rows, format, PAYMENT_HISTORY_COLUMNS));
   });
 
   api.get('/admin/audit/reconcile', async function reconcileReadModels(c) {
@@ -76,6 +83,6 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     if (!point) throw badRequest('to: must be a log position or a date');
     const { ledger, rows } = await subscriptionsAt(ctx.store, point);
     c.header('X-Replayed-To-Position', String(ledger.position));
-    return streamReport(c, format, 'subscriptions', formatRows(rows, format, SUBSCRIPTION_AT_COLUMNS));
+    return streamReport(ctx, c, format, 'subscriptions', formatRows(rows, format, SUBSCRIPTION_AT_COLUMNS));
   });
 }

@@ -23,7 +23,14 @@ describe('kurrentdb adapter (fake client)', () => {
     const a = createKurrentEventStore('kurrentdb://fake', { client, namespace: 'a' });
     const b = createKurrentEventStore('kurrentdb://fake', { client, namespace: 'b' });
     await a.append('s', [{ type: 'T', data: { n: 1 } }], { expectedVersion: 'no_stream', metadata: meta });
-    await b.append('s', [{ type: 'T', data: { n: 2 } }, { type: 'T', data: { n: 3 } }], { expectedVersion: 'no_stream', metadata: meta });
+    await b.append(
+      's',
+      [
+        { type: 'T', data: { n: 2 } },
+        { type: 'T', data: { n: 3 } },
+      ],
+      { expectedVersion: 'no_stream', metadata: meta },
+    );
     expect(await a.headPosition()).toBe(1);
     expect(await b.headPosition()).toBe(2);
     expect((await b.readStream('s')).map((e) => [e.streamId, e.position])).toEqual([
@@ -37,7 +44,11 @@ describe('kurrentdb adapter (fake client)', () => {
   it('pages through 2,500 events from any point via the position index, and verifies', async () => {
     const store = createKurrentEventStore('kurrentdb://fake', { client: fakeKurrentClient() });
     for (let i = 0; i < 250; i++)
-      await store.append(`s-${i % 7}`, Array.from({ length: 10 }, (_, j) => ({ type: 'T', data: { n: i * 10 + j } })), { expectedVersion: 'any', metadata: meta });
+      await store.append(
+        `s-${i % 7}`,
+        Array.from({ length: 10 }, (_, j) => ({ type: 'T', data: { n: i * 10 + j } })),
+        { expectedVersion: 'any', metadata: meta },
+      );
     expect((await store.readAll({ after: 1999, limit: 3 })).map((e) => e.position)).toEqual([2000, 2001, 2002]);
     expect((await store.readAll({ after: 2497, limit: 10 })).map((e) => e.position)).toEqual([2498, 2499, 2500]);
     expect(await verifyChain(store, { batchSize: 333 })).toMatchObject({ ok: true, events: 2500 });
@@ -45,7 +56,14 @@ describe('kurrentdb adapter (fake client)', () => {
 
   it('copies recorded events as they are and refuses a batch that does not continue the chain', async () => {
     const src = createKurrentEventStore('kurrentdb://fake', { client: fakeKurrentClient() });
-    await src.append('x', [{ type: 'T', data: { n: 1 } }, { type: 'T', data: { n: 2 } }], { expectedVersion: 'no_stream', metadata: meta });
+    await src.append(
+      'x',
+      [
+        { type: 'T', data: { n: 1 } },
+        { type: 'T', data: { n: 2 } },
+      ],
+      { expectedVersion: 'no_stream', metadata: meta },
+    );
     await src.append('y', [{ type: 'T', data: { n: 3 } }], { expectedVersion: 'no_stream', metadata: meta });
     const events = await src.readAll();
     const dst = createKurrentEventStore('kurrentdb://fake', { client: fakeKurrentClient() });

@@ -57,11 +57,14 @@ export function fakeKurrentClient(): KurrentClientLike & { log: Stored[] } {
         (state === 'stream_exists' && current > 0) ||
         (typeof state === 'bigint' && state === BigInt(current - 1));
       if (!ok)
-        throw new WrongExpectedVersionError(undefined as never, {
-          streamName: name,
-          current: current === 0 ? 'no_stream' : BigInt(current - 1),
-          expected: state as never,
-        } as never);
+        throw new WrongExpectedVersionError(
+          undefined as never,
+          {
+            streamName: name,
+            current: current === 0 ? 'no_stream' : BigInt(current - 1),
+            expected: state as never,
+          } as never,
+        );
       let last: Stored | undefined;
       for (const [i, e] of list.entries())
         last = push({ streamId: name, id: e.id, revision: BigInt(current + i), type: e.type, data: e.data, metadata: e.metadata });

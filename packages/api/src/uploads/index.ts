@@ -21,8 +21,8 @@
  *  4. `DELETE /api/admin/uploads/{id}` cancels and removes the partial file.
  */
 import type { AppModule } from '../module.js';
-import { uploadRoutes } from './uploads.routes.js';
 import { uploadSessionsSchema } from './uploadSessions.js';
+import { uploadRoutes } from './uploads.routes.js';
 
 export const uploadsModule: AppModule = {
   name: 'uploads',

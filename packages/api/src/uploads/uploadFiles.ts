@@ -46,7 +46,12 @@ export type AppendResult = { ok: true; offset: number; complete: boolean } | { o
  * A body that would pass `limit` is cut back to `offset` and reported as too large. A body that
  * breaks off (client gone, server stopping) keeps the bytes written so far.
  */
-export async function appendAt(file: string, offset: number, limit: number, body: ReadableStream<Uint8Array> | null): Promise<AppendResult> {
+export async function appendAt(
+  file: string,
+  offset: number,
+  limit: number,
+  body: ReadableStream<Uint8Array> | null,
+): Promise<AppendResult> {
   const handle = await fsp.open(file, fs.constants.O_WRONLY | fs.constants.O_CREAT);
   let position = offset;
   try {

@@ -11,8 +11,27 @@ const video = path.join(work, 'clip.mp4');
 const notVideo = path.join(work, 'notes.mp4');
 
 beforeAll(() => {
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=3:size=160x120:rate=15', '-f', 'lavfi', '-i', 'sine=duration=3',
-    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-y', video]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=duration=3:size=160x120:rate=15',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=duration=3',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-y',
+    video,
+  ]);
   fs.writeFileSync(notVideo, 'just some text, not a video\n'.repeat(100));
 });
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -23,7 +42,11 @@ async function patch(url: string, id: string, token: string, offset: number, bod
     headers: { authorization: `Bearer ${token}`, 'content-type': type, 'upload-offset': String(offset) },
     body,
   });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as { success: boolean; data?: any; error?: string; details?: any } };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (await res.json()) as { success: boolean; data?: any; error?: string; details?: any },
+  };
 }
 
 forEachStore('resumable uploads', (kind) => {
@@ -80,7 +103,7 @@ forEachStore('resumable uploads', (kind) => {
     // The ingested video is in the log.
     const events = await server.ctx.store.readStream(`video-${videoId}`);
     expect(events[0]?.type).toBe('VideoUploaded');
-    expect((events[0]?.data as { durationSeconds: number }).durationSeconds).toBe(3);
+    expect((events[0]?.data as { durationSeconds: number } | undefined)?.durationSeconds).toBe(3);
   });
 
   it('refuses too large files (413) and bytes past the declared size (413)', async () => {
@@ -97,7 +120,11 @@ forEachStore('resumable uploads', (kind) => {
     const noTitle = await api.post('/admin/uploads', { fileName: 'a.mp4', size: 10, metadata: { title: ' ' } }, token);
     expect(noTitle.status).toBe(400);
     expect(noTitle.body.error).toBe('Please provide at least a title and video file');
-    const badThumb = await api.post('/admin/uploads', { fileName: 'a.mp4', size: 10, metadata, thumbnail: Buffer.from('png?').toString('base64') }, token);
+    const badThumb = await api.post(
+      '/admin/uploads',
+      { fileName: 'a.mp4', size: 10, metadata, thumbnail: Buffer.from('png?').toString('base64') },
+      token,
+    );
     expect(badThumb.status).toBe(400);
   });
 
@@ -124,4 +151,3 @@ forEachStore('resumable uploads', (kind) => {
     expect((await patch(server.url, id, token, 100, all.subarray(100, 200))).status).toBe(410);
   });
 });
-

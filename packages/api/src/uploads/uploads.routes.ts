@@ -2,11 +2,12 @@
  * Handlers of the resumable upload protocol (see index.ts for the protocol). Every route is
  * admin-only. One request at a time may write an upload: a second one gets a 409 and asks again.
  */
+
+import fsp from 'node:fs/promises';
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { validateDetails } from '../catalog/ingest.js';
-import { ingestVideoFile } from '../catalog/ingest.js';
+import { ingestVideoFile, validateDetails } from '../catalog/ingest.js';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
@@ -14,7 +15,6 @@ import { badRequest, fail, HttpError, notFound, ok } from '../http/envelope.js';
 import { idSchema, jsonBody, paramOf } from '../http/validate.js';
 import { appendAt, createPart, partPath, removeUploadFiles, storedBytes, thumbPath } from './uploadFiles.js';
 import { findUploadSession, finishUploadSession, insertUploadSession, type UploadSession } from './uploadSessions.js';
-import fsp from 'node:fs/promises';
 
 export const UPLOAD_CONTENT_TYPE = 'application/offset+octet-stream';
 export const THUMBNAIL_MAX_BYTES = 2 * 1024 * 1024;
@@ -84,7 +84,8 @@ export function uploadRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       const admin = await requireAdmin(ctx, c);
       const body = await jsonBody(c, createUploadSchema);
       // 1. Refuse what ingestion would refuse before a single byte is sent.
-      if (body.size > ctx.env.MAX_UPLOAD_BYTES) throw new HttpError(413, `The video file is too large (limit ${ctx.env.MAX_UPLOAD_BYTES} bytes)`);
+      if (body.size > ctx.env.MAX_UPLOAD_BYTES)
+        throw new HttpError(413, `The video file is too large (limit ${ctx.env.MAX_UPLOAD_BYTES} bytes)`);
       const checked = validateDetails({ ...body.metadata, originalName: body.fileName });
       if (!checked.ok) throw new HttpError(checked.status, checked.error);
       const thumbnail = body.thumbnail ? decodeThumbnail(body.thumbnail) : null;

@@ -3,7 +3,15 @@ import { Button } from '@members/ui';
 import { useState } from 'react';
 import { ACCESS_LEVELS, OTHER_MODEL, type RowFields } from './rows.js';
 
-export function BulkEditBar({ models, selected, onApply }: { models: string[]; selected: number; onApply: (patch: Partial<RowFields>) => void }) {
+export function BulkEditBar({
+  models,
+  selected,
+  onApply,
+}: {
+  models: string[];
+  selected: number;
+  onApply: (patch: Partial<RowFields>) => void;
+}) {
   const [model, setModel] = useState('');
   const [accessLevel, setAccessLevel] = useState('');
   const [tags, setTags] = useState('');
@@ -19,7 +27,12 @@ export function BulkEditBar({ models, selected, onApply }: { models: string[]; s
           </option>
         ))}
       </select>
-      <select aria-label="Access level for selected rows" className="input" value={accessLevel} onChange={(e) => setAccessLevel(e.target.value)}>
+      <select
+        aria-label="Access level for selected rows"
+        className="input"
+        value={accessLevel}
+        onChange={(e) => setAccessLevel(e.target.value)}
+      >
         <option value="">Access level…</option>
         {ACCESS_LEVELS.map((a) => (
           <option key={a} value={a}>
@@ -27,9 +40,26 @@ export function BulkEditBar({ models, selected, onApply }: { models: string[]; s
           </option>
         ))}
       </select>
-      <input aria-label="Tags for selected rows" className="input" placeholder="Tags, comma-separated" value={tags} onChange={(e) => setTags(e.target.value)} />
-      <input aria-label="Description for selected rows" className="input" placeholder="Description" value={description} onChange={(e) => setDescription(e.target.value)} />
-      <Button size="sm" onClick={() => onApply({ model, accessLevel: (accessLevel || undefined) as RowFields['accessLevel'] | undefined, tags, description })}>
+      <input
+        aria-label="Tags for selected rows"
+        className="input"
+        placeholder="Tags, comma-separated"
+        value={tags}
+        onChange={(e) => setTags(e.target.value)}
+      />
+      <input
+        aria-label="Description for selected rows"
+        className="input"
+        placeholder="Description"
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+      />
+      <Button
+        size="sm"
+        onClick={() =>
+          onApply({ model, accessLevel: (accessLevel || undefined) as RowFields['accessLevel'] | undefined, tags, description })
+        }
+      >
         Apply to selected
       </Button>
     </fieldset>

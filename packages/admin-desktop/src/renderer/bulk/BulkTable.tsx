@@ -29,12 +29,19 @@ function UploadCell({ row, onControl }: { row: BulkRow; onControl: BulkTableProp
   const u = row.upload;
   if (row.probe === 'probing') return <span className="muted">Reading file…</span>;
   if (row.probe === 'error') return <span className="bulk-error">{row.error}</span>;
-  if (!row.info?.isVideo) return <span className="badge badge-danger" title={row.info?.reason}>Not a video — will not be sent</span>;
+  if (!row.info?.isVideo)
+    return (
+      <span className="badge badge-danger" title={row.info?.reason}>
+        Not a video — will not be sent
+      </span>
+    );
   if (!u || !row.queueId) return <span className="muted">Ready</span>;
   const id = row.queueId;
   return (
     <div className="bulk-upload-cell" data-state={u.state}>
-      <span className={`badge ${u.state === 'completed' ? 'badge-success' : u.state === 'failed' ? 'badge-danger' : 'badge-info'}`}>{STATE_LABEL[u.state]}</span>
+      <span className={`badge ${u.state === 'completed' ? 'badge-success' : u.state === 'failed' ? 'badge-danger' : 'badge-info'}`}>
+        {STATE_LABEL[u.state]}
+      </span>
       {u.state !== 'completed' && u.state !== 'canceled' && (
         <ProgressLine label={`Upload progress for ${row.fileName}`} done={u.uploadedBytes} total={u.size} speed={u.speed} />
       )}
@@ -101,7 +108,12 @@ export function BulkTable({ rows, models, onChange, onSelect, onRemove, onRetake
         <thead>
           <tr>
             <th>
-              <input type="checkbox" aria-label="Select all rows" checked={rows.length > 0 && rows.every((r) => r.selected)} onChange={(e) => onSelect('*', e.target.checked)} />
+              <input
+                type="checkbox"
+                aria-label="Select all rows"
+                checked={rows.length > 0 && rows.every((r) => r.selected)}
+                onChange={(e) => onSelect('*', e.target.checked)}
+              />
             </th>
             <th>Thumbnail</th>
             <th>File</th>
@@ -117,9 +129,19 @@ export function BulkTable({ rows, models, onChange, onSelect, onRemove, onRetake
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={r.id} data-testid="bulk-row" data-file={r.fileName} className={r.probe === 'done' && !r.info?.isVideo ? 'bulk-flagged' : undefined}>
+            <tr
+              key={r.id}
+              data-testid="bulk-row"
+              data-file={r.fileName}
+              className={r.probe === 'done' && !r.info?.isVideo ? 'bulk-flagged' : undefined}
+            >
               <td>
-                <input type="checkbox" aria-label={`Select ${r.fileName}`} checked={r.selected} onChange={(e) => onSelect(r.id, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  aria-label={`Select ${r.fileName}`}
+                  checked={r.selected}
+                  onChange={(e) => onSelect(r.id, e.target.checked)}
+                />
               </td>
               <td>
                 <ThumbnailCell row={r} onRetake={(at) => onRetakeThumbnail(r, at)} />
@@ -135,10 +157,22 @@ export function BulkTable({ rows, models, onChange, onSelect, onRemove, onRetake
               </td>
               <td data-testid="duration">{r.info?.isVideo ? formatDuration(r.info.durationSeconds) : '—'}</td>
               <td>
-                <input aria-label={`Title for ${r.fileName}`} className="input" value={r.title} disabled={locked(r)} onChange={(e) => onChange(r.id, { title: e.target.value })} />
+                <input
+                  aria-label={`Title for ${r.fileName}`}
+                  className="input"
+                  value={r.title}
+                  disabled={locked(r)}
+                  onChange={(e) => onChange(r.id, { title: e.target.value })}
+                />
               </td>
               <td>
-                <select aria-label={`Model for ${r.fileName}`} className="input" value={r.model} disabled={locked(r)} onChange={(e) => onChange(r.id, { model: e.target.value })}>
+                <select
+                  aria-label={`Model for ${r.fileName}`}
+                  className="input"
+                  value={r.model}
+                  disabled={locked(r)}
+                  onChange={(e) => onChange(r.id, { model: e.target.value })}
+                >
                   <option value="">Select Model</option>
                   {modelOptions.map((m) => (
                     <option key={m} value={m}>
@@ -163,7 +197,13 @@ export function BulkTable({ rows, models, onChange, onSelect, onRemove, onRetake
                 </select>
               </td>
               <td>
-                <input aria-label={`Tags for ${r.fileName}`} className="input" value={r.tags} disabled={locked(r)} onChange={(e) => onChange(r.id, { tags: e.target.value })} />
+                <input
+                  aria-label={`Tags for ${r.fileName}`}
+                  className="input"
+                  value={r.tags}
+                  disabled={locked(r)}
+                  onChange={(e) => onChange(r.id, { tags: e.target.value })}
+                />
               </td>
               <td>
                 <textarea

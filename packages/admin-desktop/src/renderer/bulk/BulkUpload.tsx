@@ -86,13 +86,20 @@ export function BulkUpload({ desktop, api }: { desktop: DesktopApi; api: ApiClie
     const sendable = rows.filter(isSendable);
     if (!sendable.length) return;
     const queued = sendable.map((r) => ({ row: r, queueId: `${r.id}-${r.sends + 1}` }));
-    setRows((rs) => rs.map((r) => {
-      const q = queued.find((x) => x.row.id === r.id);
-      return q ? { ...r, queueId: q.queueId, sends: r.sends + 1, upload: undefined } : r;
-    }));
+    setRows((rs) =>
+      rs.map((r) => {
+        const q = queued.find((x) => x.row.id === r.id);
+        return q ? { ...r, queueId: q.queueId, sends: r.sends + 1, upload: undefined } : r;
+      }),
+    );
     try {
       await desktop.uploads.add({
-        items: queued.map(({ row, queueId }) => ({ id: queueId, path: row.path, metadata: metadataOf(row), thumbnailAtSeconds: row.info?.thumbnailAtSeconds })),
+        items: queued.map(({ row, queueId }) => ({
+          id: queueId,
+          path: row.path,
+          metadata: metadataOf(row),
+          thumbnailAtSeconds: row.info?.thumbnailAtSeconds,
+        })),
       });
     } catch (err) {
       setNotice((err as Error).message);
@@ -108,6 +115,7 @@ export function BulkUpload({ desktop, api }: { desktop: DesktopApi; api: ApiClie
   const active = (snapshot?.active ?? 0) > 0;
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a drop target only; the Choose buttons do the same by keyboard
     <div
       className={`bulk ${dragging ? 'bulk-dragging' : ''}`}
       onDragOver={(e) => {
@@ -131,8 +139,8 @@ export function BulkUpload({ desktop, api }: { desktop: DesktopApi; api: ApiClie
         }
       >
         <p className="muted">
-          Drop videos or a folder here. Each file is read locally by ffprobe (duration, resolution, codec) and gets a thumbnail before anything is
-          sent; files that are not videos are flagged and never sent.
+          Drop videos or a folder here. Each file is read locally by ffprobe (duration, resolution, codec) and gets a thumbnail before
+          anything is sent; files that are not videos are flagged and never sent.
         </p>
         {notice && <Alert onDismiss={() => setNotice(null)}>{notice}</Alert>}
         <p aria-live="polite" data-testid="bulk-summary">
@@ -140,7 +148,11 @@ export function BulkUpload({ desktop, api }: { desktop: DesktopApi; api: ApiClie
         </p>
         {rows.length > 0 && (
           <>
-            <BulkEditBar models={models} selected={rows.filter((r) => r.selected).length} onApply={(patch) => setRows((rs) => applyToSelected(rs, patch))} />
+            <BulkEditBar
+              models={models}
+              selected={rows.filter((r) => r.selected).length}
+              onApply={(patch) => setRows((rs) => applyToSelected(rs, patch))}
+            />
             <BulkTable
               rows={rows}
               models={models}
@@ -157,11 +169,9 @@ export function BulkUpload({ desktop, api }: { desktop: DesktopApi; api: ApiClie
             {`Upload ${sendable} ${sendable === 1 ? 'video' : 'videos'}`}
           </Button>
           {active && (
-            <>
-              <Button variant="secondary" onClick={() => desktop.uploads.controlAll({ action: 'pause' })}>
-                Pause all
-              </Button>
-            </>
+            <Button variant="secondary" onClick={() => desktop.uploads.controlAll({ action: 'pause' })}>
+              Pause all
+            </Button>
           )}
           {snapshot?.items.some((i) => i.state === 'paused') && (
             <Button variant="secondary" onClick={() => desktop.uploads.controlAll({ action: 'resume' })}>
@@ -172,9 +182,15 @@ export function BulkUpload({ desktop, api }: { desktop: DesktopApi; api: ApiClie
         {snapshot && snapshot.items.length > 0 && (
           <div className="bulk-overall">
             <strong>Overall</strong>
-            <ProgressLine label="Overall upload progress" done={snapshot.uploadedBytes} total={snapshot.totalBytes} speed={snapshot.speed} />
+            <ProgressLine
+              label="Overall upload progress"
+              done={snapshot.uploadedBytes}
+              total={snapshot.totalBytes}
+              speed={snapshot.speed}
+            />
             <span className="muted">
-              {snapshot.items.filter((i) => i.state === 'completed').length} of {snapshot.items.filter((i) => i.state !== 'canceled').length} done
+              {snapshot.items.filter((i) => i.state === 'completed').length} of{' '}
+              {snapshot.items.filter((i) => i.state !== 'canceled').length} done
             </span>
           </div>
         )}

@@ -79,7 +79,8 @@ export function applyToRow(rows: BulkRow[], id: string, patch: Partial<RowFields
 /** Applies only the fields given (non-empty text, chosen selects) to every selected row. */
 export function applyToSelected(rows: BulkRow[], patch: Partial<RowFields>): BulkRow[] {
   const clean: Partial<RowFields> = {};
-  for (const [k, v] of Object.entries(patch) as Array<[keyof RowFields, string]>) if (v !== undefined && v !== '') (clean as Record<string, string>)[k] = v;
+  for (const [k, v] of Object.entries(patch) as Array<[keyof RowFields, string]>)
+    if (v !== undefined && v !== '') (clean as Record<string, string>)[k] = v;
   return rows.map((r) => (r.selected ? { ...r, ...clean } : r));
 }
 

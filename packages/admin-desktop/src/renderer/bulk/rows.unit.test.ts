@@ -3,19 +3,35 @@ import type { MediaInfo } from '../../shared/ipc.js';
 import { applyToSelected, type BulkRow, formatBytes, isSendable, metadataOf, newRow, splitTags, titleFromFileName } from './rows.js';
 
 const info = (over: Partial<MediaInfo> = {}): MediaInfo => ({
-  path: '/v/a.mp4', fileName: 'a.mp4', size: 10, isVideo: true, durationSeconds: 154.4, width: 1920, height: 1080, codec: 'h264', ...over,
+  path: '/v/a.mp4',
+  fileName: 'a.mp4',
+  size: 10,
+  isVideo: true,
+  durationSeconds: 154.4,
+  width: 1920,
+  height: 1080,
+  codec: 'h264',
+  ...over,
 });
 
 describe('bulk upload rows', () => {
   it('defaults the title from the file name', () => {
     expect(titleFromFileName('golden_hour-final.v2.mp4')).toBe('Golden hour final v2');
     expect(titleFromFileName('clip.mov')).toBe('Clip');
-    expect(newRow('/videos/rooftop nights.mp4')).toMatchObject({ fileName: 'rooftop nights.mp4', title: 'Rooftop nights', accessLevel: 'premium' });
+    expect(newRow('/videos/rooftop nights.mp4')).toMatchObject({
+      fileName: 'rooftop nights.mp4',
+      title: 'Rooftop nights',
+      accessLevel: 'premium',
+    });
     expect(newRow('C:\\videos\\x_y.avi').fileName).toBe('x_y.avi');
   });
 
   it('applies the given fields to the selected rows only', () => {
-    const rows: BulkRow[] = [{ ...newRow('/a.mp4'), selected: true }, newRow('/b.mp4'), { ...newRow('/c.mp4'), selected: true, tags: 'keep' }];
+    const rows: BulkRow[] = [
+      { ...newRow('/a.mp4'), selected: true },
+      newRow('/b.mp4'),
+      { ...newRow('/c.mp4'), selected: true, tags: 'keep' },
+    ];
     const next = applyToSelected(rows, { model: 'Luna Hart', accessLevel: 'vip', tags: '', description: '' });
     expect(next.map((r) => [r.model, r.accessLevel, r.tags])).toEqual([
       ['Luna Hart', 'vip', ''],
@@ -30,7 +46,14 @@ describe('bulk upload rows', () => {
     expect(isSendable({ ...video, info: info({ isVideo: false }) })).toBe(false);
     expect(isSendable({ ...video, probe: 'probing' })).toBe(false);
     expect(isSendable({ ...video, title: ' ' })).toBe(false);
-    expect(metadataOf(video)).toEqual({ title: 'A', accessLevel: 'premium', model: 'Other', description: 'd', tags: ['a', 'b'], durationText: '2:34' });
+    expect(metadataOf(video)).toEqual({
+      title: 'A',
+      accessLevel: 'premium',
+      model: 'Other',
+      description: 'd',
+      tags: ['a', 'b'],
+      durationText: '2:34',
+    });
     expect(splitTags('')).toEqual([]);
   });
 
