@@ -19,13 +19,17 @@
  *     `VideoUploaded`) and the answer carries `videoId`; an ingestion error (not a video…) is
  *     answered with its status and message, and the upload is marked failed.
  *  4. `DELETE /api/admin/uploads/{id}` cancels and removes the partial file.
+ *
+ * An open upload that receives nothing for a week is canceled by the sweeper (uploadSweeper.ts).
  */
 import type { AppModule } from '../module.js';
 import { uploadSessionsSchema } from './uploadSessions.js';
+import { startUploadSweeper } from './uploadSweeper.js';
 import { uploadRoutes } from './uploads.routes.js';
 
 export const uploadsModule: AppModule = {
   name: 'uploads',
   projections: [uploadSessionsSchema],
   routes: uploadRoutes,
+  start: startUploadSweeper,
 };

@@ -113,3 +113,16 @@ export async function finishUploadSession(
   ]);
   return r.changes > 0;
 }
+
+/** Notes that bytes arrived (the sweeper keeps uploads that move). */
+export async function touchUploadSession(q: Queryable, id: string, now: Date): Promise<void> {
+  await q.run('UPDATE upload_sessions SET updated_at = ? WHERE id = ?', [now.toISOString(), id]);
+}
+
+/** Open uploads that received nothing since `before`. */
+export async function staleOpenSessions(q: Queryable, before: Date): Promise<string[]> {
+  const rows = await q.all<{ id: string }>("SELECT id FROM upload_sessions WHERE status = 'open' AND updated_at < ?", [
+    before.toISOString(),
+  ]);
+  return rows.map((r) => r.id);
+}

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
 import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
+import { sweepStaleUploads } from './uploadSweeper.js';
 
 const work = tmpDir('uploads-int-');
 const video = path.join(work, 'clip.mp4');
@@ -136,6 +137,19 @@ forEachStore('resumable uploads', (kind) => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBeTruthy();
     expect((await api.get(`/admin/uploads/${created.body.data.uploadId}`, token)).body.data.status).toBe('failed');
+  });
+
+  it('cancels uploads abandoned for a week and removes their partial files', async () => {
+    const api = apiClient(server.url);
+    const created = await api.post('/admin/uploads', { fileName: 'old.mp4', size: 1000, metadata }, token);
+    const id = created.body.data.uploadId;
+    await patch(server.url, id, token, 0, new Uint8Array(10));
+    server.clock.advance(6 * 86_400_000);
+    expect(await sweepStaleUploads(server.ctx)).toBe(0);
+    server.clock.advance(2 * 86_400_000);
+    expect(await sweepStaleUploads(server.ctx)).toBe(1);
+    expect(fs.existsSync(path.join(server.store.dataDir, 'uploads', `${id}.part`))).toBe(false);
+    expect((await api.get(`/admin/uploads/${id}`, token)).body.data.status).toBe('canceled');
   });
 
   it('DELETE cancels and removes the partial file', async () => {

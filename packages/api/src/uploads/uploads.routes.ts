@@ -14,7 +14,7 @@ import { requireAdmin } from '../http/auth.js';
 import { badRequest, fail, HttpError, notFound, ok } from '../http/envelope.js';
 import { idSchema, jsonBody, paramOf } from '../http/validate.js';
 import { appendAt, createPart, partPath, removeUploadFiles, storedBytes, thumbPath } from './uploadFiles.js';
-import { findUploadSession, finishUploadSession, insertUploadSession, type UploadSession } from './uploadSessions.js';
+import { findUploadSession, finishUploadSession, insertUploadSession, touchUploadSession, type UploadSession } from './uploadSessions.js';
 
 export const UPLOAD_CONTENT_TYPE = 'application/offset+octet-stream';
 export const THUMBNAIL_MAX_BYTES = 2 * 1024 * 1024;
@@ -148,6 +148,7 @@ export function uploadRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       // 2. Stream the body onto the part file.
       const appended = await appendAt(file, current, session.size, c.req.raw.body);
       c.header('Upload-Offset', String(appended.offset));
+      if (appended.offset > current) await touchUploadSession(ctx.db, session.id, ctx.clock.now());
       if (!appended.ok) return fail(c, 413, `The chunk goes past the declared size of ${session.size} bytes`, { offset: appended.offset });
       if (!appended.complete) return ok(c, describe(session, appended.offset));
 
