@@ -246,6 +246,9 @@ export function createHttpTransport(opts: HttpTransportOptions): UploadTransport
         'content-type': 'application/offset+octet-stream',
         'upload-offset': String(chunk.offset),
       });
+      // A finished upload whose answer was lost: the server says so and names the video.
+      const done = (answer.body?.details as { videoId?: string } | undefined)?.videoId;
+      if (answer.status === 409 && done) return { uploadId, offset: chunk.offset, size: chunk.offset, status: 'completed', videoId: done };
       if (answer.status !== 200) throw errorOf(answer, 'Sending the video');
       return toServerUpload(answer, uploadId);
     },

@@ -6,6 +6,9 @@
  * reads the file), so it runs the same in the main process, the dev bridge and the tests.
  */
 import { AbortedError, type CreateUploadInput, UploadError, type UploadMetadataInput, type UploadTransport } from './resumableClient.js';
+import { abortableSleep, backoffDelay, bytesPerSecond, type RateSample } from './transferTiming.js';
+
+export { backoffDelay } from './transferTiming.js';
 
 export type UploadState = 'queued' | 'uploading' | 'retrying' | 'paused' | 'completed' | 'failed' | 'canceled';
 
@@ -66,29 +69,7 @@ interface Item extends UploadItemSnapshot {
   inFlight: number;
   needsSync: boolean;
   controller?: AbortController;
-  samples: Array<{ t: number; bytes: number }>;
-}
-
-const SPEED_WINDOW_MS = 3000;
-
-/** Back-off before retry n (1-based): base·2^(n-1), capped. */
-export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new AbortedError());
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    function onAbort() {
-      clearTimeout(timer);
-      reject(new AbortedError());
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  samples: RateSample[];
 }
 
 let counter = 0;
@@ -240,12 +221,7 @@ export class UploadQueue {
   }
 
   private itemSnapshot(i: Item, now: number): UploadItemSnapshot {
-    const windowStart = now - SPEED_WINDOW_MS;
-    const recent = i.samples.filter((s) => s.t >= windowStart);
-    const first = recent[0];
-    const last = recent[recent.length - 1];
-    const active = i.state === 'uploading';
-    const speed = active && first && last && last.t > first.t ? ((last.bytes - first.bytes) * 1000) / Math.max(last.t - first.t, 250) : 0;
+    const speed = i.state === 'uploading' ? bytesPerSecond(i.samples, now) : 0;
     return {
       id: i.id,
       fileName: i.fileName,
@@ -314,7 +290,7 @@ export class UploadQueue {
             item.nextRetryAt = this.opts.now() + delay;
             item.needsSync = Boolean(item.uploadId);
             this.changed(true);
-            await sleep(delay, signal);
+            await abortableSleep(delay, signal);
             item.state = 'uploading';
             this.changed(true);
             continue;
