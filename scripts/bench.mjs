@@ -4,7 +4,10 @@ import path from 'node:path';
 import { run } from './lib.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const benches = fs.readdirSync(path.join(root, 'bench')).filter((f) => /\.(mjs|ts)$/.test(f) && !f.startsWith('_')).sort();
+const benches = fs
+  .readdirSync(path.join(root, 'bench'))
+  .filter((f) => /\.(mjs|ts)$/.test(f) && !f.startsWith('_'))
+  .sort();
 let failed = 0;
 for (const b of benches) {
   console.log(`\n=== bench/${b}`);

@@ -42,7 +42,12 @@ export function installDependencies() {
 const SYSTEM_NEEDS = [
   { pkg: 'ffmpeg', present: () => works('ffprobe', ['-version']) && works('ffmpeg', ['-version']) },
   { pkg: 'chromium', present: () => fs.existsSync('/usr/bin/chromium') },
-  { pkg: 'postgresql', present: () => fs.existsSync('/usr/lib/postgresql') && fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/initdb`)) },
+  {
+    pkg: 'postgresql',
+    present: () =>
+      fs.existsSync('/usr/lib/postgresql') &&
+      fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/initdb`)),
+  },
 ];
 
 /** Installs missing Debian packages the tests need (ffmpeg, chromium, postgresql). */
@@ -51,7 +56,9 @@ export function ensureSystemPackages() {
   if (missing.length === 0) return;
   const isRoot = process.getuid?.() === 0;
   if (!isRoot || !works('apt-get', ['--version'])) {
-    console.error(`Missing system packages: ${missing.join(', ')}. Install them (Debian: apt-get install -y ${missing.join(' ')}) and run again.`);
+    console.error(
+      `Missing system packages: ${missing.join(', ')}. Install them (Debian: apt-get install -y ${missing.join(' ')}) and run again.`,
+    );
     process.exit(1);
   }
   console.log(`Installing system packages: ${missing.join(', ')}`);

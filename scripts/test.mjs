@@ -15,7 +15,7 @@ installDependencies();
 pnpmRun(['build']);
 
 let cluster;
-let env = {};
+const env = {};
 if (process.env.TEST_DATABASE_URL) {
   env.TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 } else {
@@ -41,9 +41,23 @@ try {
     fs.mkdirSync(path.dirname(report), { recursive: true });
     fs.rmSync(report, { force: true });
     console.log(`\n=== ${phase.name} suites`);
-    const status = run(cmd, [...pre, 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...phase.args, ...extraArgs], {
-      env: { ...env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
-    });
+    const status = run(
+      cmd,
+      [
+        ...pre,
+        'exec',
+        'vitest',
+        'run',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${report}`,
+        ...phase.args,
+        ...extraArgs,
+      ],
+      {
+        env: { ...env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+      },
+    );
     if (status !== 0) code = status;
     if (fs.existsSync(report)) {
       const r = JSON.parse(fs.readFileSync(report, 'utf8'));
