@@ -47,8 +47,9 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
 
   api.post('/videos/:id/view', async function recordView(c) {
     const videoId = videoIdParam(c);
-    const { duration } = await jsonBody(c, viewSchema);
+    // The access decision (login, approval, subscription) before the body: a visitor gets 401, not a validation error.
     const { viewer } = await requireVideoAccess(ctx, c, videoId);
+    const { duration } = await jsonBody(c, viewSchema);
     const at = ctx.clock.now().toISOString();
     const result = await handleCommand(
       ctx.store,

@@ -1,0 +1,529 @@
+/**
+ * Robustness over the whole API surface, on both stores. The routes come from the app itself
+ * (`mountedApiRoutes`, Hono's `app.routes`), so a route added later is swept automatically:
+ * 1. guards: every /api/admin route is 401 without a token and 403 for an approved member, every
+ *    member-only route (everything outside a small public allow-list) is 401 without a token, and
+ *    none of those refusals appends to the event log;
+ * 2. bad input: every mutating route, with hostile ids, callers and bodies, answers a 4xx envelope
+ *    (never a 5xx, never a write); every GET route survives bogus query parameters;
+ * 3. unknown API paths are a 404 envelope; non-API paths are the web app or plain text, never a 500.
+ * Each sweep collects every problem and asserts the list is empty, so one run reports them all.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, JSON_BODY_LIMIT } from '../src/app.js';
+import { ingestVideoFile } from '../src/catalog/ingest.js';
+import { signAccessToken } from '../src/http/auth.js';
+import { makeMp4 } from '../src/media/testMedia.js';
+import { createTestUser, type TestViewer } from '../src/streaming/testViewers.js';
+import { adminToken } from './adminToken.js';
+import { forEachStore, startTestServer, type TestServer, tmpDir } from './harness.js';
+import { fillParams, hasParams, type MountedRoute, mountedApiRoutes, templateMatches } from './routeList.js';
+
+const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+const fixtures = tmpDir('robustness-fixtures-');
+afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
+
+const SWEEP_TIMEOUT = 600_000;
+
+/** Routes anyone may call without a token. Everything else outside /api/admin is member-only. */
+const PUBLIC_ROUTES = new Set([
+  'GET /api/health',
+  'GET /api/site',
+  'GET /api/geo/check',
+  'GET /api/subscriptions/plans',
+  'GET /api/videos',
+  'GET /api/videos/:id',
+  'GET /api/videos/:id/thumbnail',
+  // Protected by its signed, expiring URL instead of a bearer token (a <video> element sends none).
+  'GET /api/media/videos/:id',
+]);
+const key = (r: Pick<MountedRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;
+const isAdminRoute = (r: MountedRoute) => r.path.startsWith('/api/admin/');
+const isPublicRoute = (r: MountedRoute) => r.path.startsWith('/api/auth/') || PUBLIC_ROUTES.has(key(r));
+
+/** Mutating routes that may legitimately answer 2xx to some of the sweep's bodies (then: no 5xx, a valid envelope). */
+const MAY_SUCCEED = new Map([
+  ['POST /api/auth/logout', 'reads no body: logging out without a session is a harmless 200'],
+  ['PUT /api/users/profile', '{} (or no body) is a valid, empty profile update'],
+]);
+
+/** Every field name any route reads, set to hostile values by the wrong-type bodies. */
+const FIELDS = [
+  'email',
+  'password',
+  'firstName',
+  'lastName',
+  'dateOfBirth',
+  'agreeToTerms',
+  'token',
+  'planType',
+  'planId',
+  'paymentMethodId',
+  'userId',
+  'btcAmount',
+  'transactionHash',
+  'subscriptionId',
+  'reason',
+  'duration',
+  'title',
+  'description',
+  'model',
+  'accessLevel',
+  'tags',
+  'categories',
+  'published',
+  'fileName',
+  'size',
+  'metadata',
+  'thumbnail',
+  'role',
+  'status',
+  'approved',
+];
+const every = (value: unknown) => JSON.stringify(Object.fromEntries(FIELDS.map((f) => [f, value])));
+const LONG = 'x'.repeat(10_000);
+
+interface BodyCase {
+  name: string;
+  body?: string;
+  contentType?: string;
+}
+
+const BODIES: BodyCase[] = [
+  { name: 'no body' },
+  { name: 'invalid JSON', body: '{"email": "a@example.test", ' },
+  { name: 'JSON array', body: '[{"email":"a@example.test","planType":"annual"}]' },
+  { name: 'JSON string', body: '"hello"' },
+  { name: 'JSON number', body: '42' },
+  { name: 'JSON null', body: 'null' },
+  { name: '{}', body: '{}' },
+  { name: 'every field a number', body: every(-1) },
+  { name: 'every field a huge float', body: every(1.7e308) },
+  { name: 'every field a nested object', body: every({ $gt: '', nested: { deeper: [1, { x: null }] } }) },
+  { name: 'every field an array', body: every([1, 'two', null, { three: 3 }]) },
+  { name: 'every field null', body: every(null) },
+  { name: 'every field true', body: every(true) },
+  { name: 'every field an empty string', body: every('') },
+  { name: 'every field a 10,000-char string', body: every(LONG) },
+  { name: 'every field a 10,000-char non-ASCII string', body: every('é🎬\u0000'.repeat(2500)) },
+  { name: '__proto__ / constructor keys', body: '{"__proto__":{"role":"admin","approved":true},"constructor":{"prototype":{"x":1}}}' },
+  { name: 'nesting 5,000 deep', body: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}` },
+  { name: 'JSON object sent as text/plain', body: every('7'), contentType: 'text/plain' },
+  { name: 'form-encoded', body: 'email=a%40example.test&planType=annual', contentType: 'application/x-www-form-urlencoded' },
+  { name: `a body over ${JSON_BODY_LIMIT} bytes`, body: JSON.stringify({ title: 'x', padding: 'x'.repeat(JSON_BODY_LIMIT + 1024) }) },
+];
+
+const QUERIES = [
+  '',
+  'page=-1',
+  'page=abc',
+  'page=1e400',
+  'pageSize=100000',
+  'pageSize=0',
+  'pageSize=-5',
+  'sort=evil',
+  'sort=',
+  'from=not-a-date',
+  'to=not-a-date',
+  'from=2026-13-45&to=0000-00-00',
+  'to=-1',
+  'to=99999999999999999999999',
+  'to=1.5',
+  'format=evil',
+  'format=csv&from=yesterday',
+  'format=ndjson&to=2026-02-30',
+  'days=-5',
+  'days=1e9',
+  'days=abc',
+  `q=${'x'.repeat(5000)}`,
+  'q=%27%20OR%201%3D1--',
+  'accessLevel=evil',
+  'u=x&e=-1&s=zz',
+  'e=99999999999999999999&s=',
+  'page=1&page=2&sort=newest&sort=popular',
+  '%ZZ=%E0%A4%A',
+  'page=-1&pageSize=100000&sort=evil&from=not-a-date&to=not-a-date&format=evil&days=-5',
+];
+
+interface Answer {
+  status: number;
+  type: string;
+  text: string;
+}
+
+/** What is wrong with an answer, or undefined. `fail`: must be a 4xx failure envelope; `any`: any non-5xx envelope. */
+function envelopeProblem(a: Answer, expectation: 'fail' | 'any'): string | undefined {
+  if (a.status >= 500) return `status ${a.status}`;
+  if (!a.type.startsWith('application/json')) return `status ${a.status} with content-type "${a.type}"`;
+  let body: unknown;
+  try {
+    body = JSON.parse(a.text);
+  } catch {
+    return `status ${a.status} with a body that is not JSON`;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body is not an envelope object';
+  const env = body as { success?: unknown; error?: unknown };
+  if (typeof env.success !== 'boolean') return 'no boolean `success`';
+  if (env.success === false && (typeof env.error !== 'string' || env.error.trim() === '')) return 'a failure without an error text';
+  if (env.success !== a.status < 400) return `success=${env.success} with status ${a.status}`;
+  if (expectation === 'fail' && (a.status < 400 || a.status >= 500)) return `expected a 4xx, got ${a.status}`;
+  return undefined;
+}
+
+/** fetch's own failure with its cause (a reset socket, a refused connection). */
+const failure = (err: unknown) => {
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  return `request failed: ${e.message}${e.cause ? ` (${e.cause.code ?? ''} ${e.cause.message ?? ''})` : ''}`;
+};
+
+const short = (text: string) => (text.length > 160 ? `${text.slice(0, 160)}…` : text);
+
+forEachStore('robustness', (kind) => {
+  let server: TestServer;
+  let routes: MountedRoute[];
+  let admin: string;
+  let member: TestViewer;
+  let rejected: TestViewer;
+  let videoId: string;
+  let requests = 0;
+  const statuses = new Map<number, number>();
+
+  /**
+   * One raw request, counted; never throws on a non-JSON answer. Over node:http with the path sent
+   * byte for byte (fetch would normalise `%2e%2e` away) and a fresh connection per request, so an
+   * early answer to an unread body (a 401 or 413 before a 1 MB upload is read) cannot leave a
+   * half-drained keep-alive socket for the next request: each failure belongs to its own request.
+   */
+  function send(
+    method: string,
+    p: string,
+    opts: { token?: string; body?: string; contentType?: string; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
+    requests += 1;
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    if (opts.body !== undefined) {
+      headers['content-type'] = opts.contentType ?? 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(opts.body));
+    }
+    return new Promise<Answer>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: server.port, path: p, method, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        statuses.set(res.statusCode ?? 0, (statuses.get(res.statusCode ?? 0) ?? 0) + 1);
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }),
+        );
+      });
+      // A write error after the answer arrived (the server closed once it had refused the body) is not a failure.
+      req.on('error', reject);
+      req.end(opts.body);
+    });
+  }
+
+  const head = () => server.ctx.store.headPosition();
+  const label = (method: string, p: string) => `${method} ${p.length > 120 ? `${p.slice(0, 120)}…` : p}`;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, {
+      // The per-IP auth limit would turn the sweep of the auth routes into 429s: lift it so validation is what answers.
+      env: { AUTH_REQUESTS_PER_IP_PER_MINUTE: '100000000', ACCESS_TOKEN_TTL_SECONDS: String(30 * 24 * 3600) },
+    });
+    routes = mountedApiRoutes(server.ctx);
+    admin = await adminToken(server);
+    member = await createTestUser(server.ctx);
+    rejected = await createTestUser(server.ctx, { approved: false, rejected: true });
+    const copy = path.join(fixtures, `${kind}-free.mp4`);
+    fs.copyFileSync(await makeMp4(fixtures, 2), copy);
+    const ingested = await ingestVideoFile(server.ctx, { filePath: copy, title: 'Robustness video', accessLevel: 'free', actorId: 'test' });
+    if (!ingested.ok) throw new Error(ingested.error);
+    videoId = ingested.videoId;
+  });
+  afterAll(async () => {
+    const tally = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`);
+    console.log(`[robustness ${kind}] ${requests} HTTP requests over ${routes?.length ?? 0} mounted API routes; statuses ${tally.join(' ')}`);
+    await server?.close();
+  });
+
+  /** Ids for path parameters: hostile ones everywhere, plus the real video for the public /videos routes. */
+  const hostileIds = () => [
+    randomUUID(),
+    encodeURIComponent('../../etc/passwd'),
+    'a'.repeat(5000),
+    encodeURIComponent("1' OR '1'='1"),
+    encodeURIComponent('%00\u0000é'),
+  ];
+
+  describe('the route inventory', () => {
+    it('comes from the mounted app and holds every module’s routes', () => {
+      const keys = routes.map(key);
+      for (const expected of [
+        'GET /api/health',
+        'GET /api/site',
+        'POST /api/auth/login',
+        'PUT /api/users/profile',
+        'POST /api/payments/submit-bitcoin-payment',
+        'GET /api/videos/:id/stream',
+        'GET /api/media/videos/:id',
+        'PATCH /api/admin/uploads/:id',
+        'GET /api/geo/check',
+        'POST /api/admin/users/:id/approve',
+        'GET /api/admin/audit/verify',
+      ])
+        expect(keys).toContain(expected);
+      expect(new Set(keys).size).toBe(keys.length);
+      // The allow-list names only routes that exist (a renamed route must not silently become "public").
+      for (const k of PUBLIC_ROUTES) expect(keys).toContain(k);
+      for (const k of MAY_SUCCEED.keys()) expect(keys).toContain(k);
+    });
+  });
+
+  describe('guards', () => {
+    it('every /api/admin route: 401 without a token, 403 for an approved member (and for a member whose token claims admin), no event appended', async () => {
+      const problems: string[] = [];
+      const adminRoutes = routes.filter(isAdminRoute);
+      expect(adminRoutes.length).toBeGreaterThan(15);
+      const forgedRole = await signAccessToken(server.ctx, { id: member.id, role: 'admin' });
+      const ghostAdmin = await signAccessToken(server.ctx, { id: randomUUID(), role: 'admin' });
+      for (const r of adminRoutes) {
+        const p = fillParams(r.path, randomUUID());
+        const before = await head();
+        for (const [who, token, status] of [
+          ['no token', undefined, 401],
+          ['approved member', member.token, 403],
+          ['member token claiming admin', forgedRole, 403],
+          ['admin token of a user that does not exist', ghostAdmin, 401],
+          ['rejected member', rejected.token, 403],
+        ] as const) {
+          const a = await send(r.method, p, { token });
+          const problem = envelopeProblem(a, 'fail') ?? (a.status !== status ? `expected ${status}, got ${a.status}` : undefined);
+          if (problem) problems.push(`${label(r.method, p)} [${who}]: ${problem} — ${short(a.text)}`);
+        }
+        if ((await head()) !== before) problems.push(`${key(r)}: refused calls appended to the event log`);
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it('every member-only route answers 401 without a token (and 403 for a rejected member), no event appended', async () => {
+      const problems: string[] = [];
+      const memberRoutes = routes.filter((r) => !isAdminRoute(r) && !isPublicRoute(r));
+      expect(memberRoutes.map(key)).toEqual(
+        expect.arrayContaining([
+          'GET /api/users/profile',
+          'PUT /api/users/profile',
+          'GET /api/videos/:id/stream',
+          'POST /api/videos/:id/view',
+          'POST /api/payments/submit-bitcoin-payment',
+          'POST /api/subscriptions/create',
+          'GET /api/subscriptions/current',
+        ]),
+      );
+      for (const r of memberRoutes) {
+        // A real, published, free video: "Video not found" rightly comes before "Please log in".
+        const p = fillParams(r.path, videoId);
+        const before = await head();
+        for (const [who, token, status] of [
+          ['no token', undefined, 401],
+          ['rejected member', rejected.token, 403],
+        ] as const) {
+          const a = await send(r.method, p, { token });
+          const problem = envelopeProblem(a, 'fail') ?? (a.status !== status ? `expected ${status}, got ${a.status}` : undefined);
+          if (problem) problems.push(`${label(r.method, p)} [${who}]: ${problem} — ${short(a.text)}`);
+        }
+        if ((await head()) !== before) problems.push(`${key(r)}: refused calls appended to the event log`);
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it('a malformed, forged or garbage bearer token is a 401 envelope on every route, public ones included', async () => {
+      const problems: string[] = [];
+      const forged = `${member.token.slice(0, -4)}AAAA`;
+      for (const r of routes) {
+        const p = fillParams(r.path, videoId);
+        for (const authorization of ['Bearer garbage', `Bearer ${forged}`, 'Basic YWRtaW46YWRtaW4=', `Bearer ${'x'.repeat(5000)}`]) {
+          const a = await send(r.method, p, { headers: { authorization } });
+          const problem = envelopeProblem(a, 'fail') ?? (a.status !== 401 ? `expected 401, got ${a.status}` : undefined);
+          if (problem) problems.push(`${label(r.method, p)} [${authorization.slice(0, 20)}]: ${problem} — ${short(a.text)}`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  });
+
+  describe('bad input', () => {
+    it(
+      'every POST/PUT/PATCH/DELETE route × hostile ids × {admin, member, visitor} × hostile bodies: a 4xx envelope, never a 5xx or a write',
+      async () => {
+        const problems: string[] = [];
+        const mutating = routes.filter((r) => r.method !== 'GET');
+        expect(mutating.length).toBeGreaterThan(20);
+        const callers = [
+          ['admin', admin],
+          ['member', member.token],
+          ['visitor', undefined],
+        ] as const;
+        for (const r of mutating) {
+          const maySucceed = MAY_SUCCEED.has(key(r));
+          // Real ids only where a success cannot destroy the fixtures (never on admin routes).
+          const ids = hasParams(r.path) ? [...hostileIds(), ...(isAdminRoute(r) ? [] : [videoId])] : [''];
+          const before = await head();
+          for (const id of ids) {
+            const p = fillParams(r.path, id);
+            for (const [who, token] of callers)
+              for (const b of BODIES) {
+                let a: Answer;
+                try {
+                  a = await send(r.method, p, { token, body: b.body, contentType: b.contentType });
+                } catch (err) {
+                  problems.push(`${label(r.method, p)} [${who}, ${b.name}]: ${failure(err)}`);
+                  continue;
+                }
+                const problem = envelopeProblem(a, maySucceed ? 'any' : 'fail');
+                if (problem) problems.push(`${label(r.method, p)} [${who}, ${b.name}]: ${problem} — ${short(a.text)}`);
+              }
+          }
+          if (!maySucceed && (await head()) !== before) problems.push(`${key(r)}: refused calls appended to the event log`);
+        }
+        expect(problems).toEqual([]);
+      },
+      SWEEP_TIMEOUT,
+    );
+
+    it(
+      'every GET route × ids × {admin, member, visitor} × bogus query parameters: never a 5xx, JSON answers are envelopes, nothing written',
+      async () => {
+        const problems: string[] = [];
+        const gets = routes.filter((r) => r.method === 'GET');
+        const callers = [
+          ['admin', admin],
+          ['member', member.token],
+          ['visitor', undefined],
+        ] as const;
+        const before = await head();
+        for (const r of gets) {
+          const ids = hasParams(r.path) ? [...hostileIds(), videoId] : [''];
+          for (const id of ids)
+            for (const [who, token] of callers)
+              for (const q of QUERIES) {
+                const p = `${fillParams(r.path, id)}${q ? `?${q}` : ''}`;
+                let a: Answer;
+                try {
+                  a = await send('GET', p, { token });
+                } catch (err) {
+                  problems.push(`${label('GET', p)} [${who}]: ${failure(err)}`);
+                  continue;
+                }
+                // Thumbnails, media bytes and CSV/NDJSON reports are not envelopes; every JSON answer is.
+                const problem =
+                  a.status >= 500
+                    ? `status ${a.status}`
+                    : a.type.startsWith('application/json') || a.status >= 400
+                      ? envelopeProblem(a, 'any')
+                      : undefined;
+                if (problem) problems.push(`${label('GET', p)} [${who}]: ${problem} — ${short(a.text)}`);
+              }
+        }
+        if ((await head()) !== before) problems.push('GET requests appended to the event log');
+        expect(problems).toEqual([]);
+      },
+      SWEEP_TIMEOUT,
+    );
+  });
+
+  describe('unknown paths', () => {
+    it('unknown /api paths and wrong methods on known paths answer a 404 envelope', async () => {
+      const problems: string[] = [];
+      const unknown = [
+        '/api/nope',
+        '/api/admin/nope',
+        '/api/admin/users/x/promote',
+        '/api/videos/x/y/z',
+        '/api/auth',
+        '/api/auth/nope',
+        '/api/',
+        '/api/users',
+        '/api/..%2f..%2fetc%2fpasswd',
+        `/api/videos/${'a'.repeat(5000)}/x`,
+        '/api/health/extra',
+        '/api/%E0%A4%A',
+      ];
+      const checks: [string, string][] = [];
+      for (const p of unknown) for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) checks.push([m, p]);
+      // Wrong methods on mounted paths, derived from the inventory.
+      for (const r of routes) {
+        const p = fillParams(r.path, randomUUID());
+        for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
+          if (!routes.some((other) => other.method === m && templateMatches(other.path, p))) checks.push([m, p]);
+      }
+      for (const [m, p] of checks)
+        for (const [who, token] of [
+          ['admin', admin],
+          ['visitor', undefined],
+        ] as const) {
+          const a = await send(m, p, { token, body: m === 'GET' ? undefined : '{}' });
+          const problem = envelopeProblem(a, 'fail') ?? (a.status !== 404 ? `expected 404, got ${a.status}` : undefined);
+          if (problem) problems.push(`${label(m, p)} [${who}]: ${problem} — ${short(a.text)}`);
+        }
+      expect(checks.length).toBeGreaterThan(60);
+      expect(problems).toEqual([]);
+    });
+
+    const WEB_PATHS = [
+      '/',
+      '/videos/123',
+      '/admin',
+      '/login',
+      '/does/not/exist',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/assets/..%2f..%2f..%2fpackage.json',
+      `/videos/${'a'.repeat(5000)}`,
+      '/%E0%A4%A',
+      '/apix',
+    ];
+
+    it('non-API paths on the server without a web build: plain text, never a 500', async () => {
+      const problems: string[] = [];
+      for (const p of WEB_PATHS)
+        for (const m of ['GET', 'POST', 'DELETE']) {
+          const a = await send(m, p, { body: m === 'GET' ? undefined : '{}' });
+          if (a.status >= 500 || !a.type.startsWith('text/')) problems.push(`${label(m, p)}: ${a.status} ${a.type} — ${short(a.text)}`);
+        }
+      expect(problems).toEqual([]);
+    });
+
+    it.runIf(fs.existsSync(path.join(WEB_DIST, 'index.html')))(
+      'non-API paths with the web build: the app shell for client routes, never a 500 and never a file outside the build',
+      async () => {
+        const app = createApp(server.ctx, { webDist: WEB_DIST });
+        const shell = fs.readFileSync(path.join(WEB_DIST, 'index.html'), 'utf8');
+        const problems: string[] = [];
+        for (const p of WEB_PATHS) {
+          requests += 1;
+          const res = await app.request(p);
+          const text = await res.text();
+          if (res.status >= 500) problems.push(`GET ${p.slice(0, 80)}: ${res.status}`);
+          if (text.includes('"packageManager"') || text.includes('root:x:')) problems.push(`GET ${p.slice(0, 80)}: served a file outside the build`);
+        }
+        for (const p of ['/videos/123', '/admin', '/login', '/does/not/exist']) {
+          requests += 1;
+          const res = await app.request(p);
+          expect(res.status, p).toBe(200);
+          expect(res.headers.get('content-type'), p).toMatch(/^text\/html/);
+          expect(await res.text(), p).toBe(shell);
+        }
+        // The API still wins over the shell under /api.
+        requests += 1;
+        const api404 = await app.request('/api/nope');
+        expect(api404.status).toBe(404);
+        expect(await api404.json()).toEqual({ success: false, error: 'No API route GET /api/nope' });
+        expect(problems).toEqual([]);
+      },
+    );
+  });
+});
