@@ -1,0 +1,117 @@
+/**
+ * The real entry point as an operator runs it (`node main` through tsx, a child process): a wrong
+ * environment stops it with a message naming the variable; the dev admin password is generated and
+ * printed once; SIGTERM lets an in-flight request finish, closes the store and exits 0 well within
+ * 15 s; a restart keeps every account.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const MAIN = path.join(ROOT, 'packages/api/src/main.ts');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-main-'));
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+function launch(env: Record<string, string>): Promise<Started> {
+  const child = spawn(TSX, [MAIN], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    const check = setInterval(() => {
+      const m = /Site running at (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearInterval(check);
+        clearTimeout(timer);
+        resolve({ child, url: m[1] as string, output: () => out });
+      }
+    }, 50);
+    child.on('exit', (code) => {
+      clearInterval(check);
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`exited with ${code}:\n${out}`), { code, out }));
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+}
+
+async function login(url: string, email: string, password: string) {
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  return { status: res.status, body: (await res.json()) as { data?: { user: { role: string; approved: boolean } } } };
+}
+
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+describe('the server entry point', () => {
+  it('refuses a wrong environment with a message naming the variable', async () => {
+    const err = (await launch({ PORT: 'eighty' }).catch((e) => e)) as { code: number; out: string };
+    expect(err.code).toBe(2);
+    expect(err.out).toMatch(/PORT/);
+  });
+
+  it('prints a generated dev admin password once, stops cleanly on SIGTERM after an in-flight request, and keeps data', async () => {
+    const first = await launch({});
+    const printed = /admin password:\s+(\S+)/.exec(first.output());
+    expect(printed).not.toBeNull();
+    const password = printed?.[1] as string;
+    expect((await login(first.url, 'admin@localhost', password)).body.data?.user.role).toBe('admin');
+
+    // An in-flight request: the body arrives in two halves, with SIGTERM in between.
+    const body = JSON.stringify({ email: 'admin@localhost', password });
+    const u = new URL(`${first.url}/api/auth/login`);
+    const answer = new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: u.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        first.child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 200);
+    });
+    const [status, code] = await Promise.all([answer, exited(first.child)]);
+    expect(status).toBe(200);
+    // main.ts force-exits with 1 after 15 s, so 0 means it closed cleanly before that.
+    expect(code).toBe(0);
+
+    const second = await launch({});
+    expect(second.output()).not.toMatch(/admin password:/);
+    expect((await login(second.url, 'admin@localhost', password)).status).toBe(200);
+    second.child.kill('SIGTERM');
+    expect(await exited(second.child)).toBe(0);
+  });
+});
