@@ -13,6 +13,12 @@ const extraArgs = process.argv.slice(2);
 ensureSystemPackages();
 installDependencies();
 pnpmRun(['build']);
+if (extraArgs.length === 0) {
+  // Static checks first: a type error or a lint error fails the run like a failing test.
+  console.log('\n=== lint and typecheck');
+  pnpmRun(['lint']);
+  pnpmRun(['typecheck']);
+}
 
 let cluster;
 const env = {};
