@@ -41,3 +41,54 @@ export function eventHash(prevHash: string, e: HashableEvent): string {
   });
   return createHash('sha256').update(prevHash).update(body).digest('hex');
 }
+
+/**
+ * Turns new events into recorded ones chained onto the head of the log: the one place every adapter
+ * assigns positions, versions and hashes, so they all write the same chain.
+ */
+export function chainEvents(
+  events: { type: string; data: Record<string, unknown> }[],
+  at: {
+    streamId: string;
+    baseVersion: number;
+    headPosition: number;
+    headHash: string;
+    metadata: Record<string, unknown>;
+    recordedAt: string;
+  },
+  newId: () => string,
+): {
+  eventId: string;
+  streamId: string;
+  version: number;
+  position: number;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  recordedAt: string;
+  prevHash: string;
+  hash: string;
+}[] {
+  let position = at.headPosition;
+  let prevHash = at.headHash;
+  return events.map((e, i) => {
+    position += 1;
+    const version = at.baseVersion + i + 1;
+    const metadata = { ...at.metadata };
+    const hash = eventHash(prevHash, { type: e.type, data: e.data, metadata, streamId: at.streamId, version, position });
+    const rec = {
+      eventId: newId(),
+      streamId: at.streamId,
+      version,
+      position,
+      type: e.type,
+      data: e.data,
+      metadata,
+      recordedAt: at.recordedAt,
+      prevHash,
+      hash,
+    };
+    prevHash = hash;
+    return rec;
+  });
+}

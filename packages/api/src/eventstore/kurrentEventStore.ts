@@ -26,7 +26,7 @@ import {
   WrongExpectedVersionError,
 } from '@kurrent/kurrentdb-client';
 import { Mutex } from '../shared/mutex.js';
-import { eventHash, GENESIS_HASH } from './hashChain.js';
+import { chainEvents, GENESIS_HASH } from './hashChain.js';
 import { chainOf, fromResolved, streamStateFor, toEventData, versionOf } from './kurrentMapping.js';
 import { ChainContinuityError } from './sqlAppendRecorded.js';
 import { ConcurrencyError, type EventStore, type ExpectedVersion, type RecordedEvent } from './types.js';
@@ -143,28 +143,19 @@ export function createKurrentEventStore(connectionString: string, opts: KurrentS
           options.expectedVersion === 'no_stream' ? 0 : typeof options.expectedVersion === 'number' ? options.expectedVersion : actual;
         if (options.expectedVersion === 'stream_exists' && actual === 0) throw new ConcurrencyError(streamId, 'stream_exists', 0);
         // 2. Chain onto the head of the log.
-        let { position, hash: prevHash } = await head();
-        const recordedAt = now().toISOString();
-        const out: RecordedEvent[] = events.map((e, i) => {
-          position += 1;
-          const version = base + i + 1;
-          const metadata = { ...options.metadata };
-          const hash = eventHash(prevHash, { type: e.type, data: e.data, metadata, streamId, version, position });
-          const rec = {
-            eventId: randomUUID(),
+        const { position, hash: prevHash } = await head();
+        const out: RecordedEvent[] = chainEvents(
+          events,
+          {
             streamId,
-            version,
-            position,
-            type: e.type,
-            data: e.data,
-            metadata,
-            recordedAt,
-            prevHash,
-            hash,
-          };
-          prevHash = hash;
-          return rec;
-        });
+            baseVersion: base,
+            headPosition: position,
+            headHash: prevHash,
+            metadata: options.metadata,
+            recordedAt: now().toISOString(),
+          },
+          randomUUID,
+        ) as RecordedEvent[];
         // 3. The server checks the expected revision atomically.
         await write(streamId, out, options.expectedVersion, base);
         return out;

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/types.js';
-import { eventHash, GENESIS_HASH } from './hashChain.js';
+import { chainEvents, GENESIS_HASH } from './hashChain.js';
 import {
   type AppendOptions,
   type AppendResult,
@@ -100,45 +100,35 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
       checkExpected(streamId, opts.expectedVersion, actual);
       // 3. Chain onto the last event of the log.
       const last = await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
-      let position = Number(last?.position ?? 0);
-      let prevHash = last?.hash ?? GENESIS_HASH;
-      const recordedAt = now().toISOString();
-      const out: RecordedEvent[] = [];
-      for (const [i, e] of events.entries()) {
-        position += 1;
-        const version = actual + i + 1;
-        const metadata = { ...opts.metadata };
-        const hash = eventHash(prevHash, { type: e.type, data: e.data, metadata, streamId, version, position });
-        const rec: RecordedEvent = {
-          eventId: randomUUID(),
+      const out = chainEvents(
+        events,
+        {
           streamId,
-          version,
-          position,
-          type: e.type,
-          data: e.data,
-          metadata,
-          recordedAt,
-          prevHash,
-          hash,
-        };
+          baseVersion: actual,
+          headPosition: Number(last?.position ?? 0),
+          headHash: last?.hash ?? GENESIS_HASH,
+          metadata: opts.metadata,
+          recordedAt: now().toISOString(),
+        },
+        randomUUID,
+      ) as RecordedEvent[];
+      for (const rec of out) {
         await tx.run(
           `INSERT INTO events (position, stream_id, version, event_id, type, data, metadata, recorded_at, prev_hash, hash)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [
-            position,
+            rec.position,
             streamId,
-            version,
+            rec.version,
             rec.eventId,
             rec.type,
             JSON.stringify(rec.data),
-            JSON.stringify(metadata),
-            recordedAt,
-            prevHash,
-            hash,
+            JSON.stringify(rec.metadata),
+            rec.recordedAt,
+            rec.prevHash,
+            rec.hash,
           ],
         );
-        out.push(rec);
-        prevHash = hash;
       }
       // 4. Read models move in the same transaction.
       if (options.project) for (const rec of out) await options.project(tx, rec);
