@@ -63,5 +63,5 @@ export function ensureSystemPackages() {
   }
   console.log(`Installing system packages: ${missing.join(', ')}`);
   must('apt-get', ['update', '-qq']);
-  must('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
+  must('apt-get', ['install', '-y', '-qq', ...missing], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
 }
