@@ -64,12 +64,14 @@ export async function receiveMultipart(c: Context, storage: MediaStorage, maxVid
   const paths = { video: await storage.stagingPath('.part'), thumbnail: await storage.stagingPath('.img') };
   let failure: Extract<ReceiveResult, { ok: false }> | null = null;
   const writes: Promise<void>[] = [];
+  const outs: fs.WriteStream[] = [];
 
   const receiveFile = (name: FilePart, file: Readable, originalName: string) => {
     const limit = name === 'video' ? maxVideoBytes : THUMBNAIL_UPLOAD_MAX_BYTES;
     const target = paths[name];
     staged.push(target);
     const out = fs.createWriteStream(target, { flags: 'wx' });
+    outs.push(out);
     const record: ReceivedFile = { path: target, originalName, size: 0 };
     upload.files[name] = record;
     let dropped = false;
@@ -138,6 +140,11 @@ export async function receiveMultipart(c: Context, storage: MediaStorage, maxVid
     });
     await Promise.all(writes);
   } catch {
+    // A write stream still opening would create its file after the cleanup: close every one first
+    // (a destroyed stream's 'close' comes after its pending open).
+    await Promise.all(
+      outs.map((out) => (out.closed ? undefined : new Promise<void>((resolve) => out.once('close', () => resolve()).destroy()))),
+    );
     await upload.cleanup();
     return { ok: false, status: 400, error: 'The upload was interrupted or is not valid multipart/form-data' };
   }

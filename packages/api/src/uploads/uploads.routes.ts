@@ -131,7 +131,9 @@ export function uploadRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     if (session.status === 'failed') return fail(c, 409, session.error ?? 'This upload failed');
     const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== UPLOAD_CONTENT_TYPE) return fail(c, 415, `Content-Type must be ${UPLOAD_CONTENT_TYPE}`);
-    const claimed = Number(c.req.header('upload-offset'));
+    // Digits only: Number() would read "", "0x10", "1e3" or "+0" as offsets and write at them.
+    const offsetHeader = c.req.header('upload-offset') ?? '';
+    const claimed = /^\d+$/.test(offsetHeader) ? Number(offsetHeader) : Number.NaN;
     if (!Number.isSafeInteger(claimed) || claimed < 0) throw badRequest('Upload-Offset header must be a non-negative integer');
 
     return exclusive(c, session.id, async () => {
