@@ -181,9 +181,10 @@ export function uploadRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const session = await loadSession(c);
     if (session.status === 'completed') return fail(c, 409, 'This upload is already complete', { videoId: session.videoId });
     // Canceled at once; a request still writing the file removes it when it ends.
-    await finishUploadSession(ctx.db, session.id, { status: 'canceled' }, ctx.clock.now());
+    const canceled = await finishUploadSession(ctx.db, session.id, { status: 'canceled' }, ctx.clock.now());
     if (busy.has(session.id)) removeWhenIdle.add(session.id);
     else await removeUploadFiles(dataDir, session.id);
-    return ok(c, { uploadId: session.id, status: 'canceled' });
+    // An upload that had already failed keeps that final state; its files go all the same.
+    return ok(c, { uploadId: session.id, status: canceled ? 'canceled' : session.status });
   });
 }
