@@ -13,8 +13,12 @@ export { PasswordField, type PasswordFieldProps } from './components/PasswordFie
 export { PendingPaymentsTable, type PendingPaymentsTableProps } from './components/PendingPaymentsTable';
 export { PendingUsersTable, type PendingUsersTableProps } from './components/PendingUsersTable';
 export { QrCode, type QrCodeProps } from './components/QrCode';
+export { REJECT_REASON_MAX, RejectPaymentDialog, type RejectPaymentDialogProps } from './components/RejectPaymentDialog';
 export { StatCard, StatCards } from './components/StatCards';
 export { StatusBadge } from './components/StatusBadge';
 export { UploadVideoForm, type UploadVideoFormProps } from './components/UploadVideoForm';
 export { type LinkLikeProps, VideoCard, type VideoCardProps } from './components/VideoCard';
+export { LIBRARY_PAGE_SIZE, VideoLibrary, videoLibraryKey } from './components/VideoLibrary';
+export { type AccessLevelValue, VideoLibraryTable, type VideoLibraryTableProps } from './components/VideoLibraryTable';
+export { VideoThumbnail } from './components/VideoThumbnail';
 export * from './format/index';

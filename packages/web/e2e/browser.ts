@@ -51,5 +51,6 @@ export function ensureBuilt(): void {
     fs.statSync(path.join(WEB_DIR, 'index.html')).mtimeMs,
   );
   if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= sources) return;
-  execFileSync('npx', ['vite', 'build'], { cwd: WEB_DIR, stdio: 'inherit' });
+  // vitest sets NODE_ENV=test, which would make Vite bundle React's development build (and blow the size budget).
+  execFileSync('npx', ['vite', 'build'], { cwd: WEB_DIR, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
 }

@@ -6,6 +6,9 @@
 import { createSessionStore, type SessionStore, tokenExpiry } from './session';
 import type {
   AdminStats,
+  AdminVideo,
+  AdminVideoChanges,
+  AdminVideoPage,
   AnalyticsPoint,
   AuthResult,
   BitcoinPaymentSubmission,
@@ -366,6 +369,27 @@ export function createApiClient(options: ApiClientOptions = {}) {
       asArray<PendingPayment>(await get<unknown>('/admin/pending-payments'), 'payments', 'pendingPayments', 'items'),
     verifyPayment: (id: string) =>
       post<unknown>(`/admin/payments/${encodeURIComponent(id)}/verify`, {}, { fallbackError: 'Failed to verify payment' }),
+    rejectPayment: (id: string, reason: string) =>
+      post<{ paymentId: string; status: string; reason: string }>(
+        `/admin/payments/${encodeURIComponent(id)}/reject`,
+        { reason },
+        { fallbackError: 'Failed to reject payment' },
+      ),
+    adminVideos: async (query: VideoQuery = {}): Promise<AdminVideoPage> => {
+      const data = await get<Record<string, unknown> | AdminVideo[]>('/admin/videos', {
+        query: { ...query },
+        fallbackError: 'Failed to load videos',
+      });
+      const videos = asArray<AdminVideo>(data, 'videos', 'items');
+      const total = !Array.isArray(data) && typeof data?.total === 'number' ? data.total : videos.length;
+      return { ...(Array.isArray(data) ? {} : data), videos, total };
+    },
+    updateVideo: (id: string, changes: AdminVideoChanges) =>
+      request<AdminVideo>('PUT', `/admin/videos/${encodeURIComponent(id)}`, { body: changes, fallbackError: 'Failed to update video' }),
+    deleteVideo: (id: string) =>
+      request<{ videoId: string; deleted: boolean }>('DELETE', `/admin/videos/${encodeURIComponent(id)}`, {
+        fallbackError: 'Failed to delete video',
+      }),
     analytics: async (): Promise<AnalyticsPoint[]> => toAnalyticsPoints(await get<unknown>('/admin/analytics')),
     uploadVideo: (payload: UploadVideoPayload, onProgress?: (fraction: number) => void) => {
       const form = new FormData();

@@ -152,6 +152,29 @@ describe('API client', () => {
     expect((await api.plans())[0]?.btcPrice).toBe('0.0005');
   });
 
+  it('calls the admin video and payment-rejection routes', async () => {
+    const video = { id: 'v 1', title: 't', accessLevel: 'free', published: false, width: 1920, height: 1080, size: 10 };
+    const { api, calls } = setup([
+      () => json(200, { success: true, data: { videos: [video], total: 11, page: 2, pageSize: 10 } }),
+      () => json(200, { success: true, data: { ...video, accessLevel: 'vip', published: true } }),
+      () => json(200, { success: true, data: { videoId: 'v 1', deleted: true } }),
+      () => json(200, { success: true, data: { paymentId: 'p1', status: 'rejected', reason: 'No such transaction' } }),
+      () => json(409, { success: false, error: 'Payment is not pending' }),
+    ]);
+    expect(await api.adminVideos({ page: 2, pageSize: 10 })).toMatchObject({ videos: [video], total: 11, page: 2 });
+    expect(calls[0]?.url).toBe('https://members.example/api/admin/videos?page=2&pageSize=10');
+    expect(await api.updateVideo('v 1', { accessLevel: 'vip', published: true })).toMatchObject({ accessLevel: 'vip', published: true });
+    expect(calls[1]?.url).toBe('https://members.example/api/admin/videos/v%201');
+    expect(calls[1]?.init.method).toBe('PUT');
+    expect(JSON.parse(String(calls[1]?.init.body))).toEqual({ accessLevel: 'vip', published: true });
+    expect(await api.deleteVideo('v 1')).toEqual({ videoId: 'v 1', deleted: true });
+    expect(calls[2]?.init.method).toBe('DELETE');
+    expect(await api.rejectPayment('p1', 'No such transaction')).toMatchObject({ status: 'rejected' });
+    expect(calls[3]?.url).toBe('https://members.example/api/admin/payments/p1/reject');
+    expect(JSON.parse(String(calls[3]?.init.body))).toEqual({ reason: 'No such transaction' });
+    await expect(api.rejectPayment('p1', 'again')).rejects.toMatchObject({ status: 409, message: 'Payment is not pending' });
+  });
+
   it('reads the analytics days series', () => {
     expect(toAnalyticsPoints({ days: [{ date: '2026-11-01', registrations: 2 }] })).toEqual([{ date: '2026-11-01', registrations: 2 }]);
     expect(toAnalyticsPoints({ series: { registrations: [{ date: 'd1', value: 3 }] } })).toEqual([{ date: 'd1', registrations: 3 }]);

@@ -69,6 +69,38 @@ export interface VideoPage {
   pageSize?: number;
 }
 
+/** The admin's view of a video (GET /admin/videos): unpublished ones too, plus what the upload recorded. */
+export interface AdminVideo extends Video {
+  published: boolean;
+  uploadedAt?: string | null;
+  updatedAt?: string | null;
+  width?: number;
+  height?: number;
+  codec?: string | null;
+  audioCodec?: string | null;
+  /** Bytes. */
+  size?: number;
+  mimeType?: string | null;
+}
+
+export interface AdminVideoPage {
+  videos: AdminVideo[];
+  total: number;
+  page?: number;
+  pageSize?: number;
+}
+
+/** PUT /admin/videos/{id}: every field optional; `published` publishes or unpublishes. */
+export interface AdminVideoChanges {
+  title?: string;
+  description?: string;
+  model?: string | null;
+  accessLevel?: 'free' | 'premium' | 'vip';
+  tags?: string[] | string;
+  categories?: string[] | string;
+  published?: boolean;
+}
+
 export interface StreamInfo {
   streamUrl: string;
   watermarkText: string;

@@ -1,6 +1,7 @@
 /**
  * The admin dashboard composition shared by the web /admin page and the desktop app: stat cards,
- * upload form, pending users, pending payments and analytics, over the API client from context
+ * upload form, video library, pending users, pending payments (verify or reject with a reason) and
+ * analytics, over the API client from context
  * (or the `client` prop). Needs a QueryClientProvider above it.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -13,8 +14,10 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { Alert, Spinner } from './Feedback';
 import { PendingPaymentsTable } from './PendingPaymentsTable';
 import { PendingUsersTable } from './PendingUsersTable';
+import { RejectPaymentDialog } from './RejectPaymentDialog';
 import { StatCards } from './StatCards';
 import { UploadVideoForm } from './UploadVideoForm';
+import { VideoLibrary, videoLibraryKey } from './VideoLibrary';
 
 const AnalyticsCharts = /* @__PURE__ */ lazy(() => import('./AnalyticsCharts'));
 
@@ -23,6 +26,7 @@ export const adminKeys = {
   pendingUsers: ['admin', 'pendingUsers'] as const,
   pendingPayments: ['admin', 'pendingPayments'] as const,
   analytics: ['admin', 'analytics'] as const,
+  videos: videoLibraryKey,
 };
 
 export interface AdminDashboardProps {
@@ -45,6 +49,7 @@ export function AdminDashboard({ client, models, explorerTemplate }: AdminDashbo
   const [busyUser, setBusyUser] = useState<string | null>(null);
   const [busyPayment, setBusyPayment] = useState<string | null>(null);
   const [rejecting, setRejecting] = useState<User | null>(null);
+  const [rejectingPayment, setRejectingPayment] = useState<PendingPayment | null>(null);
 
   const stats = useQuery({ queryKey: adminKeys.stats, queryFn: () => api.adminStats() });
   const users = useQuery({ queryKey: adminKeys.pendingUsers, queryFn: () => api.pendingUsers() });
@@ -84,6 +89,20 @@ export function AdminDashboard({ client, models, explorerTemplate }: AdminDashbo
     },
   });
 
+  const rejectPayment = useMutation({
+    mutationFn: ({ payment, reason }: { payment: PendingPayment; reason: string }) => api.rejectPayment(payment.id, reason),
+    onMutate: ({ payment }) => setBusyPayment(payment.id),
+    onSuccess: (_r, { payment }) => {
+      qc.setQueryData<PendingPayment[]>(adminKeys.pendingPayments, (old) => old?.filter((p) => p.id !== payment.id));
+      setNotice({ tone: 'success', text: 'Payment rejected' });
+    },
+    onError: (err) => setNotice({ tone: 'error', text: err instanceof Error && err.message ? err.message : 'Failed to reject payment' }),
+    onSettled: () => {
+      setBusyPayment(null);
+      refreshAll();
+    },
+  });
+
   if (stats.isPending) return <Spinner label="Loading admin dashboard..." />;
 
   return (
@@ -97,6 +116,8 @@ export function AdminDashboard({ client, models, explorerTemplate }: AdminDashbo
       {stats.data && <StatCards stats={stats.data} />}
 
       <UploadVideoForm models={models} onUpload={(payload, onProgress) => api.uploadVideo(payload, onProgress)} onUploaded={refreshAll} />
+
+      <VideoLibrary api={api} />
 
       <Card className="admin-section">
         {users.error ? <Alert>{(users.error as Error).message}</Alert> : null}
@@ -122,6 +143,7 @@ export function AdminDashboard({ client, models, explorerTemplate }: AdminDashbo
             busyId={busyPayment}
             explorerTemplate={explorerTemplate}
             onVerify={(p) => verify.mutate(p)}
+            onReject={(p) => setRejectingPayment(p)}
           />
         )}
       </Card>
@@ -149,6 +171,14 @@ export function AdminDashboard({ client, models, explorerTemplate }: AdminDashbo
           const u = rejecting;
           setRejecting(null);
           if (u) reject.mutate(u);
+        }}
+      />
+      <RejectPaymentDialog
+        payment={rejectingPayment}
+        onCancel={() => setRejectingPayment(null)}
+        onConfirm={(payment, reason) => {
+          setRejectingPayment(null);
+          rejectPayment.mutate({ payment, reason });
         }}
       />
     </div>

@@ -1,6 +1,7 @@
 /**
  * 'Pending Payment Verifications (count)': User Email, Plan badge, Amount in BTC, Submitted Date,
- * Transaction Hash (16 characters linked to a block explorer, or 'Not provided'), 'Verify & Activate'.
+ * Transaction Hash (16 characters linked to a block explorer, or 'Not provided'), 'Verify & Activate'
+ * and, when `onReject` is given, 'Reject'.
  */
 import type { PendingPayment } from '../api/types';
 import { explorerTxUrl, formatBtc, truncateHash } from '../format/btc';
@@ -15,9 +16,11 @@ export interface PendingPaymentsTableProps {
   /** '{txid}' template of the block explorer's transaction page. */
   explorerTemplate?: string;
   onVerify(payment: PendingPayment): void;
+  /** Shows a 'Reject' button per row (the caller asks for the reason). */
+  onReject?(payment: PendingPayment): void;
 }
 
-export function PendingPaymentsTable({ payments, busyId, explorerTemplate, onVerify }: PendingPaymentsTableProps) {
+export function PendingPaymentsTable({ payments, busyId, explorerTemplate, onVerify, onReject }: PendingPaymentsTableProps) {
   return (
     <DataTable
       caption={`Pending Payment Verifications (${payments.length})`}
@@ -57,15 +60,28 @@ export function PendingPaymentsTable({ payments, busyId, explorerTemplate, onVer
           key: 'actions',
           header: 'Actions',
           render: (p) => (
-            <Button
-              size="sm"
-              variant="success"
-              disabled={busyId === p.id}
-              onClick={() => onVerify(p)}
-              aria-label={`Verify & Activate payment of ${p.userEmail}`}
-            >
-              Verify &amp; Activate
-            </Button>
+            <div className="row-actions">
+              <Button
+                size="sm"
+                variant="success"
+                disabled={busyId === p.id}
+                onClick={() => onVerify(p)}
+                aria-label={`Verify & Activate payment of ${p.userEmail}`}
+              >
+                Verify &amp; Activate
+              </Button>
+              {onReject && (
+                <Button
+                  size="sm"
+                  variant="danger"
+                  disabled={busyId === p.id}
+                  onClick={() => onReject(p)}
+                  aria-label={`Reject payment of ${p.userEmail}`}
+                >
+                  Reject
+                </Button>
+              )}
+            </div>
           ),
         },
       ]}

@@ -2,6 +2,7 @@
 export { explorerTxUrl, formatBtc, satsToBtc, truncateHash } from './btc';
 export { formatDate, formatUsd } from './dates';
 export { formatDuration, parseDuration } from './duration';
+export { ACCESS_LEVEL_OPTIONS, accessLevelLabel, clampPage, formatFileSize, pageCount, videoSpecs } from './library';
 export {
   ageOn,
   MIN_AGE,

@@ -1,0 +1,103 @@
+/**
+ * The admin's video table: thumbnail, title (with resolution, codec and size), model, duration m:ss,
+ * access level (a select that saves on change), published state, views, uploaded date, and per-row
+ * Publish/Unpublish and Delete. Every control is named after the video for screen readers.
+ */
+import type { AdminVideo } from '../api/types';
+import { formatDate } from '../format/dates';
+import { formatDuration } from '../format/duration';
+import { ACCESS_LEVEL_OPTIONS, formatFileSize, videoSpecs } from '../format/library';
+import { Button } from './Button';
+import { DataTable } from './DataTable';
+import { StatusBadge } from './StatusBadge';
+import { VideoThumbnail } from './VideoThumbnail';
+
+export type AccessLevelValue = (typeof ACCESS_LEVEL_OPTIONS)[number]['value'];
+
+export interface VideoLibraryTableProps {
+  videos: AdminVideo[];
+  caption: string;
+  /** The row being saved or deleted: its controls are disabled. */
+  busyId?: string | null;
+  onAccessLevel(video: AdminVideo, level: AccessLevelValue): void;
+  onTogglePublished(video: AdminVideo): void;
+  onDelete(video: AdminVideo): void;
+}
+
+function details(v: AdminVideo): string {
+  const specs = videoSpecs(v);
+  const size = v.size ? formatFileSize(v.size) : '';
+  return [specs, size].filter(Boolean).join(' · ');
+}
+
+export function VideoLibraryTable({ videos, caption, busyId, onAccessLevel, onTogglePublished, onDelete }: VideoLibraryTableProps) {
+  return (
+    <DataTable
+      caption={caption}
+      rows={videos}
+      rowKey={(v) => v.id}
+      empty="No videos uploaded yet"
+      columns={[
+        { key: 'thumb', header: 'Thumbnail', render: (v) => <VideoThumbnail src={v.thumbnailUrl ?? v.thumbnailPath} /> },
+        {
+          key: 'title',
+          header: 'Title',
+          render: (v) => (
+            <div>
+              <div className="library-title">{v.title}</div>
+              {details(v) && <small className="muted">{details(v)}</small>}
+            </div>
+          ),
+        },
+        { key: 'model', header: 'Model', render: (v) => v.modelName || 'N/A' },
+        { key: 'duration', header: 'Duration', render: (v) => formatDuration(v.duration) },
+        {
+          key: 'access',
+          header: 'Access Level',
+          render: (v) => (
+            <select
+              className="input input-sm"
+              aria-label={`Access level of ${v.title}`}
+              value={v.accessLevel}
+              disabled={busyId === v.id}
+              onChange={(e) => onAccessLevel(v, e.target.value as AccessLevelValue)}
+            >
+              {ACCESS_LEVEL_OPTIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          ),
+        },
+        {
+          key: 'published',
+          header: 'Status',
+          render: (v) => (v.published ? <StatusBadge tone="success">Published</StatusBadge> : <StatusBadge>Unpublished</StatusBadge>),
+        },
+        { key: 'views', header: 'Views', render: (v) => (v.viewCount ?? 0).toLocaleString('en-US') },
+        { key: 'uploaded', header: 'Uploaded', render: (v) => formatDate(v.uploadedAt ?? v.publishedDate) },
+        {
+          key: 'actions',
+          header: 'Actions',
+          render: (v) => (
+            <div className="row-actions">
+              <Button
+                size="sm"
+                variant="secondary"
+                disabled={busyId === v.id}
+                onClick={() => onTogglePublished(v)}
+                aria-label={`${v.published ? 'Unpublish' : 'Publish'} ${v.title}`}
+              >
+                {v.published ? 'Unpublish' : 'Publish'}
+              </Button>
+              <Button size="sm" variant="danger" disabled={busyId === v.id} onClick={() => onDelete(v)} aria-label={`Delete ${v.title}`}>
+                Delete
+              </Button>
+            </div>
+          ),
+        },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,56 @@
+/** Display helpers for the admin video library: page counts, file sizes, resolutions, access levels. */
+
+export const ACCESS_LEVEL_OPTIONS = [
+  { value: 'free', label: 'Free' },
+  { value: 'premium', label: 'Premium' },
+  { value: 'vip', label: 'VIP' },
+] as const;
+
+/** 'Free', 'Premium', 'VIP'; anything else as given. */
+export function accessLevelLabel(level: string | null | undefined): string {
+  return ACCESS_LEVEL_OPTIONS.find((o) => o.value === level)?.label ?? (level || 'N/A');
+}
+
+/**
+ * How many pages `total` rows fill (at least one, so an empty list still has 'Page 1 of 1').
+ * @example pageCount(25, 10) // 3
+ */
+export function pageCount(total: number, pageSize: number): number {
+  if (!Number.isFinite(total) || total <= 0 || !Number.isFinite(pageSize) || pageSize <= 0) return 1;
+  return Math.ceil(total / pageSize);
+}
+
+/** `page` kept within 1..pageCount (after a delete empties the last page). */
+export function clampPage(page: number, total: number, pageSize: number): number {
+  const last = pageCount(total, pageSize);
+  if (!Number.isFinite(page) || page < 1) return 1;
+  return Math.min(Math.floor(page), last);
+}
+
+/**
+ * Bytes in binary units with one decimal above KB.
+ * @example formatFileSize(1_572_864) // '1.5 MB'
+ */
+export function formatFileSize(bytes: number | null | undefined): string {
+  if (typeof bytes !== 'number' || !Number.isFinite(bytes) || bytes < 0) return 'N/A';
+  if (bytes < 1024) return `${Math.floor(bytes)} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let i = 0;
+  while (value >= 1024 && i < units.length - 1) {
+    value /= 1024;
+    i += 1;
+  }
+  return `${value.toFixed(1).replace(/\.0$/, '')} ${units[i]}`;
+}
+
+/**
+ * '1920×1080', with the codec when known; '' when the upload recorded no dimensions.
+ * @example videoSpecs({ width: 1920, height: 1080, codec: 'h264' }) // '1920×1080 · h264'
+ */
+export function videoSpecs(v: { width?: number | null; height?: number | null; codec?: string | null }): string {
+  const parts: string[] = [];
+  if (v.width && v.height) parts.push(`${v.width}×${v.height}`);
+  if (v.codec) parts.push(v.codec);
+  return parts.join(' · ');
+}

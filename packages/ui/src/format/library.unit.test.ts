@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { accessLevelLabel, clampPage, formatFileSize, pageCount, videoSpecs } from './library';
+
+describe('video library helpers', () => {
+  it.each([
+    [0, 10, 1],
+    [1, 10, 1],
+    [10, 10, 1],
+    [11, 10, 2],
+    [25, 10, 3],
+    [5, 0, 1],
+    [Number.NaN, 10, 1],
+  ])('pageCount(%s, %s) = %s', (total, size, pages) => expect(pageCount(total, size)).toBe(pages));
+
+  it('clamps the page into range', () => {
+    expect(clampPage(3, 20, 10)).toBe(2); // the last row of page 3 was deleted
+    expect(clampPage(2, 0, 10)).toBe(1);
+    expect(clampPage(0, 50, 10)).toBe(1);
+    expect(clampPage(-4, 50, 10)).toBe(1);
+    expect(clampPage(4, 50, 10)).toBe(4);
+    expect(clampPage(Number.NaN, 50, 10)).toBe(1);
+  });
+
+  it('formats file sizes in binary units', () => {
+    expect(formatFileSize(0)).toBe('0 B');
+    expect(formatFileSize(1023)).toBe('1023 B');
+    expect(formatFileSize(1024)).toBe('1 KB');
+    expect(formatFileSize(1_572_864)).toBe('1.5 MB');
+    expect(formatFileSize(3 * 1024 ** 3)).toBe('3 GB');
+    expect(formatFileSize(undefined)).toBe('N/A');
+    expect(formatFileSize(-1)).toBe('N/A');
+  });
+
+  it('describes the recorded video stream', () => {
+    expect(videoSpecs({ width: 1920, height: 1080, codec: 'h264' })).toBe('1920×1080 · h264');
+    expect(videoSpecs({ width: 0, height: 0, codec: null })).toBe('');
+    expect(videoSpecs({ codec: 'hevc' })).toBe('hevc');
+  });
+
+  it('labels access levels', () => {
+    expect(accessLevelLabel('vip')).toBe('VIP');
+    expect(accessLevelLabel('premium')).toBe('Premium');
+    expect(accessLevelLabel('free')).toBe('Free');
+    expect(accessLevelLabel('gold')).toBe('gold');
+    expect(accessLevelLabel(undefined)).toBe('N/A');
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * The admin's Video Library and payment rejection in Chromium against the real server: a video
+ * uploaded through the API is listed, unpublished (gone from GET /api/videos), republished, moved to
+ * another access level and deleted after the confirmation dialog; an upload through the form shows
+ * up in the library; a submitted payment is rejected with a reason and leaves the pending list.
+ */
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedMember } from '../../api/src/billing/billing.testSupport';
+import { postUpload } from '../../api/src/catalog/testUpload';
+import { makeMp4 } from '../../api/src/media/testMedia';
+import { apiClient, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/harness';
+import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+
+const T = 15_000;
+let server: TestServer;
+let browser: Browser;
+let base: string;
+let media: string;
+
+async function see(page: Page, text: string | RegExp, timeout = T) {
+  await page.getByText(text).first().waitFor({ state: 'visible', timeout });
+}
+
+async function adminPage(): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await ctx.addInitScript(() => {
+    if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
+  });
+  const page = await ctx.newPage();
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Email').fill(TEST_ADMIN.email);
+  await page.getByLabel('Password', { exact: true }).fill(TEST_ADMIN.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(`${base}/admin`, { timeout: T });
+  return { ctx, page };
+}
+
+async function adminToken(): Promise<string> {
+  const res = await apiClient(base).post('/auth/login', TEST_ADMIN);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.token as string;
+}
+
+async function publicTitles(): Promise<string[]> {
+  const res = await apiClient(base).get('/videos?pageSize=100');
+  return res.body.data.videos.map((v: { title: string }) => v.title);
+}
+
+describe('admin video library and payment rejection in Chromium', () => {
+  beforeAll(async () => {
+    ensureBuilt();
+    server = await startTestServer('sqlite', { env: { WEB_DIST } });
+    base = server.url;
+    browser = await launchChromium();
+    media = tmpDir('web-e2e-library-');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (media) fs.rmSync(media, { recursive: true, force: true });
+  });
+
+  it('lists, unpublishes, republishes, changes the access level of and deletes a video', async () => {
+    const token = await adminToken();
+    const up = await postUpload(
+      base,
+      token,
+      { title: 'Library Clip', model: 'Luna Hart', accessLevel: 'premium' },
+      { video: await makeMp4(media, 2) },
+    );
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    const id = up.body.data.videoId as string;
+
+    const { ctx, page } = await adminPage();
+    await page.getByRole('heading', { name: 'Video Library' }).waitFor({ timeout: T });
+    const row = page.getByRole('row').filter({ hasText: 'Library Clip' });
+    await row.waitFor({ timeout: T });
+    for (const text of ['Luna Hart', '0:02', 'Published']) await row.getByText(text, { exact: true }).waitFor({ timeout: T });
+    expect(await row.getByLabel('Access level of Library Clip').inputValue()).toBe('premium');
+    await screenshot(page, '30-admin-video-library');
+
+    await row.getByRole('button', { name: 'Unpublish Library Clip' }).click();
+    await see(page, 'Video "Library Clip" unpublished');
+    await row.getByText('Unpublished', { exact: true }).waitFor({ timeout: T });
+    expect(await publicTitles()).not.toContain('Library Clip');
+    expect((await apiClient(base).get(`/videos/${id}`)).status).toBe(404);
+
+    await row.getByRole('button', { name: 'Publish Library Clip' }).click();
+    await see(page, 'Video "Library Clip" published');
+    await row.getByText('Published', { exact: true }).waitFor({ timeout: T });
+    expect(await publicTitles()).toContain('Library Clip');
+
+    await row.getByLabel('Access level of Library Clip').selectOption('vip');
+    await see(page, 'Access level of "Library Clip" changed to VIP');
+    expect((await apiClient(base).get(`/videos/${id}`)).body.data.accessLevel).toBe('vip');
+    expect(await row.getByLabel('Access level of Library Clip').inputValue()).toBe('vip');
+
+    // Escape cancels the confirmation; the second time it is confirmed.
+    await row.getByRole('button', { name: 'Delete Library Clip' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Are you sure you want to delete this video? This action cannot be undone.').waitFor({ timeout: T });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden', timeout: T });
+    expect((await apiClient(base).get(`/videos/${id}`)).status).toBe(200);
+    await row.getByRole('button', { name: 'Delete Library Clip' }).click();
+    await screenshot(page, '31-admin-video-delete-confirm');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await see(page, 'Video "Library Clip" deleted');
+    await row.waitFor({ state: 'detached', timeout: T });
+    expect((await apiClient(base).get(`/videos/${id}`)).status).toBe(404);
+    expect((await apiClient(base).get('/admin/videos', token)).body.data.videos.map((v: { id: string }) => v.id)).not.toContain(id);
+    await ctx.close();
+  });
+
+  it('an upload through the form appears in the library without a reload', async () => {
+    const { ctx, page } = await adminPage();
+    await page.getByRole('heading', { name: 'Video Library' }).waitFor({ timeout: T });
+    await page.getByLabel('Title *').fill('Fresh From The Form');
+    await page.getByLabel('Video File *').setInputFiles(await makeMp4(media, 2));
+    await page.getByRole('button', { name: 'Upload Video' }).click();
+    await see(page, /Video "Fresh From The Form" uploaded successfully!/, 60_000);
+    await page.getByRole('row').filter({ hasText: 'Fresh From The Form' }).waitFor({ timeout: T });
+    await ctx.close();
+  });
+
+  it('rejects a submitted payment with a reason', async () => {
+    const member = await seedMember(server, { email: 'payer.rejected@example.test' });
+    const submitted = await apiClient(base).post(
+      '/payments/submit-bitcoin-payment',
+      { userId: member.id, planType: 'annual', btcAmount: '0.005', transactionHash: 'b'.repeat(64) },
+      member.token,
+    );
+    expect(submitted.status, JSON.stringify(submitted.body)).toBeLessThan(300);
+
+    const { ctx, page } = await adminPage();
+    const reject = page.getByRole('button', { name: `Reject payment of ${member.email}` });
+    await reject.click({ timeout: T });
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Reject payment' }).waitFor({ timeout: T });
+    const reason = dialog.getByLabel('Reason *');
+    expect(await reason.evaluate((el) => el === document.activeElement)).toBe(true);
+    await dialog.getByRole('button', { name: 'Reject Payment' }).click();
+    await dialog.getByText('Please give a reason for rejecting the payment').waitFor({ timeout: T });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden', timeout: T });
+
+    await reject.click();
+    expect(await reason.inputValue()).toBe(''); // a fresh form each time
+    await reason.fill('No transaction with this hash reached our address');
+    await screenshot(page, '32-admin-reject-payment');
+    await dialog.getByRole('button', { name: 'Reject Payment' }).click();
+    await see(page, 'Payment rejected');
+    await reject.waitFor({ state: 'detached', timeout: T });
+    await see(page, 'No pending payment verifications');
+
+    const pending = await apiClient(base).get('/admin/pending-payments', await adminToken());
+    expect(pending.body.data.payments.map((p: { userEmail: string }) => p.userEmail)).not.toContain(member.email);
+    await ctx.close();
+  });
+});
