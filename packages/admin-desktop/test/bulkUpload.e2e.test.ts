@@ -7,14 +7,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../web/e2e/browser.js';
 import { type HttpBridge, startHttpBridge } from '../src/bridge/httpBridge.js';
 import { fileConfigStore, memorySecretStore } from '../src/main/configStore.js';
 import { createDesktopService } from '../src/main/desktopService.js';
 import { createSession } from '../src/main/session.js';
 import { apiClient, makeTextFile, makeVideo, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from './fixtures.js';
-import { buildRenderer, CHROMIUM } from './renderer.js';
+import { buildRenderer } from './renderer.js';
 import { startThrottleProxy, type ThrottleProxy } from './throttleProxy.js';
 
 const work = tmpDir('desktop-e2e-');
@@ -51,7 +52,7 @@ beforeAll(async () => {
     queueOptions: { chunkSize: 256 * 1024, progressIntervalMs: 100 },
   });
   bridge = await startHttpBridge({ service, rendererDir: rendererDir as string });
-  browser = await chromium.launch(CHROMIUM);
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
 });
 

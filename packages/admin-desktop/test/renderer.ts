@@ -15,18 +15,4 @@ export async function buildRenderer(outDir: string): Promise<string> {
   return outDir;
 }
 
-export const CHROMIUM = {
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-};
-
 export { packageDir };

@@ -2,7 +2,7 @@
  * `/videos/:id`: every field of the video, the shared access decision explained (blurred thumbnail,
  * reason, 'Subscribe to Watch' or 'Back to Videos'), 'More from {model}', and the secure player.
  */
-import { Alert, Button, Spinner, StatusBadge, VideoCard } from '@members/ui';
+import { Alert, Button, Spinner, StatusBadge } from '@members/ui';
 import { accessDecision } from '@members/ui/access';
 import { formatDate, formatDuration } from '@members/ui/format';
 import { useQuery } from '@tanstack/react-query';
@@ -11,7 +11,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api } from '../app/api';
 import { useGeo } from '../app/geo';
 import { useSession } from '../app/session';
-import { thumbnailOf } from './featured';
+import { CatalogVideoCard, thumbnailOf } from './featured';
 
 const SecurePlayer = lazy(() => import('../player/SecurePlayer'));
 
@@ -31,15 +31,7 @@ function MoreFromModel({ model, excludeId }: { model: string; excludeId: string 
       ) : (
         <div className="video-grid">
           {others.map((v) => (
-            <VideoCard
-              key={v.id}
-              title={v.title}
-              href={`/videos/${v.id}`}
-              duration={formatDuration(v.duration)}
-              thumbnailUrl={thumbnailOf(v)}
-              badges={[String(v.accessLevel).toUpperCase()]}
-              linkComponent={Link}
-            />
+            <CatalogVideoCard key={v.id} video={v} />
           ))}
         </div>
       )}

@@ -2,14 +2,13 @@
  * `/videos`: 'Premium Videos' with four category cards, the catalog (search, category filter, pages)
  * — or the four configured featured videos while the catalog is empty — and a join call to action.
  */
-import { Button, FormField, VideoCard } from '@members/ui';
-import { formatDuration } from '@members/ui/format';
+import { Button, FormField } from '@members/ui';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { api } from '../app/api';
 import { useSession } from '../app/session';
-import { FeaturedGrid, thumbnailOf, useFeatured } from './featured';
+import { CatalogVideoCard, FeaturedGrid, useFeatured } from './featured';
 
 const PAGE_SIZE = 12;
 
@@ -105,16 +104,7 @@ export default function Videos() {
           ) : (
             <div className="video-grid">
               {videos.map((v) => (
-                <VideoCard
-                  key={v.id}
-                  title={v.title}
-                  href={`/videos/${v.id}`}
-                  duration={formatDuration(v.duration)}
-                  thumbnailUrl={thumbnailOf(v)}
-                  badges={[String(v.accessLevel).toUpperCase()]}
-                  subtitle={v.modelName}
-                  linkComponent={Link}
-                />
+                <CatalogVideoCard key={v.id} video={v} subtitle={v.modelName} />
               ))}
             </div>
           )}

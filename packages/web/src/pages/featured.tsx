@@ -13,6 +13,21 @@ export function thumbnailOf(v: Pick<Video, 'thumbnailUrl' | 'thumbnailPath'>): s
   return v.thumbnailUrl ?? v.thumbnailPath ?? undefined;
 }
 
+/** A catalog video as a card linking to its detail page, with its access level as the badge. */
+export function CatalogVideoCard({ video, subtitle }: { video: Video; subtitle?: string }) {
+  return (
+    <VideoCard
+      title={video.title}
+      href={`/videos/${video.id}`}
+      duration={formatDuration(video.duration)}
+      thumbnailUrl={thumbnailOf(video)}
+      badges={[String(video.accessLevel).toUpperCase()]}
+      subtitle={subtitle}
+      linkComponent={Link}
+    />
+  );
+}
+
 export function useFeatured(count = 4): FeaturedVideo[] {
   const site = useSite();
   const catalog = useQuery({
