@@ -2,8 +2,9 @@
  * A modal confirmation on the native <dialog>: focus moves into it, Tab stays inside, Escape cancels,
  * focus returns to the opener on close.
  */
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useId } from 'react';
 import { Button } from './Button';
+import { useModalDialog } from './useModalDialog';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -26,18 +27,9 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const titleId = useId();
   const msgId = useId();
-
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) {
-      if (typeof d.showModal === 'function') d.showModal();
-      else d.setAttribute('open', '');
-    } else if (!open && d.open) d.close();
-  }, [open]);
 
   return (
     <dialog

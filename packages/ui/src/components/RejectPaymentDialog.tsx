@@ -2,11 +2,12 @@
  * Asks for the reason before a payment is rejected: a modal on the native <dialog> (focus moves to
  * the reason, Tab stays inside, Escape cancels) with a required reason of at most 500 characters.
  */
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { PendingPayment } from '../api/types';
 import { formatBtc } from '../format/btc';
 import { Button } from './Button';
 import { TextAreaField } from './FormField';
+import { useModalDialog } from './useModalDialog';
 
 export const REJECT_REASON_MAX = 500;
 
@@ -18,7 +19,6 @@ export interface RejectPaymentDialogProps {
 }
 
 export function RejectPaymentDialog({ payment, onConfirm, onCancel }: RejectPaymentDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const msgId = useId();
   const reasonId = useId();
@@ -26,18 +26,14 @@ export function RejectPaymentDialog({ payment, onConfirm, onCancel }: RejectPaym
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const open = payment !== null;
-
+  const ref = useModalDialog(open, () => {
+    setReason('');
+    setError(null);
+  });
+  // The reason gets the focus once the dialog is shown (showModal would focus the first button).
   useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) {
-      setReason('');
-      setError(null);
-      if (typeof d.showModal === 'function') d.showModal();
-      else d.setAttribute('open', '');
-      d.querySelector('textarea')?.focus();
-    } else if (!open && d.open) d.close();
-  }, [open]);
+    if (open) ref.current?.querySelector('textarea')?.focus();
+  }, [open, ref]);
 
   function submit(e: FormEvent) {
     e.preventDefault();
