@@ -4,6 +4,7 @@
  * `window.desktop`. The dev bridge speaks the same contract over HTTP.
  */
 import { z } from 'zod';
+import type { ProbeResult } from '../main/media.js';
 import type { QueueSnapshot } from '../main/uploadQueue.js';
 
 const filePath = z
@@ -115,16 +116,8 @@ export interface ApiAnswer {
   body: { success: boolean; data?: unknown; error?: string };
 }
 
-export interface MediaInfo {
-  path: string;
-  fileName: string;
-  size: number;
-  isVideo: boolean;
-  reason?: string;
-  durationSeconds: number;
-  width: number;
-  height: number;
-  codec: string;
+/** What the table shows of a local file: the probe (less the container name) plus its thumbnail. */
+export interface MediaInfo extends Omit<ProbeResult, 'container'> {
   thumbnailDataUrl?: string;
   thumbnailAtSeconds?: number;
 }
