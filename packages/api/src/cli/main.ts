@@ -27,9 +27,18 @@ async function main(argv: string[]): Promise<number> {
   return (await commands[name]?.run({ env, site, args: rest })) ?? 0;
 }
 
+/**
+ * Exits once stdout and stderr have flushed: `process.exit` right after a large report drops what is
+ * still buffered for a pipe (an auditor's `> payments.csv` lost its last rows under load).
+ */
+function exitAfterFlush(code: number): void {
+  process.exitCode = code;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
 main(process.argv.slice(2))
-  .then((code) => process.exit(code))
+  .then(exitAfterFlush)
   .catch((err) => {
     console.error(err instanceof ConfigError ? err.message : err);
-    process.exit(err instanceof ConfigError ? 2 : 1);
+    exitAfterFlush(err instanceof ConfigError ? 2 : 1);
   });
