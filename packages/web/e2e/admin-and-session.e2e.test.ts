@@ -158,7 +158,9 @@ describe('admin and session in Chromium', () => {
     const pending = (await api.get('/admin/users/pending', admin)).body.data.users as { id: string; email: string }[];
     const target = pending.find((u) => u.email === 'blocked.member@example.test');
     await api.post(`/admin/users/${target?.id}/reject`, {}, admin);
-    await page.goto(`${base}/videos`);
+    // The 403 sends the app to /blocked while /videos may still be loading, which aborts a goto
+    // that waits for 'load'; wait only for the navigation to commit, then for the redirect.
+    await page.goto(`${base}/videos`, { waitUntil: 'commit' });
     await page.waitForURL(`${base}/blocked`, { timeout: T });
     await see(page, 'Content not available in your region.');
     await screenshot(page, '22-blocked');
