@@ -6,7 +6,7 @@ import type { AppModule } from '../module.js';
 import { adminStatsRoutes } from './stats.routes.js';
 import { adminUserRoutes } from './users.routes.js';
 
-export { type AdminStats, adminStats } from './stats.routes.js';
+export { type AdminStats, adminStats } from './stats.service.js';
 
 export const adminModule: AppModule = {
   name: 'admin',

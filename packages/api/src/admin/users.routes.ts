@@ -8,9 +8,10 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
-import { ok } from '../http/envelope.js';
+import { ok, valueOr } from '../http/envelope.js';
+import { linkOrigin } from '../http/linkOrigin.js';
 import { idSchema, jsonBody, paramOf } from '../http/validate.js';
-import { linkOrigin, runUserCommand } from '../identity/commands.js';
+import { approveUser, rejectUser } from '../identity/accounts.service.js';
 import { geoLocationOf, pendingUsers } from '../identity/users.queries.js';
 
 const rejectSchema = z.object({
@@ -32,20 +33,18 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return ok(c, { users });
   });
 
-  api.post('/admin/users/:id/approve', async function approveUser(c) {
+  api.post('/admin/users/:id/approve', async function approve(c) {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
-    const command = { type: 'Approve', approvedBy: admin.id, now: ctx.clock.now().toISOString() } as const;
-    await runUserCommand(ctx, id, command, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) });
+    valueOr(await approveUser(ctx, id, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) }));
     return ok(c, { id, status: 'approved', message: 'User approved successfully!' });
   });
 
-  api.post('/admin/users/:id/reject', async function rejectUser(c) {
+  api.post('/admin/users/:id/reject', async function reject(c) {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
     const { reason } = await jsonBody(c, rejectSchema);
-    const command = { type: 'Reject', rejectedBy: admin.id, reason: reason || null, now: ctx.clock.now().toISOString() } as const;
-    await runUserCommand(ctx, id, command, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) });
+    valueOr(await rejectUser(ctx, id, reason, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) }));
     return ok(c, { id, status: 'rejected', message: 'User rejected successfully' });
   });
 }

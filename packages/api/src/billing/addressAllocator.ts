@@ -8,6 +8,7 @@
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import { accept, type Decider } from '../shared/decider.js';
+import { eventMetadata } from '../shared/eventMetadata.js';
 import { type BitcoinNetwork, deriveAddress, parseAccountKey } from './bitcoinAddress.js';
 
 export const ADDRESS_ALLOCATOR_STREAM = 'address-allocator';
@@ -48,7 +49,7 @@ export async function receivingAddressFor(
     ADDRESS_ALLOCATOR_STREAM,
     addressAllocatorDecider,
     { paymentId, derive },
-    { actorId, at: ctx.clock.now().toISOString() },
+    eventMetadata(ctx, { actorId }),
     { retries: 50 },
   );
   if (!result.ok) throw new Error(result.error.message);

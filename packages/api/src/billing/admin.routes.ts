@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
-import { ok } from '../http/envelope.js';
+import { ok, valueOr } from '../http/envelope.js';
 import { idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
 import { analyticsSeries } from './analytics.projection.js';
 import { rejectPayment, verifyPayment } from './payments.service.js';
@@ -29,7 +29,7 @@ export function adminPaymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.post('/admin/payments/:id/verify', async function verify(c) {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
-    const subscription = await verifyPayment(ctx, admin.id, id, c.get('requestId'));
+    const subscription = valueOr(await verifyPayment(ctx, id, { actorId: admin.id, requestId: c.get('requestId') }));
     return ok(c, { paymentId: id, status: 'verified', subscription });
   });
 
@@ -37,7 +37,7 @@ export function adminPaymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
     const { reason } = await jsonBody(c, rejectSchema);
-    await rejectPayment(ctx, admin.id, id, reason, c.get('requestId'));
+    valueOr(await rejectPayment(ctx, id, reason, { actorId: admin.id, requestId: c.get('requestId') }));
     return ok(c, { paymentId: id, status: 'rejected', reason });
   });
 

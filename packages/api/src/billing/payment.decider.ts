@@ -83,6 +83,19 @@ export interface PaymentState {
 export const paymentStreamId = (paymentId: string) => `payment-${paymentId}`;
 
 const TX_HASH = /^[0-9a-f]{64}$/;
+export const TX_HASH_PROBLEM = 'transactionHash: must be 64 hexadecimal characters';
+
+/**
+ * A transaction hash as members type it (any case, spaces around, empty for none) in the stored
+ * form: trimmed, lower case, `undefined` for none; or `null` when it cannot be a transaction id.
+ * @example normalizeTxHash(' AB…(64 hex) ') // 'ab…'
+ */
+export function normalizeTxHash(value: string | null | undefined): string | undefined | null {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  const lower = trimmed.toLowerCase();
+  return TX_HASH.test(lower) ? lower : null;
+}
 
 function decide(command: PaymentCommand, state: PaymentState) {
   switch (command.type) {
@@ -92,8 +105,7 @@ function decide(command: PaymentCommand, state: PaymentState) {
     }
     case 'SubmitPayment': {
       const d = command.data;
-      if (d.txHash !== undefined && !TX_HASH.test(d.txHash))
-        return reject('validation', 'transactionHash: must be 64 hexadecimal characters');
+      if (d.txHash !== undefined && !TX_HASH.test(d.txHash)) return reject('validation', TX_HASH_PROBLEM);
       if (state.status === 'submitted') return reject('conflict', 'This payment has already been submitted and is awaiting verification');
       if (state.status === 'verified' || state.status === 'rejected')
         return reject('conflict', `This payment has already been ${state.status}`);

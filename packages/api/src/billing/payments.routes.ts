@@ -11,12 +11,11 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireUser } from '../http/auth.js';
-import { badRequest, forbidden, ok } from '../http/envelope.js';
+import { httpErrorOf, ok, valueOr } from '../http/envelope.js';
 import { jsonBody } from '../http/validate.js';
-import { parseBtc } from '../shared/money.js';
-import { requestPayment, requireApproved, submitPayment } from './payments.service.js';
-import { PLAN_TYPES, type PlanType, planOf } from './plans.js';
-import { paymentRequestDto } from './readModels.js';
+import { payerRefusal, requestPayment, submitPayment } from './payments.service.js';
+import { PLAN_TYPES, type PlanType } from './plans.js';
+import { paymentRequestDto, submittedPaymentDto } from './readModels.js';
 
 const planType = z.enum(PLAN_TYPES, { error: 'must be monthly or annual' });
 
@@ -24,13 +23,7 @@ const intentSchema = z
   .object({ planType: planType.optional(), planId: planType.optional(), paymentMethodId: z.unknown().optional() })
   .refine((b) => b.planType ?? b.planId, { message: 'must be monthly or annual', path: ['planType'] });
 
-const txHash = z
-  .string({ error: 'must be a string' })
-  .nullish()
-  .transform((v) => v?.trim() || undefined)
-  .refine((v) => v === undefined || /^[0-9a-fA-F]{64}$/.test(v), 'must be 64 hexadecimal characters')
-  .transform((v) => v?.toLowerCase());
-
+/** Shapes only: the submission rules (own account, exact price, the hash's form) are the service's. */
 const submitSchema = (defaultUserId?: string) =>
   z.object({
     userId: defaultUserId ? z.string().default(defaultUserId) : z.string({ error: 'is required' }).min(1, 'is required'),
@@ -38,46 +31,31 @@ const submitSchema = (defaultUserId?: string) =>
     btcAmount: z
       .union([z.string(), z.number()], { error: 'is required (a BTC amount such as "0.005")' })
       .transform((v) => String(v).trim()),
-    transactionHash: txHash,
+    transactionHash: z.string({ error: 'must be a string' }).nullish(),
   });
 
 export function paymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  async function createIntent(c: Context<AppEnv>) {
+  /** The signed-in member, refused before their body is read when they may not pay yet. */
+  async function payer(c: Context<AppEnv>) {
     const user = await requireUser(ctx, c);
-    requireApproved(user);
+    const refused = payerRefusal(user);
+    if (refused) throw httpErrorOf(refused.error);
+    return user;
+  }
+
+  async function createIntent(c: Context<AppEnv>) {
+    const user = await payer(c);
     const body = await jsonBody(c, intentSchema);
-    const { created, payment } = await requestPayment(ctx, user, (body.planType ?? body.planId) as PlanType, c.get('requestId'));
+    const caller = { actorId: user.id, requestId: c.get('requestId') };
+    const { created, payment } = valueOr(await requestPayment(ctx, user, (body.planType ?? body.planId) as PlanType, caller));
     return ok(c, paymentRequestDto(ctx.site, payment), created ? 201 : 200);
   }
 
   async function submit(c: Context<AppEnv>, userIdOptional: boolean) {
-    const user = await requireUser(ctx, c);
-    requireApproved(user);
+    const user = await payer(c);
     const body = await jsonBody(c, submitSchema(userIdOptional ? user.id : undefined));
-    if (body.userId !== user.id) throw forbidden('You can only submit payments for your own account');
-    const plan = planOf(ctx.site, body.planType);
-    const sats = parseBtc(body.btcAmount);
-    if (sats === undefined) throw badRequest('btcAmount: must be a BTC amount such as "0.005"');
-    if (sats !== plan.amountSats) throw badRequest(`btcAmount: must be exactly ${plan.btcAmount} BTC for the ${plan.name} plan`);
-    const p = await submitPayment(
-      ctx,
-      user,
-      { planType: body.planType, amountSats: sats, txHash: body.transactionHash },
-      c.get('requestId'),
-    );
-    return ok(
-      c,
-      {
-        paymentId: p.id,
-        status: 'pending',
-        planType: p.plan_type,
-        btcAmount: plan.btcAmount,
-        submittedDate: p.submitted_at,
-        ...(p.tx_hash ? { transactionHash: p.tx_hash } : {}),
-        ...(p.address ? { address: p.address } : {}),
-      },
-      201,
-    );
+    const payment = valueOr(await submitPayment(ctx, user, body, { actorId: user.id, requestId: c.get('requestId') }));
+    return ok(c, submittedPaymentDto(ctx.site, payment), 201);
   }
 
   api.post('/payments/create-subscription-intent', createIntent);

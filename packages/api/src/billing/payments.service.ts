@@ -1,44 +1,54 @@
 /**
- * The payment use cases behind the routes: request (invoice), submit, verify, reject. Rules live in
- * the deciders; this file gathers their inputs (prices, addresses, read-model pre-checks), runs
- * them through `handleCommand`, and turns the race-proof unique indexes into clear 409s.
+ * The payment use cases: request (invoice), submit, verify, reject. Rules live in the deciders and
+ * in `checkSubmission` (pure); this file gathers their inputs (prices, addresses, read-model
+ * pre-checks), runs them through `handleCommand`, and turns the race-proof unique indexes into
+ * clear conflicts. Every use case answers a `Result`; none needs HTTP.
  */
+import { isApproved } from '@members/ui/access';
+import type { SiteConfig } from '../config/site.js';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
-import type { EventMetadata } from '../eventstore/types.js';
-import type { CurrentUserRow } from '../http/auth.js';
-import { conflict, fromDomainError, HttpError } from '../http/envelope.js';
+import type { MemberStanding } from '../identity/users.queries.js';
+import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
+import { parseBtc } from '../shared/money.js';
+import { type Failure, failure, fromDomain, type Result, success } from '../shared/result.js';
 import { receivingAddressFor } from './addressAllocator.js';
 import { uniqueRule } from './billing.projection.js';
 import { bip21Uri } from './bitcoinAddress.js';
-import { type PaymentVerified, paymentDecider, paymentStreamId } from './payment.decider.js';
+import { normalizeTxHash, type PaymentVerified, paymentDecider, paymentStreamId, TX_HASH_PROBLEM } from './payment.decider.js';
 import { type PlanType, planLabel, planOf } from './plans.js';
-import { latestRequest, paymentById, paymentByTxHash, pendingPaymentOf } from './readModels.js';
+import { latestRequest, type PaymentRow, paymentById, paymentByTxHash, pendingPaymentOf } from './readModels.js';
 import { applyVerifiedPayment } from './subscriptions.service.js';
 
 export const APPROVAL_REQUIRED = 'Your account must be approved before subscribing. Please wait for admin approval.';
 export const HASH_USED = 'This transaction hash has already been used for another payment';
+export const OWN_ACCOUNT_ONLY = 'You can only submit payments for your own account';
 const pendingExists = (planType: PlanType) =>
   `You already have a pending ${planLabel(planType)} payment awaiting verification. Please wait for it to be verified.`;
 
-export function metaOf(ctx: AppContext, actorId: string | null, requestId?: string): EventMetadata {
-  return { actorId, requestId: requestId ?? null, at: ctx.clock.now().toISOString() };
-}
+/** The member paying: who they are and their standing (identity's read model). */
+export type Payer = Pick<MemberStanding, 'id' | 'email' | 'approved' | 'status'>;
 
-/** Section 4: approved means `approved` is true, or status is approved or active. */
-export function requireApproved(user: CurrentUserRow): void {
-  const approved = Number(user.approved) === 1 || (user.status as string) === 'approved' || (user.status as string) === 'active';
-  if (!approved) throw new HttpError(403, APPROVAL_REQUIRED);
+/** Only approved members may pay (spec §4, the shared approval rule); undefined when they may. */
+export function payerRefusal(payer: Pick<Payer, 'approved' | 'status'>): Failure | undefined {
+  return isApproved({ approved: Number(payer.approved), status: payer.status }) ? undefined : failure('forbidden', APPROVAL_REQUIRED);
 }
 
 /** Returns the member's open request for the plan, or makes a new one (fresh address in xpub mode). */
-export async function requestPayment(ctx: AppContext, user: CurrentUserRow, planType: PlanType, requestId?: string) {
+export async function requestPayment(
+  ctx: AppContext,
+  payer: Payer,
+  planType: PlanType,
+  caller: Caller,
+): Promise<Result<{ created: boolean; payment: PaymentRow }>> {
+  const refused = payerRefusal(payer);
+  if (refused) return refused;
   const plan = planOf(ctx.site, planType);
   const now = ctx.clock.now();
-  const open = await latestRequest(ctx.db, user.id, planType, plan.amountSats, now.toISOString());
-  if (open) return { created: false, payment: open };
+  const open = await latestRequest(ctx.db, payer.id, planType, plan.amountSats, now.toISOString());
+  if (open) return success({ created: false, payment: open });
   const paymentId = ctx.ids.next();
-  const { address, addressIndex } = await receivingAddressFor(ctx, paymentId, user.id);
+  const { address, addressIndex } = await receivingAddressFor(ctx, paymentId, payer.id);
   const expiresAt = new Date(now.getTime() + ctx.site.bitcoin.paymentRequestTtlHours * 3_600_000).toISOString();
   const result = await handleCommand(
     ctx.store,
@@ -48,7 +58,7 @@ export async function requestPayment(ctx: AppContext, user: CurrentUserRow, plan
       type: 'RequestPayment',
       data: {
         paymentId,
-        userId: user.id,
+        userId: payer.id,
         planType,
         amountSats: plan.amountSats,
         address,
@@ -58,25 +68,56 @@ export async function requestPayment(ctx: AppContext, user: CurrentUserRow, plan
       },
       now: now.toISOString(),
     },
-    metaOf(ctx, user.id, requestId),
+    eventMetadata(ctx, caller),
   );
-  if (!result.ok) throw fromDomainError(result.error);
-  return { created: true, payment: (await paymentById(ctx.db, paymentId)) as NonNullable<Awaited<ReturnType<typeof paymentById>>> };
+  if (!result.ok) return fromDomain(result.error);
+  return success({ created: true, payment: (await paymentById(ctx.db, paymentId)) as PaymentRow });
 }
 
-export interface SubmitInput {
+/** A member's "I've sent payment" as typed: the account it is for, the plan, the amount, the hash. */
+export interface SubmissionInput {
+  /** The account the payment is for; left out, the payer's own. */
+  userId?: string | undefined;
+  planType: PlanType;
+  /** Decimal BTC as typed, e.g. "0.005". */
+  btcAmount: string;
+  transactionHash?: string | null | undefined;
+}
+
+export interface CheckedSubmission {
   planType: PlanType;
   amountSats: number;
   txHash?: string;
 }
 
+/**
+ * The submission rules, in the order members meet them: a well-formed transaction hash, their own
+ * account only, a BTC amount, exactly the plan's price. Pure.
+ * @example checkSubmission(site, 'u1', { planType: 'monthly', btcAmount: '0.0005' }) // { ok: true, value: { amountSats: 50000, … } }
+ */
+export function checkSubmission(site: SiteConfig, payerId: string, input: SubmissionInput): Result<CheckedSubmission> {
+  const txHash = normalizeTxHash(input.transactionHash);
+  if (txHash === null) return failure('invalid', TX_HASH_PROBLEM);
+  if ((input.userId ?? payerId) !== payerId) return failure('forbidden', OWN_ACCOUNT_ONLY);
+  const plan = planOf(site, input.planType);
+  const sats = parseBtc(input.btcAmount.trim());
+  if (sats === undefined) return failure('invalid', 'btcAmount: must be a BTC amount such as "0.005"');
+  if (sats !== plan.amountSats) return failure('invalid', `btcAmount: must be exactly ${plan.btcAmount} BTC for the ${plan.name} plan`);
+  return success({ planType: input.planType, amountSats: sats, ...(txHash ? { txHash } : {}) });
+}
+
 /** Records the member's "I've sent payment" against their latest request for the plan, or a new payment. */
-export async function submitPayment(ctx: AppContext, user: CurrentUserRow, input: SubmitInput, requestId?: string) {
+export async function submitPayment(ctx: AppContext, payer: Payer, input: SubmissionInput, caller: Caller): Promise<Result<PaymentRow>> {
+  const refused = payerRefusal(payer);
+  if (refused) return refused;
+  const checked = checkSubmission(ctx.site, payer.id, input);
+  if (!checked.ok) return checked;
+  const { planType, amountSats, txHash } = checked.value;
   // 1. Friendly pre-checks on the read models (the unique indexes below close the races).
-  if (input.txHash && (await paymentByTxHash(ctx.db, input.txHash))) throw conflict(HASH_USED);
-  if (await pendingPaymentOf(ctx.db, user.id, input.planType)) throw conflict(pendingExists(input.planType));
+  if (txHash && (await paymentByTxHash(ctx.db, txHash))) return failure('conflict', HASH_USED);
+  if (await pendingPaymentOf(ctx.db, payer.id, planType)) return failure('conflict', pendingExists(planType));
   // 2. Pay against the request whose address the member was shown, if any.
-  const request = await latestRequest(ctx.db, user.id, input.planType, input.amountSats);
+  const request = await latestRequest(ctx.db, payer.id, planType, amountSats);
   const paymentId = request?.id ?? ctx.ids.next();
   try {
     const result = await handleCommand(
@@ -85,54 +126,52 @@ export async function submitPayment(ctx: AppContext, user: CurrentUserRow, input
       paymentDecider,
       {
         type: 'SubmitPayment',
-        data: {
-          paymentId,
-          userId: user.id,
-          userEmail: user.email,
-          planType: input.planType,
-          amountSats: input.amountSats,
-          ...(input.txHash ? { txHash: input.txHash } : {}),
-        },
+        data: { paymentId, userId: payer.id, userEmail: payer.email, planType, amountSats, ...(txHash ? { txHash } : {}) },
         now: ctx.clock.now().toISOString(),
       },
-      metaOf(ctx, user.id, requestId),
+      eventMetadata(ctx, caller),
     );
-    if (!result.ok) throw fromDomainError(result.error);
+    if (!result.ok) return fromDomain(result.error);
   } catch (err) {
     // 3. A concurrent submission won the race: same answers as the pre-checks.
     const rule = uniqueRule(err);
-    if (rule === 'tx_hash') throw conflict(HASH_USED);
-    if (rule === 'one_pending') throw conflict(pendingExists(input.planType));
+    if (rule === 'tx_hash') return failure('conflict', HASH_USED);
+    if (rule === 'one_pending') return failure('conflict', pendingExists(planType));
     throw err;
   }
-  return (await paymentById(ctx.db, paymentId)) as NonNullable<Awaited<ReturnType<typeof paymentById>>>;
+  return success((await paymentById(ctx.db, paymentId)) as PaymentRow);
 }
 
-/** Verifies once and activates or renews the member's subscription. */
-export async function verifyPayment(ctx: AppContext, adminId: string, paymentId: string, requestId?: string) {
-  const meta = metaOf(ctx, adminId, requestId);
+/** Verifies once and activates or renews the member's subscription (answers the subscription). */
+export async function verifyPayment(ctx: AppContext, paymentId: string, caller: Caller & { actorId: string }) {
+  const meta = eventMetadata(ctx, caller);
   const result = await handleCommand(
     ctx.store,
     paymentStreamId(paymentId),
     paymentDecider,
-    { type: 'VerifyPayment', paymentId, verifiedBy: adminId, now: meta.at },
+    { type: 'VerifyPayment', paymentId, verifiedBy: caller.actorId, now: meta.at },
     meta,
     { retries: 50 },
   );
-  if (!result.ok) throw fromDomainError(result.error);
+  if (!result.ok) return fromDomain(result.error);
   const verified = result.events[0] as PaymentVerified;
   return applyVerifiedPayment(ctx, verified.data, meta);
 }
 
-export async function rejectPayment(ctx: AppContext, adminId: string, paymentId: string, reason: string, requestId?: string) {
-  const meta = metaOf(ctx, adminId, requestId);
+export async function rejectPayment(
+  ctx: AppContext,
+  paymentId: string,
+  reason: string,
+  caller: Caller & { actorId: string },
+): Promise<Result<void>> {
+  const meta = eventMetadata(ctx, caller);
   const result = await handleCommand(
     ctx.store,
     paymentStreamId(paymentId),
     paymentDecider,
-    { type: 'RejectPayment', paymentId, reason, rejectedBy: adminId, now: meta.at },
+    { type: 'RejectPayment', paymentId, reason, rejectedBy: caller.actorId, now: meta.at },
     meta,
     { retries: 50 },
   );
-  if (!result.ok) throw fromDomainError(result.error);
+  return result.ok ? success(undefined) : fromDomain(result.error);
 }

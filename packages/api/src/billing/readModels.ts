@@ -55,6 +55,18 @@ export const latestRequest = (db: Queryable, userId: string, planType: PlanType,
 export const pendingPaymentOf = (db: Queryable, userId: string, planType: PlanType) =>
   db.get<PaymentRow>(`SELECT * FROM billing_payments WHERE user_id = ? AND plan_type = ? AND status = 'submitted'`, [userId, planType]);
 
+/** Verified payments whose activation was never appended (a crash between the two appends). */
+export const unappliedVerifiedPayments = (db: Queryable) =>
+  db.all<PaymentRow>(`SELECT * FROM billing_payments WHERE status = 'verified' AND applied_at IS NULL`);
+
+/** Members whose subscription is past its period end (active) or grace period (past due) at `now`. */
+export const subscriptionsDue = (db: Queryable, now: string) =>
+  db.all<{ user_id: string }>(
+    `SELECT user_id FROM billing_subscriptions
+     WHERE (status = 'active' AND current_period_end <= ?) OR (status = 'past_due' AND grace_until <= ?)`,
+    [now, now],
+  );
+
 export const subscriptionOf = (db: Queryable, userId: string) =>
   db.get<SubscriptionRow>('SELECT * FROM billing_subscriptions WHERE user_id = ?', [userId]);
 
@@ -72,6 +84,19 @@ export function paymentRequestDto(site: SiteConfig, row: PaymentRow) {
     bip21Uri: row.bip21_uri,
     requestedAt: row.requested_at,
     expiresAt: row.expires_at,
+  };
+}
+
+/** The answer to a member's "I've sent payment". */
+export function submittedPaymentDto(site: SiteConfig, row: PaymentRow) {
+  return {
+    paymentId: row.id,
+    status: 'pending' as const,
+    planType: row.plan_type,
+    btcAmount: planOf(site, row.plan_type).btcAmount,
+    submittedDate: row.submitted_at,
+    ...(row.tx_hash ? { transactionHash: row.tx_hash } : {}),
+    ...(row.address ? { address: row.address } : {}),
   };
 }
 

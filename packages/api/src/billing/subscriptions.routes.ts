@@ -4,9 +4,8 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireUser } from '../http/auth.js';
-import { ok } from '../http/envelope.js';
+import { ok, valueOr } from '../http/envelope.js';
 import { idSchema, jsonBody } from '../http/validate.js';
-import { metaOf } from './payments.service.js';
 import { allPlans } from './plans.js';
 import { cancelSubscription, currentSubscription, reactivateSubscription } from './subscriptions.service.js';
 
@@ -28,12 +27,15 @@ export function subscriptionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.post('/subscriptions/cancel', async function cancel(c) {
     const user = await requireUser(ctx, c);
     const body = await jsonBody(c, cancelSchema);
-    return ok(c, await cancelSubscription(ctx, user.id, body.subscriptionId, metaOf(ctx, user.id, c.get('requestId'))));
+    return ok(c, valueOr(await cancelSubscription(ctx, user.id, body.subscriptionId, { actorId: user.id, requestId: c.get('requestId') })));
   });
 
   api.post('/payments/reactivate-subscription', async function reactivate(c) {
     const user = await requireUser(ctx, c);
     const body = await jsonBody(c, reactivateSchema);
-    return ok(c, await reactivateSubscription(ctx, user.id, body.subscriptionId, metaOf(ctx, user.id, c.get('requestId'))));
+    return ok(
+      c,
+      valueOr(await reactivateSubscription(ctx, user.id, body.subscriptionId, { actorId: user.id, requestId: c.get('requestId') })),
+    );
   });
 }

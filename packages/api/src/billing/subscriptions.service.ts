@@ -1,53 +1,73 @@
 /**
  * Subscription use cases: applying a verified payment (activation or renewal), cancel at period
  * end, reactivation, and the time-driven lifecycle (`runLifecycle`, run every minute by the
- * scheduler the module starts, and directly by tests after moving the clock).
+ * scheduler the module starts, and directly by tests after moving the clock). The member-facing
+ * use cases answer a `Result`; the lifecycle job throws, so its scheduler logs and retries.
  */
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import type { EventMetadata } from '../eventstore/types.js';
-import { fromDomainError } from '../http/envelope.js';
+import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
+import { fromDomain, type Result, success } from '../shared/result.js';
 import type { PlanType } from './plans.js';
-import { type PaymentRow, subscriptionDto, subscriptionOf } from './readModels.js';
+import { type SubscriptionDto, subscriptionDto, subscriptionOf, subscriptionsDue, unappliedVerifiedPayments } from './readModels.js';
 import { type SubscriptionCommand, subscriptionDecider, subscriptionStreamId } from './subscription.decider.js';
 
-async function run(ctx: AppContext, userId: string, command: SubscriptionCommand, meta: EventMetadata) {
+async function run(
+  ctx: AppContext,
+  userId: string,
+  command: SubscriptionCommand,
+  meta: EventMetadata,
+): Promise<Result<{ events: unknown[] }>> {
   const result = await handleCommand(ctx.store, subscriptionStreamId(userId), subscriptionDecider, command, meta, { retries: 50 });
-  if (!result.ok) throw fromDomainError(result.error);
-  return result;
+  return result.ok ? success({ events: result.events }) : fromDomain(result.error);
 }
 
-async function currentDto(ctx: AppContext, userId: string) {
+/** The member's subscription as the API shows it, or null when they never had one. */
+export async function currentSubscription(ctx: AppContext, userId: string): Promise<SubscriptionDto | null> {
   const row = await subscriptionOf(ctx.db, userId);
   return row ? subscriptionDto(ctx.site, row) : null;
+}
+
+async function thenCurrent(ctx: AppContext, userId: string, ran: Result<unknown>): Promise<Result<SubscriptionDto | null>> {
+  return ran.ok ? success(await currentSubscription(ctx, userId)) : ran;
 }
 
 /** Activates or renews from a verified payment; applying the same payment again changes nothing. */
 export async function applyVerifiedPayment(
   ctx: AppContext,
   payment: { paymentId: string; userId: string; planType: PlanType; amountSats: number },
+  /** The verification's own metadata, so both appends carry one time and one actor. */
   meta: EventMetadata,
-) {
-  await run(
+): Promise<Result<SubscriptionDto | null>> {
+  const ran = await run(
     ctx,
     payment.userId,
     { type: 'ApplyVerifiedPayment', ...payment, amountSats: Number(payment.amountSats), newSubscriptionId: ctx.ids.next(), now: meta.at },
     meta,
   );
-  return currentDto(ctx, payment.userId);
+  return thenCurrent(ctx, payment.userId, ran);
 }
 
-export async function cancelSubscription(ctx: AppContext, userId: string, subscriptionId: string | undefined, meta: EventMetadata) {
-  await run(ctx, userId, { type: 'RequestCancel', ...(subscriptionId ? { subscriptionId } : {}), now: meta.at }, meta);
-  return currentDto(ctx, userId);
+export async function cancelSubscription(ctx: AppContext, userId: string, subscriptionId: string | undefined, caller: Caller) {
+  const meta = eventMetadata(ctx, caller);
+  const ran = await run(ctx, userId, { type: 'RequestCancel', ...(subscriptionId ? { subscriptionId } : {}), now: meta.at }, meta);
+  return thenCurrent(ctx, userId, ran);
 }
 
-export async function reactivateSubscription(ctx: AppContext, userId: string, subscriptionId: string, meta: EventMetadata) {
-  await run(ctx, userId, { type: 'Reactivate', subscriptionId, now: meta.at }, meta);
-  return currentDto(ctx, userId);
+export async function reactivateSubscription(ctx: AppContext, userId: string, subscriptionId: string, caller: Caller) {
+  const meta = eventMetadata(ctx, caller);
+  const ran = await run(ctx, userId, { type: 'Reactivate', subscriptionId, now: meta.at }, meta);
+  return thenCurrent(ctx, userId, ran);
 }
 
-export { currentDto as currentSubscription };
+/** The lifecycle job's identity in the log. */
+export const SCHEDULER_CALLER: Caller = { actorId: null, actor: 'billing-scheduler' };
+
+function orThrow<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`billing lifecycle: ${result.error.message}`);
+  return result.value;
+}
 
 /**
  * One pass of the time-driven work, idempotent and safe to run from several processes:
@@ -55,19 +75,21 @@ export { currentDto as currentSubscription };
  * 2. subscriptions past their period end (or grace period) get their next lifecycle event.
  */
 export async function runLifecycle(ctx: AppContext): Promise<{ applied: number; advanced: number }> {
-  const now = ctx.clock.now().toISOString();
-  const meta: EventMetadata = { actorId: null, actor: 'billing-scheduler', at: now };
-  const unapplied = await ctx.db.all<PaymentRow>(`SELECT * FROM billing_payments WHERE status = 'verified' AND applied_at IS NULL`);
+  const meta = eventMetadata(ctx, SCHEDULER_CALLER);
+  const now = meta.at;
+  const unapplied = await unappliedVerifiedPayments(ctx.db);
   for (const p of unapplied)
-    await applyVerifiedPayment(ctx, { paymentId: p.id, userId: p.user_id, planType: p.plan_type, amountSats: Number(p.amount_sats) }, meta);
-  const due = await ctx.db.all<{ user_id: string }>(
-    `SELECT user_id FROM billing_subscriptions
-     WHERE (status = 'active' AND current_period_end <= ?) OR (status = 'past_due' AND grace_until <= ?)`,
-    [now, now],
-  );
+    orThrow(
+      await applyVerifiedPayment(
+        ctx,
+        { paymentId: p.id, userId: p.user_id, planType: p.plan_type, amountSats: Number(p.amount_sats) },
+        meta,
+      ),
+    );
+  const due = await subscriptionsDue(ctx.db, now);
   let advanced = 0;
   for (const { user_id } of due) {
-    const r = await run(ctx, user_id, { type: 'AdvanceLifecycle', now, graceDays: ctx.env.GRACE_PERIOD_DAYS }, meta);
+    const r = orThrow(await run(ctx, user_id, { type: 'AdvanceLifecycle', now, graceDays: ctx.env.GRACE_PERIOD_DAYS }, meta));
     if (r.events.length) advanced++;
   }
   return { applied: unapplied.length, advanced };

@@ -1,20 +1,19 @@
 /**
  * Admin catalog management: list every video (published or not), edit metadata, access level
- * and publication (PUT), delete (DELETE, files removed after the event is recorded).
+ * and publication (PUT), delete (DELETE). The use cases are in videos.service.ts.
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
-import { badRequest, fromDomainError, notFound, ok } from '../http/envelope.js';
+import { ok, valueOr } from '../http/envelope.js';
 import { jsonBody, queryOf } from '../http/validate.js';
-import { mediaStorageFor } from '../media/storage.js';
-import { findVideo, listVideos, toAdminVideo } from './catalog.queries.js';
+import { listVideos, toAdminVideo } from './catalog.queries.js';
 import { listQuerySchema, videoIdParam } from './catalog.routes.js';
-import { ACCESS_LEVELS, type VideoDetails, videoDecider, videoStreamId } from './video.decider.js';
-import { LIMITS, parseLabels } from './videoInput.js';
+import { ACCESS_LEVELS, type AccessLevel } from './video.decider.js';
+import { LIMITS } from './videoInput.js';
+import { deleteVideo, editVideo, getAnyVideo } from './videos.service.js';
 
 const labels = z.union([z.string().max(4000), z.array(z.string().max(LIMITS.label)).max(LIMITS.labels)]);
 
@@ -23,28 +22,13 @@ const editSchema = z
     title: z.string().trim().min(1, 'must not be empty').max(LIMITS.title),
     description: z.string().trim().max(LIMITS.description),
     model: z.string().trim().max(LIMITS.model).nullable(),
-    accessLevel: z.enum(ACCESS_LEVELS as [string, ...string[]]),
+    accessLevel: z.enum(ACCESS_LEVELS as [AccessLevel, ...AccessLevel[]]),
     tags: labels,
     categories: labels,
     published: z.boolean(),
   })
   .partial()
   .strict();
-
-function changesFrom(body: z.infer<typeof editSchema>): Partial<VideoDetails> {
-  const changes: Partial<VideoDetails> = {};
-  if (body.title !== undefined) changes.title = body.title;
-  if (body.description !== undefined) changes.description = body.description;
-  if (body.model !== undefined) changes.modelName = body.model || null;
-  if (body.accessLevel !== undefined) changes.accessLevel = body.accessLevel as VideoDetails['accessLevel'];
-  for (const field of ['tags', 'categories'] as const) {
-    if (body[field] === undefined) continue;
-    const parsed = parseLabels(body[field], field);
-    if (!parsed.ok) throw badRequest(parsed.error);
-    changes[field] = parsed.value;
-  }
-  return changes;
-}
 
 export function mountAdminCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.get('/admin/videos', async function listAllVideos(c) {
@@ -54,47 +38,21 @@ export function mountAdminCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): voi
     return ok(c, { videos: rows.map(toAdminVideo), total, page: query.page, pageSize: query.pageSize });
   });
 
-  api.get('/admin/videos/:id', async function getAnyVideo(c) {
+  api.get('/admin/videos/:id', async function readAnyVideo(c) {
     await requireAdmin(ctx, c);
-    const row = await findVideo(ctx.db, videoIdParam(c), { includeUnpublished: true });
-    if (!row) throw notFound('Video not found');
-    return ok(c, toAdminVideo(row));
+    return ok(c, valueOr(await getAnyVideo(ctx, videoIdParam(c))));
   });
 
-  api.put('/admin/videos/:id', async function editVideo(c) {
+  api.put('/admin/videos/:id', async function edit(c) {
     const admin = await requireAdmin(ctx, c);
     const videoId = videoIdParam(c);
     const body = await jsonBody(c, editSchema);
-    const at = ctx.clock.now().toISOString();
-    const result = await handleCommand(
-      ctx.store,
-      videoStreamId(videoId),
-      videoDecider,
-      { type: 'EditVideo', data: { videoId, changes: changesFrom(body), publish: body.published, actorId: admin.id, at } },
-      { actorId: admin.id, requestId: c.get('requestId'), at },
-    );
-    if (!result.ok) throw fromDomainError(result.error);
-    const row = await findVideo(ctx.db, videoId, { includeUnpublished: true });
-    if (!row) throw notFound('Video not found');
-    return ok(c, toAdminVideo(row));
+    return ok(c, valueOr(await editVideo(ctx, videoId, body, { actorId: admin.id, requestId: c.get('requestId') })));
   });
 
-  api.delete('/admin/videos/:id', async function deleteVideo(c) {
+  api.delete('/admin/videos/:id', async function remove(c) {
     const admin = await requireAdmin(ctx, c);
     const videoId = videoIdParam(c);
-    const at = ctx.clock.now().toISOString();
-    const result = await handleCommand(
-      ctx.store,
-      videoStreamId(videoId),
-      videoDecider,
-      { type: 'DeleteVideo', data: { videoId, actorId: admin.id, at } },
-      { actorId: admin.id, requestId: c.get('requestId'), at },
-    );
-    if (!result.ok) throw fromDomainError(result.error);
-    // The event is the truth; files go after it (a crash here leaves only orphan files, never a dangling row).
-    await mediaStorageFor(ctx)
-      .removeVideo(videoId)
-      .catch((err) => ctx.logger.warn({ err, videoId }, 'could not remove video files'));
-    return ok(c, { videoId, deleted: true });
+    return ok(c, valueOr(await deleteVideo(ctx, videoId, { actorId: admin.id, requestId: c.get('requestId') })));
   });
 }

@@ -62,6 +62,12 @@ export async function findVideo(db: Queryable, id: string, opts: { includeUnpubl
   return row;
 }
 
+/** How many counted views a video has (0 for an unknown video). */
+export async function viewCountOf(db: Queryable, id: string): Promise<number> {
+  const row = await db.get<{ view_count: number }>('SELECT view_count FROM videos WHERE id = ?', [id]);
+  return Number(row?.view_count ?? 0);
+}
+
 export interface ListQuery {
   page: number;
   pageSize: number;

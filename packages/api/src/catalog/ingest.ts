@@ -14,6 +14,7 @@ import { handleCommand } from '../eventstore/commandHandler.js';
 import { extractThumbnail, probeVideo } from '../media/ffmpeg.js';
 import { imageTypeOfFile } from '../media/imageType.js';
 import { type MediaStorage, mediaStorageFor } from '../media/storage.js';
+import { eventMetadata } from '../shared/eventMetadata.js';
 import type { ThumbnailInfo, VideoDetails, VideoFileInfo } from './video.decider.js';
 import { videoDecider, videoStreamId } from './video.decider.js';
 import { checkText, LIMITS, parseAccessLevel, parseDurationText, parseLabels, UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
@@ -176,7 +177,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
           uploadedAt: at,
         },
       },
-      { actorId: input.actorId, requestId: input.requestId ?? null, at, originalName: input.originalName ?? null },
+      eventMetadata(ctx, { actorId: input.actorId, requestId: input.requestId }, { at, originalName: input.originalName ?? null }),
     );
     if (!result.ok) throw new Error(result.error.message);
     return { ok: true, videoId };

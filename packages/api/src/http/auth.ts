@@ -6,6 +6,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { sign, verify } from 'hono/jwt';
 import type { AppContext } from '../context.js';
+import { findMemberStanding, type MemberStanding } from '../identity/users.queries.js';
 import type { AppEnv, AuthInfo } from './appEnv.js';
 import { forbidden, unauthorized } from './envelope.js';
 
@@ -57,24 +58,13 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
   };
 }
 
-export interface CurrentUserRow {
-  id: string;
-  email: string;
-  role: 'admin' | 'member';
-  status: 'pending' | 'approved' | 'rejected';
-  approved: number;
-  membership_status: string;
-  subscription_status: string | null;
-}
+export type CurrentUserRow = MemberStanding;
 
 /** The signed-in user as the read model has them now, or a 401. */
 export async function requireUser(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
   const auth = c.get('auth');
   if (!auth) throw unauthorized('Please log in to continue');
-  const user = await ctx.db.get<CurrentUserRow>(
-    'SELECT id, email, role, status, approved, membership_status, subscription_status FROM users WHERE id = ?',
-    [auth.userId],
-  );
+  const user = await findMemberStanding(ctx.db, auth.userId);
   if (!user) throw unauthorized('Your account no longer exists');
   if (user.status === 'rejected') throw forbidden('Your account registration was not approved');
   return user;

@@ -1,10 +1,11 @@
 /**
  * Every JSON answer is `{ success, data?, error? }`. Handlers return `ok(c, data)` or throw
  * `HttpError`; the app's error handler turns anything else into a logged 500 with no internals.
+ * A service's failure becomes an HttpError through `httpStatusOf` (`valueOr` does both steps).
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { DomainError, DomainErrorCode } from '../shared/decider.js';
+import type { ErrorKind, Result, ServiceError } from '../shared/result.js';
 
 export class HttpError extends Error {
   constructor(
@@ -23,16 +24,24 @@ export const forbidden = (message = "You don't have permission to do that") => n
 export const notFound = (message = 'Not found') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
-const statusOf: Record<DomainErrorCode, ContentfulStatusCode> = {
-  validation: 400,
+const statusOfKind: Record<ErrorKind, ContentfulStatusCode> = {
+  invalid: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  rate_limited: 429,
 };
 
-export function fromDomainError(error: DomainError): HttpError {
-  return new HttpError(statusOf[error.code], error.message);
+/** The HTTP status for a service error kind. */
+export const httpStatusOf = (kind: ErrorKind): ContentfulStatusCode => statusOfKind[kind];
+
+export const httpErrorOf = (error: ServiceError): HttpError => new HttpError(httpStatusOf(error.kind), error.message);
+
+/** A service result's value, or its failure thrown as the matching HttpError (routes only). */
+export function valueOr<T>(result: Result<T>): T {
+  if (!result.ok) throw httpErrorOf(result.error);
+  return result.value;
 }
 
 export function ok<T>(c: Context, data: T, status: ContentfulStatusCode = 200) {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../config/env.js';
 import type { AppContext } from '../context.js';
-import { runUserCommand } from './commands.js';
+import { runUserCommand } from './accounts.service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { findUserByEmail } from './users.queries.js';
 
@@ -60,11 +60,13 @@ export async function bootstrapAdmin(ctx: AppContext): Promise<void> {
   const passwordHash = passwordMatches && existing ? existing.password_hash : await hashPassword(password as string);
   // 2. Let the decider emit only what is missing.
   const register = { userId: existing?.id ?? ctx.ids.next(), email, firstName: 'Admin', lastName: '', dateOfBirth: '', passwordHash };
-  const { recorded } = await runUserCommand(ctx, register.userId, {
-    type: 'EnsureAdmin',
-    register,
-    passwordMatches,
-    now: ctx.clock.now().toISOString(),
-  });
+  const ran = await runUserCommand(
+    ctx,
+    register.userId,
+    { type: 'EnsureAdmin', register, passwordMatches, now: ctx.clock.now().toISOString() },
+    { actorId: null },
+  );
+  if (!ran.ok) throw new Error(`admin bootstrap refused: ${ran.error.message}`);
+  const { recorded } = ran.value;
   if (recorded.length) ctx.logger.info({ email, events: recorded.map((e) => e.type) }, 'admin account bootstrapped');
 }

@@ -13,8 +13,8 @@ import { sessionsSchema } from './sessions.js';
 import { usersProjection } from './users.projection.js';
 import { userRoutes } from './users.routes.js';
 
+export { approveUser, rejectUser, runUserCommand } from './accounts.service.js';
 export { configuredAdminEmail, isAdminEmail } from './bootstrap.js';
-export { runUserCommand } from './commands.js';
 export type { UserDto } from './users.queries.js';
 
 export const identityModule: AppModule = {

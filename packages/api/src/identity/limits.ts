@@ -10,6 +10,7 @@ import { clientIp } from '../geo/lookup.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError } from '../http/envelope.js';
 import { RateLimiter } from '../shared/rateLimit.js';
+import { type Failure, failure } from '../shared/result.js';
 
 export interface AuthLimits {
   perIp: RateLimiter;
@@ -34,9 +35,11 @@ export function limitPerIp(ctx: AppContext, limits: AuthLimits): MiddlewareHandl
   };
 }
 
-export function assertLoginAllowed(ctx: AppContext, limits: AuthLimits, emailKey: string): void {
-  if (limits.failedLogins.isBlocked(emailKey))
-    throw tooManyRequests(
-      `Too many failed login attempts for this account. Please try again in ${ctx.env.LOGIN_FAILURE_WINDOW_MINUTES} minutes or reset your password.`,
-    );
+/** The refusal when the account has used up its failed logins, else undefined. */
+export function loginBlocked(ctx: AppContext, limits: AuthLimits, emailKey: string): Failure | undefined {
+  if (!limits.failedLogins.isBlocked(emailKey)) return undefined;
+  return failure(
+    'rate_limited',
+    `Too many failed login attempts for this account. Please try again in ${ctx.env.LOGIN_FAILURE_WINDOW_MINUTES} minutes or reset your password.`,
+  );
 }

@@ -1,11 +1,21 @@
-/** Issues the access token and refresh session a successful login or refresh answers with. */
-import type { Context } from 'hono';
+/**
+ * Session use cases: log in (the failed-login limit, the password check and the rule that a
+ * rejected account cannot log in), refresh (rotation; a rejected account's session ends), log out.
+ * Each successful one issues an access token and a refresh token; the route puts the refresh token
+ * in its cookie (cookies.ts), so nothing here needs HTTP.
+ */
 import type { AppContext } from '../context.js';
 import { signAccessToken } from '../http/auth.js';
-import { setSessionCookies } from './cookies.js';
-import { createSession, type IssuedToken } from './sessions.js';
-import { toUserDto, type UserDto } from './users.queries.js';
+import { failure, type Result, success } from '../shared/result.js';
+import { type AuthLimits, loginBlocked } from './limits.js';
+import { verifyAgainstDummy, verifyPassword } from './passwords.js';
+import { createSession, type IssuedToken, revokeSessionByToken, rotateSession } from './sessions.js';
+import { findUserByEmail, findUserById, toUserDto, type UserDto } from './users.queries.js';
 import type { UserRow } from './users.schema.js';
+
+export const INVALID_LOGIN = 'Invalid email or password';
+export const REJECTED_LOGIN = 'Your account registration was not approved. Please contact support if you believe this is a mistake.';
+export const SESSION_EXPIRED = 'Your session has expired. Please log in again.';
 
 export interface SessionAnswer {
   token: string;
@@ -14,14 +24,55 @@ export interface SessionAnswer {
   user: UserDto;
 }
 
+/** A started or rotated session: what the API answers, and the refresh token for the cookie. */
+export interface IssuedSession {
+  answer: SessionAnswer;
+  refresh: IssuedToken;
+}
+
 export function refreshTtlMs(ctx: AppContext): number {
   return ctx.env.REFRESH_TOKEN_TTL_DAYS * 24 * 60 * 60 * 1000;
 }
 
-/** Signs an access token and sets the cookies for a (new or rotated) refresh token. */
-export async function answerWithSession(ctx: AppContext, c: Context, user: UserRow, refresh?: IssuedToken): Promise<SessionAnswer> {
+/** Signs an access token for a (new or rotated) refresh session. */
+async function issue(ctx: AppContext, user: UserRow, refresh?: IssuedToken): Promise<IssuedSession> {
   const issued = refresh ?? (await createSession(ctx.db, user.id, ctx.ids.next(), ctx.clock.now(), refreshTtlMs(ctx)));
-  setSessionCookies(ctx, c, issued);
   const token = await signAccessToken(ctx, { id: user.id, role: user.role });
-  return { token, expiresIn: ctx.env.ACCESS_TOKEN_TTL_SECONDS, user: toUserDto(user) };
+  return { answer: { token, expiresIn: ctx.env.ACCESS_TOKEN_TTL_SECONDS, user: toUserDto(user) }, refresh: issued };
+}
+
+/** A rejected account is refused even with the right password (spec: login of a rejected user). */
+export const mayLogIn = (user: Pick<UserRow, 'status'>): boolean => user.status !== 'rejected';
+
+export async function logIn(
+  ctx: AppContext,
+  limits: AuthLimits,
+  credentials: { email: string; password: string },
+): Promise<Result<IssuedSession>> {
+  const key = credentials.email.trim().toLowerCase();
+  const blocked = loginBlocked(ctx, limits, key);
+  if (blocked) return blocked;
+  const user = await findUserByEmail(ctx.db, key);
+  // The dummy check keeps an unknown address as slow as a wrong password.
+  const valid = user ? await verifyPassword(user.password_hash, credentials.password) : await verifyAgainstDummy(credentials.password);
+  if (!user || !valid) {
+    limits.failedLogins.hit(key);
+    return failure('unauthorized', INVALID_LOGIN);
+  }
+  if (!mayLogIn(user)) return failure('forbidden', REJECTED_LOGIN);
+  limits.failedLogins.reset(key);
+  return success(await issue(ctx, user));
+}
+
+/** Rotates the refresh token; any problem (unknown, reused, expired, rejected account) ends the session. */
+export async function refreshSession(ctx: AppContext, refreshToken: string): Promise<Result<IssuedSession>> {
+  const rotated = await rotateSession(ctx.db, refreshToken, ctx.clock.now(), refreshTtlMs(ctx));
+  const user = rotated.ok ? await findUserById(ctx.db, rotated.userId) : undefined;
+  if (!rotated.ok || !user || !mayLogIn(user)) return failure('unauthorized', SESSION_EXPIRED);
+  return success(await issue(ctx, user, rotated.next));
+}
+
+/** Ends the session the refresh token belongs to; an unknown token is ignored. */
+export async function logOut(ctx: AppContext, refreshToken: string): Promise<void> {
+  await revokeSessionByToken(ctx.db, refreshToken, ctx.clock.now());
 }

@@ -44,6 +44,24 @@ export function findUserById(q: Queryable, id: string): Promise<UserRow | undefi
   return q.get<UserRow>('SELECT * FROM users WHERE id = ?', [id]);
 }
 
+/** What other areas may know of an account to authorize a call: role, approval, membership. */
+export interface MemberStanding {
+  id: string;
+  email: string;
+  role: 'admin' | 'member';
+  status: 'pending' | 'approved' | 'rejected';
+  approved: number;
+  membership_status: string;
+  subscription_status: string | null;
+}
+
+/** The account's standing as the read model has it now (the guards and the access decision read this). */
+export function findMemberStanding(q: Queryable, id: string): Promise<MemberStanding | undefined> {
+  return q.get<MemberStanding>('SELECT id, email, role, status, approved, membership_status, subscription_status FROM users WHERE id = ?', [
+    id,
+  ]);
+}
+
 export function findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
   return q.get<UserRow>('SELECT * FROM users WHERE email_lower = ?', [email.trim().toLowerCase()]);
 }

@@ -4,11 +4,10 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireUser } from '../http/auth.js';
-import { notFound, ok } from '../http/envelope.js';
+import { ok, valueOr } from '../http/envelope.js';
 import { jsonBody } from '../http/validate.js';
-import { runUserCommand } from './commands.js';
+import { getProfile, updateProfile } from './accounts.service.js';
 import { LIMITS } from './registration.js';
-import { findUserById, toUserDto } from './users.queries.js';
 
 const name = z
   .string({ error: 'must be a string' })
@@ -26,33 +25,20 @@ const profileSchema = z.strictObject(
 );
 
 export function userRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  async function currentProfile(userId: string) {
-    const row = await findUserById(ctx.db, userId);
-    if (!row) throw notFound('User not found');
-    return toUserDto(row);
-  }
-
   api.get('/users/approval-status', async function approvalStatus(c) {
     const user = await requireUser(ctx, c);
     return ok(c, { approved: Number(user.approved) === 1, status: user.status });
   });
 
-  api.get('/users/profile', async function getProfile(c) {
+  api.get('/users/profile', async function readProfile(c) {
     const user = await requireUser(ctx, c);
-    return ok(c, { user: await currentProfile(user.id) });
+    return ok(c, { user: valueOr(await getProfile(ctx, user.id)) });
   });
 
-  api.put('/users/profile', async function updateProfile(c) {
+  api.put('/users/profile', async function editProfile(c) {
     const user = await requireUser(ctx, c);
     const body = await jsonBody(c, profileSchema);
-    const current = await currentProfile(user.id);
-    const command = {
-      type: 'UpdateProfile',
-      firstName: body.firstName ?? current.firstName,
-      lastName: body.lastName ?? current.lastName,
-      now: ctx.clock.now().toISOString(),
-    } as const;
-    await runUserCommand(ctx, user.id, command, { actorId: user.id, requestId: c.get('requestId') });
-    return ok(c, { user: await currentProfile(user.id) });
+    const updated = await updateProfile(ctx, user.id, body, { actorId: user.id, requestId: c.get('requestId') });
+    return ok(c, { user: valueOr(updated) });
   });
 }

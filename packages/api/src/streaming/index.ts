@@ -6,7 +6,7 @@ import type { AppModule } from '../module.js';
 import { mountMediaRoute } from './media.route.js';
 import { mountStreamRoutes } from './stream.routes.js';
 
-export { checkVideoAccess, requireVideoAccess } from './videoAccess.js';
+export { authorizeViewing, checkVideoAccess, recordView } from './viewing.service.js';
 
 export const streamingModule: AppModule = {
   name: 'streaming',

@@ -6,13 +6,12 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { videoIdParam } from '../catalog/catalog.routes.js';
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
+import { geoCheckFor } from '../geo/geoCheck.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { fromDomainError, ok } from '../http/envelope.js';
+import { ok, valueOr } from '../http/envelope.js';
 import { jsonBody } from '../http/validate.js';
 import { signStreamPath } from './streamSignature.js';
-import { requireVideoAccess } from './videoAccess.js';
-import { viewingDecider, viewsStreamId } from './viewing.decider.js';
+import { authorizeViewing, recordView } from './viewing.service.js';
 
 const viewSchema = z.object({
   duration: z
@@ -37,29 +36,30 @@ function publicOrigin(ctx: AppContext, c: Context): string {
 }
 
 export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+  /** The access decision for this request's caller and region, or its refusal. */
+  async function authorize(c: Context<AppEnv>, videoId: string) {
+    const request = { videoId, userId: c.get('auth')?.userId, regionBlocked: geoCheckFor(c, ctx).blocked };
+    return valueOr(await authorizeViewing(ctx, request));
+  }
+
   api.get('/videos/:id/stream', async function getStream(c) {
-    const { video, viewer } = await requireVideoAccess(ctx, c, videoIdParam(c));
+    const { video, viewer } = await authorize(c, videoIdParam(c));
     const { path, expiresAt } = signStreamPath(ctx, video.id, viewer.id);
     const base = publicOrigin(ctx, c);
     c.header('Cache-Control', 'private, no-store');
     return ok(c, { streamUrl: `${base}${path}`, watermarkText: watermarkFor(viewer), expiresAt });
   });
 
-  api.post('/videos/:id/view', async function recordView(c) {
+  api.post('/videos/:id/view', async function countView(c) {
     const videoId = videoIdParam(c);
     // The access decision (login, approval, subscription) before the body: a visitor gets 401, not a validation error.
-    const { viewer } = await requireVideoAccess(ctx, c, videoId);
+    const { viewer } = await authorize(c, videoId);
     const { duration } = await jsonBody(c, viewSchema);
-    const at = ctx.clock.now().toISOString();
-    const result = await handleCommand(
-      ctx.store,
-      viewsStreamId(videoId, viewer.id),
-      viewingDecider,
-      { type: 'RecordView', data: { videoId, userId: viewer.id, watchedSeconds: duration, at } },
-      { actorId: viewer.id, requestId: c.get('requestId'), at },
+    const counted = await recordView(
+      ctx,
+      { videoId, viewerId: viewer.id, watchedSeconds: duration },
+      { actorId: viewer.id, requestId: c.get('requestId') },
     );
-    if (!result.ok) throw fromDomainError(result.error);
-    const row = await ctx.db.get<{ view_count: number }>('SELECT view_count FROM videos WHERE id = ?', [videoId]);
-    return ok(c, { counted: result.events.length > 0, viewCount: Number(row?.view_count ?? 0) });
+    return ok(c, valueOr(counted));
   });
 }

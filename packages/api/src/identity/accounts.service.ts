@@ -1,0 +1,137 @@
+/**
+ * Identity's account use cases: register, approve and reject (admin), read and edit the profile,
+ * verify the e-mail address. Each answers a `Result` and never throws for an expected refusal, so
+ * routes, the CLI and jobs call them alike. The rules themselves live in `user.decider.ts` and
+ * `registration.ts`; this file gathers their inputs (hashes, ids, time, read-model lookups).
+ * Sessions are in `session.service.ts`, password resets in `password.service.ts`; later account
+ * use cases (second factor, settings, export, erasure) get a `<topic>.service.ts` beside them.
+ */
+import type { AppContext } from '../context.js';
+import { UniqueViolation } from '../db/types.js';
+import { handleCommand } from '../eventstore/commandHandler.js';
+import type { RecordedEvent } from '../eventstore/types.js';
+import { tokenSecret } from '../http/auth.js';
+import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
+import { failure, fromDomain, type Result, success } from '../shared/result.js';
+import { hashPassword } from './passwords.js';
+import { checkRegistration, type RegistrationInput } from './registration.js';
+import { emailVerificationToken, safeEqual, verificationTokenUserId } from './tokens.js';
+import { type UserCommand, type UserState, userDecider, userStream } from './user.decider.js';
+import { findUserByEmail, findUserById, toUserDto, type UserDto } from './users.queries.js';
+
+export const DUPLICATE_EMAIL = 'An account with this email already exists';
+export const REGISTRATION_RECEIVED = 'Registration received. Your account is pending approval.';
+export const INVALID_VERIFICATION_LINK = 'This verification link is invalid';
+const USER_NOT_FOUND = 'User not found';
+
+/**
+ * Runs one command on a user's stream.
+ * @example await runUserCommand(ctx, userId, { type: 'Approve', approvedBy: admin.id, now }, { actorId: admin.id })
+ */
+export async function runUserCommand(
+  ctx: AppContext,
+  userId: string,
+  command: UserCommand,
+  caller: Caller,
+): Promise<Result<{ state: UserState; recorded: RecordedEvent[] }>> {
+  const result = await handleCommand(ctx.store, userStream(userId), userDecider, command, eventMetadata(ctx, caller));
+  if (!result.ok) return fromDomain(result.error);
+  return success({ state: result.state, recorded: result.recorded });
+}
+
+export interface RegisterOptions {
+  /** Where the caller's IP places them, recorded with the registration (null when unknown). */
+  geo: { country: string; region: string } | null;
+  caller: Caller;
+}
+
+/** Validates (spec §5 order), checks the address is free, hashes the password and records the registration. */
+export async function register(ctx: AppContext, input: RegistrationInput, opts: RegisterOptions): Promise<Result<UserDto | undefined>> {
+  const checked = checkRegistration(input, ctx.clock.now());
+  if (!checked.ok) return failure('invalid', checked.message);
+  const { password, ...r } = checked.value;
+  if (await findUserByEmail(ctx.db, r.email)) return failure('conflict', DUPLICATE_EMAIL);
+  const data = {
+    ...r,
+    userId: ctx.ids.next(),
+    passwordHash: await hashPassword(password),
+    role: 'member' as const,
+    geoCountry: opts.geo?.country ?? null,
+    geoRegion: opts.geo?.region ?? null,
+  };
+  try {
+    const ran = await runUserCommand(ctx, data.userId, { type: 'Register', data, now: ctx.clock.now().toISOString() }, opts.caller);
+    if (!ran.ok) return ran;
+  } catch (err) {
+    // Two registrations with one address at once: the read model's unique index decides.
+    if (err instanceof UniqueViolation) return failure('conflict', DUPLICATE_EMAIL);
+    throw err;
+  }
+  const user = await findUserById(ctx.db, data.userId);
+  return success(user && toUserDto(user));
+}
+
+export async function approveUser(ctx: AppContext, userId: string, caller: Caller & { actorId: string }): Promise<Result<void>> {
+  const ran = await runUserCommand(
+    ctx,
+    userId,
+    { type: 'Approve', approvedBy: caller.actorId, now: ctx.clock.now().toISOString() },
+    caller,
+  );
+  return ran.ok ? success(undefined) : ran;
+}
+
+export async function rejectUser(
+  ctx: AppContext,
+  userId: string,
+  reason: string | null | undefined,
+  caller: Caller & { actorId: string },
+): Promise<Result<void>> {
+  const command = { type: 'Reject', rejectedBy: caller.actorId, reason: reason || null, now: ctx.clock.now().toISOString() } as const;
+  const ran = await runUserCommand(ctx, userId, command, caller);
+  return ran.ok ? success(undefined) : ran;
+}
+
+export async function getProfile(ctx: AppContext, userId: string): Promise<Result<UserDto>> {
+  const row = await findUserById(ctx.db, userId);
+  return row ? success(toUserDto(row)) : failure('not_found', USER_NOT_FOUND);
+}
+
+/** Only the names are editable; a field left out keeps its value. */
+export async function updateProfile(
+  ctx: AppContext,
+  userId: string,
+  changes: { firstName?: string | undefined; lastName?: string | undefined },
+  caller: Caller,
+): Promise<Result<UserDto>> {
+  const current = await getProfile(ctx, userId);
+  if (!current.ok) return current;
+  const command = {
+    type: 'UpdateProfile',
+    firstName: changes.firstName ?? current.value.firstName,
+    lastName: changes.lastName ?? current.value.lastName,
+    now: ctx.clock.now().toISOString(),
+  } as const;
+  const ran = await runUserCommand(ctx, userId, command, caller);
+  if (!ran.ok) return ran;
+  return getProfile(ctx, userId);
+}
+
+/** Marks the address verified when the mailed token matches the account's current address. */
+export async function verifyEmail(
+  ctx: AppContext,
+  token: string,
+  caller: Omit<Caller, 'actorId'>,
+): Promise<Result<{ emailVerified: true }>> {
+  const userId = verificationTokenUserId(token);
+  const user = userId ? await findUserById(ctx.db, userId) : undefined;
+  if (!user || !safeEqual(token, emailVerificationToken(tokenSecret(ctx), user.id, user.email)))
+    return failure('invalid', INVALID_VERIFICATION_LINK);
+  const ran = await runUserCommand(
+    ctx,
+    user.id,
+    { type: 'VerifyEmail', email: user.email, now: ctx.clock.now().toISOString() },
+    { ...caller, actorId: user.id },
+  );
+  return ran.ok ? success({ emailVerified: true }) : ran;
+}

@@ -1,0 +1,80 @@
+/**
+ * Streaming's use cases: may this viewer watch this video (the shared `accessDecision` over the
+ * published video, the viewer's region and the viewer as identity's read model has them now), and
+ * count a view under the same decision. The caller gives the region check's answer, so nothing
+ * here needs HTTP. The video and the viewer are read through the owning areas' queries modules.
+ */
+import { type AccessDecision, accessDecision, accessHttpStatus } from '@members/ui/access';
+import type { VideoRow } from '../catalog/catalog.projection.js';
+import { findVideo, viewCountOf } from '../catalog/catalog.queries.js';
+import type { AppContext } from '../context.js';
+import { handleCommand } from '../eventstore/commandHandler.js';
+import { findMemberStanding, type MemberStanding } from '../identity/users.queries.js';
+import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
+import { type ErrorKind, failure, fromDomain, type Result, success } from '../shared/result.js';
+import { viewingDecider, viewsStreamId } from './viewing.decider.js';
+
+export type Viewer = MemberStanding;
+
+/** Who asks to watch what, from where. */
+export interface ViewingRequest {
+  videoId: string;
+  /** The signed-in user, if any. */
+  userId: string | undefined;
+  /** Whether the viewer's region is blocked (geo/geoCheck.ts). */
+  regionBlocked: boolean;
+}
+
+export interface AccessCheck {
+  decision: AccessDecision;
+  video: VideoRow | undefined;
+  viewer: Viewer | undefined;
+}
+
+export async function checkVideoAccess(ctx: AppContext, request: ViewingRequest): Promise<AccessCheck> {
+  const video = await findVideo(ctx.db, request.videoId);
+  const viewer = request.userId ? await findMemberStanding(ctx.db, request.userId) : undefined;
+  const decision = accessDecision({
+    video: video ? { accessLevel: video.access_level } : null,
+    geo: { blocked: request.regionBlocked },
+    user: viewer
+      ? {
+          approved: Number(viewer.approved),
+          status: viewer.status,
+          membershipStatus: viewer.membership_status,
+          subscriptionStatus: viewer.subscription_status,
+        }
+      : null,
+  });
+  return { decision, video, viewer };
+}
+
+const kindOfStatus: Record<401 | 403 | 404, ErrorKind> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found' };
+
+/** The allowed video and viewer, or the decision's refusal with its message. */
+export async function authorizeViewing(ctx: AppContext, request: ViewingRequest): Promise<Result<{ video: VideoRow; viewer: Viewer }>> {
+  const { decision, video, viewer } = await checkVideoAccess(ctx, request);
+  if (!decision.allowed || !video || !viewer) {
+    const status = accessHttpStatus(decision);
+    return failure(status === 200 ? 'forbidden' : kindOfStatus[status], decision.message ?? 'Access denied');
+  }
+  return success({ video, viewer });
+}
+
+/** Counts a view (more than 5 s, once per viewer and video per 30 minutes) and answers the video's count. */
+export async function recordView(
+  ctx: AppContext,
+  view: { videoId: string; viewerId: string; watchedSeconds: number },
+  caller: Caller,
+): Promise<Result<{ counted: boolean; viewCount: number }>> {
+  const meta = eventMetadata(ctx, caller);
+  const result = await handleCommand(
+    ctx.store,
+    viewsStreamId(view.videoId, view.viewerId),
+    viewingDecider,
+    { type: 'RecordView', data: { videoId: view.videoId, userId: view.viewerId, watchedSeconds: view.watchedSeconds, at: meta.at } },
+    meta,
+  );
+  if (!result.ok) return fromDomain(result.error);
+  return success({ counted: result.events.length > 0, viewCount: await viewCountOf(ctx.db, view.videoId) });
+}
