@@ -1,7 +1,7 @@
 /**
  * The `users` read model: one row per account, projected from the identity events, with the
  * subscription columns (`membership_status`, `subscription_status`) kept by the billing projection.
- * Other modules read it through `requireUser`/`requireAdmin` and joins; only projections write it.
+ * Other areas read it through users.queries.ts (e.g. `findMemberStanding`); only projections write it.
  */
 export const USERS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (

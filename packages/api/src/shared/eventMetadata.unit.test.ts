@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { httpStatusOf, valueOr } from '../http/envelope.js';
+import { TestClock } from './clock.js';
+import { eventMetadata } from './eventMetadata.js';
+import { failure, success } from './result.js';
+
+describe('eventMetadata', () => {
+  const ctx = { clock: new TestClock(new Date('2026-03-01T10:00:00.000Z')) };
+
+  it('records the actor, the request and the injected time', () => {
+    expect(eventMetadata(ctx, { actorId: 'u1', requestId: 'r1' })).toEqual({
+      actorId: 'u1',
+      requestId: 'r1',
+      at: '2026-03-01T10:00:00.000Z',
+    });
+  });
+
+  it('names system actors, keeps the mailed links origin and merges extras', () => {
+    expect(eventMetadata(ctx, { actorId: null, actor: 'billing-scheduler', origin: 'https://x.test' }, { originalName: 'a.mp4' })).toEqual({
+      actorId: null,
+      requestId: null,
+      at: '2026-03-01T10:00:00.000Z',
+      actor: 'billing-scheduler',
+      origin: 'https://x.test',
+      originalName: 'a.mp4',
+    });
+  });
+});
+
+describe('service results at the HTTP edge', () => {
+  it('maps each error kind to its status', () => {
+    expect((['invalid', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'rate_limited'] as const).map(httpStatusOf)).toEqual([
+      400, 401, 403, 404, 409, 429,
+    ]);
+  });
+
+  it('unwraps a value and throws a failure as the matching HttpError', () => {
+    expect(valueOr(success(7))).toBe(7);
+    expect(() => valueOr(failure('conflict', 'Already there'))).toThrow(expect.objectContaining({ status: 409, message: 'Already there' }));
+  });
+});
