@@ -10,6 +10,7 @@ import { mountUploadRoute } from './upload.route.js';
 
 export { findVideo, toVideoEntity, type VideoEntity } from './catalog.queries.js';
 export { type IngestInput, type IngestResult, ingestVideoFile } from './ingest.js';
+export { deleteVideo, editVideo, getAnyVideo } from './videos.service.js';
 
 export const catalogModule: AppModule = {
   name: 'catalog',

@@ -2,6 +2,8 @@
  * The identity module: user accounts as events on `user-{id}` streams (user.decider.ts), the
  * `users` read model, registration, login with refresh sessions, password reset, e-mail
  * verification, profile, the admin bootstrap and the identity e-mails.
+ * Use cases: accounts.service.ts (register, approve, reject, profile, verify e-mail),
+ * session.service.ts (log in, refresh, log out), password.service.ts (reset request and confirm).
  */
 import type { AppModule } from '../module.js';
 import { authRoutes } from './auth.routes.js';
