@@ -12,14 +12,14 @@ import { UniqueViolation } from './db/types.js';
 import type { AppEnv } from './http/appEnv.js';
 import { authenticate } from './http/auth.js';
 import { fail, HttpError, ok } from './http/envelope.js';
-import { modules } from './modules.js';
+import type { AppModule } from './module.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
 /** Routes that stream large bodies themselves (uploads) are exempt from the JSON body limit. */
 const STREAMED_BODY = /^\/api\/(admin\/upload-video|admin\/uploads)/;
 
-export function createApp(ctx: AppContext, opts: { webDist?: string } = {}) {
+export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: { webDist?: string } = {}) {
   const app = new Hono<AppEnv>();
 
   app.use('*', async function requestContext(c, next) {

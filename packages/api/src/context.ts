@@ -1,6 +1,6 @@
 /**
  * The application context: configuration, the database, the event store with every module's
- * inline projections, the clock and the logger. Built once by `main.ts`, the CLI and the tests.
+ * inline projections, the clock and the logger. Built once by `server.ts`, the CLI and the tests.
  */
 import path from 'node:path';
 import pino from 'pino';
@@ -8,11 +8,11 @@ import type { Env } from './config/env.js';
 import type { SiteConfig } from './config/site.js';
 import { openPostgres } from './db/postgres.js';
 import { openSqlite } from './db/sqlite.js';
+import { SchemaTooNewError } from './db/migrate.js';
 import type { Db } from './db/types.js';
 import { inlineProjector, migrateProjections, type Projection } from './eventstore/projections.js';
 import { createSqlEventStore } from './eventstore/sqlEventStore.js';
 import type { EventStore } from './eventstore/types.js';
-import { modules } from './modules.js';
 import { type Clock, type IdGenerator, systemClock, uuidIds } from './shared/clock.js';
 
 export interface AppContext {
@@ -42,14 +42,25 @@ export function describeStore(env: Env): string {
   return `embedded SQLite (${path.join(env.DATA_DIR, 'store.sqlite')})`;
 }
 
-export async function createContext(env: Env, site: SiteConfig, opts: ContextOptions = {}): Promise<AppContext> {
+export { SchemaTooNewError };
+
+/**
+ * Opens the database, applies the schema migrations (refusing a database newer than this code),
+ * rebuilds any projection whose version changed, and opens the event store with `projections`
+ * inline. The composition roots (server, CLI, test harness) pass every module's projections.
+ */
+export async function createContext(env: Env, site: SiteConfig, projections: Projection[], opts: ContextOptions = {}): Promise<AppContext> {
   const logger = opts.logger ?? pino({ level: env.LOG_LEVEL });
   const clock = opts.clock ?? systemClock;
   const db = openDatabase(env);
-  const projections = modules.flatMap((m) => m.projections ?? []);
-  const store = await createSqlEventStore(db, { project: inlineProjector(projections), now: () => clock.now() });
-  await migrateProjections(db, projections);
-  return { env, site, db, store, clock, ids: opts.ids ?? uuidIds, logger, projections };
+  try {
+    const store = await createSqlEventStore(db, { project: inlineProjector(projections), now: () => clock.now() });
+    await migrateProjections(db, projections, { logger });
+      return { env, site, db, store, clock, ids: opts.ids ?? uuidIds, logger, projections };
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {

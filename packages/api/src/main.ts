@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type Env, parseEnv } from './config/env.js';
 import { loadSiteConfig, ROOT_DIR } from './config/site.js';
-import { describeStore } from './context.js';
+import { describeStore, SchemaTooNewError } from './context.js';
+import { modules } from './modules.js';
 import { startServer } from './server.js';
 
 /** A token secret that survives restarts in development: generated once into DATA_DIR. */
@@ -30,7 +31,7 @@ async function main() {
   if (siteFile.endsWith('site.config.example.json'))
     console.warn(`[dev default] using ${siteFile}; copy it to site.config.json for your brand`);
   const webDist = env.WEB_DIST ?? path.join(ROOT_DIR, 'packages/web/dist');
-  const server = await startServer(env, site, { webDist });
+  const server = await startServer(env, site, modules, { webDist });
   server.ctx.logger.info({ url: server.url, store: describeStore(env) }, 'server listening');
   console.log(`Site running at ${env.PUBLIC_URL ?? server.url} (store: ${describeStore(env)})`);
 
@@ -60,6 +61,10 @@ main().catch((err) => {
   if (err instanceof ConfigError) {
     console.error(err.message);
     process.exit(2);
+  }
+  if (err instanceof SchemaTooNewError) {
+    console.error(`Refusing to start: ${err.message}`);
+    process.exit(3);
   }
   console.error(err);
   process.exit(1);

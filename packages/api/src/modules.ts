@@ -1,4 +1,8 @@
-/** Every domain area of the API, in the order their projections run and their routes mount. */
+/**
+ * Every domain area of the API, in the order their projections run and their routes mount. Only the
+ * composition roots (main.ts, the CLI, the test harness) import this list; they hand it to
+ * `startServer`/`createApp` and the projections to `createContext`.
+ */
 import { adminModule } from './admin/index.js';
 import { auditModule } from './audit/index.js';
 import { billingModule } from './billing/index.js';
@@ -6,6 +10,7 @@ import { catalogModule } from './catalog/index.js';
 import { geoModule } from './geo/index.js';
 import { identityModule } from './identity/index.js';
 import { mailModule } from './mail/index.js';
+import type { Projection } from './eventstore/projections.js';
 import type { AppModule } from './module.js';
 import { siteModule } from './site/index.js';
 import { streamingModule } from './streaming/index.js';
@@ -23,3 +28,8 @@ export const modules: AppModule[] = [
   auditModule,
   mailModule,
 ];
+
+/** Every module's read-model projections, for the composition roots that build a context without a server (the CLI). */
+export function allProjections(): Projection[] {
+  return modules.flatMap((m) => m.projections ?? []);
+}

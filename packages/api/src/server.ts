@@ -10,8 +10,7 @@ import type { Env } from './config/env.js';
 import type { SiteConfig } from './config/site.js';
 import { type AppContext, type ContextOptions, closeContext, createContext } from './context.js';
 import { type RunningSubscribers, startSubscribers } from './eventstore/subscriber.js';
-import type { Started } from './module.js';
-import { modules } from './modules.js';
+import type { AppModule, Started } from './module.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -21,8 +20,19 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(env: Env, site: SiteConfig, opts: ContextOptions & { webDist?: string } = {}): Promise<RunningServer> {
-  const ctx = await createContext(env, site, opts);
+/** `modules` come from the caller (main.ts: `modules.ts`), so nothing below the root imports the module list. */
+export async function startServer(
+  env: Env,
+  site: SiteConfig,
+  modules: readonly AppModule[],
+  opts: ContextOptions & { webDist?: string } = {},
+): Promise<RunningServer> {
+  const ctx = await createContext(
+    env,
+    site,
+    modules.flatMap((m) => m.projections ?? []),
+    opts,
+  );
   const started: Started[] = [];
   for (const m of modules) {
     const s = await m.start?.(ctx);
@@ -34,7 +44,7 @@ export async function startServer(env: Env, site: SiteConfig, opts: ContextOptio
     modules.flatMap((m) => m.subscribers?.(ctx) ?? []),
     { onError: (err, sub) => ctx.logger.error({ err, subscriber: sub.name }, 'subscriber failed; will retry') },
   );
-  const app = createApp(ctx, { webDist: opts.webDist ?? env.WEB_DIST });
+  const app = createApp(ctx, modules, { webDist: opts.webDist ?? env.WEB_DIST });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, () => resolve(s));
   });

@@ -13,6 +13,7 @@ import pino from 'pino';
 import { describe } from 'vitest';
 import { type Env, parseEnv } from '../src/config/env.js';
 import { loadSiteConfig, type SiteConfig } from '../src/config/site.js';
+import { modules } from '../src/modules.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { TestClock } from '../src/shared/clock.js';
 
@@ -99,7 +100,7 @@ export async function startTestServer(
   const clock = opts.clock ?? new TestClock(new Date());
   const site = { ...loadSiteConfig().config, ...opts.site } as SiteConfig;
   const env = testEnv({ ...store.env, ...opts.env });
-  const server = await startServer(env, site, { clock, logger: pino({ level: 'silent' }) });
+  const server = await startServer(env, site, modules, { clock, logger: pino({ level: 'silent' }) });
   const ts: TestServer = {
     ...server,
     clock,

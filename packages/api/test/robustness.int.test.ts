@@ -21,6 +21,7 @@ import { createApp, JSON_BODY_LIMIT } from '../src/app.js';
 import { ingestVideoFile } from '../src/catalog/ingest.js';
 import { signAccessToken } from '../src/http/auth.js';
 import { makeMp4 } from '../src/media/testMedia.js';
+import { modules } from '../src/modules.js';
 import { createTestUser, type TestViewer } from '../src/streaming/testViewers.js';
 import { adminToken } from './adminToken.js';
 import { forEachStore, startTestServer, type TestServer, tmpDir } from './harness.js';
@@ -839,7 +840,7 @@ forEachStore('robustness', (kind) => {
     it.runIf(fs.existsSync(path.join(WEB_DIST, 'index.html')))(
       'non-API paths with the web build: the app shell for client routes, never a 500 and never a file outside the build',
       async () => {
-        const app = createApp(server.ctx, { webDist: WEB_DIST });
+        const app = createApp(server.ctx, modules, { webDist: WEB_DIST });
         const shell = fs.readFileSync(path.join(WEB_DIST, 'index.html'), 'utf8');
         const problems: string[] = [];
         for (const p of WEB_PATHS) {

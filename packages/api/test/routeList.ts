@@ -1,10 +1,11 @@
 /**
  * The API routes the app really mounts, read from Hono's `app.routes` of an app built by
- * `createApp(ctx)` — not a hand-written list, so a route added to any module is covered by the
+ * `createApp(ctx, modules)` — not a hand-written list, so a route added to any module is covered by the
  * suites that sweep the inventory (robustness.int.test.ts) without anyone remembering to list it.
  */
 import { createApp } from '../src/app.js';
 import type { AppContext } from '../src/context.js';
+import { modules } from '../src/modules.js';
 
 export interface MountedRoute {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -18,7 +19,7 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Every concrete API route (method + path), without middleware (`ALL`) and wildcard entries, sorted. */
 export function mountedApiRoutes(ctx: AppContext): MountedRoute[] {
-  const app = createApp(ctx);
+  const app = createApp(ctx, modules);
   const out = new Map<string, MountedRoute>();
   for (const r of app.routes) {
     const method = r.method.toUpperCase();

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/types.js';
 import type { Ledger, LedgerPayment, LedgerSubscription } from './ledger.js';
-import type { Difference } from './reconcile.js';
+import type { Difference } from './difference.js';
 
 const PAGE = 1000;
 

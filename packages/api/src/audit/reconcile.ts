@@ -12,23 +12,10 @@ import { type PlanType, periodEnd } from '../billing/plans.js';
 import type { Db } from '../db/types.js';
 import type { EventStore } from '../eventstore/types.js';
 import { grantsAccess, type Ledger, replayLedger } from './ledger.js';
+import type { Difference, ReplayedTotals } from './difference.js';
 import { compareLiveReadModels } from './liveReadModels.js';
 
-export interface Difference {
-  check: string;
-  subject: string;
-  message: string;
-  expected?: unknown;
-  actual?: unknown;
-}
-
-export interface ReplayedTotals {
-  revenueSats: number;
-  verifiedPayments: number;
-  pendingPayments: number;
-  activeSubscribers: number;
-  subscriptions: number;
-}
+export type { Difference, ReplayedTotals } from './difference.js';
 
 export interface ReconcileReport {
   ok: boolean;

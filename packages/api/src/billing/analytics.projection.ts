@@ -43,6 +43,7 @@ async function set(tx: Queryable, day: string, metric: DailyMetric, value: numbe
 
 export const analyticsProjection: Projection = {
   name: 'billing-analytics',
+  version: 1,
   tables: ['billing_daily'],
   schema: ANALYTICS_SCHEMA,
   async apply(tx, event: RecordedEvent) {

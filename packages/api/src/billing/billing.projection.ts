@@ -153,6 +153,7 @@ export const eventTime = (event: RecordedEvent): string => event.metadata.at ?? 
 
 export const billingProjection: Projection = {
   name: 'billing',
+  version: 1,
   tables: ['billing_payments', 'billing_subscriptions'],
   schema: BILLING_SCHEMA,
   async apply(tx, event) {

@@ -153,6 +153,7 @@ async function applyVideoEvent(tx: Queryable, event: VideoEvent): Promise<void> 
 
 export const catalogProjection: Projection = {
   name: 'catalog',
+  version: 1,
   tables: ['videos', 'video_labels'],
   schema: CATALOG_SCHEMA,
   async apply(tx, event: RecordedEvent) {

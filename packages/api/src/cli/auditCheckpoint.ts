@@ -8,7 +8,7 @@ import { generateSigningKeys, signCheckpoint } from '../audit/checkpoint.js';
 import { describeVerify, verifyChain } from '../audit/verifyChain.js';
 import { parseFlags } from './args.js';
 import { openAuditStore } from './auditStore.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.js';
 
 export const auditCheckpoint: CliCommand = {
   summary: 'sign the verified head of the log with AUDIT_SIGNING_KEY [--store URL] [--out FILE]',

@@ -6,7 +6,7 @@ import { formatRows, parseDateBound, parseFormat } from '../audit/formats.js';
 import { PAYMENT_HISTORY_COLUMNS, paymentHistory } from '../audit/paymentHistory.js';
 import { parseFlags, writeChunks } from './args.js';
 import { openAuditStore } from './auditStore.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.js';
 
 export const auditPayments: CliCommand = {
   summary: 'payment history from the events [--from DATE] [--to DATE] [--format csv|json|ndjson]',

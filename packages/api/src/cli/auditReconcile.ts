@@ -4,14 +4,15 @@
  */
 import { describeReconcile, reconcile } from '../audit/reconcile.js';
 import { closeContext, createContext, describeStore } from '../context.js';
+import { allProjections } from '../modules.js';
 import { parseFlags } from './args.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.js';
 
 export const auditReconcile: CliCommand = {
   summary: 'replay billing from the events and compare with the read models (exit 1 on differences)',
   async run({ env, site, args }) {
     const { flags } = parseFlags(args);
-    const ctx = await createContext(env, site);
+    const ctx = await createContext(env, site, allProjections());
     try {
       const report = await reconcile(ctx.db, ctx.store);
       if (flags.json) console.log(JSON.stringify(report, null, 2));

@@ -7,7 +7,7 @@ import { parseReplayPoint } from '../audit/ledger.js';
 import { SUBSCRIPTION_AT_COLUMNS, subscriptionsAt } from '../audit/subscriptionReplay.js';
 import { parseFlags, writeChunks } from './args.js';
 import { openAuditStore } from './auditStore.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.js';
 
 export const auditReplay: CliCommand = {
   summary: 'every subscription as it was at a point: --to POSITION|DATE [--format csv|json|ndjson]',

@@ -8,7 +8,7 @@ import { type SignedCheckpoint, verifyCheckpointSignature } from '../audit/check
 import { describeVerify, verifyChain } from '../audit/verifyChain.js';
 import { parseFlags } from './args.js';
 import { openAuditStore } from './auditStore.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.js';
 
 const readMaybeFile = (v: string) => (fs.existsSync(v) ? fs.readFileSync(v, 'utf8') : v);
 

@@ -1,26 +1,18 @@
-/** The CLI's command table: `name → { summary, run }`. Modules add their commands here. */
-import type { Env } from '../config/env.js';
-import type { SiteConfig } from '../config/site.js';
+/** The CLI's command table: `name → { summary, run }`. Add a command: write `cli/<name>.ts` exporting a `CliCommand` (command.ts) and list it here. */
+import type { CliCommand } from './command.js';
 import { auditCheckpoint, auditKeygen } from './auditCheckpoint.js';
 import { auditPayments } from './auditPayments.js';
 import { auditReconcile } from './auditReconcile.js';
 import { auditReplay } from './auditReplay.js';
 import { auditVerify } from './auditVerify.js';
+import { migrateCommand } from './migrate.js';
 import { projectionsRebuild } from './projectionsRebuild.js';
 import { storeCopy } from './storeCopy.js';
 
-export interface CliInput {
-  env: Env;
-  site: SiteConfig;
-  args: string[];
-}
-
-export interface CliCommand {
-  summary: string;
-  run(input: CliInput): Promise<number>;
-}
+export type { CliCommand, CliInput } from './command.js';
 
 export const commands: Record<string, CliCommand> = {
+  migrate: migrateCommand,
   'projections rebuild': projectionsRebuild,
   'audit verify': auditVerify,
   'audit checkpoint': auditCheckpoint,

@@ -7,7 +7,7 @@ import { describeVerify, verifyChain } from '../audit/verifyChain.js';
 import { copyStore } from '../eventstore/copyStore.js';
 import { openStoreUrl } from '../eventstore/storeUrl.js';
 import { parseFlags } from './args.js';
-import type { CliCommand } from './commands.js';
+import type { CliCommand } from './command.js';
 
 export const storeCopy: CliCommand = {
   summary: 'copy the whole event log: --from URL --to URL (target must be empty)',

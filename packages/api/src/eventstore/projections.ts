@@ -1,17 +1,23 @@
 /**
- * Read models are projections of the event log. Inline projections run in the append transaction;
- * `rebuildProjections` drops their tables' rows and replays the whole log into them, with identical
- * results (a test proves it).
+ * Read models are projections of the event log. Inline projections run in the append transaction.
+ * Each projection has a schema `version`, recorded in `projection_versions`: at start, a projection
+ * whose version changed (or that is new) has its tables dropped, recreated and refilled from the log,
+ * so a changed read model never needs a hand-written migration. `rebuildProjections` does the same
+ * for every projection on demand, with identical results (a test proves it).
  */
+import type pino from 'pino';
+import { execStatements, migrate } from '../db/migrate.js';
 import type { Db, Queryable } from '../db/types.js';
-import type { InlineProjector } from './sqlEventStore.js';
+import { type InlineProjector, rowToEvent } from './sqlEventStore.js';
 import type { EventStore, RecordedEvent } from './types.js';
 
 export interface Projection {
   name: string;
-  /** Tables this projection owns (emptied before a rebuild). */
+  /** Bump when `schema` or `apply` changes: the tables are then rebuilt from the log at the next start. */
+  version: number;
+  /** Tables this projection owns (dropped before a rebuild). */
   tables: string[];
-  /** DDL creating those tables (idempotent: CREATE ... IF NOT EXISTS). */
+  /** DDL creating those tables. */
   schema: string;
   apply(tx: Queryable, event: RecordedEvent): Promise<void>;
 }
@@ -22,35 +28,98 @@ export function inlineProjector(projections: Projection[]): InlineProjector {
   };
 }
 
-export async function migrateProjections(db: Db, projections: Projection[]): Promise<void> {
-  for (const p of projections) await db.exec(p.schema);
+type Log = Pick<pino.Logger, 'info'>;
+const silent: Log = { info: () => {} };
+
+/** The log read through the transaction (so the rebuild sees exactly what its lock protects). */
+async function* eventsInTx(tx: Queryable, batchSize: number): AsyncIterable<RecordedEvent> {
+  let after = 0;
+  for (;;) {
+    const rows = await tx.all<Parameters<typeof rowToEvent>[0]>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?', [
+      after,
+      batchSize,
+    ]);
+    for (const row of rows) yield rowToEvent(row);
+    if (rows.length < batchSize) return;
+    after = Number((rows[rows.length - 1] as { position: number }).position);
+  }
 }
 
-/** Empties every projection table and replays all events, in batches of one transaction each. */
+/**
+ * Drops, recreates and refills the given projections inside `tx`, which holds the append lock, so no
+ * event is appended (by this or another process) while a read model is half built.
+ */
+async function rebuildInTx(
+  tx: Queryable,
+  projections: Projection[],
+  events: AsyncIterable<RecordedEvent>,
+  opts: { batchSize?: number; logger?: Log; total: number },
+): Promise<number> {
+  const logger = opts.logger ?? silent;
+  const every = opts.batchSize ?? 1000;
+  for (const p of projections) {
+    for (const t of p.tables) await tx.run(`DROP TABLE IF EXISTS ${t}`);
+    await execStatements(tx, p.schema);
+  }
+  const project = inlineProjector(projections);
+  const names = projections.map((p) => p.name);
+  logger.info({ projections: names, events: opts.total }, 'rebuilding projections from the event log');
+  let count = 0;
+  for await (const e of events) {
+    await project(tx, e);
+    count++;
+    if (count % every === 0) logger.info({ projections: names, done: count, of: opts.total }, 'rebuild progress');
+  }
+  for (const p of projections) {
+    await tx.run('INSERT INTO projection_versions (name, version) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET version = excluded.version', [
+      p.name,
+      p.version,
+    ]);
+  }
+  logger.info({ projections: names, events: count }, 'projections rebuilt');
+  return count;
+}
+
+/**
+ * Creates new projections and rebuilds those whose version differs from the stored one, from the
+ * database's own log. Applies the schema migrations first (it needs `events` and `projection_versions`).
+ */
+export async function migrateProjections(
+  db: Db,
+  projections: Projection[],
+  opts: { logger?: Log; batchSize?: number } = {},
+): Promise<{ rebuilt: string[] }> {
+  await migrate(db);
+  return db.transaction(async (tx) => {
+    await db.lockForAppend(tx);
+    const rows = await tx.all<{ name: string; version: number }>('SELECT name, version FROM projection_versions');
+    const stored = new Map(rows.map((r) => [r.name, Number(r.version)]));
+    const stale = projections.filter((p) => stored.get(p.name) !== p.version);
+    if (stale.length > 0) {
+      for (const p of stale) {
+        (opts.logger ?? silent).info({ projection: p.name, from: stored.get(p.name) ?? null, to: p.version }, 'projection version changed');
+      }
+      const head = await tx.get<{ p: number | null }>('SELECT MAX(position) AS p FROM events');
+      await rebuildInTx(tx, stale, eventsInTx(tx, opts.batchSize ?? 1000), { ...opts, total: Number(head?.p ?? 0) });
+    }
+    return { rebuilt: stale.map((p) => p.name) };
+  });
+}
+
+/**
+ * Drops and recreates the projections' tables in `db` and replays every event of `store` into them
+ * (the store may be another one, e.g. a copy in KurrentDB), in one transaction.
+ */
 export async function rebuildProjections(
   db: Db,
   store: EventStore,
   projections: Projection[],
-  opts: { batchSize?: number } = {},
+  opts: { batchSize?: number; logger?: Log } = {},
 ): Promise<{ events: number }> {
-  await db.transaction(async (tx) => {
-    for (const p of projections) for (const t of p.tables) await tx.run(`DELETE FROM ${t}`);
+  const events = await db.transaction(async (tx) => {
+    await db.lockForAppend(tx);
+    const total = await store.headPosition();
+    return rebuildInTx(tx, projections, store.streamAll({ batchSize: opts.batchSize ?? 1000 }), { ...opts, total });
   });
-  const project = inlineProjector(projections);
-  let count = 0;
-  let batch: RecordedEvent[] = [];
-  const flush = async () => {
-    const events = batch;
-    batch = [];
-    await db.transaction(async (tx) => {
-      for (const e of events) await project(tx, e);
-    });
-  };
-  for await (const e of store.streamAll({ batchSize: opts.batchSize ?? 1000 })) {
-    batch.push(e);
-    count++;
-    if (batch.length >= (opts.batchSize ?? 1000)) await flush();
-  }
-  if (batch.length) await flush();
-  return { events: count };
+  return { events };
 }

@@ -4,6 +4,7 @@
  * (say, a unique e-mail) rolls the append back.
  */
 import { randomUUID } from 'node:crypto';
+import { migrate } from '../db/migrate.js';
 import type { Db, Queryable } from '../db/types.js';
 import { chainEvents, GENESIS_HASH } from './hashChain.js';
 import {
@@ -16,27 +17,6 @@ import {
   type ReadAllOptions,
   type RecordedEvent,
 } from './types.js';
-
-export const EVENTS_SCHEMA = `
-CREATE TABLE IF NOT EXISTS events (
-  position BIGINT PRIMARY KEY,
-  stream_id TEXT NOT NULL,
-  version INTEGER NOT NULL,
-  event_id TEXT NOT NULL UNIQUE,
-  type TEXT NOT NULL,
-  data TEXT NOT NULL,
-  metadata TEXT NOT NULL,
-  recorded_at TEXT NOT NULL,
-  prev_hash TEXT NOT NULL,
-  hash TEXT NOT NULL,
-  UNIQUE (stream_id, version)
-);
-CREATE INDEX IF NOT EXISTS events_type ON events (type);
-CREATE TABLE IF NOT EXISTS checkpoints (
-  name TEXT PRIMARY KEY,
-  position BIGINT NOT NULL
-);
-`;
 
 /** Runs inside the append transaction, once per appended event, in order. */
 export type InlineProjector = (tx: Queryable, event: RecordedEvent) => Promise<void>;
@@ -85,7 +65,8 @@ export interface SqlEventStoreOptions {
 }
 
 export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions = {}): Promise<EventStore> {
-  await db.exec(EVENTS_SCHEMA);
+  // The log's own tables come from the versioned migrations; a newer database is refused here.
+  await migrate(db);
   const listeners = new Set<(events: RecordedEvent[]) => void>();
   const now = options.now ?? (() => new Date());
 

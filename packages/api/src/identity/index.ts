@@ -11,7 +11,6 @@ import { bootstrapAdmin } from './bootstrap.js';
 import { createAuthLimits } from './limits.js';
 import { identityMailSubscriber } from './mail.subscriber.js';
 import { passwordRoutes } from './password.routes.js';
-import { sessionsSchema } from './sessions.js';
 import { usersProjection } from './users.projection.js';
 import { userRoutes } from './users.routes.js';
 
@@ -21,7 +20,7 @@ export type { UserDto } from './users.queries.js';
 
 export const identityModule: AppModule = {
   name: 'identity',
-  projections: [usersProjection, sessionsSchema],
+  projections: [usersProjection],
   subscribers: (ctx) => [identityMailSubscriber(ctx)],
   routes(api, ctx) {
     const limits = createAuthLimits(ctx);

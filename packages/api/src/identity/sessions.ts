@@ -2,34 +2,14 @@
  * Refresh sessions: a plain table, not events. A refresh token is a bearer secret that changes on
  * every refresh and means nothing to the business; putting each rotation in the permanent,
  * hash-chained log would fill it with churn and keep (hashes of) secrets forever. Losing the table
- * only logs people out. Only SHA-256 hashes of tokens are stored.
+ * only logs people out. Only SHA-256 hashes of tokens are stored. Its tables come from db/migrations.
  *
  * Rotation: each refresh marks the presented token used and issues a new one in the same session.
  * Presenting an already-used token is treated as theft: the whole session is revoked.
  */
 import { randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../db/types.js';
-import type { Projection } from '../eventstore/projections.js';
 import { sha256 } from './tokens.js';
-
-export const SESSIONS_SCHEMA = `
-CREATE TABLE IF NOT EXISTS refresh_sessions (
-  id TEXT PRIMARY KEY,
-  user_id TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  revoked_at TEXT
-);
-CREATE TABLE IF NOT EXISTS refresh_tokens (
-  token_hash TEXT PRIMARY KEY,
-  session_id TEXT NOT NULL,
-  expires_at TEXT NOT NULL,
-  used_at TEXT
-);
-CREATE INDEX IF NOT EXISTS refresh_tokens_session ON refresh_tokens (session_id);
-`;
-
-/** Schema only: registered with the projections so every context (server, CLI, tests) migrates it; never rebuilt. */
-export const sessionsSchema: Projection = { name: 'refresh-sessions', tables: [], schema: SESSIONS_SCHEMA, apply: async () => {} };
 
 export interface IssuedToken {
   token: string;

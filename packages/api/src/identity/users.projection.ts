@@ -85,6 +85,7 @@ async function applyUserEvent(tx: Queryable, event: UserEvent): Promise<void> {
 
 export const usersProjection: Projection = {
   name: 'users',
+  version: 1,
   tables: ['users', 'password_resets'],
   schema: USERS_SCHEMA + PASSWORD_RESETS_SCHEMA,
   async apply(tx: Queryable, event: RecordedEvent) {

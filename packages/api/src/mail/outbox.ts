@@ -6,22 +6,6 @@
  */
 import type { Queryable } from '../db/types.js';
 
-export const MAIL_OUTBOX_SCHEMA = `
-CREATE TABLE IF NOT EXISTS mail_outbox (
-  key TEXT PRIMARY KEY,
-  to_address TEXT NOT NULL,
-  subject TEXT NOT NULL,
-  text_body TEXT NOT NULL,
-  html_body TEXT,
-  created_at TEXT NOT NULL,
-  attempts INTEGER NOT NULL DEFAULT 0,
-  last_error TEXT,
-  next_attempt_at TEXT,
-  sent_at TEXT
-);
-CREATE INDEX IF NOT EXISTS mail_outbox_unsent ON mail_outbox (sent_at, created_at);
-`;
-
 export interface OutboxRow {
   key: string;
   to_address: string;

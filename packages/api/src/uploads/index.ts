@@ -23,13 +23,11 @@
  * An open upload that receives nothing for a week is canceled by the sweeper (uploadSweeper.ts).
  */
 import type { AppModule } from '../module.js';
-import { uploadSessionsSchema } from './uploadSessions.js';
 import { startUploadSweeper } from './uploadSweeper.js';
 import { uploadRoutes } from './uploads.routes.js';
 
 export const uploadsModule: AppModule = {
   name: 'uploads',
-  projections: [uploadSessionsSchema],
   routes: uploadRoutes,
   start: startUploadSweeper,
 };

@@ -1,0 +1,12 @@
+/**
+ * Every schema migration, in order. To add one: write `NNN_name.ts` exporting a `Migration` with the
+ * next id and SQL for both dialects, and append it here. It runs at the next start (or with
+ * `pnpm cli migrate`) in one transaction. Read-model tables never need one: bump the projection's
+ * `version` instead and it is dropped, recreated and rebuilt from the log.
+ */
+import { initial } from './001_initial.js';
+import type { Migration } from './types.js';
+
+export type { Migration } from './types.js';
+
+export const migrations: readonly Migration[] = [initial];
