@@ -6,9 +6,9 @@ import path from 'node:path';
 import pino from 'pino';
 import type { Env } from './config/env.js';
 import type { SiteConfig } from './config/site.js';
+import { SchemaTooNewError } from './db/migrate.js';
 import { openPostgres } from './db/postgres.js';
 import { openSqlite } from './db/sqlite.js';
-import { SchemaTooNewError } from './db/migrate.js';
 import type { Db } from './db/types.js';
 import { inlineProjector, migrateProjections, type Projection } from './eventstore/projections.js';
 import { createSqlEventStore } from './eventstore/sqlEventStore.js';
@@ -56,7 +56,7 @@ export async function createContext(env: Env, site: SiteConfig, projections: Pro
   try {
     const store = await createSqlEventStore(db, { project: inlineProjector(projections), now: () => clock.now() });
     await migrateProjections(db, projections, { logger });
-      return { env, site, db, store, clock, ids: opts.ids ?? uuidIds, logger, projections };
+    return { env, site, db, store, clock, ids: opts.ids ?? uuidIds, logger, projections };
   } catch (err) {
     await db.close();
     throw err;

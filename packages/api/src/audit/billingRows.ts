@@ -3,8 +3,8 @@
  * with the auditor's ledger. Tables are paged by key; only the ids seen are remembered.
  */
 import type { Db } from '../db/types.js';
-import type { Ledger, LedgerPayment, LedgerSubscription } from './ledger.js';
 import type { Difference } from './difference.js';
+import type { Ledger, LedgerPayment, LedgerSubscription } from './ledger.js';
 
 const PAGE = 1000;
 

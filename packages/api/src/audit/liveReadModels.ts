@@ -7,8 +7,8 @@
 import { billingStats } from '../billing/stats.js';
 import type { Db } from '../db/types.js';
 import { comparePaymentRows, compareSubscriptionRows } from './billingRows.js';
-import { grantsAccess, type Ledger } from './ledger.js';
 import type { Difference, ReplayedTotals } from './difference.js';
+import { grantsAccess, type Ledger } from './ledger.js';
 
 interface UserSubscriptionRow {
   id: string;

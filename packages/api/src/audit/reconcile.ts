@@ -11,8 +11,8 @@
 import { type PlanType, periodEnd } from '../billing/plans.js';
 import type { Db } from '../db/types.js';
 import type { EventStore } from '../eventstore/types.js';
-import { grantsAccess, type Ledger, replayLedger } from './ledger.js';
 import type { Difference, ReplayedTotals } from './difference.js';
+import { grantsAccess, type Ledger, replayLedger } from './ledger.js';
 import { compareLiveReadModels } from './liveReadModels.js';
 
 export type { Difference, ReplayedTotals } from './difference.js';

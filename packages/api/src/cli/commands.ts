@@ -1,10 +1,11 @@
 /** The CLI's command table: `name → { summary, run }`. Add a command: write `cli/<name>.ts` exporting a `CliCommand` (command.ts) and list it here. */
-import type { CliCommand } from './command.js';
+
 import { auditCheckpoint, auditKeygen } from './auditCheckpoint.js';
 import { auditPayments } from './auditPayments.js';
 import { auditReconcile } from './auditReconcile.js';
 import { auditReplay } from './auditReplay.js';
 import { auditVerify } from './auditVerify.js';
+import type { CliCommand } from './command.js';
 import { migrateCommand } from './migrate.js';
 import { projectionsRebuild } from './projectionsRebuild.js';
 import { storeCopy } from './storeCopy.js';

@@ -18,7 +18,9 @@ export const migrateCommand: CliCommand = {
       for (const m of applied) console.log(`Applied migration ${String(m.id).padStart(3, '0')}_${m.name}`);
       const { rebuilt } = await migrateProjections(db, allProjections());
       for (const name of rebuilt) console.log(`Rebuilt read model ${name}`);
-      console.log(`Schema at migration ${current}; ${applied.length} applied, ${rebuilt.length} read models rebuilt (${describeStore(env)})`);
+      console.log(
+        `Schema at migration ${current}; ${applied.length} applied, ${rebuilt.length} read models rebuilt (${describeStore(env)})`,
+      );
       return 0;
     } finally {
       await db.close();

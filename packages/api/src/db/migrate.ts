@@ -4,7 +4,7 @@
  * database whose applied migrations are newer than this code is refused: old code must not write
  * to a schema it does not know.
  */
-import { type Migration, migrations as allMigrations } from './migrations/index.js';
+import { migrations as allMigrations, type Migration } from './migrations/index.js';
 import type { Db, Queryable } from './types.js';
 
 export class SchemaTooNewError extends Error {

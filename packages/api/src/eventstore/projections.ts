@@ -1,8 +1,8 @@
 /**
  * Read models are projections of the event log. Inline projections run in the append transaction.
- * Each projection has a schema `version`, recorded in `projection_versions`: at start, a projection
- * whose version changed (or that is new) has its tables dropped, recreated and refilled from the log,
- * so a changed read model never needs a hand-written migration. `rebuildProjections` does the same
+ * Each projection has a schema `version`, recorded in `projection_versions`: at start, when any
+ * projection's version changed (or one is new), the read-model tables are dropped, recreated and
+ * refilled from the log, so a changed read model never needs a hand-written migration. `rebuildProjections` does the same
  * for every projection on demand, with identical results (a test proves it).
  */
 import type pino from 'pino';
@@ -71,18 +71,18 @@ async function rebuildInTx(
     if (count % every === 0) logger.info({ projections: names, done: count, of: opts.total }, 'rebuild progress');
   }
   for (const p of projections) {
-    await tx.run('INSERT INTO projection_versions (name, version) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET version = excluded.version', [
-      p.name,
-      p.version,
-    ]);
+    await tx.run(
+      'INSERT INTO projection_versions (name, version) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET version = excluded.version',
+      [p.name, p.version],
+    );
   }
   logger.info({ projections: names, events: count }, 'projections rebuilt');
   return count;
 }
 
 /**
- * Creates new projections and rebuilds those whose version differs from the stored one, from the
- * database's own log. Applies the schema migrations first (it needs `events` and `projection_versions`).
+ * When any projection is new or its version differs from the stored one, rebuilds all of them from
+ * the database's own log (returning the names that changed). Applies the schema migrations first (it needs `events` and `projection_versions`).
  */
 export async function migrateProjections(
   db: Db,
@@ -99,8 +99,11 @@ export async function migrateProjections(
       for (const p of stale) {
         (opts.logger ?? silent).info({ projection: p.name, from: stored.get(p.name) ?? null, to: p.version }, 'projection version changed');
       }
+      // All of them, not only the changed ones: projections write into each other's tables (billing
+      // keeps membership columns on `users`), so one read model alone cannot be rebuilt faithfully.
+      // The cost is one replay of the log either way.
       const head = await tx.get<{ p: number | null }>('SELECT MAX(position) AS p FROM events');
-      await rebuildInTx(tx, stale, eventsInTx(tx, opts.batchSize ?? 1000), { ...opts, total: Number(head?.p ?? 0) });
+      await rebuildInTx(tx, projections, eventsInTx(tx, opts.batchSize ?? 1000), { ...opts, total: Number(head?.p ?? 0) });
     }
     return { rebuilt: stale.map((p) => p.name) };
   });
