@@ -4,6 +4,7 @@
  */
 import { ConfigError, parseEnv } from '../config/env.js';
 import { loadSiteConfig } from '../config/site.js';
+import { SchemaTooNewError } from '../db/migrate.js';
 import { commands } from './commands.js';
 
 function usage(): string {
@@ -39,6 +40,6 @@ function exitAfterFlush(code: number): void {
 main(process.argv.slice(2))
   .then(exitAfterFlush)
   .catch((err) => {
-    console.error(err instanceof ConfigError ? err.message : err);
+    console.error(err instanceof ConfigError || err instanceof SchemaTooNewError ? err.message : err);
     exitAfterFlush(err instanceof ConfigError ? 2 : 1);
   });
