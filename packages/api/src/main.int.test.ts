@@ -2,7 +2,7 @@
  * The real entry point as an operator runs it (`node main` through tsx, a child process): a wrong
  * environment stops it with a message naming the variable; the dev admin password is generated and
  * printed once; SIGTERM lets an in-flight request finish, closes the store and exits 0 well within
- * 15 s; a restart keeps every account.
+ * 15 s; a restart keeps every account; a database newer than the code is refused.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openSqlite } from './db/sqlite.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -113,5 +114,20 @@ describe('the server entry point', () => {
     expect((await login(second.url, 'admin@localhost', password)).status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
+  });
+
+  it('refuses to start on a database whose schema is newer than the code (exit 3, says why)', async () => {
+    const newerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-main-newer-'));
+    try {
+      const db = openSqlite(path.join(newerDir, 'store.sqlite'));
+      await db.exec('CREATE TABLE schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+      await db.run('INSERT INTO schema_migrations VALUES (?, ?, ?)', [9999, 'from_a_newer_release', new Date().toISOString()]);
+      await db.close();
+      const err = (await launch({ DATA_DIR: newerDir }).catch((e) => e)) as { code: number; out: string };
+      expect(err.code).toBe(3);
+      expect(err.out).toMatch(/Refusing to start: The database schema is at migration 9999, newer than this code knows/);
+    } finally {
+      fs.rmSync(newerDir, { recursive: true, force: true });
+    }
   });
 });
