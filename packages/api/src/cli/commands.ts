@@ -6,6 +6,7 @@ import { auditPayments } from './auditPayments.js';
 import { auditReconcile } from './auditReconcile.js';
 import { auditReplay } from './auditReplay.js';
 import { auditVerify } from './auditVerify.js';
+import { backup, restore } from './backupRestore.js';
 import { projectionsRebuild } from './projectionsRebuild.js';
 import { storeCopy } from './storeCopy.js';
 
@@ -29,4 +30,6 @@ export const commands: Record<string, CliCommand> = {
   'audit reconcile': auditReconcile,
   'audit replay': auditReplay,
   'store copy': storeCopy,
+  backup,
+  restore,
 };
