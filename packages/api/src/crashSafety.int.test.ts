@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ChildServer, killHard, launchServer, stopServer } from '../test/childServer.js';
-import { forEachStore, freshStore, type FreshStore, testEnv, tmpDir } from '../test/harness.js';
+import { type FreshStore, forEachStore, freshStore, testEnv, tmpDir } from '../test/harness.js';
 import { type Acked, ackedCount, loginAdmin, missingWrites, newAcked, startLoad } from '../test/writers.js';
 import { reconcile } from './audit/reconcile.js';
 import { verifyChain } from './audit/verifyChain.js';
@@ -84,7 +84,9 @@ forEachStore('crash safety under load', (kind) => {
         const load = startLoad({ url: server.url, adminToken: admin, clip, acked, monthlyBtc });
         await waitFor(
           () =>
-            ackedCount(acked) >= before.all + WRITES_BEFORE_KILL && acked.videos.size > before.videos && acked.verified.size > before.verified,
+            ackedCount(acked) >= before.all + WRITES_BEFORE_KILL &&
+            acked.videos.size > before.videos &&
+            acked.verified.size > before.verified,
           30_000,
         );
         await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 150)));

@@ -20,7 +20,13 @@ export interface Acked {
   videos: Set<string>;
 }
 
-export const newAcked = (): Acked => ({ users: new Set(), approved: new Set(), payments: new Map(), verified: new Map(), videos: new Set() });
+export const newAcked = (): Acked => ({
+  users: new Set(),
+  approved: new Set(),
+  payments: new Map(),
+  verified: new Map(),
+  videos: new Set(),
+});
 
 export const ackedCount = (a: Acked) => a.users.size + a.approved.size + a.payments.size + a.verified.size + a.videos.size;
 
@@ -47,7 +53,10 @@ const REQUEST_TIMEOUT_MS = 20_000;
 async function call(url: string, method: string, p: string, token: string, body?: unknown, problems?: string[]): Promise<any> {
   const res = await fetch(`${url}/api${p}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
@@ -171,9 +180,10 @@ export async function missingWrites(db: Queryable, acked: Acked): Promise<string
     else if (acked.verified.has(paymentId) && p.status !== 'verified') missing.push(`verification of ${paymentId} (status ${p.status})`);
   }
   for (const [paymentId, userId] of acked.verified) {
-    const s = await db.get<{ status: string; last_payment_id: string }>('SELECT status, last_payment_id FROM billing_subscriptions WHERE user_id = ?', [
-      userId,
-    ]);
+    const s = await db.get<{ status: string; last_payment_id: string }>(
+      'SELECT status, last_payment_id FROM billing_subscriptions WHERE user_id = ?',
+      [userId],
+    );
     if (s?.status !== 'active' || s.last_payment_id !== paymentId) missing.push(`subscription of ${userId} by ${paymentId}`);
   }
   for (const id of acked.videos) {

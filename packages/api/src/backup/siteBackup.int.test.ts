@@ -38,7 +38,13 @@ const sorted = (s: Iterable<string>) => [...s].sort();
 /** What the source's events up to `head` say the site holds. */
 async function stateFromEvents(storeEnv: Partial<Record<string, string>>, head: number): Promise<{ state: SiteState; hashAtHead: string }> {
   const opened = await openStoreUrl(envStoreUrl(parseEnv(storeEnv as NodeJS.ProcessEnv)), { create: false });
-  const s = { users: new Set<string>(), approved: new Set<string>(), payments: new Set<string>(), verified: new Set<string>(), videos: new Set<string>() };
+  const s = {
+    users: new Set<string>(),
+    approved: new Set<string>(),
+    payments: new Set<string>(),
+    verified: new Set<string>(),
+    videos: new Set<string>(),
+  };
   let hashAtHead = '';
   try {
     for await (const e of opened.store.streamAll({ batchSize: 1000 })) {
@@ -56,7 +62,13 @@ async function stateFromEvents(storeEnv: Partial<Record<string, string>>, head: 
     await opened.close();
   }
   return {
-    state: { users: sorted(s.users), approved: sorted(s.approved), payments: sorted(s.payments), verified: sorted(s.verified), videos: sorted(s.videos) },
+    state: {
+      users: sorted(s.users),
+      approved: sorted(s.approved),
+      payments: sorted(s.payments),
+      verified: sorted(s.verified),
+      videos: sorted(s.videos),
+    },
     hashAtHead,
   };
 }
@@ -140,7 +152,12 @@ forEachStore('backup and restore under load', (kind) => {
         const b = fs.readFileSync(path.join(target.dataDir, 'media', f.path));
         expect(b.equals(a)).toBe(true);
       }
-      expect(manifest.media.map((f) => f.path.split('/')[1]).filter((v, i, a) => a.indexOf(v) === i).sort()).toEqual(expected.videos);
+      expect(
+        manifest.media
+          .map((f) => f.path.split('/')[1])
+          .filter((v, i, a) => a.indexOf(v) === i)
+          .sort(),
+      ).toEqual(expected.videos);
 
       // The restored site serves: the admin logs in, the catalog lists, a video streams.
       restored = await launchServer(target.env);

@@ -188,9 +188,9 @@ async function pgDumpSnapshot(url: string, out: string): Promise<{ head: Head; v
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const snapshot = (await client.query<{ s: string }>('SELECT pg_export_snapshot() AS s')).rows[0]?.s as string;
     const tables = new Set(
-      (await client.query<{ t: string }>(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema()`)).rows.map(
-        (r) => r.t,
-      ),
+      (
+        await client.query<{ t: string }>(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema()`)
+      ).rows.map((r) => r.t),
     );
     const headRow = tables.has('events')
       ? (await client.query<{ position: string; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1')).rows[0]
@@ -226,7 +226,9 @@ export async function restoreSite(from: string, target: RestoreTarget): Promise<
   const manifest = JSON.parse(await fsp.readFile(manifestFile, 'utf8')) as BackupManifest;
   if (manifest.format !== 'members-site-backup/1') throw new BackupError(`Unknown backup format: ${String(manifest.format)}`);
   if (!(await isEmptyOrAbsent(target.dataDir)))
-    throw new BackupError(`DATA_DIR ${target.dataDir} is not empty: restore only into an empty data directory (move the old one away first)`);
+    throw new BackupError(
+      `DATA_DIR ${target.dataDir} is not empty: restore only into an empty data directory (move the old one away first)`,
+    );
   if (manifest.store === 'postgres' && !target.databaseUrl)
     throw new BackupError('This backup is of a PostgreSQL store: set DATABASE_URL to an empty database to restore into');
   if (manifest.store === 'sqlite' && target.databaseUrl)
@@ -243,9 +245,13 @@ export async function restoreSite(from: string, target: RestoreTarget): Promise<
   } else {
     await assertEmptyDatabase(target.databaseUrl as string);
     try {
-      await run(pgTool('pg_restore'), ['--no-owner', '--no-acl', '--exit-on-error', '-d', target.databaseUrl as string, path.join(from, PG_DUMP_FILE)], {
-        maxBuffer: 16 * 1024 * 1024,
-      });
+      await run(
+        pgTool('pg_restore'),
+        ['--no-owner', '--no-acl', '--exit-on-error', '-d', target.databaseUrl as string, path.join(from, PG_DUMP_FILE)],
+        {
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
     } catch (err) {
       throw new BackupError(`pg_restore failed: ${(err as { stderr?: string }).stderr?.trim() || (err as Error).message}`);
     }

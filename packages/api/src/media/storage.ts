@@ -153,7 +153,11 @@ function abandoned(name: string, mtimeMs: number, now: number): boolean {
  * video they were moving in without recording it (`isRecorded(videoId)` false). Run at start-up,
  * before the server stages anything. Returns how many staged entries it removed.
  */
-export async function sweepStaging(storage: MediaStorage, dataDir: string, isRecorded: (videoId: string) => Promise<boolean>): Promise<number> {
+export async function sweepStaging(
+  storage: MediaStorage,
+  dataDir: string,
+  isRecorded: (videoId: string) => Promise<boolean>,
+): Promise<number> {
   const dir = path.resolve(dataDir, 'media', 'incoming');
   let names: string[];
   try {
