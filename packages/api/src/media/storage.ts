@@ -13,7 +13,7 @@
  * checked against a strict pattern before it is joined to the root, so nothing taken from a URL
  * can reach another path on disk.
  *
- * A process killed mid-upload (SIGKILL, power loss) cannot clean up after itself, so staging names
+ * A process killed mid-upload (SIGKILL, the OOM killer) cannot clean up after itself, so staging names
  * carry their owner (a hash of the host name and the process id): at start-up `sweepStaging` removes
  * what this host's dead processes (or a previous run with the same pid, as in a container) left,
  * without touching another live process's uploads in a shared media directory.
