@@ -2,6 +2,7 @@
  * The catalog module: video uploads (multipart route and `ingestVideoFile` for the resumable
  * uploads module), the catalog projection, the public catalog and the admin's edits.
  */
+import { mediaStorageFor, sweepStaging } from '../media/storage.js';
 import type { AppModule } from '../module.js';
 import { mountAdminCatalogRoutes } from './admin.routes.js';
 import { catalogProjection } from './catalog.projection.js';
@@ -15,6 +16,13 @@ export { deleteVideo, editVideo, getAnyVideo } from './videos.service.js';
 export const catalogModule: AppModule = {
   name: 'catalog',
   projections: [catalogProjection],
+  async start(ctx) {
+    // Uploads a killed process was receiving, and videos it was moving in without recording them.
+    const isRecorded = async (id: string) => Boolean(await ctx.db.get('SELECT 1 AS one FROM videos WHERE id = ?', [id]));
+    const removed = await sweepStaging(mediaStorageFor(ctx), ctx.env.DATA_DIR, isRecorded);
+    if (removed) ctx.logger.info({ removed }, 'staged uploads left by a stopped process removed');
+    return undefined;
+  },
   routes(api, ctx) {
     mountUploadRoute(api, ctx);
     mountAdminCatalogRoutes(api, ctx);

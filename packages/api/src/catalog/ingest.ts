@@ -140,6 +140,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
   const storage = mediaStorageFor(ctx);
   const videoId = ctx.ids.next();
   const at = ctx.clock.now().toISOString();
+  const endIngest = await storage.beginIngest(videoId);
   try {
     const stored = await storage.putFile(videoId, `video.${probe.extension}`, input.filePath);
     const video: VideoFileInfo = {
@@ -184,5 +185,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
   } catch (err) {
     await storage.removeVideo(videoId);
     throw err;
+  } finally {
+    await endIngest();
   }
 }

@@ -5,6 +5,7 @@ import { auditPayments } from './auditPayments.js';
 import { auditReconcile } from './auditReconcile.js';
 import { auditReplay } from './auditReplay.js';
 import { auditVerify } from './auditVerify.js';
+import { backup, restore } from './backupRestore.js';
 import type { CliCommand } from './command.js';
 import { migrateCommand } from './migrate.js';
 import { projectionsRebuild } from './projectionsRebuild.js';
@@ -22,4 +23,6 @@ export const commands: Record<string, CliCommand> = {
   'audit reconcile': auditReconcile,
   'audit replay': auditReplay,
   'store copy': storeCopy,
+  backup,
+  restore,
 };
