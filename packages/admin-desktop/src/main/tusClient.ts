@@ -144,13 +144,14 @@ export function runTusAttempt(ep: TusEndpoint, input: AttemptInput, events: Atte
         if (upload.url) events.onUrl(upload.url);
       },
       onProgress(bytesUploaded) {
-        if (position === undefined || bytesUploaded <= position) return;
+        // A paused attempt is over: bytes of the aborted request no longer count.
+        if (settled || position === undefined || bytesUploaded <= position) return;
         const sent = bytesUploaded - position;
         position = bytesUploaded;
         events.onBytes(sent, bytesUploaded);
       },
       onChunkComplete(_chunk, accepted) {
-        events.onConfirmed(accepted);
+        if (!settled) events.onConfirmed(accepted);
       },
       onSuccess({ lastResponse }) {
         const videoId = lastResponse.getHeader(VIDEO_ID_HEADER);
