@@ -56,7 +56,11 @@ async function startServer(dataDir) {
     ADMIN_EMAIL: 'bench-admin@example.test',
     ADMIN_PASSWORD: 'bench-password-123',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/api/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/api/src/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   await new Promise((resolve, reject) => {
     let out = '';

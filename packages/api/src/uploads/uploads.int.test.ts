@@ -157,6 +157,36 @@ forEachStore('tus uploads', (kind) => {
     expect(status.body.data).toMatchObject({ status: 'completed', videoId: head.headers.get('upload-video-id') });
   });
 
+  it('finishes on HEAD an upload whose bytes all arrived but whose ingestion never ran (server stopped in between)', async () => {
+    const bytes = fs.readFileSync(video);
+    const created = await fetch(`${server.url}/api/admin/uploads`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'tus-resumable': '1.0.0',
+        'upload-length': String(bytes.length),
+        'upload-metadata': metadataHeader({ filename: 'late.mp4', title: 'Late clip' }),
+      },
+    });
+    expect(created.status).toBe(201);
+    const url = new URL(created.headers.get('location') as string, server.url).toString();
+    // The state a crash between the last byte and ingestion leaves: every byte on disk, no video.
+    fs.writeFileSync(path.join(tusDir(), url.split('/').pop() as string), bytes);
+    // tus-js-client resuming that URL learns the offset is complete and the video id, sending nothing.
+    let patches = 0;
+    const { done } = upload(video, {
+      uploadUrl: url,
+      onBeforeRequest(req) {
+        if (req.getMethod() === 'PATCH') patches++;
+      },
+    });
+    const outcome = await done;
+    expect(outcome.videoId).toBeTruthy();
+    expect(patches).toBe(0);
+    const events = await server.ctx.store.readStream(`video-${outcome.videoId}`);
+    expect(events[0]?.data).toMatchObject({ title: 'Late clip' });
+  });
+
   it('answers OPTIONS with the tus version, extensions and maximum size', async () => {
     const res = await fetch(`${server.url}/api/admin/uploads`, { method: 'OPTIONS' });
     expect(res.status).toBe(204);
@@ -172,7 +202,7 @@ forEachStore('tus uploads', (kind) => {
     const url = await firstChunkOnly(50_000);
     const id = String(url).split('/').pop();
     const tusHeaders = { 'tus-resumable': '1.0.0' };
-    const requests: Array<[string, string, Record<string, string>, BodyInit | undefined]> = [
+    const requests: Array<[string, string, Record<string, string>, string | undefined]> = [
       [
         'POST',
         '/api/admin/uploads',
