@@ -179,3 +179,9 @@ export function createTusUploads(ctx: AppContext): TusUploads {
 
   return { server, store, actors, finished, finish, sweep };
 }
+
+/** Unfinished tus uploads on disk (for gauges such as "uploads in progress"). */
+export async function uploadsInProgress(dataDir: string): Promise<number> {
+  const names = await fsp.readdir(uploadDirs(dataDir).tus).catch(() => [] as string[]);
+  return names.filter((n) => n.endsWith('.json')).length;
+}

@@ -12,6 +12,7 @@ import { adminToken } from '../../test/adminToken.js';
 import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { signAccessToken } from '../http/auth.js';
 import { USERS_SCHEMA } from '../identity/users.schema.js';
+import { uploadsInProgress } from './tusUploads.js';
 
 const work = tmpDir('uploads-int-');
 const video = path.join(work, 'clip.mp4');
@@ -285,11 +286,24 @@ forEachStore('tus uploads', (kind) => {
     const url = await firstChunkOnly(40_000);
     const id = url.split('/').pop() as string;
     expect(fs.statSync(path.join(tusDir(), id)).size).toBe(40_000);
-    // The creation answer named the expiry (tus expiration extension).
-    const head = await fetch(url, { method: 'HEAD', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' } });
-    expect(head.status).toBe(200);
-    // A week and a day pass (the file store dates uploads in its own record).
+    expect(await uploadsInProgress(server.store.dataDir)).toBe(1);
     const record = path.join(tusDir(), `${id}.json`);
+    // Every PATCH answer names the expiry (tus expiration extension): a week after creation.
+    const patched = await fetch(url, {
+      method: 'PATCH',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'tus-resumable': '1.0.0',
+        'upload-offset': '40000',
+        'content-type': 'application/offset+octet-stream',
+      },
+      body: new Uint8Array(fs.readFileSync(video).subarray(40_000, 41_000)),
+    });
+    expect(patched.status).toBe(204);
+    const expires = Date.parse(patched.headers.get('upload-expires') ?? '');
+    expect(expires - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    expect(expires - Date.now()).toBeLessThanOrEqual(7 * 86_400_000);
+    // A week and a day pass (the file store dates uploads in its own record).
     const info = JSON.parse(fs.readFileSync(record, 'utf8'));
     info.creation_date = new Date(Date.now() - 8 * 86_400_000).toISOString();
     fs.writeFileSync(record, JSON.stringify(info));
@@ -298,6 +312,7 @@ forEachStore('tus uploads', (kind) => {
     for (let k = 0; k < 100 && fs.existsSync(path.join(tusDir(), id)); k++) await new Promise((r) => setTimeout(r, 20));
     expect(fs.existsSync(path.join(tusDir(), id))).toBe(false);
     expect(fs.existsSync(record)).toBe(false);
+    expect(await uploadsInProgress(server.store.dataDir)).toBe(0);
     const gone = await fetch(url, { method: 'HEAD', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' } });
     expect(gone.status).toBe(404);
   });
