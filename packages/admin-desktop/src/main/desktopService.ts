@@ -4,14 +4,13 @@
  * wires it to `ipcMain.handle`, the dev bridge to HTTP; neither adds behaviour of its own.
  * Only files the admin chose (dialog, drop, folder) may be probed or uploaded.
  */
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { describeIssues } from '../shared/describeIssues.js';
 import { type IpcAnswer, type IpcChannel, type IpcRequest, ipcSchemas, type MediaInfo } from '../shared/ipc.js';
 import { isExplorerUrl } from './externalLinks.js';
 import * as media from './media.js';
-import { createHttpTransport } from './resumableClient.js';
 import type { Session } from './session.js';
+import type { TusEndpoint } from './tusClient.js';
 import { type QueueSnapshot, UploadQueue, type UploadQueueOptions } from './uploadQueue.js';
 
 export interface DesktopServiceDeps {
@@ -37,12 +36,12 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
   const { session } = deps;
   const chosen = new Set<string>();
   const inspected = new Map<string, media.ProbeResult>();
-  const transport = createHttpTransport({
+  const endpoint: TusEndpoint = {
     baseUrl: () => session.serverUrl(),
     accessToken: () => session.accessToken(),
     refresh: () => session.refresh(),
-  });
-  const queue = new UploadQueue(transport, deps.queueOptions);
+  };
+  const queue = new UploadQueue(endpoint, deps.queueOptions);
 
   function allow(paths: string[]): string[] {
     for (const p of paths) chosen.add(path.resolve(p));
@@ -53,12 +52,6 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
     const abs = path.resolve(p);
     if (!chosen.has(abs)) throw new Error('That file was not chosen in this window');
     return abs;
-  }
-
-  async function thumbnailBase64(file: string, at?: number): Promise<string | undefined> {
-    const t = await media.thumbnail(file, { atSeconds: at, outDir: deps.thumbnailDir });
-    const bytes = await fsp.readFile(t.path);
-    return bytes.length <= 2 * 1024 * 1024 ? bytes.toString('base64') : undefined;
   }
 
   const handlers: Handlers = {
@@ -110,7 +103,7 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
           fileName: info.fileName,
           size: info.size,
           metadata: it.metadata,
-          thumbnail: () => thumbnailBase64(file, it.thumbnailAtSeconds),
+          thumbnailAtSeconds: it.thumbnailAtSeconds,
         });
       }
       return { ids: queue.add(items) };

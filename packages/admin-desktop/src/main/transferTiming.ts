@@ -1,5 +1,5 @@
 /** Timing helpers of the upload queue: exponential back-off, an abortable wait, a sliding-window speed. */
-import { AbortedError } from './resumableClient.js';
+import { AbortedError } from './tusClient.js';
 
 /** Back-off before retry n (1-based): base·2^(n-1), capped. */
 export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {

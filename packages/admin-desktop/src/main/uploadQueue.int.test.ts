@@ -1,12 +1,13 @@
 /**
- * The upload queue over the real resumable protocol: a real API server, real generated videos.
+ * The upload queue over tus with the real tus-js-client: a real API server, real generated videos.
  * Progress, the two-at-a-time limit, pause/resume, retry while the server is down, and an upload
  * interrupted halfway by a server restart that resumes from the server's offset.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, makeVideo, startTestServer, type TestServer, tmpDir } from '../../test/fixtures.js';
-import { createHttpTransport, type UploadTransport } from './resumableClient.js';
+import type { TusEndpoint } from './tusClient.js';
 import { type QueueSnapshot, type UploadInput, UploadQueue } from './uploadQueue.js';
 
 const dir = tmpDir('desktop-queue-');
@@ -27,15 +28,13 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** The real HTTP transport, recording the offsets the server reports on resume. */
-function transport(log: { statusOffsets: number[] } = { statusOffsets: [] }): UploadTransport {
-  const real = createHttpTransport({ baseUrl: () => server.url, accessToken: () => token, timeoutMs: 5000 });
+/** The server's tus endpoint, recording the offsets it reports on resume (HEAD). */
+function transport(log: { statusOffsets: number[] } = { statusOffsets: [] }): TusEndpoint {
   return {
-    ...real,
-    async status(id, signal) {
-      const s = await real.status(id, signal);
-      log.statusOffsets.push(s.offset);
-      return s;
+    baseUrl: () => server.url,
+    accessToken: () => token,
+    onResponse(method, status, headers) {
+      if (method === 'HEAD' && status === 200) log.statusOffsets.push(Number(headers.uploadOffset));
     },
   };
 }
@@ -109,7 +108,7 @@ describe('upload queue', () => {
   it('retries with back-off while the server is unreachable, then completes', async () => {
     // The first attempts go to a port nothing listens on (connection refused), then the server "comes back".
     let reachable = false;
-    const real = createHttpTransport({ baseUrl: () => (reachable ? server.url : 'http://127.0.0.1:9'), accessToken: () => token });
+    const real: TusEndpoint = { baseUrl: () => (reachable ? server.url : 'http://127.0.0.1:9'), accessToken: () => token };
     queue = new UploadQueue(real, { chunkSize: 64 * 1024, backoffBaseMs: 50, backoffMaxMs: 400, maxRetries: 30, progressIntervalMs: 0 });
     const snaps: QueueSnapshot[] = [];
     queue.onChange((s) => snaps.push(s));
@@ -162,7 +161,7 @@ describe('upload queue', () => {
     expect(await videoDuration(done?.videoId as string)).toBe(4);
   });
 
-  it('cancels: the server drops the partial file', async () => {
+  it('cancels: the server drops the partial file (tus termination)', async () => {
     queue = new UploadQueue(transport(), { chunkSize: 16 * 1024, progressIntervalMs: 0 });
     const [id] = queue.add([input('big', 'Canceled clip')]) as [string];
     await waitFor(() => (queue?.snapshot().items[0]?.uploadedBytes ?? 0) > 0 && Boolean(queue?.snapshot().items[0]?.uploadId));
@@ -170,7 +169,8 @@ describe('upload queue', () => {
     await queue.cancel(id);
     expect(queue.snapshot().items[0]?.state).toBe('canceled');
     const res = await fetch(`${server.url}/api/admin/uploads/${uploadId}`, { headers: { authorization: `Bearer ${token}` } });
-    expect(((await res.json()) as { data: { status: string } }).data.status).toBe('canceled');
+    expect(res.status).toBe(404);
+    expect(fs.existsSync(path.join(server.store.dataDir, 'uploads', 'tus', uploadId))).toBe(false);
   });
 
   it('shows the server error on a refused file and does not retry it', async () => {

@@ -1,12 +1,14 @@
 /**
- * The bulk upload queue: at most `concurrency` (2) files at a time, per-file and overall progress
- * (bytes, speed), pause, resume, cancel, retry. Network errors are retried with exponential
- * back-off; every retry and every resume first asks the server its offset, so bytes the server
- * already has are never sent again. Plain TypeScript: no Electron, no file system (the transport
- * reads the file), so it runs the same in the main process, the dev bridge and the tests.
+ * The bulk upload queue over tus (tusClient.ts): at most `concurrency` (2) files at a time,
+ * per-file and overall progress (bytes, speed), pause, resume, cancel, retry. Network errors are
+ * retried with exponential back-off; every retry and every resume continues the same tus upload,
+ * so tus-js-client first asks the server its offset (HEAD) and bytes the server already has are
+ * never sent again, also after a server restart. No Electron: it runs the same in the main
+ * process, the dev bridge and the tests.
  */
-import { AbortedError, type CreateUploadInput, UploadError, type UploadMetadataInput, type UploadTransport } from './resumableClient.js';
+
 import { abortableSleep, backoffDelay, bytesPerSecond, type RateSample } from './transferTiming.js';
+import { AbortedError, runTusAttempt, type TusEndpoint, terminateUpload, UploadError, type UploadMetadataInput } from './tusClient.js';
 
 export { backoffDelay } from './transferTiming.js';
 
@@ -19,8 +21,8 @@ export interface UploadInput {
   fileName: string;
   size: number;
   metadata: UploadMetadataInput;
-  /** Base64 JPEG to send with the create request, produced lazily (e.g. the local ffmpeg thumbnail). */
-  thumbnail?: () => Promise<string | undefined>;
+  /** Where the server takes the thumbnail frame (the frame the admin picked in the console). */
+  thumbnailAtSeconds?: number;
 }
 
 export interface UploadItemSnapshot {
@@ -52,7 +54,7 @@ export interface QueueSnapshot {
 
 export interface UploadQueueOptions {
   concurrency?: number;
-  /** Bytes per PATCH request. */
+  /** Bytes per tus PATCH request. */
   chunkSize?: number;
   /** Network retries per file before it is marked failed (the count resets when bytes get through). */
   maxRetries?: number;
@@ -65,9 +67,12 @@ export interface UploadQueueOptions {
 
 interface Item extends UploadItemSnapshot {
   input: UploadInput;
+  /** Bytes the server confirmed. */
   serverOffset: number;
+  /** Bytes of the running request beyond serverOffset. */
   inFlight: number;
-  needsSync: boolean;
+  /** The tus upload URL once created: later attempts resume it. */
+  uploadUrl?: string;
   controller?: AbortController;
   samples: RateSample[];
 }
@@ -83,7 +88,7 @@ export class UploadQueue {
   private emitTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly transport: UploadTransport,
+    private readonly endpoint: TusEndpoint,
     opts: UploadQueueOptions = {},
   ) {
     this.opts = {
@@ -112,7 +117,6 @@ export class UploadQueue {
         input,
         serverOffset: 0,
         inFlight: 0,
-        needsSync: false,
         samples: [],
       };
       if (this.items.some((i) => i.id === item.id)) throw new Error(`Duplicate upload id ${item.id}`);
@@ -138,7 +142,6 @@ export class UploadQueue {
     const item = this.get(id);
     if (item.state !== 'paused') return;
     item.state = 'queued';
-    item.needsSync = Boolean(item.uploadId);
     this.changed(true);
     this.schedule();
   }
@@ -152,7 +155,7 @@ export class UploadQueue {
     item.speed = 0;
     this.changed(true);
     this.schedule();
-    if (item.uploadId) await this.transport.cancel(item.uploadId).catch(() => {});
+    if (item.uploadUrl) await terminateUpload(this.endpoint, item.uploadUrl).catch(() => {});
   }
 
   /** Tries a failed file again (from the server's offset when the server still has it). */
@@ -162,7 +165,6 @@ export class UploadQueue {
     item.state = 'queued';
     item.error = undefined;
     item.attempts = 0;
-    item.needsSync = Boolean(item.uploadId);
     this.changed(true);
     this.schedule();
   }
@@ -275,20 +277,24 @@ export class UploadQueue {
     try {
       for (;;) {
         try {
-          await this.step(item, signal);
-          if (item.state === 'completed') return;
+          await this.attempt(item, signal);
+          return;
         } catch (err) {
           item.inFlight = 0;
           if (signal.aborted || err instanceof AbortedError) return;
           const e = err instanceof UploadError ? err : new UploadError((err as Error).message ?? String(err), false);
+          // An expired token: a new one and straight on.
+          if (e.status === 401 && item.attempts < this.opts.maxRetries && (await this.endpoint.refresh?.())) {
+            item.attempts++;
+            continue;
+          }
           if (e.retryable && item.attempts < this.opts.maxRetries) {
-            // 1. Wait (longer each time), then 2. ask the server where it stands, then go on.
+            // 1. Wait (longer each time), then 2. continue the same upload (tus asks the offset first).
             item.attempts++;
             const delay = backoffDelay(item.attempts, this.opts.backoffBaseMs, this.opts.backoffMaxMs);
             item.state = 'retrying';
             item.error = e.message;
             item.nextRetryAt = this.opts.now() + delay;
-            item.needsSync = Boolean(item.uploadId);
             this.changed(true);
             await abortableSleep(delay, signal);
             item.state = 'uploading';
@@ -297,9 +303,12 @@ export class UploadQueue {
           }
           item.state = 'failed';
           item.error = e.message;
-          // A refused upload cannot be continued; a network give-up can (retry resumes it).
-          if (!e.retryable) item.uploadId = undefined;
-          if (!e.retryable) item.serverOffset = 0;
+          // A refused upload cannot be continued (the server dropped it); a network give-up can.
+          if (!e.retryable) {
+            item.uploadId = undefined;
+            item.uploadUrl = undefined;
+            item.serverOffset = 0;
+          }
           return;
         }
       }
@@ -317,60 +326,46 @@ export class UploadQueue {
     }
   }
 
-  /** Creates the server upload or syncs its offset, then sends one chunk. */
-  private async step(item: Item, signal: AbortSignal): Promise<void> {
-    if (!item.uploadId) {
-      const thumbnail = await item.input.thumbnail?.();
-      const create: CreateUploadInput = { fileName: item.fileName, size: item.size, metadata: item.input.metadata, thumbnail };
-      const created = await this.transport.create(create, signal);
-      item.uploadId = created.uploadId;
-      item.serverOffset = created.offset;
-      item.needsSync = false;
-      this.changed(true);
-    } else if (item.needsSync) {
-      const status = await this.transport.status(item.uploadId, signal);
-      item.needsSync = false;
-      item.serverOffset = status.offset;
-      if (this.finishFrom(item, status)) return;
-    }
-    if (item.serverOffset >= item.size) {
-      // Everything is on the server but no video id came back: ask once more.
-      const status = await this.transport.status(item.uploadId, signal);
-      if (this.finishFrom(item, status)) return;
-      throw new UploadError('The server has the whole file but did not finish it', true);
-    }
-    const length = Math.min(this.opts.chunkSize, item.size - item.serverOffset);
-    const answer = await this.transport.send(
-      item.uploadId,
-      { filePath: item.input.filePath, offset: item.serverOffset, length },
-      (n) => {
-        item.inFlight += n;
-        item.sentBytes += n;
-        item.samples.push({ t: this.opts.now(), bytes: item.sentBytes });
-        if (item.samples.length > 200) item.samples.splice(0, item.samples.length - 200);
-        this.changed(false);
+  /** One tus attempt: creates the upload or resumes it from the server's offset, to the end. */
+  private async attempt(item: Item, signal: AbortSignal): Promise<void> {
+    const videoId = await runTusAttempt(
+      this.endpoint,
+      {
+        filePath: item.input.filePath,
+        fileName: item.fileName,
+        metadata: item.input.metadata,
+        thumbnailAtSeconds: item.input.thumbnailAtSeconds,
+        uploadUrl: item.uploadUrl,
+        chunkSize: this.opts.chunkSize,
+      },
+      {
+        onUrl: (url) => {
+          item.uploadUrl = url;
+          item.uploadId = decodeURIComponent(url.replace(/\/+$/, '').split('/').pop() ?? '');
+          this.changed(true);
+        },
+        onBytes: (sent, offset) => {
+          item.inFlight = Math.max(0, offset - item.serverOffset);
+          item.sentBytes += sent;
+          item.samples.push({ t: this.opts.now(), bytes: item.sentBytes });
+          if (item.samples.length > 200) item.samples.splice(0, item.samples.length - 200);
+          this.changed(false);
+        },
+        onConfirmed: (offset) => {
+          item.serverOffset = offset;
+          item.inFlight = 0;
+          item.attempts = 0;
+          item.error = undefined;
+          this.changed(false);
+        },
       },
       signal,
     );
+    item.state = 'completed';
+    item.videoId = videoId;
+    item.serverOffset = item.size;
     item.inFlight = 0;
-    item.serverOffset = answer.offset;
-    item.attempts = 0;
     item.error = undefined;
-    this.finishFrom(item, answer);
-    this.changed(false);
-  }
-
-  private finishFrom(item: Item, status: { videoId?: string | null; status?: string; error?: string | null }): boolean {
-    if (status.videoId) {
-      item.state = 'completed';
-      item.videoId = status.videoId;
-      item.error = undefined;
-      this.changed(true);
-      return true;
-    }
-    if (status.status === 'failed' || status.status === 'canceled') {
-      throw new UploadError(status.error ?? `The upload was ${status.status} on the server`, false);
-    }
-    return false;
+    this.changed(true);
   }
 }

@@ -2,7 +2,7 @@
  * The shared typed API client of @members/ui, wired for the desktop: its requests go through the
  * main process (`desktop.api.request`), which adds the admin's token and refreshes it, so the
  * renderer holds no token and makes no network request of its own (the CSP forbids it anyway).
- * The dashboard's single-file upload form is routed into the resumable upload queue.
+ * The dashboard's single-file upload form is routed into the tus upload queue.
  */
 import { type ApiClient, ApiError, createApiClient, createSessionStore, type UploadVideoPayload } from '@members/ui/api';
 import type { DesktopApi } from '../shared/ipc.js';

@@ -1,5 +1,5 @@
 /**
- * The catalog module: video uploads (multipart route and `ingestVideoFile` for the resumable
+ * The catalog module: video uploads (multipart route and `ingestVideoFile` for the tus
  * uploads module), the catalog projection, the public catalog and the admin's edits.
  */
 import { mediaStorageFor, sweepStaging } from '../media/storage.js';

@@ -1,8 +1,8 @@
 /**
  * Turns a complete video file on disk into a catalog video: check the fields, check the bytes
  * (ffprobe must find a video stream; a thumbnail must really be JPEG/PNG/WebP), move the file into
- * storage, take a thumbnail at ~10% when none was given, record `VideoUploaded`. Used by the
- * multipart upload route and by the resumable uploads module.
+ * storage, take a thumbnail (at ~10%, or where asked) when none was given, record `VideoUploaded`. Used by the
+ * multipart upload route and by the tus uploads module.
  *
  * Contract on files: on success both input files have been moved into storage. On failure nothing
  * is left in storage; the caller's input files may still exist, so the caller removes them
@@ -31,6 +31,8 @@ export interface IngestInput {
   tags?: string | string[] | null;
   categories?: string | string[] | null;
   thumbnailPath?: string | null;
+  /** Where to take the thumbnail when none is given (seconds; default ~10% of the video). */
+  thumbnailAtSeconds?: number | null;
   actorId: string;
   requestId?: string | null;
 }
@@ -91,6 +93,7 @@ async function storeThumbnail(
   videoKey: string,
   durationSeconds: number,
   given: { path: string; mimeType: string; extension: string } | null,
+  atSeconds?: number | null,
 ): Promise<ThumbnailInfo> {
   if (given) {
     const { key } = await storage.putFile(videoId, `thumbnail.${given.extension}`, given.path);
@@ -98,7 +101,8 @@ async function storeThumbnail(
   }
   const staged = await storage.stagingPath('.jpg');
   try {
-    await extractThumbnail(storage.localPath(videoKey), durationSeconds * 0.1, staged);
+    const at = atSeconds != null && atSeconds >= 0 && atSeconds < durationSeconds ? atSeconds : durationSeconds * 0.1;
+    await extractThumbnail(storage.localPath(videoKey), at, staged);
     if (!(await fileSize(staged))) await extractThumbnail(storage.localPath(videoKey), 0, staged);
     const { key } = await storage.putFile(videoId, 'thumbnail.jpg', staged);
     return { key, mimeType: 'image/jpeg', extracted: true };
@@ -155,7 +159,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
     };
     let thumb: ThumbnailInfo;
     try {
-      thumb = await storeThumbnail(storage, videoId, stored.key, probe.durationSeconds, thumbnail);
+      thumb = await storeThumbnail(storage, videoId, stored.key, probe.durationSeconds, thumbnail, input.thumbnailAtSeconds);
     } catch (err) {
       ctx.logger.warn({ err, videoId }, 'thumbnail extraction failed');
       await storage.removeVideo(videoId);

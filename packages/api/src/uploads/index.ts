@@ -1,33 +1,58 @@
 /**
- * The resumable uploads module: the admin desktop's bulk upload sends each video in chunks and can
- * resume an interrupted one without re-sending what the server has (tus-like, offsets in headers).
- * The single-request web upload (POST /api/admin/upload-video) is separate and unchanged.
+ * The resumable uploads module: tus 1.0 (https://tus.io/protocols/resumable-upload) at
+ * `/api/admin/uploads`, served by @tus/server with the file store. Any tus client (tus-js-client
+ * in the desktop console, Uppy, the tus CLI tools) can upload; the single-request web upload
+ * (POST /api/admin/upload-video) is separate.
  *
- * Protocol (all admin-only, JSON envelope answers):
- *  1. `POST /api/admin/uploads` `{ fileName, size, metadata: { title, description?, model?,
- *     accessLevel?, tags?, categories?, durationText? }, thumbnail? }` (thumbnail: base64 JPEG
- *     ≤ 2 MB) → 201 `{ uploadId, offset: 0, size, status: 'open' }`. The metadata is checked here
- *     (same rules as ingestion), and `size > MAX_UPLOAD_BYTES` is a 413, before any byte is sent.
- *  2. `HEAD` or `GET /api/admin/uploads/{id}` → `{ offset, size, status, videoId, error }` plus the
- *     `Upload-Offset` and `Upload-Length` headers. `offset` is the length of the part file on disk,
- *     so it survives a server restart and includes the bytes of a request that broke off.
- *  3. `PATCH /api/admin/uploads/{id}` with `Upload-Offset: n` and a raw
- *     `Content-Type: application/offset+octet-stream` body: appended at n and streamed to disk.
- *     409 (with `details.offset`) when n is not the server's offset or another request is writing;
- *     413 when the bytes would pass the declared size; 415 for another content type. Answers the new
- *     offset. When offset reaches size the file is ingested (ffprobe, storage, thumbnail,
- *     `VideoUploaded`) and the answer carries `videoId`; an ingestion error (not a video…) is
- *     answered with its status and message, and the upload is marked failed.
- *  4. `DELETE /api/admin/uploads/{id}` cancels and removes the partial file.
- *
- * An open upload that receives nothing for a week is canceled by the sweeper (uploadSweeper.ts).
+ * - Extensions: creation, creation-with-upload, creation-defer-length, termination, expiration.
+ *   (The file store offers no checksum or concatenation.)
+ * - Admin-only: POST, HEAD, PATCH, DELETE and GET need an admin bearer token (401 / 403);
+ *   OPTIONS (discovery) is open.
+ * - `Upload-Metadata` carries the video's details (uploadMetadata.ts), checked at creation: bad
+ *   details are a 400 before any byte is stored; `Upload-Length` over `MAX_UPLOAD_BYTES` is a 413.
+ * - When the last byte arrives the file goes through the same ingestion as the web upload
+ *   (ffprobe, duration, thumbnail, `VideoUploaded`); the final PATCH answers 204 with
+ *   `Upload-Video-Id`. A file that is not a video is answered 400 with the reason and removed.
+ *   HEAD of a finished upload answers offset = length and `Upload-Video-Id`, so a client that lost
+ *   the last answer does not send the file again. `GET /api/admin/uploads/{id}` answers the
+ *   upload's status as JSON.
+ * - Unfinished uploads expire 7 days after creation (`Upload-Expires`); a sweep at start-up and
+ *   hourly removes them.
  */
 import type { AppModule } from '../module.js';
-import { startUploadSweeper } from './uploadSweeper.js';
+import { createTusUploads, type TusUploads } from './tusUploads.js';
 import { uploadRoutes } from './uploads.routes.js';
+
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/** One tus server per context (the routes and the sweep share it). */
+const perContext = new WeakMap<object, TusUploads>();
+function tusOf(ctx: Parameters<NonNullable<AppModule['start']>>[0]): TusUploads {
+  let t = perContext.get(ctx);
+  if (!t) {
+    t = createTusUploads(ctx);
+    perContext.set(ctx, t);
+  }
+  return t;
+}
 
 export const uploadsModule: AppModule = {
   name: 'uploads',
-  routes: uploadRoutes,
-  start: startUploadSweeper,
+  routes: (api, ctx) => uploadRoutes(tusOf(ctx))(api, ctx),
+  start(ctx) {
+    const tus = tusOf(ctx);
+    const run = () =>
+      tus
+        .sweep()
+        .then((n) => n && ctx.logger.info({ count: n }, 'expired uploads removed'))
+        .catch((err) => ctx.logger.error({ err }, 'upload sweep failed'));
+    void run();
+    const timer = setInterval(run, SWEEP_EVERY_MS);
+    timer.unref();
+    return {
+      async stop() {
+        clearInterval(timer);
+      },
+    };
+  },
 };

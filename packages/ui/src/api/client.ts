@@ -285,6 +285,66 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return body.data as T;
   }
 
+  /**
+   * The video over tus (`/api/admin/uploads`, tus-js-client loaded on first use): a dropped
+   * connection or a server restart is retried with back-off and resumes from the server's offset.
+   * The last answer's `Upload-Video-Id` names the new video.
+   */
+  async function tusUpload(payload: UploadVideoPayload, onProgress?: (fraction: number) => void): Promise<{ videoId: string }> {
+    const { Upload } = await import('tus-js-client');
+    const file = payload.video;
+    const metadata: Record<string, string> = {
+      filename: file instanceof File && file.name ? file.name : 'video',
+      title: payload.title,
+      description: payload.description,
+      model: payload.model,
+      durationText: payload.duration,
+      accessLevel: payload.accessLevel ?? '',
+      tags: payload.tags ?? '',
+      categories: payload.categories ?? '',
+    };
+    // Empty values are left out (the server treats a missing key as not given).
+    for (const k of Object.keys(metadata)) if (!metadata[k]?.trim()) delete metadata[k];
+    const outcome = await new Promise<{ ok: true; videoId: string } | { ok: false; status: number; body: Envelope<unknown> }>((resolve) => {
+      const upload = new Upload(file, {
+        endpoint: url('/admin/uploads'),
+        metadata,
+        // About three minutes of trying before giving up.
+        retryDelays: [0, 1000, 2000, 4000, 8000, 15000, 30000, 30000, 30000, 60000],
+        // Retry network failures even while the browser reports offline (it comes back); not refusals.
+        onShouldRetry: (err) => {
+          const status = err.originalResponse?.getStatus() ?? 0;
+          return status === 0 || status >= 500 || status === 409 || status === 423 || status === 429;
+        },
+        async onBeforeRequest(req) {
+          const token = session.get().token;
+          if (token && expired(token)) await refreshSession();
+          const fresh = session.get().token;
+          if (fresh) req.setHeader('Authorization', `Bearer ${fresh}`);
+        },
+        onProgress: (sent, total) => onProgress?.(total ? sent / total : 0),
+        onSuccess: ({ lastResponse }) => {
+          const videoId = lastResponse.getHeader('Upload-Video-Id');
+          resolve(videoId ? { ok: true, videoId } : { ok: false, status: 0, body: { error: 'The server named no video' } });
+        },
+        onError: (err) => {
+          const res = (err as { originalResponse?: { getStatus(): number; getBody(): string } | null }).originalResponse;
+          if (!res) return resolve({ ok: false, status: 0, body: { error: 'Network error during upload. Please try again.' } });
+          let body: Envelope<unknown> = {};
+          try {
+            body = JSON.parse(res.getBody() || '{}');
+          } catch {
+            body = { success: false, error: `Upload failed (${res.getStatus()})` };
+          }
+          resolve({ ok: false, status: res.getStatus(), body });
+        },
+      });
+      upload.start();
+    });
+    if (!outcome.ok) fail(outcome.status, outcome.body, { fallbackError: 'Failed to upload video' });
+    return { videoId: outcome.videoId };
+  }
+
   const get = <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, opts);
   const post = <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, { ...opts, body });
   // Auth calls answer 401/403 as part of their result (wrong password, rejected account): no redirect.
@@ -392,6 +452,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }),
     analytics: async (): Promise<AnalyticsPoint[]> => toAnalyticsPoints(await get<unknown>('/admin/analytics')),
     uploadVideo: (payload: UploadVideoPayload, onProgress?: (fraction: number) => void) => {
+      // Without a thumbnail file everything fits in tus metadata: resumable, survives a dropped connection.
+      if (!payload.thumbnail) return tusUpload(payload, onProgress);
       const form = new FormData();
       form.set('title', payload.title);
       form.set('description', payload.description);

@@ -5,8 +5,9 @@
  * `version` instead and it is dropped, recreated and rebuilt from the log.
  */
 import { initial } from './001_initial.js';
+import { dropUploadSessions } from './002_drop_upload_sessions.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
 
-export const migrations: readonly Migration[] = [initial];
+export const migrations: readonly Migration[] = [initial, dropUploadSessions];

@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+/**
+ * tus upload benchmark: starts the real server in a child process and uploads a real video
+ * (raw YUV in Matroska made by ffmpeg, default 500 MB) with the real tus-js-client over loopback,
+ * once as one PATCH and once in 64 MB chunks. Prints throughput (bytes over the whole upload,
+ * including ffprobe, the move into storage and the thumbnail at the end) and the server's peak
+ * RSS growth (VmRSS from /proc) against the 64 MB upload budget; exits 1 over budget or on a failed
+ * upload.
+ *
+ *   node bench/tus-upload.mjs [--mb 500]
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BUDGET_MB = 64;
+const MB = 1024 * 1024;
+const i = process.argv.indexOf('--mb');
+const SIZE_MB = i > 0 ? Number(process.argv[i + 1]) : Number(process.env.BENCH_MB ?? 500);
+
+const requireApi = createRequire(path.join(ROOT, 'packages/api/package.json'));
+const tus = requireApi('tus-js-client');
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+const rssMb = (pid) => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : Number.NaN;
+};
+
+const ffmpeg = process.env.FFMPEG_PATH ?? (fs.existsSync('/usr/bin/ffmpeg') ? '/usr/bin/ffmpeg' : 'ffmpeg');
+
+async function startServer(dataDir) {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+    TOKEN_SECRET: randomBytes(32).toString('hex'),
+    ADMIN_EMAIL: 'bench-admin@example.test',
+    ADMIN_PASSWORD: 'bench-password-123',
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/api/src/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('Site running at')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }),
+  });
+  const body = await res.json();
+  if (!body.success) throw new Error(`admin login failed: ${body.error}`);
+  return { child, url, token: body.data.token };
+}
+
+function upload(server, file, chunkSize) {
+  return new Promise((resolve, reject) => {
+    const u = new tus.Upload(fs.createReadStream(file), {
+      endpoint: `${server.url}/api/admin/uploads`,
+      metadata: { filename: path.basename(file), title: `bench ${chunkSize}` },
+      headers: { Authorization: `Bearer ${server.token}` },
+      chunkSize,
+      retryDelays: null,
+      storeFingerprintForResuming: false,
+      onSuccess: ({ lastResponse }) => resolve(lastResponse.getHeader('Upload-Video-Id')),
+      onError: reject,
+    });
+    u.start();
+  });
+}
+
+async function measure(pid, label, bytes, run) {
+  const baseline = rssMb(pid);
+  let peak = baseline;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssMb(pid));
+  }, 25);
+  const started = performance.now();
+  let videoId;
+  try {
+    videoId = await run();
+  } finally {
+    clearInterval(timer);
+  }
+  peak = Math.max(peak, rssMb(pid));
+  return { label, bytes, baseline, peak, growth: peak - baseline, seconds: (performance.now() - started) / 1000, videoId };
+}
+
+async function main() {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-tus-'));
+  const server = await startServer(path.join(work, 'data'));
+  const results = [];
+  try {
+    const warm = path.join(work, 'warm.mp4');
+    execFileSync(ffmpeg, ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=64x48:rate=5', '-pix_fmt', 'yuv420p', warm]);
+    await upload(server, warm, Number.POSITIVE_INFINITY);
+    const real = path.join(work, 'real.mkv');
+    const seconds = Math.max(1, Math.round((SIZE_MB * MB) / (320 * 240 * 1.5 * 30)));
+    execFileSync(ffmpeg, [
+      ...['-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=320x240:rate=30`],
+      ...['-c:v', 'rawvideo', '-pix_fmt', 'yuv420p', real],
+    ]);
+    const size = fs.statSync(real).size;
+    for (const [label, chunk] of [
+      ['one PATCH', Number.POSITIVE_INFINITY],
+      ['64 MB chunks', 64 * MB],
+    ])
+      results.push(await measure(server.child.pid, `${(size / MB).toFixed(0)} MB, ${label}`, size, () => upload(server, real, chunk)));
+  } finally {
+    server.child.kill('SIGTERM');
+    await new Promise((r) => server.child.once('exit', r));
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  let failed = false;
+  console.log(`\ntus upload benchmark over loopback (server RSS, budget ${BUDGET_MB} MB growth)`);
+  for (const r of results) {
+    const ok = r.growth <= BUDGET_MB && Boolean(r.videoId);
+    failed ||= !ok;
+    console.log(
+      `  ${r.label}: ${(r.bytes / MB / r.seconds).toFixed(0)} MB/s (${r.seconds.toFixed(1)} s), video ${r.videoId ?? 'none'}, ` +
+        `RSS ${r.baseline.toFixed(0)} → peak ${r.peak.toFixed(0)} MB, growth ${r.growth.toFixed(1)} MB ${ok ? 'OK' : 'FAIL'}`,
+    );
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,187 @@
+/**
+ * The tus 1.0 server behind `/api/admin/uploads` (see index.ts for the protocol as we serve it).
+ *
+ * Disk layout under `DATA_DIR/uploads/`:
+ *   tus/{id}         the bytes received so far (its length is the upload's offset)
+ *   tus/{id}.json    tus's record of the upload: declared size, metadata, creation date
+ *   done/{id}.json   `{ videoId, size, completedAt }` once ingested, so a client that lost the last
+ *                    answer learns the video id from HEAD instead of sending the file again
+ * Files, not tables, so several API processes on one shared DATA_DIR see the same uploads.
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { FileStore } from '@tus/file-store';
+import { Server, type Upload } from '@tus/server';
+import { ingestVideoFile, validateDetails } from '../catalog/ingest.js';
+import type { AppContext } from '../context.js';
+import { parseUploadMetadata } from './uploadMetadata.js';
+
+export const UPLOADS_PATH = '/api/admin/uploads';
+/** An unfinished upload is removed this long after its creation (tus expiration extension). */
+export const UPLOAD_EXPIRY_MS = 7 * 86_400_000;
+/** The header on the last PATCH (and on HEAD of a finished upload) naming the new video. */
+export const VIDEO_ID_HEADER = 'Upload-Video-Id';
+
+export interface UploadActor {
+  adminId: string;
+  requestId: string | null;
+}
+
+export interface FinishedUpload {
+  videoId: string;
+  size: number;
+  completedAt: string;
+}
+
+/** A tus hook error: @tus/server answers with this status and body. */
+class TusAnswer {
+  constructor(
+    readonly status_code: number,
+    readonly body: string,
+  ) {}
+}
+
+export interface TusUploads {
+  server: Server;
+  store: FileStore;
+  /** Who sends each request (set by the route before the request reaches tus). */
+  actors: WeakMap<Request, UploadActor>;
+  finished(id: string): Promise<FinishedUpload | undefined>;
+  /** Ingests a complete upload once, whoever asks (the last PATCH, or a HEAD after a lost answer). */
+  finish(id: string, actor: UploadActor): Promise<FinishedUpload>;
+  /** Removes expired unfinished uploads and old completion records; returns how many went. */
+  sweep(): Promise<number>;
+}
+
+export function uploadDirs(dataDir: string) {
+  const root = path.join(dataDir, 'uploads');
+  return { root, tus: path.join(root, 'tus'), done: path.join(root, 'done') };
+}
+
+export function createTusUploads(ctx: AppContext): TusUploads {
+  const dirs = uploadDirs(ctx.env.DATA_DIR);
+  const store = new FileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+  const actors = new WeakMap<Request, UploadActor>();
+  const finishing = new Map<string, Promise<FinishedUpload>>();
+  const donePath = (id: string) => path.join(dirs.done, `${id}.json`);
+
+  async function finished(id: string): Promise<FinishedUpload | undefined> {
+    try {
+      return JSON.parse(await fsp.readFile(donePath(id), 'utf8')) as FinishedUpload;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function removeUpload(id: string): Promise<void> {
+    await store.remove(id).catch(() => {});
+    await fsp.rm(path.join(dirs.tus, id), { force: true });
+    await fsp.rm(path.join(dirs.tus, `${id}.json`), { force: true });
+  }
+
+  async function ingest(id: string, actor: UploadActor): Promise<FinishedUpload> {
+    const earlier = await finished(id);
+    if (earlier) return earlier;
+    const upload = await store.getUpload(id);
+    if (upload.size === undefined || upload.offset !== upload.size) throw new TusAnswer(409, 'The upload is not complete yet');
+    const meta = parseUploadMetadata(upload.metadata);
+    if (!meta.ok) {
+      await removeUpload(id);
+      throw new TusAnswer(400, meta.error);
+    }
+    const { filename, thumbnailAtSeconds, ...details } = meta.value;
+    let result: Awaited<ReturnType<typeof ingestVideoFile>>;
+    try {
+      result = await ingestVideoFile(ctx, {
+        filePath: path.join(dirs.tus, id),
+        originalName: filename,
+        ...details,
+        thumbnailAtSeconds: thumbnailAtSeconds ?? null,
+        actorId: actor.adminId,
+        requestId: actor.requestId,
+      });
+    } catch (err) {
+      // Storage or store trouble: keep the bytes, the client may ask again (HEAD finishes it).
+      ctx.logger.error({ err, uploadId: id }, 'ingesting a finished upload failed');
+      throw new TusAnswer(500, 'Something went wrong! Please try again later.');
+    }
+    if (!result.ok) {
+      // Not a video, unreadable…: nothing stays behind, the client gets the reason.
+      await removeUpload(id);
+      throw new TusAnswer(result.status, result.error);
+    }
+    const done: FinishedUpload = { videoId: result.videoId, size: upload.size, completedAt: new Date().toISOString() };
+    await fsp.mkdir(dirs.done, { recursive: true });
+    await fsp.writeFile(donePath(id), JSON.stringify(done));
+    await removeUpload(id);
+    ctx.logger.info({ uploadId: id, videoId: done.videoId, bytes: done.size }, 'tus upload ingested');
+    return done;
+  }
+
+  function finish(id: string, actor: UploadActor): Promise<FinishedUpload> {
+    let running = finishing.get(id);
+    if (!running) {
+      running = ingest(id, actor).finally(() => finishing.delete(id));
+      finishing.set(id, running);
+    }
+    return running;
+  }
+
+  const server = new Server({
+    path: UPLOADS_PATH,
+    datastore: store,
+    relativeLocation: true,
+    maxSize: ctx.env.MAX_UPLOAD_BYTES,
+    // Same-origin web app and a desktop app: no cross-origin browser may use this endpoint.
+    allowedOrigins: () => false,
+    exposedHeaders: [VIDEO_ID_HEADER],
+    namingFunction: () => ctx.ids.next(),
+    async onUploadCreate(_req, upload) {
+      // Refuse bad details before a byte is stored (the same rules as ingestion).
+      const meta = parseUploadMetadata(upload.metadata);
+      if (!meta.ok) throw new TusAnswer(400, meta.error);
+      const { filename, thumbnailAtSeconds: _at, ...details } = meta.value;
+      const checked = validateDetails({ ...details, originalName: filename });
+      if (!checked.ok) throw new TusAnswer(checked.status, checked.error);
+      return {};
+    },
+    async onUploadFinish(req, upload: Upload) {
+      const actor = actors.get(req as unknown as Request);
+      if (!actor) throw new TusAnswer(403, "You don't have permission to do that");
+      const done = await finish(upload.id, actor);
+      return { headers: { [VIDEO_ID_HEADER]: done.videoId } };
+    },
+  });
+
+  async function sweep(): Promise<number> {
+    let removed = 0;
+    await fsp.mkdir(dirs.tus, { recursive: true });
+    removed += await server.cleanUpExpiredUploads();
+    // Completion records outlive their upload by one expiry period, then go.
+    const cutoff = Date.now() - UPLOAD_EXPIRY_MS;
+    for (const name of await fsp.readdir(dirs.done).catch(() => [] as string[])) {
+      const file = path.join(dirs.done, name);
+      const stat = await fsp.stat(file).catch(() => null);
+      if (stat && stat.mtimeMs < cutoff) {
+        await fsp.rm(file, { force: true });
+        removed++;
+      }
+    }
+    // Part files of the earlier home-made protocol cannot be resumed by any client.
+    for (const name of await fsp.readdir(dirs.root).catch(() => [] as string[])) {
+      if (/\.(part|thumb\.jpg)$/.test(name)) {
+        await fsp.rm(path.join(dirs.root, name), { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  return { server, store, actors, finished, finish, sweep };
+}
+
+/** Unfinished tus uploads on disk (for gauges such as "uploads in progress"). */
+export async function uploadsInProgress(dataDir: string): Promise<number> {
+  const names = await fsp.readdir(uploadDirs(dataDir).tus).catch(() => [] as string[]);
+  return names.filter((n) => n.endsWith('.json')).length;
+}
