@@ -12,6 +12,7 @@ import { UniqueViolation } from './db/types.js';
 import type { AppEnv } from './http/appEnv.js';
 import { authenticate } from './http/auth.js';
 import { fail, HttpError, ok } from './http/envelope.js';
+import { httpMetrics, metricsOnMainPort } from './metrics/index.js';
 import { modules } from './modules.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -21,6 +22,8 @@ const STREAMED_BODY = /^\/api\/(admin\/upload-video|admin\/uploads)/;
 
 export function createApp(ctx: AppContext, opts: { webDist?: string } = {}) {
   const app = new Hono<AppEnv>();
+  app.use('*', httpMetrics(ctx.metrics));
+  app.get('/metrics', metricsOnMainPort(ctx.env, ctx.metrics));
 
   app.use('*', async function requestContext(c, next) {
     const incoming = c.req.header('x-request-id');
