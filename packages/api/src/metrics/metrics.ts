@@ -158,7 +158,12 @@ function registerScrapeGauges(registry: Registry, db: Db, store: EventStore): vo
 
 /** The route pattern that answered (Hono's `routePath` of the last handler run), never the raw URL. */
 function routeLabel(c: Context): string {
-  const pattern = routePath(c);
+  let pattern: string | undefined;
+  try {
+    pattern = routePath(c);
+  } catch {
+    return UNMATCHED_ROUTE; // no router match recorded on this context
+  }
   // A catch-all answering 404 (the API's fallback, or no route at all) is "unmatched".
   if (!pattern || (pattern.endsWith('*') && c.res.status === 404)) return UNMATCHED_ROUTE;
   return pattern;
