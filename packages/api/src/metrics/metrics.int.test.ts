@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
-import { adminStats } from '../admin/stats.routes.js';
+import { adminStats } from '../admin/index.js';
 import { ingestVideoFile } from '../catalog/ingest.js';
 import { adminLogin, registerMember } from '../identity/identity.testkit.js';
 import { makeMp4 } from '../media/testMedia.js';
