@@ -13,6 +13,7 @@ import type { AppEnv } from './http/appEnv.js';
 import { authenticate } from './http/auth.js';
 import { fail, HttpError, ok } from './http/envelope.js';
 import type { AppModule } from './module.js';
+import { httpMetrics, metricsOnMainPort } from './metrics/index.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -21,6 +22,8 @@ const STREAMED_BODY = /^\/api\/(admin\/upload-video|admin\/uploads)/;
 
 export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: { webDist?: string } = {}) {
   const app = new Hono<AppEnv>();
+  app.use('*', httpMetrics(ctx.metrics));
+  app.get('/metrics', metricsOnMainPort(ctx.env, ctx.metrics));
 
   app.use('*', async function requestContext(c, next) {
     const incoming = c.req.header('x-request-id');

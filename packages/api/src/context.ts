@@ -10,9 +10,11 @@ import { SchemaTooNewError } from './db/migrate.js';
 import { openPostgres } from './db/postgres.js';
 import { openSqlite } from './db/sqlite.js';
 import type { Db } from './db/types.js';
+import { instrumentStore } from './eventstore/instrumentedStore.js';
 import { inlineProjector, migrateProjections, type Projection } from './eventstore/projections.js';
 import { createSqlEventStore } from './eventstore/sqlEventStore.js';
 import type { EventStore } from './eventstore/types.js';
+import { createMetrics, type Metrics } from './metrics/index.js';
 import { type Clock, type IdGenerator, systemClock, uuidIds } from './shared/clock.js';
 
 export interface AppContext {
@@ -24,6 +26,7 @@ export interface AppContext {
   ids: IdGenerator;
   logger: pino.Logger;
   projections: Projection[];
+  metrics: Metrics;
 }
 
 export interface ContextOptions {
@@ -54,9 +57,12 @@ export async function createContext(env: Env, site: SiteConfig, projections: Pro
   const clock = opts.clock ?? systemClock;
   const db = openDatabase(env);
   try {
-    const store = await createSqlEventStore(db, { project: inlineProjector(projections), now: () => clock.now() });
+    const metrics = createMetrics();
+    const sqlStore = await createSqlEventStore(db, { project: inlineProjector(projections), now: () => clock.now() });
+    const store = instrumentStore(sqlStore, metrics.appendObserver);
     await migrateProjections(db, projections, { logger });
-    return { env, site, db, store, clock, ids: opts.ids ?? uuidIds, logger, projections };
+    metrics.collectFrom(db, store);
+    return { env, site, db, store, clock, ids: opts.ids ?? uuidIds, logger, projections, metrics };
   } catch (err) {
     await db.close();
     throw err;

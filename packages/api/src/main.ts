@@ -32,7 +32,7 @@ async function main() {
     console.warn(`[dev default] using ${siteFile}; copy it to site.config.json for your brand`);
   const webDist = env.WEB_DIST ?? path.join(ROOT_DIR, 'packages/web/dist');
   const server = await startServer(env, site, modules, { webDist });
-  server.ctx.logger.info({ url: server.url, store: describeStore(env) }, 'server listening');
+  server.ctx.logger.info({ url: server.url, store: describeStore(env), metrics: server.metricsUrl }, 'server listening');
   console.log(`Site running at ${env.PUBLIC_URL ?? server.url} (store: ${describeStore(env)})`);
 
   let shuttingDown = false;

@@ -10,6 +10,7 @@ import type { Env } from './config/env.js';
 import type { SiteConfig } from './config/site.js';
 import { type AppContext, type ContextOptions, closeContext, createContext } from './context.js';
 import { type RunningSubscribers, startSubscribers } from './eventstore/subscriber.js';
+import { startMetricsListener } from './metrics/index.js';
 import type { AppModule, Started } from './module.js';
 
 export interface RunningServer {
@@ -17,6 +18,8 @@ export interface RunningServer {
   url: string;
   port: number;
   subscribers: RunningSubscribers;
+  /** The separate /metrics listener's base URL, when METRICS_PORT is set. */
+  metricsUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -50,6 +53,7 @@ export async function startServer(
   });
   // Uploads of several GB take long; idle sockets must not hold a shutdown.
   (server as unknown as import('node:http').Server).requestTimeout = 0;
+  const metricsListener = await startMetricsListener(env, ctx.metrics);
   const addr = server.address() as AddressInfo;
   const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
   let stopping: Promise<void> | undefined;
@@ -59,6 +63,7 @@ export async function startServer(
     port: addr.port,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`,
     subscribers,
+    metricsUrl: metricsListener?.url,
     stop() {
       stopping ??= (async () => {
         const http = server as unknown as import('node:http').Server;
@@ -67,6 +72,7 @@ export async function startServer(
         const timer = setTimeout(() => http.closeAllConnections?.(), env.SHUTDOWN_TIMEOUT_MS);
         await closed;
         clearTimeout(timer);
+        await metricsListener?.stop();
         for (const s of started.reverse()) await s.stop();
         await subscribers.stop();
         await closeContext(ctx);

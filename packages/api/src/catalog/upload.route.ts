@@ -9,11 +9,13 @@ import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { mediaStorageFor } from '../media/storage.js';
+import { trackUploads } from '../metrics/index.js';
 import { ingestVideoFile } from './ingest.js';
 import { receiveMultipart } from './multipartUpload.js';
 import { UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
 
 export function mountUploadRoute(api: Hono<AppEnv>, ctx: AppContext): void {
+  api.use('/admin/upload-video', trackUploads(ctx.metrics));
   api.post('/admin/upload-video', async function uploadVideo(c) {
     const admin = await requireAdmin(ctx, c);
     const received = await receiveMultipart(c, mediaStorageFor(ctx), ctx.env.MAX_UPLOAD_BYTES);

@@ -44,6 +44,10 @@ export const envSchema = z.object({
   GRACE_PERIOD_DAYS: intFrom(3, 0),
   SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 100),
   WEB_DIST: z.string().optional(),
+  /** Prometheus /metrics: a listener of its own (no token) and/or a bearer token on the main port. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export type Env = z.infer<typeof envSchema> & { DATA_DIR: string };

@@ -3,7 +3,6 @@
  * URL, with byte ranges as players use them (206, 416, If-Range), validators and private caching.
  * The file comes from the catalog row's storage key, never from anything in the URL.
  */
-import { Readable } from 'node:stream';
 import type { Hono } from 'hono';
 import { findVideo } from '../catalog/catalog.queries.js';
 import { videoIdParam } from '../catalog/catalog.routes.js';
@@ -11,6 +10,7 @@ import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { forbidden, notFound } from '../http/envelope.js';
 import { mediaStorageFor } from '../media/storage.js';
+import { countedBody } from '../metrics/index.js';
 import { ifRangeMatches, parseRange } from './byteRange.js';
 import { verifyStreamSignature } from './streamSignature.js';
 
@@ -62,6 +62,6 @@ export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
     c.header('Content-Length', String(end - start + 1));
     if (c.req.method === 'HEAD' || stat.size === 0) return c.body(null, status);
     const stream = storage.createReadStream(row.video_key, { start, end });
-    return c.body(Readable.toWeb(stream) as unknown as ReadableStream, status);
+    return c.body(countedBody(ctx.metrics, stream), status);
   });
 }

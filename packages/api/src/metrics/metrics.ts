@@ -1,0 +1,219 @@
+/**
+ * The Prometheus series of one running API process, in a registry of its own (never prom-client's
+ * global one), so several servers in one process (the tests) do not collide. Counters and histograms
+ * are updated as things happen; the gauges read from the database and the event store at scrape
+ * time, so they are exact whenever Prometheus looks and cost nothing in between.
+ * Nothing here is labelled per process: Prometheus adds `instance` from the scrape target.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { adminStats } from '../admin/index.js';
+import type { Db } from '../db/types.js';
+import type { AppendObserver } from '../eventstore/instrumentedStore.js';
+import type { EventStore } from '../eventstore/types.js';
+
+/** The route label of requests no route handled (keeps raw URLs out of the label set). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<'route' | 'method' | 'status'>;
+  httpDuration: Histogram<'route' | 'method' | 'status'>;
+  bytesStreamed: Counter;
+  /** Uploads being received right now; any upload route calls inc() on start and dec() when done. */
+  uploadsInProgress: Gauge;
+  /** For the EventStore decorator (`instrumentStore`). */
+  appendObserver: AppendObserver;
+  /** The scrape-time gauges need the database and the store; called once both exist. */
+  collectFrom(db: Db, store: EventStore): void;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status class',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to the response headers, by route pattern, method and status class',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const bytesStreamed = new Counter({
+    name: 'media_streamed_bytes_total',
+    help: 'Video bytes handed to clients by the media route',
+    registers: [registry],
+  });
+  const uploadsInProgress = new Gauge({
+    name: 'uploads_in_progress',
+    help: 'Video uploads being received right now',
+    registers: [registry],
+  });
+  let store = 'unknown';
+  const appends = new Counter({
+    name: 'eventstore_appended_events_total',
+    help: 'Events appended to the event store',
+    labelNames: ['store'] as const,
+    registers: [registry],
+  });
+  const appendDuration = new Histogram({
+    name: 'eventstore_append_duration_seconds',
+    help: 'Duration of event store append calls (one transaction each), by outcome',
+    labelNames: ['store', 'outcome'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [registry],
+  });
+
+  return {
+    registry,
+    httpRequests,
+    httpDuration,
+    bytesStreamed,
+    uploadsInProgress,
+    appendObserver: {
+      appended(seconds, events, outcome) {
+        appendDuration.observe({ store, outcome }, seconds);
+        if (events > 0) appends.inc({ store }, events);
+      },
+    },
+    collectFrom(db, eventStore) {
+      store = db.dialect;
+      registerScrapeGauges(registry, db, eventStore);
+    },
+  };
+}
+
+function registerScrapeGauges(registry: Registry, db: Db, store: EventStore): void {
+  new Gauge({
+    name: 'eventstore_head_position',
+    help: 'Highest global position in the event log',
+    registers: [registry],
+    async collect() {
+      this.set(await store.headPosition());
+    },
+  });
+  new Gauge({
+    name: 'eventstore_subscriber_lag_positions',
+    help: 'Head position minus each checkpointed subscriber’s checkpoint',
+    labelNames: ['subscriber'] as const,
+    registers: [registry],
+    async collect() {
+      const [head, rows] = await Promise.all([
+        store.headPosition(),
+        db.all<{ name: string; position: number }>('SELECT name, position FROM checkpoints'),
+      ]);
+      this.reset();
+      for (const r of rows) this.set({ subscriber: r.name }, Math.max(0, head - Number(r.position)));
+    },
+  });
+  new Gauge({
+    name: 'mail_outbox_unsent',
+    help: 'E-mails in the outbox not sent yet (queued or retrying)',
+    registers: [registry],
+    async collect() {
+      const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM mail_outbox WHERE sent_at IS NULL');
+      this.set(Number(row?.n ?? 0));
+    },
+  });
+  // The admin dashboard's figures, from the same queries as GET /api/admin/stats; one query set per
+  // scrape, shared by the three gauges.
+  let pending: ReturnType<typeof adminStats> | undefined;
+  const stats = () => {
+    pending ??= adminStats(db).finally(() => {
+      pending = undefined;
+    });
+    return pending;
+  };
+  new Gauge({
+    name: 'members_pending_approvals',
+    help: 'Registrations waiting for an admin’s approval',
+    registers: [registry],
+    async collect() {
+      this.set((await stats()).pendingApprovals);
+    },
+  });
+  new Gauge({
+    name: 'billing_pending_payments',
+    help: 'Submitted payments waiting for an admin’s verification',
+    registers: [registry],
+    async collect() {
+      this.set((await stats()).pendingPayments);
+    },
+  });
+  new Gauge({
+    name: 'billing_active_subscriptions',
+    help: 'Subscriptions granting access now (active, or past due within the grace period)',
+    registers: [registry],
+    async collect() {
+      this.set((await stats()).activeSubscribers);
+    },
+  });
+}
+
+/** The route pattern that answered (Hono's `routePath` of the last handler run), never the raw URL. */
+function routeLabel(c: Context): string {
+  let pattern: string | undefined;
+  try {
+    pattern = routePath(c);
+  } catch {
+    return UNMATCHED_ROUTE; // no router match recorded on this context
+  }
+  // A catch-all answering 404 (the API's fallback, or no route at all) is "unmatched".
+  if (!pattern || (pattern.endsWith('*') && c.res.status === 404)) return UNMATCHED_ROUTE;
+  return pattern;
+}
+
+/** Counts and times every request; mounted first on the app so it sees every answer. */
+export function httpMetrics(metrics: Metrics): MiddlewareHandler {
+  return async function recordHttpMetrics(c, next) {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const labels = { route: routeLabel(c), method: c.req.method, status: `${Math.floor(c.res.status / 100)}xx` };
+      metrics.httpRequests.inc(labels);
+      metrics.httpDuration.observe(labels, (performance.now() - started) / 1000);
+    }
+  };
+}
+
+/** Middleware for upload routes: the upload counts as in progress until its handler has answered. */
+export function trackUploads(metrics: Metrics, method = 'POST'): MiddlewareHandler {
+  return async function countUploadInProgress(c, next) {
+    if (c.req.method !== method) return next();
+    metrics.uploadsInProgress.inc();
+    try {
+      await next();
+    } finally {
+      metrics.uploadsInProgress.dec();
+    }
+  };
+}
+
+/**
+ * Wraps a Node stream as the response body, counting bytes as the HTTP layer takes them (pull-based,
+ * no read-ahead), so a client that disconnects early is not credited with the rest of the file.
+ */
+export function countedBody(metrics: Metrics, source: AsyncIterable<Uint8Array> & { destroy(): void }): ReadableStream<Uint8Array> {
+  const it = source[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { value, done } = await it.next();
+        if (done) return controller.close();
+        metrics.bytesStreamed.inc(value.byteLength);
+        controller.enqueue(value);
+      },
+      cancel() {
+        source.destroy();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
