@@ -48,6 +48,7 @@ const SYSTEM_NEEDS = [
       fs.existsSync('/usr/lib/postgresql') &&
       fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/initdb`)),
   },
+  { pkg: 'nginx', present: () => fs.existsSync('/usr/sbin/nginx') },
 ];
 
 /** Installs missing Debian packages the tests need (ffmpeg, chromium, postgresql). */

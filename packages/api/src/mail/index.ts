@@ -16,5 +16,5 @@ export const mailOutboxSchema: Projection = { name: 'mail-outbox', tables: [], s
 export const mailModule: AppModule = {
   name: 'mail',
   projections: [mailOutboxSchema],
-  start: (ctx) => startMailSender(ctx),
+  background: (ctx) => startMailSender(ctx),
 };

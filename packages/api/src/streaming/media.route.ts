@@ -2,6 +2,11 @@
  * GET/HEAD /api/media/videos/{id}?u=&e=&s= — the protected video bytes behind a signed, expiring
  * URL, with byte ranges as players use them (206, 416, If-Range), validators and private caching.
  * The file comes from the catalog row's storage key, never from anything in the URL.
+ *
+ * With MEDIA_ACCEL=nginx the route still decides (signature, live video, file present) but sends
+ * no bytes: it answers `X-Accel-Redirect: {MEDIA_ACCEL_PREFIX}{key}` and nginx serves the file from
+ * its `internal` location (sendfile, ranges, validators, keep-alive). That location cannot be
+ * requested from outside, so a file is only ever sent after this check (deploy/nginx.conf).
  */
 import { Readable } from 'node:stream';
 import type { Hono } from 'hono';
@@ -31,6 +36,15 @@ export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
     const stat = await storage.stat(row.video_key);
     if (!stat) throw notFound('Video not found');
     const etag = `"v-${stat.size.toString(16)}-${Math.floor(stat.mtime.getTime()).toString(16)}"`;
+    if (ctx.env.MEDIA_ACCEL === 'nginx') {
+      // Headers nginx keeps from this answer on a redirect: Content-Type, Content-Disposition,
+      // Cache-Control (the rest it sets itself or the internal location adds).
+      c.header('Content-Type', row.video_mime);
+      c.header('Content-Disposition', 'inline');
+      c.header('Cache-Control', 'private, no-transform');
+      c.header('X-Accel-Redirect', `${ctx.env.MEDIA_ACCEL_PREFIX}${row.video_key}`);
+      return c.body(null, 200);
+    }
     c.header('Accept-Ranges', 'bytes');
     c.header('ETag', etag);
     c.header('Last-Modified', stat.mtime.toUTCString());

@@ -31,5 +31,5 @@ export const uploadsModule: AppModule = {
   name: 'uploads',
   projections: [uploadSessionsSchema],
   routes: uploadRoutes,
-  start: startUploadSweeper,
+  background: startUploadSweeper,
 };
