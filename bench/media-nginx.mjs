@@ -4,8 +4,9 @@
  * 16 connections, each request a random 1 MiB range of one ~100 MB video.
  *
  *   nginx direct   nginx serving the file from a plain location (the physical reference);
- *   through nginx  the signed URL through nginx to the API (MEDIA_ACCEL=nginx): the API checks the
- *                  signature and answers X-Accel-Redirect, nginx sends the bytes;
+ *   through nginx  the signed URL through nginx (deploy/nginx.conf, MEDIA_ACCEL=nginx): the API
+ *                  checks the signature and names the file, nginx sends the bytes and reuses the
+ *                  decision for the next ranges of the same URL for up to a minute;
  *   Node direct    the signed URL straight to the API (MEDIA_ACCEL unset: Node sends the bytes).
  *
  * Prints MB/s and the ratios to nginx direct (target: through nginx ≥ 0.9×). Exits 1 when a run
@@ -150,7 +151,11 @@ async function main() {
     form.append('title', 'Bench clip');
     form.append('accessLevel', 'free');
     form.append('video', await fs.openAsBlob(clip, { type: 'video/mp4' }), 'clip.mp4');
-    const up = await fetch(`${nodeUrl}/api/admin/upload-video`, { method: 'POST', body: form, headers: { authorization: `Bearer ${admin}` } });
+    const up = await fetch(`${nodeUrl}/api/admin/upload-video`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${admin}` },
+    });
     const upBody = await up.json();
     if (!upBody.success) throw new Error(`upload failed: ${upBody.error}`);
     const videoId = upBody.data.videoId;
@@ -171,7 +176,12 @@ async function main() {
     // The second process on the same data, with MEDIA_ACCEL=nginx, behind nginx.
     await start(process.execPath, main, { ...common, PORT: String(accelPort), MEDIA_ACCEL: 'nginx' }, ready);
     const mediaRoot = path.join(dataDir, 'media');
-    const site = renderNginxConf({ upstreams: [`127.0.0.1:${accelPort}`], listen: `127.0.0.1:${sitePort}`, mediaRoot });
+    const site = renderNginxConf({
+      upstreams: [`127.0.0.1:${accelPort}`],
+      listen: `127.0.0.1:${sitePort}`,
+      mediaRoot,
+      cacheDir: path.join(work, 'grants'),
+    });
     const direct = `server {
     listen 127.0.0.1:${directPort};
     location /media/ { alias ${mediaRoot}/; sendfile on; tcp_nopush on; sendfile_max_chunk 2m; }
@@ -192,7 +202,7 @@ async function main() {
     );
     const results = [
       wrk('nginx direct', `http://127.0.0.1:${directPort}/media/${key}`, size, work),
-      wrk('through nginx (X-Accel-Redirect)', `http://127.0.0.1:${sitePort}${signedPath}`, size, work),
+      wrk('through nginx (API decides)', `http://127.0.0.1:${sitePort}${signedPath}`, size, work),
       wrk('Node direct (media route)', `http://127.0.0.1:${nodePort}${signedPath}`, size, work),
     ];
     const ref = results[0].mbps;
@@ -201,10 +211,25 @@ async function main() {
       const target = r.label.startsWith('through') ? '≥ 0.90×' : r.label.startsWith('nginx') ? 'reference' : 'report';
       console.log(`${r.label.padEnd(34)} ${r.mbps.toFixed(0).padStart(8)} ${(r.mbps / ref).toFixed(2).padStart(6)}×  ${target}`);
     }
+  } catch (err) {
+    const log = path.join(work, 'error.log');
+    if (fs.existsSync(log)) console.error(`nginx error.log:\n${fs.readFileSync(log, 'utf8').split('\n').slice(-10).join('\n')}`);
+    const access = path.join(work, 'access.log');
+    if (fs.existsSync(access)) {
+      const lines = fs.readFileSync(access, 'utf8').split('\n');
+      console.error(
+        `access.log (${lines.length} lines), not 206:\n${lines
+          .filter((l) => l && !l.includes('" 206 '))
+          .slice(-8)
+          .join('\n')}`,
+      );
+    }
+    throw err;
   } finally {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
     await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : null)));
-    fs.rmSync(work, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP) console.log(`kept ${work}`);
+    else fs.rmSync(work, { recursive: true, force: true });
   }
 }
 

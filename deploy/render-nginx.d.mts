@@ -6,6 +6,7 @@ export interface NginxOptions {
   mediaRoot: string;
   mediaPrefix: string;
   maxBody: string;
+  cacheDir: string;
 }
 export const DEFAULTS: NginxOptions;
 export function renderNginxConf(opts?: Partial<NginxOptions>): string;

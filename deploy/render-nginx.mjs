@@ -5,7 +5,7 @@
  *
  *   node deploy/render-nginx.mjs [--upstream 127.0.0.1:8081 --upstream 127.0.0.1:8082]
  *     [--listen 80] [--server-name example.com] [--media-root /var/lib/members/media]
- *     [--media-prefix /_protected_media/] [--max-body 4g]
+ *     [--media-prefix /_protected_media/] [--max-body 4g] [--cache-dir /var/cache/nginx/members-media-grants]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,6 +21,7 @@ export const DEFAULTS = {
   mediaPrefix: '/_protected_media/',
   // MAX_UPLOAD_BYTES' default (4 GiB).
   maxBody: '4g',
+  cacheDir: '/var/cache/nginx/members-media-grants',
 };
 
 /** @param {Partial<typeof DEFAULTS>} opts */
@@ -33,6 +34,7 @@ export function renderNginxConf(opts = {}) {
     MEDIA_ROOT: o.mediaRoot.replace(/\/+$/, ''),
     MEDIA_PREFIX: o.mediaPrefix,
     MAX_BODY: o.maxBody,
+    CACHE_DIR: o.cacheDir,
   };
   return fs.readFileSync(TEMPLATE, 'utf8').replace(/\{\{(\w+)\}\}/g, (m, k) => {
     if (!(k in values)) throw new Error(`unknown placeholder ${m}`);
@@ -57,7 +59,8 @@ events { worker_connections 1024; }
 http {
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
-    access_log ${p}/access.log;
+    log_format members '$remote_addr "$request" $status $body_bytes_sent up=$upstream_addr cache=$upstream_cache_status t=$request_time';
+    access_log ${p}/access.log members;
     client_body_temp_path ${p}/tmp/body;
     proxy_temp_path ${p}/tmp/proxy;
     fastcgi_temp_path ${p}/tmp/fastcgi;
@@ -83,6 +86,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     else if (flag === '--media-root') opts.mediaRoot = value;
     else if (flag === '--media-prefix') opts.mediaPrefix = value;
     else if (flag === '--max-body') opts.maxBody = value;
+    else if (flag === '--cache-dir') opts.cacheDir = value;
     else throw new Error(`unknown option ${flag}`);
   }
   if (upstreams.length) opts.upstreams = upstreams;

@@ -103,6 +103,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
     const procs: Proc[] = [];
     let nginx: Proc;
     let sideCtx: AppContext | undefined;
+    let apiPorts: number[] = [];
 
     beforeAll(async () => {
       store = await freshStore('postgres');
@@ -113,6 +114,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       fs.chmodSync(store.dataDir, 0o755);
       const [pa, pb, pn] = [await freePort(), await freePort(), await freePort()];
       base = `http://127.0.0.1:${pn}`;
+      apiPorts = [pa, pb];
       const apiEnv = (name: string, port: number) => ({
         NODE_ENV: 'production',
         LOG_LEVEL: 'info',
@@ -146,6 +148,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         serverName: 'localhost',
         mediaRoot: path.join(store.dataDir, 'media'),
         mediaPrefix: '/_protected_media/',
+        cacheDir: path.join(prefix, 'grants'),
       });
       fs.writeFileSync(path.join(prefix, 'nginx.conf'), standaloneNginxConf(prefix, site));
       nginx = await startProcess(
@@ -252,6 +255,16 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         expect(res.headers.get('x-media-served-by')).toBe('nginx');
         expect(Buffer.from(await res.arrayBuffer()).equals(videoFile.subarray(start, end + 1))).toBe(true);
       }
+      // The API itself sends no byte: asked directly, it answers the decision only.
+      const signed = new URL(streamUrl);
+      const decision = await fetch(`http://127.0.0.1:${apiPorts[1]}${signed.pathname}${signed.search}`, {
+        headers: { range: 'bytes=0-99' },
+      });
+      expect(decision.status).toBe(200);
+      expect(decision.headers.get('x-accel-redirect')).toBe(`/_protected_media/videos/${videoId}/video.mp4`);
+      expect(decision.headers.get('x-media-key')).toBe(`videos/${videoId}/video.mp4`);
+      expect(Number(decision.headers.get('x-accel-expires'))).toBeGreaterThan(0);
+      expect((await decision.arrayBuffer()).byteLength).toBe(0);
       const full = await fetch(streamUrl);
       expect(full.status).toBe(200);
       expect(Number(full.headers.get('content-length'))).toBe(size);

@@ -4,9 +4,11 @@
  * The file comes from the catalog row's storage key, never from anything in the URL.
  *
  * With MEDIA_ACCEL=nginx the route still decides (signature, live video, file present) but sends
- * no bytes: it answers `X-Accel-Redirect: {MEDIA_ACCEL_PREFIX}{key}` and nginx serves the file from
- * its `internal` location (sendfile, ranges, validators, keep-alive). That location cannot be
- * requested from outside, so a file is only ever sent after this check (deploy/nginx.conf).
+ * no bytes: it answers `X-Accel-Redirect: {MEDIA_ACCEL_PREFIX}{key}` (nginx serves the file from
+ * its `internal` location) and `X-Media-Key: {key}` (nginx's auth_request subrequest, which
+ * serves the file itself and may reuse the decision for `X-Accel-Expires` seconds). Either way
+ * nginx sends the file with sendfile, ranges, validators and keep-alive, only after this check
+ * (deploy/nginx.conf).
  */
 import { Readable } from 'node:stream';
 import type { Hono } from 'hono';
@@ -43,6 +45,11 @@ export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
       c.header('Content-Disposition', 'inline');
       c.header('Cache-Control', 'private, no-transform');
       c.header('X-Accel-Redirect', `${ctx.env.MEDIA_ACCEL_PREFIX}${row.video_key}`);
+      c.header('X-Media-Key', row.video_key);
+      // nginx may reuse this decision for the next ranges of the same signed URL: a minute at
+      // most (an unpublished video stops within it), never past the URL's expiry.
+      const left = check.grant.expires - Math.floor(ctx.clock.now().getTime() / 1000);
+      c.header('X-Accel-Expires', String(Math.max(0, Math.min(60, left))));
       return c.body(null, 200);
     }
     c.header('Accept-Ranges', 'bytes');
