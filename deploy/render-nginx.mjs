@@ -52,7 +52,7 @@ export function renderNginxConf(opts = {}) {
 export function standaloneNginxConf(prefix, site) {
   const p = prefix.replace(/\/+$/, '');
   return `daemon off;
-worker_processes 1;
+worker_processes auto;
 pid ${p}/nginx.pid;
 error_log ${p}/error.log warn;
 events { worker_connections 1024; }
