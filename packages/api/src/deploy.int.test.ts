@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderNginxConf, standaloneNginxConf } from '../../../deploy/render-nginx.mjs';
 import { apiClient, type FreshStore, freshStore, storeKinds, TEST_ADMIN } from '../test/harness.js';
@@ -110,8 +111,9 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       prefix = fs.mkdtempSync(path.join(store.dataDir, '..', 'members-nginx-'));
       for (const d of ['tmp', 'clips']) fs.mkdirSync(path.join(prefix, d));
       // nginx's workers run as an unprivileged user (www-data/nobody when started as root): they
-      // must be able to reach DATA_DIR/media, as in a real deployment.
+      // must be able to reach DATA_DIR/media and nginx's own cache and temp directories, as in a real deployment.
       fs.chmodSync(store.dataDir, 0o755);
+      fs.chmodSync(prefix, 0o755);
       const [pa, pb, pn] = [await freePort(), await freePort(), await freePort()];
       base = `http://127.0.0.1:${pn}`;
       apiPorts = [pa, pb];
@@ -228,8 +230,20 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         token,
       );
       expect(submitted.status).toBe(201);
-      const verified = await api.post(`/admin/payments/${intent.body.data.paymentId}/verify`, undefined, admin);
-      expect(verified.status).toBe(200);
+      // Concurrent verifications spread over both processes: exactly one activation.
+      const verifies = await Promise.all(
+        Array.from({ length: 6 }, () => api.post(`/admin/payments/${intent.body.data.paymentId}/verify`, undefined, admin)),
+      );
+      expect(new Set(verifies.map(servedBy))).toEqual(new Set(['api-a', 'api-b']));
+      expect(verifies.map((v) => v.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+      const verified = verifies.find((v) => v.status === 200) as (typeof verifies)[number];
+      const pgc = new pg.Client({ connectionString: store.env.DATABASE_URL });
+      await pgc.connect();
+      const activations = await pgc.query(`SELECT count(*)::int AS n FROM events WHERE stream_id = $1 AND type = 'SubscriptionActivated'`, [
+        `subscription-${memberId}`,
+      ]);
+      await pgc.end();
+      expect(activations.rows[0].n).toBe(1);
       const sub = await api.get('/payments/subscription', token);
       expect(sub.body.data).toMatchObject({ status: 'active', planType: 'monthly' });
       const stream = await api.get(`/videos/${videoId}/stream`, token);
@@ -255,6 +269,18 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         expect(res.headers.get('x-media-served-by')).toBe('nginx');
         expect(Buffer.from(await res.arrayBuffer()).equals(videoFile.subarray(start, end + 1))).toBe(true);
       }
+      // nginx asked the API once for these three ranges: it keeps the decision for the signed URL.
+      const decisions = () =>
+        procs
+          .map(
+            (p) =>
+              p
+                .output()
+                .split('\n')
+                .filter((l) => l.includes(`"path":"/api/media/videos/${videoId}"`)).length,
+          )
+          .reduce((x, y) => x + y);
+      expect(decisions()).toBe(1);
       // The API itself sends no byte: asked directly, it answers the decision only.
       const signed = new URL(streamUrl);
       const decision = await fetch(`http://127.0.0.1:${apiPorts[1]}${signed.pathname}${signed.search}`, {
@@ -269,6 +295,17 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       expect(full.status).toBe(200);
       expect(Number(full.headers.get('content-length'))).toBe(size);
       expect(Buffer.from(await full.arrayBuffer()).equals(videoFile)).toBe(true);
+    });
+
+    it('serves public thumbnails from its cache', async () => {
+      const url = `${base}/api/videos/${videoId}/thumbnail`;
+      const first = await fetch(url);
+      expect(first.status).toBe(200);
+      const firstBody = Buffer.from(await first.arrayBuffer());
+      const second = await fetch(url);
+      expect([second.status, second.headers.get('x-cache-status')]).toEqual([200, 'HIT']);
+      expect(Buffer.from(await second.arrayBuffer()).equals(firstBody)).toBe(true);
+      expect(second.headers.get('x-served-by')).toBe(first.headers.get('x-served-by'));
     });
 
     it('refuses every media file requested without a valid signature', async () => {
