@@ -9,10 +9,12 @@
  *                  decision for the next ranges of the same URL for up to a minute;
  *   Node direct    the signed URL straight to the API (MEDIA_ACCEL unset: Node sends the bytes).
  *
- * Prints MB/s and the ratios to nginx direct (target: through nginx ≥ 0.9×). Exits 1 when a run
- * has non-2xx answers or wrk/nginx are missing.
+ * The three run in turn, `--rounds` times (the machine is shared and noisy: a ratio only means
+ * something between runs made moments apart). Prints each round's MB/s and ratio to nginx direct,
+ * then the median ratio (target: through nginx ≥ 0.9×). Exits 1 when a run has non-2xx answers or
+ * wrk/nginx are missing.
  *
- *   node bench/media-nginx.mjs [--seconds 10] [--connections 16] [--mb 100]
+ *   node bench/media-nginx.mjs [--seconds 5] [--rounds 3] [--connections 16] [--mb 100]
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,7 +30,8 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const SECONDS = arg('seconds', 10);
+const SECONDS = arg('seconds', 5);
+const ROUNDS = arg('rounds', 3);
 const CONNECTIONS = arg('connections', 16);
 const TARGET_MB = arg('mb', 100);
 const MiB = 1024 * 1024;
@@ -198,19 +201,33 @@ async function main() {
 
     const key = `videos/${videoId}/${fs.readdirSync(path.join(mediaRoot, 'videos', videoId)).find((f) => f.startsWith('video.'))}`;
     console.log(
-      `file ${(size / MiB).toFixed(0)} MiB, ${CONNECTIONS} connections, random 1 MiB ranges, ${SECONDS} s each, ${os.cpus().length} cores`,
+      `file ${(size / MiB).toFixed(0)} MiB, ${CONNECTIONS} connections, random 1 MiB ranges, ${SECONDS} s per run, ${ROUNDS} rounds, ${os.cpus().length} cores`,
     );
-    const results = [
-      wrk('nginx direct', `http://127.0.0.1:${directPort}/media/${key}`, size, work),
-      wrk('through nginx (API decides)', `http://127.0.0.1:${sitePort}${signedPath}`, size, work),
-      wrk('Node direct (media route)', `http://127.0.0.1:${nodePort}${signedPath}`, size, work),
+    const targets = [
+      ['nginx direct', `http://127.0.0.1:${directPort}/media/${key}`, 'reference'],
+      ['through nginx (API decides)', `http://127.0.0.1:${sitePort}${signedPath}`, '≥ 0.90×'],
+      ['Node direct (media route)', `http://127.0.0.1:${nodePort}${signedPath}`, 'report'],
     ];
-    const ref = results[0].mbps;
-    console.log(`${'figure'.padEnd(34)} ${'MB/s'.padStart(8)} ${'ratio'.padStart(7)}  target`);
-    for (const r of results) {
-      const target = r.label.startsWith('through') ? '≥ 0.90×' : r.label.startsWith('nginx') ? 'reference' : 'report';
-      console.log(`${r.label.padEnd(34)} ${r.mbps.toFixed(0).padStart(8)} ${(r.mbps / ref).toFixed(2).padStart(6)}×  ${target}`);
+    const ratios = targets.map(() => []);
+    const speeds = targets.map(() => []);
+    console.log(`${'figure'.padEnd(30)} ${'round'.padStart(5)} ${'MB/s'.padStart(8)} ${'ratio'.padStart(7)}`);
+    for (let round = 1; round <= ROUNDS; round++) {
+      const results = targets.map(([label, url]) => wrk(label, url, size, work));
+      results.forEach((r, i) => {
+        ratios[i].push(r.mbps / results[0].mbps);
+        speeds[i].push(r.mbps);
+        console.log(
+          `${r.label.padEnd(30)} ${String(round).padStart(5)} ${r.mbps.toFixed(0).padStart(8)} ${(r.mbps / results[0].mbps).toFixed(2).padStart(6)}×`,
+        );
+      });
     }
+    const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+    console.log(`\n${'figure'.padEnd(30)} ${'median MB/s'.padStart(11)} ${'median ratio'.padStart(12)}  target`);
+    targets.forEach(([label, , target], i) => {
+      console.log(
+        `${label.padEnd(30)} ${median(speeds[i]).toFixed(0).padStart(11)} ${`${median(ratios[i]).toFixed(2)}×`.padStart(12)}  ${target}`,
+      );
+    });
   } catch (err) {
     const log = path.join(work, 'error.log');
     if (fs.existsSync(log)) console.error(`nginx error.log:\n${fs.readFileSync(log, 'utf8').split('\n').slice(-10).join('\n')}`);
