@@ -51,7 +51,7 @@ const SYSTEM_NEEDS = [
   { pkg: 'nginx', present: () => fs.existsSync('/usr/sbin/nginx') },
 ];
 
-/** Installs missing Debian packages the tests need (ffmpeg, chromium, postgresql). */
+/** Installs missing Debian packages the tests need (ffmpeg, chromium, postgresql, nginx). */
 export function ensureSystemPackages() {
   const missing = SYSTEM_NEEDS.filter((n) => !n.present()).map((n) => n.pkg);
   if (missing.length === 0) return;

@@ -70,6 +70,9 @@ async function electOnPostgres(ctx: AppContext, url: string, opts: LeaderOptions
     if (stopped) return;
     try {
       if (!client) {
+        // Work still running without the connection that took the lock (it died while the work
+        // was starting): stop it before competing again.
+        if (started) await lose('connection lost while starting');
         const c = new pg.Client({ connectionString: url, application_name: 'members-leader' });
         // A dead connection surfaces here and at the next check; the lock died with it.
         c.on('error', (err) => void lose('connection error', err));
