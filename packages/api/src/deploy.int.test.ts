@@ -416,5 +416,21 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       const health = await apiClient(base).get('/health');
       expect([health.status, servedBy(health)]).toEqual([200, 'api-b']);
     });
+
+    it('counts auth requests per client address, whatever X-Forwarded-For the client sends', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 61; i++) {
+        const res = await fetch(`${base}/api/auth/reset-password`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i}` },
+          body: JSON.stringify({ email: 'nobody@example.test' }),
+        });
+        await res.arrayBuffer();
+        statuses.push(res.status);
+      }
+      // 60 a minute from 127.0.0.1, the earlier tests' auth requests included: forged addresses do not reset it.
+      expect(statuses).toContain(429);
+      expect(statuses.slice(statuses.indexOf(429)).every((s) => s === 429)).toBe(true);
+    });
   });
 }
