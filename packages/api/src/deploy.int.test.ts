@@ -20,6 +20,7 @@ import { postUpload } from './catalog/testUpload.js';
 import { parseEnv } from './config/env.js';
 import { loadSiteConfig } from './config/site.js';
 import { type AppContext, closeContext, createContext } from './context.js';
+import { cookieHeader, cookiesOf } from './identity/identity.testkit.js';
 import { makeMp4 } from './media/testMedia.js';
 import { TestClock } from './shared/clock.js';
 import { signStreamPath } from './streaming/streamSignature.js';
@@ -222,6 +223,17 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       expect(login.status).toBe(200);
       expect(servedBy(login)).not.toBe(servedBy(approved));
       const token = login.body.data.token as string;
+      // Refresh-token rotation is shared: a token rotated by one process is refused by the other,
+      // and reusing it revokes the whole session (reuse detection) there too.
+      const cookies = cookiesOf(login.headers);
+      const refresh = (c: Record<string, string>) =>
+        api.call('POST', '/auth/refresh', { headers: { cookie: cookieHeader(c), 'x-csrf-token': c.csrf_token ?? '' } });
+      const rotated = await refresh(cookies);
+      expect(rotated.status).toBe(200);
+      const reused = await refresh(cookies);
+      expect(reused.status).toBe(401);
+      expect(servedBy(reused)).not.toBe(servedBy(rotated));
+      expect((await refresh(cookiesOf(rotated.headers))).status).toBe(401);
       const intent = await api.post('/payments/create-subscription-intent', { planType: 'monthly' }, token);
       expect(intent.status).toBe(201);
       const submitted = await api.post(
