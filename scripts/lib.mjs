@@ -51,9 +51,12 @@ const SYSTEM_NEEDS = [
   { pkg: 'nginx', present: () => fs.existsSync('/usr/sbin/nginx') },
 ];
 
-/** Installs missing Debian packages the tests need (ffmpeg, chromium, postgresql, nginx). */
-export function ensureSystemPackages() {
-  const missing = SYSTEM_NEEDS.filter((n) => !n.present()).map((n) => n.pkg);
+/** The benchmarks' extra needs (bench/media-nginx.mjs). */
+export const BENCH_NEEDS = [{ pkg: 'wrk', present: () => fs.existsSync('/usr/bin/wrk') }];
+
+/** Installs missing Debian packages the tests need (ffmpeg, chromium, postgresql, nginx), plus `extra`. */
+export function ensureSystemPackages(extra = []) {
+  const missing = [...SYSTEM_NEEDS, ...extra].filter((n) => !n.present()).map((n) => n.pkg);
   if (missing.length === 0) return;
   const isRoot = process.getuid?.() === 0;
   if (!isRoot || !works('apt-get', ['--version'])) {
