@@ -1,13 +1,14 @@
 // `pnpm bench`: runs every benchmark under bench/ and prints its figures.
 import fs from 'node:fs';
 import path from 'node:path';
-import { run } from './lib.mjs';
+import { BENCH_NEEDS, ensureSystemPackages, run } from './lib.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const benches = fs
   .readdirSync(path.join(root, 'bench'))
   .filter((f) => /\.(mjs|ts)$/.test(f) && !f.startsWith('_'))
   .sort();
+ensureSystemPackages(BENCH_NEEDS);
 let failed = 0;
 for (const b of benches) {
   console.log(`\n=== bench/${b}`);

@@ -48,11 +48,15 @@ const SYSTEM_NEEDS = [
       fs.existsSync('/usr/lib/postgresql') &&
       fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/initdb`)),
   },
+  { pkg: 'nginx', present: () => fs.existsSync('/usr/sbin/nginx') },
 ];
 
-/** Installs missing Debian packages the tests need (ffmpeg, chromium, postgresql). */
-export function ensureSystemPackages() {
-  const missing = SYSTEM_NEEDS.filter((n) => !n.present()).map((n) => n.pkg);
+/** The benchmarks' extra needs (bench/media-nginx.mjs). */
+export const BENCH_NEEDS = [{ pkg: 'wrk', present: () => fs.existsSync('/usr/bin/wrk') }];
+
+/** Installs missing Debian packages the tests need (ffmpeg, chromium, postgresql, nginx), plus `extra`. */
+export function ensureSystemPackages(extra = []) {
+  const missing = [...SYSTEM_NEEDS, ...extra].filter((n) => !n.present()).map((n) => n.pkg);
   if (missing.length === 0) return;
   const isRoot = process.getuid?.() === 0;
   if (!isRoot || !works('apt-get', ['--version'])) {

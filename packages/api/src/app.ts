@@ -30,6 +30,7 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
     const requestId = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : ctx.ids.next();
     c.set('requestId', requestId);
     c.header('X-Request-Id', requestId);
+    if (ctx.env.INSTANCE_ID) c.header('X-Served-By', ctx.env.INSTANCE_ID);
     const started = performance.now();
     await next();
     if (c.req.path.startsWith('/api/')) {

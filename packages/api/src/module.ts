@@ -21,4 +21,9 @@ export interface AppModule {
   routes?: (api: Hono<AppEnv>, ctx: AppContext) => void;
   /** Runs once when the server starts (after migrations), before it accepts requests. */
   start?: (ctx: AppContext) => Promise<Started | undefined> | Started | undefined;
+  /**
+   * Time-driven work (schedulers, sweepers, senders) that exactly one process runs: started only
+   * while this process is the elected leader (shared/leader.ts), stopped when it stops leading.
+   */
+  background?: (ctx: AppContext) => Promise<Started | undefined> | Started | undefined;
 }

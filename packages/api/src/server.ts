@@ -12,6 +12,7 @@ import { type AppContext, type ContextOptions, closeContext, createContext } fro
 import { type RunningSubscribers, startSubscribers } from './eventstore/subscriber.js';
 import { startMetricsListener } from './metrics/index.js';
 import type { AppModule, Started } from './module.js';
+import { electLeader } from './shared/leader.js';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -41,6 +42,17 @@ export async function startServer(
     const s = await m.start?.(ctx);
     if (s) started.push(s);
   }
+  const leader = await electLeader(ctx, {
+    work: async () => {
+      const work: Started[] = [];
+      for (const m of modules) {
+        const s = await m.background?.(ctx);
+        if (s) work.push(s);
+      }
+      return work;
+    },
+  });
+  started.push(leader);
   const subscribers = startSubscribers(
     ctx.db,
     ctx.store,

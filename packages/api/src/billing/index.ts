@@ -37,6 +37,7 @@ export const billingModule: AppModule = {
     // A wrong xpub stops the server at start with a clear message, not at the first payment request.
     const btc = ctx.site.bitcoin;
     if (btc.xpub) parseAccountKey(btc.xpub, btc.network);
-    return startLifecycleScheduler(ctx);
+    return undefined;
   },
+  background: (ctx) => startLifecycleScheduler(ctx, ctx.env.LIFECYCLE_INTERVAL_SECONDS * 1000),
 };

@@ -48,6 +48,20 @@ export const envSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** `nginx`: the media route checks access, then answers `X-Accel-Redirect` and nginx sends the file. */
+  MEDIA_ACCEL: z.enum(['none', 'nginx']).default('none'),
+  /** The nginx `internal` location the media files are aliased under (with MEDIA_ACCEL=nginx). */
+  MEDIA_ACCEL_PREFIX: z
+    .string()
+    .regex(/^\/[A-Za-z0-9_/-]*\/$/, 'must be a path starting and ending with /')
+    .default('/_protected_media/'),
+  /** Names this process in an `X-Served-By` response header (several processes behind nginx). */
+  INSTANCE_ID: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores')
+    .optional(),
+  /** How often the leader runs the subscription lifecycle pass. */
+  LIFECYCLE_INTERVAL_SECONDS: intFrom(60, 1),
 });
 
 export type Env = z.infer<typeof envSchema> & { DATA_DIR: string };

@@ -52,6 +52,6 @@ export async function confirmPasswordReset(
   if (!ran.ok) return ran;
   await revokeUserSessions(ctx.db, userId, ctx.clock.now());
   const user = await findUserById(ctx.db, userId);
-  if (user) limits.failedLogins.reset(user.email_lower);
+  if (user) await limits.failedLogins.reset(user.email_lower);
   return success({ message: PASSWORD_RESET_DONE });
 }

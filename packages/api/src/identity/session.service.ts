@@ -50,17 +50,17 @@ export async function logIn(
   credentials: { email: string; password: string },
 ): Promise<Result<IssuedSession>> {
   const key = credentials.email.trim().toLowerCase();
-  const blocked = loginBlocked(ctx, limits, key);
+  const blocked = await loginBlocked(ctx, limits, key);
   if (blocked) return blocked;
   const user = await findUserByEmail(ctx.db, key);
   // The dummy check keeps an unknown address as slow as a wrong password.
   const valid = user ? await verifyPassword(user.password_hash, credentials.password) : await verifyAgainstDummy(credentials.password);
   if (!user || !valid) {
-    limits.failedLogins.hit(key);
+    await limits.failedLogins.hit(key);
     return failure('unauthorized', INVALID_LOGIN);
   }
   if (!mayLogIn(user)) return failure('forbidden', REJECTED_LOGIN);
-  limits.failedLogins.reset(key);
+  await limits.failedLogins.reset(key);
   return success(await issue(ctx, user));
 }
 

@@ -9,5 +9,5 @@ export { enqueueMail, type OutgoingMail } from './outbox.js';
 
 export const mailModule: AppModule = {
   name: 'mail',
-  start: (ctx) => startMailSender(ctx),
+  background: (ctx) => startMailSender(ctx),
 };

@@ -1,8 +1,22 @@
 /**
- * Fixed-window counters in memory, per process: enough for login and registration abuse on one
- * server; several processes each apply the limit (documented in the README).
+ * Fixed-window rate-limit counters behind one small interface, chosen by the store kind:
+ * - embedded SQLite (one process): counters in this process's memory;
+ * - PostgreSQL (any number of API processes): counters in one UNLOGGED table, shared by every
+ *   process, counted with one atomic upsert that also restarts an expired window. Unlogged: the
+ *   counters are not worth a WAL write and may vanish with a database crash (limits then restart).
  */
-export class RateLimiter {
+import type { Db } from '../db/types.js';
+
+export interface RateLimiter {
+  /** Counts one hit; resolves false when the key is over its limit. */
+  hit(key: string): Promise<boolean>;
+  /** True when the key has already used up its limit (without counting). */
+  isBlocked(key: string): Promise<boolean>;
+  reset(key: string): Promise<void>;
+}
+
+/** Counters in this process's memory (the embedded single-process default). */
+export class MemoryRateLimiter implements RateLimiter {
   private hits = new Map<string, { count: number; resetAt: number }>();
 
   constructor(
@@ -11,26 +25,24 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Counts one hit; returns false when the key is over its limit. */
-  hit(key: string): boolean {
+  async hit(key: string): Promise<boolean> {
     const t = this.now();
     const entry = this.hits.get(key);
     if (!entry || entry.resetAt <= t) {
       this.hits.set(key, { count: 1, resetAt: t + this.windowMs });
       this.sweep(t);
-      return true;
+      return 1 <= this.limit;
     }
     entry.count += 1;
     return entry.count <= this.limit;
   }
 
-  /** True when the key has already used up its limit (without counting). */
-  isBlocked(key: string): boolean {
+  async isBlocked(key: string): Promise<boolean> {
     const entry = this.hits.get(key);
     return Boolean(entry && entry.resetAt > this.now() && entry.count >= this.limit);
   }
 
-  reset(key: string): void {
+  async reset(key: string): Promise<void> {
     this.hits.delete(key);
   }
 
@@ -38,4 +50,54 @@ export class RateLimiter {
     if (this.hits.size < 10_000) return;
     for (const [k, v] of this.hits) if (v.resetAt <= t) this.hits.delete(k);
   }
+}
+
+/* The table comes from db/migrations (003_rate_limit_counters). */
+
+/** Counters in PostgreSQL, shared by every process; `scope` names the limit ("login-failures"…). */
+export class PostgresRateLimiter implements RateLimiter {
+  constructor(
+    private readonly db: Db,
+    private readonly scope: string,
+    private readonly limit: number,
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async hit(key: string): Promise<boolean> {
+    const t = this.now();
+    const row = await this.db.get<{ count: number }>(
+      `INSERT INTO rate_limit_counters (scope, key, count, reset_at) VALUES (?, ?, 1, ?)
+       ON CONFLICT (scope, key) DO UPDATE SET
+         count = CASE WHEN rate_limit_counters.reset_at <= ? THEN 1 ELSE rate_limit_counters.count + 1 END,
+         reset_at = CASE WHEN rate_limit_counters.reset_at <= ? THEN EXCLUDED.reset_at ELSE rate_limit_counters.reset_at END
+       RETURNING count`,
+      [this.scope, key, t + this.windowMs, t, t],
+    );
+    if (Math.random() < 0.001) await this.sweep(t);
+    return (row?.count ?? 1) <= this.limit;
+  }
+
+  async isBlocked(key: string): Promise<boolean> {
+    const row = await this.db.get<{ count: number }>('SELECT count FROM rate_limit_counters WHERE scope = ? AND key = ? AND reset_at > ?', [
+      this.scope,
+      key,
+      this.now(),
+    ]);
+    return Boolean(row && row.count >= this.limit);
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.db.run('DELETE FROM rate_limit_counters WHERE scope = ? AND key = ?', [this.scope, key]);
+  }
+
+  /** Expired windows are dead rows; removed now and then so the table stays small. */
+  private async sweep(t: number): Promise<void> {
+    await this.db.run('DELETE FROM rate_limit_counters WHERE reset_at <= ?', [t]);
+  }
+}
+
+/** The limiter for this store: shared counters on PostgreSQL, in-memory on the embedded store. */
+export function createRateLimiter(db: Db, scope: string, limit: number, windowMs: number, now: () => number = Date.now): RateLimiter {
+  return db.dialect === 'postgres' ? new PostgresRateLimiter(db, scope, limit, windowMs, now) : new MemoryRateLimiter(limit, windowMs, now);
 }

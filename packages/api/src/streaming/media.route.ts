@@ -2,6 +2,13 @@
  * GET/HEAD /api/media/videos/{id}?u=&e=&s= — the protected video bytes behind a signed, expiring
  * URL, with byte ranges as players use them (206, 416, If-Range), validators and private caching.
  * The file comes from the catalog row's storage key, never from anything in the URL.
+ *
+ * With MEDIA_ACCEL=nginx the route still decides (signature, live video, file present) but sends
+ * no bytes: it answers `X-Accel-Redirect: {MEDIA_ACCEL_PREFIX}{key}` (nginx serves the file from
+ * its `internal` location) and `X-Media-Key: {key}` (nginx's auth_request subrequest, which
+ * serves the file itself and may reuse the decision for `X-Accel-Expires` seconds). Either way
+ * nginx sends the file with sendfile, ranges, validators and keep-alive, only after this check
+ * (deploy/nginx.conf).
  */
 import type { Hono } from 'hono';
 import { findVideo } from '../catalog/catalog.queries.js';
@@ -31,6 +38,20 @@ export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
     const stat = await storage.stat(row.video_key);
     if (!stat) throw notFound('Video not found');
     const etag = `"v-${stat.size.toString(16)}-${Math.floor(stat.mtime.getTime()).toString(16)}"`;
+    if (ctx.env.MEDIA_ACCEL === 'nginx') {
+      // Headers nginx keeps from this answer on a redirect: Content-Type, Content-Disposition,
+      // Cache-Control (the rest it sets itself or the internal location adds).
+      c.header('Content-Type', row.video_mime);
+      c.header('Content-Disposition', 'inline');
+      c.header('Cache-Control', 'private, no-transform');
+      c.header('X-Accel-Redirect', `${ctx.env.MEDIA_ACCEL_PREFIX}${row.video_key}`);
+      c.header('X-Media-Key', row.video_key);
+      // nginx may reuse this decision for the next ranges of the same signed URL: a minute at
+      // most (an unpublished video stops within it), never past the URL's expiry.
+      const left = check.grant.expires - Math.floor(ctx.clock.now().getTime() / 1000);
+      c.header('X-Accel-Expires', String(Math.max(0, Math.min(60, left))));
+      return c.body(null, 200);
+    }
     c.header('Accept-Ranges', 'bytes');
     c.header('ETag', etag);
     c.header('Last-Modified', stat.mtime.toUTCString());

@@ -39,7 +39,8 @@ function tusOf(ctx: Parameters<NonNullable<AppModule['start']>>[0]): TusUploads 
 export const uploadsModule: AppModule = {
   name: 'uploads',
   routes: (api, ctx) => uploadRoutes(tusOf(ctx))(api, ctx),
-  start(ctx) {
+  // Leader only: one process sweeps a shared DATA_DIR.
+  background(ctx) {
     const tus = tusOf(ctx);
     const run = () =>
       tus

@@ -1,0 +1,257 @@
+#!/usr/bin/env node
+/**
+ * Media throughput, three ways side by side in one run on this machine: wrk on loopback,
+ * 16 connections, each request a random 1 MiB range of one ~100 MB video.
+ *
+ *   nginx direct   nginx serving the file from a plain location (the physical reference);
+ *   through nginx  the signed URL through nginx (deploy/nginx.conf, MEDIA_ACCEL=nginx): the API
+ *                  checks the signature and names the file, nginx sends the bytes and reuses the
+ *                  decision for the next ranges of the same URL for up to a minute;
+ *   Node direct    the signed URL straight to the API (MEDIA_ACCEL unset: Node sends the bytes).
+ *
+ * The three run in turn, `--rounds` times (the machine is shared and noisy: a ratio only means
+ * something between runs made moments apart). Prints each round's MB/s and ratio to nginx direct,
+ * then the median ratio (target: through nginx ≥ 0.9×). Exits 1 when a run has non-2xx answers or
+ * wrk/nginx are missing.
+ *
+ *   node bench/media-nginx.mjs [--seconds 5] [--rounds 3] [--connections 16] [--mb 100]
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderNginxConf, standaloneNginxConf } from '../deploy/render-nginx.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const SECONDS = arg('seconds', 5);
+const ROUNDS = arg('rounds', 3);
+const CONNECTIONS = arg('connections', 16);
+const TARGET_MB = arg('mb', 100);
+const MiB = 1024 * 1024;
+
+for (const bin of ['/usr/sbin/nginx', '/usr/bin/wrk']) {
+  if (!fs.existsSync(bin)) {
+    console.error(`${bin} is missing (Debian: apt-get install -y nginx wrk)`);
+    process.exit(1);
+  }
+}
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+const listening = (port) =>
+  new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1', () => {
+      s.end();
+      resolve(true);
+    });
+    s.on('error', () => resolve(false));
+  });
+
+const children = [];
+function start(cmd, args, env, ready) {
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(async () => {
+      if (await ready(out)) {
+        clearInterval(timer);
+        resolve(child);
+      }
+    }, 100);
+    child.once('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`${cmd} exited with ${code}: ${out}`));
+    });
+  });
+}
+
+async function api(url, method, p, body, token) {
+  const res = await fetch(`${url}/api${p}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!json.success) throw new Error(`${method} ${p}: ${res.status} ${json.error}`);
+  return json.data;
+}
+
+/** Runs wrk against `url` with random 1 MiB ranges of a `size`-byte file; answers MB/s. */
+function wrk(label, url, size, work) {
+  const script = path.join(work, 'ranges.lua');
+  fs.writeFileSync(
+    script,
+    `local chunks = ${Math.floor(size / MiB)}
+math.randomseed(42)
+request = function()
+  local first = math.random(0, chunks - 1) * ${MiB}
+  return wrk.format("GET", nil, { ["Range"] = "bytes=" .. first .. "-" .. (first + ${MiB - 1}) })
+end
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %d %d %d %d\\n", summary.bytes, summary.duration, summary.requests,
+    summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+end
+`,
+  );
+  const r = spawnSync('/usr/bin/wrk', ['-t', '2', '-c', String(CONNECTIONS), '-d', `${SECONDS}s`, '-s', script, url], { encoding: 'utf8' });
+  const m = /RESULT (\d+) (\d+) (\d+) (\d+)/.exec(r.stdout);
+  if (!m) throw new Error(`wrk failed for ${label}: ${r.stdout}${r.stderr}`);
+  const [bytes, micros, requests, errors] = m.slice(1).map(Number);
+  if (errors > 0) throw new Error(`${label}: ${errors} failed or non-2xx answers of ${requests}`);
+  return { label, mbps: bytes / MiB / (micros / 1e6), requests };
+}
+
+async function main() {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-media-'));
+  fs.chmodSync(work, 0o755); // nginx's workers (www-data when started as root) read DATA_DIR/media
+  const dataDir = path.join(work, 'data');
+  fs.mkdirSync(path.join(work, 'tmp'));
+  try {
+    // A ~100 MB H.264 file (lossless, so large quickly).
+    const clip = path.join(work, 'clip.mp4');
+    const seconds = Math.max(2, Math.round(TARGET_MB / 2));
+    execFileSync('ffmpeg', [
+      ...['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-t', String(seconds)],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', clip],
+    ]);
+
+    const [nodePort, accelPort, sitePort, directPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const common = {
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      TOKEN_SECRET: randomBytes(32).toString('hex'),
+      ADMIN_EMAIL: 'bench-admin@example.test',
+      ADMIN_PASSWORD: 'bench-password-123',
+      TRUST_PROXY: 'true',
+    };
+    const main = ['--import', 'tsx', 'packages/api/src/main.ts'];
+    const ready = (out) => out.includes('Site running at');
+    await start(process.execPath, main, { ...common, PORT: String(nodePort) }, ready);
+    const nodeUrl = `http://127.0.0.1:${nodePort}`;
+
+    // Upload the clip, publish it to a subscriber and sign a stream URL (through the first process).
+    const admin = (await api(nodeUrl, 'POST', '/auth/login', { email: common.ADMIN_EMAIL, password: common.ADMIN_PASSWORD })).token;
+    const form = new FormData();
+    form.append('title', 'Bench clip');
+    form.append('accessLevel', 'free');
+    form.append('video', await fs.openAsBlob(clip, { type: 'video/mp4' }), 'clip.mp4');
+    const up = await fetch(`${nodeUrl}/api/admin/upload-video`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const upBody = await up.json();
+    if (!upBody.success) throw new Error(`upload failed: ${upBody.error}`);
+    const videoId = upBody.data.videoId;
+    const member = { email: 'bench-viewer@example.test', password: 'bench-viewer-123' };
+    const reg = await api(nodeUrl, 'POST', '/auth/register', {
+      ...member,
+      firstName: 'Bench',
+      lastName: 'Viewer',
+      dateOfBirth: '1990-01-01',
+      agreeToTerms: true,
+    });
+    await api(nodeUrl, 'POST', `/admin/users/${reg.user.id}/approve`, undefined, admin);
+    const token = (await api(nodeUrl, 'POST', '/auth/login', member)).token;
+    const stream = new URL((await api(nodeUrl, 'GET', `/videos/${videoId}/stream`, undefined, token)).streamUrl);
+    const signedPath = `${stream.pathname}${stream.search}`;
+    const size = fs.statSync(clip).size;
+
+    // The second process on the same data, with MEDIA_ACCEL=nginx, behind nginx.
+    await start(process.execPath, main, { ...common, PORT: String(accelPort), MEDIA_ACCEL: 'nginx' }, ready);
+    const mediaRoot = path.join(dataDir, 'media');
+    const site = renderNginxConf({
+      upstreams: [`127.0.0.1:${accelPort}`],
+      listen: `127.0.0.1:${sitePort}`,
+      mediaRoot,
+      cacheDir: path.join(work, 'grants'),
+    });
+    const direct = `server {
+    listen 127.0.0.1:${directPort};
+    location /media/ { alias ${mediaRoot}/; sendfile on; tcp_nopush on; sendfile_max_chunk 2m; }
+}`;
+    fs.writeFileSync(path.join(work, 'nginx.conf'), standaloneNginxConf(work, `${site}\n${direct}`));
+    await start('/usr/sbin/nginx', ['-p', work, '-c', path.join(work, 'nginx.conf'), '-e', path.join(work, 'error.log')], {}, () =>
+      listening(directPort),
+    );
+
+    const check = await fetch(`http://127.0.0.1:${sitePort}${signedPath}`, { headers: { range: 'bytes=0-9' } });
+    if (check.status !== 206 || check.headers.get('x-media-served-by') !== 'nginx')
+      throw new Error(`through nginx answered ${check.status} without nginx's header`);
+    await check.arrayBuffer();
+
+    const key = `videos/${videoId}/${fs.readdirSync(path.join(mediaRoot, 'videos', videoId)).find((f) => f.startsWith('video.'))}`;
+    console.log(
+      `file ${(size / MiB).toFixed(0)} MiB, ${CONNECTIONS} connections, random 1 MiB ranges, ${SECONDS} s per run, ${ROUNDS} rounds, ${os.cpus().length} cores`,
+    );
+    const targets = [
+      ['nginx direct', `http://127.0.0.1:${directPort}/media/${key}`, 'reference'],
+      ['through nginx (API decides)', `http://127.0.0.1:${sitePort}${signedPath}`, '≥ 0.90×'],
+      ['Node direct (media route)', `http://127.0.0.1:${nodePort}${signedPath}`, 'report'],
+    ];
+    const ratios = targets.map(() => []);
+    const speeds = targets.map(() => []);
+    console.log(`${'figure'.padEnd(30)} ${'round'.padStart(5)} ${'MB/s'.padStart(8)} ${'ratio'.padStart(7)}`);
+    for (let round = 1; round <= ROUNDS; round++) {
+      const results = targets.map(([label, url]) => wrk(label, url, size, work));
+      results.forEach((r, i) => {
+        ratios[i].push(r.mbps / results[0].mbps);
+        speeds[i].push(r.mbps);
+        console.log(
+          `${r.label.padEnd(30)} ${String(round).padStart(5)} ${r.mbps.toFixed(0).padStart(8)} ${(r.mbps / results[0].mbps).toFixed(2).padStart(6)}×`,
+        );
+      });
+    }
+    const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+    console.log(`\n${'figure'.padEnd(30)} ${'median MB/s'.padStart(11)} ${'median ratio'.padStart(12)}  target`);
+    targets.forEach(([label, , target], i) => {
+      console.log(
+        `${label.padEnd(30)} ${median(speeds[i]).toFixed(0).padStart(11)} ${`${median(ratios[i]).toFixed(2)}×`.padStart(12)}  ${target}`,
+      );
+    });
+  } catch (err) {
+    const log = path.join(work, 'error.log');
+    if (fs.existsSync(log)) console.error(`nginx error.log:\n${fs.readFileSync(log, 'utf8').split('\n').slice(-10).join('\n')}`);
+    const access = path.join(work, 'access.log');
+    if (fs.existsSync(access)) {
+      const lines = fs.readFileSync(access, 'utf8').split('\n');
+      console.error(
+        `access.log (${lines.length} lines), not 206:\n${lines
+          .filter((l) => l && !l.includes('" 206 '))
+          .slice(-8)
+          .join('\n')}`,
+      );
+    }
+    throw err;
+  } finally {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+    await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+    if (process.env.BENCH_KEEP) console.log(`kept ${work}`);
+    else fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  process.exit(1);
+});

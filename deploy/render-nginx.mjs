@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+/**
+ * Renders deploy/nginx.conf.template. The shipped deploy/nginx.conf is this with the defaults
+ * below; the tested deployment renders it with its own ports and paths.
+ *
+ *   node deploy/render-nginx.mjs [--upstream 127.0.0.1:8081 --upstream 127.0.0.1:8082]
+ *     [--listen 80] [--server-name example.com] [--media-root /var/lib/members/media]
+ *     [--media-prefix /_protected_media/] [--max-body 4g] [--cache-dir /var/cache/nginx/members-media-grants]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const TEMPLATE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'nginx.conf.template');
+
+export const DEFAULTS = {
+  upstreams: ['127.0.0.1:8081', '127.0.0.1:8082'],
+  listen: '80',
+  serverName: '_',
+  mediaRoot: '/var/lib/members/media',
+  mediaPrefix: '/_protected_media/',
+  // MAX_UPLOAD_BYTES' default (4 GiB).
+  maxBody: '4g',
+  cacheDir: '/var/cache/nginx/members-media-grants',
+};
+
+/** @param {Partial<typeof DEFAULTS>} opts */
+export function renderNginxConf(opts = {}) {
+  const o = { ...DEFAULTS, ...opts };
+  const values = {
+    UPSTREAM_SERVERS: o.upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s;`).join('\n'),
+    LISTEN: o.listen,
+    SERVER_NAME: o.serverName,
+    MEDIA_ROOT: o.mediaRoot.replace(/\/+$/, ''),
+    MEDIA_PREFIX: o.mediaPrefix,
+    MAX_BODY: o.maxBody,
+    CACHE_DIR: o.cacheDir,
+  };
+  return fs.readFileSync(TEMPLATE, 'utf8').replace(/\{\{(\w+)\}\}/g, (m, k) => {
+    if (!(k in values)) throw new Error(`unknown placeholder ${m}`);
+    return values[k];
+  });
+}
+
+/**
+ * A whole nginx.conf around the site config for a non-root, non-daemon nginx under `prefix`
+ * (`nginx -p prefix -c prefix/nginx.conf -e prefix/error.log`): pid, logs and temp files inside
+ * it. Used by the tested deployment and the bench, not by an installed nginx.
+ * @param {string} prefix
+ * @param {string} site
+ */
+export function standaloneNginxConf(prefix, site) {
+  const p = prefix.replace(/\/+$/, '');
+  return `daemon off;
+worker_processes auto;
+pid ${p}/nginx.pid;
+error_log ${p}/error.log warn;
+events { worker_connections 1024; }
+http {
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    log_format members '$remote_addr "$request" $status $body_bytes_sent up=$upstream_addr cache=$upstream_cache_status t=$request_time';
+    access_log ${p}/access.log members;
+    client_body_temp_path ${p}/tmp/body;
+    proxy_temp_path ${p}/tmp/proxy;
+    fastcgi_temp_path ${p}/tmp/fastcgi;
+    uwsgi_temp_path ${p}/tmp/uwsgi;
+    scgi_temp_path ${p}/tmp/scgi;
+    keepalive_requests 100000;
+${site}
+}
+`;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  /** @type {Partial<typeof DEFAULTS>} */
+  const opts = {};
+  const upstreams = [];
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, value] = [args[i], args[i + 1]];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    if (flag === '--upstream') upstreams.push(value);
+    else if (flag === '--listen') opts.listen = value;
+    else if (flag === '--server-name') opts.serverName = value;
+    else if (flag === '--media-root') opts.mediaRoot = value;
+    else if (flag === '--media-prefix') opts.mediaPrefix = value;
+    else if (flag === '--max-body') opts.maxBody = value;
+    else if (flag === '--cache-dir') opts.cacheDir = value;
+    else throw new Error(`unknown option ${flag}`);
+  }
+  if (upstreams.length) opts.upstreams = upstreams;
+  process.stdout.write(renderNginxConf(opts));
+}

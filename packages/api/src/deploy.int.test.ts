@@ -1,0 +1,448 @@
+/**
+ * The tested deployment (deploy/): a fresh PostgreSQL database, two API processes (the real entry
+ * point, child processes on their own loopback ports, MEDIA_ACCEL=nginx) and Debian's nginx in
+ * front of them with the config rendered from deploy/nginx.conf.template. Through nginx: the
+ * member journey with consecutive requests on different processes, media bytes sent by nginx,
+ * every unsigned way to a media file refused, the failed-login limit shared by both processes,
+ * and the time-driven work taken over by the survivor within 10 s when the leader is killed.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderNginxConf, standaloneNginxConf } from '../../../deploy/render-nginx.mjs';
+import { apiClient, type FreshStore, freshStore, storeKinds, TEST_ADMIN } from '../test/harness.js';
+import { applyVerifiedPayment } from './billing/subscriptions.service.js';
+import { postUpload } from './catalog/testUpload.js';
+import { parseEnv } from './config/env.js';
+import { loadSiteConfig } from './config/site.js';
+import { type AppContext, closeContext, createContext } from './context.js';
+import { cookieHeader, cookiesOf } from './identity/identity.testkit.js';
+import { makeMp4 } from './media/testMedia.js';
+import { TestClock } from './shared/clock.js';
+import { signStreamPath } from './streaming/streamSignature.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const MAIN = path.join(ROOT, 'packages/api/src/main.ts');
+const TOKEN_SECRET = 'deploy-test-secret-0123456789abcdef0123456789';
+
+interface Proc {
+  name: string;
+  child: ChildProcess;
+  output: () => string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function startProcess(
+  name: string,
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: (out: string) => boolean,
+): Promise<Proc> {
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 60_000);
+    const check = setInterval(async () => {
+      if (await ready(out)) {
+        clearInterval(check);
+        clearTimeout(timer);
+        resolve({ name, child, output: () => out });
+      }
+    }, 100);
+    child.on('exit', (code) => {
+      clearInterval(check);
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(port, '127.0.0.1', () => {
+      s.end();
+      resolve(true);
+    });
+    s.on('error', () => resolve(false));
+  });
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// PostgreSQL is what makes several processes possible; like every PostgreSQL variant, this runs
+// wherever TEST_DATABASE_URL is set (always in `pnpm test` and CI, see harness.ts).
+for (const kind of storeKinds.filter((k) => k === 'postgres')) {
+  describe(`two API processes behind nginx [${kind}]`, () => {
+    let store: FreshStore;
+    let prefix: string;
+    let base: string;
+    let videoFile: Buffer;
+    let videoId: string;
+    const procs: Proc[] = [];
+    let nginx: Proc;
+    let sideCtx: AppContext | undefined;
+    let apiPorts: number[] = [];
+
+    beforeAll(async () => {
+      store = await freshStore('postgres');
+      prefix = fs.mkdtempSync(path.join(store.dataDir, '..', 'members-nginx-'));
+      for (const d of ['tmp', 'clips']) fs.mkdirSync(path.join(prefix, d));
+      // nginx's workers run as an unprivileged user (www-data/nobody when started as root): they
+      // must be able to reach DATA_DIR/media and nginx's own cache and temp directories, as in a real deployment.
+      fs.chmodSync(store.dataDir, 0o755);
+      fs.chmodSync(prefix, 0o755);
+      const [pa, pb, pn] = [await freePort(), await freePort(), await freePort()];
+      base = `http://127.0.0.1:${pn}`;
+      apiPorts = [pa, pb];
+      const apiEnv = (name: string, port: number) => ({
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'info',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: store.dataDir,
+        DATABASE_URL: store.env.DATABASE_URL as string,
+        TOKEN_SECRET,
+        ADMIN_EMAIL: TEST_ADMIN.email,
+        ADMIN_PASSWORD: TEST_ADMIN.password,
+        PUBLIC_URL: base,
+        TRUST_PROXY: 'true',
+        MEDIA_ACCEL: 'nginx',
+        MEDIA_ACCEL_PREFIX: '/_protected_media/',
+        INSTANCE_ID: name,
+        LIFECYCLE_INTERVAL_SECONDS: '2',
+        WEB_DIST: path.join(prefix, 'no-web'),
+      });
+      // One after the other, so the first one is the leader.
+      for (const [name, port] of [
+        ['api-a', pa],
+        ['api-b', pb],
+      ] as const)
+        procs.push(
+          await startProcess(name, process.execPath, ['--import', 'tsx', MAIN], apiEnv(name, port), (o) => o.includes('Site running at')),
+        );
+
+      const site = renderNginxConf({
+        upstreams: [`127.0.0.1:${pa}`, `127.0.0.1:${pb}`],
+        listen: `127.0.0.1:${pn}`,
+        serverName: 'localhost',
+        mediaRoot: path.join(store.dataDir, 'media'),
+        mediaPrefix: '/_protected_media/',
+        cacheDir: path.join(prefix, 'grants'),
+      });
+      fs.writeFileSync(path.join(prefix, 'nginx.conf'), standaloneNginxConf(prefix, site));
+      nginx = await startProcess(
+        'nginx',
+        '/usr/sbin/nginx',
+        ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')],
+        {},
+        () => listening(pn),
+      );
+
+      // An admin uploads a clip through nginx (request buffering off, the API's upload route).
+      const admin = (await apiClient(base).post('/auth/login', TEST_ADMIN)).body.data.token as string;
+      const clip = await makeMp4(path.join(prefix, 'clips'), 3);
+      videoFile = fs.readFileSync(clip);
+      const up = await postUpload(base, admin, { title: 'Behind nginx', duration: '0:03' }, { video: clip });
+      expect(up.status).toBe(201);
+      videoId = up.body.data.videoId as string;
+    }, 180_000);
+
+    afterAll(async () => {
+      if (sideCtx) await closeContext(sideCtx);
+      const alive = [nginx, ...procs].filter((p) => p && p.child.exitCode === null && p.child.signalCode === null);
+      const exits = alive.map((p) => new Promise((r) => p.child.once('exit', r)));
+      for (const p of alive) p.child.kill('SIGTERM');
+      await Promise.all(exits);
+      await store?.cleanup();
+      if (prefix) fs.rmSync(prefix, { recursive: true, force: true });
+    });
+
+    const servedBy = (res: { headers: Headers }) => res.headers.get('x-served-by');
+
+    it('spreads consecutive requests over both processes', async () => {
+      const api = apiClient(base);
+      const seen: (string | null)[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await api.get('/health');
+        expect(res.status).toBe(200);
+        seen.push(servedBy(res));
+      }
+      expect(new Set(seen)).toEqual(new Set(['api-a', 'api-b']));
+      for (let i = 1; i < seen.length; i++) expect(seen[i]).not.toBe(seen[i - 1]);
+    });
+
+    let streamUrl: string;
+    let memberId: string;
+
+    it('runs the member journey through nginx: register, approve, pay, verify, stream URL, ranges sent by nginx', async () => {
+      const api = apiClient(base);
+      const served = new Set<string | null>();
+      const email = 'behind-nginx@example.test';
+      const password = 'member-password-123';
+      const reg = await api.post('/auth/register', {
+        email,
+        password,
+        firstName: 'Nia',
+        lastName: 'Proxy',
+        dateOfBirth: '1990-05-05',
+        agreeToTerms: true,
+      });
+      expect(reg.status).toBe(201);
+      served.add(servedBy(reg));
+      memberId = reg.body.data.user.id as string;
+      const adminLogin = await api.post('/auth/login', TEST_ADMIN);
+      const admin = adminLogin.body.data.token as string;
+      // Approved through one process, logged in through the other: the read model is shared.
+      const approved = await api.post(`/admin/users/${memberId}/approve`, undefined, admin);
+      expect(approved.status).toBe(200);
+      const login = await api.post('/auth/login', { email, password });
+      expect(login.status).toBe(200);
+      expect(servedBy(login)).not.toBe(servedBy(approved));
+      const token = login.body.data.token as string;
+      // Refresh-token rotation is shared: a token rotated by one process is refused by the other,
+      // and reusing it revokes the whole session (reuse detection) there too.
+      const cookies = cookiesOf(login.headers);
+      const refresh = (c: Record<string, string>) =>
+        api.call('POST', '/auth/refresh', { headers: { cookie: cookieHeader(c), 'x-csrf-token': c.csrf_token ?? '' } });
+      const rotated = await refresh(cookies);
+      expect(rotated.status).toBe(200);
+      const reused = await refresh(cookies);
+      expect(reused.status).toBe(401);
+      expect(servedBy(reused)).not.toBe(servedBy(rotated));
+      expect((await refresh(cookiesOf(rotated.headers))).status).toBe(401);
+      const intent = await api.post('/payments/create-subscription-intent', { planType: 'monthly' }, token);
+      expect(intent.status).toBe(201);
+      const submitted = await api.post(
+        '/payments/submit-bitcoin-payment',
+        { userId: memberId, planType: 'monthly', btcAmount: intent.body.data.btcAmount, transactionHash: 'b'.repeat(64) },
+        token,
+      );
+      expect(submitted.status).toBe(201);
+      // Concurrent verifications spread over both processes: exactly one activation.
+      const verifies = await Promise.all(
+        Array.from({ length: 6 }, () => api.post(`/admin/payments/${intent.body.data.paymentId}/verify`, undefined, admin)),
+      );
+      expect(new Set(verifies.map(servedBy))).toEqual(new Set(['api-a', 'api-b']));
+      expect(verifies.map((v) => v.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+      const verified = verifies.find((v) => v.status === 200) as (typeof verifies)[number];
+      const pgc = new pg.Client({ connectionString: store.env.DATABASE_URL });
+      await pgc.connect();
+      const activations = await pgc.query(`SELECT count(*)::int AS n FROM events WHERE stream_id = $1 AND type = 'SubscriptionActivated'`, [
+        `subscription-${memberId}`,
+      ]);
+      await pgc.end();
+      expect(activations.rows[0].n).toBe(1);
+      const sub = await api.get('/payments/subscription', token);
+      expect(sub.body.data).toMatchObject({ status: 'active', planType: 'monthly' });
+      const stream = await api.get(`/videos/${videoId}/stream`, token);
+      expect(stream.status).toBe(200);
+      for (const r of [reg, adminLogin, approved, login, intent, submitted, verified, sub, stream]) served.add(servedBy(r));
+      expect(served).toEqual(new Set(['api-a', 'api-b']));
+      streamUrl = stream.body.data.streamUrl as string;
+      expect(streamUrl.startsWith(`${base}/api/media/videos/${videoId}?`)).toBe(true);
+
+      const size = videoFile.length;
+      const ranges: [number, number][] = [
+        [0, 99],
+        [1000, 4095],
+        [size - 500, size - 1],
+      ];
+      for (const [start, end] of ranges) {
+        const res = await fetch(streamUrl, { headers: { range: `bytes=${start}-${end}` } });
+        expect(res.status).toBe(206);
+        expect(res.headers.get('content-range')).toBe(`bytes ${start}-${end}/${size}`);
+        expect(res.headers.get('content-type')).toBe('video/mp4');
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+        // The bytes come from nginx's internal location, not from the API.
+        expect(res.headers.get('x-media-served-by')).toBe('nginx');
+        expect(Buffer.from(await res.arrayBuffer()).equals(videoFile.subarray(start, end + 1))).toBe(true);
+      }
+      // nginx asked the API once for these three ranges: it keeps the decision for the signed URL.
+      const decisions = () =>
+        procs
+          .map(
+            (p) =>
+              p
+                .output()
+                .split('\n')
+                .filter((l) => l.includes(`"path":"/api/media/videos/${videoId}"`)).length,
+          )
+          .reduce((x, y) => x + y);
+      expect(decisions()).toBe(1);
+      // The API itself sends no byte: asked directly, it answers the decision only.
+      const signed = new URL(streamUrl);
+      const decision = await fetch(`http://127.0.0.1:${apiPorts[1]}${signed.pathname}${signed.search}`, {
+        headers: { range: 'bytes=0-99' },
+      });
+      expect(decision.status).toBe(200);
+      expect(decision.headers.get('x-accel-redirect')).toBe(`/_protected_media/videos/${videoId}/video.mp4`);
+      expect(decision.headers.get('x-media-key')).toBe(`videos/${videoId}/video.mp4`);
+      expect(Number(decision.headers.get('x-accel-expires'))).toBeGreaterThan(0);
+      expect((await decision.arrayBuffer()).byteLength).toBe(0);
+      const full = await fetch(streamUrl);
+      expect(full.status).toBe(200);
+      expect(Number(full.headers.get('content-length'))).toBe(size);
+      expect(Buffer.from(await full.arrayBuffer()).equals(videoFile)).toBe(true);
+    });
+
+    it('serves public thumbnails from its cache', async () => {
+      const url = `${base}/api/videos/${videoId}/thumbnail`;
+      const first = await fetch(url);
+      expect(first.status).toBe(200);
+      const firstBody = Buffer.from(await first.arrayBuffer());
+      const second = await fetch(url);
+      expect([second.status, second.headers.get('x-cache-status')]).toEqual([200, 'HIT']);
+      expect(Buffer.from(await second.arrayBuffer()).equals(firstBody)).toBe(true);
+      expect(second.headers.get('x-served-by')).toBe(first.headers.get('x-served-by'));
+    });
+
+    it('refuses every media file requested without a valid signature', async () => {
+      const good = new URL(streamUrl);
+      const q = good.searchParams;
+      const other = await apiClient(base).post('/auth/register', {
+        email: 'other-member@example.test',
+        password: 'member-password-123',
+        firstName: 'Oda',
+        lastName: 'Other',
+        dateOfBirth: '1990-05-05',
+        agreeToTerms: true,
+      });
+      const otherId = other.body.data.user.id as string;
+      const env = parseEnv({ ...process.env, TOKEN_SECRET, DATA_DIR: store.dataDir });
+      const expired = signStreamPath({ env, clock: new TestClock(new Date(Date.now() - 3 * 3600_000)) }, videoId, memberId).path;
+      const fresh = (u: string) => signStreamPath({ env, clock: new TestClock(new Date()) }, videoId, u).path;
+      const key = `videos/${videoId}/video.mp4`;
+      const attempts: Record<string, string> = {
+        'the internal location directly': `/_protected_media/${key}`,
+        'the internal location, percent-encoded': `/%5Fprotected_media/${key}`,
+        'the internal location with a valid query': `/_protected_media/${key}?${q}`,
+        'a path under DATA_DIR': `/media/${key}`,
+        'DATA_DIR itself': `/data/media/${key}`,
+        'the storage key as a path': `/${key}`,
+        'the API media route with the key': `/api/media/${key}`,
+        'no signature': `/api/media/videos/${videoId}`,
+        'a guessed id with a valid signature for another id': `/api/media/videos/00000000-0000-4000-8000-000000000000?${q}`,
+        'an expired URL': expired,
+        "another member's id on this member's signature": `/api/media/videos/${videoId}?u=${otherId}&e=${q.get('e')}&s=${q.get('s')}`,
+        'a tampered signature': `/api/media/videos/${videoId}?u=${q.get('u')}&e=${q.get('e')}&s=${'A'.repeat(43)}`,
+        'a moved expiry': `/api/media/videos/${videoId}?u=${q.get('u')}&e=${Number(q.get('e')) + 3600}&s=${q.get('s')}`,
+        'a signature made with another secret': fresh(memberId).replace(/s=[^&]+/, `s=${'x'.repeat(43)}`),
+        'a path traversal into the internal location': `/api/media/../_protected_media/${key}`,
+      };
+      for (const [what, p] of Object.entries(attempts)) {
+        const res = await fetch(`${base}${p}`, { headers: { range: 'bytes=0-99' } });
+        const body = Buffer.from(await res.arrayBuffer());
+        expect({ what, status: res.status >= 400 }).toEqual({ what, status: true });
+        expect({ what, fromNginx: res.headers.get('x-media-served-by') }).toEqual({ what, fromNginx: null });
+        expect({ what, leaked: body.length > 0 && videoFile.subarray(0, body.length).equals(body) }).toEqual({ what, leaked: false });
+      }
+      // And the signed URL of this member still works for anyone holding it (it is the capability).
+      expect((await fetch(streamUrl, { headers: { range: 'bytes=0-9' } })).status).toBe(206);
+    });
+
+    it('counts failed logins in PostgreSQL: 11 failures alternating between the processes get 429', async () => {
+      const api = apiClient(base);
+      const statuses: number[] = [];
+      const served: (string | null)[] = [];
+      for (let i = 0; i < 11; i++) {
+        const res = await api.post('/auth/login', { email: 'behind-nginx@example.test', password: `wrong-password-${i}` });
+        statuses.push(res.status);
+        served.push(servedBy(res));
+      }
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+      expect(statuses[10]).toBe(429);
+      for (let i = 1; i < served.length; i++) expect(served[i]).not.toBe(served[i - 1]);
+    });
+
+    it('hands the time-driven work to the other process within 10 s when the leader is killed', async () => {
+      const [a, b] = procs as [Proc, Proc];
+      expect(a.output()).toMatch(/leadership acquired/);
+      expect(b.output()).not.toMatch(/leadership acquired/);
+
+      a.child.kill('SIGKILL');
+      await new Promise((r) => a.child.once('exit', r));
+      const killedAt = Date.now();
+
+      // A subscription whose month ended long ago, activated in the past by a side context.
+      const past = new TestClock(new Date(Date.now() - 90 * 24 * 3600_000));
+      const env = parseEnv({
+        ...process.env,
+        TOKEN_SECRET,
+        DATA_DIR: store.dataDir,
+        DATABASE_URL: store.env.DATABASE_URL,
+        LOG_LEVEL: 'silent',
+      });
+      sideCtx = await createContext(env, loadSiteConfig(undefined).config, { clock: past });
+      const lapsed = await apiClient(base).post('/auth/register', {
+        email: 'lapsed@example.test',
+        password: 'member-password-123',
+        firstName: 'Lia',
+        lastName: 'Lapsed',
+        dateOfBirth: '1990-05-05',
+        agreeToTerms: true,
+      });
+      expect(servedBy(lapsed)).toBe('api-b');
+      const lapsedId = lapsed.body.data.user.id as string;
+      await applyVerifiedPayment(
+        sideCtx,
+        { paymentId: 'deploy-test-old-payment', userId: lapsedId, planType: 'monthly', amountSats: 1000 },
+        { actorId: null, actor: 'deploy-test', at: past.now().toISOString() },
+      );
+      const ctx = sideCtx;
+      const status = await waitFor(
+        'the survivor to advance the lapsed subscription',
+        async () => {
+          const row = await ctx.db.get<{ status: string }>('SELECT status FROM billing_subscriptions WHERE user_id = ?', [lapsedId]);
+          return row && row.status !== 'active' ? row.status : undefined;
+        },
+        10_000 - (Date.now() - killedAt),
+      );
+      expect(['past_due', 'unpaid', 'expired']).toContain(status);
+      expect(Date.now() - killedAt).toBeLessThan(10_000);
+      expect(b.output()).toMatch(/leadership acquired/);
+      // nginx skips the dead process: the site keeps answering.
+      const health = await apiClient(base).get('/health');
+      expect([health.status, servedBy(health)]).toEqual([200, 'api-b']);
+    });
+
+    it('counts auth requests per client address, whatever X-Forwarded-For the client sends', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 61; i++) {
+        const res = await fetch(`${base}/api/auth/reset-password`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i}` },
+          body: JSON.stringify({ email: 'nobody@example.test' }),
+        });
+        await res.arrayBuffer();
+        statuses.push(res.status);
+      }
+      // 60 a minute from 127.0.0.1, the earlier tests' auth requests included: forged addresses do not reset it.
+      expect(statuses).toContain(429);
+      expect(statuses.slice(statuses.indexOf(429)).every((s) => s === 429)).toBe(true);
+    });
+  });
+}
