@@ -6,6 +6,7 @@ import { auditPayments } from './auditPayments.js';
 import { auditReconcile } from './auditReconcile.js';
 import { auditReplay } from './auditReplay.js';
 import { auditVerify } from './auditVerify.js';
+import { mfaReset } from './mfaReset.js';
 import { projectionsRebuild } from './projectionsRebuild.js';
 import { storeCopy } from './storeCopy.js';
 
@@ -29,4 +30,5 @@ export const commands: Record<string, CliCommand> = {
   'audit reconcile': auditReconcile,
   'audit replay': auditReplay,
   'store copy': storeCopy,
+  'mfa reset': mfaReset,
 };

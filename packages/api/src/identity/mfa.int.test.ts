@@ -9,6 +9,7 @@ import { SECOND_FACTOR_ENROLMENT_REQUIRED } from '@members/ui/secondFactor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer } from '../../test/harness.js';
 import { cookieHeader, cookiesOf, login, registerMember } from './identity.testkit.js';
+import { resetSecondFactor } from './mfa.service.js';
 import { recoveryCodeHash, totpCode } from './totp.js';
 
 type Api = ReturnType<typeof apiClient>;
@@ -168,6 +169,19 @@ forEachStore('second factor', (kind) => {
     expect(
       (await api.post('/auth/mfa/verify', { mfaToken: challenge.body.data.mfaToken, code: totpCode(secret, server.clock.now()) })).status,
     ).toBe(200);
+  });
+
+  it('an operator reset (lost device and recovery codes) removes the factor and its secret', async () => {
+    const m = await registerMember(api);
+    const { token } = await login(api, m.email, m.password);
+    await enrol(api, server, token);
+    expect((await api.post('/auth/login', { email: m.email, password: m.password })).body.data.mfaRequired).toBe(true);
+    const reset = await resetSecondFactor(server.ctx, m.id, { actorId: null, actor: 'cli:mfa-reset' });
+    expect(reset).toMatchObject({ ok: true, value: { enabled: false } });
+    expect(await server.ctx.db.get('SELECT 1 FROM second_factor_secrets WHERE user_id = ?', [m.id])).toBeUndefined();
+    const events = await server.ctx.store.readStream(`user-${m.id}`);
+    expect(events.at(-1)).toMatchObject({ type: 'SecondFactorRemoved', data: { removedBy: 'cli:mfa-reset' } });
+    expect((await api.post('/auth/login', { email: m.email, password: m.password })).body.data.token).toEqual(expect.any(String));
   });
 
   it('the TOTP secret is never in clear in the store (events table, and the SQLite file bytes)', async () => {

@@ -183,11 +183,23 @@ async function runDisable(ctx: AppContext, userId: string, proofValid: boolean, 
   const command = {
     type: 'RemoveSecondFactor',
     proofValid,
-    removedBy: caller.actorId ?? userId,
+    removedBy: caller.actorId ?? caller.actor ?? userId,
     now: ctx.clock.now().toISOString(),
   } as const;
   const ran = await runSecondFactorCommand(ctx, userId, command, caller);
   if (!ran.ok) return ran;
   await deleteSecret(ctx.db, userId);
   return secondFactorStatus(ctx, userId);
+}
+
+/**
+ * An operator's removal for a member who lost both the device and the recovery codes (after checking
+ * who they are out of band): `pnpm cli mfa reset EMAIL`. Recorded as `SecondFactorRemoved` by the actor.
+ */
+export async function resetSecondFactor(
+  ctx: AppContext,
+  userId: string,
+  caller: Caller & { actor: string },
+): Promise<Result<SecondFactorStatus>> {
+  return runDisable(ctx, userId, true, caller);
 }
