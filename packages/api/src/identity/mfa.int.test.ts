@@ -124,6 +124,16 @@ forEachStore('second factor', (kind) => {
     const plain = await api.post('/auth/login', { email: m.email, password: m.password });
     expect(plain.body.data.token).toEqual(expect.any(String));
 
+    // The account holder is told of each change.
+    await server.subscribers.drain();
+    const notices = await server.ctx.db.all<{ subject: string }>(
+      `SELECT subject FROM mail_outbox WHERE to_address = ? AND key LIKE 'second-factor:%' ORDER BY created_at, key`,
+      [m.email],
+    );
+    expect(notices.map((n) => n.subject.replace(/^.*?: /, '')).sort()).toEqual(
+      ['a recovery code was used', 'two-factor authentication turned off', 'two-factor authentication turned on'].sort(),
+    );
+
     // Every step is an event on the account's stream.
     const types = (await server.ctx.store.readStream(`user-${m.id}`)).map((e) => e.type);
     expect(types.filter((t) => /SecondFactor|RecoveryCode/.test(t))).toEqual([
