@@ -14,10 +14,12 @@ export interface SecondFactorCodeFormProps {
   /** Resolves when the code was accepted; a rejection's message is shown. */
   onSubmit: (code: string) => Promise<unknown>;
   onCancel?: () => void;
+  /** Default 'Verify'. */
+  submitLabel?: string;
 }
 
 /** 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.' */
-export function SecondFactorCodeForm({ onSubmit, onCancel }: SecondFactorCodeFormProps) {
+export function SecondFactorCodeForm({ onSubmit, onCancel, submitLabel = 'Verify' }: SecondFactorCodeFormProps) {
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -55,7 +57,7 @@ export function SecondFactorCodeForm({ onSubmit, onCancel }: SecondFactorCodeFor
         required
       />
       <Button type="submit" block busy={busy} busyLabel="Verifying...">
-        Verify
+        {submitLabel}
       </Button>
       {onCancel && (
         <Button variant="ghost" block onClick={onCancel}>

@@ -46,6 +46,7 @@ export default function TwoFactor() {
               onChange={(e) => setPassword(e.target.value)}
             />
             <SecondFactorCodeForm
+              submitLabel="Turn off two-factor authentication"
               onSubmit={async (code) => {
                 await api.disableMfa(password, code);
                 setPassword('');
