@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../api/src/identity/totp';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../../api/test/harness';
+import { apiClient, startTestServer, TEST_ADMIN, type TestServer } from '../../api/test/harness';
 import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
 const T = 15_000;
@@ -19,14 +19,22 @@ async function see(page: Page, text: string | RegExp, timeout = T) {
   await page.getByText(text).first().waitFor({ state: 'visible', timeout });
 }
 
-async function signIn(page: Page) {
+async function signIn(page: Page, who: { email: string; password: string } = TEST_ADMIN) {
   await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(TEST_ADMIN.email);
-  await page.getByLabel('Password', { exact: true }).fill(TEST_ADMIN.password);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
-describe('admin two-factor authentication in Chromium', () => {
+async function newPage(): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await ctx.addInitScript(() => {
+    if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
+  });
+  return ctx.newPage();
+}
+
+describe('two-factor authentication in Chromium', () => {
   beforeAll(async () => {
     ensureBuilt();
     server = await startTestServer('sqlite', { env: { WEB_DIST, REQUIRE_ADMIN_2FA: 'true' } });
@@ -40,11 +48,7 @@ describe('admin two-factor authentication in Chromium', () => {
   });
 
   it('enrols before the dashboard, then signs in with a code', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await ctx.addInitScript(() => {
-      if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
-    });
-    const page = await ctx.newPage();
+    const page = await newPage();
 
     // 1. Password only: the setup screen, and the dashboard sends the admin back to it.
     await signIn(page);
@@ -81,6 +85,37 @@ describe('admin two-factor authentication in Chromium', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(`${base}/admin`, { timeout: T });
     await see(page, 'Upload New Video');
-    await ctx.close();
+    await page.context().close();
+  });
+
+  it('a member may turn it on, and off again with the password and a code', async () => {
+    const member = { email: 'mia-2fa@example.test', password: 'member-password-1' };
+    const registered = await apiClient(base).post('/auth/register', {
+      ...member,
+      firstName: 'Mia',
+      lastName: 'Member',
+      dateOfBirth: '1990-05-01',
+      agreeToTerms: true,
+    });
+    expect(registered.status).toBe(201);
+    const page = await newPage();
+    await signIn(page, member);
+    await page.waitForURL((u) => u.pathname !== '/login', { timeout: T });
+    await page.goto(`${base}/account/two-factor`);
+    await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    const secret = (await page.getByTestId('mfa-secret').textContent())?.trim() ?? '';
+    server.clock.advance(30_000);
+    await page.getByLabel('Enter the 6-digit code from the app').fill(totpCode(secret, server.clock.now()));
+    await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
+    await page.getByTestId('mfa-enabled').waitFor({ timeout: T });
+    await see(page, 'Recovery codes left: 10');
+
+    server.clock.advance(30_000);
+    await page.getByLabel('Password', { exact: true }).fill(member.password);
+    await page.getByLabel('Authentication code').fill(totpCode(secret, server.clock.now()));
+    await page.getByRole('button', { name: 'Turn off two-factor authentication' }).click();
+    await see(page, 'Two-factor authentication is off.');
+    await page.getByRole('button', { name: 'Set up two-factor authentication' }).waitFor({ timeout: T });
+    await page.context().close();
   });
 });
