@@ -12,9 +12,9 @@ import { describeStore, SchemaTooNewError } from './context.js';
 import { modules } from './modules.js';
 import { startServer } from './server.js';
 
-/** A token secret that survives restarts in development: generated once into DATA_DIR. */
-function devTokenSecret(env: Env): string {
-  const file = path.join(env.DATA_DIR, 'dev-token-secret');
+/** A secret that survives restarts in development: generated once into DATA_DIR. */
+function devSecret(env: Env, name = 'dev-token-secret'): string {
+  const file = path.join(env.DATA_DIR, name);
   fs.mkdirSync(env.DATA_DIR, { recursive: true });
   if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(48).toString('hex'), { mode: 0o600 });
   return fs.readFileSync(file, 'utf8').trim();
@@ -24,8 +24,15 @@ async function main() {
   const env = parseEnv();
   if (!env.TOKEN_SECRET) {
     if (env.NODE_ENV === 'production') throw new ConfigError('TOKEN_SECRET must be set when NODE_ENV=production');
-    env.TOKEN_SECRET = devTokenSecret(env);
+    env.TOKEN_SECRET = devSecret(env);
     console.warn(`[dev default] TOKEN_SECRET not set: using a generated secret stored in ${path.join(env.DATA_DIR, 'dev-token-secret')}`);
+  }
+  if (!env.MFA_KEY_SECRET) {
+    if (env.NODE_ENV === 'production') throw new ConfigError('MFA_KEY_SECRET must be set when NODE_ENV=production');
+    env.MFA_KEY_SECRET = devSecret(env, 'dev-mfa-key-secret');
+    console.warn(
+      `[dev default] MFA_KEY_SECRET not set: using a generated secret stored in ${path.join(env.DATA_DIR, 'dev-mfa-key-secret')}`,
+    );
   }
   const { config: site, file: siteFile } = loadSiteConfig(env.SITE_CONFIG);
   if (siteFile.endsWith('site.config.example.json'))

@@ -54,7 +54,7 @@ forEachStore('application services without HTTP', (kind) => {
       ok: false,
       error: { kind: 'forbidden', message: REJECTED_LOGIN },
     });
-    if (!session.ok) throw new Error('login failed');
+    if (!session.ok || 'mfaRequired' in session.value) throw new Error('login failed');
     expect(await refreshSession(ctx, session.value.refresh.token)).toEqual({
       ok: false,
       error: { kind: 'unauthorized', message: SESSION_EXPIRED },

@@ -76,6 +76,7 @@ export function testEnv(extra: Partial<Record<string, string>> = {}): Env {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     TOKEN_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    MFA_KEY_SECRET: 'test-mfa-key-test-mfa-key-test-mfa-key-0123456789',
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
     ...extra,

@@ -54,6 +54,7 @@ const isPublicRoute = (r: MountedRoute) => r.path.startsWith('/api/auth/') || PU
 const MAY_SUCCEED = new Map([
   ['POST /api/auth/logout', 'reads no body: logging out without a session is a harmless 200'],
   ['PUT /api/users/profile', '{} (or no body) is a valid, empty profile update'],
+  ['POST /api/auth/mfa/enroll', 'reads no body: (re)starting the second-factor enrolment is a valid answer to any body'],
 ]);
 
 /** Every field name any route reads, set to hostile values by the wrong-type bodies. */

@@ -14,6 +14,12 @@ export { PendingPaymentsTable, type PendingPaymentsTableProps } from './componen
 export { PendingUsersTable, type PendingUsersTableProps } from './components/PendingUsersTable';
 export { QrCode, type QrCodeProps } from './components/QrCode';
 export { REJECT_REASON_MAX, RejectPaymentDialog, type RejectPaymentDialogProps } from './components/RejectPaymentDialog';
+export {
+  SecondFactorCodeForm,
+  type SecondFactorCodeFormProps,
+  SecondFactorSetup,
+  type SecondFactorSetupProps,
+} from './components/SecondFactor';
 export { StatCard, StatCards } from './components/StatCards';
 export { StatusBadge } from './components/StatusBadge';
 export { UploadVideoForm, type UploadVideoFormProps } from './components/UploadVideoForm';

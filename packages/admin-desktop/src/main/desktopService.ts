@@ -57,6 +57,9 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
   const handlers: Handlers = {
     'session:get': async () => session.state(),
     'session:signIn': async (r) => session.signIn(r.serverUrl, r.email, r.password),
+    'session:verifyCode': async (r) => session.verifyCode(r.code),
+    'session:startEnrolment': async () => session.startEnrolment(),
+    'session:confirmEnrolment': async (r) => session.confirmEnrolment(r.code),
     'session:signOut': async () => {
       queue.pauseAll();
       await session.signOut();

@@ -3,7 +3,10 @@
  * the short-lived access token in memory, the refresh token (the server's httpOnly cookie, read
  * from Set-Cookie) in the secret store, refresh on a 401, and API calls on the renderer's behalf so
  * no token ever reaches the renderer. Plain Node (fetch), no Electron.
+ * A login that asks for a second factor keeps its challenge token here until `verifyCode`; an
+ * admin the server holds to enrolment (REQUIRE_ADMIN_2FA) is flagged in the state until enrolled.
  */
+import type { SecondFactorEnrolment } from '@members/ui/api';
 import type { ApiAnswer, SessionState, SessionUser, SignInResult } from '../shared/ipc.js';
 import type { ConfigStore, SecretStore } from './configStore.js';
 
@@ -17,6 +20,12 @@ interface CookieJar {
 export interface Session {
   state(): SessionState;
   signIn(serverUrl: string, email: string, password: string): Promise<SignInResult>;
+  /** The second step of a sign-in that answered `mfaRequired`. */
+  verifyCode(code: string): Promise<SignInResult>;
+  /** Starts the TOTP enrolment of the signed-in admin (secret, otpauth URI, recovery codes). */
+  startEnrolment(): Promise<SecondFactorEnrolment>;
+  /** Confirms it with a code; the enrolment flag clears. */
+  confirmEnrolment(code: string): Promise<void>;
   /** Signs in again from the stored refresh token (at start-up). */
   restore(): Promise<boolean>;
   refresh(): Promise<boolean>;
@@ -71,6 +80,8 @@ export function createSession(deps: { config: ConfigStore; secrets: SecretStore;
   let token: string | undefined;
   let user: SessionUser | null = null;
   let refreshing: Promise<boolean> | undefined;
+  let enrolmentRequired = false;
+  let challenge: { url: string; mfaToken: string } | undefined;
 
   const jar = (): CookieJar => {
     try {
@@ -108,48 +119,96 @@ export function createSession(deps: { config: ConfigStore; secrets: SecretStore;
       }
       token = data.token;
       user = u;
+      enrolmentRequired = (data as { mfaEnrollmentRequired?: boolean }).mfaEnrollmentRequired === true;
       return true;
     } catch {
       return false;
     }
   }
 
+  async function post(
+    url: string,
+    path: string,
+    body: unknown,
+  ): Promise<{ ok: true; res: Response; body: ApiAnswer['body'] } | { ok: false; error: string }> {
+    try {
+      const res = await fetch(`${url}/api${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      return { ok: true, res, body: await readJson(res) };
+    } catch (err) {
+      return { ok: false, error: `Cannot reach ${url}: ${(err as Error).message}` };
+    }
+  }
+
+  /** A login (or second-factor) answer: keep an admin's session, refuse and log out anyone else. */
+  async function accept(url: string, res: Response, body: ApiAnswer['body']): Promise<SignInResult> {
+    const data = body.data as { token?: string; user?: unknown; mfaEnrollmentRequired?: boolean } | undefined;
+    const u = toUser(data?.user);
+    if (!res.ok || !body.success || !data?.token || !u) return { ok: false, error: body.error || 'Login failed' };
+    // The server remembers the URL even for a refused account: it is the admin's server.
+    deps.config.write({ serverUrl: url });
+    const cookies = readCookies(res, {});
+    if (u.role !== 'admin') {
+      // Do not keep a member's session: log it out on the server.
+      await fetch(`${url}/api/auth/logout`, { method: 'POST', headers: cookieHeaders(cookies) }).catch(() => {});
+      token = undefined;
+      user = null;
+      return { ok: false, error: ACCESS_DENIED.title, accessDenied: { ...ACCESS_DENIED, email: u.email, role: u.role } };
+    }
+    saveJar(cookies);
+    token = data.token;
+    user = u;
+    enrolmentRequired = data.mfaEnrollmentRequired === true;
+    return { ok: true, user: u, ...(enrolmentRequired ? { secondFactorSetupRequired: true } : {}) };
+  }
+
   const session: Session = {
-    state: () => ({ serverUrl: deps.config.read().serverUrl ?? null, user }),
+    state: () => ({
+      serverUrl: deps.config.read().serverUrl ?? null,
+      user,
+      ...(user && enrolmentRequired ? { secondFactorSetupRequired: true } : {}),
+    }),
     accessToken: () => token,
     serverUrl: base,
 
     async signIn(serverUrl, email, password) {
       const url = normalizeUrl(serverUrl);
-      let res: Response;
-      try {
-        res = await fetch(`${url}/api/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ email, password }),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (err) {
-        return { ok: false, error: `Cannot reach ${url}: ${(err as Error).message}` };
+      challenge = undefined;
+      const sent = await post(url, '/auth/login', { email, password });
+      if (!sent.ok) return sent;
+      const data = sent.body.data as { mfaRequired?: boolean; mfaToken?: string } | undefined;
+      if (sent.res.ok && data?.mfaRequired && data.mfaToken) {
+        deps.config.write({ serverUrl: url });
+        challenge = { url, mfaToken: data.mfaToken };
+        return { ok: false, error: 'Enter your authentication code', mfaRequired: true };
       }
-      const body = await readJson(res);
-      const data = body.data as { token?: string; user?: unknown } | undefined;
-      const u = toUser(data?.user);
-      if (!res.ok || !body.success || !data?.token || !u) return { ok: false, error: body.error || 'Login failed' };
-      // The server remembers the URL even for a refused account: it is the admin's server.
-      deps.config.write({ serverUrl: url });
-      const cookies = readCookies(res, {});
-      if (u.role !== 'admin') {
-        // Do not keep a member's session: log it out on the server.
-        await fetch(`${url}/api/auth/logout`, { method: 'POST', headers: cookieHeaders(cookies) }).catch(() => {});
-        token = undefined;
-        user = null;
-        return { ok: false, error: ACCESS_DENIED.title, accessDenied: { ...ACCESS_DENIED, email: u.email, role: u.role } };
-      }
-      saveJar(cookies);
-      token = data.token;
-      user = u;
-      return { ok: true, user: u };
+      return accept(url, sent.res, sent.body);
+    },
+
+    async verifyCode(code) {
+      if (!challenge) return { ok: false, error: 'Your sign-in attempt has expired. Please log in again.' };
+      const { url, mfaToken } = challenge;
+      const sent = await post(url, '/auth/mfa/verify', { mfaToken, code });
+      if (!sent.ok) return sent;
+      const result = await accept(url, sent.res, sent.body);
+      if (result.ok || result.accessDenied) challenge = undefined;
+      return result;
+    },
+
+    async startEnrolment() {
+      const { status, body } = await session.request('POST', '/auth/mfa/enroll');
+      if (status !== 200 || !body.success) throw new Error(body.error || 'Could not start the setup');
+      return body.data as SecondFactorEnrolment;
+    },
+
+    async confirmEnrolment(code) {
+      const { status, body } = await session.request('POST', '/auth/mfa/enroll/confirm', { code });
+      if (status !== 200 || !body.success) throw new Error(body.error || 'The code is not valid');
+      enrolmentRequired = false;
     },
 
     restore: () => session.refresh(),
@@ -195,6 +254,8 @@ export function createSession(deps: { config: ConfigStore; secrets: SecretStore;
       deps.secrets.set(undefined);
       token = undefined;
       user = null;
+      enrolmentRequired = false;
+      challenge = undefined;
     },
   };
   return session;

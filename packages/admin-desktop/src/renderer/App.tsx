@@ -1,5 +1,5 @@
 /** The desktop shell: sign-in gate, then the dashboard and the bulk upload screen. */
-import { Button, Spinner } from '@members/ui';
+import { Button, SecondFactorSetup, Spinner } from '@members/ui';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { DesktopApi, SessionState } from '../shared/ipc.js';
@@ -36,6 +36,30 @@ export function App({ desktop }: { desktop: DesktopApi }) {
   if (!session) return <Spinner label="Loading..." />;
   if (!session.user)
     return <SignIn key={session.serverUrl ?? ''} desktop={desktop} serverUrl={session.serverUrl} onSignedIn={() => void reload()} />;
+  // The server allows nothing else until this admin has a second factor (REQUIRE_ADMIN_2FA).
+  if (session.secondFactorSetupRequired)
+    return (
+      <main className="signin">
+        <div className="card signin-card">
+          <h1>Two-factor authentication</h1>
+          <SecondFactorSetup
+            required
+            start={() => desktop.session.startEnrolment()}
+            confirm={(code) => desktop.session.confirmEnrolment({ code })}
+            onEnabled={() => void reload()}
+          />
+          <Button
+            variant="ghost"
+            onClick={async () => {
+              await desktop.session.signOut();
+              await reload();
+            }}
+          >
+            Sign Out
+          </Button>
+        </div>
+      </main>
+    );
 
   return (
     <QueryClientProvider client={queryClient}>

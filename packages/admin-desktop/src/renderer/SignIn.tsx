@@ -1,5 +1,8 @@
-/** Sign-in to a server (URL remembered by the main process); admins only, others see Access Denied. */
-import { AdminAccessDenied, Alert, Button, FormField, PasswordField } from '@members/ui';
+/**
+ * Sign-in to a server (URL remembered by the main process); admins only, others see Access Denied.
+ * An account with a second factor gets the code step after the password.
+ */
+import { AdminAccessDenied, Alert, Button, FormField, PasswordField, SecondFactorCodeForm } from '@members/ui';
 import { type FormEvent, useState } from 'react';
 import type { DesktopApi, SessionUser, SignInResult } from '../shared/ipc.js';
 
@@ -17,6 +20,7 @@ export function SignIn({
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [codeStep, setCodeStep] = useState(false);
   const [denied, setDenied] = useState<Extract<SignInResult, { ok: false }>['accessDenied'] | null>(null);
 
   async function submit(e: FormEvent) {
@@ -26,6 +30,7 @@ export function SignIn({
     try {
       const result = await desktop.session.signIn({ serverUrl: server.trim(), email: email.trim(), password });
       if (result.ok) onSignedIn(result.user);
+      else if (result.mfaRequired) setCodeStep(true);
       else if (result.accessDenied) setDenied(result.accessDenied);
       else setError(result.error || 'Login failed');
     } catch (err) {
@@ -42,6 +47,28 @@ export function SignIn({
         <Button variant="secondary" onClick={() => setDenied(null)}>
           Sign in with another account
         </Button>
+      </main>
+    );
+  }
+
+  if (codeStep) {
+    return (
+      <main className="signin">
+        <div className="card signin-card">
+          <h1>Members Admin</h1>
+          <SecondFactorCodeForm
+            onSubmit={async (code) => {
+              const result = await desktop.session.verifyCode({ code });
+              if (result.ok) onSignedIn(result.user);
+              else if (result.accessDenied) setDenied(result.accessDenied);
+              else throw new Error(result.error || 'The code is not valid');
+            }}
+            onCancel={() => {
+              setCodeStep(false);
+              setPassword('');
+            }}
+          />
+        </div>
       </main>
     );
   }

@@ -25,6 +25,9 @@ export function createDesktopApi(send: Transport, extras: TransportExtras): Desk
       get: () => invoke('session:get'),
       signIn: (input) => invoke('session:signIn', input),
       signOut: () => invoke('session:signOut'),
+      verifyCode: (input) => invoke('session:verifyCode', input),
+      startEnrolment: () => invoke('session:startEnrolment'),
+      confirmEnrolment: (input) => invoke('session:confirmEnrolment', input),
     },
     api: { request: (input) => invoke('api:request', input) },
     files: {

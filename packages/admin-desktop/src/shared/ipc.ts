@@ -3,6 +3,7 @@
  * the main process on every message) and the typed `DesktopApi` the preload exposes as
  * `window.desktop`. The dev bridge speaks the same contract over HTTP.
  */
+import type { SecondFactorEnrolment } from '@members/ui/api';
 import { z } from 'zod';
 import type { ProbeResult } from '../main/media.js';
 import type { QueueSnapshot } from '../main/uploadQueue.js';
@@ -46,6 +47,9 @@ export const ipcSchemas = {
     })
     .strict(),
   'session:signOut': empty,
+  'session:verifyCode': z.object({ code: z.string().trim().min(1, 'is required').max(64) }).strict(),
+  'session:startEnrolment': empty,
+  'session:confirmEnrolment': z.object({ code: z.string().trim().min(1, 'is required').max(64) }).strict(),
   'api:request': z
     .object({
       method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
@@ -105,11 +109,19 @@ export interface SessionUser {
 export interface SessionState {
   serverUrl: string | null;
   user: SessionUser | null;
+  /** The server holds this admin to the second-factor setup (REQUIRE_ADMIN_2FA) until enrolled. */
+  secondFactorSetupRequired?: boolean;
 }
 
 export type SignInResult =
-  | { ok: true; user: SessionUser }
-  | { ok: false; error: string; accessDenied?: { title: string; message: string; email: string; role: string } };
+  | { ok: true; user: SessionUser; secondFactorSetupRequired?: boolean }
+  | {
+      ok: false;
+      error: string;
+      accessDenied?: { title: string; message: string; email: string; role: string };
+      /** The password was right; `session.verifyCode` completes the sign-in. */
+      mfaRequired?: boolean;
+    };
 
 export interface ApiAnswer {
   status: number;
@@ -130,6 +142,9 @@ export interface DesktopApi {
     get(): Promise<SessionState>;
     signIn(input: IpcRequest<'session:signIn'>): Promise<SignInResult>;
     signOut(): Promise<void>;
+    verifyCode(input: IpcRequest<'session:verifyCode'>): Promise<SignInResult>;
+    startEnrolment(): Promise<SecondFactorEnrolment>;
+    confirmEnrolment(input: IpcRequest<'session:confirmEnrolment'>): Promise<void>;
   };
   api: {
     request(input: IpcRequest<'api:request'>): Promise<ApiAnswer>;

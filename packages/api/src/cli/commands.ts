@@ -8,6 +8,7 @@ import { auditVerify } from './auditVerify.js';
 import { backup, restore } from './backupRestore.js';
 import type { CliCommand } from './command.js';
 import { migrateCommand } from './migrate.js';
+import { mfaReset } from './mfaReset.js';
 import { projectionsRebuild } from './projectionsRebuild.js';
 import { storeCopy } from './storeCopy.js';
 
@@ -25,4 +26,5 @@ export const commands: Record<string, CliCommand> = {
   'store copy': storeCopy,
   backup,
   restore,
+  'mfa reset': mfaReset,
 };

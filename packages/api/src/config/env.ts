@@ -24,6 +24,10 @@ export const envSchema = z.object({
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Encrypts second-factor (TOTP) secrets at rest; required in production, a generated dev default otherwise. */
+  MFA_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Admins must enrol a second factor before anything else (default: true when NODE_ENV=production). */
+  REQUIRE_ADMIN_2FA: bool.optional(),
   PUBLIC_URL: z.string().url().optional(),
   SMTP_URL: z
     .string()
@@ -64,7 +68,7 @@ export const envSchema = z.object({
   LIFECYCLE_INTERVAL_SECONDS: intFrom(60, 1),
 });
 
-export type Env = z.infer<typeof envSchema> & { DATA_DIR: string };
+export type Env = z.infer<typeof envSchema> & { DATA_DIR: string; REQUIRE_ADMIN_2FA: boolean };
 
 export class ConfigError extends Error {}
 
@@ -76,5 +80,6 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  return { ...parsed.data, DATA_DIR: path.resolve(parsed.data.DATA_DIR) };
+  const requireAdmin2fa = parsed.data.REQUIRE_ADMIN_2FA ?? parsed.data.NODE_ENV === 'production';
+  return { ...parsed.data, DATA_DIR: path.resolve(parsed.data.DATA_DIR), REQUIRE_ADMIN_2FA: requireAdmin2fa };
 }

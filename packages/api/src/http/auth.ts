@@ -3,9 +3,12 @@
  * are read from the users read model on each guarded call, so an approval or a role change takes
  * effect at once and a stale token never grants more than the server now allows.
  */
+
+import { SECOND_FACTOR_ENROLMENT_REQUIRED } from '@members/ui/secondFactor';
 import type { MiddlewareHandler } from 'hono';
 import { sign, verify } from 'hono/jwt';
 import type { AppContext } from '../context.js';
+import { adminLacksSecondFactor } from '../identity/secondFactors.js';
 import { findMemberStanding, type MemberStanding } from '../identity/users.queries.js';
 import type { AppEnv, AuthInfo } from './appEnv.js';
 import { forbidden, unauthorized } from './envelope.js';
@@ -42,7 +45,20 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
   }
 }
 
-/** Reads the bearer token when present; a present but invalid or expired token is a 401. */
+/**
+ * What an admin who must still enrol a second factor (REQUIRE_ADMIN_2FA) may reach with their
+ * token: the auth routes (enrolment, logout, refresh) and the public site information a visitor
+ * gets anyway. Everything else answers 403.
+ */
+const ALLOWED_BEFORE_ENROLMENT = /^\/(auth\/|site$|health$|geo\/check$)/;
+
+/** The API path under /api, as the route table names it. */
+const apiPath = (path: string) => path.replace(/^\/api(?=\/)/, '');
+
+/**
+ * Reads the bearer token when present; a present but invalid or expired token is a 401. With
+ * REQUIRE_ADMIN_2FA, an admin without an enabled second factor is held to the enrolment routes.
+ */
 export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
   return async function authenticateBearer(c, next) {
     const header = c.req.header('authorization');
@@ -52,6 +68,12 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
       if (!m) throw unauthorized('Malformed Authorization header');
       const auth = await verifyAccessToken(ctx, m[1] as string);
       if (!auth) throw unauthorized('Your session has expired. Please log in again.');
+      if (
+        ctx.env.REQUIRE_ADMIN_2FA &&
+        !ALLOWED_BEFORE_ENROLMENT.test(apiPath(c.req.path)) &&
+        (await adminLacksSecondFactor(ctx.db, auth.userId))
+      )
+        throw forbidden(SECOND_FACTOR_ENROLMENT_REQUIRED);
       c.set('auth', auth);
     }
     await next();
@@ -59,6 +81,12 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
 }
 
 export type CurrentUserRow = MemberStanding;
+
+/**
+ * The signed-in account for the second-factor routes: like `requireUser`; `authenticate` already let
+ * only the enrolment routes through for an admin who must enrol.
+ */
+export const requireAccount = (ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }) => requireUser(ctx, c);
 
 /** The signed-in user as the read model has them now, or a 401. */
 export async function requireUser(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {

@@ -3,14 +3,17 @@
  * `users` read model, registration, login with refresh sessions, password reset, e-mail
  * verification, profile, the admin bootstrap and the identity e-mails.
  * Use cases: accounts.service.ts (register, approve, reject, profile, verify e-mail),
- * session.service.ts (log in, refresh, log out), password.service.ts (reset request and confirm).
+ * session.service.ts (log in, refresh, log out), password.service.ts (reset request and confirm),
+ * mfa.service.ts (the TOTP second factor: enrol, confirm, verify at login, remove).
  */
 import type { AppModule } from '../module.js';
 import { authRoutes } from './auth.routes.js';
 import { bootstrapAdmin } from './bootstrap.js';
 import { createAuthLimits } from './limits.js';
 import { identityMailSubscriber } from './mail.subscriber.js';
+import { mfaRoutes } from './mfa.routes.js';
 import { passwordRoutes } from './password.routes.js';
+import { secondFactorsProjection } from './secondFactors.js';
 import { usersProjection } from './users.projection.js';
 import { userRoutes } from './users.routes.js';
 
@@ -20,12 +23,13 @@ export type { UserDto } from './users.queries.js';
 
 export const identityModule: AppModule = {
   name: 'identity',
-  projections: [usersProjection],
+  projections: [usersProjection, secondFactorsProjection],
   subscribers: (ctx) => [identityMailSubscriber(ctx)],
   routes(api, ctx) {
     const limits = createAuthLimits(ctx);
     authRoutes(api, ctx, limits);
     passwordRoutes(api, ctx, limits);
+    mfaRoutes(api, ctx, limits);
     userRoutes(api, ctx);
   },
   async start(ctx) {

@@ -1,6 +1,6 @@
 /**
- * Identity's checkpointed subscriber: turns registrations, approvals, rejections and reset requests
- * into outbox rows in the same transaction as its checkpoint, keyed by the event id, so a crash or
+ * Identity's checkpointed subscriber: turns registrations, approvals, rejections, reset requests
+ * and second-factor changes (a security notice) into outbox rows in the same transaction as its checkpoint, keyed by the event id, so a crash or
  * a replay never loses or doubles a mail. The mail module's sender delivers them.
  */
 import type { AppContext } from '../context.js';
@@ -9,7 +9,16 @@ import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { tokenSecret } from '../http/auth.js';
 import { enqueueMail } from '../mail/outbox.js';
-import { approvedMail, type MailText, passwordResetMail, registrationReceivedMail, rejectedMail, verifyEmailMail } from './mails.js';
+import {
+  approvedMail,
+  type MailText,
+  passwordResetMail,
+  registrationReceivedMail,
+  rejectedMail,
+  secondFactorMail,
+  verifyEmailMail,
+} from './mails.js';
+import type { SecondFactorEvent } from './secondFactor.decider.js';
 import { emailVerificationToken, resetToken } from './tokens.js';
 import { SYSTEM_ACTOR, type UserEvent } from './user.decider.js';
 import { findUserById } from './users.queries.js';
@@ -28,9 +37,17 @@ export function identityMailSubscriber(ctx: AppContext): Subscriber {
 
   return {
     name: 'identity-mail',
-    types: ['UserRegistered', 'UserApproved', 'UserRejected', 'PasswordResetRequested'],
+    types: [
+      'UserRegistered',
+      'UserApproved',
+      'UserRejected',
+      'PasswordResetRequested',
+      'SecondFactorEnrolled',
+      'SecondFactorRemoved',
+      'RecoveryCodeUsed',
+    ],
     async handle(tx, recorded) {
-      const event = recorded as unknown as UserEvent & RecordedEvent;
+      const event = recorded as unknown as (UserEvent | SecondFactorEvent) & RecordedEvent;
       const origin = originOf(recorded);
       switch (event.type) {
         case 'UserRegistered': {
@@ -57,6 +74,16 @@ export function identityMailSubscriber(ctx: AppContext): Subscriber {
           const user = await findUserById(tx, event.data.userId);
           const link = `${origin}/auth/forgot-password?token=${encodeURIComponent(resetToken(tokenSecret(ctx), event.data.resetId))}`;
           if (user) await send(tx, `password-reset:${recorded.eventId}`, user.email, passwordResetMail(site, user.first_name, link));
+          return;
+        }
+        case 'SecondFactorEnrolled':
+        case 'SecondFactorRemoved':
+        case 'RecoveryCodeUsed': {
+          const user = await findUserById(tx, event.data.userId);
+          const change =
+            event.type === 'SecondFactorEnrolled' ? 'enabled' : event.type === 'SecondFactorRemoved' ? 'removed' : 'recovery-code-used';
+          const left = event.type === 'RecoveryCodeUsed' ? event.data.remaining : 0;
+          if (user) await send(tx, `second-factor:${recorded.eventId}`, user.email, secondFactorMail(site, user.first_name, change, left));
           return;
         }
       }

@@ -73,3 +73,27 @@ The link works once. If you did not ask for this, you can ignore this message; y
 ${site}`,
   };
 }
+
+/** A security notice after a second-factor change, so an unexpected one is noticed. */
+export function secondFactorMail(
+  site: string,
+  firstName: string,
+  change: 'enabled' | 'removed' | 'recovery-code-used',
+  left = 0,
+): MailText {
+  const what = {
+    enabled: 'Two-factor authentication was turned on for your account.',
+    removed: 'Two-factor authentication was turned off for your account.',
+    'recovery-code-used': `A recovery code was used to sign in to your account. ${left} recovery code${left === 1 ? '' : 's'} left.`,
+  }[change];
+  return {
+    subject: `${site}: ${change === 'enabled' ? 'two-factor authentication turned on' : change === 'removed' ? 'two-factor authentication turned off' : 'a recovery code was used'}`,
+    text: `Hi ${firstName},
+
+${what}
+
+If this was not you, reset your password now and contact support.
+
+${site}`,
+  };
+}

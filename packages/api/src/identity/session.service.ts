@@ -1,6 +1,6 @@
 /**
- * Session use cases: log in (the failed-login limit, the password check and the rule that a
- * rejected account cannot log in), refresh (rotation; a rejected account's session ends), log out.
+ * Session use cases: log in (the failed-login limit, the password check, the rule that a
+ * rejected account cannot log in, and the second-factor challenge when one is enrolled), refresh (rotation; a rejected account's session ends), log out.
  * Each successful one issues an access token and a refresh token; the route puts the refresh token
  * in its cookie (cookies.ts), so nothing here needs HTTP.
  */
@@ -8,7 +8,9 @@ import type { AppContext } from '../context.js';
 import { signAccessToken } from '../http/auth.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type AuthLimits, loginBlocked } from './limits.js';
+import { signMfaToken } from './mfaToken.js';
 import { verifyAgainstDummy, verifyPassword } from './passwords.js';
+import { findSecondFactor } from './secondFactors.js';
 import { createSession, type IssuedToken, revokeSessionByToken, rotateSession } from './sessions.js';
 import { findUserByEmail, findUserById, toUserDto, type UserDto } from './users.queries.js';
 import type { UserRow } from './users.schema.js';
@@ -22,6 +24,14 @@ export interface SessionAnswer {
   /** Seconds until the access token expires. */
   expiresIn: number;
   user: UserDto;
+  /** Present (true) when an admin must enrol a second factor before anything else (REQUIRE_ADMIN_2FA). */
+  mfaEnrollmentRequired?: true;
+}
+
+/** What login answers in place of a session when a second factor is due (see mfa.service.ts). */
+export interface MfaChallenge {
+  mfaRequired: true;
+  mfaToken: string;
 }
 
 /** A started or rotated session: what the API answers, and the refresh token for the cookie. */
@@ -35,10 +45,13 @@ export function refreshTtlMs(ctx: AppContext): number {
 }
 
 /** Signs an access token for a (new or rotated) refresh session. */
-async function issue(ctx: AppContext, user: UserRow, refresh?: IssuedToken): Promise<IssuedSession> {
+export async function issueSession(ctx: AppContext, user: UserRow, refresh?: IssuedToken): Promise<IssuedSession> {
   const issued = refresh ?? (await createSession(ctx.db, user.id, ctx.ids.next(), ctx.clock.now(), refreshTtlMs(ctx)));
   const token = await signAccessToken(ctx, { id: user.id, role: user.role });
-  return { answer: { token, expiresIn: ctx.env.ACCESS_TOKEN_TTL_SECONDS, user: toUserDto(user) }, refresh: issued };
+  const answer: SessionAnswer = { token, expiresIn: ctx.env.ACCESS_TOKEN_TTL_SECONDS, user: toUserDto(user) };
+  if (ctx.env.REQUIRE_ADMIN_2FA && user.role === 'admin' && (await findSecondFactor(ctx.db, user.id))?.status !== 'enabled')
+    answer.mfaEnrollmentRequired = true;
+  return { answer, refresh: issued };
 }
 
 /** A rejected account is refused even with the right password (spec: login of a rejected user). */
@@ -48,7 +61,7 @@ export async function logIn(
   ctx: AppContext,
   limits: AuthLimits,
   credentials: { email: string; password: string },
-): Promise<Result<IssuedSession>> {
+): Promise<Result<IssuedSession | MfaChallenge>> {
   const key = credentials.email.trim().toLowerCase();
   const blocked = await loginBlocked(ctx, limits, key);
   if (blocked) return blocked;
@@ -60,8 +73,12 @@ export async function logIn(
     return failure('unauthorized', INVALID_LOGIN);
   }
   if (!mayLogIn(user)) return failure('forbidden', REJECTED_LOGIN);
+  // With a second factor the failed-login count is only cleared once the code is right too, so
+  // knowing the password does not buy fresh guesses at the code.
+  if ((await findSecondFactor(ctx.db, user.id))?.status === 'enabled')
+    return success({ mfaRequired: true, mfaToken: await signMfaToken(ctx, user) });
   await limits.failedLogins.reset(key);
-  return success(await issue(ctx, user));
+  return success(await issueSession(ctx, user));
 }
 
 /** Rotates the refresh token; any problem (unknown, reused, expired, rejected account) ends the session. */
@@ -69,7 +86,7 @@ export async function refreshSession(ctx: AppContext, refreshToken: string): Pro
   const rotated = await rotateSession(ctx.db, refreshToken, ctx.clock.now(), refreshTtlMs(ctx));
   const user = rotated.ok ? await findUserById(ctx.db, rotated.userId) : undefined;
   if (!rotated.ok || !user || !mayLogIn(user)) return failure('unauthorized', SESSION_EXPIRED);
-  return success(await issue(ctx, user, rotated.next));
+  return success(await issueSession(ctx, user, rotated.next));
 }
 
 /** Ends the session the refresh token belongs to; an unknown token is ignored. */

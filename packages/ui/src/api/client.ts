@@ -13,10 +13,13 @@ import type {
   AuthResult,
   BitcoinPaymentSubmission,
   GeoCheck,
+  LoginResult,
   PendingPayment,
   Plan,
   PlanType,
   RegistrationPayload,
+  SecondFactorEnrolment,
+  SecondFactorStatus,
   SiteInfo,
   StreamInfo,
   Subscription,
@@ -358,8 +361,17 @@ export function createApiClient(options: ApiClientOptions = {}) {
     refreshSession,
 
     // identity
+    /** A session, or `{ mfaRequired, mfaToken }` when a second factor is due (then call `verifyMfa`). */
     login: (email: string, password: string) =>
-      post<AuthResult>('/auth/login', { email, password }, { ...noRedirect, fallbackError: 'Login failed' }),
+      post<LoginResult>('/auth/login', { email, password }, { ...noRedirect, fallbackError: 'Login failed' }),
+    verifyMfa: (mfaToken: string, code: string) =>
+      post<AuthResult>('/auth/mfa/verify', { mfaToken, code }, { ...noRedirect, fallbackError: 'Verification failed' }),
+    mfaStatus: () => get<SecondFactorStatus>('/auth/mfa'),
+    startMfaEnrolment: () => post<SecondFactorEnrolment>('/auth/mfa/enroll', undefined, { fallbackError: 'Could not start the setup' }),
+    confirmMfaEnrolment: (code: string) =>
+      post<SecondFactorStatus>('/auth/mfa/enroll/confirm', { code }, { redirectOn403: false, fallbackError: 'Could not confirm the code' }),
+    disableMfa: (password: string, code: string) =>
+      post<SecondFactorStatus>('/auth/mfa/disable', { password, code }, { ...noRedirect, fallbackError: 'Could not turn it off' }),
     register: (payload: RegistrationPayload) =>
       post<unknown>('/auth/register', payload, { ...noRedirect, fallbackError: 'Registration failed' }),
     logout: () => post<unknown>('/auth/logout', undefined, noRedirect),

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, createApiClient, toAnalyticsPoints } from './client';
+import { isMfaChallenge, SECOND_FACTOR_ENROLMENT_REQUIRED } from './secondFactor';
 import { createSessionStore } from './session';
 
 /** A Storage in memory (node has no localStorage). */
@@ -74,6 +75,28 @@ describe('API client', () => {
     const { api, onUnauthorized } = setup([() => json(401, { success: false, error: 'Invalid email or password' })]);
     await expect(api.login('a@b.c', 'x')).rejects.toMatchObject({ status: 401, message: 'Invalid email or password' });
     expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('a login with a second factor answers the challenge; verifyMfa completes it without redirects', async () => {
+    const { api, calls, onUnauthorized } = setup([
+      () => json(200, { success: true, data: { mfaRequired: true, mfaToken: 'mfa.tok' } }),
+      () => json(401, { success: false, error: 'The code is not valid' }),
+      () => json(200, { success: true, data: { token: 'tok', user: { id: 'u1', email: 'a@b.c' } } }),
+    ]);
+    const answer = await api.login('a@b.c', 'pw');
+    expect(isMfaChallenge(answer)).toBe(true);
+    await expect(api.verifyMfa('mfa.tok', '000000')).rejects.toMatchObject({ status: 401, message: 'The code is not valid' });
+    expect(onUnauthorized).not.toHaveBeenCalled();
+    expect(await api.verifyMfa('mfa.tok', '123456')).toMatchObject({ token: 'tok' });
+    expect(calls[2]?.url).toBe('https://members.example/api/auth/mfa/verify');
+    expect(JSON.parse(String(calls[2]?.init.body))).toEqual({ mfaToken: 'mfa.tok', code: '123456' });
+  });
+
+  it("passes the server's 'enrol first' refusal to onForbidden", async () => {
+    const { api, session, onForbidden } = setup([() => json(403, { success: false, error: SECOND_FACTOR_ENROLMENT_REQUIRED })]);
+    session.set('tok', { id: 'u1', email: 'a@b.c' });
+    await expect(api.adminStats()).rejects.toMatchObject({ status: 403 });
+    expect(onForbidden).toHaveBeenCalledWith(SECOND_FACTOR_ENROLMENT_REQUIRED);
   });
 
   it('refreshes once on a 401 and retries the call', async () => {

@@ -9,5 +9,6 @@ export {
   toAnalyticsPoints,
   UPLOAD_TIMEOUT_MS,
 } from './client';
+export { isMfaChallenge, SECOND_FACTOR_ENROLMENT_REQUIRED } from './secondFactor';
 export { createSessionStore, type SessionState, type SessionStore, STORAGE_KEYS, tokenExpiry } from './session';
 export type * from './types';

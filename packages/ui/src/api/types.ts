@@ -23,6 +23,30 @@ export interface User {
 export interface AuthResult {
   token: string;
   user: User;
+  /** An admin who must enrol a second factor before anything else (the server's REQUIRE_ADMIN_2FA). */
+  mfaEnrollmentRequired?: boolean;
+}
+
+/** Login's answer when a second factor is due: complete it with `verifyMfa(mfaToken, code)`. */
+export interface MfaChallenge {
+  mfaRequired: true;
+  mfaToken: string;
+}
+
+export type LoginResult = AuthResult | MfaChallenge;
+
+export interface SecondFactorStatus {
+  enabled: boolean;
+  pending: boolean;
+  recoveryCodesLeft: number;
+  required: boolean;
+}
+
+/** A started enrolment: scan `otpauthUri` (as a QR code) or type `secret`; the recovery codes are shown once. */
+export interface SecondFactorEnrolment {
+  secret: string;
+  otpauthUri: string;
+  recoveryCodes: string[];
 }
 
 export interface RegistrationPayload {

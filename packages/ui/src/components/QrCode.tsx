@@ -1,4 +1,4 @@
-/** A QR code image of any text (the BIP21 payment URI); the `qrcode` package is fetched on first use. */
+/** A QR code image of any text (the BIP21 payment URI, the second factor's otpauth URI); the `qrcode` package is fetched on first use. */
 import { useEffect, useState } from 'react';
 
 export interface QrCodeProps {
@@ -6,9 +6,10 @@ export interface QrCodeProps {
   /** The image's alternative text. */
   label: string;
   size?: number;
+  testId?: string;
 }
 
-export function QrCode({ value, label, size = 220 }: QrCodeProps) {
+export function QrCode({ value, label, size = 220, testId = 'payment-qr' }: QrCodeProps) {
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
     let active = true;
@@ -21,5 +22,5 @@ export function QrCode({ value, label, size = 220 }: QrCodeProps) {
     };
   }, [value, size]);
   if (!src) return <div className="qr-placeholder" style={{ width: size, height: size }} aria-hidden="true" />;
-  return <img className="qr" src={src} width={size} height={size} alt={label} data-testid="payment-qr" />;
+  return <img className="qr" src={src} width={size} height={size} alt={label} data-testid={testId} />;
 }

@@ -31,6 +31,7 @@ const RedirectToMarketplace = lazy(() => import('../pages/auth/RedirectToMarketp
 const NotFound = lazy(() => import('../pages/errors/NotFound'));
 const ServerError = lazy(() => import('../pages/errors/ServerError'));
 const Blocked = lazy(() => import('../pages/Blocked'));
+const TwoFactor = lazy(() => import('../pages/account/TwoFactor'));
 
 function page(el: ReactNode) {
   return <Suspense fallback={<Spinner label="Loading..." />}>{el}</Suspense>;
@@ -60,6 +61,7 @@ export const router = createBrowserRouter([
       { path: 'tos', element: page(<Terms />) },
       { path: 'logout', element: page(<Logout />) },
       { path: 'blocked', element: page(<Blocked />) },
+      { path: 'account/two-factor', element: page(<TwoFactor />) },
       { path: 'auth/login', element: <Navigate to="/login" replace /> },
       { path: 'auth/forgot-password', element: page(<ForgotPassword />) },
       { path: 'auth/reset-password', element: page(<ForgotPassword />) },

@@ -1,5 +1,10 @@
-/** `/login`: e-mail and password, 'Sign In' ('Signing In...'), errors in a red banner; redirect by approval and role. */
-import { Alert, Button, FormField, PasswordField } from '@members/ui';
+/**
+ * `/login`: e-mail and password, 'Sign In' ('Signing In...'), errors in a red banner; redirect by
+ * approval and role. When the account has a second factor, a code step follows; an admin who must
+ * enrol one first goes to the setup screen.
+ */
+import { Alert, Button, FormField, PasswordField, SecondFactorCodeForm } from '@members/ui';
+import { type AuthResult, isMfaChallenge } from '@members/ui/api';
 import { postLoginPath, validateLogin } from '@members/ui/format';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -12,9 +17,16 @@ export default function Login() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [mfaToken, setMfaToken] = useState<string | null>(null);
   const navigate = useNavigate();
   const site = useSite();
   const qc = useQueryClient();
+
+  function signedIn({ token, user, mfaEnrollmentRequired }: AuthResult) {
+    session.set(token, user);
+    qc.removeQueries({ queryKey: ['profile'] });
+    navigate(mfaEnrollmentRequired ? '/account/two-factor' : postLoginPath(user, site.adminEmail), { replace: true });
+  }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -26,10 +38,9 @@ export default function Login() {
     setBusy(true);
     setError(null);
     try {
-      const { token, user } = await api.login(email.trim(), password);
-      session.set(token, user);
-      qc.removeQueries({ queryKey: ['profile'] });
-      navigate(postLoginPath(user, site.adminEmail), { replace: true });
+      const answer = await api.login(email.trim(), password);
+      if (isMfaChallenge(answer)) setMfaToken(answer.mfaToken);
+      else signedIn(answer);
     } catch (err) {
       console.error('Login failed', err);
       setError((err as Error).message || 'Login failed. Please try again.');
@@ -43,29 +54,39 @@ export default function Login() {
       <div className="card auth-card">
         <h1>Member Login</h1>
         <p className="notice-18">18+ ONLY, Adult Content, Age Verification Required</p>
-        <form onSubmit={submit} noValidate>
-          {error && <Alert>{error}</Alert>}
-          <FormField
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
+        {mfaToken ? (
+          <SecondFactorCodeForm
+            onSubmit={async (code) => signedIn(await api.verifyMfa(mfaToken, code))}
+            onCancel={() => {
+              setMfaToken(null);
+              setPassword('');
+            }}
           />
-          <PasswordField
-            label="Password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-          />
-          <Button type="submit" block busy={busy} busyLabel="Signing In...">
-            Sign In
-          </Button>
-        </form>
+        ) : (
+          <form onSubmit={submit} noValidate>
+            {error && <Alert>{error}</Alert>}
+            <FormField
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              required
+            />
+            <PasswordField
+              label="Password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              required
+            />
+            <Button type="submit" block busy={busy} busyLabel="Signing In...">
+              Sign In
+            </Button>
+          </form>
+        )}
         <div className="auth-links">
           <Link to="/auth/forgot-password">Forgot your password?</Link>
           <span>

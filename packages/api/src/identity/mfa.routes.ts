@@ -1,0 +1,59 @@
+/**
+ * The second factor over HTTP: GET /auth/mfa (status), POST /auth/mfa/enroll and
+ * /auth/mfa/enroll/confirm, POST /auth/mfa/disable (signed in; an admin who must enrol may call
+ * these, see http/auth.ts), and POST /auth/mfa/verify, the second step of a login, which answers
+ * exactly what /auth/login answers without a second factor (token, user, refresh cookie).
+ */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { requireAccount } from '../http/auth.js';
+import { ok, valueOr } from '../http/envelope.js';
+import { jsonBody } from '../http/validate.js';
+import { setSessionCookies } from './cookies.js';
+import { type AuthLimits, limitPerIp } from './limits.js';
+import { completeMfaLogin, confirmEnrolment, disableSecondFactor, secondFactorStatus, startEnrolment } from './mfa.service.js';
+import { LIMITS } from './registration.js';
+
+const codeField = z.string({ error: 'is required' }).trim().min(1, 'is required').max(64, 'must be at most 64 characters');
+const verifySchema = z.object({ mfaToken: z.string({ error: 'is required' }).min(1, 'is required').max(2048), code: codeField });
+const confirmSchema = z.object({ code: codeField });
+const disableSchema = z.object({
+  password: z.string({ error: 'is required' }).min(1, 'is required').max(LIMITS.password, `must be at most ${LIMITS.password} characters`),
+  code: codeField,
+});
+
+export function mfaRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits): void {
+  const perIp = limitPerIp(ctx, limits);
+  const callerOf = (c: { get(k: 'requestId'): string }, actorId: string) => ({ actorId, requestId: c.get('requestId') });
+
+  api.get('/auth/mfa', async function secondFactorState(c) {
+    const user = await requireAccount(ctx, c);
+    return ok(c, valueOr(await secondFactorStatus(ctx, user.id)));
+  });
+
+  api.post('/auth/mfa/enroll', async function enrol(c) {
+    const user = await requireAccount(ctx, c);
+    return ok(c, valueOr(await startEnrolment(ctx, user.id, callerOf(c, user.id))));
+  });
+
+  api.post('/auth/mfa/enroll/confirm', async function confirmEnrol(c) {
+    const user = await requireAccount(ctx, c);
+    const { code } = await jsonBody(c, confirmSchema);
+    return ok(c, valueOr(await confirmEnrolment(ctx, user.id, code, callerOf(c, user.id))));
+  });
+
+  api.post('/auth/mfa/disable', perIp, async function disable(c) {
+    const user = await requireAccount(ctx, c);
+    const input = await jsonBody(c, disableSchema);
+    return ok(c, valueOr(await disableSecondFactor(ctx, limits, user.id, input, callerOf(c, user.id))));
+  });
+
+  api.post('/auth/mfa/verify', perIp, async function verifySecondFactor(c) {
+    const input = await jsonBody(c, verifySchema);
+    const session = valueOr(await completeMfaLogin(ctx, limits, input, { requestId: c.get('requestId') }));
+    setSessionCookies(ctx, c, session.refresh);
+    return ok(c, session.answer);
+  });
+}

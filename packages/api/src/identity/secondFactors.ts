@@ -1,0 +1,64 @@
+/**
+ * Where the second factor is kept.
+ * - `second_factors`: the read model projected from the second-factor events (status, enrolment,
+ *   recovery codes left); rebuilt from the log like any projection. The guards read it.
+ * - `second_factor_secrets` (a table outside the log, from db/migrations/004, never rebuilt, like
+ *   refresh sessions): the TOTP secret encrypted with AES-256-GCM
+ *   (totp.ts) and the last time step a code was accepted for. Keeping the secret out of the
+ *   append-only log, even encrypted, means removing the factor really deletes it and a key rotation
+ *   can re-encrypt the rows; the last-used step is churn the permanent log should not hold, and a
+ *   conditional UPDATE on it makes a code single-use across every process sharing the database.
+ */
+import type { Queryable } from '../db/types.js';
+import type { Projection } from '../eventstore/projections.js';
+import type { RecordedEvent } from '../eventstore/types.js';
+import type { SecondFactorEvent } from './secondFactor.decider.js';
+
+export const SECOND_FACTORS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS second_factors (
+  user_id TEXT PRIMARY KEY,
+  status TEXT NOT NULL,
+  enrolment_id TEXT NOT NULL,
+  enrolled_at TEXT,
+  recovery_codes_left INTEGER NOT NULL DEFAULT 0
+);
+`;
+
+
+async function applySecondFactorEvent(tx: Queryable, event: SecondFactorEvent): Promise<void> {
+  switch (event.type) {
+    case 'SecondFactorEnrolmentStarted':
+      await tx.run(
+        `INSERT INTO second_factors (user_id, status, enrolment_id, enrolled_at, recovery_codes_left) VALUES (?, 'pending', ?, NULL, ?)
+         ON CONFLICT (user_id) DO UPDATE SET status = 'pending', enrolment_id = excluded.enrolment_id, enrolled_at = NULL,
+           recovery_codes_left = excluded.recovery_codes_left`,
+        [event.data.userId, event.data.enrolmentId, event.data.recoveryCodeHashes.length],
+      );
+      return;
+    case 'SecondFactorEnrolled':
+      await tx.run(`UPDATE second_factors SET status = 'enabled', enrolled_at = ? WHERE user_id = ?`, [
+        event.data.enrolledAt,
+        event.data.userId,
+      ]);
+      return;
+    case 'RecoveryCodeUsed':
+      await tx.run('UPDATE second_factors SET recovery_codes_left = ? WHERE user_id = ?', [event.data.remaining, event.data.userId]);
+      return;
+    case 'SecondFactorRemoved':
+      await tx.run('DELETE FROM second_factors WHERE user_id = ?', [event.data.userId]);
+      return;
+  }
+}
+
+const TYPES = new Set(['SecondFactorEnrolmentStarted', 'SecondFactorEnrolled', 'RecoveryCodeUsed', 'SecondFactorRemoved']);
+
+export const secondFactorsProjection: Projection = {
+  name: 'second-factors',
+  version: 1,
+  tables: ['second_factors'],
+  schema: SECOND_FACTORS_SCHEMA,
+  async apply(tx: Queryable, event: RecordedEvent) {
+    if (!TYPES.has(event.type)) return;
+    await applySecondFactorEvent(tx, event as unknown as SecondFactorEvent);
+  },
+};

@@ -1,0 +1,78 @@
+/**
+ * `/account/two-factor`: the optional second factor for members, and the setup an admin must finish
+ * before anything else when the server requires it (the API answers 403 elsewhere until then).
+ * Shows the state, the setup (QR code, manual key, recovery codes, confirming code) or the form
+ * that turns it off (password and a code).
+ */
+import { Alert, Button, PasswordField, SecondFactorCodeForm, SecondFactorSetup, Spinner } from '@members/ui';
+import { postLoginPath } from '@members/ui/format';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { api } from '../../app/api';
+import { useSession } from '../../app/session';
+import { useSite } from '../../app/site';
+
+export default function TwoFactor() {
+  const { loggedIn, user } = useSession();
+  const site = useSite();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const status = useQuery({ queryKey: ['mfa-status'], queryFn: () => api.mfaStatus(), enabled: loggedIn, retry: false });
+  const [password, setPassword] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+
+  if (!loggedIn) return <Navigate to="/login" replace />;
+  if (status.isPending) return <Spinner label="Loading..." />;
+  if (status.isError) return <Alert>{(status.error as Error).message}</Alert>;
+  const s = status.data;
+
+  return (
+    <div className="auth-page">
+      <div className="card auth-card">
+        <h1>Two-factor authentication</h1>
+        {notice && <Alert tone="success">{notice}</Alert>}
+        {s.enabled ? (
+          <>
+            <p data-testid="mfa-enabled">
+              Two-factor authentication is on. Recovery codes left: <strong>{s.recoveryCodesLeft}</strong>.
+            </p>
+            <h2>Turn it off</h2>
+            <PasswordField
+              label="Password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <SecondFactorCodeForm
+              submitLabel="Turn off two-factor authentication"
+              onSubmit={async (code) => {
+                await api.disableMfa(password, code);
+                setPassword('');
+                setNotice('Two-factor authentication is off.');
+                await qc.invalidateQueries({ queryKey: ['mfa-status'] });
+              }}
+            />
+          </>
+        ) : (
+          <SecondFactorSetup
+            required={s.required}
+            start={() => api.startMfaEnrolment()}
+            confirm={(code) => api.confirmMfaEnrolment(code)}
+            onEnabled={async () => {
+              await qc.invalidateQueries();
+              if (s.required && user) navigate(postLoginPath(user, site.adminEmail), { replace: true });
+              else setNotice('Two-factor authentication is on.');
+            }}
+          />
+        )}
+        {!s.required && (
+          <Button variant="ghost" onClick={() => navigate(-1)}>
+            Back
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}
