@@ -12,8 +12,8 @@ import { UniqueViolation } from './db/types.js';
 import type { AppEnv } from './http/appEnv.js';
 import { authenticate } from './http/auth.js';
 import { fail, HttpError, ok } from './http/envelope.js';
-import type { AppModule } from './module.js';
 import { httpMetrics, metricsOnMainPort } from './metrics/index.js';
+import type { AppModule } from './module.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 

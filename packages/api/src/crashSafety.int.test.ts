@@ -17,6 +17,7 @@ import { verifyChain } from './audit/verifyChain.js';
 import { loadSiteConfig } from './config/site.js';
 import { closeContext, createContext } from './context.js';
 import { makeMp4 } from './media/testMedia.js';
+import { allProjections } from './modules.js';
 
 const KILLS = 5;
 /** Acknowledged writes to wait for in a round (and at least one upload and one verification) before the kill. */
@@ -41,7 +42,7 @@ async function waitFor(cond: () => boolean, ms: number): Promise<void> {
 
 /** The store's checks, run while the server is down (after the kill, before the restart). */
 async function checkStore(store: FreshStore, acked: Acked): Promise<{ head: number; recorded: Set<string> }> {
-  const ctx = await createContext(testEnv(store.env), loadSiteConfig().config);
+  const ctx = await createContext(testEnv(store.env), loadSiteConfig().config, allProjections());
   try {
     expect(await missingWrites(ctx.db, acked)).toEqual([]);
     const chain = await verifyChain(ctx.store);

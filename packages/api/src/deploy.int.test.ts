@@ -22,6 +22,7 @@ import { loadSiteConfig } from './config/site.js';
 import { type AppContext, closeContext, createContext } from './context.js';
 import { cookieHeader, cookiesOf } from './identity/identity.testkit.js';
 import { makeMp4 } from './media/testMedia.js';
+import { allProjections } from './modules.js';
 import { TestClock } from './shared/clock.js';
 import { signStreamPath } from './streaming/streamSignature.js';
 
@@ -51,7 +52,7 @@ function startProcess(
   cmd: string,
   args: string[],
   env: Record<string, string>,
-  ready: (out: string) => boolean,
+  ready: (out: string) => boolean | Promise<boolean>,
 ): Promise<Proc> {
   const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -396,7 +397,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         DATABASE_URL: store.env.DATABASE_URL,
         LOG_LEVEL: 'silent',
       });
-      sideCtx = await createContext(env, loadSiteConfig(undefined).config, { clock: past });
+      sideCtx = await createContext(env, loadSiteConfig(undefined).config, allProjections(), { clock: past });
       const lapsed = await apiClient(base).post('/auth/register', {
         email: 'lapsed@example.test',
         password: 'member-password-123',

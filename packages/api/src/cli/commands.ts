@@ -7,8 +7,8 @@ import { auditReplay } from './auditReplay.js';
 import { auditVerify } from './auditVerify.js';
 import { backup, restore } from './backupRestore.js';
 import type { CliCommand } from './command.js';
-import { migrateCommand } from './migrate.js';
 import { mfaReset } from './mfaReset.js';
+import { migrateCommand } from './migrate.js';
 import { projectionsRebuild } from './projectionsRebuild.js';
 import { storeCopy } from './storeCopy.js';
 

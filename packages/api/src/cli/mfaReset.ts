@@ -2,7 +2,8 @@
 import { closeContext, createContext } from '../context.js';
 import { resetSecondFactor } from '../identity/mfa.service.js';
 import { findUserByEmail } from '../identity/users.queries.js';
-import type { CliCommand } from './commands.js';
+import { allProjections } from '../modules.js';
+import type { CliCommand } from './command.js';
 
 export const mfaReset: CliCommand = {
   summary: "remove an account's second factor (lost device and recovery codes; check who asks first)",
@@ -12,7 +13,7 @@ export const mfaReset: CliCommand = {
       console.error('Usage: pnpm cli mfa reset EMAIL');
       return 2;
     }
-    const ctx = await createContext(env, site);
+    const ctx = await createContext(env, site, allProjections());
     try {
       const user = await findUserByEmail(ctx.db, email);
       if (!user) {

@@ -145,7 +145,7 @@ export async function completeMfaLogin(
   const claims = await readMfaToken(ctx, input.mfaToken);
   const user = claims ? await findUserById(ctx.db, claims.userId) : undefined;
   if (!claims || !user || !mfaTokenMatchesPassword(claims.pwd, user.password_hash)) return failure('unauthorized', MFA_SESSION_EXPIRED);
-  const blocked = loginBlocked(ctx, limits, user.email_lower);
+  const blocked = await loginBlocked(ctx, limits, user.email_lower);
   if (blocked) return blocked;
   if (!mayLogIn(user)) return failure('unauthorized', MFA_SESSION_EXPIRED);
   const checked = await checkSecondFactor(ctx, user.id, input.code, { ...caller, actorId: user.id });
@@ -168,7 +168,7 @@ export async function disableSecondFactor(
   const user = await findUserById(ctx.db, userId);
   if (!user) return failure('not_found', 'User not found');
   if ((await findSecondFactor(ctx.db, userId))?.status !== 'enabled') return runDisable(ctx, userId, false, caller);
-  const blocked = loginBlocked(ctx, limits, user.email_lower);
+  const blocked = await loginBlocked(ctx, limits, user.email_lower);
   if (blocked) return blocked;
   const passwordOk = await verifyPassword(user.password_hash, input.password);
   const codeOk = passwordOk && (await checkSecondFactor(ctx, userId, input.code, caller)).ok;

@@ -24,7 +24,6 @@ CREATE TABLE IF NOT EXISTS second_factors (
 );
 `;
 
-
 async function applySecondFactorEvent(tx: Queryable, event: SecondFactorEvent): Promise<void> {
   switch (event.type) {
     case 'SecondFactorEnrolmentStarted':
@@ -62,3 +61,62 @@ export const secondFactorsProjection: Projection = {
     await applySecondFactorEvent(tx, event as unknown as SecondFactorEvent);
   },
 };
+
+export interface SecondFactorRow {
+  user_id: string;
+  status: 'pending' | 'enabled';
+  enrolment_id: string;
+  enrolled_at: string | null;
+  recovery_codes_left: number;
+}
+
+export function findSecondFactor(q: Queryable, userId: string): Promise<SecondFactorRow | undefined> {
+  return q.get<SecondFactorRow>('SELECT * FROM second_factors WHERE user_id = ?', [userId]);
+}
+
+export interface StoredSecret {
+  enrolment_id: string;
+  secret_ciphertext: string;
+  last_used_step: number;
+}
+
+export async function saveSecret(q: Queryable, userId: string, enrolmentId: string, ciphertext: string, now: Date): Promise<void> {
+  await q.run(
+    `INSERT INTO second_factor_secrets (user_id, enrolment_id, secret_ciphertext, created_at, last_used_step) VALUES (?, ?, ?, ?, 0)
+     ON CONFLICT (user_id) DO UPDATE SET enrolment_id = excluded.enrolment_id, secret_ciphertext = excluded.secret_ciphertext,
+       created_at = excluded.created_at, last_used_step = 0`,
+    [userId, enrolmentId, ciphertext, now.toISOString()],
+  );
+}
+
+export function findSecret(q: Queryable, userId: string): Promise<StoredSecret | undefined> {
+  return q.get<StoredSecret>('SELECT enrolment_id, secret_ciphertext, last_used_step FROM second_factor_secrets WHERE user_id = ?', [
+    userId,
+  ]);
+}
+
+/**
+ * Records `step` as used; false when that step (or a later one) was already used: a replayed code.
+ * One conditional UPDATE, so two processes accepting the same code at once cannot both win.
+ */
+export async function claimTimeStep(q: Queryable, userId: string, step: number): Promise<boolean> {
+  const r = await q.run('UPDATE second_factor_secrets SET last_used_step = ? WHERE user_id = ? AND last_used_step < ?', [
+    step,
+    userId,
+    step,
+  ]);
+  return r.changes === 1;
+}
+
+export async function deleteSecret(q: Queryable, userId: string): Promise<void> {
+  await q.run('DELETE FROM second_factor_secrets WHERE user_id = ?', [userId]);
+}
+
+/** An admin account whose second factor is not enabled (REQUIRE_ADMIN_2FA holds it to the enrolment routes). */
+export async function adminLacksSecondFactor(q: Queryable, userId: string): Promise<boolean> {
+  const row = await q.get<{ role: string; status: string | null }>(
+    'SELECT u.role, sf.status FROM users u LEFT JOIN second_factors sf ON sf.user_id = u.id WHERE u.id = ?',
+    [userId],
+  );
+  return row?.role === 'admin' && row.status !== 'enabled';
+}

@@ -8,7 +8,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { adminStats } from '../admin/index.js';
+import { adminStats } from '../admin/stats.service.js';
 import type { Db } from '../db/types.js';
 import type { AppendObserver } from '../eventstore/instrumentedStore.js';
 import type { EventStore } from '../eventstore/types.js';

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshStore, freshStore, storeKinds, testEnv } from '../../test/harness.js';
 import { loadSiteConfig } from '../config/site.js';
 import { type AppContext, closeContext, createContext } from '../context.js';
+import { allProjections } from '../modules.js';
 import { electLeader, LEADER_LOCK_KEY, type Leadership } from './leader.js';
 import { createRateLimiter, MemoryRateLimiter, PostgresRateLimiter } from './rateLimit.js';
 
@@ -30,8 +31,8 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       store = await freshStore('postgres');
       const site = loadSiteConfig(undefined).config;
       const logger = pino({ level: 'silent' });
-      a = await createContext(testEnv(store.env), site, { logger });
-      b = await createContext(testEnv(store.env), site, { logger });
+      a = await createContext(testEnv(store.env), site, allProjections(), { logger });
+      b = await createContext(testEnv(store.env), site, allProjections(), { logger });
     });
     afterAll(async () => {
       for (const c of [a, b]) if (c) await closeContext(c);
@@ -109,7 +110,9 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
 describe('rate limiter on the embedded store', () => {
   it('is the in-memory one', async () => {
     const store = await freshStore('sqlite');
-    const ctx = await createContext(testEnv(store.env), loadSiteConfig(undefined).config, { logger: pino({ level: 'silent' }) });
+    const ctx = await createContext(testEnv(store.env), loadSiteConfig(undefined).config, allProjections(), {
+      logger: pino({ level: 'silent' }),
+    });
     try {
       expect(createRateLimiter(ctx.db, 'x', 1, 1000)).toBeInstanceOf(MemoryRateLimiter);
       const leader = await electLeader(ctx, { work: async () => [] });
