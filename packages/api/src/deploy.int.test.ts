@@ -127,6 +127,10 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         DATA_DIR: store.dataDir,
         DATABASE_URL: store.env.DATABASE_URL as string,
         TOKEN_SECRET,
+        // Production requires a key for second-factor secrets; this deployment's admin has not enrolled
+        // (the second factor itself is proven in identity/mfa.int.test.ts), so it is not demanded here.
+        MFA_KEY_SECRET: 'deploy-test-mfa-key-0123456789abcdef0123456789',
+        REQUIRE_ADMIN_2FA: 'false',
         ADMIN_EMAIL: TEST_ADMIN.email,
         ADMIN_PASSWORD: TEST_ADMIN.password,
         PUBLIC_URL: base,

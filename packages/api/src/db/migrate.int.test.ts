@@ -17,6 +17,9 @@ import type { Db } from './types.js';
 
 const OLD_SCHEMA = fs.readFileSync(path.join(import.meta.dirname, '../../test/fixtures/schema-before-migrations.sql'), 'utf8');
 const OLD_TABLES = [...OLD_SCHEMA.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g)].map((m) => m[1] as string);
+/** Old tables a later migration drops (002: uploads moved to tus); the current code has no rows for them. */
+const DROPPED_TABLES = ['upload_sessions'];
+const KEPT_TABLES = OLD_TABLES.filter((t) => !DROPPED_TABLES.includes(t));
 
 async function dump(db: Db, table: string): Promise<Record<string, unknown>[]> {
   return db.all(`SELECT * FROM ${table} ORDER BY 1, 2`);
@@ -81,7 +84,7 @@ forEachStore('schema migrations', (kind) => {
     await db.exec(OLD_SCHEMA);
     expect(await tableNames(db)).toEqual([...OLD_TABLES].sort());
     const before: Record<string, Record<string, unknown>[]> = {};
-    for (const t of OLD_TABLES) {
+    for (const t of KEPT_TABLES) {
       await copyRows(scratch.ctx.db, db, t);
       before[t] = await dump(db, t);
     }
@@ -94,7 +97,8 @@ forEachStore('schema migrations', (kind) => {
 
     upgraded = await startTestServer(kind, { store: old });
     const up = upgraded.ctx.db;
-    for (const t of OLD_TABLES) expect(await dump(up, t), t).toEqual(before[t]);
+    for (const t of KEPT_TABLES) expect(await dump(up, t), t).toEqual(before[t]);
+    for (const t of DROPPED_TABLES) expect(await tableNames(up)).not.toContain(t);
     expect(await up.all('SELECT id, name FROM schema_migrations ORDER BY id')).toEqual(migrations.map((m) => ({ id: m.id, name: m.name })));
     const versions = await up.all<{ name: string; version: number }>('SELECT name, version FROM projection_versions ORDER BY name');
     expect(versions.map((v) => ({ ...v, version: Number(v.version) }))).toEqual(
