@@ -142,6 +142,9 @@ async function main() {
       ADMIN_EMAIL: 'bench-admin@example.test',
       ADMIN_PASSWORD: 'bench-password-123',
       TRUST_PROXY: 'true',
+      // Production requires the second-factor key; the bench admin has not enrolled one.
+      MFA_KEY_SECRET: randomBytes(32).toString('hex'),
+      REQUIRE_ADMIN_2FA: 'false',
     };
     const main = ['--import', 'tsx', 'packages/api/src/main.ts'];
     const ready = (out) => out.includes('Site running at');

@@ -9,16 +9,13 @@
  *
  *   node bench/tus-upload.mjs [--mb 500]
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, rssMb, startBenchServer } from './lib/benchServer.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUDGET_MB = 64;
 const MB = 1024 * 1024;
 const i = process.argv.indexOf('--mb');
@@ -27,57 +24,18 @@ const SIZE_MB = i > 0 ? Number(process.argv[i + 1]) : Number(process.env.BENCH_M
 const requireApi = createRequire(path.join(ROOT, 'packages/api/package.json'));
 const tus = requireApi('tus-js-client');
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-const rssMb = (pid) => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : Number.NaN;
-};
-
 const ffmpeg = process.env.FFMPEG_PATH ?? (fs.existsSync('/usr/bin/ffmpeg') ? '/usr/bin/ffmpeg' : 'ffmpeg');
 
 async function startServer(dataDir) {
-  const port = await freePort();
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    LOG_LEVEL: 'warn',
-    TOKEN_SECRET: randomBytes(32).toString('hex'),
-    ADMIN_EMAIL: 'bench-admin@example.test',
-    ADMIN_PASSWORD: 'bench-password-123',
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/api/src/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('Site running at')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-  const res = await fetch(`${url}/api/auth/login`, {
+  const server = await startBenchServer(dataDir);
+  const res = await fetch(`${server.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }),
+    body: JSON.stringify(server.admin),
   });
   const body = await res.json();
   if (!body.success) throw new Error(`admin login failed: ${body.error}`);
-  return { child, url, token: body.data.token };
+  return { ...server, token: body.data.token };
 }
 
 function upload(server, file, chunkSize) {

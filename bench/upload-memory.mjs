@@ -14,17 +14,15 @@
  *
  *   node bench/upload-memory.mjs [--gb 1] [--real-mb 256]
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, rssMb, startBenchServer } from './lib/benchServer.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUDGET_MB = 64;
 const MB = 1024 * 1024;
 
@@ -34,19 +32,6 @@ function arg(name, fallback) {
 }
 const FILLER_BYTES = Math.round(arg('gb', 1) * 1024 * MB);
 const REAL_MB = arg('real-mb', 256);
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-const rssMb = (pid) => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : Number.NaN;
-};
 
 function ffmpegBinary() {
   if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
@@ -58,36 +43,7 @@ function ffmpegBinary() {
   }
 }
 
-async function startServer(dataDir) {
-  const port = await freePort();
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    LOG_LEVEL: 'warn',
-    TOKEN_SECRET: randomBytes(32).toString('hex'),
-    ADMIN_EMAIL: 'bench-admin@example.test',
-    ADMIN_PASSWORD: 'bench-password-123',
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/api/src/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('Site running at')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-  return { child, url, admin: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } };
-}
+const startServer = (dataDir) => startBenchServer(dataDir);
 
 async function login(url, admin) {
   const res = await fetch(`${url}/api/auth/login`, {

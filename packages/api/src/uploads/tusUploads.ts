@@ -8,6 +8,7 @@
  *                    answer learns the video id from HEAD instead of sending the file again
  * Files, not tables, so several API processes on one shared DATA_DIR see the same uploads.
  */
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
@@ -53,6 +54,20 @@ export interface TusUploads {
   sweep(): Promise<number>;
 }
 
+/**
+ * FileStore creates its directory with a callback mkdir whose error it throws from the callback, an
+ * uncaught exception if DATA_DIR goes away first (a test tearing down, a volume unmounted). We create
+ * the directory synchronously before the store exists, so any failure is thrown here, to the caller.
+ */
+class SyncDirFileStore extends FileStore {
+  constructor(options: ConstructorParameters<typeof FileStore>[0]) {
+    fs.mkdirSync(options.directory, { recursive: true, mode: 0o777 });
+    super(options);
+  }
+}
+// The base class's method is private in its types, so the no-op goes on the prototype directly.
+Object.defineProperty(SyncDirFileStore.prototype, 'checkOrCreateDirectory', { value: () => {} });
+
 export function uploadDirs(dataDir: string) {
   const root = path.join(dataDir, 'uploads');
   return { root, tus: path.join(root, 'tus'), done: path.join(root, 'done') };
@@ -60,7 +75,7 @@ export function uploadDirs(dataDir: string) {
 
 export function createTusUploads(ctx: AppContext): TusUploads {
   const dirs = uploadDirs(ctx.env.DATA_DIR);
-  const store = new FileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+  const store = new SyncDirFileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
   const actors = new WeakMap<Request, UploadActor>();
   const finishing = new Map<string, Promise<FinishedUpload>>();
   const donePath = (id: string) => path.join(dirs.done, `${id}.json`);

@@ -1,0 +1,59 @@
+// Shared by the bench scripts: a free loopback port, a process's RSS, and the real API entry point
+// started as a child process on a throwaway embedded store with a bench admin.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export const BENCH_ADMIN = { email: 'bench-admin@example.test', password: 'bench-password-123' };
+
+export const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Resident memory of a process, in MB (Linux /proc). */
+export const rssMb = (pid) => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : Number.NaN;
+};
+
+/** Starts `packages/api/src/main.ts` on a free port over `dataDir`; resolves once it is listening. */
+export async function startBenchServer(dataDir, extraEnv = {}) {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+    TOKEN_SECRET: randomBytes(32).toString('hex'),
+    ADMIN_EMAIL: BENCH_ADMIN.email,
+    ADMIN_PASSWORD: BENCH_ADMIN.password,
+    ...extraEnv,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/api/src/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('Site running at')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+  return { child, url, admin: { ...BENCH_ADMIN } };
+}
