@@ -198,26 +198,24 @@ const must = async <T>(what: string, a: Promise<{ status: number; body: { data?:
 
 const api = (fx: Fixtures) => apiClient(fx.server.url);
 
-/** A member registered through the API and left pending (for approve/reject). */
-async function pendingTarget(fx: Fixtures): Promise<string> {
+/** A member registered through the API and left pending. */
+async function registered(fx: Fixtures): Promise<Account> {
   const payload = registrationPayload();
   const data = await must<{ user: { id: string } }>('register target', api(fx).post('/auth/register', payload), 201);
-  return data.user.id;
+  return { id: data.user.id, email: payload.email, password: payload.password };
 }
+
+/** A pending member's id (for approve/reject). */
+const pendingTarget = async (fx: Fixtures) => (await registered(fx)).id;
 
 /** A submitted, unverified payment of a fresh approved member (for verify/reject). */
 async function submittedPayment(fx: Fixtures): Promise<string> {
-  const id = await pendingTarget(fx);
-  await must('approve payer', api(fx).post(`/admin/users/${id}/approve`, undefined, fx.admin.token));
-  const payload = await fx.server.ctx.db.get<{ email: string }>('SELECT email FROM users WHERE id = ?', [id]);
-  // The target logs in with the password registrationPayload gives every account.
-  const login = await must<{ token: string }>(
-    'payer login',
-    api(fx).post('/auth/login', { email: payload?.email, password: 'member-password-1' }),
-  );
+  const buyer = await registered(fx);
+  await must('approve payer', api(fx).post(`/admin/users/${buyer.id}/approve`, undefined, fx.admin.token));
+  const login = await must<{ token: string }>('payer login', api(fx).post('/auth/login', { email: buyer.email, password: buyer.password }));
   const paid = await must<{ paymentId: string }>(
     'submit payment',
-    api(fx).post('/payments/submit-bitcoin-payment', { userId: id, planType: 'monthly', btcAmount: '0.0005' }, login.token),
+    api(fx).post('/payments/submit-bitcoin-payment', { userId: buyer.id, planType: 'monthly', btcAmount: '0.0005' }, login.token),
     201,
   );
   return paid.paymentId;
@@ -270,11 +268,12 @@ function multipartUpload(fx: Fixtures): Buffer {
 }
 
 /** Starts and confirms a second factor for `token`; the secret. */
-async function enrol(fx: Fixtures, token: string): Promise<string> {
-  const started = await must<{ secret: string }>('enrol', api(fx).post('/auth/mfa/enroll', undefined, token));
-  await must('confirm', api(fx).post('/auth/mfa/enroll/confirm', { code: totpCode(started.secret, fx.server.clock.now()) }, token));
+async function enrol(server: TestServer, token: string): Promise<string> {
+  const client = apiClient(server.url);
+  const started = await must<{ secret: string }>('enrol', client.post('/auth/mfa/enroll', undefined, token));
+  await must('confirm', client.post('/auth/mfa/enroll/confirm', { code: totpCode(started.secret, server.clock.now()) }, token));
   // The confirming code's time step is spent: the next code is the next step's.
-  fx.server.clock.advance(30_000);
+  server.clock.advance(30_000);
   return started.secret;
 }
 
@@ -284,7 +283,7 @@ const selfService = (fx: Fixtures, p: Principal) =>
 
 /** Restores the admin's second factor after a cell that removed it. */
 async function reEnrolAdmin(fx: Fixtures) {
-  fx.admin.secret = await enrol(fx, fx.admin.token as string);
+  fx.admin.secret = await enrol(fx.server, fx.admin.token as string);
 }
 
 async function loginCookies(fx: Fixtures, who: Account): Promise<Record<string, string>> {
@@ -515,7 +514,7 @@ const MATRIX: Record<string, Cell> = {
       let body = { password: 'member-password-1', code: '123456' };
       if (selfService(fx, p)) {
         const who = fx.accounts[p] as Account;
-        const secret = p === 'admin' ? fx.admin.secret : await enrol(fx, fx.tokens[p] as string);
+        const secret = p === 'admin' ? fx.admin.secret : await enrol(fx.server, fx.tokens[p] as string);
         fx.server.clock.advance(30_000);
         body = { password: who.password, code: totpCode(secret, fx.server.clock.now()) };
       }
@@ -655,8 +654,7 @@ forEachStore('authorization matrix', (kind) => {
       client.post('/auth/login', TEST_ADMIN),
     );
     expect(first.mfaEnrollmentRequired).toBe(true);
-    const partial = { server, accounts: {}, tokens: {} } as unknown as Fixtures;
-    const adminSecret = await enrol(partial, first.token);
+    const adminSecret = await enrol(server, first.token);
     const challenge = await must<{ mfaToken: string }>('admin challenge', client.post('/auth/login', TEST_ADMIN));
     const adminSession = await must<{ token: string }>(
       'admin verify',
@@ -766,7 +764,7 @@ forEachStore('authorization matrix', (kind) => {
     const loginUser = await member();
     const resetUser = await member();
     const mfaMember = await member();
-    const mfaSecret = await enrol(partial, mfaMember.token as string);
+    const mfaSecret = await enrol(server, mfaMember.token as string);
 
     const mp4 = await makeMp4(fixtureDir, 1);
     const accounts = { pending, rejected, approved, monthly, annual, canceled, pastDue, unpaid, admin, adminNo2fa };
