@@ -144,6 +144,7 @@ async function main() {
       TRUST_PROXY: 'true',
       // Production requires the second-factor key; the bench admin has not enrolled one.
       MFA_KEY_SECRET: randomBytes(32).toString('hex'),
+      DATA_KEY_SECRET: randomBytes(32).toString('hex'),
       REQUIRE_ADMIN_2FA: 'false',
     };
     const main = ['--import', 'tsx', 'packages/api/src/main.ts'];

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import pino from 'pino';
-import type { Env } from './config/env.js';
+import { ConfigError, type Env } from './config/env.js';
 import type { SiteConfig } from './config/site.js';
 import { SchemaTooNewError } from './db/migrate.js';
 import { openPostgres } from './db/postgres.js';
@@ -15,13 +15,20 @@ import { inlineProjector, migrateProjections, type Projection } from './eventsto
 import { createSqlEventStore } from './eventstore/sqlEventStore.js';
 import type { EventStore } from './eventstore/types.js';
 import { createMetrics, type Metrics } from './metrics/index.js';
+import { masterKeysOf } from './privacy/dataKeys.js';
+import { createShredder, type Shredder } from './privacy/shredder.js';
 import { type Clock, type IdGenerator, systemClock, uuidIds } from './shared/clock.js';
 
 export interface AppContext {
   env: Env;
   site: SiteConfig;
   db: Db;
+  /** The log as readers need it: personal fields decrypted, erased members' fields as placeholders. */
   store: EventStore;
+  /** The log's stored bytes (sealed envelopes), for what must see them as hashed: `audit verify`, checkpoints. */
+  rawStore: EventStore;
+  /** Seals and opens personal data (crypto-shredding), with this process's DATA_KEY_SECRET. */
+  shredder: Shredder;
   clock: Clock;
   ids: IdGenerator;
   logger: pino.Logger;
@@ -47,6 +54,12 @@ export function describeStore(env: Env): string {
 
 export { SchemaTooNewError };
 
+/** The crypto-shredding codec for this environment (DATA_KEY_SECRET, plus DATA_KEY_SECRET_PREVIOUS during a rotation). */
+export function shredderFor(env: Env): Shredder {
+  if (!env.DATA_KEY_SECRET) throw new ConfigError('DATA_KEY_SECRET is not set (main.ts and the CLI fill a dev default)');
+  return createShredder(masterKeysOf(env.DATA_KEY_SECRET, env.DATA_KEY_SECRET_PREVIOUS));
+}
+
 /**
  * Opens the database, applies the schema migrations (refusing a database newer than this code),
  * rebuilds any projection whose version changed, and opens the event store with `projections`
@@ -55,14 +68,16 @@ export { SchemaTooNewError };
 export async function createContext(env: Env, site: SiteConfig, projections: Projection[], opts: ContextOptions = {}): Promise<AppContext> {
   const logger = opts.logger ?? pino({ level: env.LOG_LEVEL });
   const clock = opts.clock ?? systemClock;
+  const shredder = shredderFor(env);
   const db = openDatabase(env);
   try {
     const metrics = createMetrics();
-    const sqlStore = await createSqlEventStore(db, { project: inlineProjector(projections), now: () => clock.now() });
+    const sqlStore = await createSqlEventStore(db, { project: inlineProjector(projections), now: () => clock.now(), codec: shredder });
     const store = instrumentStore(sqlStore, metrics.appendObserver);
-    await migrateProjections(db, projections, { logger });
+    const rawStore = await createSqlEventStore(db);
+    await migrateProjections(db, projections, { logger, codec: shredder });
     metrics.collectFrom(db, store);
-    return { env, site, db, store, clock, ids: opts.ids ?? uuidIds, logger, projections, metrics };
+    return { env, site, db, store, rawStore, shredder, clock, ids: opts.ids ?? uuidIds, logger, projections, metrics };
   } catch (err) {
     await db.close();
     throw err;

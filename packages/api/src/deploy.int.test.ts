@@ -130,6 +130,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         // Production requires a key for second-factor secrets; this deployment's admin has not enrolled
         // (the second factor itself is proven in identity/mfa.int.test.ts), so it is not demanded here.
         MFA_KEY_SECRET: 'deploy-test-mfa-key-0123456789abcdef0123456789',
+        DATA_KEY_SECRET: 'deploy-test-data-key-0123456789abcdef0123456789',
         REQUIRE_ADMIN_2FA: 'false',
         ADMIN_EMAIL: TEST_ADMIN.email,
         ADMIN_PASSWORD: TEST_ADMIN.password,

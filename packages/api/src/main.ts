@@ -34,6 +34,13 @@ async function main() {
       `[dev default] MFA_KEY_SECRET not set: using a generated secret stored in ${path.join(env.DATA_DIR, 'dev-mfa-key-secret')}`,
     );
   }
+  if (!env.DATA_KEY_SECRET) {
+    if (env.NODE_ENV === 'production') throw new ConfigError('DATA_KEY_SECRET must be set when NODE_ENV=production');
+    env.DATA_KEY_SECRET = devSecret(env, 'dev-data-key-secret');
+    console.warn(
+      `[dev default] DATA_KEY_SECRET not set: using a generated secret stored in ${path.join(env.DATA_DIR, 'dev-data-key-secret')}`,
+    );
+  }
   const { config: site, file: siteFile } = loadSiteConfig(env.SITE_CONFIG);
   if (siteFile.endsWith('site.config.example.json'))
     console.warn(`[dev default] using ${siteFile}; copy it to site.config.json for your brand`);

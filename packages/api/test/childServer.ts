@@ -6,7 +6,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { TEST_ADMIN } from './harness.js';
+import { TEST_ADMIN, TEST_DATA_KEY_SECRET } from './harness.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -27,6 +27,8 @@ export function childEnv(store: Partial<Record<string, string>>): NodeJS.Process
     HOST: '127.0.0.1',
     PORT: '0',
     TOKEN_SECRET: CHILD_TOKEN_SECRET,
+    // The same master key as testEnv(), so a CLI child reads what an in-process test server sealed.
+    DATA_KEY_SECRET: TEST_DATA_KEY_SECRET,
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
     // The writers all come from 127.0.0.1.

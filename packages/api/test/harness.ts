@@ -69,6 +69,9 @@ export async function freshStore(kind: StoreKind): Promise<FreshStore> {
 
 export const TEST_ADMIN = { email: 'admin@example.test', password: 'admin-password-123' };
 
+/** The master key of test servers, in-process and child (so a CLI child reads what a test server sealed). */
+export const TEST_DATA_KEY_SECRET = 'test-data-key-test-data-key-test-data-key-0123456789';
+
 export function testEnv(extra: Partial<Record<string, string>> = {}): Env {
   return parseEnv({
     NODE_ENV: 'test',
@@ -77,6 +80,7 @@ export function testEnv(extra: Partial<Record<string, string>> = {}): Env {
     LOG_LEVEL: 'silent',
     TOKEN_SECRET: 'test-secret-test-secret-test-secret-0123456789',
     MFA_KEY_SECRET: 'test-mfa-key-test-mfa-key-test-mfa-key-0123456789',
+    DATA_KEY_SECRET: TEST_DATA_KEY_SECRET,
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
     ...extra,

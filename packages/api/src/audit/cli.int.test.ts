@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { forEachStore, startTestServer, type TestServer, testEnv, tmpDir } from '../../test/harness.js';
+import { forEachStore, startTestServer, TEST_DATA_KEY_SECRET, type TestServer, testEnv, tmpDir } from '../../test/harness.js';
 import { billingTestKit, HASH, seedMember } from '../billing/billing.testSupport.js';
 import { auditPayments } from '../cli/auditPayments.js';
 import { auditReplay } from '../cli/auditReplay.js';
@@ -31,7 +31,7 @@ forEachStore('pnpm cli audit …', (kind) => {
     try {
       const r = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['packages/api/src/cli/main.ts', ...args], {
         cwd: ROOT,
-        env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', ...env },
+        env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', DATA_KEY_SECRET: TEST_DATA_KEY_SECRET, ...env },
         maxBuffer: 64 * 1024 * 1024,
       });
       return { code: 0, out: r.stdout, err: r.stderr };

@@ -45,14 +45,14 @@ function formatOf(c: Context<AppEnv>): ReportFormat {
 export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.get('/admin/audit/verify', async function verifyAuditChain(c) {
     await requireAdmin(ctx, c);
-    const result = await verifyChain(ctx.store);
+    const result = await verifyChain(ctx.rawStore);
     return ok(c, result);
   });
 
   api.get('/admin/audit/checkpoint', async function signAuditCheckpoint(c) {
     await requireAdmin(ctx, c);
     if (!ctx.env.AUDIT_SIGNING_KEY) throw new HttpError(409, 'Checkpoint signing is not configured (AUDIT_SIGNING_KEY)');
-    const result = await verifyChain(ctx.store);
+    const result = await verifyChain(ctx.rawStore);
     if (!result.ok) throw new HttpError(409, `The log does not verify (position ${result.break.position}); refusing to sign`);
     const time = ctx.clock.now().toISOString();
     return ok(

@@ -7,10 +7,12 @@
  * ever, and a member has at most one submitted (pending) payment per plan. A violating append is
  * rolled back whole and surfaces as `UniqueViolation` (see `uniqueRule`).
  */
+
 import type { Queryable } from '../db/types.js';
 import { UniqueViolation } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
+import { erasedLabel } from '../privacy/personalData.js';
 import { PAYMENT_EVENT_TYPES, type PaymentEvent } from './payment.decider.js';
 import { grantsAccess, SUBSCRIPTION_EVENT_TYPES, type SubscriptionEvent, type SubscriptionStatus } from './subscription.decider.js';
 
@@ -153,11 +155,19 @@ export const eventTime = (event: RecordedEvent): string => event.metadata.at ?? 
 
 export const billingProjection: Projection = {
   name: 'billing',
-  version: 1,
+  // 2: an erased member's payments show `erased member <short id>` (MemberErased).
+  version: 2,
   tables: ['billing_payments', 'billing_subscriptions'],
   schema: BILLING_SCHEMA,
   async apply(tx, event) {
-    if (PAYMENT_TYPES.has(event.type)) await applyPayment(tx, event as unknown as PaymentEvent);
+    if (event.type === 'MemberErased') {
+      // Payments stay for accounting; only the address they were submitted with goes.
+      const userId = String(event.data.userId);
+      await tx.run('UPDATE billing_payments SET user_email = ? WHERE user_id = ? AND user_email IS NOT NULL', [
+        erasedLabel(userId),
+        userId,
+      ]);
+    } else if (PAYMENT_TYPES.has(event.type)) await applyPayment(tx, event as unknown as PaymentEvent);
     else if (SUBSCRIPTION_TYPES.has(event.type)) await applySubscription(tx, event as unknown as SubscriptionEvent, eventTime(event));
   },
 };

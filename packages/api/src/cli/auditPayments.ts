@@ -19,7 +19,7 @@ export const auditPayments: CliCommand = {
       console.error('Usage: audit payments [--from DATE] [--to DATE] [--format csv|json|ndjson]');
       return 2;
     }
-    const opened = await openAuditStore(env, flags);
+    const opened = await openAuditStore(env, flags, { readable: true });
     try {
       const rows = paymentHistory(opened.store.streamAll({ batchSize: 1000 }), { from, to });
       await writeChunks(formatRows(rows, format, PAYMENT_HISTORY_COLUMNS));

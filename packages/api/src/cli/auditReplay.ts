@@ -19,7 +19,7 @@ export const auditReplay: CliCommand = {
       console.error('Usage: audit replay --to POSITION|DATE [--format csv|json|ndjson]');
       return 2;
     }
-    const opened = await openAuditStore(env, flags);
+    const opened = await openAuditStore(env, flags, { readable: true });
     try {
       const { ledger, rows } = await subscriptionsAt(opened.store, point);
       console.error(`Replayed ${ledger.events} events up to position ${ledger.position}`);

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { ConfigError, type Env } from '../config/env.js';
+import { shredderFor } from '../context.js';
 import { type OpenedStore, openStoreUrl } from '../eventstore/storeUrl.js';
 
 export function envStoreUrl(env: Env): string {
@@ -11,9 +12,15 @@ export function envStoreUrl(env: Env): string {
   return `sqlite:${path.join(env.DATA_DIR, 'store.sqlite')}`;
 }
 
-export async function openAuditStore(env: Env, flags: Record<string, string>): Promise<OpenedStore> {
+/**
+ * `readable`: personal fields decrypted (erased members as placeholders) with DATA_KEY_SECRET, for
+ * reports that name members; without it (or without a key) events are read as stored, as the chain
+ * check and copies need them. KurrentDB holds no data keys: its copy is always read as stored.
+ */
+export async function openAuditStore(env: Env, flags: Record<string, string>, opts: { readable?: boolean } = {}): Promise<OpenedStore> {
   try {
-    return await openStoreUrl(flags.store ?? envStoreUrl(env), { create: false });
+    const codec = opts.readable && env.DATA_KEY_SECRET ? shredderFor(env) : undefined;
+    return await openStoreUrl(flags.store ?? envStoreUrl(env), { create: false, codec });
   } catch (err) {
     // main.ts prints a ConfigError's message alone and exits 2.
     throw new ConfigError(`Cannot open the event store: ${(err as Error).message}`);

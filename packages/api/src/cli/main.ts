@@ -2,10 +2,17 @@
  * Operator commands (`pnpm cli <command>`), reading the same environment as the server and
  * working with the server stopped. Each command lives in its own module and registers here.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { ConfigError, parseEnv } from '../config/env.js';
 import { loadSiteConfig } from '../config/site.js';
 import { SchemaTooNewError } from '../db/migrate.js';
 import { commands } from './commands.js';
+
+function devDataKeySecret(dataDir: string): string | undefined {
+  const file = path.join(dataDir, 'dev-data-key-secret');
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : undefined;
+}
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  pnpm cli ${name.padEnd(28)} ${c.summary}`);
@@ -24,6 +31,8 @@ async function main(argv: string[]): Promise<number> {
   const rest = argv.slice(name.split(' ').length);
   const env = parseEnv();
   env.TOKEN_SECRET ??= 'cli-does-not-sign-tokens-cli-does-not-sign-tokens';
+  // The server's dev default (main.ts writes it into DATA_DIR); production sets DATA_KEY_SECRET.
+  env.DATA_KEY_SECRET ??= devDataKeySecret(env.DATA_DIR);
   const { config: site } = loadSiteConfig(env.SITE_CONFIG);
   return (await commands[name]?.run({ env, site, args: rest })) ?? 0;
 }

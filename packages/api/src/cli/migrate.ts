@@ -3,7 +3,7 @@
  * whose projection version changed, then says where the schema stands. The server does the same at
  * start; this lets an operator do it ahead of a deploy, with the server stopped.
  */
-import { describeStore, openDatabase } from '../context.js';
+import { describeStore, openDatabase, shredderFor } from '../context.js';
 import { migrate } from '../db/migrate.js';
 import { migrateProjections } from '../eventstore/projections.js';
 import { allProjections } from '../modules.js';
@@ -16,7 +16,7 @@ export const migrateCommand: CliCommand = {
     try {
       const { applied, current } = await migrate(db);
       for (const m of applied) console.log(`Applied migration ${String(m.id).padStart(3, '0')}_${m.name}`);
-      const { rebuilt } = await migrateProjections(db, allProjections());
+      const { rebuilt } = await migrateProjections(db, allProjections(), { codec: shredderFor(env) });
       for (const name of rebuilt) console.log(`Rebuilt read model ${name}`);
       console.log(
         `Schema at migration ${current}; ${applied.length} applied, ${rebuilt.length} read models rebuilt (${describeStore(env)})`,

@@ -26,6 +26,10 @@ export const envSchema = z.object({
   TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Encrypts second-factor (TOTP) secrets at rest; required in production, a generated dev default otherwise. */
   MFA_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Master key wrapping the per-member data keys (crypto-shredding); required in production, a generated dev default otherwise. */
+  DATA_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** The previous DATA_KEY_SECRET while `pnpm cli keys rotate` re-wraps the data keys. */
+  DATA_KEY_SECRET_PREVIOUS: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Admins must enrol a second factor before anything else (default: true when NODE_ENV=production). */
   REQUIRE_ADMIN_2FA: bool.optional(),
   PUBLIC_URL: z.string().url().optional(),

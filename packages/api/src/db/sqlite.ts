@@ -57,6 +57,9 @@ export function openSqlite(file: string): Db {
   writer.pragma('synchronous = NORMAL');
   writer.pragma('busy_timeout = 5000');
   writer.pragma('foreign_keys = ON');
+  // Deleted and overwritten content is zeroed, not left in free space: an erased member's old rows
+  // must not survive in the file's bytes (crypto-shredding; the erasure also truncates the WAL).
+  writer.pragma('secure_delete = ON');
   // An in-memory database is private to its connection, so reads must use the writer there.
   const reader = file === ':memory:' ? writer : new Database(file, { readonly: false });
   if (reader !== writer) {

@@ -8,7 +8,7 @@
 import type pino from 'pino';
 import { execStatements, migrate } from '../db/migrate.js';
 import type { Db, Queryable } from '../db/types.js';
-import { type InlineProjector, rowToEvent } from './sqlEventStore.js';
+import { type EventCodec, type InlineProjector, rowToEvent } from './sqlEventStore.js';
 import type { EventStore, RecordedEvent } from './types.js';
 
 export interface Projection {
@@ -32,14 +32,15 @@ type Log = Pick<pino.Logger, 'info'>;
 const silent: Log = { info: () => {} };
 
 /** The log read through the transaction (so the rebuild sees exactly what its lock protects). */
-async function* eventsInTx(tx: Queryable, batchSize: number): AsyncIterable<RecordedEvent> {
+async function* eventsInTx(tx: Queryable, batchSize: number, codec?: Pick<EventCodec, 'open'>): AsyncIterable<RecordedEvent> {
   let after = 0;
   for (;;) {
     const rows = await tx.all<Parameters<typeof rowToEvent>[0]>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?', [
       after,
       batchSize,
     ]);
-    for (const row of rows) yield rowToEvent(row);
+    const events = rows.map(rowToEvent);
+    for (const e of codec ? await codec.open(tx, events) : events) yield e;
     if (rows.length < batchSize) return;
     after = Number((rows[rows.length - 1] as { position: number }).position);
   }
@@ -82,12 +83,12 @@ async function rebuildInTx(
 
 /**
  * When any projection is new or its version differs from the stored one, rebuilds all of them from
- * the database's own log (returning the names that changed). Applies the schema migrations first (it needs `events` and `projection_versions`).
+ * the database's own log (returning the names that changed), decoded by `codec` when the log seals personal data. Applies the schema migrations first (it needs `events` and `projection_versions`).
  */
 export async function migrateProjections(
   db: Db,
   projections: Projection[],
-  opts: { logger?: Log; batchSize?: number } = {},
+  opts: { logger?: Log; batchSize?: number; codec?: Pick<EventCodec, 'open'> } = {},
 ): Promise<{ rebuilt: string[] }> {
   await migrate(db);
   return db.transaction(async (tx) => {
@@ -103,7 +104,7 @@ export async function migrateProjections(
       // keeps membership columns on `users`), so one read model alone cannot be rebuilt faithfully.
       // The cost is one replay of the log either way.
       const head = await tx.get<{ p: number | null }>('SELECT MAX(position) AS p FROM events');
-      await rebuildInTx(tx, projections, eventsInTx(tx, opts.batchSize ?? 1000), { ...opts, total: Number(head?.p ?? 0) });
+      await rebuildInTx(tx, projections, eventsInTx(tx, opts.batchSize ?? 1000, opts.codec), { ...opts, total: Number(head?.p ?? 0) });
     }
     return { rebuilt: stale.map((p) => p.name) };
   });

@@ -58,10 +58,21 @@ function checkExpected(streamId: string, expected: ExpectedVersion, actual: numb
   if (!ok) throw new ConcurrencyError(streamId, expected, actual);
 }
 
+/** Turns events into their stored form inside the append transaction and back for readers (privacy/shredder.ts). */
+export interface EventCodec {
+  seal(tx: Queryable, events: NewEvent[], now: Date): Promise<NewEvent[]>;
+  open(q: Queryable, events: RecordedEvent[]): Promise<RecordedEvent[]>;
+}
+
 export interface SqlEventStoreOptions {
-  /** Projections run in the append transaction. */
+  /** Projections run in the append transaction (they see the readable form of the events). */
   project?: InlineProjector;
   now?: () => Date;
+  /**
+   * Personal data sealing (crypto-shredding). Without it, events are stored and read exactly as given:
+   * the raw view the hash chain is verified and copied over.
+   */
+  codec?: EventCodec;
 }
 
 export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions = {}): Promise<EventStore> {
@@ -81,15 +92,18 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
       checkExpected(streamId, opts.expectedVersion, actual);
       // 3. Chain onto the last event of the log.
       const last = await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
+      const recordedAt = now();
+      // 3a. Personal fields sealed before hashing: the chain covers exactly the stored bytes.
+      const stored = options.codec ? await options.codec.seal(tx, events, recordedAt) : events;
       const out = chainEvents(
-        events,
+        stored,
         {
           streamId,
           baseVersion: actual,
           headPosition: Number(last?.position ?? 0),
           headHash: last?.hash ?? GENESIS_HASH,
           metadata: opts.metadata,
-          recordedAt: now().toISOString(),
+          recordedAt: recordedAt.toISOString(),
         },
         randomUUID,
       ) as RecordedEvent[];
@@ -111,9 +125,10 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
           ],
         );
       }
-      // 4. Read models move in the same transaction.
-      if (options.project) for (const rec of out) await options.project(tx, rec);
-      return out;
+      // 4. Read models move in the same transaction, from the readable form (what a reader decodes).
+      const readable = options.codec ? out.map((rec, i) => ({ ...rec, data: (events[i] as NewEvent).data })) : out;
+      if (options.project) for (const rec of readable) await options.project(tx, rec);
+      return readable;
     });
     for (const l of listeners) {
       try {
@@ -131,14 +146,18 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
       opts.after ?? 0,
       opts.limit ?? 1000,
     ]);
-    return rows.map(rowToEvent);
+    return decode(rows.map(rowToEvent));
+  }
+
+  function decode(events: RecordedEvent[]): Promise<RecordedEvent[]> | RecordedEvent[] {
+    return options.codec ? options.codec.open(db, events) : events;
   }
 
   return {
     append,
     async readStream(streamId) {
       const rows = await db.all<EventRow>('SELECT * FROM events WHERE stream_id = ? ORDER BY version', [streamId]);
-      return rows.map(rowToEvent);
+      return decode(rows.map(rowToEvent));
     },
     readAll,
     async *streamAll(opts = {}) {

@@ -6,6 +6,8 @@
  * - `postgres://…` / `postgresql://…`;
  * - `kurrentdb://…` (also `kurrent://`, `kdb://`, `esdb://` and their `+discover` forms).
  * Only the event log is opened: no read-model projections run (rebuild them with `projections rebuild`).
+ * Events are read as stored (sealed personal data stays sealed) unless a `codec` is given: copies and
+ * the chain check need the stored form; reports that name members pass the crypto-shredding codec.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +15,7 @@ import { openPostgres } from '../db/postgres.js';
 import { openSqlite } from '../db/sqlite.js';
 import type { Db } from '../db/types.js';
 import { appendRecordedSql } from './sqlAppendRecorded.js';
-import { createSqlEventStore } from './sqlEventStore.js';
+import { createSqlEventStore, type EventCodec } from './sqlEventStore.js';
 import type { EventStore, RecordedEvent } from './types.js';
 
 export interface OpenedStore {
@@ -48,10 +50,10 @@ export function redactUrl(url: string): string {
 }
 
 /** `create: false` refuses to make a new SQLite file (a typo in a source path must not read as an empty log). */
-export async function openStoreUrl(url: string, opts: { create?: boolean } = {}): Promise<OpenedStore> {
+export async function openStoreUrl(url: string, opts: { create?: boolean; codec?: EventCodec } = {}): Promise<OpenedStore> {
   if (/^postgres(ql)?:\/\//.test(url)) {
     const db = openPostgres(url);
-    const store = await createSqlEventStore(db);
+    const store = await createSqlEventStore(db, { codec: opts.codec });
     return sqlOpened('postgres', redactUrl(url), db, store);
   }
   if (KURRENT.test(url)) {
@@ -63,7 +65,7 @@ export async function openStoreUrl(url: string, opts: { create?: boolean } = {})
   const file = sqliteFileOf(url);
   if (opts.create === false && !fs.existsSync(file)) throw new Error(`No SQLite event store at ${file}`);
   const db = openSqlite(file);
-  const store = await createSqlEventStore(db);
+  const store = await createSqlEventStore(db, { codec: opts.codec });
   return sqlOpened('sqlite', `sqlite:${file}`, db, store);
 }
 

@@ -4,7 +4,8 @@
  * verification, profile, the admin bootstrap and the identity e-mails.
  * Use cases: accounts.service.ts (register, approve, reject, profile, verify e-mail),
  * session.service.ts (log in, refresh, log out), password.service.ts (reset request and confirm),
- * mfa.service.ts (the TOTP second factor: enrol, confirm, verify at login, remove).
+ * mfa.service.ts (the TOTP second factor: enrol, confirm, verify at login, remove),
+ * export.service.ts and erasure.service.ts (data export; erasure by crypto-shredding, see privacy/).
  */
 import type { AppModule } from '../module.js';
 import { authRoutes } from './auth.routes.js';
@@ -13,6 +14,7 @@ import { createAuthLimits } from './limits.js';
 import { identityMailSubscriber } from './mail.subscriber.js';
 import { mfaRoutes } from './mfa.routes.js';
 import { passwordRoutes } from './password.routes.js';
+import { privacyRoutes } from './privacy.routes.js';
 import { secondFactorsProjection } from './secondFactors.js';
 import { usersProjection } from './users.projection.js';
 import { userRoutes } from './users.routes.js';
@@ -31,6 +33,7 @@ export const identityModule: AppModule = {
     passwordRoutes(api, ctx, limits);
     mfaRoutes(api, ctx, limits);
     userRoutes(api, ctx);
+    privacyRoutes(api, ctx, limits);
   },
   async start(ctx) {
     await bootstrapAdmin(ctx);

@@ -127,7 +127,7 @@ export async function confirmEnrolment(ctx: AppContext, userId: string, code: st
 }
 
 /** A TOTP code or a recovery code for an enabled factor; the recovery code is spent (an event). */
-async function checkSecondFactor(ctx: AppContext, userId: string, code: string, caller: Caller): Promise<Result<void>> {
+export async function checkSecondFactor(ctx: AppContext, userId: string, code: string, caller: Caller): Promise<Result<void>> {
   const row = await findSecondFactor(ctx.db, userId);
   if (row?.status !== 'enabled') return failure('unauthorized', INVALID_CODE);
   if (looksLikeTotp(code)) return acceptTotp(ctx, userId, row.enrolment_id, code);

@@ -13,6 +13,7 @@ import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import type { SecondFactorEvent } from './secondFactor.decider.js';
+import type { MemberErased } from './user.decider.js';
 
 export const SECOND_FACTORS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS second_factors (
@@ -24,7 +25,7 @@ CREATE TABLE IF NOT EXISTS second_factors (
 );
 `;
 
-async function applySecondFactorEvent(tx: Queryable, event: SecondFactorEvent): Promise<void> {
+async function applySecondFactorEvent(tx: Queryable, event: SecondFactorEvent | MemberErased): Promise<void> {
   switch (event.type) {
     case 'SecondFactorEnrolmentStarted':
       await tx.run(
@@ -44,16 +45,18 @@ async function applySecondFactorEvent(tx: Queryable, event: SecondFactorEvent): 
       await tx.run('UPDATE second_factors SET recovery_codes_left = ? WHERE user_id = ?', [event.data.remaining, event.data.userId]);
       return;
     case 'SecondFactorRemoved':
+    case 'MemberErased':
       await tx.run('DELETE FROM second_factors WHERE user_id = ?', [event.data.userId]);
       return;
   }
 }
 
-const TYPES = new Set(['SecondFactorEnrolmentStarted', 'SecondFactorEnrolled', 'RecoveryCodeUsed', 'SecondFactorRemoved']);
+const TYPES = new Set(['SecondFactorEnrolmentStarted', 'SecondFactorEnrolled', 'RecoveryCodeUsed', 'SecondFactorRemoved', 'MemberErased']);
 
 export const secondFactorsProjection: Projection = {
   name: 'second-factors',
-  version: 1,
+  // 2: an erased member's factor is gone with them.
+  version: 2,
   tables: ['second_factors'],
   schema: SECOND_FACTORS_SCHEMA,
   async apply(tx: Queryable, event: RecordedEvent) {

@@ -54,8 +54,9 @@ export async function issueSession(ctx: AppContext, user: UserRow, refresh?: Iss
   return { answer, refresh: issued };
 }
 
-/** A rejected account is refused even with the right password (spec: login of a rejected user). */
-export const mayLogIn = (user: Pick<UserRow, 'status'>): boolean => user.status !== 'rejected';
+/** A rejected account is refused even with the right password (spec: login of a rejected user); an erased one is gone. */
+export const mayLogIn = (user: Pick<UserRow, 'status'> & { erased_at?: string | null }): boolean =>
+  user.status !== 'rejected' && !user.erased_at;
 
 export async function logIn(
   ctx: AppContext,

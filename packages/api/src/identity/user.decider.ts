@@ -46,7 +46,19 @@ export type ProfileUpdated = {
   data: { userId: string; firstName: string; lastName: string; updatedAt: string };
 };
 
+/**
+ * The member asked to be forgotten (or an admin erased them, e.g. on a verified request). Its append
+ * destroys the member's data key (privacy/shredder.ts): their personal fields in every event become
+ * unreadable for good, while ids, amounts and dates stay for the ledger. `reason` is the admin's
+ * record (write no personal data in it); null for a member's own request.
+ */
+export type MemberErased = {
+  type: 'MemberErased';
+  data: { userId: string; erasedBy: string; erasedAt: string; requestedBy: 'member' | 'admin'; reason: string | null };
+};
+
 export type UserEvent =
+  | MemberErased
   | UserRegistered
   | UserApproved
   | UserRejected
@@ -65,6 +77,7 @@ export const USER_EVENT_TYPES: UserEvent['type'][] = [
   'EmailVerified',
   'AdminRoleGranted',
   'ProfileUpdated',
+  'MemberErased',
 ];
 
 // ── Commands ────────────────────────────────────────────────────────────────────────────────────
@@ -77,6 +90,7 @@ export type UserCommand =
   | { type: 'ConfirmPasswordReset'; tokenHash: string; passwordHash: string; now: string }
   | { type: 'VerifyEmail'; email: string; now: string }
   | { type: 'UpdateProfile'; firstName: string; lastName: string; now: string }
+  | { type: 'Erase'; erasedBy: string; requestedBy: 'member' | 'admin'; reason: string | null; now: string }
   | {
       /** Start-up: the configured admin account exists, approved, role admin, with this password. */
       type: 'EnsureAdmin';
@@ -98,6 +112,8 @@ export interface UserState {
   firstName: string;
   lastName: string;
   pendingReset: { tokenHash: string; expiresAt: string } | null;
+  /** After `MemberErased` the account is gone: every command on it answers "User not found". */
+  erased: boolean;
 }
 
 export const SYSTEM_ACTOR = 'system';
@@ -113,8 +129,14 @@ function decide(command: UserCommand, state: UserState) {
     case 'EnsureAdmin':
       return ensureAdmin(command, state);
   }
-  if (!state.exists) return NOT_FOUND;
+  if (!state.exists || state.erased) return NOT_FOUND;
   switch (command.type) {
+    case 'Erase':
+      if (state.role === 'admin') return reject('conflict', 'An admin account cannot be erased');
+      return accept<UserEvent>({
+        type: 'MemberErased',
+        data: { userId, erasedBy: command.erasedBy, erasedAt: command.now, requestedBy: command.requestedBy, reason: command.reason },
+      });
     case 'Approve':
       if (state.status === 'approved') return reject('conflict', 'User is already approved');
       if (state.status === 'rejected') return reject('conflict', 'User has been rejected and cannot be approved');
@@ -202,6 +224,8 @@ function evolve(state: UserState, event: UserEvent): UserState {
       return { ...state, role: 'admin' };
     case 'ProfileUpdated':
       return { ...state, firstName: event.data.firstName, lastName: event.data.lastName };
+    case 'MemberErased':
+      return { ...state, erased: true, email: '', firstName: '', lastName: '', passwordHash: '', pendingReset: null };
     default:
       return state;
   }
@@ -219,6 +243,7 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
     firstName: '',
     lastName: '',
     pendingReset: null,
+    erased: false,
   }),
   decide,
   evolve,

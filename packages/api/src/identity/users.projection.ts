@@ -6,6 +6,7 @@
 import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
+import { erasedLabel, placeholder } from '../privacy/personalData.js';
 import type { UserEvent } from './user.decider.js';
 import { USERS_SCHEMA } from './users.schema.js';
 
@@ -18,6 +19,13 @@ CREATE TABLE IF NOT EXISTS password_resets (
 CREATE INDEX IF NOT EXISTS password_resets_user ON password_resets (user_id);
 `;
 
+/**
+ * The unique key of an address. An erased member's row keeps no address: its key is `erased:<id>`
+ * (unique per member), so the address is free for a new registration, live and after a rebuild (when
+ * the erased member's registration already reads as the placeholder).
+ */
+const emailKey = (userId: string, email: string) => (email === erasedLabel(userId) ? `erased:${userId}` : email.toLowerCase());
+
 async function applyUserEvent(tx: Queryable, event: UserEvent): Promise<void> {
   switch (event.type) {
     case 'UserRegistered': {
@@ -29,7 +37,7 @@ async function applyUserEvent(tx: Queryable, event: UserEvent): Promise<void> {
         [
           d.userId,
           d.email,
-          d.email.toLowerCase(),
+          emailKey(d.userId, d.email),
           d.firstName,
           d.lastName,
           d.dateOfBirth,
@@ -80,12 +88,24 @@ async function applyUserEvent(tx: Queryable, event: UserEvent): Promise<void> {
         event.data.userId,
       ]);
       return;
+    case 'MemberErased': {
+      // Every personal column replaced by its placeholder; status, dates and membership stay.
+      const id = event.data.userId;
+      await tx.run(
+        `UPDATE users SET email = ?, email_lower = ?, first_name = ?, last_name = ?, date_of_birth = '', password_hash = '',
+           geo_country = NULL, geo_region = NULL, erased_at = ? WHERE id = ?`,
+        [erasedLabel(id), `erased:${id}`, placeholder('firstName', id), placeholder('lastName', id), event.data.erasedAt, id],
+      );
+      await tx.run('DELETE FROM password_resets WHERE user_id = ?', [id]);
+      return;
+    }
   }
 }
 
 export const usersProjection: Projection = {
   name: 'users',
-  version: 1,
+  // 2: `erased_at` and the MemberErased placeholders (crypto-shredding).
+  version: 2,
   tables: ['users', 'password_resets'],
   schema: USERS_SCHEMA + PASSWORD_RESETS_SCHEMA,
   async apply(tx: Queryable, event: RecordedEvent) {

@@ -55,11 +55,12 @@ export interface MemberStanding {
   subscription_status: string | null;
 }
 
-/** The account's standing as the read model has it now (the guards and the access decision read this). */
+/** The account's standing as the read model has it now (the guards and the access decision read this); an erased member has none. */
 export function findMemberStanding(q: Queryable, id: string): Promise<MemberStanding | undefined> {
-  return q.get<MemberStanding>('SELECT id, email, role, status, approved, membership_status, subscription_status FROM users WHERE id = ?', [
-    id,
-  ]);
+  return q.get<MemberStanding>(
+    'SELECT id, email, role, status, approved, membership_status, subscription_status FROM users WHERE id = ? AND erased_at IS NULL',
+    [id],
+  );
 }
 
 export function findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {

@@ -22,7 +22,8 @@ CREATE TABLE IF NOT EXISTS users (
   approved_at TEXT,
   rejected_at TEXT,
   membership_status TEXT NOT NULL DEFAULT 'inactive',
-  subscription_status TEXT
+  subscription_status TEXT,
+  erased_at TEXT
 );
 CREATE INDEX IF NOT EXISTS users_status ON users (status, created_at);
 `;
@@ -46,4 +47,6 @@ export interface UserRow {
   rejected_at: string | null;
   membership_status: 'active' | 'inactive';
   subscription_status: 'active' | 'canceled' | 'past_due' | 'unpaid' | null;
+  /** Set once the member is erased (MemberErased): the personal columns then hold placeholders. */
+  erased_at: string | null;
 }

@@ -29,6 +29,8 @@ export interface OutgoingMail {
 }
 
 export async function enqueueMail(tx: Queryable, mail: OutgoingMail, now: Date): Promise<void> {
+  // An erased member's address reads as a placeholder ("erased member …"): nothing to send to.
+  if (!mail.to.includes('@')) return;
   await tx.run(
     `INSERT INTO mail_outbox (key, to_address, subject, text_body, html_body, created_at)
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,

@@ -1,0 +1,145 @@
+/**
+ * Erasure by crypto-shredding ("delete my account", and an admin's erasure on a verified request).
+ *
+ * 1. What is personal about the member is read while it still can be: every address they used.
+ * 2. `MemberErased` is appended on their stream; its append transaction destroys their data key
+ *    (privacy/shredder.ts) and the read models replace their personal columns by placeholders.
+ *    From then on their personal fields in every event decode to `erased member <short id>`.
+ * 3. What lives outside the log goes: refresh sessions, the second-factor secret, queued and sent
+ *    mail to or about them (outbox rows and the dev outbox's .eml files), rate-limit counters keyed by
+ *    their address; the embedded store's WAL is checkpointed and truncated so old page images with
+ *    their rows do not linger in its bytes (SQLite runs with `secure_delete`).
+ * Payment records stay (ids, amounts, plan, dates, tx hashes) for accounting. The log line says who
+ * was erased by id only.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../context.js';
+import { outboxDir } from '../mail/transport.js';
+import type { Caller } from '../shared/eventMetadata.js';
+import { failure, type Result, success } from '../shared/result.js';
+import { runUserCommand } from './accounts.service.js';
+import { type AuthLimits, loginBlocked } from './limits.js';
+import { checkSecondFactor } from './mfa.service.js';
+import { verifyPassword } from './passwords.js';
+import { deleteSecret, findSecondFactor } from './secondFactors.js';
+import { userStream } from './user.decider.js';
+import { findUserById } from './users.queries.js';
+
+/** What the member types to confirm (README "Privacy"; the web form says so). */
+export const ERASE_CONFIRMATION = 'DELETE';
+export const CONFIRMATION_MISMATCH = `Type ${ERASE_CONFIRMATION} to confirm that your account and personal data should be erased`;
+export const WRONG_PASSWORD = 'Incorrect password';
+export const CODE_REQUIRED = 'Enter the code from your authenticator app (or a recovery code) to delete your account';
+export const INVALID_ERASE_CODE = 'Invalid authentication code';
+
+export interface Erased {
+  erased: true;
+}
+
+/** Every address the member's events ever held (registration, verification, later changes). */
+async function addressesOf(ctx: AppContext, userId: string): Promise<string[]> {
+  const out = new Set<string>();
+  for (const e of await ctx.store.readStream(userStream(userId))) {
+    for (const [k, v] of Object.entries(e.data as Record<string, unknown>))
+      if (/email$/i.test(k) && typeof v === 'string' && v.includes('@')) out.add(v.toLowerCase());
+  }
+  const row = await findUserById(ctx.db, userId);
+  if (row?.email.includes('@')) out.add(row.email.toLowerCase());
+  return [...out];
+}
+
+/** Outbox rows to or mentioning the addresses, and their .eml files in the dev outbox. */
+async function forgetMail(ctx: AppContext, addresses: string[]): Promise<number> {
+  let removed = 0;
+  const keys: string[] = [];
+  for (const a of addresses) {
+    const like = `%${a.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    const rows = await ctx.db.all<{ key: string }>(
+      `SELECT key FROM mail_outbox WHERE LOWER(to_address) = ? OR LOWER(text_body) LIKE ? ESCAPE '\\' OR LOWER(COALESCE(html_body, '')) LIKE ? ESCAPE '\\'`,
+      [a, like, like],
+    );
+    keys.push(...rows.map((r) => r.key));
+  }
+  for (const key of new Set(keys)) removed += (await ctx.db.run('DELETE FROM mail_outbox WHERE key = ?', [key])).changes;
+  const dir = outboxDir(ctx);
+  if (fs.existsSync(dir)) {
+    for (const name of fs.readdirSync(dir)) {
+      if (!name.endsWith('.eml')) continue;
+      const file = path.join(dir, name);
+      const text = fs.readFileSync(file, 'utf8').toLowerCase();
+      if (addresses.some((a) => text.includes(a))) fs.rmSync(file, { force: true });
+    }
+  }
+  return removed;
+}
+
+/**
+ * Erases a member (no checks of who asks: the routes and `eraseOwnAccount` do those).
+ * @example await eraseMember(ctx, userId, { requestedBy: 'admin', reason: 'verified request #123' }, { actorId: admin.id })
+ */
+export async function eraseMember(
+  ctx: AppContext,
+  userId: string,
+  opts: { requestedBy: 'member' | 'admin'; reason: string | null; limits?: AuthLimits },
+  caller: Caller & { actorId: string },
+): Promise<Result<Erased>> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user || user.erased_at) return failure('not_found', 'User not found');
+  // 1. Read before the key goes.
+  const addresses = await addressesOf(ctx, userId);
+  // 2. The event: key destroyed and read models blanked in its transaction.
+  const command = {
+    type: 'Erase',
+    erasedBy: caller.actorId,
+    requestedBy: opts.requestedBy,
+    reason: opts.reason,
+    now: ctx.clock.now().toISOString(),
+  } as const;
+  const ran = await runUserCommand(ctx, userId, command, caller);
+  if (!ran.ok) return ran;
+  // 3. Outside the log.
+  await ctx.db.transaction(async (tx) => {
+    await tx.run('DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM refresh_sessions WHERE user_id = ?)', [userId]);
+    await tx.run('DELETE FROM refresh_sessions WHERE user_id = ?', [userId]);
+    if (ctx.db.dialect === 'postgres' && addresses.length > 0)
+      await tx.run(`DELETE FROM rate_limit_counters WHERE key IN (${addresses.map(() => '?').join(', ')})`, addresses);
+  });
+  await deleteSecret(ctx.db, userId);
+  for (const a of addresses) await opts.limits?.failedLogins.reset(a);
+  const mails = await forgetMail(ctx, addresses);
+  if (ctx.db.dialect === 'sqlite') await ctx.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  ctx.logger.info({ userId, requestedBy: opts.requestedBy, actorId: caller.actorId, mailsRemoved: mails }, 'member erased');
+  return success({ erased: true });
+}
+
+/**
+ * "Delete my account": the password, the second factor when enrolled, and the typed confirmation.
+ * Wrong passwords and codes count as failed logins of the account (limits.ts).
+ */
+export async function eraseOwnAccount(
+  ctx: AppContext,
+  limits: AuthLimits,
+  userId: string,
+  input: { password: string; code?: string | null | undefined; confirmation: string },
+  caller: Caller & { actorId: string },
+): Promise<Result<Erased>> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user || user.erased_at) return failure('not_found', 'User not found');
+  if (input.confirmation !== ERASE_CONFIRMATION) return failure('invalid', CONFIRMATION_MISMATCH);
+  const blocked = await loginBlocked(ctx, limits, user.email_lower);
+  if (blocked) return blocked;
+  if (!(await verifyPassword(user.password_hash, input.password))) {
+    await limits.failedLogins.hit(user.email_lower);
+    return failure('unauthorized', WRONG_PASSWORD);
+  }
+  if ((await findSecondFactor(ctx.db, userId))?.status === 'enabled') {
+    const code = input.code?.trim();
+    if (!code) return failure('unauthorized', CODE_REQUIRED);
+    if (!(await checkSecondFactor(ctx, userId, code, caller)).ok) {
+      await limits.failedLogins.hit(user.email_lower);
+      return failure('unauthorized', INVALID_ERASE_CODE);
+    }
+  }
+  return eraseMember(ctx, userId, { requestedBy: 'member', reason: null, limits }, caller);
+}

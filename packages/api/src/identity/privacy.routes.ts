@@ -1,0 +1,61 @@
+/**
+ * The member's data rights (README "Privacy"):
+ * - GET /users/me/export — everything stored about the member as a JSON attachment
+ *   (`my-data-<date>.json`), or `?format=html` for a readable page with the same content;
+ * - DELETE /users/me `{ password, code?, confirmation: "DELETE" }` — erasure by crypto-shredding;
+ * - POST /admin/users/{id}/erase `{ reason }` — an admin's erasure (e.g. on a verified request).
+ */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { requireAdmin, requireUser } from '../http/auth.js';
+import { ok, valueOr } from '../http/envelope.js';
+import { idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
+import { clearSessionCookies } from './cookies.js';
+import { eraseMember, eraseOwnAccount } from './erasure.service.js';
+import { exportMemberData, renderExportHtml } from './export.service.js';
+import { type AuthLimits, limitPerIp } from './limits.js';
+import { LIMITS } from './registration.js';
+
+const exportQuery = z.object({ format: z.enum(['json', 'html'], { error: 'must be json or html' }).optional() });
+
+const eraseOwnSchema = z.object({
+  password: z.string({ error: 'is required' }).min(1, 'is required').max(LIMITS.password, `must be at most ${LIMITS.password} characters`),
+  code: z.string({ error: 'must be a string' }).max(64, 'must be at most 64 characters').nullish(),
+  confirmation: z.string({ error: 'is required' }).max(64, 'must be at most 64 characters'),
+});
+
+const adminEraseSchema = z.object({
+  reason: z.string({ error: 'is required' }).trim().min(1, 'is required').max(500, 'must be at most 500 characters'),
+});
+
+export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits): void {
+  api.get('/users/me/export', async function exportMyData(c) {
+    const user = await requireUser(ctx, c);
+    const { format } = queryOf(c, exportQuery);
+    const data = valueOr(await exportMemberData(ctx, user.id));
+    c.header('Cache-Control', 'no-store');
+    if (format === 'html') return c.html(renderExportHtml(data));
+    c.header('Content-Disposition', `attachment; filename="my-data-${data.exportedAt.slice(0, 10)}.json"`);
+    return c.body(`${JSON.stringify(data, null, 2)}\n`, 200, { 'Content-Type': 'application/json; charset=utf-8' });
+  });
+
+  api.delete('/users/me', limitPerIp(ctx, limits), async function deleteMyAccount(c) {
+    const user = await requireUser(ctx, c);
+    const body = await jsonBody(c, eraseOwnSchema);
+    const erased = valueOr(await eraseOwnAccount(ctx, limits, user.id, body, { actorId: user.id, requestId: c.get('requestId') }));
+    clearSessionCookies(c);
+    return ok(c, erased);
+  });
+
+  api.post('/admin/users/:id/erase', async function eraseMemberByAdmin(c) {
+    const admin = await requireAdmin(ctx, c);
+    const id = paramOf(c, 'id', idSchema);
+    const { reason } = await jsonBody(c, adminEraseSchema);
+    return ok(
+      c,
+      valueOr(await eraseMember(ctx, id, { requestedBy: 'admin', reason, limits }, { actorId: admin.id, requestId: c.get('requestId') })),
+    );
+  });
+}
