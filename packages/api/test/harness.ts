@@ -99,13 +99,20 @@ export interface TestServer extends RunningServer {
 
 export async function startTestServer(
   kind: StoreKind,
-  opts: { env?: Partial<Record<string, string>>; site?: Partial<SiteConfig>; clock?: TestClock; store?: FreshStore } = {},
+  opts: {
+    env?: Partial<Record<string, string>>;
+    site?: Partial<SiteConfig>;
+    clock?: TestClock;
+    store?: FreshStore;
+    /** A logger of the test's own (e.g. to a file the test reads); silent by default. */
+    logger?: pino.Logger;
+  } = {},
 ): Promise<TestServer> {
   const store = opts.store ?? (await freshStore(kind));
   const clock = opts.clock ?? new TestClock(new Date());
   const site = { ...loadSiteConfig().config, ...opts.site } as SiteConfig;
   const env = testEnv({ ...store.env, ...opts.env });
-  const server = await startServer(env, site, modules, { clock, logger: pino({ level: 'silent' }) });
+  const server = await startServer(env, site, modules, { clock, logger: opts.logger ?? pino({ level: 'silent' }) });
   const ts: TestServer = {
     ...server,
     clock,
@@ -113,7 +120,7 @@ export async function startTestServer(
     site,
     async restart(extraEnv) {
       await server.stop();
-      return startTestServer(kind, { env: { ...opts.env, ...extraEnv }, site: opts.site, clock, store });
+      return startTestServer(kind, { env: { ...opts.env, ...extraEnv }, site: opts.site, clock, store, logger: opts.logger });
     },
     async close() {
       await server.stop();

@@ -7,7 +7,7 @@
  *    From then on their personal fields in every event decode to `erased member <short id>`.
  * 3. What lives outside the log goes: refresh sessions, the second-factor secret, queued and sent
  *    mail to or about them (outbox rows and the dev outbox's .eml files), rate-limit counters keyed by
- *    their address; the embedded store's WAL is checkpointed and truncated so old page images with
+ *    their address (keyed by an HMAC of it, see limits.ts); the embedded store's WAL is checkpointed and truncated so old page images with
  *    their rows do not linger in its bytes (SQLite runs with `secure_delete`).
  * Payment records stay (ids, amounts, plan, dates, tx hashes) for accounting. The log line says who
  * was erased by id only.
@@ -102,8 +102,6 @@ export async function eraseMember(
   await ctx.db.transaction(async (tx) => {
     await tx.run('DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM refresh_sessions WHERE user_id = ?)', [userId]);
     await tx.run('DELETE FROM refresh_sessions WHERE user_id = ?', [userId]);
-    if (ctx.db.dialect === 'postgres' && addresses.length > 0)
-      await tx.run(`DELETE FROM rate_limit_counters WHERE key IN (${addresses.map(() => '?').join(', ')})`, addresses);
   });
   await deleteSecret(ctx.db, userId);
   for (const a of addresses) await opts.limits?.failedLogins.reset(a);
