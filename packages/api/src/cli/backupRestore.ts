@@ -9,6 +9,7 @@ import { BackupError, backupSite, restoreSite } from '../backup/siteBackup.js';
 import { parseFlags } from './args.js';
 import { envStoreUrl, openAuditStore } from './auditStore.js';
 import type { CliCommand } from './command.js';
+import { erasuresReapply } from './privacy.js';
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
@@ -39,9 +40,11 @@ export const backup: CliCommand = {
 };
 
 export const restore: CliCommand = {
-  summary: 'restore a backup DIR into an empty DATA_DIR (and, for PostgreSQL, the empty DATABASE_URL)',
-  async run({ env, args }) {
-    const dir = parseFlags(args).rest[0];
+  summary: 'restore a backup DIR into an empty DATA_DIR (and, for PostgreSQL, the empty DATABASE_URL) [--erasures FILE]',
+  async run(input) {
+    const { env, args } = input;
+    const { rest, flags } = parseFlags(args);
+    const dir = rest[0];
     if (!dir) {
       console.error('Usage: restore DIR   (into the empty DATA_DIR, and the empty DATABASE_URL for a PostgreSQL backup)');
       return 2;
@@ -61,6 +64,11 @@ export const restore: CliCommand = {
       console.log(
         `Restored ${m.store} store at position ${m.head.position} (hash ${m.head.hash ?? '-'}, verified) and ${m.media.length} media files into ${env.DATA_DIR}`,
       );
+      // Members erased after the backup was made had their keys in it: erase them again (README "Privacy").
+      if (flags.erasures) {
+        const code = await erasuresReapply.run({ ...input, args: [flags.erasures] });
+        if (code !== 0) return code;
+      }
       console.log('Start the server on it; read models are restored with the store (`pnpm cli projections rebuild` is not needed).');
       return 0;
     } catch (err) {

@@ -9,6 +9,7 @@ import { backup, restore } from './backupRestore.js';
 import type { CliCommand } from './command.js';
 import { mfaReset } from './mfaReset.js';
 import { migrateCommand } from './migrate.js';
+import { erasuresList, erasuresReapply, keysRotate } from './privacy.js';
 import { projectionsRebuild } from './projectionsRebuild.js';
 import { storeCopy } from './storeCopy.js';
 
@@ -27,4 +28,7 @@ export const commands: Record<string, CliCommand> = {
   backup,
   restore,
   'mfa reset': mfaReset,
+  'keys rotate': keysRotate,
+  'erasures list': erasuresList,
+  'erasures reapply': erasuresReapply,
 };

@@ -34,7 +34,9 @@ async function copy(fromUrl: string, toUrl: string): Promise<number> {
     try {
       const started = performance.now();
       const r = await copyStore(from, to, { onProgress: (n) => n % 50_000 === 0 && process.stderr.write(`  copied ${n} events…\n`) });
-      console.log(`Copied ${r.events} events from ${from.label} to ${to.label} in ${Math.round(performance.now() - started)} ms`);
+      console.log(
+        `Copied ${r.events} events and ${r.dataKeys} data keys from ${from.label} to ${to.label} in ${Math.round(performance.now() - started)} ms`,
+      );
       const v = await verifyChain(to.store);
       console.log(`Target: ${describeVerify(v)}`);
       return v.ok ? 0 : 1;

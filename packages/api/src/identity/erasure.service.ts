@@ -141,3 +141,31 @@ export async function eraseOwnAccount(
   }
   return eraseMember(ctx, userId, { requestedBy: 'member', reason: null, limits }, caller);
 }
+
+/**
+ * After restoring a backup made before some erasures, erases those members again (their keys were
+ * in the backup): each id of `erasedIds` that exists here and is not erased gets a `MemberErased`
+ * by `cli:erasures-reapply` and loses its key. Ids unknown here registered after the backup: nothing to do.
+ */
+export async function reapplyErasures(
+  ctx: AppContext,
+  erasedIds: string[],
+): Promise<{ reapplied: string[]; alreadyErased: string[]; unknown: string[] }> {
+  const out = { reapplied: [] as string[], alreadyErased: [] as string[], unknown: [] as string[] };
+  for (const id of erasedIds) {
+    const user = await findUserById(ctx.db, id);
+    if (!user) out.unknown.push(id);
+    else if (user.erased_at) out.alreadyErased.push(id);
+    else {
+      const r = await eraseMember(
+        ctx,
+        id,
+        { requestedBy: 'admin', reason: 'erasure re-applied after a restore' },
+        { actorId: 'system', actor: 'cli:erasures-reapply' },
+      );
+      if (!r.ok) throw new Error(`could not erase ${id} again: ${r.error.message}`);
+      out.reapplied.push(id);
+    }
+  }
+  return out;
+}

@@ -120,7 +120,7 @@ forEachStore('erasure by crypto-shredding', (kind) => {
     const exported = await fetch(`${server.url}/api/users/me/export`, { headers: { authorization: `Bearer ${token}` } });
     expect(exported.status).toBe(200);
     expect(exported.headers.get('content-disposition')).toMatch(/^attachment; filename="my-data-\d{4}-\d{2}-\d{2}\.json"$/);
-    const doc = await exported.json();
+    const doc = (await exported.json()) as Record<string, any>;
     expect(doc.member).toMatchObject({ id: member.id, email: person.email, firstName: person.firstName, dateOfBirth: person.dateOfBirth });
     expect(doc.payments).toEqual([
       expect.objectContaining({ id: paymentId, status: 'verified', transactionHash: txHash, amountSats: 500000 }),

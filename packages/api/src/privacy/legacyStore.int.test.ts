@@ -79,7 +79,7 @@ forEachStore('a store written before crypto-shredding', (kind) => {
     const member = await login(api, legacy.email, legacy.password);
     expect(member.user).toMatchObject({ id: legacy.id, firstName: 'Leopold', geoLocation: { country: 'DE', region: 'BE' } });
     const exported = await fetch(`${server.url}/api/users/me/export`, { headers: { authorization: `Bearer ${member.token}` } });
-    expect((await exported.json()).member).toMatchObject({ email: legacy.email, dateOfBirth: '1970-07-07' });
+    expect(((await exported.json()) as { member: unknown }).member).toMatchObject({ email: legacy.email, dateOfBirth: '1970-07-07' });
     const rowsBefore = [];
     for await (const r of paymentHistory(server.ctx.store.streamAll())) rowsBefore.push(r);
     expect(rowsBefore[0]).toMatchObject({ memberEmail: legacy.email, amountSats: 50000 });
