@@ -227,7 +227,8 @@ forEachStore('robustness', (kind) => {
         res.on('end', () =>
           resolve({
             status: res.statusCode ?? 0,
-            type: String(res.headers['content-type'] ?? ''),
+            // A download (`Content-Disposition: attachment`, e.g. the member's data export) is a file, not an answer envelope.
+            type: res.headers['content-disposition']?.startsWith('attachment') ? 'attachment' : String(res.headers['content-type'] ?? ''),
             text: Buffer.concat(chunks).toString('utf8'),
             location: res.headers.location,
           }),
@@ -449,7 +450,7 @@ forEachStore('robustness', (kind) => {
                   problems.push(`${label('GET', p)} [${who}]: ${failure(err)}`);
                   continue;
                 }
-                // Thumbnails, media bytes and CSV/NDJSON reports are not envelopes; every JSON answer is.
+                // Thumbnails, media bytes, CSV/NDJSON reports and downloads are not envelopes; every JSON answer is.
                 const problem =
                   a.status >= 500
                     ? `status ${a.status}`

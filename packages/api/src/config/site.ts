@@ -62,6 +62,17 @@ export const siteConfigSchema = z.object({
       verificationRegions: z.array(z.string()).default([]),
     })
     .default({ blockedRegions: [], verificationRegions: [] }),
+  /**
+   * What erasure keeps and for how long (README "Privacy"; the Privacy Policy page quotes it):
+   * payment records (ids, amounts, plan, dates, transaction hashes, without name or address) are
+   * kept for accounting as the operator's law requires — 10 years is common for EU accounting records.
+   */
+  privacy: z
+    .object({
+      paymentRecordRetentionYears: z.number().int().min(0).max(50).default(10),
+      retentionBasis: z.string().default('statutory retention of accounting records'),
+    })
+    .default({ paymentRecordRetentionYears: 10, retentionBasis: 'statutory retention of accounting records' }),
 });
 
 export type SiteConfig = z.infer<typeof siteConfigSchema>;

@@ -91,12 +91,18 @@ forEachStore('backups and erasure', (kind) => {
     expect(again.code).toBe(0);
     expect(again.out).toContain('Erased again: 1');
     const bytes = storeBytes(restored);
-    for (const needle of [gone.email, 'Restorina', 'Backupova']) expect({ needle, found: bytes.includes(needle) }).toEqual({ needle, found: false });
+    for (const needle of [gone.email, 'Restorina', 'Backupova'])
+      expect({ needle, found: bytes.includes(needle) }).toEqual({ needle, found: false });
     expect(bytes).toContain(kept.email);
 
     // Rotation: re-wrap with a new secret; the old one alone no longer reads the sealed fields.
     const NEW = 'rotated-data-key-secret-rotated-data-key-secret-0123';
-    const rotated = await cli(keysRotate, testEnv({ ...restored.env, DATA_KEY_SECRET: NEW, DATA_KEY_SECRET_PREVIOUS: TEST_DATA_KEY_SECRET }), server.site, []);
+    const rotated = await cli(
+      keysRotate,
+      testEnv({ ...restored.env, DATA_KEY_SECRET: NEW, DATA_KEY_SECRET_PREVIOUS: TEST_DATA_KEY_SECRET }),
+      server.site,
+      [],
+    );
     expect(rotated.code).toBe(0);
     expect(rotated.out).toMatch(/Re-wrapped [1-9]\d* data keys/);
     const withNew = await createContext(testEnv({ ...restored.env, DATA_KEY_SECRET: NEW }), server.site, allProjections());

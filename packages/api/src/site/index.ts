@@ -9,7 +9,8 @@ export const siteModule: AppModule = {
   name: 'site',
   routes(api, ctx) {
     api.get('/site', (c) => {
-      const { siteName, marketplaceProfileUrl, models, custodianOfRecords, contactEmail, plans, featuredVideos, bitcoin } = ctx.site;
+      const { siteName, marketplaceProfileUrl, models, custodianOfRecords, contactEmail, plans, featuredVideos, bitcoin, privacy } =
+        ctx.site;
       return ok(c, {
         siteName,
         marketplaceProfileUrl,
@@ -19,6 +20,7 @@ export const siteModule: AppModule = {
         plans,
         featuredVideos,
         explorerTxUrl: bitcoin.explorerTxUrl,
+        privacy,
         adminEmail: ctx.env.ADMIN_EMAIL ?? null,
       });
     });
