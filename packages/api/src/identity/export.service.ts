@@ -46,7 +46,8 @@ export async function exportMemberData(ctx: AppContext, userId: string): Promise
   if (!user || user.erased_at) return failure('not_found', 'User not found');
   const own = await ctx.store.readStream(userStream(userId));
   const subscriptionEvents = await ctx.store.readStream(`subscription-${userId}`);
-  const views = await eventsOfStreams(ctx, `video-views-%-${userId}`);
+  // `_` in an id is a LIKE wildcard: the suffix is checked exactly.
+  const views = (await eventsOfStreams(ctx, `video-views-%-${userId}`)).filter((e) => e.streamId.endsWith(`-${userId}`));
   const payments = await ctx.db.all<Record<string, unknown>>(
     'SELECT * FROM billing_payments WHERE user_id = ? ORDER BY COALESCE(requested_at, submitted_at), id',
     [userId],

@@ -172,3 +172,34 @@ describe('user decider: admin bootstrap', () => {
     ]);
   });
 });
+
+describe('user decider: erasure', () => {
+  const erase = { type: 'Erase', erasedBy: 'u1', requestedBy: 'member', reason: null, now: LATER } as const;
+  const erased: UserEvent = {
+    type: 'MemberErased',
+    data: { userId: 'u1', erasedBy: 'u1', erasedAt: LATER, requestedBy: 'member', reason: null },
+  };
+
+  it('erases a member, pending or approved or rejected', () => {
+    expectEvents(given(registered).when(erase), [erased]);
+    expectEvents(given(registered, approved).when(erase), [erased]);
+    expectEvents(given(registered, rejected).when({ ...erase, erasedBy: 'admin', requestedBy: 'admin', reason: 'request #1' }), [
+      { type: 'MemberErased', data: { userId: 'u1', erasedBy: 'admin', erasedAt: LATER, requestedBy: 'admin', reason: 'request #1' } },
+    ]);
+  });
+
+  it('an erased account is gone: every command answers not found', () => {
+    for (const command of [
+      erase,
+      { type: 'Approve', approvedBy: 'admin', now: MUCH_LATER },
+      { type: 'ChangePassword', passwordHash: 'h', now: MUCH_LATER },
+      { type: 'UpdateProfile', firstName: 'A', lastName: 'B', now: MUCH_LATER },
+    ] as UserCommand[])
+      expectError(given(registered, approved, erased).when(command), 'not_found', 'User not found');
+  });
+
+  it('refuses to erase an admin account', () => {
+    const admin: UserEvent = { ...registered, data: { ...registered.data, role: 'admin' } } as UserEvent;
+    expectError(given(admin).when(erase), 'conflict', 'An admin account cannot be erased');
+  });
+});
