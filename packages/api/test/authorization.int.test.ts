@@ -348,6 +348,14 @@ const MATRIX: Record<string, Cell> = {
     expect: adminOnly(200),
     prepare: async (_p, fx) => ({ method: 'POST', path: `/api/admin/users/${await pendingTarget(fx)}/approve` }),
   },
+  'POST /api/admin/users/:id/erase': {
+    expect: adminOnly(200),
+    prepare: async (_p, fx) => ({
+      method: 'POST',
+      path: `/api/admin/users/${await pendingTarget(fx)}/erase`,
+      ...json({ reason: 'Verified erasure request' }),
+    }),
+  },
   'POST /api/admin/users/:id/reject': {
     expect: adminOnly(200),
     prepare: async (_p, fx) => ({
@@ -563,6 +571,15 @@ const MATRIX: Record<string, Cell> = {
   'PUT /api/users/profile': {
     expect: signedIn(200),
     prepare: async () => ({ method: 'PUT', path: '/api/users/profile', ...json({ firstName: 'Matrix' }) }),
+  },
+  // Data rights (README "Privacy"): each principal exports its own data. The erasure cell sends a wrong
+  // confirmation (400 for whoever passes the guard): a real erasure would consume the principal's
+  // account; the erasure itself is proven in privacy/erasure.int.test.ts.
+  'GET /api/users/me/export': { expect: signedIn(200) },
+  'DELETE /api/users/me': {
+    expect: signedIn(400),
+    note: 'a wrong confirmation, so no principal is erased',
+    prepare: async () => ({ method: 'DELETE', path: '/api/users/me', ...json({ password: 'not-checked', confirmation: 'no' }) }),
   },
   'GET /api/payments/subscription': { expect: signedIn(200) },
   'GET /api/subscriptions/current': { expect: signedIn(200) },

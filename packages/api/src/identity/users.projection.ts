@@ -24,7 +24,7 @@ CREATE INDEX IF NOT EXISTS password_resets_user ON password_resets (user_id);
  * (unique per member), so the address is free for a new registration, live and after a rebuild (when
  * the erased member's registration already reads as the placeholder).
  */
-const emailKey = (userId: string, email: string) => (email === erasedLabel(userId) ? `erased:${userId}` : email.toLowerCase());
+export const emailKey = (userId: string, email: string) => (email === erasedLabel(userId) ? `erased:${userId}` : email.toLowerCase());
 
 async function applyUserEvent(tx: Queryable, event: UserEvent): Promise<void> {
   switch (event.type) {
