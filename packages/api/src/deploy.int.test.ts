@@ -29,6 +29,7 @@ import { signStreamPath } from './streaming/streamSignature.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const MAIN = path.join(ROOT, 'packages/api/src/main.ts');
 const TOKEN_SECRET = 'deploy-test-secret-0123456789abcdef0123456789';
+const DATA_KEY_SECRET = 'deploy-test-data-key-0123456789abcdef0123456789';
 
 interface Proc {
   name: string;
@@ -130,7 +131,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         // Production requires a key for second-factor secrets; this deployment's admin has not enrolled
         // (the second factor itself is proven in identity/mfa.int.test.ts), so it is not demanded here.
         MFA_KEY_SECRET: 'deploy-test-mfa-key-0123456789abcdef0123456789',
-        DATA_KEY_SECRET: 'deploy-test-data-key-0123456789abcdef0123456789',
+        DATA_KEY_SECRET,
         REQUIRE_ADMIN_2FA: 'false',
         ADMIN_EMAIL: TEST_ADMIN.email,
         ADMIN_PASSWORD: TEST_ADMIN.password,
@@ -398,6 +399,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       const env = parseEnv({
         ...process.env,
         TOKEN_SECRET,
+        DATA_KEY_SECRET,
         DATA_DIR: store.dataDir,
         DATABASE_URL: store.env.DATABASE_URL,
         LOG_LEVEL: 'silent',
