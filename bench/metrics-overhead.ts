@@ -84,6 +84,7 @@ const env = parseEnv({
   DATA_DIR: dataDir,
   LOG_LEVEL: 'silent',
   TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+  DATA_KEY_SECRET: 'bench-data-key-bench-data-key-bench-data-key-0123',
   METRICS_PORT: '0',
 } as NodeJS.ProcessEnv);
 const server = await startServer(env, loadSiteConfig().config, { logger: pino({ level: 'silent' }) });
