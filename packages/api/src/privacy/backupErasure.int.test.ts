@@ -58,23 +58,25 @@ forEachStore('backups and erasure', (kind) => {
     server = await startTestServer(kind);
     restored = await freshStore(kind);
   });
+  const scratch = tmpDir('members-privacy-backup-');
   afterAll(async () => {
     await server?.close();
     await restored?.cleanup();
+    fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   it('re-erases after restoring a backup made before the erasure; keys rotate to a new master secret', async () => {
     const api = apiClient(server.url);
     const gone = await registerMember(api, { firstName: 'Restorina', lastName: 'Backupova' });
     const kept = await registerMember(api, { firstName: 'Keepsake' });
-    const backupDir = path.join(tmpDir('members-backup-'), 'b');
+    const backupDir = path.join(scratch, 'backup');
     await backupSite({ dataDir: server.store.dataDir, databaseUrl: server.store.env.DATABASE_URL }, backupDir);
 
     const admin = await adminLogin(api);
     expect((await api.post(`/admin/users/${gone.id}/erase`, { reason: 'request #7' }, admin.token)).status).toBe(200);
     const list = await cli(erasuresList, testEnv(server.store.env), server.site, []);
     expect(list.out).toContain(gone.id);
-    const listFile = path.join(tmpDir('members-erasures-'), 'erasures.tsv');
+    const listFile = path.join(scratch, 'erasures.tsv');
     fs.writeFileSync(listFile, `${list.out}\n`);
 
     // The backup holds the key: restored without the list, the member reads again (the README says so).

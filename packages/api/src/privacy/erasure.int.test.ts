@@ -90,7 +90,10 @@ forEachStore('erasure by crypto-shredding', (kind) => {
     server = await startTestServer(kind, { logger: pino({ level: 'info' }, pino.destination({ dest: logFile, sync: true })) });
     api = apiClient(server.url);
   });
-  afterAll(async () => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
+  });
 
   it('erases a paying member with a second factor: no personal byte left, audit unchanged, address free again', async () => {
     // ── A member with everything: approval, payment with a tx hash, subscription, second factor, mail.
