@@ -45,7 +45,7 @@ async function checkStore(store: FreshStore, acked: Acked): Promise<{ head: numb
   const ctx = await createContext(testEnv(store.env), loadSiteConfig().config, allProjections());
   try {
     expect(await missingWrites(ctx.db, acked)).toEqual([]);
-    const chain = await verifyChain(ctx.store);
+    const chain = await verifyChain(ctx.rawStore);
     expect(chain).toMatchObject({ ok: true });
     const report = await reconcile(ctx.db, ctx.store);
     expect(report.differences).toEqual([]);
