@@ -1,4 +1,6 @@
 /** Shared UI for the web app and the admin desktop: components, plus re-exports of the format helpers and API client. */
+
+export * from './access/accessDecision';
 export * from './api/index';
 export { AdminAccessDenied, AdminDashboard, type AdminDashboardProps, adminKeys } from './components/AdminDashboard';
 export { ApiClientProvider, useApiClient, useOptionalApiClient } from './components/ApiContext';
@@ -28,3 +30,4 @@ export { LIBRARY_PAGE_SIZE, VideoLibrary, videoLibraryKey } from './components/V
 export { type AccessLevelValue, VideoLibraryTable, type VideoLibraryTableProps } from './components/VideoLibraryTable';
 export { VideoThumbnail } from './components/VideoThumbnail';
 export * from './format/index';
+export * from './money/btc';

@@ -3,10 +3,11 @@
  * billing's (revenue as a BTC string, pending payments, active subscribers), each read through the
  * owning area's queries.
  */
+
+import { satsToBtc } from '@members/ui/money';
 import { billingStats } from '../billing/stats.js';
 import type { Queryable } from '../db/types.js';
 import { identityCounts } from '../identity/users.queries.js';
-import { formatBtc } from '../shared/money.js';
 
 export interface AdminStats {
   pendingApprovals: number;
@@ -22,7 +23,7 @@ export async function adminStats(db: Queryable): Promise<AdminStats> {
   return {
     pendingApprovals: identity.pendingApprovals,
     activeMembers: identity.activeMembers,
-    totalRevenue: formatBtc(billing.totalRevenueSats),
+    totalRevenue: satsToBtc(billing.totalRevenueSats),
     pendingPayments: billing.pendingPayments,
     activeSubscribers: billing.activeSubscribers,
   };

@@ -4,8 +4,9 @@
  * transaction hash and the acting admin. Rows are yielded as the log streams past; only e-mails
  * (per member) and addresses (per payment) are remembered.
  */
+
+import { satsToBtc } from '@members/ui/money';
 import type { RecordedEvent } from '../eventstore/types.js';
-import { formatBtc } from '../shared/money.js';
 
 export type PaymentAction = 'requested' | 'submitted' | 'verified' | 'rejected';
 
@@ -92,7 +93,7 @@ export async function* paymentHistory(
       memberEmail: s(d.userEmail) ?? emails.get(userId) ?? null,
       planType: String(d.planType ?? ''),
       amountSats,
-      btcAmount: formatBtc(amountSats),
+      btcAmount: satsToBtc(amountSats),
       address,
       txHash,
       actingAdminId: admin,

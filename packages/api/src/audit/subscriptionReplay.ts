@@ -2,8 +2,9 @@
  * Time travel for disputes: the state of every member's subscription as it was at a position or an
  * instant, replayed from the events alone (ledger.ts), as report rows.
  */
+
+import { satsToBtc } from '@members/ui/money';
 import type { EventStore } from '../eventstore/types.js';
-import { formatBtc } from '../shared/money.js';
 import { type Ledger, type ReplayPoint, replayLedger } from './ledger.js';
 
 export interface SubscriptionAtRow {
@@ -52,7 +53,7 @@ export async function* subscriptionRows(ledger: Ledger): AsyncGenerator<Subscrip
       cancelAtPeriodEnd: s.cancelAtPeriodEnd,
       paymentId: s.paymentId,
       amountSats: s.amountSats,
-      btcAmount: formatBtc(s.amountSats),
+      btcAmount: satsToBtc(s.amountSats),
       lastPosition: s.position,
       lastChangedAt: s.at,
     };

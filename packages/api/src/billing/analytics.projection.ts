@@ -5,10 +5,11 @@
  * day (written after every subscription event; days without events carry the last value forward).
  * Days are UTC dates of the event's time.
  */
+
+import { satsToBtc } from '@members/ui/money';
 import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
-import { formatBtc } from '../shared/money.js';
 import { eventTime } from './billing.projection.js';
 import { SUBSCRIPTION_EVENT_TYPES } from './subscription.decider.js';
 
@@ -104,7 +105,7 @@ export async function analyticsSeries(db: Queryable, today: Date, days: number) 
     series.push({
       date,
       revenueSats,
-      revenueBtc: formatBtc(revenueSats),
+      revenueBtc: satsToBtc(revenueSats),
       verifiedPayments: m.verified_payments ?? 0,
       registrations: m.registrations ?? 0,
       approvals: m.approvals ?? 0,
@@ -119,7 +120,7 @@ export async function analyticsSeries(db: Queryable, today: Date, days: number) 
     days: series,
     totals: {
       revenueSats: totalSats,
-      revenueBtc: formatBtc(totalSats),
+      revenueBtc: satsToBtc(totalSats),
       verifiedPayments: sum('verifiedPayments'),
       registrations: sum('registrations'),
       approvals: sum('approvals'),

@@ -5,12 +5,12 @@
  * clear conflicts. Every use case answers a `Result`; none needs HTTP.
  */
 import { isApproved } from '@members/ui/access';
+import { parseBtc } from '@members/ui/money';
 import type { SiteConfig } from '../config/site.js';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import type { MemberStanding } from '../identity/users.queries.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
-import { parseBtc } from '../shared/money.js';
 import { type Failure, failure, fromDomain, type Result, success } from '../shared/result.js';
 import { receivingAddressFor } from './addressAllocator.js';
 import { uniqueRule } from './billing.projection.js';

@@ -2,8 +2,9 @@
  * The two plans, read from the site config (section 9 by default) with prices converted once to
  * integer satoshis, and the calendar arithmetic of a billing period.
  */
+
+import { parseBtc, satsToBtc } from '@members/ui/money';
 import type { SiteConfig } from '../config/site.js';
-import { formatBtc, parseBtc } from '../shared/money.js';
 
 export const PLAN_TYPES = ['monthly', 'annual'] as const;
 export type PlanType = (typeof PLAN_TYPES)[number];
@@ -39,10 +40,10 @@ export function planOf(site: SiteConfig, planType: PlanType): Plan {
     planType,
     name: p.name,
     interval: planType === 'monthly' ? 'month' : 'year',
-    btcAmount: formatBtc(amountSats),
+    btcAmount: satsToBtc(amountSats),
     amountSats,
     usdPrice: p.usdPrice,
-    ...(former !== undefined ? { formerBtcAmount: formatBtc(former), formerAmountSats: former } : {}),
+    ...(former !== undefined ? { formerBtcAmount: satsToBtc(former), formerAmountSats: former } : {}),
     ...(p.formerUsdPrice !== undefined ? { formerUsdPrice: p.formerUsdPrice } : {}),
     ...(p.savingsText ? { savingsText: p.savingsText } : {}),
     mostPopular: p.mostPopular,

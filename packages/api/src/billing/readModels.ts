@@ -1,7 +1,8 @@
 /** Queries over billing's read models and the shapes the API answers with (section 3). */
+
+import { satsToBtc } from '@members/ui/money';
 import type { SiteConfig } from '../config/site.js';
 import type { Queryable } from '../db/types.js';
-import { formatBtc } from '../shared/money.js';
 import { type PlanType, planOf } from './plans.js';
 import type { SubscriptionStatus } from './subscription.decider.js';
 
@@ -78,7 +79,7 @@ export function paymentRequestDto(site: SiteConfig, row: PaymentRow) {
     planName: plan.name,
     status: row.status,
     address: row.address,
-    btcAmount: formatBtc(row.amount_sats),
+    btcAmount: satsToBtc(row.amount_sats),
     amountSats: Number(row.amount_sats),
     usdAmount: plan.usdPrice,
     bip21Uri: row.bip21_uri,
@@ -107,7 +108,7 @@ export function pendingPaymentDto(site: SiteConfig, row: PaymentRow) {
     userId: row.user_id,
     userEmail: row.user_email ?? '',
     planType: row.plan_type,
-    btcAmount: formatBtc(row.amount_sats),
+    btcAmount: satsToBtc(row.amount_sats),
     amountSats: Number(row.amount_sats),
     submittedDate: row.submitted_at ?? '',
     ...(row.address ? { address: row.address } : {}),
@@ -128,7 +129,7 @@ export function subscriptionDto(site: SiteConfig, row: SubscriptionRow) {
     status: row.status,
     cancelAtPeriodEnd: Number(row.cancel_at_period_end) === 1,
     amount: planOf(site, row.plan_type).usdPrice,
-    btcAmount: formatBtc(row.amount_sats),
+    btcAmount: satsToBtc(row.amount_sats),
     currentPeriodStart: row.current_period_start,
     currentPeriodEnd: row.current_period_end,
     ...(row.grace_until ? { gracePeriodEnd: row.grace_until } : {}),

@@ -2,10 +2,11 @@
  * Identity's account use cases: register, approve and reject (admin), read and edit the profile,
  * verify the e-mail address. Each answers a `Result` and never throws for an expected refusal, so
  * routes, the CLI and jobs call them alike. The rules themselves live in `user.decider.ts` and
- * `registration.ts`; this file gathers their inputs (hashes, ids, time, read-model lookups).
+ * `@members/ui/registration` (shared with the web form); this file gathers their inputs (hashes, ids, time, read-model lookups).
  * Sessions are in `session.service.ts`, password resets in `password.service.ts`; later account
  * use cases (second factor, settings, export, erasure) get a `<topic>.service.ts` beside them.
  */
+import { checkRegistration } from '@members/ui/registration';
 import type { AppContext } from '../context.js';
 import { UniqueViolation } from '../db/types.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
@@ -14,7 +15,7 @@ import { tokenSecret } from '../http/auth.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, fromDomain, type Result, success } from '../shared/result.js';
 import { hashPassword } from './passwords.js';
-import { checkRegistration, type RegistrationInput } from './registration.js';
+import type { RegistrationInput } from './registration.js';
 import { emailVerificationToken, safeEqual, verificationTokenUserId } from './tokens.js';
 import { type UserCommand, type UserState, userDecider, userStream } from './user.decider.js';
 import { findUserByEmail, findUserById, toUserDto, type UserDto } from './users.queries.js';

@@ -51,6 +51,8 @@ forEachStore('identity', (kind) => {
         [{ agreeToTerms: undefined }, 400, 'You must agree to the Terms of Service'],
         [{ email: 'not-an-email' }, 400, 'email: Invalid email address'],
         [{ dateOfBirth: '1990-13-45' }, 400, 'dateOfBirth: must be a real date in the form YYYY-MM-DD'],
+        // Date.UTC would roll 31 February over into 3 March; the shared rule refuses it (as the web form does).
+        [{ dateOfBirth: '1990-02-31' }, 400, 'dateOfBirth: must be a real date in the form YYYY-MM-DD'],
       ];
       for (const [overrides, status, error] of cases) {
         const res = await api.post('/auth/register', registrationPayload(overrides));

@@ -3,6 +3,7 @@
  * POST /auth/reset-password/confirm (single-use token, one hour), POST /auth/verify-email.
  * The use cases are in password.service.ts and accounts.service.ts.
  */
+import { MIN_PASSWORD_LENGTH, REGISTRATION_MESSAGES } from '@members/ui/registration';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
@@ -13,7 +14,7 @@ import { jsonBody } from '../http/validate.js';
 import { verifyEmail } from './accounts.service.js';
 import { type AuthLimits, limitPerIp } from './limits.js';
 import { confirmPasswordReset, requestPasswordReset } from './password.service.js';
-import { LIMITS, loginEmail, MIN_PASSWORD_LENGTH } from './registration.js';
+import { LIMITS, loginEmail } from './registration.js';
 
 const tokenField = z.string({ error: 'is required' }).min(1, 'is required').max(512, 'must be at most 512 characters');
 const resetSchema = z.object({
@@ -23,7 +24,7 @@ const confirmSchema = z.object({
   token: tokenField,
   password: z
     .string({ error: 'is required' })
-    .min(MIN_PASSWORD_LENGTH, 'Password must be at least 8 characters long')
+    .min(MIN_PASSWORD_LENGTH, REGISTRATION_MESSAGES.passwordTooShort)
     .max(LIMITS.password, `must be at most ${LIMITS.password} characters`),
 });
 const verifySchema = z.object({ token: tokenField });

@@ -56,13 +56,19 @@ export interface AccessInput {
   user: AccessUser | null | undefined;
 }
 
-/** Spec section 4: approved is true, or status is approved or active. */
-export function isApproved(user: AccessUser): boolean {
+/**
+ * The approval rule, the only copy (spec section 4): approved is true, or status is approved or
+ * active. The API (paying, streaming), the web app (post-login landing, session) and this
+ * decision all call it; nobody else restates it.
+ */
+export function isApproved(user: AccessUser | null | undefined): boolean {
+  if (!user) return false;
   return user.approved === true || user.approved === 1 || user.status === 'approved' || user.status === 'active';
 }
 
 /** An active subscription: membershipStatus active (section 6) or subscriptionStatus active (section 3). */
-export function hasActiveSubscription(user: AccessUser): boolean {
+export function hasActiveSubscription(user: AccessUser | null | undefined): boolean {
+  if (!user) return false;
   return user.membershipStatus === 'active' || user.subscriptionStatus === 'active';
 }
 

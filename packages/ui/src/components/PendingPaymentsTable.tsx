@@ -4,8 +4,8 @@
  * and, when `onReject` is given, 'Reject'.
  */
 import type { PendingPayment } from '../api/types';
-import { explorerTxUrl, formatBtc, truncateHash } from '../format/btc';
 import { formatDate } from '../format/dates';
+import { explorerTxUrl, formatBtc, truncateHash } from '../money/btc';
 import { Button } from './Button';
 import { DataTable } from './DataTable';
 import { StatusBadge } from './StatusBadge';

@@ -4,7 +4,7 @@
  */
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { PendingPayment } from '../api/types';
-import { formatBtc } from '../format/btc';
+import { formatBtc } from '../money/btc';
 import { Button } from './Button';
 import { TextAreaField } from './FormField';
 import { useModalDialog } from './useModalDialog';

@@ -1,7 +1,7 @@
 /** The admin stat cards: Pending Approvals, Active Members, Total Revenue (BTC string), Pending Payments. */
 import type { ReactNode } from 'react';
 import type { AdminStats } from '../api/types';
-import { formatBtc } from '../format/btc';
+import { formatBtc } from '../money/btc';
 
 export function StatCard({ label, value, hint }: { label: ReactNode; value: ReactNode; hint?: ReactNode }) {
   return (

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { explorerTxUrl, formatBtc, satsToBtc, truncateHash } from './btc';
+import { isApproved } from '../access/accessDecision';
 import { formatDuration, parseDuration } from './duration';
-import { isApproved, postLoginPath } from './session';
+import { postLoginPath } from './session';
 import { subscriptionAction, subscriptionBadge } from './subscriptionBadge';
 
 describe('formatDuration', () => {
@@ -22,32 +22,6 @@ describe('formatDuration', () => {
     expect(parseDuration('12:60')).toBeUndefined();
     expect(parseDuration('abc')).toBeUndefined();
   });
-});
-
-describe('BTC formatting', () => {
-  it('trims trailing zeros and adds the unit', () => {
-    expect(formatBtc('0.00050000')).toBe('0.0005 BTC');
-    expect(formatBtc('0.005')).toBe('0.005 BTC');
-    expect(formatBtc('1.00000000')).toBe('1 BTC');
-    expect(formatBtc('0')).toBe('0 BTC');
-    expect(formatBtc(0.0005)).toBe('0.0005 BTC');
-    expect(formatBtc(undefined)).toBe('0 BTC');
-  });
-  it('converts satoshis exactly', () => {
-    expect(satsToBtc(50_000)).toBe('0.0005');
-    expect(satsToBtc(123_456_789)).toBe('1.23456789');
-    expect(satsToBtc(0)).toBe('0');
-  });
-});
-
-describe('truncateHash', () => {
-  const hash = 'f'.repeat(20) + '0'.repeat(44);
-  it('keeps the first 16 characters', () => {
-    expect(truncateHash(hash)).toBe(`${'f'.repeat(16)}...`);
-    expect(truncateHash(hash).replace('...', '')).toHaveLength(16);
-  });
-  it('leaves short hashes alone', () => expect(truncateHash('abc')).toBe('abc'));
-  it('links to the explorer', () => expect(explorerTxUrl('ab12')).toBe('https://mempool.space/tx/ab12'));
 });
 
 describe('subscriptionBadge precedence', () => {

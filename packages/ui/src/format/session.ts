@@ -1,5 +1,5 @@
-/** Who the signed-in user is allowed to be, by spec §4 and §6. */
-import { hasActiveSubscription as accessHasActiveSubscription, isApproved as accessIsApproved } from '../access/accessDecision';
+/** Who the signed-in user is allowed to be, by spec §4 and §6 (approval itself: `access/accessDecision.ts`). */
+import { isApproved } from '../access/accessDecision';
 
 export interface SessionUserLike {
   email?: string;
@@ -10,20 +10,11 @@ export interface SessionUserLike {
   subscriptionStatus?: string | null;
 }
 
-/** Approval and subscription come from the shared access decision, so the UI and the API agree. */
-export function isApproved(user: SessionUserLike | null | undefined): boolean {
-  return Boolean(user && accessIsApproved(user));
-}
-
 /** Admin when the role is admin or the e-mail is the configured admin account's. */
 export function isAdmin(user: SessionUserLike | null | undefined, adminEmail?: string): boolean {
   if (!user) return false;
   if (user.role === 'admin') return true;
   return Boolean(adminEmail && user.email && user.email.toLowerCase() === adminEmail.toLowerCase());
-}
-
-export function hasActiveSubscription(user: SessionUserLike | null | undefined): boolean {
-  return Boolean(user && accessHasActiveSubscription(user));
 }
 
 /**

@@ -1,6 +1,8 @@
 /** React view of the session store, and the sign-out used by the Logout route and buttons. */
+
+import { isApproved } from '@members/ui/access';
 import type { SessionState, User } from '@members/ui/api';
-import { isAdmin, isApproved } from '@members/ui/format';
+import { isAdmin } from '@members/ui/format';
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { api, session } from './api';

@@ -5,7 +5,8 @@
  */
 import { Alert, Button, FormField, PasswordField, SecondFactorCodeForm } from '@members/ui';
 import { type AuthResult, isMfaChallenge } from '@members/ui/api';
-import { postLoginPath, validateLogin } from '@members/ui/format';
+import { postLoginPath } from '@members/ui/format';
+import { validateLogin } from '@members/ui/registration';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';

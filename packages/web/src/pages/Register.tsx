@@ -1,6 +1,6 @@
 /** `/register`: every field of spec §2, the checks of §5 in order, then /registration-success. */
 import { Alert, Button, CheckboxField, FormField, PasswordField } from '@members/ui';
-import { maxBirthDate, type RegistrationForm, validateRegistration } from '@members/ui/format';
+import { maxBirthDate, type RegistrationForm, validateRegistration } from '@members/ui/registration';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { api } from '../app/api';

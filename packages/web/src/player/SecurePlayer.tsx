@@ -3,11 +3,13 @@
  * a moving watermark, no download / picture-in-picture / remote playback, blocked context menu and
  * shortcuts, a play-time counter, and the view sent on close after more than 5 s of watching.
  */
+import { accessDecision } from '@members/ui/access';
 import type { StreamInfo, Video } from '@members/ui/api';
-import { formatDuration, hasActiveSubscription } from '@members/ui/format';
+import { formatDuration } from '@members/ui/format';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../app/api';
+import { useGeo } from '../app/geo';
 import { useSession } from '../app/session';
 import { isBlockedShortcut, MIN_VIEW_SECONDS, randomWatermarkPosition, WATERMARK_MOVE_MS } from './protection';
 
@@ -20,6 +22,7 @@ export interface SecurePlayerProps {
 
 export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
   const { user } = useSession();
+  const geo = useGeo();
   const qc = useQueryClient();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const frameRef = useRef<HTMLDivElement>(null);
@@ -34,13 +37,17 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
   const [fullscreen, setFullscreen] = useState(false);
   const [watched, setWatched] = useState(0);
   const [mark, setMark] = useState(randomWatermarkPosition);
-  const subscribed = hasActiveSubscription(user);
+  // The same decision the detail page and the API make; its message is the spec's catalogue's.
+  const decision = accessDecision({ video, geo: { loading: geo.loading, blocked: geo.blocked }, user });
+  const refusal = decision.allowed ? null : decision.reason;
+  const refusalMessage = decision.message;
 
-  // 1. The stream is asked for only when the user may watch (spec §5).
+  // 1. The stream is asked for only when the user may watch (spec §4, §5).
   useEffect(() => {
     let active = true;
-    if (video.accessLevel !== 'free' && !subscribed) {
-      setState({ kind: 'error', message: 'Active subscription required to view videos' });
+    if (refusal === 'geo_loading') return;
+    if (refusal) {
+      setState({ kind: 'error', message: refusalMessage ?? 'Failed to load video' });
       return;
     }
     api
@@ -50,7 +57,7 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
     return () => {
       active = false;
     };
-  }, [video.id, video.accessLevel, subscribed]);
+  }, [video.id, refusal, refusalMessage]);
 
   // 2. A modal dialog: top layer, focus inside, Escape closes.
   useEffect(() => {

@@ -3,7 +3,8 @@
  * the BIP21 URI, an optional transaction hash, 'I've Sent Payment' → 'Payment Submitted'.
  */
 import { Alert, Button, FormField, type Plan, type PlanType, QrCode, type SubscriptionIntent } from '@members/ui';
-import { formatBtc, formatUsd } from '@members/ui/format';
+import { formatUsd } from '@members/ui/format';
+import { formatBtc } from '@members/ui/money';
 import { useEffect, useState } from 'react';
 import { api } from '../../app/api';
 

@@ -1,6 +1,7 @@
 /** The two plan cards; the button text follows the visitor's state (spec §2). */
 import { Button, type Plan, type PlanType, StatusBadge } from '@members/ui';
-import { formatBtc, formatUsd } from '@members/ui/format';
+import { formatUsd } from '@members/ui/format';
+import { formatBtc } from '@members/ui/money';
 
 export interface PlanCardsProps {
   plans: { monthly: Plan; annual: Plan };
