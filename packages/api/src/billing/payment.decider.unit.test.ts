@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '../shared/decider.testkit.js';
 import { type PaymentCommand, type PaymentEvent, paymentDecider } from './payment.decider.js';
 
 const T0 = '2026-01-15T12:00:00.000Z';
 const T1 = '2026-01-15T13:00:00.000Z';
 const HASH = 'a'.repeat(64);
 
-const given = (events: PaymentEvent[]) => ({
-  when: (command: PaymentCommand) =>
-    paymentDecider.decide(
-      command,
-      events.reduce((s, e) => paymentDecider.evolve(s, e), paymentDecider.initialState()),
-    ),
-});
+const { given } = deciderSpec(paymentDecider);
 
 const requested: PaymentEvent = {
   type: 'PaymentRequested',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '../shared/decider.testkit.js';
 import { type SubscriptionCommand, type SubscriptionEvent, subscriptionDecider } from './subscription.decider.js';
 
 const T0 = '2026-01-31T12:00:00.000Z';
@@ -24,9 +25,7 @@ const canceled: SubscriptionEvent = {
   data: { ...base, reason: 'canceled_at_period_end', canceledAt: '2026-02-28T12:00:00.000Z' },
 };
 
-const stateOf = (events: SubscriptionEvent[]) =>
-  events.reduce((s, e) => subscriptionDecider.evolve(s, e), subscriptionDecider.initialState());
-const given = (events: SubscriptionEvent[]) => ({ when: (c: SubscriptionCommand) => subscriptionDecider.decide(c, stateOf(events)) });
+const { given, stateOf } = deciderSpec(subscriptionDecider);
 
 const pay = (over: Partial<Extract<SubscriptionCommand, { type: 'ApplyVerifiedPayment' }>> = {}): SubscriptionCommand => ({
   type: 'ApplyVerifiedPayment',

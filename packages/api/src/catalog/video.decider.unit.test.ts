@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '../shared/decider.testkit.js';
 import { type VideoEvent, type VideoUploaded, videoDecider } from './video.decider';
 
 const uploaded: VideoUploaded = {
@@ -28,7 +29,7 @@ const uploaded: VideoUploaded = {
     uploadedAt: '2026-01-01T00:00:00Z',
   },
 };
-const given = (events: VideoEvent[]) => events.reduce(videoDecider.evolve, videoDecider.initialState());
+const { given } = deciderSpec(videoDecider);
 const edit = (changes: object, publish?: boolean) => ({
   type: 'EditVideo' as const,
   data: { videoId: 'v1', changes, publish, actorId: 'admin', at: '2026-01-02T00:00:00Z' },
@@ -36,31 +37,31 @@ const edit = (changes: object, publish?: boolean) => ({
 
 describe('video decider', () => {
   it('given nothing, an edit is not found', () => {
-    expect(videoDecider.decide(edit({ title: 'x' }), given([]))).toMatchObject({
+    expect(given([]).when(edit({ title: 'x' }))).toMatchObject({
       ok: false,
       error: { code: 'not_found', message: 'Video not found' },
     });
   });
   it('a second upload to one stream is a conflict', () => {
-    expect(videoDecider.decide({ type: 'RecordUpload', data: uploaded.data }, given([uploaded]))).toMatchObject({ ok: false });
+    expect(given([uploaded]).when({ type: 'RecordUpload', data: uploaded.data })).toMatchObject({ ok: false });
   });
   it('only real changes are recorded', () => {
-    const r = videoDecider.decide(edit({ title: 'T', tags: ['a'], accessLevel: 'vip' }), given([uploaded]));
+    const r = given([uploaded]).when(edit({ title: 'T', tags: ['a'], accessLevel: 'vip' }));
     expect(r).toMatchObject({ ok: true, events: [{ type: 'VideoUpdated', data: { changes: { accessLevel: 'vip' } } }] });
-    expect(videoDecider.decide(edit({ title: 'T' }), given([uploaded]))).toEqual({ ok: true, events: [] });
+    expect(given([uploaded]).when(edit({ title: 'T' }))).toEqual({ ok: true, events: [] });
   });
   it('unpublish then publish', () => {
-    const r = videoDecider.decide(edit({}, false), given([uploaded]));
+    const r = given([uploaded]).when(edit({}, false));
     expect(r).toMatchObject({ ok: true, events: [{ type: 'VideoUnpublished' }] });
     const unpublished = given([uploaded, ...(r.ok ? r.events : [])]);
-    expect(videoDecider.decide(edit({}, true), unpublished)).toMatchObject({ ok: true, events: [{ type: 'VideoPublished' }] });
-    expect(videoDecider.decide(edit({}, false), unpublished)).toEqual({ ok: true, events: [] });
+    expect(unpublished.when(edit({}, true))).toMatchObject({ ok: true, events: [{ type: 'VideoPublished' }] });
+    expect(unpublished.when(edit({}, false))).toEqual({ ok: true, events: [] });
   });
   it('deleted videos cannot be edited or deleted again', () => {
     const deleted = given([uploaded, { type: 'VideoDeleted', data: { videoId: 'v1', deletedBy: 'a', deletedAt: 'x' } }]);
-    expect(videoDecider.decide({ type: 'DeleteVideo', data: { videoId: 'v1', actorId: 'a', at: 'x' } }, deleted)).toMatchObject({
+    expect(deleted.when({ type: 'DeleteVideo', data: { videoId: 'v1', actorId: 'a', at: 'x' } })).toMatchObject({
       ok: false,
     });
-    expect(videoDecider.decide(edit({ title: 'y' }), deleted)).toMatchObject({ ok: false });
+    expect(deleted.when(edit({ title: 'y' }))).toMatchObject({ ok: false });
   });
 });

@@ -38,16 +38,3 @@ export async function handleCommand<C, E extends NewEvent, S>(
     }
   }
 }
-
-/** Folds a stream into state without deciding anything. */
-export async function loadState<C, E extends NewEvent, S>(
-  store: EventStore,
-  streamId: string,
-  decider: Decider<C, E, S>,
-): Promise<{ state: S; version: number }> {
-  const history = await store.readStream(streamId);
-  return {
-    state: history.reduce((s, e) => decider.evolve(s, e as unknown as E), decider.initialState()),
-    version: history.length,
-  };
-}

@@ -103,11 +103,3 @@ export async function requireAdmin(ctx: AppContext, c: { get(key: 'auth'): AuthI
   if (user.role !== 'admin') throw forbidden("You don't have permission to access this page.");
   return user;
 }
-
-/** Guard middleware for a whole route group. */
-export function adminOnly(ctx: AppContext): MiddlewareHandler<AppEnv> {
-  return async function requireAdminRole(c, next) {
-    await requireAdmin(ctx, c);
-    await next();
-  };
-}

@@ -1,5 +1,6 @@
 /** Given these events, when this command, then these events (or this error). */
 import { describe, expect, it } from 'vitest';
+import { deciderSpec, thenError, thenEvents } from '../shared/decider.testkit.js';
 import {
   ALREADY_ENABLED,
   INVALID_CODE,
@@ -45,18 +46,7 @@ const removed: SecondFactorEvent = {
   data: { userId: 'u1', enrolmentId: 'e1', removedBy: 'u1', removedAt: NOW },
 };
 
-function given(...events: (SecondFactorEvent | UserEvent)[]) {
-  const state = events.reduce((s, e) => secondFactorDecider.evolve(s, e as SecondFactorEvent), secondFactorDecider.initialState());
-  return { when: (command: SecondFactorCommand) => secondFactorDecider.decide(command, state) };
-}
-
-function expectEvents(result: ReturnType<typeof secondFactorDecider.decide>, events: SecondFactorEvent[]) {
-  expect(result).toEqual({ ok: true, events });
-}
-
-function expectError(result: ReturnType<typeof secondFactorDecider.decide>, code: string, message: string) {
-  expect(result).toEqual({ ok: false, error: { code, message } });
-}
+const { given } = deciderSpec(secondFactorDecider);
 
 const start = (enrolmentId = 'e1'): SecondFactorCommand => ({
   type: 'StartSecondFactorEnrolment',
@@ -75,56 +65,56 @@ const remove = (proofValid: boolean): SecondFactorCommand => ({ type: 'RemoveSec
 
 describe('second factor decider: enrolment', () => {
   it('starts an enrolment with the recovery codes’ hashes', () => {
-    expectEvents(given(registered).when(start()), [started]);
+    thenEvents(given([registered]).when(start()), [started]);
   });
   it('refuses an unknown account', () => {
-    expectError(given().when(start()), 'not_found', 'User not found');
+    thenError(given([]).when(start()), 'not_found', 'User not found');
   });
   it('restarting a pending enrolment replaces it (the older secret stops counting)', () => {
     const restarted: SecondFactorEvent = { type: 'SecondFactorEnrolmentStarted', data: { ...started.data, enrolmentId: 'e2' } };
-    expectEvents(given(registered, started).when(start('e2')), [restarted]);
-    expectError(given(registered, started, restarted).when(confirm(true, 'e1')), 'validation', NO_PENDING_ENROLMENT);
+    thenEvents(given([registered, started]).when(start('e2')), [restarted]);
+    thenError(given([registered, started, restarted]).when(confirm(true, 'e1')), 'validation', NO_PENDING_ENROLMENT);
   });
   it('refuses a new enrolment while one is enabled', () => {
-    expectError(given(registered, started, enrolled).when(start('e2')), 'conflict', ALREADY_ENABLED);
+    thenError(given([registered, started, enrolled]).when(start('e2')), 'conflict', ALREADY_ENABLED);
   });
   it('is enabled by a correct code for the pending enrolment', () => {
-    expectEvents(given(registered, started).when(confirm(true)), [enrolled]);
+    thenEvents(given([registered, started]).when(confirm(true)), [enrolled]);
   });
   it('stays pending after a wrong code', () => {
-    expectError(given(registered, started).when(confirm(false)), 'validation', INVALID_CODE);
+    thenError(given([registered, started]).when(confirm(false)), 'validation', INVALID_CODE);
   });
   it('cannot be confirmed without a pending enrolment, or twice', () => {
-    expectError(given(registered).when(confirm(true)), 'validation', NO_PENDING_ENROLMENT);
-    expectError(given(registered, started, enrolled).when(confirm(true)), 'conflict', ALREADY_ENABLED);
+    thenError(given([registered]).when(confirm(true)), 'validation', NO_PENDING_ENROLMENT);
+    thenError(given([registered, started, enrolled]).when(confirm(true)), 'conflict', ALREADY_ENABLED);
   });
 });
 
 describe('second factor decider: recovery codes', () => {
   it('spends a recovery code once', () => {
-    expectEvents(given(registered, started, enrolled).when(useCode('h1')), [usedH1]);
-    expectError(given(registered, started, enrolled, usedH1).when(useCode('h1')), 'unauthorized', INVALID_RECOVERY_CODE);
+    thenEvents(given([registered, started, enrolled]).when(useCode('h1')), [usedH1]);
+    thenError(given([registered, started, enrolled, usedH1]).when(useCode('h1')), 'unauthorized', INVALID_RECOVERY_CODE);
   });
   it('counts down what is left', () => {
-    const last = given(registered, started, enrolled, usedH1).when(useCode('h2'));
+    const last = given([registered, started, enrolled, usedH1]).when(useCode('h2'));
     expect(last.ok && last.events[0]?.data).toMatchObject({ codeHash: 'h2', remaining: 0 });
   });
   it('refuses unknown codes, and codes of an enrolment not yet confirmed', () => {
-    expectError(given(registered, started, enrolled).when(useCode('nope')), 'unauthorized', INVALID_RECOVERY_CODE);
-    expectError(given(registered, started).when(useCode('h1')), 'unauthorized', INVALID_RECOVERY_CODE);
+    thenError(given([registered, started, enrolled]).when(useCode('nope')), 'unauthorized', INVALID_RECOVERY_CODE);
+    thenError(given([registered, started]).when(useCode('h1')), 'unauthorized', INVALID_RECOVERY_CODE);
   });
 });
 
 describe('second factor decider: removal', () => {
   it('removes an enabled factor with a valid proof', () => {
-    expectEvents(given(registered, started, enrolled).when(remove(true)), [removed]);
+    thenEvents(given([registered, started, enrolled]).when(remove(true)), [removed]);
   });
   it('refuses a wrong password or code', () => {
-    expectError(given(registered, started, enrolled).when(remove(false)), 'unauthorized', INVALID_PROOF);
+    thenError(given([registered, started, enrolled]).when(remove(false)), 'unauthorized', INVALID_PROOF);
   });
   it('has nothing to remove when not enabled; after removal the recovery codes are void and a new enrolment may start', () => {
-    expectError(given(registered).when(remove(true)), 'conflict', NOT_ENABLED);
-    expectError(given(registered, started, enrolled, removed).when(useCode('h2')), 'unauthorized', INVALID_RECOVERY_CODE);
-    expectEvents(given(registered, started, enrolled, removed).when(start()), [started]);
+    thenError(given([registered]).when(remove(true)), 'conflict', NOT_ENABLED);
+    thenError(given([registered, started, enrolled, removed]).when(useCode('h2')), 'unauthorized', INVALID_RECOVERY_CODE);
+    thenEvents(given([registered, started, enrolled, removed]).when(start()), [started]);
   });
 });

@@ -68,18 +68,6 @@ export type UserEvent =
   | AdminRoleGranted
   | ProfileUpdated;
 
-export const USER_EVENT_TYPES: UserEvent['type'][] = [
-  'UserRegistered',
-  'UserApproved',
-  'UserRejected',
-  'PasswordChanged',
-  'PasswordResetRequested',
-  'EmailVerified',
-  'AdminRoleGranted',
-  'ProfileUpdated',
-  'MemberErased',
-];
-
 // ── Commands ────────────────────────────────────────────────────────────────────────────────────
 export type UserCommand =
   | { type: 'Register'; data: Omit<UserRegistered['data'], 'registeredAt'>; now: string }

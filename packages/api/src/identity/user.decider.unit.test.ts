@@ -1,5 +1,6 @@
 /** Given these events, when this command, then these events (or this error). */
 import { describe, expect, it } from 'vitest';
+import { deciderSpec, thenError, thenEvents } from '../shared/decider.testkit.js';
 import { type UserCommand, type UserEvent, userDecider } from './user.decider.js';
 
 const NOW = '2026-01-15T12:00:00.000Z';
@@ -28,77 +29,63 @@ const resetRequested: UserEvent = {
   data: { userId: 'u1', resetId: 'r1', tokenHash: 'th-1', expiresAt: '2026-01-15T13:00:00.000Z', requestedAt: NOW },
 };
 
-function given(...events: UserEvent[]) {
-  const state = events.reduce(userDecider.evolve, userDecider.initialState());
-  return { when: (command: UserCommand) => userDecider.decide(command, state) };
-}
-
-function expectEvents(result: ReturnType<typeof userDecider.decide>, events: UserEvent[]) {
-  expect(result).toEqual({ ok: true, events });
-}
-
-function expectError(result: ReturnType<typeof userDecider.decide>, code: string, message?: string) {
-  expect(result.ok).toBe(false);
-  if (result.ok) return;
-  expect(result.error.code).toBe(code);
-  if (message) expect(result.error.message).toBe(message);
-}
+const { given } = deciderSpec(userDecider);
 
 const { registeredAt: _r, ...registerData } = registered.data;
 
 describe('user decider: registration', () => {
   it('registers a new user as pending', () => {
-    expectEvents(given().when({ type: 'Register', data: registerData, now: NOW }), [registered]);
+    thenEvents(given([]).when({ type: 'Register', data: registerData, now: NOW }), [registered]);
     const state = userDecider.evolve(userDecider.initialState(), registered);
     expect(state).toMatchObject({ exists: true, status: 'pending', role: 'member', email: 'Ann@Example.test' });
   });
   it('refuses a second registration on the same stream', () => {
-    expectError(given(registered).when({ type: 'Register', data: registerData, now: NOW }), 'conflict');
+    thenError(given([registered]).when({ type: 'Register', data: registerData, now: NOW }), 'conflict');
   });
 });
 
 describe('user decider: approval', () => {
   it('approves a pending user', () => {
-    expectEvents(given(registered).when({ type: 'Approve', approvedBy: 'admin', now: NOW }), [approved]);
+    thenEvents(given([registered]).when({ type: 'Approve', approvedBy: 'admin', now: NOW }), [approved]);
   });
   it('approving twice is a conflict', () => {
-    expectError(
-      given(registered, approved).when({ type: 'Approve', approvedBy: 'admin', now: NOW }),
+    thenError(
+      given([registered, approved]).when({ type: 'Approve', approvedBy: 'admin', now: NOW }),
       'conflict',
       'User is already approved',
     );
   });
   it('approving a rejected user is a conflict', () => {
-    expectError(
-      given(registered, rejected).when({ type: 'Approve', approvedBy: 'admin', now: NOW }),
+    thenError(
+      given([registered, rejected]).when({ type: 'Approve', approvedBy: 'admin', now: NOW }),
       'conflict',
       'User has been rejected and cannot be approved',
     );
   });
   it('approving an unknown user is not found', () => {
-    expectError(given().when({ type: 'Approve', approvedBy: 'admin', now: NOW }), 'not_found');
+    thenError(given([]).when({ type: 'Approve', approvedBy: 'admin', now: NOW }), 'not_found');
   });
   it('rejects a pending user with a reason', () => {
-    expectEvents(given(registered).when({ type: 'Reject', rejectedBy: 'admin', reason: 'blurry id', now: NOW }), [
+    thenEvents(given([registered]).when({ type: 'Reject', rejectedBy: 'admin', reason: 'blurry id', now: NOW }), [
       { type: 'UserRejected', data: { userId: 'u1', rejectedBy: 'admin', rejectedAt: NOW, reason: 'blurry id' } },
     ]);
   });
   it('rejecting twice, rejecting an approved user or an unknown user is refused', () => {
-    expectError(given(registered, rejected).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'conflict');
-    expectError(given(registered, approved).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'conflict');
-    expectError(given().when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'not_found');
+    thenError(given([registered, rejected]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'conflict');
+    thenError(given([registered, approved]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'conflict');
+    thenError(given([]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'not_found');
   });
 });
 
 describe('user decider: passwords', () => {
   it('changes the password', () => {
-    expectEvents(given(registered).when({ type: 'ChangePassword', passwordHash: 'hash-2', now: NOW }), [
+    thenEvents(given([registered]).when({ type: 'ChangePassword', passwordHash: 'hash-2', now: NOW }), [
       { type: 'PasswordChanged', data: { userId: 'u1', passwordHash: 'hash-2', changedAt: NOW, via: 'user' } },
     ]);
   });
   it('records a reset request, and a confirmation with its token changes the password once', () => {
-    expectEvents(
-      given(registered).when({
+    thenEvents(
+      given([registered]).when({
         type: 'RequestPasswordReset',
         resetId: 'r1',
         tokenHash: 'th-1',
@@ -109,24 +96,24 @@ describe('user decider: passwords', () => {
     );
     const changed: UserEvent = { type: 'PasswordChanged', data: { userId: 'u1', passwordHash: 'hash-2', changedAt: LATER, via: 'reset' } };
     const confirm: UserCommand = { type: 'ConfirmPasswordReset', tokenHash: 'th-1', passwordHash: 'hash-2', now: LATER };
-    expectEvents(given(registered, resetRequested).when(confirm), [changed]);
-    expectError(
-      given(registered, resetRequested, changed).when(confirm),
+    thenEvents(given([registered, resetRequested]).when(confirm), [changed]);
+    thenError(
+      given([registered, resetRequested, changed]).when(confirm),
       'validation',
       'This password reset link is invalid or has already been used',
     );
   });
   it('refuses an expired, wrong or absent reset token', () => {
     const confirm = (tokenHash: string, now: string): UserCommand => ({ type: 'ConfirmPasswordReset', tokenHash, passwordHash: 'h', now });
-    expectError(given(registered, resetRequested).when(confirm('th-1', MUCH_LATER)), 'validation', 'This password reset link has expired');
-    expectError(given(registered, resetRequested).when(confirm('other', LATER)), 'validation');
-    expectError(given(registered).when(confirm('th-1', LATER)), 'validation');
-    expectError(given().when(confirm('th-1', LATER)), 'not_found');
+    thenError(given([registered, resetRequested]).when(confirm('th-1', MUCH_LATER)), 'validation', 'This password reset link has expired');
+    thenError(given([registered, resetRequested]).when(confirm('other', LATER)), 'validation');
+    thenError(given([registered]).when(confirm('th-1', LATER)), 'validation');
+    thenError(given([]).when(confirm('th-1', LATER)), 'not_found');
   });
   it('a newer reset request replaces the older token', () => {
     const newer: UserEvent = { type: 'PasswordResetRequested', data: { ...resetRequested.data, resetId: 'r2', tokenHash: 'th-2' } };
-    expectError(
-      given(registered, resetRequested, newer).when({ type: 'ConfirmPasswordReset', tokenHash: 'th-1', passwordHash: 'h', now: LATER }),
+    thenError(
+      given([registered, resetRequested, newer]).when({ type: 'ConfirmPasswordReset', tokenHash: 'th-1', passwordHash: 'h', now: LATER }),
       'validation',
     );
   });
@@ -135,16 +122,16 @@ describe('user decider: passwords', () => {
 describe('user decider: e-mail verification and profile', () => {
   it('verifies the e-mail once (case-insensitive address), then is a no-op', () => {
     const verified: UserEvent = { type: 'EmailVerified', data: { userId: 'u1', email: 'Ann@Example.test', verifiedAt: NOW } };
-    expectEvents(given(registered).when({ type: 'VerifyEmail', email: 'ann@example.test', now: NOW }), [verified]);
-    expectEvents(given(registered, verified).when({ type: 'VerifyEmail', email: 'ann@example.test', now: NOW }), []);
-    expectError(given(registered).when({ type: 'VerifyEmail', email: 'other@example.test', now: NOW }), 'validation');
+    thenEvents(given([registered]).when({ type: 'VerifyEmail', email: 'ann@example.test', now: NOW }), [verified]);
+    thenEvents(given([registered, verified]).when({ type: 'VerifyEmail', email: 'ann@example.test', now: NOW }), []);
+    thenError(given([registered]).when({ type: 'VerifyEmail', email: 'other@example.test', now: NOW }), 'validation');
   });
   it('updates first and last name, and ignores an unchanged profile', () => {
-    expectEvents(given(registered).when({ type: 'UpdateProfile', firstName: 'Anna', lastName: 'Lee', now: NOW }), [
+    thenEvents(given([registered]).when({ type: 'UpdateProfile', firstName: 'Anna', lastName: 'Lee', now: NOW }), [
       { type: 'ProfileUpdated', data: { userId: 'u1', firstName: 'Anna', lastName: 'Lee', updatedAt: NOW } },
     ]);
-    expectEvents(given(registered).when({ type: 'UpdateProfile', firstName: 'Ann', lastName: 'Lee', now: NOW }), []);
-    expectError(given().when({ type: 'UpdateProfile', firstName: 'A', lastName: 'B', now: NOW }), 'not_found');
+    thenEvents(given([registered]).when({ type: 'UpdateProfile', firstName: 'Ann', lastName: 'Lee', now: NOW }), []);
+    thenError(given([]).when({ type: 'UpdateProfile', firstName: 'A', lastName: 'B', now: NOW }), 'not_found');
   });
 });
 
@@ -155,18 +142,18 @@ describe('user decider: admin bootstrap', () => {
   const adminApproved: UserEvent = { type: 'UserApproved', data: { userId: 'a1', approvedBy: 'system', approvedAt: NOW } };
 
   it('creates an approved admin when none exists', () => {
-    expectEvents(given().when(ensure(false)), [adminRegistered, adminApproved]);
+    thenEvents(given([]).when(ensure(false)), [adminRegistered, adminApproved]);
   });
   it('appends nothing when everything already matches', () => {
-    expectEvents(given(adminRegistered, adminApproved).when(ensure(true)), []);
+    thenEvents(given([adminRegistered, adminApproved]).when(ensure(true)), []);
   });
   it('applies a changed password', () => {
-    expectEvents(given(adminRegistered, adminApproved).when(ensure(false)), [
+    thenEvents(given([adminRegistered, adminApproved]).when(ensure(false)), [
       { type: 'PasswordChanged', data: { userId: 'a1', passwordHash: 'ah', changedAt: NOW, via: 'bootstrap' } },
     ]);
   });
   it('promotes and approves an existing member with that address', () => {
-    expectEvents(given(registered).when(ensure(true)), [
+    thenEvents(given([registered]).when(ensure(true)), [
       { type: 'AdminRoleGranted', data: { userId: 'u1', grantedBy: 'system', grantedAt: NOW } },
       { type: 'UserApproved', data: { userId: 'u1', approvedBy: 'system', approvedAt: NOW } },
     ]);
