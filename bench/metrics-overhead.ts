@@ -18,10 +18,10 @@ import { promisify } from 'node:util';
 import { ingestVideoFile } from '../packages/api/src/catalog/ingest.js';
 import { parseEnv } from '../packages/api/src/config/env.js';
 import { loadSiteConfig } from '../packages/api/src/config/site.js';
-import { makeMp4 } from '../packages/api/src/media/testMedia.js';
+import { makeMp4 } from '../packages/api/src/media/media.testkit.js';
 import { createMetrics, httpMetrics } from '../packages/api/src/metrics/index.js';
 import { startServer } from '../packages/api/src/server.js';
-import { createTestUser } from '../packages/api/src/streaming/testViewers.js';
+import { createTestUser } from '../packages/api/src/streaming/viewers.testkit.js';
 
 // The API package's own dependencies (the workspace root does not list them).
 const fromApi = createRequire(new URL('../packages/api/package.json', import.meta.url));

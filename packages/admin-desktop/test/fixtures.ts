@@ -6,8 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export { adminToken } from '../../api/test/adminToken.js';
-export { apiClient, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/harness.js';
+export { adminToken, apiClient, startTestServer, TEST_ADMIN, type TestServer, tmpDir, totpCode } from '../../api/test/support.js';
 
 export interface VideoSpec {
   seconds?: number;

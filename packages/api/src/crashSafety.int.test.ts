@@ -11,12 +11,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ChildServer, killHard, launchServer, stopServer } from '../test/childServer.js';
 import { type FreshStore, forEachStore, freshStore, testEnv, tmpDir } from '../test/harness.js';
+import { exampleSiteConfig } from '../test/siteConfig.js';
 import { type Acked, ackedCount, loginAdmin, missingWrites, newAcked, startLoad } from '../test/writers.js';
 import { reconcile } from './audit/reconcile.js';
 import { verifyChain } from './audit/verifyChain.js';
-import { loadSiteConfig } from './config/site.js';
 import { closeContext, createContext } from './context.js';
-import { makeMp4 } from './media/testMedia.js';
+import { makeMp4 } from './media/media.testkit.js';
 import { allProjections } from './modules.js';
 
 const KILLS = 5;
@@ -42,7 +42,7 @@ async function waitFor(cond: () => boolean, ms: number): Promise<void> {
 
 /** The store's checks, run while the server is down (after the kill, before the restart). */
 async function checkStore(store: FreshStore, acked: Acked): Promise<{ head: number; recorded: Set<string> }> {
-  const ctx = await createContext(testEnv(store.env), loadSiteConfig().config, allProjections());
+  const ctx = await createContext(testEnv(store.env), exampleSiteConfig(), allProjections());
   try {
     expect(await missingWrites(ctx.db, acked)).toEqual([]);
     const chain = await verifyChain(ctx.rawStore);

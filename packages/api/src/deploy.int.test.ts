@@ -15,15 +15,15 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderNginxConf, standaloneNginxConf } from '../../../deploy/render-nginx.mjs';
 import { apiClient, type FreshStore, freshStore, storeKinds, TEST_ADMIN } from '../test/harness.js';
+import { EXAMPLE_SITE_CONFIG, exampleSiteConfig } from '../test/siteConfig.js';
 import { applyVerifiedPayment } from './billing/subscriptions.service.js';
-import { postUpload } from './catalog/testUpload.js';
+import { postUpload } from './catalog/upload.testkit.js';
 import { parseEnv } from './config/env.js';
-import { loadSiteConfig } from './config/site.js';
 import { type AppContext, closeContext, createContext } from './context.js';
 import { cookieHeader, cookiesOf } from './identity/identity.testkit.js';
-import { makeMp4 } from './media/testMedia.js';
+import { makeMp4 } from './media/media.testkit.js';
 import { allProjections } from './modules.js';
-import { TestClock } from './shared/clock.js';
+import { TestClock } from './shared/clock.testkit.js';
 import { signStreamPath } from './streaming/streamSignature.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -142,6 +142,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         INSTANCE_ID: name,
         LIFECYCLE_INTERVAL_SECONDS: '2',
         WEB_DIST: path.join(prefix, 'no-web'),
+        SITE_CONFIG: EXAMPLE_SITE_CONFIG,
       });
       // One after the other, so the first one is the leader.
       for (const [name, port] of [
@@ -404,7 +405,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         DATABASE_URL: store.env.DATABASE_URL,
         LOG_LEVEL: 'silent',
       });
-      sideCtx = await createContext(env, loadSiteConfig(undefined).config, allProjections(), { clock: past });
+      sideCtx = await createContext(env, exampleSiteConfig(), allProjections(), { clock: past });
       const lapsed = await apiClient(base).post('/auth/register', {
         email: 'lapsed@example.test',
         password: 'member-password-123',

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { TEST_ADMIN, TEST_DATA_KEY_SECRET } from './harness.js';
+import { EXAMPLE_SITE_CONFIG } from './siteConfig.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -31,6 +32,7 @@ export function childEnv(store: Partial<Record<string, string>>): NodeJS.Process
     DATA_KEY_SECRET: TEST_DATA_KEY_SECRET,
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
+    SITE_CONFIG: EXAMPLE_SITE_CONFIG,
     // The writers all come from 127.0.0.1.
     AUTH_REQUESTS_PER_IP_PER_MINUTE: '1000000',
   };

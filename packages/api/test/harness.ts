@@ -12,10 +12,11 @@ import pg from 'pg';
 import pino from 'pino';
 import { describe } from 'vitest';
 import { type Env, parseEnv } from '../src/config/env.js';
-import { loadSiteConfig, type SiteConfig } from '../src/config/site.js';
+import type { SiteConfig } from '../src/config/site.js';
 import { modules } from '../src/modules.js';
 import { type RunningServer, startServer } from '../src/server.js';
-import { TestClock } from '../src/shared/clock.js';
+import { TestClock } from '../src/shared/clock.testkit.js';
+import { exampleSiteConfig } from './siteConfig.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -110,7 +111,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const store = opts.store ?? (await freshStore(kind));
   const clock = opts.clock ?? new TestClock(new Date());
-  const site = { ...loadSiteConfig().config, ...opts.site } as SiteConfig;
+  const site = { ...exampleSiteConfig(), ...opts.site } as SiteConfig;
   const env = testEnv({ ...store.env, ...opts.env });
   const server = await startServer(env, site, modules, { clock, logger: opts.logger ?? pino({ level: 'silent' }) });
   const ts: TestServer = {

@@ -6,8 +6,7 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeMp4 } from '../../api/src/media/testMedia';
-import { apiClient, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/harness';
+import { apiClient, makeMp4, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
 import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
 const T = 15_000;

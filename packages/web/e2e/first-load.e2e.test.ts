@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../api/test/harness';
+import { startTestServer, type TestServer } from '../../api/test/support';
 import { ensureBuilt, launchChromium, WEB_DIST } from './browser';
 
 const BUDGET_BYTES = 150 * 1024;

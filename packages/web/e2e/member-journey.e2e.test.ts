@@ -8,9 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postUpload } from '../../api/src/catalog/testUpload';
-import { makeImage, makeMp4 } from '../../api/src/media/testMedia';
-import { apiClient, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/harness';
+import { apiClient, makeImage, makeMp4, postUpload, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
 import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
 const MEMBER = { firstName: 'Mia', lastName: 'Tester', email: 'mia.tester@example.test', password: 'member-password-1', dob: '1990-04-12' };

@@ -4,9 +4,7 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postUpload } from '../../api/src/catalog/testUpload';
-import { makeMp4 } from '../../api/src/media/testMedia';
-import { apiClient, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/harness';
+import { apiClient, makeMp4, postUpload, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
 import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
 describe('region block in Chromium', () => {

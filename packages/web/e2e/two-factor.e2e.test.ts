@@ -6,8 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totpCode } from '../../api/src/identity/totp';
-import { apiClient, startTestServer, TEST_ADMIN, type TestServer } from '../../api/test/harness';
+import { apiClient, startTestServer, TEST_ADMIN, type TestServer, totpCode } from '../../api/test/support';
 import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
 const T = 15_000;

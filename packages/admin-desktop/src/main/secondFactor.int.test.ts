@@ -6,8 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { totpCode } from '../../../api/src/identity/totp.js';
-import { startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../test/fixtures.js';
+import { startTestServer, TEST_ADMIN, type TestServer, tmpDir, totpCode } from '../../test/fixtures.js';
 import { fileConfigStore, memorySecretStore } from './configStore.js';
 import { createDesktopService } from './desktopService.js';
 import { createSession } from './session.js';

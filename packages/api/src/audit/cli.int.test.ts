@@ -10,13 +10,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachStore, startTestServer, TEST_DATA_KEY_SECRET, type TestServer, testEnv, tmpDir } from '../../test/harness.js';
-import { billingTestKit, HASH, seedMember } from '../billing/billing.testSupport.js';
+import { EXAMPLE_SITE_CONFIG } from '../../test/siteConfig.js';
+import { billingTestKit, HASH, seedMember } from '../billing/billing.testkit.js';
 import { auditPayments } from '../cli/auditPayments.js';
 import { auditReplay } from '../cli/auditReplay.js';
 import { openPostgres } from '../db/postgres.js';
 import { openSqlite } from '../db/sqlite.js';
 import type { Db } from '../db/types.js';
-import { generateBillingHistory, rawEvents } from './audit.testSupport.js';
+import { generateBillingHistory, rawEvents } from './audit.testkit.js';
 import { generateSigningKeys } from './checkpoint.js';
 
 const run = promisify(execFile);
@@ -31,7 +32,7 @@ forEachStore('pnpm cli audit …', (kind) => {
     try {
       const r = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['packages/api/src/cli/main.ts', ...args], {
         cwd: ROOT,
-        env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', DATA_KEY_SECRET: TEST_DATA_KEY_SECRET, ...env },
+        env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', DATA_KEY_SECRET: TEST_DATA_KEY_SECRET, SITE_CONFIG: EXAMPLE_SITE_CONFIG, ...env },
         maxBuffer: 64 * 1024 * 1024,
       });
       return { code: 0, out: r.stdout, err: r.stderr };

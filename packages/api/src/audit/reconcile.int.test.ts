@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
 import { apiClient, forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
-import { billingTestKit, HASH, seedMember } from '../billing/billing.testSupport.js';
+import { billingTestKit, HASH, seedMember } from '../billing/billing.testkit.js';
 import { runLifecycle } from '../billing/index.js';
-import { type GeneratedHistory, generateBillingHistory } from './audit.testSupport.js';
+import { type GeneratedHistory, generateBillingHistory } from './audit.testkit.js';
 import { reconcile } from './reconcile.js';
 
 const DAY = 86_400_000;

@@ -10,7 +10,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
 import { type FreshStore, freshStore, startTestServer, TEST_DATABASE_URL, type TestServer, testEnv } from '../../test/harness.js';
-import { billingTestKit, HASH, seedMember } from '../billing/billing.testSupport.js';
+import { EXAMPLE_SITE_CONFIG } from '../../test/siteConfig.js';
+import { billingTestKit, HASH, seedMember } from '../billing/billing.testkit.js';
 import { auditVerify } from '../cli/auditVerify.js';
 import { projectionsRebuild } from '../cli/projectionsRebuild.js';
 import { storeCopy } from '../cli/storeCopy.js';
@@ -18,7 +19,7 @@ import { openSqlite } from '../db/sqlite.js';
 import { openStoreUrl } from '../eventstore/storeUrl.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { signAccessToken } from '../http/auth.js';
-import { generateBillingHistory, rawEvents } from './audit.testSupport.js';
+import { generateBillingHistory, rawEvents } from './audit.testkit.js';
 import { reconcile } from './reconcile.js';
 
 const run = promisify(execFile);
@@ -28,7 +29,7 @@ async function cli(args: string[], env: Record<string, string>): Promise<{ code:
   try {
     const r = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['packages/api/src/cli/main.ts', ...args], {
       cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+      env: { ...process.env, LOG_LEVEL: 'silent', SITE_CONFIG: EXAMPLE_SITE_CONFIG, ...env },
     });
     return { code: 0, out: r.stdout + r.stderr };
   } catch (err) {

@@ -11,7 +11,7 @@ import { openSqlite } from '../db/sqlite.js';
 import type { Db } from '../db/types.js';
 import { createSqlEventStore } from '../eventstore/sqlEventStore.js';
 import type { EventStore } from '../eventstore/types.js';
-import { type GeneratedHistory, generateBillingHistory, rawEvents } from './audit.testSupport.js';
+import { type GeneratedHistory, generateBillingHistory, rawEvents } from './audit.testkit.js';
 import { generateSigningKeys, signCheckpoint, verifyCheckpointSignature } from './checkpoint.js';
 import { describeVerify, verifyChain } from './verifyChain.js';
 

@@ -14,7 +14,7 @@ import { ackedCount, loginAdmin, newAcked, startLoad } from '../../test/writers.
 import { envStoreUrl } from '../cli/auditStore.js';
 import { parseEnv } from '../config/env.js';
 import { openStoreUrl } from '../eventstore/storeUrl.js';
-import { makeMp4 } from '../media/testMedia.js';
+import { makeMp4 } from '../media/media.testkit.js';
 import type { BackupManifest } from './siteBackup.js';
 
 const clipDir = tmpDir('members-backup-clip-');

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer } from '../../test/harness.js';
 import { rebuildProjections } from '../eventstore/projections.js';
-import { TestClock } from '../shared/clock.js';
-import { billingTestKit, HASH, type Member, seedMember } from './billing.testSupport.js';
+import { TestClock } from '../shared/clock.testkit.js';
+import { billingTestKit, HASH, type Member, seedMember } from './billing.testkit.js';
 import { runLifecycle } from './subscriptions.service.js';
 
 const DAY = 86_400_000;

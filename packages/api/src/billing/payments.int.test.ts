@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
-import { billingTestKit, HASH, seedMember } from './billing.testSupport.js';
+import { billingTestKit, HASH, seedMember } from './billing.testkit.js';
 
 const APPROVAL = 'Your account must be approved before subscribing. Please wait for admin approval.';
 const ZPUB = 'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';

@@ -1,10 +1,10 @@
 /** The payment submission rules, without a store: their order, their messages, the approval rule. */
 import { describe, expect, it } from 'vitest';
-import { loadSiteConfig, ROOT_DIR } from '../config/site.js';
+import { exampleSiteConfig } from '../../test/siteConfig.js';
 import { normalizeTxHash } from './payment.decider.js';
 import { APPROVAL_REQUIRED, checkSubmission, OWN_ACCOUNT_ONLY, payerRefusal } from './payments.service.js';
 
-const site = loadSiteConfig(`${ROOT_DIR}/site.config.example.json`).config;
+const site = exampleSiteConfig();
 const HASH = 'ab'.repeat(32);
 
 describe('checkSubmission', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { loadSiteConfig } from '../config/site.js';
+import { exampleSiteConfig } from '../../test/siteConfig.js';
 import { addMonths, allPlans, periodEnd } from './plans.js';
 
 describe('plans', () => {
   it('match section 9 by default', () => {
-    const [monthly, annual] = allPlans(loadSiteConfig().config);
+    const [monthly, annual] = allPlans(exampleSiteConfig());
     expect(monthly).toMatchObject({ id: 'monthly', btcAmount: '0.0005', amountSats: 50000, usdPrice: 29.99, mostPopular: false });
     expect(annual).toMatchObject({
       id: 'annual',

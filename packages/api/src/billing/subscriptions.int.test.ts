@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
-import { TestClock } from '../shared/clock.js';
-import { billingTestKit, HASH, type Member, seedMember } from './billing.testSupport.js';
+import { TestClock } from '../shared/clock.testkit.js';
+import { billingTestKit, HASH, type Member, seedMember } from './billing.testkit.js';
 import { runLifecycle, startLifecycleScheduler } from './subscriptions.service.js';
 
 const DAY = 86_400_000;

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness';
-import { filesUnder, makeFakeVideo, makeMp4 } from '../media/testMedia';
-import { createTestUser, type TestViewer } from '../streaming/testViewers';
+import { filesUnder, makeFakeVideo, makeMp4 } from '../media/media.testkit';
+import { createTestUser, type TestViewer } from '../streaming/viewers.testkit';
 import { viewsStreamId } from '../streaming/viewing.decider';
 import { ingestVideoFile } from './ingest';
 

@@ -3,9 +3,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness';
-import { filesUnder, makeFakeVideo, makeImage, makeMp4, makeWebm } from '../media/testMedia';
-import { createTestUser, type TestViewer } from '../streaming/testViewers';
-import { postUpload } from './testUpload';
+import { filesUnder, makeFakeVideo, makeImage, makeMp4, makeWebm } from '../media/media.testkit';
+import { createTestUser, type TestViewer } from '../streaming/viewers.testkit';
+import { postUpload } from './upload.testkit';
 
 const fixtures = tmpDir('upload-fixtures-');
 afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));

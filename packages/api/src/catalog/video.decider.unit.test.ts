@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '../shared/decider.testkit.js';
-import { type VideoEvent, type VideoUploaded, videoDecider } from './video.decider';
+import { type VideoUploaded, videoDecider } from './video.decider';
 
 const uploaded: VideoUploaded = {
   type: 'VideoUploaded',

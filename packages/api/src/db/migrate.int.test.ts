@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { apiClient, type FreshStore, forEachStore, freshStore, startTestServer, type TestServer, testEnv } from '../../test/harness.js';
-import { generateBillingHistory } from '../audit/audit.testSupport.js';
+import { generateBillingHistory } from '../audit/audit.testkit.js';
 import { openDatabase, SchemaTooNewError } from '../context.js';
 import { migrateProjections, type Projection, rebuildProjections } from '../eventstore/projections.js';
 import { cookieHeader, login, registerMember } from '../identity/identity.testkit.js';

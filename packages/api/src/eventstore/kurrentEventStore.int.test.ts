@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { verifyChain } from '../audit/verifyChain.js';
-import { eventStoreContract } from './eventStore.contract.js';
+import { eventStoreContract } from './eventStore.contract.testkit.js';
 import { createKurrentEventStore } from './kurrentEventStore.js';
 
 const url = process.env.EVENTSTORE_URL;

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { verifyChain } from '../audit/verifyChain.js';
-import { eventStoreContract } from './eventStore.contract.js';
+import { eventStoreContract } from './eventStore.contract.testkit.js';
 import { createKurrentEventStore } from './kurrentEventStore.js';
-import { fakeKurrentClient } from './kurrentFake.testSupport.js';
+import { fakeKurrentClient } from './kurrentFake.testkit.js';
 
 eventStoreContract('kurrentdb adapter over an in-memory fake client (not a server)', async () => {
   const store = createKurrentEventStore('kurrentdb://fake', { client: fakeKurrentClient() });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { freshStore, storeKinds } from '../../test/harness.js';
 import { openPostgres } from '../db/postgres.js';
 import { openSqlite } from '../db/sqlite.js';
-import { eventStoreContract } from './eventStore.contract.js';
+import { eventStoreContract } from './eventStore.contract.testkit.js';
 import { createSqlEventStore } from './sqlEventStore.js';
 
 for (const kind of storeKinds) {

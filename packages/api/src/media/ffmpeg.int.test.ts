@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractThumbnail, mediaBinaries, probeVideo } from './ffmpeg';
 import { imageTypeOfFile } from './imageType';
-import { makeFakeVideo, makeImage, makeMp4, makeWebm } from './testMedia';
+import { makeFakeVideo, makeImage, makeMp4, makeWebm } from './media.testkit';
 
 let dir: string;
 beforeAll(() => {

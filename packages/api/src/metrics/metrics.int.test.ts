@@ -8,9 +8,9 @@ import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } fro
 import { adminStats } from '../admin/index.js';
 import { ingestVideoFile } from '../catalog/ingest.js';
 import { adminLogin, registerMember } from '../identity/identity.testkit.js';
-import { makeMp4 } from '../media/testMedia.js';
-import { createTestUser } from '../streaming/testViewers.js';
-import { type Exposition, parseExposition } from './exposition.testSupport.js';
+import { makeMp4 } from '../media/media.testkit.js';
+import { createTestUser } from '../streaming/viewers.testkit.js';
+import { type Exposition, parseExposition } from './exposition.testkit.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const fixtures = tmpDir('metrics-fixtures-');

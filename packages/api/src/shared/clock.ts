@@ -1,4 +1,7 @@
-/** Time and ids are injected so tests can move time and pin ids. */
+/**
+ * Time and ids are injected so tests can move time and pin ids: production uses `systemClock` and
+ * `uuidIds`; the settable `TestClock` is test code (`clock.testkit.ts`).
+ */
 import { randomUUID } from 'node:crypto';
 
 export interface Clock {
@@ -6,20 +9,6 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
-
-/** A clock tests can set and advance. */
-export class TestClock implements Clock {
-  constructor(private current = new Date('2026-01-15T12:00:00.000Z')) {}
-  now(): Date {
-    return new Date(this.current.getTime());
-  }
-  set(date: Date | string): void {
-    this.current = new Date(date);
-  }
-  advance(ms: number): void {
-    this.current = new Date(this.current.getTime() + ms);
-  }
-}
 
 export interface IdGenerator {
   next(): string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { httpStatusOf, valueOr } from '../http/envelope.js';
-import { TestClock } from './clock.js';
+import { TestClock } from './clock.testkit.js';
 import { eventMetadata } from './eventMetadata.js';
 import { failure, success } from './result.js';
 

@@ -7,7 +7,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshStore, freshStore, storeKinds, testEnv } from '../../test/harness.js';
-import { loadSiteConfig } from '../config/site.js';
+import { exampleSiteConfig } from '../../test/siteConfig.js';
 import { type AppContext, closeContext, createContext } from '../context.js';
 import { allProjections } from '../modules.js';
 import { electLeader, LEADER_LOCK_KEY, type Leadership } from './leader.js';
@@ -29,7 +29,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
 
     beforeAll(async () => {
       store = await freshStore('postgres');
-      const site = loadSiteConfig(undefined).config;
+      const site = exampleSiteConfig();
       const logger = pino({ level: 'silent' });
       a = await createContext(testEnv(store.env), site, allProjections(), { logger });
       b = await createContext(testEnv(store.env), site, allProjections(), { logger });
@@ -110,7 +110,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
 describe('rate limiter on the embedded store', () => {
   it('is the in-memory one', async () => {
     const store = await freshStore('sqlite');
-    const ctx = await createContext(testEnv(store.env), loadSiteConfig(undefined).config, allProjections(), {
+    const ctx = await createContext(testEnv(store.env), exampleSiteConfig(), allProjections(), {
       logger: pino({ level: 'silent' }),
     });
     try {

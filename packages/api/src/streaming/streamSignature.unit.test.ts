@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TestClock } from '../shared/clock';
+import { TestClock } from '../shared/clock.testkit';
 import { signStreamPath, verifyStreamSignature } from './streamSignature';
 
 const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness';
 import { ingestVideoFile } from '../catalog/ingest';
-import { makeMp4, makeWebm } from '../media/testMedia';
-import { createTestUser, grantActiveSubscriptionForTest, type TestViewer } from './testViewers';
+import { makeMp4, makeWebm } from '../media/media.testkit';
+import { createTestUser, grantActiveSubscriptionForTest, type TestViewer } from './viewers.testkit';
 
 const fixtures = tmpDir('streaming-fixtures-');
 afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));

@@ -1,0 +1,14 @@
+/**
+ * The API's test-support entry point: the only API module the other packages' tests (the web
+ * app's browser tests in `packages/web/e2e`, the desktop console's tests) import. It starts a real
+ * server over a fresh store and seeds it through the real routes; nothing here reaches into a
+ * module's tables. Keep it small: add an export here rather than importing `packages/api/src/…`
+ * from another package.
+ */
+
+export { seedMember } from '../src/billing/billing.testkit.js';
+export { postUpload } from '../src/catalog/upload.testkit.js';
+export { totpCode } from '../src/identity/totp.js';
+export { makeImage, makeMp4 } from '../src/media/media.testkit.js';
+export { adminToken } from './adminToken.js';
+export { apiClient, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from './harness.js';
