@@ -9,6 +9,7 @@ import type {
   AdminVideo,
   AdminVideoChanges,
   AdminVideoPage,
+  AnalyticsAnswer,
   AnalyticsPoint,
   AuthResult,
   BitcoinPaymentSubmission,
@@ -16,10 +17,13 @@ import type {
   LoginResult,
   PendingPayment,
   Plan,
+  PlanAnswer,
+  PlansAnswer,
   PlanType,
   RegistrationPayload,
   SecondFactorEnrolment,
   SecondFactorStatus,
+  SiteAnswer,
   SiteInfo,
   StreamInfo,
   Subscription,
@@ -101,35 +105,14 @@ function defaultGo(path: string) {
   if (typeof location !== 'undefined' && location.pathname !== path) location.assign(path);
 }
 
-function asArray<T>(data: unknown, ...keys: string[]): T[] {
-  if (Array.isArray(data)) return data as T[];
-  if (data && typeof data === 'object') {
-    for (const k of keys) {
-      const v = (data as Record<string, unknown>)[k];
-      if (Array.isArray(v)) return v as T[];
-    }
-  }
-  return [];
+/** GET /admin/analytics answers every day of the window in `days`; the charts plot those points. */
+export function toAnalyticsPoints(answer: AnalyticsAnswer): AnalyticsPoint[] {
+  return answer.days;
 }
 
-/** The admin analytics answer as a list of per-day points, whatever wrapper the server uses. */
-export function toAnalyticsPoints(data: unknown): AnalyticsPoint[] {
-  const direct = asArray<AnalyticsPoint>(data, 'series', 'days', 'daily', 'points', 'items');
-  if (direct.length) return direct;
-  // { series: { registrations: [{date, value}], ... } } → one point per date.
-  const series = data && typeof data === 'object' ? (data as Record<string, unknown>).series : undefined;
-  if (series && typeof series === 'object') {
-    const byDate = new Map<string, AnalyticsPoint>();
-    for (const [name, values] of Object.entries(series as Record<string, unknown>)) {
-      for (const v of asArray<{ date: string; value?: number; count?: number }>(values)) {
-        const p = byDate.get(v.date) ?? { date: v.date };
-        p[name] = v.value ?? v.count ?? 0;
-        byDate.set(v.date, p);
-      }
-    }
-    return [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));
-  }
-  return [];
+/** GET /subscriptions/plans names the price `btcAmount` (an invoice amount); the screens call it `btcPrice` as the site config does. */
+function toPlan({ btcAmount, formerBtcAmount, ...plan }: PlanAnswer): Plan {
+  return { ...plan, btcPrice: btcAmount, ...(formerBtcAmount ? { formerBtcPrice: formerBtcAmount } : {}) };
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
@@ -380,65 +363,41 @@ export function createApiClient(options: ApiClientOptions = {}) {
       post<unknown>('/auth/reset-password/confirm', { token, password }, noRedirect),
     verifyEmail: (token: string) => post<unknown>('/auth/verify-email', { token }, noRedirect),
     approvalStatus: () => get<{ approved: boolean; status?: string }>('/users/approval-status'),
-    getProfile: () => get<User>('/users/profile').then((d) => ((d as { user?: User })?.user ?? d) as User),
+    getProfile: async (): Promise<User> => (await get<{ user: User }>('/users/profile')).user,
     updateProfile: (profile: Partial<User>) => request<User>('PUT', '/users/profile', { body: profile }),
 
     // catalog & streaming
-    listVideos: async (query: VideoQuery = {}): Promise<VideoPage> => {
-      const data = await get<Record<string, unknown> | Video[]>('/videos', { query: { ...query } });
-      const videos = asArray<Video>(data, 'videos', 'items');
-      const total = !Array.isArray(data) && typeof data?.total === 'number' ? data.total : videos.length;
-      return { ...(Array.isArray(data) ? {} : data), videos, total };
-    },
-    getVideo: async (id: string): Promise<Video> => {
-      const data = await get<Video | { video: Video }>(`/videos/${encodeURIComponent(id)}`, { fallbackError: 'Failed to load video' });
-      return 'video' in (data as object) ? (data as { video: Video }).video : (data as Video);
-    },
+    listVideos: (query: VideoQuery = {}) => get<VideoPage>('/videos', { query: { ...query } }),
+    getVideo: (id: string) => get<Video>(`/videos/${encodeURIComponent(id)}`, { fallbackError: 'Failed to load video' }),
     getStream: (id: string) =>
       get<StreamInfo>(`/videos/${encodeURIComponent(id)}/stream`, { redirectOn403: false, fallbackError: 'Failed to load video stream' }),
     recordView: (id: string, duration: number) => post<unknown>(`/videos/${encodeURIComponent(id)}/view`, { duration }),
     geoCheck: () => get<GeoCheck>('/geo/check', { fallbackError: 'Failed to check geolocation' }),
     site: async (): Promise<SiteInfo> => {
-      const d = await get<SiteInfo & { explorerTxUrl?: string; adminEmail?: string | null }>('/site');
-      return {
-        ...d,
-        adminEmail: d.adminEmail ?? undefined,
-        bitcoin: { ...d.bitcoin, explorerTxUrl: d.bitcoin?.explorerTxUrl ?? d.explorerTxUrl },
-      };
+      const { explorerTxUrl, adminEmail, ...d } = await get<SiteAnswer>('/site');
+      return { ...d, ...(adminEmail ? { adminEmail } : {}), bitcoin: { explorerTxUrl } };
     },
 
     // billing
-    plans: async (): Promise<Plan[]> =>
-      asArray<Plan & { btcAmount?: string; formerBtcAmount?: string }>(await get<unknown>('/subscriptions/plans'), 'plans', 'items').map(
-        (p) => ({
-          ...p,
-          btcPrice: p.btcPrice ?? p.btcAmount ?? '0',
-          ...((p.formerBtcPrice ?? p.formerBtcAmount) ? { formerBtcPrice: p.formerBtcPrice ?? p.formerBtcAmount } : {}),
-        }),
-      ),
+    plans: async (): Promise<Plan[]> => (await get<PlansAnswer>('/subscriptions/plans')).plans.map(toPlan),
     createSubscriptionIntent: (planType: PlanType) => post<SubscriptionIntent>('/payments/create-subscription-intent', { planType }),
     submitBitcoinPayment: (payment: BitcoinPaymentSubmission) =>
       post<unknown>('/payments/submit-bitcoin-payment', payment, { fallbackError: 'Failed to submit payment' }),
-    getSubscription: async (): Promise<Subscription | null> => {
-      const data = await get<Subscription | { subscription: Subscription | null } | null>('/payments/subscription', {
-        fallbackError: 'Failed to load subscription',
-      });
-      if (data && typeof data === 'object' && 'subscription' in data) return data.subscription ?? null;
-      return (data as Subscription | null) ?? null;
-    },
+    getSubscription: async (): Promise<Subscription | null> =>
+      (await get<Subscription | null>('/payments/subscription', { fallbackError: 'Failed to load subscription' })) ?? null,
     cancelSubscription: () => post<unknown>('/subscriptions/cancel', {}, { fallbackError: 'Failed to cancel subscription' }),
     reactivateSubscription: (subscriptionId: string) =>
       post<unknown>('/payments/reactivate-subscription', { subscriptionId }, { fallbackError: 'Failed to reactivate subscription' }),
 
     // admin
     adminStats: () => get<AdminStats>('/admin/stats'),
-    pendingUsers: async (): Promise<User[]> => asArray<User>(await get<unknown>('/admin/users/pending'), 'users'),
+    pendingUsers: async (): Promise<User[]> => (await get<{ users: User[] }>('/admin/users/pending')).users,
     approveUser: (id: string) =>
       post<unknown>(`/admin/users/${encodeURIComponent(id)}/approve`, {}, { fallbackError: 'Failed to approve user' }),
     rejectUser: (id: string) =>
       post<unknown>(`/admin/users/${encodeURIComponent(id)}/reject`, {}, { fallbackError: 'Failed to reject user' }),
     pendingPayments: async (): Promise<PendingPayment[]> =>
-      asArray<PendingPayment>(await get<unknown>('/admin/pending-payments'), 'payments', 'pendingPayments', 'items'),
+      (await get<{ payments: PendingPayment[]; count: number }>('/admin/pending-payments')).payments,
     verifyPayment: (id: string) =>
       post<unknown>(`/admin/payments/${encodeURIComponent(id)}/verify`, {}, { fallbackError: 'Failed to verify payment' }),
     rejectPayment: (id: string, reason: string) =>
@@ -447,22 +406,15 @@ export function createApiClient(options: ApiClientOptions = {}) {
         { reason },
         { fallbackError: 'Failed to reject payment' },
       ),
-    adminVideos: async (query: VideoQuery = {}): Promise<AdminVideoPage> => {
-      const data = await get<Record<string, unknown> | AdminVideo[]>('/admin/videos', {
-        query: { ...query },
-        fallbackError: 'Failed to load videos',
-      });
-      const videos = asArray<AdminVideo>(data, 'videos', 'items');
-      const total = !Array.isArray(data) && typeof data?.total === 'number' ? data.total : videos.length;
-      return { ...(Array.isArray(data) ? {} : data), videos, total };
-    },
+    adminVideos: (query: VideoQuery = {}) =>
+      get<AdminVideoPage>('/admin/videos', { query: { ...query }, fallbackError: 'Failed to load videos' }),
     updateVideo: (id: string, changes: AdminVideoChanges) =>
       request<AdminVideo>('PUT', `/admin/videos/${encodeURIComponent(id)}`, { body: changes, fallbackError: 'Failed to update video' }),
     deleteVideo: (id: string) =>
       request<{ videoId: string; deleted: boolean }>('DELETE', `/admin/videos/${encodeURIComponent(id)}`, {
         fallbackError: 'Failed to delete video',
       }),
-    analytics: async (): Promise<AnalyticsPoint[]> => toAnalyticsPoints(await get<unknown>('/admin/analytics')),
+    analytics: async (): Promise<AnalyticsPoint[]> => toAnalyticsPoints(await get<AnalyticsAnswer>('/admin/analytics')),
     uploadVideo: (payload: UploadVideoPayload, onProgress?: (fraction: number) => void) => {
       // Without a thumbnail file everything fits in tus metadata: resumable, survives a dropped connection.
       if (!payload.thumbnail) return tusUpload(payload, onProgress);

@@ -160,14 +160,31 @@ describe('API client', () => {
     await expect(api.geoCheck()).rejects.toMatchObject({ status: 0, message: 'The request timed out. Please try again.' });
   });
 
-  it('normalises list shapes', async () => {
+  it('reads the list shapes the server answers', async () => {
     const { api } = setup([
-      () => json(200, { success: true, data: { items: [{ id: 'v1', title: 't', accessLevel: 'free' }], total: 1 } }),
+      () =>
+        json(200, { success: true, data: { videos: [{ id: 'v1', title: 't', accessLevel: 'free' }], total: 1, page: 1, pageSize: 24 } }),
       () => json(200, { success: true, data: { payments: [{ id: 'p1' }], count: 1 } }),
       () =>
         json(200, {
           success: true,
-          data: { plans: [{ planType: 'monthly', name: 'M', btcAmount: '0.0005', usdPrice: 29.99, features: [] }] },
+          data: {
+            plans: [
+              {
+                id: 'monthly',
+                planType: 'monthly',
+                name: 'M',
+                interval: 'month',
+                btcAmount: '0.0005',
+                amountSats: 50_000,
+                usdPrice: 29.99,
+                mostPopular: false,
+                features: [],
+              },
+            ],
+            paymentMethods: ['bitcoin'],
+            bitcoinNetwork: 'mainnet',
+          },
         }),
     ]);
     expect((await api.listVideos()).videos).toHaveLength(1);
@@ -199,8 +216,16 @@ describe('API client', () => {
   });
 
   it('reads the analytics days series', () => {
-    expect(toAnalyticsPoints({ days: [{ date: '2026-11-01', registrations: 2 }] })).toEqual([{ date: '2026-11-01', registrations: 2 }]);
-    expect(toAnalyticsPoints({ series: { registrations: [{ date: 'd1', value: 3 }] } })).toEqual([{ date: 'd1', registrations: 3 }]);
-    expect(toAnalyticsPoints(null)).toEqual([]);
+    const day = {
+      date: '2026-11-01',
+      revenueSats: 0,
+      revenueBtc: '0',
+      verifiedPayments: 0,
+      registrations: 2,
+      approvals: 1,
+      activeSubscriptions: 0,
+    };
+    const { date: _date, ...totals } = day;
+    expect(toAnalyticsPoints({ from: day.date, to: day.date, days: [day], totals })).toEqual([day]);
   });
 });

@@ -86,11 +86,12 @@ export interface VideoQuery {
   sort?: string;
 }
 
+/** GET /videos. */
 export interface VideoPage {
   videos: Video[];
   total: number;
-  page?: number;
-  pageSize?: number;
+  page: number;
+  pageSize: number;
 }
 
 /** The admin's view of a video (GET /admin/videos): unpublished ones too, plus what the upload recorded. */
@@ -107,11 +108,12 @@ export interface AdminVideo extends Video {
   mimeType?: string | null;
 }
 
+/** GET /admin/videos. */
 export interface AdminVideoPage {
   videos: AdminVideo[];
   total: number;
-  page?: number;
-  pageSize?: number;
+  page: number;
+  pageSize: number;
 }
 
 /** PUT /admin/videos/{id}: every field optional; `published` publishes or unpublishes. */
@@ -152,6 +154,30 @@ export interface Plan {
   features: string[];
 }
 
+/** One plan as GET /subscriptions/plans answers it (the client renames the amounts to `btcPrice`). */
+export interface PlanAnswer {
+  id: PlanType;
+  planType: PlanType;
+  name: string;
+  interval: 'month' | 'year';
+  btcAmount: string;
+  amountSats: number;
+  usdPrice: number;
+  formerBtcAmount?: string;
+  formerAmountSats?: number;
+  formerUsdPrice?: number;
+  savingsText?: string;
+  mostPopular: boolean;
+  features: string[];
+}
+
+/** GET /subscriptions/plans. */
+export interface PlansAnswer {
+  plans: PlanAnswer[];
+  paymentMethods: string[];
+  bitcoinNetwork: string;
+}
+
 export interface SubscriptionIntent {
   address: string;
   btcAmount: string;
@@ -174,9 +200,13 @@ export interface Subscription {
   planType: PlanType;
   status: 'active' | 'canceled' | 'past_due' | 'unpaid' | (string & {});
   cancelAtPeriodEnd: boolean;
-  amount: number | string;
-  currentPeriodStart?: string;
-  currentPeriodEnd?: string;
+  /** The plan's USD price. */
+  amount: number;
+  btcAmount: string;
+  currentPeriodStart: string;
+  currentPeriodEnd: string;
+  /** While past due: when access ends. */
+  gracePeriodEnd?: string;
 }
 
 export interface AdminStats {
@@ -200,6 +230,25 @@ export interface PendingPayment {
 export interface AnalyticsPoint {
   date: string;
   [series: string]: string | number | null | undefined;
+}
+
+/** One UTC day of GET /admin/analytics (every day of the window is present). */
+export type AnalyticsDay = {
+  date: string;
+  revenueSats: number;
+  revenueBtc: string;
+  verifiedPayments: number;
+  registrations: number;
+  approvals: number;
+  activeSubscriptions: number;
+};
+
+/** GET /admin/analytics. */
+export interface AnalyticsAnswer {
+  from: string;
+  to: string;
+  days: AnalyticsDay[];
+  totals: Omit<AnalyticsDay, 'date'>;
 }
 
 export interface UploadVideoPayload {
@@ -240,7 +289,11 @@ export interface SiteInfo {
   models: SiteModel[];
   custodianOfRecords: { name: string; address: string; email: string };
   contactEmail: string;
-  bitcoin: { address?: string; network?: string; explorerTxUrl?: string; paymentRequestTtlHours?: number };
+  /** The block-explorer template (`{txid}`); the receiving address never comes from here (payment requests carry it). */
+  bitcoin: { explorerTxUrl: string };
   plans: { monthly: Plan; annual: Plan };
   featuredVideos: FeaturedVideo[];
 }
+
+/** GET /site as the server answers it; `api.site()` turns it into a `SiteInfo`. */
+export type SiteAnswer = Omit<SiteInfo, 'bitcoin' | 'adminEmail'> & { explorerTxUrl: string; adminEmail: string | null };

@@ -3,7 +3,6 @@
  * Subscription), plan cards, the Bitcoin payment view, the success screen with the 5 s redirect.
  */
 import { Alert, type Plan, type PlanType, type SubscriptionIntent } from '@members/ui';
-import { ApiError } from '@members/ui/api';
 import { useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -80,12 +79,7 @@ export default function SubscriptionPage() {
       const intent = await api.createSubscriptionIntent(planType);
       setView({ kind: 'pay', planType, intent });
     } catch (err) {
-      // Without a payment-request endpoint, the configured fixed address and price still work.
-      if (err instanceof ApiError && err.status === 404 && site.bitcoin.address) {
-        setView({ kind: 'pay', planType, intent: { address: site.bitcoin.address, btcAmount: plans[planType].btcPrice, planType } });
-      } else {
-        setError((err as Error).message || 'Failed to start payment. Please try again.');
-      }
+      setError((err as Error).message || 'Failed to start payment. Please try again.');
     } finally {
       setBusyPlan(null);
     }
