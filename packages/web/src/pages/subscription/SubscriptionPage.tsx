@@ -22,9 +22,8 @@ function usePlans(): { monthly: Plan; annual: Plan } {
   const site = useSite();
   const q = useQuery({ queryKey: ['plans'], queryFn: () => api.plans(), staleTime: 5 * 60_000, retry: 1 });
   const list = q.data ?? [];
-  const find = (t: PlanType, i: number) =>
-    list.find((p) => p.planType === t || p.id === t) ?? (list.length === 2 && !list[0]?.planType ? list[i] : undefined);
-  return { monthly: { ...site.plans.monthly, ...find('monthly', 0) }, annual: { ...site.plans.annual, ...find('annual', 1) } };
+  const find = (t: PlanType) => list.find((p) => p.planType === t);
+  return { monthly: { ...site.plans.monthly, ...find('monthly') }, annual: { ...site.plans.annual, ...find('annual') } };
 }
 
 function SuccessScreen() {
