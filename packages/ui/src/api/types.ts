@@ -154,22 +154,16 @@ export interface Plan {
   features: string[];
 }
 
-/** One plan as GET /subscriptions/plans answers it (the client renames the amounts to `btcPrice`). */
-export interface PlanAnswer {
+/** One plan as GET /subscriptions/plans answers it: amounts named as on an invoice (the client renames them `btcPrice`). */
+export type PlanAnswer = Omit<Plan, 'btcPrice' | 'formerBtcPrice' | 'planType' | 'id'> & {
   id: PlanType;
   planType: PlanType;
-  name: string;
   interval: 'month' | 'year';
   btcAmount: string;
   amountSats: number;
-  usdPrice: number;
   formerBtcAmount?: string;
   formerAmountSats?: number;
-  formerUsdPrice?: number;
-  savingsText?: string;
-  mostPopular: boolean;
-  features: string[];
-}
+};
 
 /** GET /subscriptions/plans. */
 export interface PlansAnswer {
@@ -232,23 +226,12 @@ export interface AnalyticsPoint {
   [series: string]: string | number | null | undefined;
 }
 
-/** One UTC day of GET /admin/analytics (every day of the window is present). */
-export type AnalyticsDay = {
-  date: string;
-  revenueSats: number;
-  revenueBtc: string;
-  verifiedPayments: number;
-  registrations: number;
-  approvals: number;
-  activeSubscriptions: number;
-};
-
-/** GET /admin/analytics. */
+/** GET /admin/analytics: every UTC day of the window (revenueSats, revenueBtc, verifiedPayments, registrations, approvals, activeSubscriptions) and their totals. */
 export interface AnalyticsAnswer {
   from: string;
   to: string;
-  days: AnalyticsDay[];
-  totals: Omit<AnalyticsDay, 'date'>;
+  days: AnalyticsPoint[];
+  totals: Omit<AnalyticsPoint, 'date'>;
 }
 
 export interface UploadVideoPayload {

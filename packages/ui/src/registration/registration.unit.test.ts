@@ -160,42 +160,27 @@ describe('the birthday is a UTC calendar date, whatever the local zone', () => {
     else process.env.TZ = savedTz;
   });
 
-  describe('in Los Angeles (UTC-8), where it is still yesterday', () => {
-    // 02:00 UTC on 23 November is 18:00 on 22 November in Los Angeles.
-    const now = new Date('2026-11-23T02:00:00.000Z');
+  // Someone born on 23 November 2008 turns 18 on 23 November 2026, UTC.
+  describe.each([
+    // 02:00 UTC on 23 November is 18:00 on 22 November in Los Angeles: locally still yesterday.
+    { tz: 'America/Los_Angeles', now: '2026-11-23T02:00:00.000Z', localDay: 22, utcDay: 23, age: 18, max: '2008-11-23' },
+    // 12:00 UTC on 22 November is 02:00 on 23 November on Kiritimati (UTC+14): locally already tomorrow.
+    { tz: 'Pacific/Kiritimati', now: '2026-11-22T12:00:00.000Z', localDay: 23, utcDay: 22, age: 17, max: '2008-11-22' },
+  ])('in $tz at $now', ({ tz, now: iso, localDay, utcDay, age, max }) => {
+    const now = new Date(iso);
     beforeAll(() => {
-      process.env.TZ = 'America/Los_Angeles';
+      process.env.TZ = tz;
     });
-    it('the local calendar really is a day behind here (the case bites)', () => {
-      expect(now.getDate()).toBe(22);
-      expect(now.getUTCDate()).toBe(23);
+    it('the local calendar really shows another day (the case bites)', () => {
+      expect({ local: now.getDate(), utc: now.getUTCDate() }).toEqual({ local: localDay, utc: utcDay });
     });
-    it('someone born on 23 November 2008 is 18 today in UTC and may register', () => {
-      expect(ageOn('2008-11-23', now)).toBe(18);
-      expect(validateRegistration({ ...valid, dateOfBirth: '2008-11-23' }, now)).toBeNull();
-      expect(checkRegistration({ ...payload, dateOfBirth: '2008-11-23' }, now).ok).toBe(true);
-      expect(maxBirthDate(now)).toBe('2008-11-23');
-    });
-  });
-
-  describe('on Kiritimati (UTC+14), where it is already tomorrow', () => {
-    // 12:00 UTC on 22 November is 02:00 on 23 November on Kiritimati.
-    const now = new Date('2026-11-22T12:00:00.000Z');
-    beforeAll(() => {
-      process.env.TZ = 'Pacific/Kiritimati';
-    });
-    it('the local calendar really is a day ahead here (the case bites)', () => {
-      expect(now.getDate()).toBe(23);
-      expect(now.getUTCDate()).toBe(22);
-    });
-    it('someone born on 23 November 2008 is still 17 in UTC and is refused by both sides', () => {
-      expect(ageOn('2008-11-23', now)).toBe(17);
-      expect(validateRegistration({ ...valid, dateOfBirth: '2008-11-23' }, now)).toBe(REGISTRATION_MESSAGES.tooYoung);
-      expect(checkRegistration({ ...payload, dateOfBirth: '2008-11-23' }, now)).toEqual({
-        ok: false,
-        message: REGISTRATION_MESSAGES.tooYoung,
-      });
-      expect(maxBirthDate(now)).toBe('2008-11-22');
+    it(`the age is ${age} on both sides, by the UTC calendar`, () => {
+      const expected = age >= 18 ? null : REGISTRATION_MESSAGES.tooYoung;
+      expect(ageOn('2008-11-23', now)).toBe(age);
+      expect(validateRegistration({ ...valid, dateOfBirth: '2008-11-23' }, now)).toBe(expected);
+      const server = checkRegistration({ ...payload, dateOfBirth: '2008-11-23' }, now);
+      expect(server.ok ? null : server.message).toBe(expected);
+      expect(maxBirthDate(now)).toBe(max);
     });
   });
 });
