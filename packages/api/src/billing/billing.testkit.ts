@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto';
 import { adminToken } from '../../test/adminToken.js';
 import { apiClient, TEST_ADMIN, type TestServer } from '../../test/harness.js';
 import { tokenSecret } from '../http/auth.js';
+import { appendTestUser } from '../identity/identity.testkit.js';
 
 export interface Member {
   id: string;
@@ -32,25 +33,7 @@ export async function seedMember(server: TestServer, opts: { approved?: boolean;
   seq += 1;
   const id = `member-${Date.now().toString(36)}-${seq}`;
   const email = opts.email ?? `${id}@example.test`;
-  const at = server.clock.now().toISOString();
-  const events = [
-    {
-      type: 'UserRegistered',
-      data: {
-        userId: id,
-        email,
-        firstName: 'Test',
-        lastName: 'Member',
-        dateOfBirth: '1990-01-01',
-        passwordHash: 'x',
-        role: 'member',
-        registeredAt: at,
-      },
-    },
-  ];
-  if (opts.approved !== false)
-    events.push({ type: 'UserApproved', data: { userId: id, approvedBy: 'test-admin', approvedAt: at } } as never);
-  await server.ctx.store.append(`user-${id}`, events, { expectedVersion: 'no_stream', metadata: { actorId: null, at } });
+  await appendTestUser(server.ctx, { id, email, approved: opts.approved !== false });
   return {
     id,
     email,

@@ -1,10 +1,44 @@
 /** Helpers for the integration tests of identity, admin and mail (and other modules' tests). */
 import type { apiClient } from '../../test/harness.js';
 import { TEST_ADMIN } from '../../test/harness.js';
+import type { AppContext } from '../context.js';
 
 type Api = ReturnType<typeof apiClient>;
 
 let counter = 0;
+
+/**
+ * Appends a user's identity events straight to the store (UserRegistered, then UserApproved unless
+ * `approved: false`, or UserRejected with `rejected: true`), for suites of other areas that need a
+ * member without going through registration and its rate limits.
+ */
+export async function appendTestUser(
+  ctx: Pick<AppContext, 'store' | 'clock'>,
+  user: { id: string; email: string; role?: 'member' | 'admin'; lastName?: string; approved?: boolean; rejected?: boolean },
+): Promise<void> {
+  const { id, email } = user;
+  const at = ctx.clock.now().toISOString();
+  const registered = {
+    type: 'UserRegistered',
+    data: {
+      userId: id,
+      email,
+      firstName: 'Test',
+      lastName: user.lastName ?? 'Member',
+      dateOfBirth: '1990-01-01',
+      passwordHash: 'not-a-real-hash',
+      role: user.role ?? 'member',
+      registeredAt: at,
+    },
+  };
+  const decided =
+    user.approved === false
+      ? user.rejected
+        ? [{ type: 'UserRejected', data: { userId: id, rejectedBy: 'test-admin', rejectedAt: at } }]
+        : []
+      : [{ type: 'UserApproved', data: { userId: id, approvedBy: 'test-admin', approvedAt: at } }];
+  await ctx.store.append(`user-${id}`, [registered, ...decided], { expectedVersion: 'no_stream', metadata: { actorId: null, at } });
+}
 
 export function registrationPayload(overrides: Record<string, unknown> = {}) {
   counter += 1;

@@ -6,6 +6,7 @@
  */
 import type { AppContext } from '../context.js';
 import { signAccessToken } from '../http/auth.js';
+import { appendTestUser } from '../identity/identity.testkit.js';
 
 export interface TestViewer {
   id: string;
@@ -22,25 +23,7 @@ export async function createTestUser(
   const id = ctx.ids.next();
   const email = opts.email ?? `viewer${++counter}-${id.slice(0, 6)}@example.test`;
   const role = opts.role ?? 'member';
-  const at = ctx.clock.now().toISOString();
-  const events = [
-    {
-      type: 'UserRegistered',
-      data: {
-        userId: id,
-        email,
-        firstName: 'Test',
-        lastName: 'Viewer',
-        dateOfBirth: '1990-01-01',
-        passwordHash: 'not-a-real-hash',
-        role,
-        registeredAt: at,
-      },
-    },
-  ];
-  if (opts.approved ?? true) events.push({ type: 'UserApproved', data: { userId: id, approvedBy: 'test', approvedAt: at } } as never);
-  else if (opts.rejected) events.push({ type: 'UserRejected', data: { userId: id, rejectedBy: 'test', rejectedAt: at } } as never);
-  await ctx.store.append(`user-${id}`, events, { expectedVersion: 'no_stream', metadata: { at } });
+  await appendTestUser(ctx, { id, email, role, lastName: 'Viewer', approved: opts.approved ?? true, rejected: opts.rejected });
   return { id, email, token: await signAccessToken(ctx, { id, role }) };
 }
 
