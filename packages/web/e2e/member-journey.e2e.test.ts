@@ -34,8 +34,8 @@ async function see(page: Page, text: string | RegExp, timeout = T) {
 const pageErrors: string[] = [];
 
 /** A context that has passed the age gate already. */
-async function verifiedContext(): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+async function verifiedContext(opts: { timezoneId?: string } = {}): Promise<BrowserContext> {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
   ctx.on('page', (p) => p.on('pageerror', (e) => pageErrors.push(`${p.url()}: ${e.message}`)));
   await ctx.addInitScript(() => {
     if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
@@ -122,7 +122,8 @@ describe('member journey in Chromium', () => {
   });
 
   it('registration shows each validation error in order, then succeeds', async () => {
-    memberCtx = await verifiedContext();
+    // A browser 14 hours ahead of UTC: the form's dates follow the UTC calendar as the server's do.
+    memberCtx = await verifiedContext({ timezoneId: 'Pacific/Kiritimati' });
     member = await memberCtx.newPage();
     await member.goto(`${base}/register`);
     const submit = () => member.getByRole('button', { name: 'Create Account' }).click();
@@ -144,9 +145,9 @@ describe('member journey in Chromium', () => {
     const max = await member.getByLabel('Date of Birth').getAttribute('max');
     const today = new Date();
     expect(max).toBe(
-      `${today.getFullYear() - 18}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`,
+      `${today.getUTCFullYear() - 18}-${String(today.getUTCMonth() + 1).padStart(2, '0')}-${String(today.getUTCDate()).padStart(2, '0')}`,
     );
-    await member.getByLabel('Date of Birth').fill(`${today.getFullYear() - 10}-01-01`);
+    await member.getByLabel('Date of Birth').fill(`${today.getUTCFullYear() - 10}-01-01`);
     await expectError('You must be at least 18 years old to register');
     await member.getByLabel('Date of Birth').fill(MEMBER.dob);
     await expectError('You must agree to the Terms of Service');

@@ -4,7 +4,7 @@
  * pre-checks), runs them through `handleCommand`, and turns the race-proof unique indexes into
  * clear conflicts. Every use case answers a `Result`; none needs HTTP.
  */
-import { isApproved } from '@members/ui/access';
+import { isApproved, SUBSCRIBING_NEEDS_APPROVAL } from '@members/ui/access';
 import { parseBtc } from '@members/ui/money';
 import type { SiteConfig } from '../config/site.js';
 import type { AppContext } from '../context.js';
@@ -20,7 +20,7 @@ import { type PlanType, planLabel, planOf } from './plans.js';
 import { latestRequest, type PaymentRow, paymentById, paymentByTxHash, pendingPaymentOf } from './readModels.js';
 import { applyVerifiedPayment } from './subscriptions.service.js';
 
-export const APPROVAL_REQUIRED = 'Your account must be approved before subscribing. Please wait for admin approval.';
+export const APPROVAL_REQUIRED = SUBSCRIBING_NEEDS_APPROVAL;
 export const HASH_USED = 'This transaction hash has already been used for another payment';
 export const OWN_ACCOUNT_ONLY = 'You can only submit payments for your own account';
 const pendingExists = (planType: PlanType) =>

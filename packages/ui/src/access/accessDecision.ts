@@ -56,6 +56,9 @@ export interface AccessInput {
   user: AccessUser | null | undefined;
 }
 
+/** Spec §5: subscribing needs an approved account; the API refuses with, and the page shows, these words. */
+export const SUBSCRIBING_NEEDS_APPROVAL = 'Your account must be approved before subscribing. Please wait for admin approval.';
+
 /**
  * The approval rule, the only copy (spec section 4): approved is true, or status is approved or
  * active. The API (paying, streaming), the web app (post-login landing, session) and this

@@ -3,6 +3,7 @@
  * Subscription), plan cards, the Bitcoin payment view, the success screen with the 5 s redirect.
  */
 import { Alert, type Plan, type PlanType, type SubscriptionIntent } from '@members/ui';
+import { SUBSCRIBING_NEEDS_APPROVAL } from '@members/ui/access';
 import { useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -70,7 +71,7 @@ export default function SubscriptionPage() {
       return;
     }
     if (!approved) {
-      setError('Your account must be approved before subscribing. Please wait for admin approval.');
+      setError(SUBSCRIBING_NEEDS_APPROVAL);
       return;
     }
     setBusyPlan(planType);
