@@ -28,13 +28,6 @@ export type RecoveryCodeUsed = {
 
 export type SecondFactorEvent = SecondFactorEnrolmentStarted | SecondFactorEnrolled | SecondFactorRemoved | RecoveryCodeUsed;
 
-export const SECOND_FACTOR_EVENT_TYPES: SecondFactorEvent['type'][] = [
-  'SecondFactorEnrolmentStarted',
-  'SecondFactorEnrolled',
-  'SecondFactorRemoved',
-  'RecoveryCodeUsed',
-];
-
 // ── Commands ────────────────────────────────────────────────────────────────────────────────────
 export type SecondFactorCommand =
   | { type: 'StartSecondFactorEnrolment'; enrolmentId: string; recoveryCodeHashes: string[]; now: string }
