@@ -28,7 +28,7 @@ import { registrationPayload } from '../src/identity/identity.testkit.js';
 import { hashPassword } from '../src/identity/passwords.js';
 import { emailVerificationToken } from '../src/identity/tokens.js';
 import { totpCode } from '../src/identity/totp.js';
-import { makeMp4 } from '../src/media/testMedia.js';
+import { makeMp4 } from '../src/media/media.testkit.js';
 import { signStreamPath } from '../src/streaming/streamSignature.js';
 import { apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from './harness.js';
 import { mountedApiRoutes } from './routeList.js';
