@@ -2,7 +2,9 @@
 // packages/*/src may not import a test helper (`*.testkit.ts`), a test file, or a package's
 // `test/` / `e2e/` folder. Test helpers beside production code end in `.testkit.ts`, only that.
 // And the other packages' tests reach the API only through its test-support entry point
-// (packages/api/test/support.ts), never its `src/` or its other test files.
+// (packages/api/test/support.ts), never its `src/` or its other test files; and no test loads
+// the site config by the operator's lookup (`loadSiteConfig()` would read site.config.json):
+// tests use packages/api/test/siteConfig.ts (site.config.example.json).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,11 +32,20 @@ for (const pkg of fs.readdirSync(path.join(root, 'packages'))) {
   for (const file of walk(src)) {
     const rel = path.relative(root, file);
     if (oldHelperName.test(file)) problems.push(`${rel}: a test helper beside production code is named *.testkit.ts`);
-    if (isTest(file)) continue;
+    if (isTest(file)) {
+      if (/loadSiteConfig\(\s*(undefined)?\s*\)/.test(fs.readFileSync(file, 'utf8')))
+        problems.push(`${rel}: loadSiteConfig() reads the operator's site.config.json; use test/siteConfig.ts`);
+      continue;
+    }
     for (const m of fs.readFileSync(file, 'utf8').matchAll(testImport))
       problems.push(`${rel}: production code imports test code (${m[1] ?? m[2]})`);
   }
 }
+for (const file of walk(path.join(root, 'packages', 'api', 'test'))) {
+  if (/loadSiteConfig\(\s*(undefined)?\s*\)/.test(fs.readFileSync(file, 'utf8')))
+    problems.push(`${path.relative(root, file)}: loadSiteConfig() reads the operator's site.config.json; use test/siteConfig.ts`);
+}
+
 const apiImport = /from\s+'([^']*\/api\/(?:src|test)\/[^']*)'/g;
 for (const pkg of fs.readdirSync(path.join(root, 'packages')).filter((p) => p !== 'api')) {
   for (const dir of ['src', 'test', 'e2e']) {
