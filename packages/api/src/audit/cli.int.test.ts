@@ -32,7 +32,14 @@ forEachStore('pnpm cli audit …', (kind) => {
     try {
       const r = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['packages/api/src/cli/main.ts', ...args], {
         cwd: ROOT,
-        env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', DATA_KEY_SECRET: TEST_DATA_KEY_SECRET, SITE_CONFIG: EXAMPLE_SITE_CONFIG, ...env },
+        env: {
+          ...process.env,
+          LOG_LEVEL: 'silent',
+          DATABASE_URL: '',
+          DATA_KEY_SECRET: TEST_DATA_KEY_SECRET,
+          SITE_CONFIG: EXAMPLE_SITE_CONFIG,
+          ...env,
+        },
         maxBuffer: 64 * 1024 * 1024,
       });
       return { code: 0, out: r.stdout, err: r.stderr };

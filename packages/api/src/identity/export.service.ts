@@ -6,10 +6,11 @@
  * (password and token hashes, recovery-code hashes, the TOTP secret) are never included: they are
  * not information about the person, and a leaked export must not become a way in.
  */
+
+import { satsToBtc } from '@members/ui/money';
 import type { AppContext } from '../context.js';
 import { rowToEvent } from '../eventstore/sqlEventStore.js';
 import type { RecordedEvent } from '../eventstore/types.js';
-import { formatBtc } from '../shared/money.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { findSecondFactor } from './secondFactors.js';
 import { userStream } from './user.decider.js';
@@ -86,7 +87,7 @@ export async function exportMemberData(ctx: AppContext, userId: string): Promise
       id: p.id,
       planType: p.plan_type,
       amountSats: Number(p.amount_sats),
-      btcAmount: formatBtc(Number(p.amount_sats)),
+      btcAmount: satsToBtc(Number(p.amount_sats)),
       status: p.status,
       address: p.address ?? null,
       transactionHash: p.tx_hash ?? null,

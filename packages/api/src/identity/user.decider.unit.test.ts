@@ -168,9 +168,9 @@ describe('user decider: erasure', () => {
   };
 
   it('erases a member, pending or approved or rejected', () => {
-    expectEvents(given(registered).when(erase), [erased]);
-    expectEvents(given(registered, approved).when(erase), [erased]);
-    expectEvents(given(registered, rejected).when({ ...erase, erasedBy: 'admin', requestedBy: 'admin', reason: 'request #1' }), [
+    thenEvents(given([registered]).when(erase), [erased]);
+    thenEvents(given([registered, approved]).when(erase), [erased]);
+    thenEvents(given([registered, rejected]).when({ ...erase, erasedBy: 'admin', requestedBy: 'admin', reason: 'request #1' }), [
       { type: 'MemberErased', data: { userId: 'u1', erasedBy: 'admin', erasedAt: LATER, requestedBy: 'admin', reason: 'request #1' } },
     ]);
   });
@@ -182,11 +182,11 @@ describe('user decider: erasure', () => {
       { type: 'ChangePassword', passwordHash: 'h', now: MUCH_LATER },
       { type: 'UpdateProfile', firstName: 'A', lastName: 'B', now: MUCH_LATER },
     ] as UserCommand[])
-      expectError(given(registered, approved, erased).when(command), 'not_found', 'User not found');
+      thenError(given([registered, approved, erased]).when(command), 'not_found', 'User not found');
   });
 
   it('refuses to erase an admin account', () => {
     const admin: UserEvent = { ...registered, data: { ...registered.data, role: 'admin' } } as UserEvent;
-    expectError(given(admin).when(erase), 'conflict', 'An admin account cannot be erased');
+    thenError(given([admin]).when(erase), 'conflict', 'An admin account cannot be erased');
   });
 });
