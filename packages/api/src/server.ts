@@ -10,6 +10,7 @@ import type { Env } from './config/env.js';
 import type { SiteConfig } from './config/site.js';
 import { type AppContext, type ContextOptions, closeContext, createContext } from './context.js';
 import { type RunningSubscribers, startSubscribers } from './eventstore/subscriber.js';
+import { settleUnreadBodies } from './http/unreadBody.js';
 import { startMetricsListener } from './metrics/index.js';
 import type { AppModule, Started } from './module.js';
 import { electLeader } from './shared/leader.js';
@@ -61,7 +62,7 @@ export async function startServer(
   );
   const app = createApp(ctx, modules, { webDist: opts.webDist ?? env.WEB_DIST });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, () => resolve(s));
+    const s = serve({ fetch: settleUnreadBodies(app.fetch), port: env.PORT, hostname: env.HOST }, () => resolve(s));
   });
   // Uploads of several GB take long; idle sockets must not hold a shutdown.
   (server as unknown as import('node:http').Server).requestTimeout = 0;
