@@ -1,6 +1,6 @@
 /**
  * The composition root: one Hono app serving the API under /api (every module's routes, the
- * envelope, request ids, logging, limits) and the built web app at /.
+ * envelope, security headers, request ids, logging, limits) and the built web app at /.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { UniqueViolation } from './db/types.js';
 import type { AppEnv } from './http/appEnv.js';
 import { authenticate } from './http/auth.js';
 import { fail, HttpError, ok } from './http/envelope.js';
+import { securityHeaders } from './http/securityHeaders.js';
 import { httpMetrics, metricsOnMainPort } from './metrics/index.js';
 import type { AppModule } from './module.js';
 
@@ -22,6 +23,7 @@ const STREAMED_BODY = /^\/api\/(admin\/upload-video|admin\/uploads)/;
 
 export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: { webDist?: string } = {}) {
   const app = new Hono<AppEnv>();
+  app.use('*', securityHeaders(ctx.env));
   app.use('*', httpMetrics(ctx.metrics));
   app.get('/metrics', metricsOnMainPort(ctx.env, ctx.metrics));
 

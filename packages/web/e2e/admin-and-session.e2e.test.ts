@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, makeMp4, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
-import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+import { collectCspViolations, ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
 const T = 15_000;
 let server: TestServer;
@@ -19,8 +19,12 @@ async function see(page: Page, text: string | RegExp, timeout = T) {
   await page.getByText(text).first().waitFor({ state: 'visible', timeout });
 }
 
+/** Content-Security-Policy violations in any page of these tests (the policy must break nothing). */
+const cspViolations: string[] = [];
+
 async function verifiedContext(): Promise<BrowserContext> {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await collectCspViolations(ctx, cspViolations);
   await ctx.addInitScript(() => {
     if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
   });
@@ -255,5 +259,9 @@ describe('admin and session in Chromium', () => {
     await page.getByRole('button', { name: 'Set New Password' }).click();
     await see(page, 'This password reset link is invalid or has already been used');
     await ctx.close();
+  });
+
+  it('no page broke the Content-Security-Policy (zero violations: admin dashboard, uploads, player, session)', () => {
+    expect(cspViolations).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIST = path.join(WEB_DIR, 'dist');
@@ -53,4 +53,27 @@ export function ensureBuilt(): void {
   if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= sources) return;
   // vitest sets NODE_ENV=test, which would make Vite bundle React's development build (and blow the size budget).
   execFileSync('npx', ['vite', 'build'], { cwd: WEB_DIR, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+}
+
+/**
+ * Content-Security-Policy violations in every page of `ctx`, as they happen: the documents'
+ * `securitypolicyviolation` events (reported through a binding installed before any page script)
+ * and the console's "Refused to …" / "Content Security Policy" messages. Tests assert it stays empty.
+ */
+export async function collectCspViolations(ctx: BrowserContext, into: string[] = []): Promise<string[]> {
+  await ctx.exposeBinding('__reportCspViolation', ({ page }, text: string) => {
+    into.push(`${page.url()}: ${text}`);
+  });
+  await ctx.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      const report = (window as unknown as { __reportCspViolation: (t: string) => void }).__reportCspViolation;
+      report(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber}) ${e.sample}`);
+    });
+  });
+  ctx.on('console', (msg) => {
+    if (/Content Security Policy|Refused to (load|execute|apply|connect|frame|create)/i.test(msg.text())) {
+      into.push(`${msg.page()?.url()}: console ${msg.type()}: ${msg.text()}`);
+    }
+  });
+  return into;
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, makeImage, makeMp4, postUpload, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
-import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+import { collectCspViolations, ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
 const MEMBER = { firstName: 'Mia', lastName: 'Tester', email: 'mia.tester@example.test', password: 'member-password-1', dob: '1990-04-12' };
 const TX_HASH = 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90';
@@ -32,11 +32,14 @@ async function see(page: Page, text: string | RegExp, timeout = T) {
 
 /** Uncaught errors in any page of the journey (a React crash would show up here). */
 const pageErrors: string[] = [];
+/** Content-Security-Policy violations in any page of the journey (the policy must break nothing). */
+const cspViolations: string[] = [];
 
 /** A context that has passed the age gate already. */
 async function verifiedContext(opts: { timezoneId?: string } = {}): Promise<BrowserContext> {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
   ctx.on('page', (p) => p.on('pageerror', (e) => pageErrors.push(`${p.url()}: ${e.message}`)));
+  await collectCspViolations(ctx, cspViolations);
   await ctx.addInitScript(() => {
     if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
   });
@@ -97,6 +100,7 @@ describe('member journey in Chromium', () => {
 
   it('age gate: EXIT SITE leaves, ENTER SITE is remembered', async () => {
     const ctx = await browser.newContext();
+    await collectCspViolations(ctx, cspViolations);
     await ctx.route('https://www.google.com/**', (r) =>
       r.fulfill({ status: 200, contentType: 'text/html', body: '<h1>search engine</h1>' }),
     );
@@ -357,6 +361,26 @@ describe('member journey in Chromium', () => {
 
   it('no page threw an uncaught error along the way', () => {
     expect(pageErrors).toEqual([]);
+  });
+
+  it('no page broke the Content-Security-Policy along the way (zero violations)', () => {
+    expect(cspViolations).toEqual([]);
+  });
+
+  it('the CSP collector does see a violation (an injected inline script is refused)', async () => {
+    const ctx = await browser.newContext();
+    const seen = await collectCspViolations(ctx);
+    const page = await ctx.newPage();
+    await page.goto(`${base}/models`);
+    await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.injected = true';
+      document.head.append(s);
+    });
+    await expect.poll(() => seen.length, { timeout: T }).toBeGreaterThan(0);
+    expect(seen.join('\n')).toMatch(/script-src/);
+    expect(await page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).toBeUndefined();
+    await ctx.close();
   });
 
   it('is usable at 375 px', async () => {

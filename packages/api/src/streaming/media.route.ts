@@ -16,6 +16,7 @@ import { videoIdParam } from '../catalog/catalog.routes.js';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { forbidden, notFound } from '../http/envelope.js';
+import { MEDIA_REFERRER_POLICY } from '../http/securityHeaders.js';
 import { mediaStorageFor } from '../media/storage.js';
 import { countedBody } from '../metrics/index.js';
 import { ifRangeMatches, parseRange } from './byteRange.js';
@@ -59,7 +60,7 @@ export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
     c.header('Content-Type', row.video_mime);
     c.header('Content-Disposition', 'inline');
     c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
+    c.header('Referrer-Policy', MEDIA_REFERRER_POLICY);
     if (
       c.req
         .header('if-none-match')
