@@ -268,6 +268,9 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       expect(sub.body.data).toMatchObject({ status: 'active', planType: 'monthly' });
       const stream = await api.get(`/videos/${videoId}/stream`, token);
       expect(stream.status).toBe(200);
+      // The API's security headers pass through nginx untouched.
+      expect(stream.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(stream.headers.get('x-frame-options')).toBe('DENY');
       for (const r of [reg, adminLogin, approved, login, intent, submitted, verified, sub, stream]) served.add(servedBy(r));
       expect(served).toEqual(new Set(['api-a', 'api-b']));
       streamUrl = stream.body.data.streamUrl as string;
@@ -285,6 +288,8 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         expect(res.headers.get('content-range')).toBe(`bytes ${start}-${end}/${size}`);
         expect(res.headers.get('content-type')).toBe('video/mp4');
         expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+        expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
         // The bytes come from nginx's internal location, not from the API.
         expect(res.headers.get('x-media-served-by')).toBe('nginx');
         expect(Buffer.from(await res.arrayBuffer()).equals(videoFile.subarray(start, end + 1))).toBe(true);
