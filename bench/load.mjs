@@ -5,7 +5,8 @@
 //     ask for its signed stream URL and fetch a random 256 KiB range of it (the subscribed ones any
 //     video, the others the free ones only: every request is one the site must answer 2xx);
 //   - one admin approves pending registrations and looks at the pending list, another verifies
-//     pending payments and reads the dashboard figures, each at a steady rate while its queue lasts.
+//     pending payments and reads the dashboard figures, each pacing `--admin-rate` requests/s
+//     (a pause between requests), every second one a write while its queue lasts.
 // Prints requests/s, p50/p99 latency and errors (non-2xx answers, socket errors, timeouts) per
 // group and in total; errors must be zero (exit code 1 otherwise). The last line is
 // `LOAD_RESULT {json}` for the test that runs it briefly (packages/api/test/load.int.test.ts).
@@ -15,8 +16,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { startBenchServer } from './lib/benchServer.mjs';
 
 const LUA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'load');
@@ -85,14 +86,20 @@ try {
 
   // Three real videos (ffmpeg): one free, two premium.
   const mp4 = path.join(dataDir, 'load.mp4');
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=20:size=640x360:rate=25', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-y', mp4]);
+  const ffmpegArgs = '-v error -f lavfi -i testsrc=duration=20:size=640x360:rate=25 -c:v libx264 -preset ultrafast -pix_fmt yuv420p -y';
+  execFileSync('ffmpeg', [...ffmpegArgs.split(' '), mp4]);
   const bytes = fs.readFileSync(mp4);
   const videos = [];
   for (const [i, accessLevel] of ['free', 'premium', 'premium'].entries()) {
     const form = new FormData();
-    for (const [k, v] of Object.entries({ title: `Load clip ${i + 1}`, model: 'Luna Hart', duration: '0:20', accessLevel })) form.append(k, v);
+    for (const [k, v] of Object.entries({ title: `Load clip ${i + 1}`, model: 'Luna Hart', duration: '0:20', accessLevel }))
+      form.append(k, v);
     form.append('video', new Blob([bytes], { type: 'video/mp4' }), 'load.mp4');
-    const res = await fetch(`${base}/api/admin/upload-video`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: form });
+    const res = await fetch(`${base}/api/admin/upload-video`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+      body: form,
+    });
     if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
     videos.push({ id: (await res.json()).data.videoId, accessLevel, size: bytes.length });
   }
@@ -106,7 +113,7 @@ try {
       dateOfBirth: '1990-01-01',
       agreeToTerms: true,
     }).then((d) => ({ id: d.user.id, email: `load-${tag}-${i}@example.test` }));
-  const approvalQueue = Math.ceil(ADMIN_RATE * SECONDS);
+  const approvalQueue = Math.ceil((ADMIN_RATE * SECONDS) / 2);
   const members = await pool(Array.from({ length: MEMBERS }), 4, register('member'));
   const pending = await pool(Array.from({ length: approvalQueue }), 4, register('pending'));
   await pool(members, 4, (m) => call('POST', `/admin/users/${m.id}/approve`, undefined, admin));
@@ -118,7 +125,12 @@ try {
   const paymentQueue = [];
   await pool(members, 4, async (m, i) => {
     const intent = await call('POST', '/payments/create-subscription-intent', { planType: 'monthly' }, m.token);
-    await call('POST', '/payments/submit-bitcoin-payment', { userId: m.id, planType: 'monthly', btcAmount: intent.btcAmount, transactionHash: TX(i) }, m.token);
+    await call(
+      'POST',
+      '/payments/submit-bitcoin-payment',
+      { userId: m.id, planType: 'monthly', btcAmount: intent.btcAmount, transactionHash: TX(i) },
+      m.token,
+    );
     if (i % 2 === 0) {
       await call('POST', `/admin/payments/${intent.paymentId}/verify`, undefined, admin);
       m.subscribed = true;
@@ -137,21 +149,33 @@ try {
 
   // The run: wrk (C, on loopback) with Lua scripts (bench/load/*.lua), all three at once.
   const membersFile = path.join(dataDir, 'members.txt');
-  fs.writeFileSync(
-    membersFile,
-    members.map((m) => [m.token, ...Object.entries(m.streams).flat()].join(' ')).join('\n'),
-  );
+  fs.writeFileSync(membersFile, members.map((m) => [m.token, ...Object.entries(m.streams).flat()].join(' ')).join('\n'));
   const queueFile = (name, paths) => {
     const f = path.join(dataDir, `${name}.txt`);
     fs.writeFileSync(f, paths.join('\n'));
     return f;
   };
-  const pauseMs = String(Math.round(1000 / (2 * ADMIN_RATE)));
+  const pauseMs = String(Math.round(1000 / ADMIN_RATE));
   const wrk = (name, script, args, connections, extra = []) =>
     new Promise((resolve, reject) => {
       execFile(
         'wrk',
-        ['-t', String(Math.min(2, connections)), '-c', String(connections), '-d', `${SECONDS}s`, '--timeout', '30s', ...extra, '-s', script, base, '--', ...args],
+        [
+          '-t',
+          String(Math.min(2, connections)),
+          '-c',
+          String(connections),
+          '-d',
+          `${SECONDS}s`,
+          '--timeout',
+          '30s',
+          ...extra,
+          '-s',
+          script,
+          base,
+          '--',
+          ...args,
+        ],
         { maxBuffer: 16 * 1024 * 1024 },
         (err, stdout, stderr) => {
           const line = stdout.split('\n').find((l) => l.startsWith('WRK_RESULT '));
@@ -163,23 +187,49 @@ try {
     });
   const adminAuth = ['-H', `Authorization: Bearer ${admin}`];
   const runs = await Promise.all([
-    wrk('members: list, details, stream URL, range', path.join(LUA, 'members.lua'), [membersFile, String(RANGE), String(bytes.length)], CONNECTIONS),
+    wrk(
+      'members: list, details, stream URL, range',
+      path.join(LUA, 'members.lua'),
+      [membersFile, String(RANGE), String(bytes.length)],
+      CONNECTIONS,
+    ),
     wrk(
       'admin: pending list, approve',
       path.join(LUA, 'admin.lua'),
-      [queueFile('approvals', pending.map((p) => `/api/admin/users/${p.id}/approve`)), pauseMs, '/api/admin/users/pending'],
+      [
+        queueFile(
+          'approvals',
+          pending.map((p) => `/api/admin/users/${p.id}/approve`),
+        ),
+        pauseMs,
+        '/api/admin/users/pending',
+      ],
       1,
       adminAuth,
     ),
     wrk(
       'admin: stats, verify payment',
       path.join(LUA, 'admin.lua'),
-      [queueFile('verifications', paymentQueue.map((id) => `/api/admin/payments/${id}/verify`)), pauseMs, '/api/admin/stats'],
+      [
+        queueFile(
+          'verifications',
+          paymentQueue.map((id) => `/api/admin/payments/${id}/verify`),
+        ),
+        pauseMs,
+        '/api/admin/stats',
+      ],
       1,
       adminAuth,
     ),
   ]);
-  const rows = runs.map((r) => ({ name: r.name, requests: r.requests, rps: Math.round(r.requests / r.seconds), p50: round(r.p50), p99: round(r.p99), errors: r.errors }));
+  const rows = runs.map((r) => ({
+    name: r.name,
+    requests: r.requests,
+    rps: Math.round(r.requests / r.seconds),
+    p50: round(r.p50),
+    p99: round(r.p99),
+    errors: r.errors,
+  }));
   const total = {
     name: 'total',
     requests: rows.reduce((s, r) => s + r.requests, 0),
@@ -192,13 +242,33 @@ try {
   const stats = await call('GET', '/admin/stats', undefined, admin);
 
   console.log(
-    `load: ${SECONDS} s on ${base} (embedded SQLite), ${MEMBERS} members (${members.filter((x) => x.subscribed).length} subscribed) on ${CONNECTIONS} connections, 2 admins at ${ADMIN_RATE} writes/s each; setup ${setupSeconds.toFixed(1)} s`,
+    `load: ${SECONDS} s on ${base} (embedded SQLite), ${MEMBERS} members (${members.filter((x) => x.subscribed).length} subscribed) on ${CONNECTIONS} connections, 2 admins pacing ${ADMIN_RATE} requests/s each (every second one a write); setup ${setupSeconds.toFixed(1)} s`,
   );
-  console.log(['group'.padEnd(44), 'requests'.padStart(9), 'req/s'.padStart(7), 'p50 ms'.padStart(7), 'p99 ms'.padStart(7), 'errors'.padStart(7)].join(' '));
+  console.log(
+    [
+      'group'.padEnd(44),
+      'requests'.padStart(9),
+      'req/s'.padStart(7),
+      'p50 ms'.padStart(7),
+      'p99 ms'.padStart(7),
+      'errors'.padStart(7),
+    ].join(' '),
+  );
   for (const r of [...rows, total]) {
-    console.log([r.name.padEnd(44), String(r.requests).padStart(9), String(r.rps).padStart(7), String(r.p50).padStart(7), String(r.p99).padStart(7), String(r.errors).padStart(7)].join(' '));
+    console.log(
+      [
+        r.name.padEnd(44),
+        String(r.requests).padStart(9),
+        String(r.rps).padStart(7),
+        String(r.p50).padStart(7),
+        String(r.p99).padStart(7),
+        String(r.errors).padStart(7),
+      ].join(' '),
+    );
   }
-  console.log(`queued for the admins: ${approvalQueue} registrations, ${paymentQueue.length} payments; dashboard after the run: ${JSON.stringify(stats)}`);
+  console.log(
+    `queued for the admins: ${approvalQueue} registrations, ${paymentQueue.length} payments; dashboard after the run: ${JSON.stringify(stats)}`,
+  );
   console.log(`LOAD_RESULT ${JSON.stringify({ seconds: SECONDS, members: MEMBERS, rows, total })}`);
   process.exitCode = total.errors === 0 ? 0 : 1;
 } finally {

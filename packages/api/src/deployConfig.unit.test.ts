@@ -30,7 +30,9 @@ it("nginx's own answers (the media it sends) carry the app's security headers, w
   };
   for (const file of ['nginx.conf.template', 'nginx.compose.conf']) {
     const conf = fs.readFileSync(path.join(DEPLOY, file), 'utf8');
-    const set = [...conf.matchAll(/^\s*#?\s*add_header\s+([\w-]+)\s+(.+?)(?:\s+always)?;/gm)].map((m) => [m[1], m[2]] as const);
+    const set = [...conf.matchAll(/^\s*#?\s*add_header\s+([\w-]+)\s+(.+?)(?:\s+always)?;/gm)].map(
+      (m) => [m[1] as string, m[2] as string] as const,
+    );
     for (const [name, value] of set) if (name in expected) expect([file, name, value]).toEqual([file, name, expected[name]]);
     // Both media locations (signed-URL media and the X-Accel-Redirect target) send all three.
     for (const name of ['X-Content-Type-Options', 'Cross-Origin-Resource-Policy', 'Referrer-Policy'])

@@ -89,7 +89,10 @@ describe('early answers on a keep-alive connection', () => {
       fetch(`${limited.url}/api/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'nobody@example.test', password: huge ? 'x'.repeat(between(0.6 * MB, 0.99 * MB)) : 'wrong-password' }),
+        body: JSON.stringify({
+          email: 'nobody@example.test',
+          password: huge ? 'x'.repeat(between(0.6 * MB, 0.99 * MB)) : 'wrong-password',
+        }),
       }),
     );
     expect(out.lost).toEqual([]);
@@ -103,7 +106,9 @@ describe('early answers on a keep-alive connection', () => {
         authorization: `Bearer ${admin}`,
         'tus-resumable': '1.0.0',
         'upload-length': String(MAX_UPLOAD_BYTES),
-        'upload-metadata': ['filename v.mp4', 'title Keep-alive'].map((kv) => kv.replace(/ (.*)/, (_m, v: string) => ` ${Buffer.from(v).toString('base64')}`)).join(','),
+        'upload-metadata': ['filename v.mp4', 'title Keep-alive']
+          .map((kv) => kv.replace(/ (.*)/, (_m, v: string) => ` ${Buffer.from(v).toString('base64')}`))
+          .join(','),
       },
     });
     expect(created.status).toBe(201);

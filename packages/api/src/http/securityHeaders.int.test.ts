@@ -28,7 +28,8 @@ afterAll(async () => {
   fs.rmSync(webDist, { recursive: true, force: true });
 });
 
-const csp = (h: Headers) => Object.fromEntries((h.get('content-security-policy') ?? '').split(/;\s*/).map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+const csp = (h: Headers) =>
+  Object.fromEntries((h.get('content-security-policy') ?? '').split(/;\s*/).map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
 
 describe('security headers', () => {
   it('every kind of answer carries the fixed headers and the CSP, never HSTS over plain http', async () => {
@@ -40,12 +41,17 @@ describe('security headers', () => {
       await fetch(`${plain.url}/api/health`),
       await fetch(`${plain.url}/api/no-such-route`),
       await fetch(`${plain.url}/api/admin/stats`),
-      await fetch(`${plain.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(2 * 1024 * 1024) }),
+      await fetch(`${plain.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: 'x'.repeat(2 * 1024 * 1024),
+      }),
       await fetch(`${plain.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' }),
     ];
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 404, 401, 413, 400]);
     for (const res of answers) {
-      for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect([res.url, name, res.headers.get(name)]).toEqual([res.url, name, value]);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS))
+        expect([res.url, name, res.headers.get(name)]).toEqual([res.url, name, value]);
       const policy = csp(res.headers);
       expect(policy['script-src']).toEqual(["'self'"]);
       expect(policy['style-src']).toEqual(["'self'"]);
