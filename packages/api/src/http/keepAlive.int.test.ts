@@ -72,6 +72,35 @@ afterAll(async () => {
 });
 
 describe('early answers on a keep-alive connection', () => {
+  it('answers without a body to read (GET) or with the body read keep the connection open', async () => {
+    const get = await fetch(`${server.url}/api/videos`);
+    await get.arrayBuffer();
+    expect(get.headers.get('connection')).toBe('keep-alive');
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'nobody@example.test', password: 'wrong-password' }),
+    });
+    await login.arrayBuffer();
+    expect([login.status, login.headers.get('connection')]).toEqual([401, 'keep-alive']);
+    // Refused before the body was read, but small enough to drain: still kept open.
+    const huge = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(2 * MB),
+    });
+    await huge.arrayBuffer();
+    expect([huge.status, huge.headers.get('connection')]).toEqual([413, 'keep-alive']);
+    // Past the drain bound: told, and closed cleanly.
+    const past = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(DRAIN_MAX_BYTES + MB),
+    });
+    await past.arrayBuffer();
+    expect([past.status, past.headers.get('connection')]).toEqual([413, 'close']);
+  });
+
   it('413 from POST /api/auth/login: bodies of 0.6–6 MB alternating with two small logins', async () => {
     const out = await loop(150, (huge) =>
       fetch(`${server.url}/api/auth/login`, {

@@ -10,7 +10,7 @@
  * closed", measured: 53 of 300 logins with one body in three of 0.6–6 MB).
  *
  * What this does, for every route, after the app has answered:
- * - body already read to its end (or none): nothing;
+ * - no body (a GET), or the body already read to its end: nothing;
  * - body unread, declared (or so far) at most `DRAIN_MAX_BYTES` and arriving within
  *   `DRAIN_MAX_MS`: read and discarded before the answer is sent; the connection stays open;
  * - otherwise (a multi-GB upload refused with 401/413, a client trickling): the answer carries
@@ -36,7 +36,7 @@ export function settleUnreadBodies<E>(fetch: FetchHandler<E>): FetchHandler<E> {
   return async (req, env) => {
     const res = await fetch(req, env);
     const incoming = (env as NodeBindings | undefined)?.incoming;
-    if (!incoming || incoming.readableEnded || incoming.destroyed) return res;
+    if (!incoming || !hasBody(incoming) || incoming.readableEnded || incoming.destroyed) return res;
     const body = req.body;
     const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
     const discarder = body && !body.locked ? discard(body) : null;
@@ -46,6 +46,11 @@ export function settleUnreadBodies<E>(fetch: FetchHandler<E>): FetchHandler<E> {
     lingerOnClose(incoming.socket, discarder);
     return withConnectionClose(res);
   };
+}
+
+/** RFC 9112 §6.3: a request has a body only with a Content-Length above 0 or a Transfer-Encoding. */
+function hasBody(incoming: IncomingMessage): boolean {
+  return Number(incoming.headers['content-length'] ?? 0) > 0 || incoming.headers['transfer-encoding'] !== undefined;
 }
 
 interface Discarder {
