@@ -5,8 +5,8 @@
 //     ask for its signed stream URL and fetch a random 256 KiB range of it (the subscribed ones any
 //     video, the others the free ones only: every request is one the site must answer 2xx);
 //   - one admin approves pending registrations and looks at the pending list, another verifies
-//     pending payments and reads the dashboard figures, each pacing `--admin-rate` requests/s
-//     (a pause between requests), every second one a write while its queue lasts.
+//     pending payments and reads the dashboard figures, each pausing 1000/`--admin-rate` ms between
+//     requests, every second one a write while its queue lasts.
 // Prints requests/s, p50/p99 latency and errors (non-2xx answers, socket errors, timeouts) per
 // group and in total; errors must be zero (exit code 1 otherwise). The last line is
 // `LOAD_RESULT {json}` for the test that runs it briefly (packages/api/test/load.int.test.ts).
@@ -242,7 +242,7 @@ try {
   const stats = await call('GET', '/admin/stats', undefined, admin);
 
   console.log(
-    `load: ${SECONDS} s on ${base} (embedded SQLite), ${MEMBERS} members (${members.filter((x) => x.subscribed).length} subscribed) on ${CONNECTIONS} connections, 2 admins pacing ${ADMIN_RATE} requests/s each (every second one a write); setup ${setupSeconds.toFixed(1)} s`,
+    `load: ${SECONDS} s on ${base} (embedded SQLite), ${MEMBERS} members (${members.filter((x) => x.subscribed).length} subscribed) on ${CONNECTIONS} connections, 2 admins pausing ${pauseMs} ms between requests (every second one a write); setup ${setupSeconds.toFixed(1)} s`,
   );
   console.log(
     [
