@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, TEST_ADMIN, type TestServer, totpCode } from '../../api/test/support';
-import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+import { collectCspViolations, ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
 const T = 15_000;
 let server: TestServer;
@@ -25,8 +25,12 @@ async function signIn(page: Page, who: { email: string; password: string } = TES
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
+/** Content-Security-Policy violations in any page (the QR codes are data: images the policy must allow). */
+const cspViolations: string[] = [];
+
 async function newPage(): Promise<Page> {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await collectCspViolations(ctx, cspViolations);
   await ctx.addInitScript(() => {
     if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
   });
@@ -116,5 +120,9 @@ describe('two-factor authentication in Chromium', () => {
     await see(page, 'Two-factor authentication is off.');
     await page.getByRole('button', { name: 'Set up two-factor authentication' }).waitFor({ timeout: T });
     await page.context().close();
+  });
+
+  it('no page broke the Content-Security-Policy (zero violations, QR codes included)', () => {
+    expect(cspViolations).toEqual([]);
   });
 });
