@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
+import { EXAMPLE_SITE_CONFIG } from './siteConfig.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -22,7 +23,7 @@ it('bench/load.mjs (wrk): members listing, opening, streaming and admins approvi
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ['bench/load.mjs', '--seconds', '3', '--members', '12', '--connections', '4', '--admin-rate', '2'],
-    { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, env: { ...process.env } },
+    { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, SITE_CONFIG: EXAMPLE_SITE_CONFIG } },
   ).catch((err: { stdout?: string; stderr?: string }) => {
     throw new Error(`bench/load.mjs failed:\n${err.stdout}\n${err.stderr}`);
   });
