@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
+import { healthSchema } from '@members/ui/api/schemas';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppContext } from './context.js';
@@ -12,6 +13,7 @@ import { UniqueViolation } from './db/types.js';
 import type { AppEnv } from './http/appEnv.js';
 import { authenticate } from './http/auth.js';
 import { fail, HttpError, ok } from './http/envelope.js';
+import { describe } from './http/openapi.js';
 import { securityHeaders } from './http/securityHeaders.js';
 import { httpMetrics, metricsOnMainPort } from './metrics/index.js';
 import type { AppModule } from './module.js';
@@ -61,7 +63,14 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
     })(c, next);
   });
   api.use('*', authenticate(ctx));
-  api.get('/health', async (c) => {
+  const healthDoc = describe({
+    summary: 'Liveness and the event store',
+    tags: ['site'],
+    access: 'public',
+    ok: { 200: healthSchema },
+    errors: [503],
+  });
+  api.get('/health', healthDoc, async (c) => {
     try {
       const head = await ctx.store.headPosition();
       return ok(c, { status: 'ok', store: ctx.db.dialect, headPosition: head });

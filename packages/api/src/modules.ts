@@ -4,6 +4,7 @@
  * `startServer`/`createApp` and the projections to `createContext`.
  */
 import { adminModule } from './admin/index.js';
+import { apiDocsModule } from './apiDocs/index.js';
 import { auditModule } from './audit/index.js';
 import { billingModule } from './billing/index.js';
 import { catalogModule } from './catalog/index.js';
@@ -27,6 +28,8 @@ export const modules: AppModule[] = [
   adminModule,
   auditModule,
   mailModule,
+  // Last: its document lists every route mounted before it.
+  apiDocsModule,
 ];
 
 /** Every module's read-model projections, for the composition roots that build a context without a server (the CLI). */

@@ -533,6 +533,11 @@ const MATRIX: Record<string, Cell> = {
     },
   },
 
+  // The API contract: the OpenAPI document is for admins outside development; the docs viewer (static, no data) is open.
+  'GET /api/openapi.json': { expect: adminOnly(200), note: 'NODE_ENV=test: admin-only (open only with NODE_ENV=development)' },
+  'GET /api/docs': { expect: open(200) },
+  'GET /api/docs/:asset': { expect: open(200), prepare: async () => ({ path: '/api/docs/init.js' }) },
+
   // Public information.
   'GET /api/health': { expect: open(200, 200) },
   'GET /api/site': { expect: open(200, 200) },

@@ -45,6 +45,9 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/videos/:id/thumbnail',
   // Protected by its signed, expiring URL instead of a bearer token (a <video> element sends none).
   'GET /api/media/videos/:id',
+  // The API reference viewer (static HTML and scripts, no data): the document it loads is admin-only.
+  'GET /api/docs',
+  'GET /api/docs/:asset',
 ]);
 const key = (r: Pick<MountedRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;
 const isAdminRoute = (r: MountedRoute) => r.path.startsWith('/api/admin/');

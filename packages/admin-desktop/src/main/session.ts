@@ -6,7 +6,7 @@
  * A login that asks for a second factor keeps its challenge token here until `verifyCode`; an
  * admin the server holds to enrolment (REQUIRE_ADMIN_2FA) is flagged in the state until enrolled.
  */
-import type { SecondFactorEnrolment } from '@members/ui/api';
+import type { AuthResult, SecondFactorEnrolment, User } from '@members/ui/api';
 import type { ApiAnswer, SessionState, SessionUser, SignInResult } from '../shared/ipc.js';
 import type { ConfigStore, SecretStore } from './configStore.js';
 
@@ -53,17 +53,10 @@ function readCookies(res: Response, jar: CookieJar): CookieJar {
   return next;
 }
 
-function toUser(raw: unknown): SessionUser | null {
-  if (!raw || typeof raw !== 'object') return null;
-  const u = raw as Record<string, unknown>;
-  if (typeof u.id !== 'string' || typeof u.email !== 'string') return null;
-  return {
-    id: u.id,
-    email: u.email,
-    role: typeof u.role === 'string' ? u.role : 'member',
-    firstName: typeof u.firstName === 'string' ? u.firstName : undefined,
-    lastName: typeof u.lastName === 'string' ? u.lastName : undefined,
-  };
+/** The session's user from the API's User (typed by the shared schema); null when the answer carries none. */
+function toUser(u: User | undefined): SessionUser | null {
+  if (!u || typeof u.id !== 'string' || typeof u.email !== 'string') return null;
+  return { id: u.id, email: u.email, role: u.role, firstName: u.firstName, lastName: u.lastName };
 }
 
 async function readJson(res: Response): Promise<ApiAnswer['body']> {
@@ -109,7 +102,7 @@ export function createSession(deps: { config: ConfigStore; secrets: SecretStore;
       });
       const body = await readJson(res);
       saveJar(readCookies(res, j));
-      const data = body.data as { token?: string; user?: unknown } | undefined;
+      const data = body.data as AuthResult | undefined;
       const u = toUser(data?.user);
       if (!res.ok || !data?.token || !u || u.role !== 'admin') {
         token = undefined;
@@ -119,7 +112,7 @@ export function createSession(deps: { config: ConfigStore; secrets: SecretStore;
       }
       token = data.token;
       user = u;
-      enrolmentRequired = (data as { mfaEnrollmentRequired?: boolean }).mfaEnrollmentRequired === true;
+      enrolmentRequired = data.mfaEnrollmentRequired === true;
       return true;
     } catch {
       return false;
@@ -146,7 +139,7 @@ export function createSession(deps: { config: ConfigStore; secrets: SecretStore;
 
   /** A login (or second-factor) answer: keep an admin's session, refuse and log out anyone else. */
   async function accept(url: string, res: Response, body: ApiAnswer['body']): Promise<SignInResult> {
-    const data = body.data as { token?: string; user?: unknown; mfaEnrollmentRequired?: boolean } | undefined;
+    const data = body.data as AuthResult | undefined;
     const u = toUser(data?.user);
     if (!res.ok || !body.success || !data?.token || !u) return { ok: false, error: body.error || 'Login failed' };
     // The server remembers the URL even for a refused account: it is the admin's server.

@@ -4,19 +4,15 @@
  * owning area's queries.
  */
 
+import type { adminStatsSchema } from '@members/ui/api/schemas';
 import { satsToBtc } from '@members/ui/money';
+import type { z } from 'zod';
 import { billingStats } from '../billing/stats.js';
 import type { Queryable } from '../db/types.js';
 import { identityCounts } from '../identity/users.queries.js';
 
-export interface AdminStats {
-  pendingApprovals: number;
-  activeMembers: number;
-  /** BTC decimal string, e.g. "0.0055". */
-  totalRevenue: string;
-  pendingPayments: number;
-  activeSubscribers: number;
-}
+/** The dashboard's figures (the shared `adminStatsSchema`). */
+export type AdminStats = z.infer<typeof adminStatsSchema>;
 
 export async function adminStats(db: Queryable): Promise<AdminStats> {
   const [identity, billing] = await Promise.all([identityCounts(db), billingStats(db)]);

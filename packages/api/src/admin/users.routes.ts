@@ -3,6 +3,7 @@
  * and /reject (optional `{ reason }`). Approving twice or approving a rejected user is a 409 from
  * the decider, never a second event.
  */
+import { pendingUsersAnswerSchema, userDecisionAnswerSchema } from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
@@ -10,7 +11,8 @@ import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
-import { idSchema, jsonBody, paramOf } from '../http/validate.js';
+import { describe } from '../http/openapi.js';
+import { idParams, idSchema, jsonBody, paramOf } from '../http/validate.js';
 import { approveUser, rejectUser } from '../identity/accounts.service.js';
 import { geoLocationOf, pendingUsers } from '../identity/users.queries.js';
 
@@ -19,7 +21,32 @@ const rejectSchema = z.object({
 });
 
 export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  api.get('/admin/users/pending', async function listPendingUsers(c) {
+  const listPendingUsersDoc = describe({
+    summary: 'Registrations waiting for approval, oldest first',
+    tags: ['identity', 'admin'],
+    access: 'admin',
+    ok: { 200: pendingUsersAnswerSchema },
+  });
+  const approveDoc = describe({
+    summary: 'Approve a registration (mailed to the member)',
+    description: 'Approving twice or approving a rejected account is a 409.',
+    tags: ['identity', 'admin'],
+    access: 'admin',
+    params: idParams,
+    ok: { 200: userDecisionAnswerSchema },
+    errors: [404, 409],
+  });
+  const rejectDoc = describe({
+    summary: 'Reject a registration, with an optional reason',
+    tags: ['identity', 'admin'],
+    access: 'admin',
+    params: idParams,
+    body: rejectSchema,
+    ok: { 200: userDecisionAnswerSchema },
+    errors: [404, 409],
+  });
+
+  api.get('/admin/users/pending', listPendingUsersDoc, async function listPendingUsers(c) {
     await requireAdmin(ctx, c);
     const users = (await pendingUsers(ctx.db)).map((u) => ({
       id: u.id,
@@ -33,14 +60,14 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return ok(c, { users });
   });
 
-  api.post('/admin/users/:id/approve', async function approve(c) {
+  api.post('/admin/users/:id/approve', approveDoc, async function approve(c) {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
     valueOr(await approveUser(ctx, id, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) }));
     return ok(c, { id, status: 'approved', message: 'User approved successfully!' });
   });
 
-  api.post('/admin/users/:id/reject', async function reject(c) {
+  api.post('/admin/users/:id/reject', rejectDoc, async function reject(c) {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
     const { reason } = await jsonBody(c, rejectSchema);

@@ -3,17 +3,29 @@
  * NDJSON or a JSON envelope written piece by piece, straight from a walk over the log, so a history
  * of a million events never sits in memory; verify and reconcile answer one small JSON summary.
  */
+import { dataEnvelope } from '@members/ui/api/schemas';
 import type { Context, Hono } from 'hono';
 import { stream } from 'hono/streaming';
+import { resolver } from 'hono-openapi';
+import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
 import { badRequest, HttpError, ok } from '../http/envelope.js';
+import { describe } from '../http/openapi.js';
 import { signCheckpoint } from './checkpoint.js';
 import { batchChunks, CONTENT_TYPES, formatRows, parseDateBound, parseFormat, type ReportFormat } from './formats.js';
 import { parseReplayPoint } from './ledger.js';
 import { PAYMENT_HISTORY_COLUMNS, paymentHistory } from './paymentHistory.js';
 import { reconcile } from './reconcile.js';
+import {
+  paymentHistoryRowSchema,
+  reconcileReportSchema,
+  reportFormatQuery,
+  signedCheckpointSchema,
+  subscriptionAtRowSchema,
+  verifyResultSchema,
+} from './schemas.js';
 import { SUBSCRIPTION_AT_COLUMNS, subscriptionsAt } from './subscriptionReplay.js';
 import { verifyChain } from './verifyChain.js';
 
@@ -43,13 +55,70 @@ function formatOf(c: Context<AppEnv>): ReportFormat {
 }
 
 export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  api.get('/admin/audit/verify', async function verifyAuditChain(c) {
+  const verifyAuditChainDoc = describe({
+    summary: 'Verify the hash chain of the whole log',
+    tags: ['audit', 'admin'],
+    access: 'admin',
+    ok: { 200: verifyResultSchema },
+  });
+  const signAuditCheckpointDoc = describe({
+    summary: 'A signed checkpoint of the head (Ed25519)',
+    description: '409 when `AUDIT_SIGNING_KEY` is not set or the log does not verify.',
+    tags: ['audit', 'admin'],
+    access: 'admin',
+    ok: { 200: signedCheckpointSchema },
+    errors: [409],
+  });
+  const auditPaymentHistoryDoc = describe({
+    summary: 'Every payment action replayed from the events',
+    tags: ['audit', 'admin'],
+    access: 'admin',
+    query: reportFormatQuery.extend({
+      from: z.string().optional().describe('YYYY-MM-DD or ISO 8601'),
+      to: z.string().optional().describe('YYYY-MM-DD (the whole day) or ISO 8601'),
+    }),
+    responses: {
+      200: {
+        description: 'The rows, streamed: the JSON envelope written row by row, NDJSON, or CSV (an attachment)',
+        content: {
+          'application/json': { schema: resolver(dataEnvelope(z.array(paymentHistoryRowSchema)), { options: { io: 'output' } }) },
+          'application/x-ndjson': { schema: { type: 'string', description: 'One JSON row per line' } },
+          'text/csv': { schema: { type: 'string' } },
+        },
+      },
+    },
+  });
+  const reconcileReadModelsDoc = describe({
+    summary: 'Replay the log and compare with the live read models',
+    tags: ['audit', 'admin'],
+    access: 'admin',
+    ok: { 200: reconcileReportSchema },
+  });
+  const replaySubscriptionsDoc = describe({
+    summary: 'Every subscription as it was at a log position or date',
+    description: 'Header `X-Replayed-To-Position` names the position replayed to.',
+    tags: ['audit', 'admin'],
+    access: 'admin',
+    query: reportFormatQuery.extend({ to: z.string().describe('A log position or a date') }),
+    responses: {
+      200: {
+        description: 'The rows, streamed: the JSON envelope written row by row, NDJSON, or CSV (an attachment)',
+        content: {
+          'application/json': { schema: resolver(dataEnvelope(z.array(subscriptionAtRowSchema)), { options: { io: 'output' } }) },
+          'application/x-ndjson': { schema: { type: 'string', description: 'One JSON row per line' } },
+          'text/csv': { schema: { type: 'string' } },
+        },
+      },
+    },
+  });
+
+  api.get('/admin/audit/verify', verifyAuditChainDoc, async function verifyAuditChain(c) {
     await requireAdmin(ctx, c);
     const result = await verifyChain(ctx.rawStore);
     return ok(c, result);
   });
 
-  api.get('/admin/audit/checkpoint', async function signAuditCheckpoint(c) {
+  api.get('/admin/audit/checkpoint', signAuditCheckpointDoc, async function signAuditCheckpoint(c) {
     await requireAdmin(ctx, c);
     if (!ctx.env.AUDIT_SIGNING_KEY) throw new HttpError(409, 'Checkpoint signing is not configured (AUDIT_SIGNING_KEY)');
     const result = await verifyChain(ctx.rawStore);
@@ -61,7 +130,7 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     );
   });
 
-  api.get('/admin/audit/payments', async function auditPaymentHistory(c) {
+  api.get('/admin/audit/payments', auditPaymentHistoryDoc, async function auditPaymentHistory(c) {
     await requireAdmin(ctx, c);
     const format = formatOf(c);
     const from = parseDateBound(c.req.query('from'), false);
@@ -71,12 +140,12 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return streamReport(ctx, c, format, 'payments', formatRows(rows, format, PAYMENT_HISTORY_COLUMNS));
   });
 
-  api.get('/admin/audit/reconcile', async function reconcileReadModels(c) {
+  api.get('/admin/audit/reconcile', reconcileReadModelsDoc, async function reconcileReadModels(c) {
     await requireAdmin(ctx, c);
     return ok(c, await reconcile(ctx.db, ctx.store));
   });
 
-  api.get('/admin/audit/replay', async function replaySubscriptions(c) {
+  api.get('/admin/audit/replay', replaySubscriptionsDoc, async function replaySubscriptions(c) {
     await requireAdmin(ctx, c);
     const format = formatOf(c);
     const point = parseReplayPoint(c.req.query('to') ?? '');

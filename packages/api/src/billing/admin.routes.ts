@@ -1,11 +1,18 @@
 /** Admin payment routes: the pending list, verify (activates), reject (with a reason), analytics. */
+import {
+  analyticsSchema,
+  pendingPaymentsAnswerSchema,
+  rejectedPaymentAnswerSchema,
+  verifiedPaymentAnswerSchema,
+} from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
-import { idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
+import { describe } from '../http/openapi.js';
+import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
 import { analyticsSeries } from './analytics.projection.js';
 import { rejectPayment, verifyPayment } from './payments.service.js';
 import { pendingPayments } from './readModels.js';
@@ -20,20 +27,52 @@ const rejectSchema = z.object({
 const analyticsQuery = z.object({ days: z.coerce.number({ error: 'must be a number' }).int().min(1).max(366).default(30) });
 
 export function adminPaymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  api.get('/admin/pending-payments', async function listPendingPayments(c) {
+  const listPendingPaymentsDoc = describe({
+    summary: 'Payments waiting for verification',
+    tags: ['billing', 'admin'],
+    access: 'admin',
+    ok: { 200: pendingPaymentsAnswerSchema },
+  });
+  const verifyDoc = describe({
+    summary: 'Verify a payment (starts or extends the subscription)',
+    description: 'Concurrent verifications of one payment produce exactly one activation; a second is a 409.',
+    tags: ['billing', 'admin'],
+    access: 'admin',
+    params: idParams,
+    ok: { 200: verifiedPaymentAnswerSchema },
+    errors: [404, 409],
+  });
+  const rejectOneDoc = describe({
+    summary: 'Reject a payment with a reason (mailed to the member)',
+    tags: ['billing', 'admin'],
+    access: 'admin',
+    params: idParams,
+    body: rejectSchema,
+    ok: { 200: rejectedPaymentAnswerSchema },
+    errors: [404, 409],
+  });
+  const analyticsDoc = describe({
+    summary: 'Per-day revenue, verified payments, registrations, approvals, active subscriptions',
+    tags: ['billing', 'admin'],
+    access: 'admin',
+    query: analyticsQuery,
+    ok: { 200: analyticsSchema },
+  });
+
+  api.get('/admin/pending-payments', listPendingPaymentsDoc, async function listPendingPayments(c) {
     await requireAdmin(ctx, c);
     const payments = await pendingPayments(ctx.db, ctx.site);
     return ok(c, { payments, count: payments.length });
   });
 
-  api.post('/admin/payments/:id/verify', async function verify(c) {
+  api.post('/admin/payments/:id/verify', verifyDoc, async function verify(c) {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
     const subscription = valueOr(await verifyPayment(ctx, id, { actorId: admin.id, requestId: c.get('requestId') }));
     return ok(c, { paymentId: id, status: 'verified', subscription });
   });
 
-  api.post('/admin/payments/:id/reject', async function rejectOne(c) {
+  api.post('/admin/payments/:id/reject', rejectOneDoc, async function rejectOne(c) {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
     const { reason } = await jsonBody(c, rejectSchema);
@@ -41,7 +80,7 @@ export function adminPaymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return ok(c, { paymentId: id, status: 'rejected', reason });
   });
 
-  api.get('/admin/analytics', async function analytics(c) {
+  api.get('/admin/analytics', analyticsDoc, async function analytics(c) {
     await requireAdmin(ctx, c);
     const { days } = queryOf(c, analyticsQuery);
     return ok(c, await analyticsSeries(ctx.db, ctx.clock.now(), days));

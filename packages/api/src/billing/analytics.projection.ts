@@ -6,7 +6,9 @@
  * Days are UTC dates of the event's time.
  */
 
+import type { analyticsDaySchema, analyticsSchema } from '@members/ui/api/schemas';
 import { satsToBtc } from '@members/ui/money';
+import type { z } from 'zod';
 import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
@@ -67,20 +69,13 @@ export const analyticsProjection: Projection = {
   },
 };
 
-export interface AnalyticsDay {
-  date: string;
-  revenueSats: number;
-  revenueBtc: string;
-  verifiedPayments: number;
-  registrations: number;
-  approvals: number;
-  activeSubscriptions: number;
-}
+/** One day of the series (the shared `analyticsDaySchema`). */
+export type AnalyticsDay = z.infer<typeof analyticsDaySchema>;
 
 const dayString = (d: Date) => d.toISOString().slice(0, 10);
 
 /** The series for the `days` UTC days ending with `today`, every day present (zeros where quiet). */
-export async function analyticsSeries(db: Queryable, today: Date, days: number) {
+export async function analyticsSeries(db: Queryable, today: Date, days: number): Promise<z.infer<typeof analyticsSchema>> {
   const end = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()));
   const start = new Date(end.getTime() - (days - 1) * 86_400_000);
   const from = dayString(start);

@@ -6,12 +6,14 @@
  *   (the member says "I've sent payment"; `userId` may be left out and defaults to the caller).
  * `paymentMethodId` is accepted and ignored: nothing card-based exists.
  */
+import { paymentRequestSchema, submittedPaymentSchema } from '@members/ui/api/schemas';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireUser } from '../http/auth.js';
 import { httpErrorOf, ok, valueOr } from '../http/envelope.js';
+import { describe, type RouteDoc } from '../http/openapi.js';
 import { jsonBody } from '../http/validate.js';
 import { payerRefusal, requestPayment, submitPayment } from './payments.service.js';
 import { PLAN_TYPES, type PlanType } from './plans.js';
@@ -58,8 +60,36 @@ export function paymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return ok(c, submittedPaymentDto(ctx.site, payment), 201);
   }
 
-  api.post('/payments/create-subscription-intent', createIntent);
-  api.post('/subscriptions/create', createIntent);
-  api.post('/payments/submit-bitcoin-payment', (c) => submit(c, false));
-  api.post('/payments/confirm-subscription', (c) => submit(c, true));
+  const intentDoc: RouteDoc = {
+    summary: 'Open a Bitcoin payment request for a plan',
+    description:
+      'Address, BTC amount, BIP21 URI and expiry; 201 when created, 200 with the open one when it exists. Approved members only (403 otherwise). `planId` is an alias of `planType`; `paymentMethodId` is ignored.',
+    tags: ['billing'],
+    access: 'member',
+    body: intentSchema,
+    ok: { 200: paymentRequestSchema, 201: paymentRequestSchema },
+    errors: [409],
+  };
+  const submitDoc: RouteDoc = {
+    summary: 'Tell the site a payment was sent ("I\'ve sent payment")',
+    description:
+      'Own `userId` only, exact plan amount, optional 64-hex transaction hash; a hash used by any earlier payment is a 409. Waits for an admin to verify it.',
+    tags: ['billing'],
+    access: 'member',
+    body: submitSchema(),
+    ok: { 201: submittedPaymentSchema },
+    errors: [404, 409],
+  };
+  api.post('/payments/create-subscription-intent', describe(intentDoc), createIntent);
+  api.post('/subscriptions/create', describe({ ...intentDoc, summary: `${intentDoc.summary} (card-era alias)` }), createIntent);
+  api.post('/payments/submit-bitcoin-payment', describe(submitDoc), (c) => submit(c, false));
+  api.post(
+    '/payments/confirm-subscription',
+    describe({
+      ...submitDoc,
+      summary: `${submitDoc.summary} (card-era alias; \`userId\` defaults to the caller)`,
+      body: submitSchema().partial({ userId: true }),
+    }),
+    (c) => submit(c, true),
+  );
 }

@@ -3,27 +3,16 @@
  * integer satoshis, and the calendar arithmetic of a billing period.
  */
 
+import type { planSchema } from '@members/ui/api/schemas';
 import { parseBtc, satsToBtc } from '@members/ui/money';
+import type { z } from 'zod';
 import type { SiteConfig } from '../config/site.js';
 
 export const PLAN_TYPES = ['monthly', 'annual'] as const;
 export type PlanType = (typeof PLAN_TYPES)[number];
 
-export interface Plan {
-  id: PlanType;
-  planType: PlanType;
-  name: string;
-  interval: 'month' | 'year';
-  btcAmount: string;
-  amountSats: number;
-  usdPrice: number;
-  formerBtcAmount?: string;
-  formerAmountSats?: number;
-  formerUsdPrice?: number;
-  savingsText?: string;
-  mostPopular: boolean;
-  features: string[];
-}
+/** A plan as the API answers it (the shared `planSchema`). */
+export type Plan = z.infer<typeof planSchema>;
 
 function satsOf(btc: string, field: string): number {
   const sats = parseBtc(btc);

@@ -1,6 +1,8 @@
 /** Queries over billing's read models and the shapes the API answers with (section 3). */
 
+import type { paymentRequestSchema, pendingPaymentSchema, submittedPaymentSchema, subscriptionSchema } from '@members/ui/api/schemas';
 import { satsToBtc } from '@members/ui/money';
+import type { z } from 'zod';
 import type { SiteConfig } from '../config/site.js';
 import type { Queryable } from '../db/types.js';
 import { type PlanType, planOf } from './plans.js';
@@ -71,7 +73,7 @@ export const subscriptionsDue = (db: Queryable, now: string) =>
 export const subscriptionOf = (db: Queryable, userId: string) =>
   db.get<SubscriptionRow>('SELECT * FROM billing_subscriptions WHERE user_id = ?', [userId]);
 
-export function paymentRequestDto(site: SiteConfig, row: PaymentRow) {
+export function paymentRequestDto(site: SiteConfig, row: PaymentRow): z.infer<typeof paymentRequestSchema> {
   const plan = planOf(site, row.plan_type);
   return {
     paymentId: row.id,
@@ -89,7 +91,7 @@ export function paymentRequestDto(site: SiteConfig, row: PaymentRow) {
 }
 
 /** The answer to a member's "I've sent payment". */
-export function submittedPaymentDto(site: SiteConfig, row: PaymentRow) {
+export function submittedPaymentDto(site: SiteConfig, row: PaymentRow): z.infer<typeof submittedPaymentSchema> {
   return {
     paymentId: row.id,
     status: 'pending' as const,
@@ -102,7 +104,7 @@ export function submittedPaymentDto(site: SiteConfig, row: PaymentRow) {
 }
 
 /** Pending payment (admin view, section 3); `transactionHash` is left out when the member gave none. */
-export function pendingPaymentDto(site: SiteConfig, row: PaymentRow) {
+export function pendingPaymentDto(site: SiteConfig, row: PaymentRow): z.infer<typeof pendingPaymentSchema> {
   return {
     id: row.id,
     userId: row.user_id,
@@ -122,7 +124,7 @@ export async function pendingPayments(db: Queryable, site: SiteConfig) {
 }
 
 /** The Subscription entity (section 3): `amount` is the plan's USD price. */
-export function subscriptionDto(site: SiteConfig, row: SubscriptionRow) {
+export function subscriptionDto(site: SiteConfig, row: SubscriptionRow): z.infer<typeof subscriptionSchema> {
   return {
     id: row.subscription_id,
     planType: row.plan_type,

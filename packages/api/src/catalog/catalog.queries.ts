@@ -2,24 +2,14 @@
  * Reads of the catalog read model: the Video entity of spec section 3 (plus a public thumbnail
  * URL) and the filtered, paged list. Visitors see published videos only.
  */
+import type { adminVideoSchema, videoSchema } from '@members/ui/api/schemas';
+import type { z } from 'zod';
 import type { Queryable } from '../db/types.js';
 import type { VideoRow } from './catalog.projection.js';
 
-export interface VideoEntity {
-  id: string;
-  title: string;
-  description: string;
-  modelName: string | null;
-  /** Seconds, from ffprobe. */
-  duration: number;
-  viewCount: number;
-  publishedDate: string | null;
-  /** Public URL of the thumbnail image. */
-  thumbnailPath: string;
-  tags: string[];
-  categories: string[];
-  accessLevel: string;
-}
+/** The Video entity (spec §3) as the API answers it: the shared schema the OpenAPI document and the clients use. */
+export type VideoEntity = z.infer<typeof videoSchema>;
+export type AdminVideoEntity = z.infer<typeof adminVideoSchema>;
 
 export const thumbnailUrl = (videoId: string) => `/api/videos/${videoId}/thumbnail`;
 
@@ -35,12 +25,12 @@ export function toVideoEntity(row: VideoRow): VideoEntity {
     thumbnailPath: thumbnailUrl(row.id),
     tags: JSON.parse(row.tags) as string[],
     categories: JSON.parse(row.categories) as string[],
-    accessLevel: row.access_level,
+    accessLevel: row.access_level as VideoEntity['accessLevel'],
   };
 }
 
 /** The admin's view adds what the upload recorded. */
-export function toAdminVideo(row: VideoRow) {
+export function toAdminVideo(row: VideoRow): AdminVideoEntity {
   return {
     ...toVideoEntity(row),
     published: row.published === 1 || (row.published as unknown) === true,

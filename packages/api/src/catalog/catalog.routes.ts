@@ -3,30 +3,18 @@
  * thumbnail image. Visitors see published videos; the stream itself is what is protected.
  */
 import { Readable } from 'node:stream';
+import { videoListQuerySchema, videoPageSchema, videoSchema } from '@members/ui/api/schemas';
 import type { Context, Hono } from 'hono';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { notFound, ok } from '../http/envelope.js';
-import { idSchema, queryOf } from '../http/validate.js';
+import { describe } from '../http/openapi.js';
+import { idParams, idSchema, queryOf } from '../http/validate.js';
 import { mediaStorageFor } from '../media/storage.js';
 import { findVideo, listVideos, toVideoEntity } from './catalog.queries.js';
-import { ACCESS_LEVELS } from './video.decider.js';
 
-export const MAX_PAGE_SIZE = 100;
-
-const text = (max: number) => z.string().trim().max(max).optional();
-
-export const listQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(24),
-  q: text(200),
-  model: text(100),
-  category: text(64),
-  tag: text(64),
-  accessLevel: z.enum(ACCESS_LEVELS as [string, ...string[]]).optional(),
-  sort: z.enum(['newest', 'popular']).default('newest'),
-});
+/** The list query, shared with the clients (packages/ui). */
+export const listQuerySchema = videoListQuerySchema;
 
 /** A URL id that is not one of ours can only be "Video not found". */
 export function videoIdParam(c: Context): string {
@@ -36,19 +24,48 @@ export function videoIdParam(c: Context): string {
 }
 
 export function mountCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  api.get('/videos', async function listCatalog(c) {
+  const listCatalogDoc = describe({
+    summary: 'The published catalog, filtered and paged',
+    description: '`q` searches titles, descriptions and tags; `sort=popular` orders by views.',
+    tags: ['catalog'],
+    access: 'public',
+    query: listQuerySchema,
+    ok: { 200: videoPageSchema },
+  });
+  const getVideoDoc = describe({
+    summary: 'One published video',
+    tags: ['catalog'],
+    access: 'public',
+    params: idParams,
+    ok: { 200: videoSchema },
+    errors: [404],
+  });
+  const getThumbnailDoc = describe({
+    summary: 'The thumbnail image of a published video',
+    description: 'Public, cacheable (`ETag`, `Cache-Control: public, max-age=300`); `HEAD` is answered too.',
+    tags: ['catalog'],
+    access: 'public',
+    params: idParams,
+    responses: {
+      200: { description: 'The image', content: { 'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } } } },
+      304: { description: 'Not modified (`If-None-Match`)' },
+    },
+    errors: [404],
+  });
+
+  api.get('/videos', listCatalogDoc, async function listCatalog(c) {
     const query = queryOf(c, listQuerySchema);
     const { rows, total } = await listVideos(ctx.db, query);
     return ok(c, { videos: rows.map(toVideoEntity), total, page: query.page, pageSize: query.pageSize });
   });
 
-  api.get('/videos/:id', async function getVideo(c) {
+  api.get('/videos/:id', getVideoDoc, async function getVideo(c) {
     const row = await findVideo(ctx.db, videoIdParam(c));
     if (!row) throw notFound('Video not found');
     return ok(c, toVideoEntity(row));
   });
 
-  api.get('/videos/:id/thumbnail', async function getThumbnail(c) {
+  api.get('/videos/:id/thumbnail', getThumbnailDoc, async function getThumbnail(c) {
     const row = await findVideo(ctx.db, videoIdParam(c));
     if (!row) throw notFound('Video not found');
     const storage = mediaStorageFor(ctx);

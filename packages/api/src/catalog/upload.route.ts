@@ -3,11 +3,13 @@
  * categories, video, thumbnail) → `{ videoId }`. The body streams to disk, then `ingestVideoFile`
  * checks the bytes and records the upload; staged files never outlive the request.
  */
+import { uploadedVideoSchema } from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
 import { HttpError, ok } from '../http/envelope.js';
+import { describe } from '../http/openapi.js';
 import { mediaStorageFor } from '../media/storage.js';
 import { trackUploads } from '../metrics/index.js';
 import { ingestVideoFile } from './ingest.js';
@@ -15,8 +17,40 @@ import { receiveMultipart } from './multipartUpload.js';
 import { UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
 
 export function mountUploadRoute(api: Hono<AppEnv>, ctx: AppContext): void {
+  const uploadVideoDoc = describe({
+    summary: 'Upload a video in one multipart request',
+    description:
+      'Streamed to disk (never buffered), up to `MAX_UPLOAD_BYTES` (413 beyond, nothing kept); ffprobe must find a video stream (400 otherwise). Send the text fields before the files. For a resumable upload use the tus endpoint /admin/uploads.',
+    tags: ['catalog', 'admin'],
+    access: 'admin',
+    requestBody: {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            required: ['title', 'video'],
+            properties: {
+              title: { type: 'string', maxLength: 200 },
+              description: { type: 'string' },
+              model: { type: 'string' },
+              duration: { type: 'string', description: 'mm:ss, used when ffprobe finds none' },
+              accessLevel: { type: 'string', enum: ['free', 'premium', 'vip'] },
+              tags: { type: 'string', description: 'Comma-separated (or the field repeated)' },
+              categories: { type: 'string', description: 'Comma-separated (or the field repeated)' },
+              video: { type: 'string', contentMediaType: 'application/octet-stream' },
+              thumbnail: { type: 'string', contentMediaType: 'application/octet-stream' },
+            },
+          },
+        },
+      },
+    },
+    ok: { 201: uploadedVideoSchema },
+    errors: [400, 413],
+  });
+
   api.use('/admin/upload-video', trackUploads(ctx.metrics));
-  api.post('/admin/upload-video', async function uploadVideo(c) {
+  api.post('/admin/upload-video', uploadVideoDoc, async function uploadVideo(c) {
     const admin = await requireAdmin(ctx, c);
     const received = await receiveMultipart(c, mediaStorageFor(ctx), ctx.env.MAX_UPLOAD_BYTES);
     if (!received.ok) throw new HttpError(received.status, received.error);

@@ -2,11 +2,12 @@
  * Pure parsing of the upload/edit fields as admins type them (form fields are strings): mm:ss
  * durations, comma-separated tag lists, access levels. Errors name the field.
  */
+import { VIDEO_LIMITS } from '@members/ui/api/schemas';
 import { ACCESS_LEVELS, type AccessLevel } from './video.decider.js';
 
 export const UPLOAD_REQUIRED_MESSAGE = 'Please provide at least a title and video file';
 
-export const LIMITS = { title: 200, description: 5000, model: 100, label: 64, labels: 30 } as const;
+export const LIMITS = VIDEO_LIMITS;
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 

@@ -2,17 +2,15 @@
  * The region check: is this IP's country or country-region (e.g. "US" or "US-UT") blocked, or does
  * it require extra age verification? Private and loopback addresses are never blocked (no region).
  */
+import type { geoCheckSchema } from '@members/ui/api/schemas';
 import type { Context } from 'hono';
+import type { z } from 'zod';
 import type { Env } from '../config/env.js';
 import type { SiteConfig } from '../config/site.js';
 import { clientIp, lookupIp } from './lookup.js';
 
-export interface GeoCheckResult {
-  blocked: boolean;
-  requiresVerification: boolean;
-  country: string | null;
-  region: string | null;
-}
+/** The shared `geoCheckSchema`. */
+export type GeoCheckResult = z.infer<typeof geoCheckSchema>;
 
 const matches = (list: string[], country: string, region: string) =>
   list.some((entry) => {

@@ -53,3 +53,6 @@ export const idSchema = z
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, 'Invalid id');
+
+/** The `:id` of a route, for its OpenAPI description (handlers read it with `paramOf` or `videoIdParam`). */
+export const idParams = z.object({ id: idSchema });

@@ -3,6 +3,7 @@
  * `{ token, user }` and set the refresh and CSRF cookies (see cookies.ts). The use cases are in
  * accounts.service.ts and session.service.ts.
  */
+import { loggedOutAnswerSchema, loginAnswerSchema, registrationAnswerSchema, sessionSchema } from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
@@ -10,6 +11,7 @@ import { clientIp, lookupIp } from '../geo/lookup.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { httpErrorOf, ok, unauthorized, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
+import { describe } from '../http/openapi.js';
 import { jsonBody } from '../http/validate.js';
 import { REGISTRATION_RECEIVED, register } from './accounts.service.js';
 import { clearSessionCookies, refreshCookie, requireCsrf, setSessionCookies } from './cookies.js';
@@ -23,9 +25,48 @@ const loginSchema = z.object({
 });
 
 export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits): void {
+  const registerMemberDoc = describe({
+    summary: "Register (the account waits for an admin's approval)",
+    description: 'Spec §5 rules, checked server-side with the same messages; a used e-mail (any case) is a 409.',
+    tags: ['identity'],
+    access: 'public',
+    body: registrationSchema,
+    ok: { 201: registrationAnswerSchema },
+    errors: [409],
+    rateLimited: true,
+  });
+  const loginDoc = describe({
+    summary: 'Log in',
+    description:
+      'A session (access token, user; the refresh token in an httpOnly cookie and a `csrf_token` cookie), or `{ mfaRequired, mfaToken }` when a second factor is due (then POST /auth/mfa/verify).',
+    tags: ['identity'],
+    access: 'public',
+    body: loginSchema,
+    ok: { 200: loginAnswerSchema },
+    errors: [401],
+    rateLimited: true,
+  });
+  const refreshDoc = describe({
+    summary: 'Rotate the refresh cookie for a new access token',
+    description:
+      'Needs the refresh cookie and the `X-CSRF-Token` header equal to the `csrf_token` cookie. Reusing a rotated token revokes the session.',
+    tags: ['identity'],
+    access: 'public',
+    ok: { 200: sessionSchema },
+    errors: [401, 403],
+    parameters: [{ name: 'X-CSRF-Token', in: 'header', required: true, schema: { type: 'string' } }],
+  });
+  const logoutDoc = describe({
+    summary: 'Log out (revokes the refresh session, clears the cookies)',
+    tags: ['identity'],
+    access: 'public',
+    ok: { 200: loggedOutAnswerSchema },
+    errors: [403],
+  });
+
   const perIp = limitPerIp(ctx, limits);
 
-  api.post('/auth/register', perIp, async function registerMember(c) {
+  api.post('/auth/register', perIp, registerMemberDoc, async function registerMember(c) {
     const input = await jsonBody(c, registrationSchema);
     const geo = lookupIp(clientIp(c, ctx.env));
     const caller = { actorId: null, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) };
@@ -33,7 +74,7 @@ export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimit
     return ok(c, { user, message: REGISTRATION_RECEIVED }, 201);
   });
 
-  api.post('/auth/login', perIp, async function login(c) {
+  api.post('/auth/login', perIp, loginDoc, async function login(c) {
     const session = valueOr(await logIn(ctx, limits, await jsonBody(c, loginSchema)));
     // A second factor is due: no session yet, only the challenge (mfa.routes.ts completes it).
     if ('mfaRequired' in session) return ok(c, session);
@@ -41,7 +82,7 @@ export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimit
     return ok(c, session.answer);
   });
 
-  api.post('/auth/refresh', async function refresh(c) {
+  api.post('/auth/refresh', refreshDoc, async function refresh(c) {
     const token = refreshCookie(c);
     if (!token) throw unauthorized('No session to refresh. Please log in.');
     requireCsrf(c);
@@ -54,7 +95,7 @@ export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimit
     return ok(c, session.value.answer);
   });
 
-  api.post('/auth/logout', async function logout(c) {
+  api.post('/auth/logout', logoutDoc, async function logout(c) {
     const token = refreshCookie(c);
     if (token) {
       requireCsrf(c);

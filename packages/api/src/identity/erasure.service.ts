@@ -12,8 +12,11 @@
  * Payment records stay (ids, amounts, plan, dates, tx hashes) for accounting. The log line says who
  * was erased by id only.
  */
+
 import fs from 'node:fs';
 import path from 'node:path';
+import type { erasedAnswerSchema } from '@members/ui/api/schemas';
+import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { outboxDir } from '../mail/transport.js';
 import type { Caller } from '../shared/eventMetadata.js';
@@ -33,9 +36,8 @@ export const WRONG_PASSWORD = 'Incorrect password';
 export const CODE_REQUIRED = 'Enter the code from your authenticator app (or a recovery code) to delete your account';
 export const INVALID_ERASE_CODE = 'Invalid authentication code';
 
-export interface Erased {
-  erased: true;
-}
+/** The shared `erasedAnswerSchema`. */
+export type Erased = z.infer<typeof erasedAnswerSchema>;
 
 /** Every address the member's events ever held (registration, verification, later changes). */
 async function addressesOf(ctx: AppContext, userId: string): Promise<string[]> {

@@ -4,12 +4,14 @@
  * these, see http/auth.ts), and POST /auth/mfa/verify, the second step of a login, which answers
  * exactly what /auth/login answers without a second factor (token, user, refresh cookie).
  */
+import { secondFactorEnrolmentSchema, secondFactorStatusSchema, sessionSchema } from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAccount } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
+import { describe } from '../http/openapi.js';
 import { jsonBody } from '../http/validate.js';
 import { setSessionCookies } from './cookies.js';
 import { type AuthLimits, limitPerIp } from './limits.js';
@@ -25,32 +27,74 @@ const disableSchema = z.object({
 });
 
 export function mfaRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits): void {
+  const secondFactorStateDoc = describe({
+    summary: 'My second factor',
+    tags: ['identity'],
+    access: 'account',
+    ok: { 200: secondFactorStatusSchema },
+  });
+  const enrolDoc = describe({
+    summary: 'Start (or restart) enrolling a TOTP second factor',
+    description: 'The secret, its `otpauth://` URI and 10 single-use recovery codes, shown once.',
+    tags: ['identity'],
+    access: 'account',
+    ok: { 200: secondFactorEnrolmentSchema },
+    errors: [409],
+  });
+  const confirmEnrolDoc = describe({
+    summary: 'Turn the second factor on with a correct code',
+    tags: ['identity'],
+    access: 'account',
+    body: confirmSchema,
+    ok: { 200: secondFactorStatusSchema },
+    errors: [409],
+  });
+  const disableDoc = describe({
+    summary: 'Remove the second factor (password and a code)',
+    tags: ['identity'],
+    access: 'account',
+    body: disableSchema,
+    ok: { 200: secondFactorStatusSchema },
+    errors: [409],
+    rateLimited: true,
+  });
+  const verifySecondFactorDoc = describe({
+    summary: 'Second step of a login: the challenge token and a TOTP or recovery code',
+    description: 'Answers what POST /auth/login answers without a second factor (session, refresh cookie).',
+    tags: ['identity'],
+    access: 'public',
+    body: verifySchema,
+    ok: { 200: sessionSchema },
+    errors: [401],
+    rateLimited: true,
+  });
+
   const perIp = limitPerIp(ctx, limits);
   const callerOf = (c: { get(k: 'requestId'): string }, actorId: string) => ({ actorId, requestId: c.get('requestId') });
 
-  api.get('/auth/mfa', async function secondFactorState(c) {
+  api.get('/auth/mfa', secondFactorStateDoc, async function secondFactorState(c) {
     const user = await requireAccount(ctx, c);
     return ok(c, valueOr(await secondFactorStatus(ctx, user.id)));
   });
 
-  api.post('/auth/mfa/enroll', async function enrol(c) {
+  api.post('/auth/mfa/enroll', enrolDoc, async function enrol(c) {
     const user = await requireAccount(ctx, c);
     return ok(c, valueOr(await startEnrolment(ctx, user.id, callerOf(c, user.id))));
   });
 
-  api.post('/auth/mfa/enroll/confirm', async function confirmEnrol(c) {
+  api.post('/auth/mfa/enroll/confirm', confirmEnrolDoc, async function confirmEnrol(c) {
     const user = await requireAccount(ctx, c);
     const { code } = await jsonBody(c, confirmSchema);
     return ok(c, valueOr(await confirmEnrolment(ctx, user.id, code, callerOf(c, user.id))));
   });
 
-  api.post('/auth/mfa/disable', perIp, async function disable(c) {
+  api.post('/auth/mfa/disable', perIp, disableDoc, async function disable(c) {
     const user = await requireAccount(ctx, c);
     const input = await jsonBody(c, disableSchema);
     return ok(c, valueOr(await disableSecondFactor(ctx, limits, user.id, input, callerOf(c, user.id))));
   });
 
-  api.post('/auth/mfa/verify', perIp, async function verifySecondFactor(c) {
+  api.post('/auth/mfa/verify', perIp, verifySecondFactorDoc, async function verifySecondFactor(c) {
     const input = await jsonBody(c, verifySchema);
     const session = valueOr(await completeMfaLogin(ctx, limits, input, { requestId: c.get('requestId') }));
     setSessionCookies(ctx, c, session.refresh);

@@ -5,6 +5,8 @@
  * is claimed in the database. Wrong codes at login count as failed logins (limits.ts).
  * Events: SecondFactorEnrolmentStarted, SecondFactorEnrolled, RecoveryCodeUsed, SecondFactorRemoved.
  */
+import type { secondFactorStatusSchema } from '@members/ui/api/schemas';
+import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
@@ -47,13 +49,8 @@ async function runSecondFactorCommand(
   return result.ok ? success(undefined) : fromDomain(result.error);
 }
 
-export interface SecondFactorStatus {
-  enabled: boolean;
-  pending: boolean;
-  recoveryCodesLeft: number;
-  /** The account must enrol before anything else (an admin when REQUIRE_ADMIN_2FA). */
-  required: boolean;
-}
+/** The shared `secondFactorStatusSchema`. */
+export type SecondFactorStatus = z.infer<typeof secondFactorStatusSchema>;
 
 export async function secondFactorStatus(ctx: AppContext, userId: string): Promise<Result<SecondFactorStatus>> {
   const user = await findUserById(ctx.db, userId);

@@ -5,13 +5,16 @@
  * - DELETE /users/me `{ password, code?, confirmation: "DELETE" }` — erasure by crypto-shredding;
  * - POST /admin/users/{id}/erase `{ reason }` — an admin's erasure (e.g. on a verified request).
  */
+import { erasedAnswerSchema, memberExportSchema } from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
+import { resolver } from 'hono-openapi';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin, requireUser } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
-import { idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
+import { describe } from '../http/openapi.js';
+import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
 import { clearSessionCookies } from './cookies.js';
 import { eraseMember, eraseOwnAccount } from './erasure.service.js';
 import { exportMemberData, renderExportHtml } from './export.service.js';
@@ -31,7 +34,45 @@ const adminEraseSchema = z.object({
 });
 
 export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits): void {
-  api.get('/users/me/export', async function exportMyData(c) {
+  const exportMyDataDoc = describe({
+    summary: 'Everything stored about me (data export)',
+    description:
+      'A JSON attachment (`my-data-<date>.json`, not the envelope), or `?format=html` for a readable page with the same content.',
+    tags: ['identity'],
+    access: 'member',
+    query: exportQuery,
+    responses: {
+      200: {
+        description: 'The export',
+        content: {
+          'application/json': { schema: resolver(memberExportSchema, { options: { io: 'output' } }) },
+          'text/html': { schema: { type: 'string' } },
+        },
+      },
+    },
+    errors: [404],
+  });
+  const deleteMyAccountDoc = describe({
+    summary: 'Delete my account (erasure by crypto-shredding)',
+    description: 'Password, the second-factor code when one is enabled, and `confirmation: "DELETE"`. Clears the session cookies.',
+    tags: ['identity'],
+    access: 'member',
+    body: eraseOwnSchema,
+    ok: { 200: erasedAnswerSchema },
+    errors: [404, 409],
+    rateLimited: true,
+  });
+  const eraseMemberByAdminDoc = describe({
+    summary: "Erase a member's account and personal data (e.g. on a verified request)",
+    tags: ['identity', 'admin'],
+    access: 'admin',
+    params: idParams,
+    body: adminEraseSchema,
+    ok: { 200: erasedAnswerSchema },
+    errors: [404, 409],
+  });
+
+  api.get('/users/me/export', exportMyDataDoc, async function exportMyData(c) {
     const user = await requireUser(ctx, c);
     const { format } = queryOf(c, exportQuery);
     const data = valueOr(await exportMemberData(ctx, user.id));
@@ -41,7 +82,7 @@ export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLi
     return c.body(`${JSON.stringify(data, null, 2)}\n`, 200, { 'Content-Type': 'application/json; charset=utf-8' });
   });
 
-  api.delete('/users/me', limitPerIp(ctx, limits), async function deleteMyAccount(c) {
+  api.delete('/users/me', limitPerIp(ctx, limits), deleteMyAccountDoc, async function deleteMyAccount(c) {
     const user = await requireUser(ctx, c);
     const body = await jsonBody(c, eraseOwnSchema);
     const erased = valueOr(await eraseOwnAccount(ctx, limits, user.id, body, { actorId: user.id, requestId: c.get('requestId') }));
@@ -49,7 +90,7 @@ export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLi
     return ok(c, erased);
   });
 
-  api.post('/admin/users/:id/erase', async function eraseMemberByAdmin(c) {
+  api.post('/admin/users/:id/erase', eraseMemberByAdminDoc, async function eraseMemberByAdmin(c) {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
     const { reason } = await jsonBody(c, adminEraseSchema);

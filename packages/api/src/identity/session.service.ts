@@ -4,6 +4,8 @@
  * Each successful one issues an access token and a refresh token; the route puts the refresh token
  * in its cookie (cookies.ts), so nothing here needs HTTP.
  */
+import type { sessionSchema } from '@members/ui/api/schemas';
+import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { signAccessToken } from '../http/auth.js';
 import { failure, type Result, success } from '../shared/result.js';
@@ -12,21 +14,15 @@ import { signMfaToken } from './mfaToken.js';
 import { verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { findSecondFactor } from './secondFactors.js';
 import { createSession, type IssuedToken, revokeSessionByToken, rotateSession } from './sessions.js';
-import { findUserByEmail, findUserById, toUserDto, type UserDto } from './users.queries.js';
+import { findUserByEmail, findUserById, toUserDto } from './users.queries.js';
 import type { UserRow } from './users.schema.js';
 
 export const INVALID_LOGIN = 'Invalid email or password';
 export const REJECTED_LOGIN = 'Your account registration was not approved. Please contact support if you believe this is a mistake.';
 export const SESSION_EXPIRED = 'Your session has expired. Please log in again.';
 
-export interface SessionAnswer {
-  token: string;
-  /** Seconds until the access token expires. */
-  expiresIn: number;
-  user: UserDto;
-  /** Present (true) when an admin must enrol a second factor before anything else (REQUIRE_ADMIN_2FA). */
-  mfaEnrollmentRequired?: true;
-}
+/** A session as login, refresh and the second-factor step answer it (the shared `sessionSchema`). */
+export type SessionAnswer = z.infer<typeof sessionSchema>;
 
 /** What login answers in place of a session when a second factor is due (see mfa.service.ts). */
 export interface MfaChallenge {

@@ -1,22 +1,11 @@
 /** Reads of the `users` read model, and the User shape of spec §3 that the API answers with. */
+import type { userSchema } from '@members/ui/api/schemas';
+import type { z } from 'zod';
 import type { Queryable } from '../db/types.js';
 import type { UserRow } from './users.schema.js';
 
-export interface UserDto {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  role: 'admin' | 'member';
-  status: 'pending' | 'approved' | 'rejected';
-  approved: boolean;
-  emailVerified: boolean;
-  membershipStatus: 'active' | 'inactive';
-  subscriptionStatus: string | null;
-  registrationDate: string;
-  createdAt: string;
-  geoLocation: { country: string; region: string } | null;
-}
+/** The User of spec §3 as the API answers it: the shared schema the OpenAPI document and the clients use. */
+export type UserDto = z.infer<typeof userSchema>;
 
 export function geoLocationOf(row: Pick<UserRow, 'geo_country' | 'geo_region'>): UserDto['geoLocation'] {
   return row.geo_country ? { country: row.geo_country, region: row.geo_region ?? '' } : null;

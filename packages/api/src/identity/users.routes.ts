@@ -1,10 +1,12 @@
 /** GET /users/approval-status, GET/PUT /users/profile (only first and last name are editable). */
+import { approvalStatusSchema, profileAnswerSchema } from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireUser } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
+import { describe } from '../http/openapi.js';
 import { jsonBody } from '../http/validate.js';
 import { getProfile, updateProfile } from './accounts.service.js';
 import { LIMITS } from './registration.js';
@@ -25,17 +27,33 @@ const profileSchema = z.strictObject(
 );
 
 export function userRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  api.get('/users/approval-status', async function approvalStatus(c) {
+  const approvalStatusDoc = describe({
+    summary: 'My approval status',
+    tags: ['identity'],
+    access: 'member',
+    ok: { 200: approvalStatusSchema },
+  });
+  const readProfileDoc = describe({ summary: 'My profile', tags: ['identity'], access: 'member', ok: { 200: profileAnswerSchema } });
+  const editProfileDoc = describe({
+    summary: 'Change my first or last name',
+    description: 'Only `firstName` and `lastName` are editable; any other field is a 400.',
+    tags: ['identity'],
+    access: 'member',
+    body: profileSchema,
+    ok: { 200: profileAnswerSchema },
+  });
+
+  api.get('/users/approval-status', approvalStatusDoc, async function approvalStatus(c) {
     const user = await requireUser(ctx, c);
     return ok(c, { approved: Number(user.approved) === 1, status: user.status });
   });
 
-  api.get('/users/profile', async function readProfile(c) {
+  api.get('/users/profile', readProfileDoc, async function readProfile(c) {
     const user = await requireUser(ctx, c);
     return ok(c, { user: valueOr(await getProfile(ctx, user.id)) });
   });
 
-  api.put('/users/profile', async function editProfile(c) {
+  api.put('/users/profile', editProfileDoc, async function editProfile(c) {
     const user = await requireUser(ctx, c);
     const body = await jsonBody(c, profileSchema);
     const updated = await updateProfile(ctx, user.id, body, { actorId: user.id, requestId: c.get('requestId') });

@@ -16,7 +16,9 @@ import { videoIdParam } from '../catalog/catalog.routes.js';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { forbidden, notFound } from '../http/envelope.js';
+import { describe } from '../http/openapi.js';
 import { MEDIA_REFERRER_POLICY } from '../http/securityHeaders.js';
+import { idParams } from '../http/validate.js';
 import { mediaStorageFor } from '../media/storage.js';
 import { countedBody } from '../metrics/index.js';
 import { ifRangeMatches, parseRange } from './byteRange.js';
@@ -26,7 +28,29 @@ export const STREAM_LINK_INVALID = 'This video link is not valid. Please open th
 export const STREAM_LINK_EXPIRED = 'This video link has expired. Please open the video again.';
 
 export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
-  api.get('/media/videos/:id', async function serveVideo(c) {
+  const serveVideoDoc = describe({
+    summary: 'The video bytes behind a signed URL (byte ranges)',
+    description:
+      'Not JSON: the file, with `Range`/`If-Range` (206, 416), `ETag`, `HEAD`, `Cache-Control: private`. With `MEDIA_ACCEL=nginx` the answer is an empty 200 with `X-Accel-Redirect` and nginx sends the bytes. Use the `streamUrl` from GET /videos/{id}/stream as it is.',
+    tags: ['streaming'],
+    access: 'signedUrl',
+    params: idParams,
+    parameters: [
+      { name: 'u', in: 'query', required: true, description: 'The member the URL was signed for', schema: { type: 'string' } },
+      { name: 'e', in: 'query', required: true, description: 'Expiry (Unix seconds)', schema: { type: 'string' } },
+      { name: 's', in: 'query', required: true, description: 'HMAC-SHA256 signature', schema: { type: 'string' } },
+      { name: 'Range', in: 'header', required: false, schema: { type: 'string', examples: ['bytes=0-1048575'] } },
+    ],
+    responses: {
+      200: { description: 'The whole file', content: { 'video/*': { schema: { type: 'string', contentMediaType: 'video/*' } } } },
+      206: { description: 'The requested range', content: { 'video/*': { schema: { type: 'string', contentMediaType: 'video/*' } } } },
+      304: { description: 'Not modified (`If-None-Match`)' },
+      416: { description: 'Range not satisfiable (plain text, `Content-Range: bytes */size`)' },
+    },
+    errors: [403, 404],
+  });
+
+  api.get('/media/videos/:id', serveVideoDoc, async function serveVideo(c) {
     // 1. The signature, before any lookup.
     const videoId = videoIdParam(c);
     const check = verifyStreamSignature(ctx, videoId, { u: c.req.query('u'), e: c.req.query('e'), s: c.req.query('s') });

@@ -2,6 +2,7 @@
  * GET /api/videos/{id}/stream → `{ streamUrl, watermarkText }` when the access decision allows;
  * POST /api/videos/{id}/view `{ duration }` counts a view under the same decision.
  */
+import { streamInfoSchema, viewAnswerSchema } from '@members/ui/api/schemas';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { videoIdParam } from '../catalog/catalog.routes.js';
@@ -9,7 +10,8 @@ import type { AppContext } from '../context.js';
 import { geoCheckFor } from '../geo/geoCheck.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { ok, valueOr } from '../http/envelope.js';
-import { jsonBody } from '../http/validate.js';
+import { describe } from '../http/openapi.js';
+import { idParams, jsonBody } from '../http/validate.js';
 import { signStreamPath } from './streamSignature.js';
 import { authorizeViewing, recordView } from './viewing.service.js';
 
@@ -36,13 +38,33 @@ function publicOrigin(ctx: AppContext, c: Context): string {
 }
 
 export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+  const getStreamDoc = describe({
+    summary: 'A signed, expiring URL of the video bytes, when the access decision allows',
+    description:
+      'Refusals in spec §4 order with its messages: 401 not signed in, 403 pending/rejected/no subscription/plan too low/blocked region, 404 unknown video.',
+    tags: ['streaming'],
+    access: 'member',
+    params: idParams,
+    ok: { 200: streamInfoSchema },
+    errors: [404],
+  });
+  const countViewDoc = describe({
+    summary: 'Count a view (after more than 5 s; once per member per video per 30 minutes)',
+    tags: ['streaming'],
+    access: 'member',
+    params: idParams,
+    body: viewSchema,
+    ok: { 200: viewAnswerSchema },
+    errors: [404],
+  });
+
   /** The access decision for this request's caller and region, or its refusal. */
   async function authorize(c: Context<AppEnv>, videoId: string) {
     const request = { videoId, userId: c.get('auth')?.userId, regionBlocked: geoCheckFor(c, ctx).blocked };
     return valueOr(await authorizeViewing(ctx, request));
   }
 
-  api.get('/videos/:id/stream', async function getStream(c) {
+  api.get('/videos/:id/stream', getStreamDoc, async function getStream(c) {
     const { video, viewer } = await authorize(c, videoIdParam(c));
     const { path, expiresAt } = signStreamPath(ctx, video.id, viewer.id);
     const base = publicOrigin(ctx, c);
@@ -50,7 +72,7 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return ok(c, { streamUrl: `${base}${path}`, watermarkText: watermarkFor(viewer), expiresAt });
   });
 
-  api.post('/videos/:id/view', async function countView(c) {
+  api.post('/videos/:id/view', countViewDoc, async function countView(c) {
     const videoId = videoIdParam(c);
     // The access decision (login, approval, subscription) before the body: a visitor gets 401, not a validation error.
     const { viewer } = await authorize(c, videoId);

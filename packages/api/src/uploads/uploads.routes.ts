@@ -5,13 +5,15 @@
  * extensions, maximum size) and what a CORS preflight would send, which carries no credentials.
  * tus answers errors with a text body; they leave here as the JSON envelope with tus's headers.
  */
+import { uploadStatusSchema } from '@members/ui/api/schemas';
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
 import { fail, notFound, ok } from '../http/envelope.js';
-import { idSchema, paramOf } from '../http/validate.js';
+import { describe, type RouteDoc } from '../http/openapi.js';
+import { idParams, idSchema, paramOf } from '../http/validate.js';
 import { type TusUploads, VIDEO_ID_HEADER } from './tusUploads.js';
 
 /** tus answers with a text body on errors: the same status and headers, the envelope as body. */
@@ -35,14 +37,15 @@ export function uploadRoutes(tus: TusUploads) {
       return asEnvelope(c, res);
     }
 
-    api.options('/admin/uploads', (c) => tus.server.handleWeb(c.req.raw));
-    api.options('/admin/uploads/:id', (c) => tus.server.handleWeb(c.req.raw));
-    api.post('/admin/uploads', passToTus);
-    api.patch('/admin/uploads/:id', passToTus);
-    api.delete('/admin/uploads/:id', passToTus);
+    const discovery = describe(TUS_DOCS.options);
+    api.options('/admin/uploads', discovery, (c) => tus.server.handleWeb(c.req.raw));
+    api.options('/admin/uploads/:id', describe({ ...TUS_DOCS.options, params: idParams }), (c) => tus.server.handleWeb(c.req.raw));
+    api.post('/admin/uploads', describe(TUS_DOCS.create), passToTus);
+    api.patch('/admin/uploads/:id', describe(TUS_DOCS.append), passToTus);
+    api.delete('/admin/uploads/:id', describe(TUS_DOCS.terminate), passToTus);
 
     // Hono serves HEAD through the GET route; HEAD is tus's offset request, GET our JSON status.
-    api.get('/admin/uploads/:id', async function uploadStatus(c) {
+    api.get('/admin/uploads/:id', describe(TUS_DOCS.status), async function uploadStatus(c) {
       const admin = await requireAdmin(ctx, c);
       const id = paramOf(c, 'id', idSchema);
       const actor = { adminId: admin.id, requestId: c.get('requestId') ?? null };
@@ -66,6 +69,74 @@ export function uploadRoutes(tus: TusUploads) {
     });
   };
 }
+
+const tusResumable = { name: 'Tus-Resumable', in: 'header', required: true, schema: { type: 'string', const: '1.0.0' } } as const;
+const tus = (doc: Omit<RouteDoc, 'tags' | 'access'>): RouteDoc => ({
+  ...doc,
+  description:
+    `${doc.description ?? ''} tus 1.0 protocol (https://tus.io/protocols/resumable-upload): any tus client (tus-js-client, Uppy, tusd's CLI) speaks it; errors carry the JSON envelope with tus's status and headers.`.trim(),
+  tags: ['uploads'],
+  access: 'admin',
+});
+
+/** The tus endpoint in the document: binary bodies and protocol headers, not JSON. */
+const TUS_DOCS = {
+  options: {
+    ...tus({
+      summary: 'tus discovery: version, extensions, maximum size',
+      description:
+        'Answers `Tus-Version`, `Tus-Extension` (creation, creation-with-upload, creation-defer-length, termination, expiration) and `Tus-Max-Size`.',
+      responses: { 204: { description: 'The server capabilities in headers' } },
+    }),
+    access: 'public',
+    errors: [],
+  },
+  create: tus({
+    summary: 'Create an upload (optionally with its first bytes)',
+    description:
+      '`Upload-Metadata` (base64 values): `filename` and `title` required; `description`, `model`, `accessLevel`, `tags`, `categories` (comma-separated), `durationText` (mm:ss), `thumbnailAtSeconds`. Checked at creation (400 before any byte); `Upload-Length` over `MAX_UPLOAD_BYTES` is a 413.',
+    parameters: [
+      tusResumable,
+      { name: 'Upload-Length', in: 'header', required: false, schema: { type: 'string' } },
+      { name: 'Upload-Defer-Length', in: 'header', required: false, schema: { type: 'string', const: '1' } },
+      { name: 'Upload-Metadata', in: 'header', required: true, schema: { type: 'string' } },
+    ],
+    requestBody: {
+      required: false,
+      content: { 'application/offset+octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+    },
+    responses: { 201: { description: 'Created: `Location` is the upload URL; `Upload-Offset` and `Upload-Expires` (7 days) are set' } },
+    errors: [400, 413],
+  }),
+  append: tus({
+    summary: 'Send bytes at `Upload-Offset`',
+    description:
+      'The last PATCH runs the ingestion (ffprobe, duration, thumbnail) and answers 204 with `Upload-Video-Id`; a file that is not a video is a 400 and nothing stays.',
+    params: idParams,
+    parameters: [tusResumable, { name: 'Upload-Offset', in: 'header', required: true, schema: { type: 'string' } }],
+    requestBody: {
+      required: true,
+      content: { 'application/offset+octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+    },
+    responses: { 204: { description: 'Stored: the new `Upload-Offset`; `Upload-Video-Id` when the upload is complete and ingested' } },
+    errors: [400, 404, 409, 410, 413],
+  }),
+  terminate: tus({
+    summary: 'Abandon an upload (tus termination)',
+    params: idParams,
+    parameters: [tusResumable],
+    responses: { 204: { description: 'Removed' } },
+    errors: [404, 410],
+  }),
+  status: tus({
+    summary: "An upload's status (GET, JSON); HEAD is tus's offset request",
+    description:
+      'GET answers JSON. HEAD (same path) answers `Upload-Offset`/`Upload-Length` headers, and `Upload-Video-Id` once ingested, so a client that lost the last answer does not send again.',
+    params: idParams,
+    ok: { 200: uploadStatusSchema },
+    errors: [404, 410],
+  }),
+} satisfies Record<string, RouteDoc>;
 
 function headOfFinished(c: Context<AppEnv>, size: number, videoId: string): Response {
   c.header('Tus-Resumable', '1.0.0');

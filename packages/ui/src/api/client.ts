@@ -11,28 +11,39 @@ import type {
   AdminVideoPage,
   AnalyticsAnswer,
   AnalyticsPoint,
+  ApprovalStatus,
   AuthResult,
   BitcoinPaymentSubmission,
+  DeletedVideo,
+  EmailVerified,
   GeoCheck,
   LoginResult,
+  MessageAnswer,
   PendingPayment,
+  PendingUser,
   Plan,
   PlanAnswer,
   PlansAnswer,
   PlanType,
+  RegistrationAnswer,
   RegistrationPayload,
+  RejectedPayment,
   SecondFactorEnrolment,
   SecondFactorStatus,
   SiteAnswer,
   SiteInfo,
   StreamInfo,
+  SubmittedPayment,
   Subscription,
   SubscriptionIntent,
   UploadVideoPayload,
   User,
+  UserDecision,
+  VerifiedPayment,
   Video,
   VideoPage,
   VideoQuery,
+  ViewAnswer,
 } from './types';
 
 export const API_TIMEOUT_MS = 10_000;
@@ -356,22 +367,23 @@ export function createApiClient(options: ApiClientOptions = {}) {
     disableMfa: (password: string, code: string) =>
       post<SecondFactorStatus>('/auth/mfa/disable', { password, code }, { ...noRedirect, fallbackError: 'Could not turn it off' }),
     register: (payload: RegistrationPayload) =>
-      post<unknown>('/auth/register', payload, { ...noRedirect, fallbackError: 'Registration failed' }),
-    logout: () => post<unknown>('/auth/logout', undefined, noRedirect),
-    requestPasswordReset: (email: string) => post<unknown>('/auth/reset-password', { email }, noRedirect),
+      post<RegistrationAnswer>('/auth/register', payload, { ...noRedirect, fallbackError: 'Registration failed' }),
+    logout: () => post<{ loggedOut: true }>('/auth/logout', undefined, noRedirect),
+    requestPasswordReset: (email: string) => post<MessageAnswer>('/auth/reset-password', { email }, noRedirect),
     confirmPasswordReset: (token: string, password: string) =>
-      post<unknown>('/auth/reset-password/confirm', { token, password }, noRedirect),
-    verifyEmail: (token: string) => post<unknown>('/auth/verify-email', { token }, noRedirect),
-    approvalStatus: () => get<{ approved: boolean; status?: string }>('/users/approval-status'),
+      post<MessageAnswer>('/auth/reset-password/confirm', { token, password }, noRedirect),
+    verifyEmail: (token: string) => post<EmailVerified>('/auth/verify-email', { token }, noRedirect),
+    approvalStatus: () => get<ApprovalStatus>('/users/approval-status'),
     getProfile: async (): Promise<User> => (await get<{ user: User }>('/users/profile')).user,
-    updateProfile: (profile: Partial<User>) => request<User>('PUT', '/users/profile', { body: profile }),
+    updateProfile: async (profile: Pick<Partial<User>, 'firstName' | 'lastName'>): Promise<User> =>
+      (await request<{ user: User }>('PUT', '/users/profile', { body: profile })).user,
 
     // catalog & streaming
     listVideos: (query: VideoQuery = {}) => get<VideoPage>('/videos', { query: { ...query } }),
     getVideo: (id: string) => get<Video>(`/videos/${encodeURIComponent(id)}`, { fallbackError: 'Failed to load video' }),
     getStream: (id: string) =>
       get<StreamInfo>(`/videos/${encodeURIComponent(id)}/stream`, { redirectOn403: false, fallbackError: 'Failed to load video stream' }),
-    recordView: (id: string, duration: number) => post<unknown>(`/videos/${encodeURIComponent(id)}/view`, { duration }),
+    recordView: (id: string, duration: number) => post<ViewAnswer>(`/videos/${encodeURIComponent(id)}/view`, { duration }),
     geoCheck: () => get<GeoCheck>('/geo/check', { fallbackError: 'Failed to check geolocation' }),
     site: async (): Promise<SiteInfo> => {
       const { explorerTxUrl, adminEmail, ...d } = await get<SiteAnswer>('/site');
@@ -382,36 +394,36 @@ export function createApiClient(options: ApiClientOptions = {}) {
     plans: async (): Promise<Plan[]> => (await get<PlansAnswer>('/subscriptions/plans')).plans.map(toPlan),
     createSubscriptionIntent: (planType: PlanType) => post<SubscriptionIntent>('/payments/create-subscription-intent', { planType }),
     submitBitcoinPayment: (payment: BitcoinPaymentSubmission) =>
-      post<unknown>('/payments/submit-bitcoin-payment', payment, { fallbackError: 'Failed to submit payment' }),
+      post<SubmittedPayment>('/payments/submit-bitcoin-payment', payment, { fallbackError: 'Failed to submit payment' }),
     getSubscription: async (): Promise<Subscription | null> =>
       (await get<Subscription | null>('/payments/subscription', { fallbackError: 'Failed to load subscription' })) ?? null,
-    cancelSubscription: () => post<unknown>('/subscriptions/cancel', {}, { fallbackError: 'Failed to cancel subscription' }),
+    cancelSubscription: () => post<Subscription | null>('/subscriptions/cancel', {}, { fallbackError: 'Failed to cancel subscription' }),
     reactivateSubscription: (subscriptionId: string) =>
-      post<unknown>('/payments/reactivate-subscription', { subscriptionId }, { fallbackError: 'Failed to reactivate subscription' }),
+      post<Subscription | null>(
+        '/payments/reactivate-subscription',
+        { subscriptionId },
+        { fallbackError: 'Failed to reactivate subscription' },
+      ),
 
     // admin
     adminStats: () => get<AdminStats>('/admin/stats'),
-    pendingUsers: async (): Promise<User[]> => (await get<{ users: User[] }>('/admin/users/pending')).users,
+    pendingUsers: async (): Promise<PendingUser[]> => (await get<{ users: PendingUser[] }>('/admin/users/pending')).users,
     approveUser: (id: string) =>
-      post<unknown>(`/admin/users/${encodeURIComponent(id)}/approve`, {}, { fallbackError: 'Failed to approve user' }),
+      post<UserDecision>(`/admin/users/${encodeURIComponent(id)}/approve`, {}, { fallbackError: 'Failed to approve user' }),
     rejectUser: (id: string) =>
-      post<unknown>(`/admin/users/${encodeURIComponent(id)}/reject`, {}, { fallbackError: 'Failed to reject user' }),
+      post<UserDecision>(`/admin/users/${encodeURIComponent(id)}/reject`, {}, { fallbackError: 'Failed to reject user' }),
     pendingPayments: async (): Promise<PendingPayment[]> =>
       (await get<{ payments: PendingPayment[]; count: number }>('/admin/pending-payments')).payments,
     verifyPayment: (id: string) =>
-      post<unknown>(`/admin/payments/${encodeURIComponent(id)}/verify`, {}, { fallbackError: 'Failed to verify payment' }),
+      post<VerifiedPayment>(`/admin/payments/${encodeURIComponent(id)}/verify`, {}, { fallbackError: 'Failed to verify payment' }),
     rejectPayment: (id: string, reason: string) =>
-      post<{ paymentId: string; status: string; reason: string }>(
-        `/admin/payments/${encodeURIComponent(id)}/reject`,
-        { reason },
-        { fallbackError: 'Failed to reject payment' },
-      ),
+      post<RejectedPayment>(`/admin/payments/${encodeURIComponent(id)}/reject`, { reason }, { fallbackError: 'Failed to reject payment' }),
     adminVideos: (query: VideoQuery = {}) =>
       get<AdminVideoPage>('/admin/videos', { query: { ...query }, fallbackError: 'Failed to load videos' }),
     updateVideo: (id: string, changes: AdminVideoChanges) =>
       request<AdminVideo>('PUT', `/admin/videos/${encodeURIComponent(id)}`, { body: changes, fallbackError: 'Failed to update video' }),
     deleteVideo: (id: string) =>
-      request<{ videoId: string; deleted: boolean }>('DELETE', `/admin/videos/${encodeURIComponent(id)}`, {
+      request<DeletedVideo>('DELETE', `/admin/videos/${encodeURIComponent(id)}`, {
         fallbackError: 'Failed to delete video',
       }),
     analytics: async (): Promise<AnalyticsPoint[]> => toAnalyticsPoints(await get<AnalyticsAnswer>('/admin/analytics')),

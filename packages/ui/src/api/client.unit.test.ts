@@ -2,6 +2,24 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError, createApiClient, toAnalyticsPoints } from './client';
 import { isMfaChallenge, SECOND_FACTOR_ENROLMENT_REQUIRED } from './secondFactor';
 import { createSessionStore } from './session';
+import type { User } from './types';
+
+/** A member as the API answers one (the shared `User` type: every field the server sends). */
+const USER: User = {
+  id: 'u1',
+  email: 'a@b.c',
+  firstName: 'Ada',
+  lastName: 'Byron',
+  role: 'member',
+  status: 'approved',
+  approved: true,
+  emailVerified: true,
+  membershipStatus: 'inactive',
+  subscriptionStatus: null,
+  registrationDate: '2026-11-01T00:00:00.000Z',
+  createdAt: '2026-11-01T00:00:00.000Z',
+  geoLocation: null,
+};
 
 /** A Storage in memory (node has no localStorage). */
 function memoryStorage(): Storage {
@@ -49,9 +67,22 @@ function setup(responses: Array<(url: string, init: RequestInit) => Response>) {
 }
 
 describe('API client', () => {
+  it('reads the profile answers as the server sends them ({ user })', async () => {
+    const renamed = { ...USER, firstName: 'Ada L.' };
+    const { api, session, calls } = setup([
+      () => json(200, { success: true, data: { user: USER } }),
+      () => json(200, { success: true, data: { user: renamed } }),
+    ]);
+    session.set('tok', USER);
+    expect(await api.getProfile()).toEqual(USER);
+    expect(await api.updateProfile({ firstName: 'Ada L.' })).toEqual(renamed);
+    expect(calls[1]?.init.method).toBe('PUT');
+    expect(JSON.parse(String(calls[1]?.init.body))).toEqual({ firstName: 'Ada L.' });
+  });
+
   it('unwraps the envelope and sends the bearer token', async () => {
     const { api, session, calls } = setup([() => json(200, { success: true, data: { approved: true, status: 'approved' } })]);
-    session.set('tok', { id: 'u1', email: 'a@b.c' });
+    session.set('tok', USER);
     expect(await api.approvalStatus()).toEqual({ approved: true, status: 'approved' });
     expect(calls[0]?.url).toBe('https://members.example/api/users/approval-status');
     expect((calls[0]!.init.headers as Record<string, string>).Authorization).toBe('Bearer tok');
@@ -94,7 +125,7 @@ describe('API client', () => {
 
   it("passes the server's 'enrol first' refusal to onForbidden", async () => {
     const { api, session, onForbidden } = setup([() => json(403, { success: false, error: SECOND_FACTOR_ENROLMENT_REQUIRED })]);
-    session.set('tok', { id: 'u1', email: 'a@b.c' });
+    session.set('tok', USER);
     await expect(api.adminStats()).rejects.toMatchObject({ status: 403 });
     expect(onForbidden).toHaveBeenCalledWith(SECOND_FACTOR_ENROLMENT_REQUIRED);
   });
@@ -105,7 +136,7 @@ describe('API client', () => {
       () => json(200, { success: true, data: { token: 'fresh', user: { id: 'u1', email: 'a@b.c', approved: true } } }),
       () => json(200, { success: true, data: { user: { id: 'u1', email: 'a@b.c' } } }),
     ]);
-    session.set('stale', { id: 'u1', email: 'a@b.c' });
+    session.set('stale', USER);
     await api.getProfile();
     expect(calls.map((c) => c.url.replace('https://members.example/api', ''))).toEqual([
       '/users/profile',
@@ -121,7 +152,7 @@ describe('API client', () => {
       () => json(200, { success: true, data: { token: jwt(Date.now() / 1000 + 900), user: { id: 'u1', email: 'a@b.c' } } }),
       () => json(200, { success: true, data: { videos: [], total: 0 } }),
     ]);
-    session.set(jwt(Math.floor(Date.now() / 1000) - 10), { id: 'u1', email: 'a@b.c' });
+    session.set(jwt(Math.floor(Date.now() / 1000) - 10), USER);
     await api.listVideos();
     expect(calls[0]?.url).toContain('/auth/refresh');
   });
@@ -131,7 +162,7 @@ describe('API client', () => {
       () => json(401, { success: false, error: 'expired' }),
       () => json(401, { success: false, error: 'No session to refresh. Please log in.' }),
     ]);
-    session.set('stale', { id: 'u1', email: 'a@b.c' });
+    session.set('stale', USER);
     await expect(api.pendingUsers()).rejects.toMatchObject({ status: 401 });
     expect(session.get()).toEqual({ token: null, user: null });
     expect(storage.getItem('authToken')).toBeNull();

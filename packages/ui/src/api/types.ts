@@ -1,53 +1,69 @@
-/** The shapes the API answers with (inside the `{ success, data, error }` envelope). */
+/**
+ * The shapes the API answers with (inside the `{ success, data, error }` envelope), inferred from
+ * the zod schemas the server documents and types its answers with (`./schemas`, served as
+ * OpenAPI 3.1 at /api/openapi.json). A field renamed there is a compile error in every caller.
+ */
+import type { z } from 'zod';
+import type {
+  accessLevelSchema,
+  adminStatsSchema,
+  adminVideoPageSchema,
+  adminVideoSchema,
+  analyticsSchema,
+  approvalStatusSchema,
+  deletedVideoSchema,
+  emailVerifiedAnswerSchema,
+  featuredVideoSchema,
+  geoCheckSchema,
+  messageAnswerSchema,
+  mfaChallengeSchema,
+  paymentRequestSchema,
+  pendingPaymentSchema,
+  pendingUserSchema,
+  planSchema,
+  plansAnswerSchema,
+  planTypeSchema,
+  registrationAnswerSchema,
+  rejectedPaymentAnswerSchema,
+  secondFactorEnrolmentSchema,
+  secondFactorStatusSchema,
+  sessionSchema,
+  siteInfoSchema,
+  siteModelSchema,
+  streamInfoSchema,
+  submittedPaymentSchema,
+  subscriptionSchema,
+  userDecisionAnswerSchema,
+  userSchema,
+  verifiedPaymentAnswerSchema,
+  videoEditSchema,
+  videoListQuerySchema,
+  videoPageSchema,
+  videoSchema,
+  viewAnswerSchema,
+} from './schemas';
 
-export interface GeoLocation {
-  country?: string | null;
-  region?: string | null;
-}
+export type User = z.infer<typeof userSchema>;
+export type GeoLocation = NonNullable<User['geoLocation']>;
+/** A registration waiting for approval (GET /admin/users/pending). */
+export type PendingUser = z.infer<typeof pendingUserSchema>;
 
-export interface User {
-  id: string;
-  email: string;
-  firstName?: string;
-  lastName?: string;
-  role?: string;
-  status?: string;
-  approved?: boolean;
-  membershipStatus?: string;
-  subscriptionStatus?: string | null;
-  registrationDate?: string;
-  createdAt?: string;
-  geoLocation?: GeoLocation | null;
-}
-
-export interface AuthResult {
-  token: string;
-  user: User;
-  /** An admin who must enrol a second factor before anything else (the server's REQUIRE_ADMIN_2FA). */
-  mfaEnrollmentRequired?: boolean;
-}
-
+export type AuthResult = z.infer<typeof sessionSchema>;
 /** Login's answer when a second factor is due: complete it with `verifyMfa(mfaToken, code)`. */
-export interface MfaChallenge {
-  mfaRequired: true;
-  mfaToken: string;
-}
-
+export type MfaChallenge = z.infer<typeof mfaChallengeSchema>;
 export type LoginResult = AuthResult | MfaChallenge;
 
-export interface SecondFactorStatus {
-  enabled: boolean;
-  pending: boolean;
-  recoveryCodesLeft: number;
-  required: boolean;
-}
-
+export type SecondFactorStatus = z.infer<typeof secondFactorStatusSchema>;
+/** POST /auth/register: the pending account and the spec's "registration received" message. */
+export type RegistrationAnswer = z.infer<typeof registrationAnswerSchema>;
+export type ApprovalStatus = z.infer<typeof approvalStatusSchema>;
+/** Answers that carry only a message to show (password reset). */
+export type MessageAnswer = z.infer<typeof messageAnswerSchema>;
+/** An admin's approval or rejection of a registration. */
+export type UserDecision = z.infer<typeof userDecisionAnswerSchema>;
+export type EmailVerified = z.infer<typeof emailVerifiedAnswerSchema>;
 /** A started enrolment: scan `otpauthUri` (as a QR code) or type `secret`; the recovery codes are shown once. */
-export interface SecondFactorEnrolment {
-  secret: string;
-  otpauthUri: string;
-  recoveryCodes: string[];
-}
+export type SecondFactorEnrolment = z.infer<typeof secondFactorEnrolmentSchema>;
 
 export interface RegistrationPayload {
   email: string;
@@ -58,129 +74,34 @@ export interface RegistrationPayload {
   agreeToTerms: boolean;
 }
 
-export type AccessLevel = 'free' | 'premium' | 'vip' | (string & {});
-
-export interface Video {
-  id: string;
-  title: string;
-  description?: string;
-  modelName?: string;
-  duration?: number;
-  viewCount?: number;
-  publishedDate?: string;
-  thumbnailPath?: string | null;
-  thumbnailUrl?: string | null;
-  tags?: string[];
-  categories?: string[];
-  accessLevel: AccessLevel;
-}
-
-export interface VideoQuery {
-  page?: number;
-  pageSize?: number;
-  q?: string;
-  model?: string;
-  category?: string;
-  tag?: string;
-  accessLevel?: string;
-  sort?: string;
-}
-
-/** GET /videos. */
-export interface VideoPage {
-  videos: Video[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
+export type AccessLevel = z.infer<typeof accessLevelSchema>;
+export type Video = z.infer<typeof videoSchema>;
+/** GET /videos and GET /admin/videos filters (the server's query schema; page numbers as numbers). */
+export type VideoQuery = Omit<Partial<z.input<typeof videoListQuerySchema>>, 'page' | 'pageSize'> & { page?: number; pageSize?: number };
+export type VideoPage = z.infer<typeof videoPageSchema>;
 /** The admin's view of a video (GET /admin/videos): unpublished ones too, plus what the upload recorded. */
-export interface AdminVideo extends Video {
-  published: boolean;
-  uploadedAt?: string | null;
-  updatedAt?: string | null;
-  width?: number;
-  height?: number;
-  codec?: string | null;
-  audioCodec?: string | null;
-  /** Bytes. */
-  size?: number;
-  mimeType?: string | null;
-}
-
-/** GET /admin/videos. */
-export interface AdminVideoPage {
-  videos: AdminVideo[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
+export type AdminVideo = z.infer<typeof adminVideoSchema>;
+export type AdminVideoPage = z.infer<typeof adminVideoPageSchema>;
 /** PUT /admin/videos/{id}: every field optional; `published` publishes or unpublishes. */
-export interface AdminVideoChanges {
-  title?: string;
-  description?: string;
-  model?: string | null;
-  accessLevel?: 'free' | 'premium' | 'vip';
-  tags?: string[] | string;
-  categories?: string[] | string;
-  published?: boolean;
-}
+export type AdminVideoChanges = z.input<typeof videoEditSchema>;
 
-export interface StreamInfo {
-  streamUrl: string;
-  watermarkText: string;
-}
+export type StreamInfo = z.infer<typeof streamInfoSchema>;
+/** POST /videos/{id}/view. */
+export type ViewAnswer = z.infer<typeof viewAnswerSchema>;
+export type DeletedVideo = z.infer<typeof deletedVideoSchema>;
+export type GeoCheck = z.infer<typeof geoCheckSchema>;
 
-export interface GeoCheck {
-  blocked: boolean;
-  requiresVerification: boolean;
-  country?: string | null;
-  region?: string | null;
-}
-
-export type PlanType = 'monthly' | 'annual';
-
-export interface Plan {
-  planType?: PlanType;
-  id?: string;
-  name: string;
-  btcPrice: string;
-  usdPrice: number;
-  formerBtcPrice?: string;
-  formerUsdPrice?: number;
-  savingsText?: string;
-  mostPopular?: boolean;
-  features: string[];
-}
-
-/** One plan as GET /subscriptions/plans answers it: amounts named as on an invoice (the client renames them `btcPrice`). */
-export type PlanAnswer = Omit<Plan, 'btcPrice' | 'formerBtcPrice' | 'planType' | 'id'> & {
-  id: PlanType;
-  planType: PlanType;
-  interval: 'month' | 'year';
-  btcAmount: string;
-  amountSats: number;
-  formerBtcAmount?: string;
-  formerAmountSats?: number;
-};
-
+export type PlanType = z.infer<typeof planTypeSchema>;
+/** One plan as GET /subscriptions/plans answers it. */
+export type PlanAnswer = z.infer<typeof planSchema>;
 /** GET /subscriptions/plans. */
-export interface PlansAnswer {
-  plans: PlanAnswer[];
-  paymentMethods: string[];
-  bitcoinNetwork: string;
-}
-
-export interface SubscriptionIntent {
-  address: string;
-  btcAmount: string;
-  bip21Uri?: string;
-  expiresAt?: string;
-  planType?: PlanType;
-  paymentId?: string;
-  requestId?: string;
-}
+export type PlansAnswer = z.infer<typeof plansAnswerSchema>;
+/** A plan as the screens show it: the price under the site config's name `btcPrice` (the API says `btcAmount`). */
+export type Plan = Omit<PlanAnswer, 'btcAmount' | 'formerBtcAmount'> & { btcPrice: string; formerBtcPrice?: string };
+export type SubscriptionIntent = z.infer<typeof paymentRequestSchema>;
+export type SubmittedPayment = z.infer<typeof submittedPaymentSchema>;
+export type VerifiedPayment = z.infer<typeof verifiedPaymentAnswerSchema>;
+export type RejectedPayment = z.infer<typeof rejectedPaymentAnswerSchema>;
 
 export interface BitcoinPaymentSubmission {
   userId: string;
@@ -189,49 +110,16 @@ export interface BitcoinPaymentSubmission {
   transactionHash?: string;
 }
 
-export interface Subscription {
-  id: string;
-  planType: PlanType;
-  status: 'active' | 'canceled' | 'past_due' | 'unpaid' | (string & {});
-  cancelAtPeriodEnd: boolean;
-  /** The plan's USD price. */
-  amount: number;
-  btcAmount: string;
-  currentPeriodStart: string;
-  currentPeriodEnd: string;
-  /** While past due: when access ends. */
-  gracePeriodEnd?: string;
-}
-
-export interface AdminStats {
-  pendingApprovals: number;
-  activeMembers: number;
-  totalRevenue: string;
-  pendingPayments: number;
-  activeSubscribers?: number;
-}
-
-export interface PendingPayment {
-  id: string;
-  userEmail: string;
-  planType: PlanType;
-  btcAmount: string;
-  submittedDate: string;
-  transactionHash?: string | null;
-}
+export type Subscription = z.infer<typeof subscriptionSchema>;
+export type AdminStats = z.infer<typeof adminStatsSchema>;
+export type PendingPayment = z.infer<typeof pendingPaymentSchema>;
+/** GET /admin/analytics. */
+export type AnalyticsAnswer = z.infer<typeof analyticsSchema>;
 
 /** One day of the admin analytics series; extra numeric series are charted too. */
 export interface AnalyticsPoint {
   date: string;
   [series: string]: string | number | null | undefined;
-}
-
-/** GET /admin/analytics: every UTC day of the window (revenueSats, revenueBtc, verifiedPayments, registrations, approvals, activeSubscriptions) and their totals. */
-export interface AnalyticsAnswer {
-  from: string;
-  to: string;
-  days: AnalyticsPoint[];
-  totals: Omit<AnalyticsPoint, 'date'>;
 }
 
 export interface UploadVideoPayload {
@@ -248,35 +136,17 @@ export interface UploadVideoPayload {
   thumbnail?: Blob | null;
 }
 
-export interface SiteModel {
-  name: string;
-  videoCount: number;
-  description: string;
-  imageUrl: string;
-  badges: string[];
-}
-
-export interface FeaturedVideo {
-  id: string;
-  title: string;
-  duration: string;
-  thumbnailUrl: string;
-  badges: string[];
-}
-
-/** The public part of the site config (GET /site). */
-export interface SiteInfo {
-  siteName: string;
-  marketplaceProfileUrl: string;
-  adminEmail?: string;
-  models: SiteModel[];
-  custodianOfRecords: { name: string; address: string; email: string };
-  contactEmail: string;
-  /** The block-explorer template (`{txid}`); the receiving address never comes from here (payment requests carry it). */
-  bitcoin: { explorerTxUrl: string };
-  plans: { monthly: Plan; annual: Plan };
-  featuredVideos: FeaturedVideo[];
-}
+export type SiteModel = z.infer<typeof siteModelSchema>;
+export type FeaturedVideo = z.infer<typeof featuredVideoSchema>;
 
 /** GET /site as the server answers it; `api.site()` turns it into a `SiteInfo`. */
-export type SiteAnswer = Omit<SiteInfo, 'bitcoin' | 'adminEmail'> & { explorerTxUrl: string; adminEmail: string | null };
+export type SiteAnswer = z.infer<typeof siteInfoSchema>;
+/** The public part of the site config as the screens use it. */
+export type SiteInfo = Omit<SiteAnswer, 'adminEmail' | 'explorerTxUrl' | 'plans'> & {
+  adminEmail?: string;
+  /** The block-explorer template (`{txid}`); the receiving address never comes from here (payment requests carry it). */
+  bitcoin: { explorerTxUrl: string };
+  plans: { monthly: SitePlan; annual: SitePlan };
+};
+/** A plan as the site config states it (the fallback the screens show before GET /subscriptions/plans answers). */
+export type SitePlan = SiteAnswer['plans']['monthly'];

@@ -7,7 +7,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { ApiClient } from '../api/client';
-import type { PendingPayment, User } from '../api/types';
+import type { PendingPayment, PendingUser } from '../api/types';
 import { useOptionalApiClient } from './ApiContext';
 import { Card } from './Card';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -48,7 +48,7 @@ export function AdminDashboard({ client, models, explorerTemplate }: AdminDashbo
   const [notice, setNotice] = useState<Notice>(null);
   const [busyUser, setBusyUser] = useState<string | null>(null);
   const [busyPayment, setBusyPayment] = useState<string | null>(null);
-  const [rejecting, setRejecting] = useState<User | null>(null);
+  const [rejecting, setRejecting] = useState<PendingUser | null>(null);
   const [rejectingPayment, setRejectingPayment] = useState<PendingPayment | null>(null);
 
   const stats = useQuery({ queryKey: adminKeys.stats, queryFn: () => api.adminStats() });
@@ -59,7 +59,7 @@ export function AdminDashboard({ client, models, explorerTemplate }: AdminDashbo
   const refreshAll = () => qc.invalidateQueries({ queryKey: ['admin'] });
 
   const approve = useMutation({
-    mutationFn: (u: User) => api.approveUser(u.id),
+    mutationFn: (u: PendingUser) => api.approveUser(u.id),
     onMutate: (u) => setBusyUser(u.id),
     onSuccess: () => setNotice({ tone: 'success', text: 'User approved successfully!' }),
     onError: () => setNotice({ tone: 'error', text: 'Failed to approve user' }),
@@ -69,7 +69,7 @@ export function AdminDashboard({ client, models, explorerTemplate }: AdminDashbo
     },
   });
   const reject = useMutation({
-    mutationFn: (u: User) => api.rejectUser(u.id),
+    mutationFn: (u: PendingUser) => api.rejectUser(u.id),
     onMutate: (u) => setBusyUser(u.id),
     onSuccess: () => setNotice({ tone: 'success', text: 'User rejected successfully' }),
     onError: () => setNotice({ tone: 'error', text: 'Failed to reject user' }),

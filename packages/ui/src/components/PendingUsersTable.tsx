@@ -1,23 +1,23 @@
 /** 'Pending User Approvals (count)': Email, Name, Registration Date, Location, Approve/Reject per row. */
-import type { User } from '../api/types';
+import type { PendingUser } from '../api/types';
 import { formatDate } from '../format/dates';
 import { Button } from './Button';
 import { DataTable } from './DataTable';
 
 export interface PendingUsersTableProps {
-  users: User[];
+  users: PendingUser[];
   /** The row being processed: its buttons are disabled. */
   busyId?: string | null;
-  onApprove(user: User): void;
-  onReject(user: User): void;
+  onApprove(user: PendingUser): void;
+  onReject(user: PendingUser): void;
 }
 
-function fullName(u: User): string {
+function fullName(u: PendingUser): string {
   const name = [u.firstName, u.lastName].filter(Boolean).join(' ').trim();
   return name || 'N/A';
 }
 
-function location(u: User): string {
+function location(u: PendingUser): string {
   const parts = [u.geoLocation?.country, u.geoLocation?.region].filter(Boolean);
   return parts.length ? parts.join(', ') : 'N/A';
 }

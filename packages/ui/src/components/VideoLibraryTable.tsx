@@ -38,7 +38,7 @@ export function VideoLibraryTable({ videos, caption, busyId, onAccessLevel, onTo
       rowKey={(v) => v.id}
       empty="No videos uploaded yet"
       columns={[
-        { key: 'thumb', header: 'Thumbnail', render: (v) => <VideoThumbnail src={v.thumbnailUrl ?? v.thumbnailPath} /> },
+        { key: 'thumb', header: 'Thumbnail', render: (v) => <VideoThumbnail src={v.thumbnailPath} /> },
         {
           key: 'title',
           header: 'Title',

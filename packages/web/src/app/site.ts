@@ -14,11 +14,13 @@ export const FALLBACK_SITE: SiteInfo = {
   custodianOfRecords: { name: 'Custodian of Records', address: '', email: '' },
   contactEmail: '',
   bitcoin: { explorerTxUrl: 'https://mempool.space/tx/{txid}' },
+  privacy: { paymentRecordRetentionYears: 10, retentionBasis: 'statutory retention of accounting records' },
   plans: {
     monthly: {
       name: 'Monthly Premium',
       btcPrice: '0.0005',
       usdPrice: 29.99,
+      mostPopular: false,
       features: ['HD video access', 'Exclusive content', 'Live chat access', 'Mobile and desktop streaming', 'Cancel anytime'],
     },
     annual: {

@@ -104,7 +104,7 @@ export default function Videos() {
           ) : (
             <div className="video-grid">
               {videos.map((v) => (
-                <CatalogVideoCard key={v.id} video={v} subtitle={v.modelName} />
+                <CatalogVideoCard key={v.id} video={v} subtitle={v.modelName ?? undefined} />
               ))}
             </div>
           )}

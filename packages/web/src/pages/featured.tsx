@@ -9,8 +9,8 @@ import { Link } from 'react-router-dom';
 import { api } from '../app/api';
 import { useSite } from '../app/site';
 
-export function thumbnailOf(v: Pick<Video, 'thumbnailUrl' | 'thumbnailPath'>): string | undefined {
-  return v.thumbnailUrl ?? v.thumbnailPath ?? undefined;
+export function thumbnailOf(v: Pick<Video, 'thumbnailPath'>): string {
+  return v.thumbnailPath;
 }
 
 /** A catalog video as a card linking to its detail page, with its access level as the badge. */
@@ -41,7 +41,7 @@ export function useFeatured(count = 4): FeaturedVideo[] {
       id: v.id,
       title: v.title,
       duration: formatDuration(v.duration),
-      thumbnailUrl: thumbnailOf(v) ?? '',
+      thumbnailUrl: thumbnailOf(v),
       badges: ['NEW', '4K'],
     }));
   }

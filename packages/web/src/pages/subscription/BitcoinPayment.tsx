@@ -2,7 +2,7 @@
  * The Bitcoin payment view: instructions, amount, address with copy ('Copied' for 3 s), a QR code of
  * the BIP21 URI, an optional transaction hash, 'I've Sent Payment' → 'Payment Submitted'.
  */
-import { Alert, Button, FormField, type Plan, type PlanType, QrCode, type SubscriptionIntent } from '@members/ui';
+import { Alert, Button, FormField, type PlanType, QrCode, type SitePlan, type SubscriptionIntent } from '@members/ui';
 import { formatUsd } from '@members/ui/format';
 import { formatBtc } from '@members/ui/money';
 import { useEffect, useState } from 'react';
@@ -16,7 +16,7 @@ export function bip21Uri(intent: SubscriptionIntent, label: string): string {
 
 export interface BitcoinPaymentProps {
   planType: PlanType;
-  plan: Plan;
+  plan: SitePlan;
   intent: SubscriptionIntent;
   userId: string;
   siteName: string;
@@ -38,7 +38,7 @@ export function BitcoinPayment({ planType, plan, intent, userId, siteName, onBac
 
   async function copy() {
     try {
-      await navigator.clipboard.writeText(intent.address);
+      await navigator.clipboard.writeText(intent.address ?? '');
     } catch {
       // Clipboard API unavailable (http, old browser): select the text for a manual copy.
       const el = document.getElementById('btc-address');

@@ -1,10 +1,10 @@
 /** The two plan cards; the button text follows the visitor's state (spec §2). */
-import { Button, type Plan, type PlanType, StatusBadge } from '@members/ui';
+import { Button, type PlanType, type SitePlan, StatusBadge } from '@members/ui';
 import { formatUsd } from '@members/ui/format';
 import { formatBtc } from '@members/ui/money';
 
 export interface PlanCardsProps {
-  plans: { monthly: Plan; annual: Plan };
+  plans: { monthly: SitePlan; annual: SitePlan };
   loggedIn: boolean;
   approved: boolean;
   busyPlan: PlanType | null;
@@ -18,7 +18,7 @@ export function planButtonText(loggedIn: boolean, approved: boolean): string {
 }
 
 export function PlanCards({ plans, loggedIn, approved, busyPlan, onSelect }: PlanCardsProps) {
-  const entries: [PlanType, Plan, string][] = [
+  const entries: [PlanType, SitePlan, string][] = [
     ['monthly', plans.monthly, 'per month'],
     ['annual', plans.annual, 'per year'],
   ];

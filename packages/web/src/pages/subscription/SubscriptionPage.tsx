@@ -2,7 +2,7 @@
  * `/subscription`: 'Premium Membership' — 'Bitcoin Payments Only'. Tabs (Pricing Plans, My
  * Subscription), plan cards, the Bitcoin payment view, the success screen with the 5 s redirect.
  */
-import { Alert, type Plan, type PlanType, type SubscriptionIntent } from '@members/ui';
+import { Alert, type PlanType, type SitePlan, type SubscriptionIntent } from '@members/ui';
 import { SUBSCRIBING_NEEDS_APPROVAL } from '@members/ui/access';
 import { useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
@@ -19,12 +19,12 @@ export const SUCCESS_REDIRECT_MS = 5000;
 type Tab = 'plans' | 'status';
 type View = { kind: 'plans' } | { kind: 'pay'; planType: PlanType; intent: SubscriptionIntent } | { kind: 'success' };
 
-function usePlans(): { monthly: Plan; annual: Plan } {
+/** The server's plans, shown from the site config until they arrive. */
+function usePlans(): { monthly: SitePlan; annual: SitePlan } {
   const site = useSite();
   const q = useQuery({ queryKey: ['plans'], queryFn: () => api.plans(), staleTime: 5 * 60_000, retry: 1 });
-  const list = q.data ?? [];
-  const find = (t: PlanType) => list.find((p) => p.planType === t);
-  return { monthly: { ...site.plans.monthly, ...find('monthly') }, annual: { ...site.plans.annual, ...find('annual') } };
+  const find = (t: PlanType) => q.data?.find((p) => p.planType === t);
+  return { monthly: find('monthly') ?? site.plans.monthly, annual: find('annual') ?? site.plans.annual };
 }
 
 function SuccessScreen() {

@@ -1,0 +1,73 @@
+/**
+ * The OpenAPI 3.1 document of the API, assembled by `hono-openapi` from the `describe(...)` of
+ * every mounted route (http/openapi.ts), so it is generated from the same zod schemas that
+ * validate requests and type answers. Paths are relative to the server URL `/api`.
+ */
+import type { Hono } from 'hono';
+import { generateSpecs } from 'hono-openapi';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { AppEnv } from '../http/appEnv.js';
+import { BEARER_SCHEME } from '../http/openapi.js';
+
+export const OPENAPI_VERSION = '3.1.0';
+
+const TAGS = [
+  { name: 'identity', description: 'Registration, login, sessions, the second factor, profile, approval' },
+  { name: 'catalog', description: 'The video library (public shop window) and its administration' },
+  { name: 'streaming', description: 'Signed stream URLs under the access decision, the media bytes, views' },
+  { name: 'billing', description: 'Plans, Bitcoin payment requests and submissions, subscriptions, verification' },
+  { name: 'uploads', description: 'tus 1.0 resumable uploads (binary, not JSON)' },
+  { name: 'admin', description: 'Admin-only routes' },
+  { name: 'audit', description: 'Tamper-evident history reports' },
+  { name: 'site', description: 'Public site config, region check, health' },
+  { name: 'docs', description: 'This document and its reference UI' },
+];
+
+/** HEAD is served by Hono through the GET route; where HEAD means something (tus offset, media size) it is listed. */
+const HEAD_OF = ['/admin/uploads/{id}', '/media/videos/{id}', '/videos/{id}/thumbnail'];
+
+/** Builds the document from the mounted routes of `api` (the app under /api). */
+export async function buildOpenApiDocument(api: Hono<AppEnv>, info: { title: string; version: string }): Promise<OpenAPIV3_1.Document> {
+  const doc = (await generateSpecs(api, {
+    excludeMethods: [],
+    excludeStaticFile: false,
+    documentation: {
+      openapi: OPENAPI_VERSION,
+      info: {
+        title: info.title,
+        version: info.version,
+        description: [
+          'Every JSON answer is an envelope: `{ "success": true, "data": … }` or `{ "success": false, "error": "message", "details"?: [...] }`.',
+          'Authenticate with `Authorization: Bearer <access token>` from POST /auth/login (15 minutes; POST /auth/refresh renews it from the httpOnly refresh cookie with the `X-CSRF-Token` header).',
+          'Uploads under /admin/uploads speak the tus 1.0 protocol; /media/videos/{id} serves video bytes behind a signed URL.',
+        ].join('\n\n'),
+      },
+      servers: [{ url: '/api', description: 'This server' }],
+      tags: TAGS,
+      components: {
+        securitySchemes: {
+          [BEARER_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'The access token (HS256 JWT) from POST /auth/login, /auth/mfa/verify or /auth/refresh.',
+          },
+        },
+      },
+    },
+  })) as OpenAPIV3_1.Document;
+  for (const path of HEAD_OF) {
+    const get = doc.paths?.[path]?.get;
+    if (!get || !doc.paths?.[path]) continue;
+    const responses = Object.fromEntries(
+      Object.entries(get.responses ?? {}).map(([status, r]) => [status, { description: (r as OpenAPIV3_1.ResponseObject).description }]),
+    );
+    doc.paths[path].head = {
+      ...get,
+      operationId: `head${(get.operationId ?? '').replace(/^get/, '')}`,
+      summary: `${get.summary} (headers only)`,
+      responses,
+    };
+  }
+  return doc;
+}

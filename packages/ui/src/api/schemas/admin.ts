@@ -1,0 +1,26 @@
+/** The admin dashboard's answers: figures and the approval queue. */
+import { z } from 'zod';
+
+export const adminStatsSchema = z.object({
+  pendingApprovals: z.number().int(),
+  activeMembers: z.number().int(),
+  /** BTC decimal string, e.g. "0.0055". */
+  totalRevenue: z.string(),
+  pendingPayments: z.number().int(),
+  activeSubscribers: z.number().int(),
+});
+
+/** A registration waiting for approval (oldest first). */
+export const pendingUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  createdAt: z.string(),
+  registrationDate: z.string(),
+  geoLocation: z.object({ country: z.string(), region: z.string() }).nullable(),
+});
+
+export const pendingUsersAnswerSchema = z.object({ users: z.array(pendingUserSchema) });
+
+export const userDecisionAnswerSchema = z.object({ id: z.string(), status: z.enum(['approved', 'rejected']), message: z.string() });

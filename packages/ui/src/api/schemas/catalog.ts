@@ -1,0 +1,106 @@
+/** The catalog as the API answers it: the Video entity of spec §3, pages of videos, the admin's view. */
+import { z } from 'zod';
+
+export const ACCESS_LEVEL_VALUES = ['free', 'premium', 'vip'] as const;
+export const accessLevelSchema = z.enum(ACCESS_LEVEL_VALUES);
+
+export const videoSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    description: z.string(),
+    modelName: z.string().nullable(),
+    /** Seconds, from ffprobe. */
+    duration: z.number(),
+    viewCount: z.number().int(),
+    publishedDate: z.string().nullable(),
+    /** Public URL of the thumbnail image. */
+    thumbnailPath: z.string(),
+    tags: z.array(z.string()),
+    categories: z.array(z.string()),
+    accessLevel: accessLevelSchema,
+  })
+  .meta({ id: 'Video' });
+
+export const videoPageSchema = z.object({
+  videos: z.array(videoSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+
+/** The admin's view of a video: unpublished ones too, plus what the upload recorded. */
+export const adminVideoSchema = videoSchema
+  .extend({
+    published: z.boolean(),
+    uploadedAt: z.string().nullable(),
+    updatedAt: z.string().nullable(),
+    width: z.number().int(),
+    height: z.number().int(),
+    codec: z.string().nullable(),
+    audioCodec: z.string().nullable(),
+    /** Bytes. */
+    size: z.number().int(),
+    mimeType: z.string(),
+  })
+  .meta({ id: 'AdminVideo' });
+
+export const adminVideoPageSchema = z.object({
+  videos: z.array(adminVideoSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+
+export const deletedVideoSchema = z.object({ videoId: z.string(), deleted: z.literal(true) });
+
+/** A signed, expiring URL of the video bytes (GET /api/media/videos/{id}?u&e&s) and the viewer's watermark. */
+export const streamInfoSchema = z.object({ streamUrl: z.string(), watermarkText: z.string(), expiresAt: z.string() });
+
+export const viewAnswerSchema = z.object({ counted: z.boolean(), viewCount: z.number().int() });
+
+export const uploadedVideoSchema = z.object({ videoId: z.string() });
+
+/** GET /api/admin/uploads/{id}: a tus upload's progress, and the video once ingested. */
+export const uploadStatusSchema = z.object({
+  uploadId: z.string(),
+  status: z.enum(['open', 'completed']),
+  offset: z.number().int(),
+  size: z.number().int().nullable(),
+  videoId: z.string().nullable(),
+});
+
+/** Limits of a video's texts and labels (the upload, the tus metadata and the edit share them). */
+export const VIDEO_LIMITS = { title: 200, description: 5000, model: 100, label: 64, labels: 30 } as const;
+
+export const MAX_PAGE_SIZE = 100;
+
+const text = (max: number) => z.string().trim().max(max).optional();
+
+/** GET /videos and GET /admin/videos: filters, sort and page (query strings, coerced). */
+export const videoListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(24),
+  q: text(200),
+  model: text(100),
+  category: text(64),
+  tag: text(64),
+  accessLevel: accessLevelSchema.optional(),
+  sort: z.enum(['newest', 'popular']).default('newest'),
+});
+
+const labels = z.union([z.string().max(4000), z.array(z.string().max(VIDEO_LIMITS.label)).max(VIDEO_LIMITS.labels)]);
+
+/** PUT /admin/videos/{id}: every field optional; `published` publishes or unpublishes; nothing else is accepted. */
+export const videoEditSchema = z
+  .object({
+    title: z.string().trim().min(1, 'must not be empty').max(VIDEO_LIMITS.title),
+    description: z.string().trim().max(VIDEO_LIMITS.description),
+    model: z.string().trim().max(VIDEO_LIMITS.model).nullable(),
+    accessLevel: accessLevelSchema,
+    tags: labels,
+    categories: labels,
+    published: z.boolean(),
+  })
+  .partial()
+  .strict();

@@ -1,0 +1,85 @@
+/** Accounts, sessions and the second factor as the API answers them (spec §3 User). */
+import { z } from 'zod';
+
+export const userSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    role: z.enum(['admin', 'member']),
+    status: z.enum(['pending', 'approved', 'rejected']),
+    approved: z.boolean(),
+    emailVerified: z.boolean(),
+    membershipStatus: z.enum(['active', 'inactive']),
+    subscriptionStatus: z.string().nullable(),
+    registrationDate: z.string(),
+    createdAt: z.string(),
+    geoLocation: z.object({ country: z.string(), region: z.string() }).nullable(),
+  })
+  .meta({ id: 'User' });
+
+/** A started session: the access token (send as `Authorization: Bearer`) and who it is for. */
+export const sessionSchema = z
+  .object({
+    token: z.string(),
+    /** Seconds until the access token expires. */
+    expiresIn: z.number().int(),
+    user: userSchema,
+    /** An admin who must enrol a second factor before anything else (REQUIRE_ADMIN_2FA). */
+    mfaEnrollmentRequired: z.literal(true).optional(),
+  })
+  .meta({ id: 'Session' });
+
+/** Login's answer when a second factor is due: complete it with POST /auth/mfa/verify. */
+export const mfaChallengeSchema = z.object({ mfaRequired: z.literal(true), mfaToken: z.string() }).meta({ id: 'MfaChallenge' });
+
+export const loginAnswerSchema = z.union([sessionSchema, mfaChallengeSchema]);
+
+export const registrationAnswerSchema = z.object({ user: userSchema, message: z.string() });
+
+export const secondFactorStatusSchema = z
+  .object({
+    enabled: z.boolean(),
+    pending: z.boolean(),
+    recoveryCodesLeft: z.number().int(),
+    /** The account must enrol before anything else (an admin when REQUIRE_ADMIN_2FA). */
+    required: z.boolean(),
+  })
+  .meta({ id: 'SecondFactorStatus' });
+
+/** A started enrolment: scan `otpauthUri` (as a QR code) or type `secret`; the recovery codes are shown once. */
+export const secondFactorEnrolmentSchema = z.object({ secret: z.string(), otpauthUri: z.string(), recoveryCodes: z.array(z.string()) });
+
+export const messageAnswerSchema = z.object({ message: z.string() });
+export const emailVerifiedAnswerSchema = z.object({ emailVerified: z.literal(true) });
+export const loggedOutAnswerSchema = z.object({ loggedOut: z.literal(true) });
+export const approvalStatusSchema = z.object({ approved: z.boolean(), status: z.enum(['pending', 'approved', 'rejected']) });
+export const profileAnswerSchema = z.object({ user: userSchema });
+
+/** DELETE /users/me and POST /admin/users/{id}/erase: the account and its personal data are erased. */
+export const erasedAnswerSchema = z.object({ erased: z.literal(true) });
+
+/** GET /users/me/export: everything stored about the member (a JSON attachment, not an envelope). */
+export const memberExportSchema = z.object({
+  exportedAt: z.string(),
+  site: z.string(),
+  member: z.record(z.string(), z.unknown()),
+  accountHistory: z.array(z.object({ at: z.string(), event: z.string(), details: z.record(z.string(), z.unknown()) })),
+  payments: z.array(z.record(z.string(), z.unknown())),
+  subscription: z.record(z.string(), z.unknown()).nullable(),
+  subscriptionPeriods: z.array(
+    z.object({
+      at: z.string(),
+      event: z.string(),
+      planType: z.string(),
+      periodStart: z.string(),
+      periodEnd: z.string(),
+      paymentId: z.string(),
+    }),
+  ),
+  views: z.array(z.object({ videoId: z.string(), watchedSeconds: z.number(), viewedAt: z.string() })),
+  secondFactor: z.object({ enabled: z.boolean(), enrolledAt: z.string().nullable(), recoveryCodesLeft: z.number().int() }),
+  sessions: z.array(z.object({ id: z.string(), createdAt: z.string(), revokedAt: z.string().nullable() })),
+  notes: z.array(z.string()),
+});

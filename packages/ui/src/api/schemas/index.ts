@@ -1,0 +1,11 @@
+/**
+ * The zod schemas of the API's answers, shared by the server and its clients: the API documents
+ * (OpenAPI) and types its answers with them, and `packages/ui/src/api/types.ts` takes the client's
+ * types from them, so a renamed field is a compile error on both sides.
+ */
+export * from './admin';
+export * from './billing';
+export * from './catalog';
+export * from './envelope';
+export * from './identity';
+export * from './site';

@@ -1,0 +1,55 @@
+/** The public site config (GET /api/site), the region check and the health probe. */
+import { z } from 'zod';
+
+const sitePlanSchema = z.object({
+  name: z.string(),
+  btcPrice: z.string(),
+  usdPrice: z.number(),
+  formerBtcPrice: z.string().optional(),
+  formerUsdPrice: z.number().optional(),
+  savingsText: z.string().optional(),
+  mostPopular: z.boolean(),
+  features: z.array(z.string()),
+});
+
+export const siteModelSchema = z.object({
+  name: z.string(),
+  videoCount: z.number().int(),
+  description: z.string(),
+  imageUrl: z.string(),
+  badges: z.array(z.enum(['NEW', 'POPULAR'])),
+});
+
+export const featuredVideoSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  duration: z.string(),
+  thumbnailUrl: z.string(),
+  badges: z.array(z.string()),
+});
+
+export const siteInfoSchema = z
+  .object({
+    siteName: z.string(),
+    marketplaceProfileUrl: z.string(),
+    models: z.array(siteModelSchema),
+    custodianOfRecords: z.object({ name: z.string(), address: z.string(), email: z.string() }),
+    contactEmail: z.string(),
+    plans: z.object({ monthly: sitePlanSchema, annual: sitePlanSchema }),
+    featuredVideos: z.array(featuredVideoSchema),
+    /** A block-explorer URL with `{txid}` where the transaction hash goes. */
+    explorerTxUrl: z.string(),
+    /** How long payment records are kept after an account is erased, and why (spec: privacy notice). */
+    privacy: z.object({ paymentRecordRetentionYears: z.number().int(), retentionBasis: z.string() }),
+    adminEmail: z.string().nullable(),
+  })
+  .meta({ id: 'SiteInfo' });
+
+export const geoCheckSchema = z.object({
+  blocked: z.boolean(),
+  requiresVerification: z.boolean(),
+  country: z.string().nullable(),
+  region: z.string().nullable(),
+});
+
+export const healthSchema = z.object({ status: z.literal('ok'), store: z.enum(['sqlite', 'postgres']), headPosition: z.number().int() });
