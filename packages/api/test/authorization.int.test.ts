@@ -26,6 +26,7 @@ import { runLifecycle } from '../src/billing/subscriptions.service.js';
 import { ingestVideoFile } from '../src/catalog/ingest.js';
 import { registrationPayload } from '../src/identity/identity.testkit.js';
 import { hashPassword } from '../src/identity/passwords.js';
+import { createSession } from '../src/identity/sessions.js';
 import { emailVerificationToken } from '../src/identity/tokens.js';
 import { totpCode } from '../src/identity/totp.js';
 import { makeMp4 } from '../src/media/media.testkit.js';
@@ -316,6 +317,27 @@ async function resetTokenFor(fx: Fixtures, email: string): Promise<string> {
   return decodeURIComponent(match[1] as string);
 }
 
+/** A fresh member's pending e-mail change: the token of the link mailed to the new address. */
+async function emailChangeToken(fx: Fixtures): Promise<string> {
+  const who = await registered(fx);
+  const login = await must<{ token: string }>(
+    'login for e-mail change',
+    api(fx).post('/auth/login', { email: who.email, password: who.password }),
+  );
+  const newEmail = `moved-${who.id}@example.test`;
+  await must('request e-mail change', api(fx).post('/users/me/email', { password: who.password, newEmail }, login.token));
+  await fx.server.subscribers.drain();
+  const mail = await fx.server.ctx.db.get<{ text_body: string }>(
+    `SELECT text_body FROM mail_outbox WHERE to_address = ? AND key LIKE 'email-change:%'`,
+    [newEmail],
+  );
+  const match = /\/auth\/confirm-email\?token=(\S+)/.exec(mail?.text_body ?? '');
+  if (!match) throw new Error('no e-mail change link mailed');
+  return decodeURIComponent(match[1] as string);
+}
+
+let emailChanges = 0;
+
 // ---- The table: every mounted route, keyed `METHOD /api/path` ----
 
 const MATRIX: Record<string, Cell> = {
@@ -329,6 +351,11 @@ const MATRIX: Record<string, Cell> = {
   'GET /api/admin/pending-payments': { expect: adminOnly(200) },
   'GET /api/admin/stats': { expect: adminOnly(200) },
   'GET /api/admin/users/pending': { expect: adminOnly(200) },
+  'GET /api/admin/users': { expect: adminOnly(200), prepare: async () => ({ path: '/api/admin/users', query: 'q=example' }) },
+  'GET /api/admin/users/:id/history': {
+    expect: adminOnly(200),
+    prepare: async (_p, fx) => ({ path: `/api/admin/users/${(fx.accounts.monthly as Account).id}/history` }),
+  },
   'GET /api/admin/videos': { expect: adminOnly(200) },
 
   // Admin actions, each on a fresh real target.
@@ -468,6 +495,11 @@ const MATRIX: Record<string, Cell> = {
       ...json({ token: emailVerificationToken(fx.server.ctx.env.TOKEN_SECRET as string, fx.loginUser.id, fx.loginUser.email) }),
     }),
   },
+  'POST /api/auth/email-change/confirm': {
+    expect: open(200, 200),
+    note: 'the link mailed to the new address of a fresh member who asked for the change just before (the token is the proof, no sign-in)',
+    prepare: async (_p, fx) => ({ method: 'POST', path: '/api/auth/email-change/confirm', ...json({ token: await emailChangeToken(fx) }) }),
+  },
   'POST /api/auth/mfa/verify': {
     expect: open(200, 200),
     note: 'a fresh login challenge of a member with TOTP and the current code',
@@ -585,6 +617,47 @@ const MATRIX: Record<string, Cell> = {
     expect: signedIn(400),
     note: 'a wrong confirmation, so no principal is erased',
     prepare: async () => ({ method: 'DELETE', path: '/api/users/me', ...json({ password: 'not-checked', confirmation: 'no' }) }),
+  },
+  'POST /api/users/me/password': {
+    expect: signedIn(200),
+    note: "the caller's own current password; the old one is put back after (the caller's session stays, others end)",
+    prepare: async (p, fx) => {
+      const password = fx.accounts[p]?.password ?? 'member-password-1';
+      return { method: 'POST', path: '/api/users/me/password', ...json({ currentPassword: password, newPassword: `${password}-next` }) };
+    },
+    after: async (p, fx, answer) => {
+      if (answer.status !== 200) return;
+      const password = (fx.accounts[p] as Account).password;
+      await must(
+        'password back',
+        api(fx).post('/users/me/password', { currentPassword: `${password}-next`, newPassword: password }, fx.tokens[p]),
+      );
+    },
+  },
+  'POST /api/users/me/email': {
+    expect: signedIn(200),
+    note: 'only asks: nothing changes until the link mailed to the new address is followed',
+    prepare: async (p, fx) => ({
+      method: 'POST',
+      path: '/api/users/me/email',
+      ...json({ password: fx.accounts[p]?.password ?? 'member-password-1', newEmail: `matrix-${++emailChanges}@example.test` }),
+    }),
+  },
+  'GET /api/users/me/sessions': { expect: signedIn(200) },
+  'DELETE /api/users/me/sessions/:id': {
+    expect: signedIn(200),
+    note: "another session of the caller's own account (a random id without an account)",
+    prepare: async (p, fx) => {
+      const who = fx.accounts[p];
+      const id = fx.server.ctx.ids.next();
+      if (who) await createSession(fx.server.ctx.db, who.id, id, fx.server.clock.now(), 3600_000);
+      return { method: 'DELETE', path: `/api/users/me/sessions/${id}` };
+    },
+  },
+  'DELETE /api/users/me/sessions': {
+    expect: signedIn(200),
+    note: "every session of the caller's account but the caller's own",
+    prepare: async () => ({ method: 'DELETE', path: '/api/users/me/sessions' }),
   },
   'GET /api/payments/subscription': { expect: signedIn(200) },
   'GET /api/subscriptions/current': { expect: signedIn(200) },

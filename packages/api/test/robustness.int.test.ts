@@ -58,6 +58,7 @@ const MAY_SUCCEED = new Map([
   ['POST /api/auth/logout', 'reads no body: logging out without a session is a harmless 200'],
   ['PUT /api/users/profile', '{} (or no body) is a valid, empty profile update'],
   ['POST /api/auth/mfa/enroll', 'reads no body: (re)starting the second-factor enrolment is a valid answer to any body'],
+  ['DELETE /api/users/me/sessions', 'reads no body: signing out every other session is a valid answer to any body'],
 ]);
 
 /** Every field name any route reads, set to hostile values by the wrong-type bodies. */
@@ -92,6 +93,9 @@ const FIELDS = [
   'role',
   'status',
   'approved',
+  'currentPassword',
+  'newPassword',
+  'newEmail',
 ];
 const every = (value: unknown) => JSON.stringify(Object.fromEntries(FIELDS.map((f) => [f, value])));
 const LONG = 'x'.repeat(10_000);

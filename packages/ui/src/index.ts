@@ -11,6 +11,8 @@ export { type Column, DataTable, type DataTableProps } from './components/DataTa
 export { Alert, EmptyState, Spinner } from './components/Feedback';
 export { CheckboxField, FormField, type FormFieldProps, SelectField, TextAreaField } from './components/FormField';
 export { LazyAnalyticsCharts } from './components/LazyAnalyticsCharts';
+export { ERASE_REASON_MAX, MemberHistoryView, type MemberHistoryViewProps } from './components/MemberHistoryView';
+export { MemberSearch, type MemberSearchProps } from './components/MemberSearch';
 export { PasswordField, type PasswordFieldProps } from './components/PasswordField';
 export { PendingPaymentsTable, type PendingPaymentsTableProps } from './components/PendingPaymentsTable';
 export { PendingUsersTable, type PendingUsersTableProps } from './components/PendingUsersTable';

@@ -1,9 +1,35 @@
-/** The admin dashboard: the very component the web /admin renders, from @members/ui. */
-import { AdminDashboard } from '@members/ui';
+/**
+ * The admin dashboard: the very component the web /admin renders, from @members/ui. A member's
+ * e-mail (pending list, member search) opens their page in place: history from their events and
+ * erasure, the same MemberHistoryView as the web's /admin/users/:id.
+ */
+import { AdminDashboard, Button, MemberHistoryView } from '@members/ui';
 import type { ApiClient } from '@members/ui/api';
+import { useState } from 'react';
 import { useSite } from './useSite.js';
 
 export function Dashboard({ api }: { api: ApiClient }) {
   const { models, explorerTemplate } = useSite(api);
-  return <AdminDashboard client={api} models={models} explorerTemplate={explorerTemplate} />;
+  const [memberId, setMemberId] = useState<string | null>(null);
+  if (memberId)
+    return (
+      <div>
+        <Button variant="ghost" onClick={() => setMemberId(null)}>
+          ← Back to the dashboard
+        </Button>
+        <MemberHistoryView key={memberId} client={api} memberId={memberId} explorerTemplate={explorerTemplate} />
+      </div>
+    );
+  return (
+    <AdminDashboard
+      client={api}
+      models={models}
+      explorerTemplate={explorerTemplate}
+      renderMemberLink={(m) => (
+        <button type="button" className="link-button" onClick={() => setMemberId(m.id)}>
+          {m.email}
+        </button>
+      )}
+    />
+  );
 }

@@ -1,9 +1,16 @@
 /**
  * The admin's approval queue: GET /admin/users/pending (oldest first), POST /admin/users/{id}/approve
- * and /reject (optional `{ reason }`). Approving twice or approving a rejected user is a 409 from
+ * and /reject (optional `{ reason }`), GET /admin/users?q= (find members by e-mail or name, newest first, 50 at most),
+ * GET /admin/users/{id}/history (the member page: the member and
+ * their history from their events, memberHistory.service.ts). Approving twice or approving a rejected user is a 409 from
  * the decider, never a second event.
  */
-import { pendingUsersAnswerSchema, userDecisionAnswerSchema } from '@members/ui/api/schemas';
+import {
+  memberHistoryAnswerSchema,
+  memberSearchAnswerSchema,
+  pendingUsersAnswerSchema,
+  userDecisionAnswerSchema,
+} from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
@@ -12,13 +19,19 @@ import { requireAdmin } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
-import { idParams, idSchema, jsonBody, paramOf } from '../http/validate.js';
+import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
 import { approveUser, rejectUser } from '../identity/accounts.service.js';
-import { geoLocationOf, pendingUsers } from '../identity/users.queries.js';
+import { geoLocationOf, pendingUsers, searchUsers } from '../identity/users.queries.js';
+import { getMemberHistory } from './memberHistory.service.js';
 
 const rejectSchema = z.object({
   reason: z.string({ error: 'must be a string' }).trim().max(500, 'must be at most 500 characters').nullish(),
 });
+
+const searchSchema = z.object({
+  q: z.string({ error: 'must be a string' }).max(254, 'must be at most 254 characters').default(''),
+});
+const MEMBER_SEARCH_LIMIT = 50;
 
 export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const listPendingUsersDoc = describe({
@@ -59,6 +72,50 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     }));
     return ok(c, { users });
   });
+
+  api.get(
+    '/admin/users',
+    describe({
+      summary: 'Find members by e-mail or name (newest first, 50 at most)',
+      tags: ['identity', 'admin'],
+      access: 'admin',
+      query: searchSchema,
+      ok: { 200: memberSearchAnswerSchema },
+    }),
+    async function findMembers(c) {
+      await requireAdmin(ctx, c);
+      const { q } = queryOf(c, searchSchema);
+      const users = (await searchUsers(ctx.db, q, MEMBER_SEARCH_LIMIT)).map((u) => ({
+        id: u.id,
+        email: u.email,
+        firstName: u.first_name,
+        lastName: u.last_name,
+        role: u.role,
+        status: u.status,
+        membershipStatus: u.membership_status,
+        createdAt: u.created_at,
+      }));
+      return ok(c, { users, limit: MEMBER_SEARCH_LIMIT });
+    },
+  );
+
+  api.get(
+    '/admin/users/:id/history',
+    describe({
+      summary: "A member's page: who they are now and their history from their events",
+      description:
+        'Registration, approval or rejection, password and e-mail changes, second factor, payments with their transaction hashes, subscription changes and erasure, in log order, with who acted. Never a password or token hash.',
+      tags: ['identity', 'admin'],
+      access: 'admin',
+      params: idParams,
+      ok: { 200: memberHistoryAnswerSchema },
+      errors: [404],
+    }),
+    async function memberHistory(c) {
+      await requireAdmin(ctx, c);
+      return ok(c, valueOr(await getMemberHistory(ctx, paramOf(c, 'id', idSchema))));
+    },
+  );
 
   api.post('/admin/users/:id/approve', approveDoc, async function approve(c) {
     const admin = await requireAdmin(ctx, c);

@@ -139,3 +139,12 @@ export function subscriptionDto(site: SiteConfig, row: SubscriptionRow): z.infer
 }
 
 export type SubscriptionDto = ReturnType<typeof subscriptionDto>;
+
+/** Every payment id of a member, oldest first (the admin's member history reads their streams). */
+export async function paymentIdsOfMember(db: Queryable, userId: string): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(
+    'SELECT id FROM billing_payments WHERE user_id = ? ORDER BY COALESCE(requested_at, submitted_at), id',
+    [userId],
+  );
+  return rows.map((r) => r.id);
+}

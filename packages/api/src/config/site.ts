@@ -66,13 +66,21 @@ export const siteConfigSchema = z.object({
    * What erasure keeps and for how long (README "Privacy"; the Privacy Policy page quotes it):
    * payment records (ids, amounts, plan, dates, transaction hashes, without name or address) are
    * kept for accounting as the operator's law requires — 10 years is common for EU accounting records.
+   * Backups and server logs: how long the operator keeps them before they are overwritten.
    */
   privacy: z
     .object({
       paymentRecordRetentionYears: z.number().int().min(0).max(50).default(10),
       retentionBasis: z.string().default('statutory retention of accounting records'),
+      backupRetentionDays: z.number().int().min(0).max(3650).default(30),
+      logRetentionDays: z.number().int().min(0).max(3650).default(14),
     })
-    .default({ paymentRecordRetentionYears: 10, retentionBasis: 'statutory retention of accounting records' }),
+    .default({
+      paymentRecordRetentionYears: 10,
+      retentionBasis: 'statutory retention of accounting records',
+      backupRetentionDays: 30,
+      logRetentionDays: 14,
+    }),
 });
 
 export type SiteConfig = z.infer<typeof siteConfigSchema>;

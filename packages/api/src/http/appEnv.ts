@@ -2,6 +2,8 @@
 export interface AuthInfo {
   userId: string;
   role: 'admin' | 'member';
+  /** The refresh session the access token belongs to (see identity/sessions.ts). */
+  sessionId?: string;
 }
 
 export interface AppEnv {

@@ -9,6 +9,7 @@ import type { MiddlewareHandler } from 'hono';
 import { sign, verify } from 'hono/jwt';
 import type { AppContext } from '../context.js';
 import { adminLacksSecondFactor } from '../identity/secondFactors.js';
+import { sessionEnded } from '../identity/sessions.js';
 import { findMemberStanding, type MemberStanding } from '../identity/users.queries.js';
 import type { AppEnv, AuthInfo } from './appEnv.js';
 import { forbidden, unauthorized } from './envelope.js';
@@ -19,11 +20,17 @@ export interface AccessClaims {
   typ: 'access';
   iat: number;
   exp: number;
+  /** The refresh session the token was issued for (absent for tokens signed outside a login, e.g. in tests). */
+  sid?: string;
 }
 
-export async function signAccessToken(ctx: AppContext, user: { id: string; role: 'admin' | 'member' }): Promise<string> {
+export async function signAccessToken(
+  ctx: AppContext,
+  user: { id: string; role: 'admin' | 'member'; sessionId?: string | undefined },
+): Promise<string> {
   const iat = Math.floor(ctx.clock.now().getTime() / 1000);
   const claims: AccessClaims = { sub: user.id, role: user.role, typ: 'access', iat, exp: iat + ctx.env.ACCESS_TOKEN_TTL_SECONDS };
+  if (user.sessionId) claims.sid = user.sessionId;
   return sign({ ...claims }, tokenSecret(ctx), 'HS256');
 }
 
@@ -39,7 +46,9 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
     const claims = (await verify(token, tokenSecret(ctx), { alg: 'HS256', exp: false, iat: false })) as unknown as AccessClaims;
     if (claims.typ !== 'access' || typeof claims.sub !== 'string') return undefined;
     if (claims.exp * 1000 <= ctx.clock.now().getTime()) return undefined;
-    return { userId: claims.sub, role: claims.role === 'admin' ? 'admin' : 'member' };
+    const auth: AuthInfo = { userId: claims.sub, role: claims.role === 'admin' ? 'admin' : 'member' };
+    if (typeof claims.sid === 'string') auth.sessionId = claims.sid;
+    return auth;
   } catch {
     return undefined;
   }
@@ -67,7 +76,9 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
       const m = /^Bearer\s+(\S+)$/i.exec(header);
       if (!m) throw unauthorized('Malformed Authorization header');
       const auth = await verifyAccessToken(ctx, m[1] as string);
-      if (!auth) throw unauthorized('Your session has expired. Please log in again.');
+      // A token of a revoked session (logout, "sign out other devices", password change) ends with it.
+      if (!auth || (auth.sessionId && (await sessionEnded(ctx.db, auth.sessionId))))
+        throw unauthorized('Your session has expired. Please log in again.');
       if (
         ctx.env.REQUIRE_ADMIN_2FA &&
         !ALLOWED_BEFORE_ENROLMENT.test(apiPath(c.req.path)) &&

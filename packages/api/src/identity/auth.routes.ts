@@ -14,7 +14,7 @@ import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
 import { jsonBody } from '../http/validate.js';
 import { REGISTRATION_RECEIVED, register } from './accounts.service.js';
-import { clearSessionCookies, refreshCookie, requireCsrf, setSessionCookies } from './cookies.js';
+import { clearSessionCookies, deviceOf, refreshCookie, requireCsrf, setSessionCookies } from './cookies.js';
 import { type AuthLimits, limitPerIp } from './limits.js';
 import { LIMITS, loginEmail, registrationSchema } from './registration.js';
 import { logIn, logOut, refreshSession } from './session.service.js';
@@ -75,7 +75,7 @@ export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimit
   });
 
   api.post('/auth/login', perIp, loginDoc, async function login(c) {
-    const session = valueOr(await logIn(ctx, limits, await jsonBody(c, loginSchema)));
+    const session = valueOr(await logIn(ctx, limits, await jsonBody(c, loginSchema), deviceOf(c)));
     // A second factor is due: no session yet, only the challenge (mfa.routes.ts completes it).
     if ('mfaRequired' in session) return ok(c, session);
     setSessionCookies(ctx, c, session.refresh);

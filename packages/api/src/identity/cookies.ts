@@ -10,7 +10,7 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AppContext } from '../context.js';
 import { forbidden } from '../http/envelope.js';
-import type { IssuedToken } from './sessions.js';
+import { type IssuedToken, USER_AGENT_MAX } from './sessions.js';
 import { safeEqual } from './tokens.js';
 
 export const REFRESH_COOKIE = 'refresh_token';
@@ -43,4 +43,10 @@ export function requireCsrf(c: Context): void {
   const cookie = getCookie(c, CSRF_COOKIE);
   const header = c.req.header(CSRF_HEADER);
   if (!cookie || !header || !safeEqual(cookie, header)) throw forbidden('Missing or invalid CSRF token');
+}
+
+/** The device a login comes from, as its session records it (the browser's user agent, trimmed). */
+export function deviceOf(c: Context): { userAgent: string | null } {
+  const ua = c.req.header('user-agent')?.trim();
+  return { userAgent: ua ? ua.slice(0, USER_AGENT_MAX) : null };
 }

@@ -5,7 +5,8 @@
  * Use cases: accounts.service.ts (register, approve, reject, profile, verify e-mail),
  * session.service.ts (log in, refresh, log out), password.service.ts (reset request and confirm),
  * mfa.service.ts (the TOTP second factor: enrol, confirm, verify at login, remove),
- * export.service.ts and erasure.service.ts (data export; erasure by crypto-shredding, see privacy/).
+ * export.service.ts and erasure.service.ts (data export; erasure by crypto-shredding, see privacy/),
+ * settings.service.ts (change password or e-mail, list and revoke sessions).
  */
 import type { AppModule } from '../module.js';
 import { authRoutes } from './auth.routes.js';
@@ -16,6 +17,7 @@ import { mfaRoutes } from './mfa.routes.js';
 import { passwordRoutes } from './password.routes.js';
 import { privacyRoutes } from './privacy.routes.js';
 import { secondFactorsProjection } from './secondFactors.js';
+import { settingsRoutes } from './settings.routes.js';
 import { usersProjection } from './users.projection.js';
 import { userRoutes } from './users.routes.js';
 
@@ -34,6 +36,7 @@ export const identityModule: AppModule = {
     mfaRoutes(api, ctx, limits);
     userRoutes(api, ctx);
     privacyRoutes(api, ctx, limits);
+    settingsRoutes(api, ctx, limits);
   },
   async start(ctx) {
     await bootstrapAdmin(ctx);

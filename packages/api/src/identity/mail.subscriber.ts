@@ -1,6 +1,7 @@
 /**
- * Identity's checkpointed subscriber: turns registrations, approvals, rejections, reset requests
- * and second-factor changes (a security notice) into outbox rows in the same transaction as its checkpoint, keyed by the event id, so a crash or
+ * Identity's checkpointed subscriber: turns registrations, approvals, rejections, reset requests,
+ * account-settings changes (password changed, e-mail change link and notice) and second-factor
+ * changes (a security notice) into outbox rows in the same transaction as its checkpoint, keyed by the event id, so a crash or
  * a replay never loses or doubles a mail. The mail module's sender delivers them.
  */
 import type { AppContext } from '../context.js';
@@ -11,7 +12,10 @@ import { tokenSecret } from '../http/auth.js';
 import { enqueueMail } from '../mail/outbox.js';
 import {
   approvedMail,
+  confirmEmailChangeMail,
+  emailChangedMail,
   type MailText,
+  passwordChangedMail,
   passwordResetMail,
   registrationReceivedMail,
   rejectedMail,
@@ -19,7 +23,7 @@ import {
   verifyEmailMail,
 } from './mails.js';
 import type { SecondFactorEvent } from './secondFactor.decider.js';
-import { emailVerificationToken, resetToken } from './tokens.js';
+import { emailChangeToken, emailVerificationToken, resetToken } from './tokens.js';
 import { SYSTEM_ACTOR, type UserEvent } from './user.decider.js';
 import { findUserById } from './users.queries.js';
 
@@ -42,6 +46,9 @@ export function identityMailSubscriber(ctx: AppContext): Subscriber {
       'UserApproved',
       'UserRejected',
       'PasswordResetRequested',
+      'PasswordChanged',
+      'EmailChangeRequested',
+      'EmailChanged',
       'SecondFactorEnrolled',
       'SecondFactorRemoved',
       'RecoveryCodeUsed',
@@ -74,6 +81,30 @@ export function identityMailSubscriber(ctx: AppContext): Subscriber {
           const user = await findUserById(tx, event.data.userId);
           const link = `${origin}/auth/forgot-password?token=${encodeURIComponent(resetToken(tokenSecret(ctx), event.data.resetId))}`;
           if (user) await send(tx, `password-reset:${recorded.eventId}`, user.email, passwordResetMail(site, user.first_name, link));
+          return;
+        }
+        case 'PasswordChanged': {
+          // Only the member's own change from the settings page; a reset was asked for by mail already.
+          if (event.data.via !== 'user') return;
+          const user = await findUserById(tx, event.data.userId);
+          const reset = `${origin}/auth/forgot-password`;
+          if (user) await send(tx, `password-changed:${recorded.eventId}`, user.email, passwordChangedMail(site, user.first_name, reset));
+          return;
+        }
+        case 'EmailChangeRequested': {
+          const d = event.data;
+          // A member erased before this mail was queued: their addresses now read as placeholders.
+          if (!d.newEmail.includes('@')) return;
+          const user = await findUserById(tx, d.userId);
+          const link = `${origin}/auth/confirm-email?token=${encodeURIComponent(emailChangeToken(tokenSecret(ctx), d.userId, d.changeId))}`;
+          if (user) await send(tx, `email-change:${recorded.eventId}`, d.newEmail, confirmEmailChangeMail(site, user.first_name, link));
+          return;
+        }
+        case 'EmailChanged': {
+          const d = event.data;
+          if (!d.previousEmail.includes('@')) return;
+          const user = await findUserById(tx, d.userId);
+          if (user) await send(tx, `email-changed:${recorded.eventId}`, d.previousEmail, emailChangedMail(site, user.first_name, d.email));
           return;
         }
         case 'SecondFactorEnrolled':

@@ -97,3 +97,49 @@ If this was not you, reset your password now and contact support.
 ${site}`,
   };
 }
+
+/** After a signed-in password change: every other session has ended; tell the holder in case it was not them. */
+export function passwordChangedMail(site: string, firstName: string, resetUrl: string): MailText {
+  return {
+    subject: `${site}: your password was changed`,
+    text: `Hi ${firstName},
+
+The password of your account was just changed, and every other device signed in to your account was signed out.
+
+If this was not you, reset your password now and contact support:
+
+${resetUrl}
+
+${site}`,
+  };
+}
+
+/** To the new address: the link that completes an e-mail change. */
+export function confirmEmailChangeMail(site: string, firstName: string, link: string): MailText {
+  return {
+    subject: `${site}: confirm your new e-mail address`,
+    text: `Hi ${firstName},
+
+You asked to use this e-mail address for your ${site} account. Open this link within 24 hours to confirm the change:
+
+${link}
+
+Until you do, your account keeps its current address. If you did not ask for this, you can ignore this message.
+
+${site}`,
+  };
+}
+
+/** To the old address, once the change is done, so an unexpected change is noticed. */
+export function emailChangedMail(site: string, firstName: string, newEmail: string): MailText {
+  return {
+    subject: `${site}: your e-mail address was changed`,
+    text: `Hi ${firstName},
+
+The e-mail address of your account was changed to ${newEmail}. From now on we write to that address, and you log in with it.
+
+If this was not you, contact support right away.
+
+${site}`,
+  };
+}

@@ -13,7 +13,7 @@ import { requireAccount } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { jsonBody } from '../http/validate.js';
-import { setSessionCookies } from './cookies.js';
+import { deviceOf, setSessionCookies } from './cookies.js';
 import { type AuthLimits, limitPerIp } from './limits.js';
 import { completeMfaLogin, confirmEnrolment, disableSecondFactor, secondFactorStatus, startEnrolment } from './mfa.service.js';
 import { LIMITS } from './registration.js';
@@ -96,7 +96,7 @@ export function mfaRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits
 
   api.post('/auth/mfa/verify', perIp, verifySecondFactorDoc, async function verifySecondFactor(c) {
     const input = await jsonBody(c, verifySchema);
-    const session = valueOr(await completeMfaLogin(ctx, limits, input, { requestId: c.get('requestId') }));
+    const session = valueOr(await completeMfaLogin(ctx, limits, input, { requestId: c.get('requestId') }, deviceOf(c)));
     setSessionCookies(ctx, c, session.refresh);
     return ok(c, session.answer);
   });

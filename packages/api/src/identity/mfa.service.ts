@@ -16,7 +16,7 @@ import { mfaTokenMatchesPassword, readMfaToken } from './mfaToken.js';
 import { verifyPassword } from './passwords.js';
 import { ALREADY_ENABLED, INVALID_CODE, INVALID_PROOF, type SecondFactorCommand, secondFactorDecider } from './secondFactor.decider.js';
 import { claimTimeStep, deleteSecret, findSecondFactor, findSecret, saveSecret } from './secondFactors.js';
-import { type IssuedSession, issueSession, mayLogIn } from './session.service.js';
+import { type Device, type IssuedSession, issueSession, mayLogIn } from './session.service.js';
 import {
   decryptSecret,
   encryptSecret,
@@ -138,6 +138,7 @@ export async function completeMfaLogin(
   limits: AuthLimits,
   input: { mfaToken: string; code: string },
   caller: Omit<Caller, 'actorId'>,
+  device?: Device,
 ): Promise<Result<IssuedSession>> {
   const claims = await readMfaToken(ctx, input.mfaToken);
   const user = claims ? await findUserById(ctx.db, claims.userId) : undefined;
@@ -151,7 +152,7 @@ export async function completeMfaLogin(
     return checked;
   }
   await limits.failedLogins.reset(user.email_lower);
-  return success(await issueSession(ctx, user));
+  return success(await issueSession(ctx, user, undefined, device));
 }
 
 /** Removes the factor after the password and a code (or recovery code); wrong proofs count as failed logins. */

@@ -40,10 +40,19 @@ export function refreshTtlMs(ctx: AppContext): number {
   return ctx.env.REFRESH_TOKEN_TTL_DAYS * 24 * 60 * 60 * 1000;
 }
 
-/** Signs an access token for a (new or rotated) refresh session. */
-export async function issueSession(ctx: AppContext, user: UserRow, refresh?: IssuedToken): Promise<IssuedSession> {
-  const issued = refresh ?? (await createSession(ctx.db, user.id, ctx.ids.next(), ctx.clock.now(), refreshTtlMs(ctx)));
-  const token = await signAccessToken(ctx, { id: user.id, role: user.role });
+/** What a new session records about the device that opened it (shown in the member's session list). */
+export interface Device {
+  userAgent: string | null;
+}
+
+/**
+ * Signs an access token for a (new or rotated) refresh session. The token names its session (`sid`),
+ * so revoking the session ends the access token too, and the session list can mark the current one.
+ */
+export async function issueSession(ctx: AppContext, user: UserRow, refresh?: IssuedToken, device?: Device): Promise<IssuedSession> {
+  const issued =
+    refresh ?? (await createSession(ctx.db, user.id, ctx.ids.next(), ctx.clock.now(), refreshTtlMs(ctx), device?.userAgent ?? null));
+  const token = await signAccessToken(ctx, { id: user.id, role: user.role, sessionId: issued.sessionId });
   const answer: SessionAnswer = { token, expiresIn: ctx.env.ACCESS_TOKEN_TTL_SECONDS, user: toUserDto(user) };
   if (ctx.env.REQUIRE_ADMIN_2FA && user.role === 'admin' && (await findSecondFactor(ctx.db, user.id))?.status !== 'enabled')
     answer.mfaEnrollmentRequired = true;
@@ -58,6 +67,7 @@ export async function logIn(
   ctx: AppContext,
   limits: AuthLimits,
   credentials: { email: string; password: string },
+  device?: Device,
 ): Promise<Result<IssuedSession | MfaChallenge>> {
   const key = credentials.email.trim().toLowerCase();
   const blocked = await loginBlocked(ctx, limits, key);
@@ -75,7 +85,7 @@ export async function logIn(
   if ((await findSecondFactor(ctx.db, user.id))?.status === 'enabled')
     return success({ mfaRequired: true, mfaToken: await signMfaToken(ctx, user) });
   await limits.failedLogins.reset(key);
-  return success(await issueSession(ctx, user));
+  return success(await issueSession(ctx, user, undefined, device));
 }
 
 /** Rotates the refresh token; any problem (unknown, reused, expired, rejected account) ends the session. */

@@ -27,9 +27,25 @@ async function insertToken(q: Queryable, sessionId: string, expiresAt: Date): Pr
   return { token, sessionId, expiresAt };
 }
 
-export async function createSession(db: Db, userId: string, sessionId: string, now: Date, ttlMs: number): Promise<IssuedToken> {
+/** The longest user agent kept: enough to name a browser and device, not a place to store megabytes. */
+export const USER_AGENT_MAX = 300;
+
+export async function createSession(
+  db: Db,
+  userId: string,
+  sessionId: string,
+  now: Date,
+  ttlMs: number,
+  userAgent: string | null = null,
+): Promise<IssuedToken> {
   return db.transaction(async (tx) => {
-    await tx.run('INSERT INTO refresh_sessions (id, user_id, created_at) VALUES (?, ?, ?)', [sessionId, userId, now.toISOString()]);
+    await tx.run('INSERT INTO refresh_sessions (id, user_id, created_at, last_used_at, user_agent) VALUES (?, ?, ?, ?, ?)', [
+      sessionId,
+      userId,
+      now.toISOString(),
+      now.toISOString(),
+      userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
+    ]);
     return insertToken(tx, sessionId, new Date(now.getTime() + ttlMs));
   });
 }
@@ -64,6 +80,7 @@ export async function rotateSession(db: Db, token: string, now: Date, ttlMs: num
     }
     if (row.expires_at <= now.toISOString()) return { ok: false, reason: 'expired' } as const;
     const next = await insertToken(tx, row.session_id, new Date(now.getTime() + ttlMs));
+    await tx.run('UPDATE refresh_sessions SET last_used_at = ? WHERE id = ?', [now.toISOString(), row.session_id]);
     return { ok: true, userId: row.user_id, next } as const;
   });
 }
@@ -77,7 +94,53 @@ export async function revokeSessionByToken(db: Db, token: string, now: Date): Pr
   );
 }
 
-/** Revokes every session of a user (after a password reset). */
-export async function revokeUserSessions(q: Queryable, userId: string, now: Date): Promise<void> {
-  await q.run('UPDATE refresh_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL', [now.toISOString(), userId]);
+/** Revokes every session of a user (after a password reset), or every one but `exceptSessionId`. */
+export async function revokeUserSessions(q: Queryable, userId: string, now: Date, exceptSessionId?: string): Promise<number> {
+  const r = exceptSessionId
+    ? await q.run('UPDATE refresh_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND id <> ?', [
+        now.toISOString(),
+        userId,
+        exceptSessionId,
+      ])
+    : await q.run('UPDATE refresh_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL', [now.toISOString(), userId]);
+  return r.changes;
+}
+
+/** Revokes one session of this user; false when it is not theirs or already ended. */
+export async function revokeUserSession(q: Queryable, userId: string, sessionId: string, now: Date): Promise<boolean> {
+  const r = await q.run('UPDATE refresh_sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL', [
+    now.toISOString(),
+    sessionId,
+    userId,
+  ]);
+  return r.changes === 1;
+}
+
+/**
+ * Whether a session has ended: revoked, or gone (an erased member's sessions are deleted). Access
+ * tokens name their session, so ending it ends them too, not only the refresh token.
+ */
+export async function sessionEnded(q: Queryable, sessionId: string): Promise<boolean> {
+  const row = await q.get<{ revoked_at: string | null }>('SELECT revoked_at FROM refresh_sessions WHERE id = ?', [sessionId]);
+  return !row || Boolean(row.revoked_at);
+}
+
+export interface ActiveSessionRow {
+  id: string;
+  user_agent: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string;
+}
+
+/** A user's sessions that can still refresh (not revoked, an unused token not yet expired), newest use first. */
+export function activeSessions(q: Queryable, userId: string, now: Date): Promise<ActiveSessionRow[]> {
+  return q.all<ActiveSessionRow>(
+    `SELECT s.id, s.user_agent, s.created_at, s.last_used_at, MAX(t.expires_at) AS expires_at
+     FROM refresh_sessions s JOIN refresh_tokens t ON t.session_id = s.id
+     WHERE s.user_id = ? AND s.revoked_at IS NULL AND t.used_at IS NULL AND t.expires_at > ?
+     GROUP BY s.id, s.user_agent, s.created_at, s.last_used_at
+     ORDER BY COALESCE(s.last_used_at, s.created_at) DESC, s.id`,
+    [userId, now.toISOString()],
+  );
 }

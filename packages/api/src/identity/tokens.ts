@@ -38,3 +38,14 @@ export function verificationTokenUserId(token: string): string | null {
   if (!id || !sig) return null;
   return Buffer.from(id, 'base64url').toString('utf8') || null;
 }
+
+/** How long a mailed e-mail change link works. */
+export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * `<base64url user id>.<mac of the change id>`: the link mailed to the new address. Rebuilt by the
+ * mail subscriber from `EmailChangeRequested`, which stores only its SHA-256.
+ */
+export function emailChangeToken(secret: string, userId: string, changeId: string): string {
+  return `${Buffer.from(userId).toString('base64url')}.${mac(secret, 'email-change', changeId)}`;
+}

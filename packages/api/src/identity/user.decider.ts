@@ -1,6 +1,7 @@
 /**
  * The user account aggregate (stream `user-{userId}`): registration, manual approval, password
- * changes and resets, e-mail verification, profile edits and the admin bootstrap. Pure: hashes,
+ * changes and resets, e-mail verification, e-mail address changes (confirmed from the new
+ * mailbox), profile edits and the admin bootstrap. Pure: hashes,
  * tokens' hashes, ids and time arrive inside the commands.
  */
 import { accept, type Decider, reject } from '../shared/decider.js';
@@ -56,10 +57,22 @@ export type MemberErased = {
   type: 'MemberErased';
   data: { userId: string; erasedBy: string; erasedAt: string; requestedBy: 'member' | 'admin'; reason: string | null };
 };
+/** A member asked to move the account to `newEmail`; only the holder of the mailed link can finish it. */
+export type EmailChangeRequested = {
+  type: 'EmailChangeRequested';
+  data: { userId: string; changeId: string; newEmail: string; tokenHash: string; expiresAt: string; requestedAt: string };
+};
+/** The account's address is now `email` (the link mailed there was followed); `previousEmail` is told. */
+export type EmailChanged = {
+  type: 'EmailChanged';
+  data: { userId: string; changeId: string; previousEmail: string; email: string; changedAt: string };
+};
 
 export type UserEvent =
   | MemberErased
   | UserRegistered
+  | EmailChangeRequested
+  | EmailChanged
   | UserApproved
   | UserRejected
   | PasswordChanged
@@ -79,6 +92,8 @@ export type UserCommand =
   | { type: 'VerifyEmail'; email: string; now: string }
   | { type: 'UpdateProfile'; firstName: string; lastName: string; now: string }
   | { type: 'Erase'; erasedBy: string; requestedBy: 'member' | 'admin'; reason: string | null; now: string }
+  | { type: 'RequestEmailChange'; changeId: string; newEmail: string; tokenHash: string; expiresAt: string; now: string }
+  | { type: 'ConfirmEmailChange'; tokenHash: string; now: string }
   | {
       /** Start-up: the configured admin account exists, approved, role admin, with this password. */
       type: 'EnsureAdmin';
@@ -102,7 +117,13 @@ export interface UserState {
   pendingReset: { tokenHash: string; expiresAt: string } | null;
   /** After `MemberErased` the account is gone: every command on it answers "User not found". */
   erased: boolean;
+  /** The newest requested address change; an older link stops working when a new one is asked for. */
+  pendingEmailChange: { changeId: string; newEmail: string; tokenHash: string; expiresAt: string } | null;
 }
+
+export const SAME_EMAIL = 'This is already your email address';
+export const INVALID_EMAIL_CHANGE_LINK = 'This email change link is invalid or has already been used';
+export const EXPIRED_EMAIL_CHANGE_LINK = 'This email change link has expired. Please ask for a new one from your account settings.';
 
 export const SYSTEM_ACTOR = 'system';
 
@@ -160,6 +181,28 @@ function decide(command: UserCommand, state: UserState) {
       if (command.email.toLowerCase() !== state.email.toLowerCase()) return reject('validation', 'This verification link is invalid');
       if (state.emailVerified) return accept<UserEvent>();
       return accept<UserEvent>({ type: 'EmailVerified', data: { userId, email: state.email, verifiedAt: command.now } });
+    case 'RequestEmailChange':
+      if (command.newEmail.toLowerCase() === state.email.toLowerCase()) return reject('validation', SAME_EMAIL);
+      return accept<UserEvent>({
+        type: 'EmailChangeRequested',
+        data: {
+          userId,
+          changeId: command.changeId,
+          newEmail: command.newEmail,
+          tokenHash: command.tokenHash,
+          expiresAt: command.expiresAt,
+          requestedAt: command.now,
+        },
+      });
+    case 'ConfirmEmailChange': {
+      const pending = state.pendingEmailChange;
+      if (!pending || pending.tokenHash !== command.tokenHash) return reject('validation', INVALID_EMAIL_CHANGE_LINK);
+      if (pending.expiresAt <= command.now) return reject('validation', EXPIRED_EMAIL_CHANGE_LINK);
+      return accept<UserEvent>({
+        type: 'EmailChanged',
+        data: { userId, changeId: pending.changeId, previousEmail: state.email, email: pending.newEmail, changedAt: command.now },
+      });
+    }
     case 'UpdateProfile':
       if (state.firstName === command.firstName && state.lastName === command.lastName) return accept<UserEvent>();
       return accept<UserEvent>({
@@ -213,7 +256,23 @@ function evolve(state: UserState, event: UserEvent): UserState {
     case 'ProfileUpdated':
       return { ...state, firstName: event.data.firstName, lastName: event.data.lastName };
     case 'MemberErased':
-      return { ...state, erased: true, email: '', firstName: '', lastName: '', passwordHash: '', pendingReset: null };
+      return {
+        ...state,
+        erased: true,
+        email: '',
+        firstName: '',
+        lastName: '',
+        passwordHash: '',
+        pendingReset: null,
+        pendingEmailChange: null,
+      };
+    case 'EmailChangeRequested': {
+      const { changeId, newEmail, tokenHash, expiresAt } = event.data;
+      return { ...state, pendingEmailChange: { changeId, newEmail, tokenHash, expiresAt } };
+    }
+    case 'EmailChanged':
+      // Following the link proved the new mailbox, so the new address counts as verified.
+      return { ...state, email: event.data.email, emailVerified: true, pendingEmailChange: null };
     default:
       return state;
   }
@@ -232,6 +291,7 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
     lastName: '',
     pendingReset: null,
     erased: false,
+    pendingEmailChange: null,
   }),
   decide,
   evolve,

@@ -190,3 +190,45 @@ describe('user decider: erasure', () => {
     thenError(given([admin]).when(erase), 'conflict', 'An admin account cannot be erased');
   });
 });
+
+describe('user decider: e-mail change', () => {
+  const requested: UserEvent = {
+    type: 'EmailChangeRequested',
+    data: { userId: 'u1', changeId: 'c1', newEmail: 'ann@new.test', tokenHash: 'ec-1', expiresAt: LATER, requestedAt: NOW },
+  };
+  const request = {
+    type: 'RequestEmailChange',
+    changeId: 'c1',
+    newEmail: 'ann@new.test',
+    tokenHash: 'ec-1',
+    expiresAt: LATER,
+    now: NOW,
+  } as const;
+
+  it('records a request for a different address, and refuses the current one in any letter case', () => {
+    thenEvents(given([registered, approved]).when(request), [requested]);
+    thenError(given([registered]).when({ ...request, newEmail: 'ann@example.TEST' }), 'validation', 'This is already your email address');
+    thenError(given([]).when(request), 'not_found');
+  });
+  it('changes the address with the matching link before it expires, from the old address', () => {
+    thenEvents(given([registered, requested]).when({ type: 'ConfirmEmailChange', tokenHash: 'ec-1', now: NOW }), [
+      {
+        type: 'EmailChanged',
+        data: { userId: 'u1', changeId: 'c1', previousEmail: 'Ann@Example.test', email: 'ann@new.test', changedAt: NOW },
+      },
+    ]);
+  });
+  it('refuses a wrong, used, replaced or expired link', () => {
+    const changed: UserEvent = {
+      type: 'EmailChanged',
+      data: { userId: 'u1', changeId: 'c1', previousEmail: 'Ann@Example.test', email: 'ann@new.test', changedAt: NOW },
+    };
+    const newer: UserEvent = { ...requested, data: { ...requested.data, changeId: 'c2', tokenHash: 'ec-2' } } as UserEvent;
+    const confirm = { type: 'ConfirmEmailChange', tokenHash: 'ec-1', now: NOW } as const;
+    thenError(given([registered, requested]).when({ ...confirm, tokenHash: 'other' }), 'validation');
+    thenError(given([registered, requested, changed]).when(confirm), 'validation');
+    thenError(given([registered, requested, newer]).when(confirm), 'validation');
+    const expired = given([registered, requested]).when({ ...confirm, now: MUCH_LATER });
+    expect(!expired.ok && expired.error.message).toMatch(/expired/);
+  });
+});

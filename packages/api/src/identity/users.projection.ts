@@ -81,6 +81,14 @@ async function applyUserEvent(tx: Queryable, event: UserEvent): Promise<void> {
     case 'AdminRoleGranted':
       await tx.run(`UPDATE users SET role = 'admin' WHERE id = ?`, [event.data.userId]);
       return;
+    case 'EmailChanged':
+      // The unique email_lower rolls the append back if the address was taken since the request.
+      await tx.run('UPDATE users SET email = ?, email_lower = ?, email_verified = 1 WHERE id = ?', [
+        event.data.email,
+        event.data.email.toLowerCase(),
+        event.data.userId,
+      ]);
+      return;
     case 'ProfileUpdated':
       await tx.run('UPDATE users SET first_name = ?, last_name = ? WHERE id = ?', [
         event.data.firstName,

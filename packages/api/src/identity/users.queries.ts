@@ -80,3 +80,17 @@ export async function identityCounts(q: Queryable): Promise<IdentityCounts> {
   );
   return { pendingApprovals: Number(row?.pending ?? 0), activeMembers: Number(row?.active ?? 0) };
 }
+
+/** Accounts whose e-mail or name contains `text` (any case), newest first, at most `limit` (the admin's member search). */
+export function searchUsers(q: Queryable, text: string, limit: number): Promise<UserRow[]> {
+  const like = `%${text
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  return q.all<UserRow>(
+    `SELECT * FROM users
+     WHERE email_lower LIKE ? ESCAPE '\\' OR LOWER(first_name || ' ' || last_name) LIKE ? ESCAPE '\\'
+     ORDER BY created_at DESC, id LIMIT ?`,
+    [like, like, limit],
+  );
+}

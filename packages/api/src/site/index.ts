@@ -1,5 +1,5 @@
 /**
- * The public part of the site config (brand, models, plans, featured videos, compliance contacts)
+ * The public part of the site config (brand, models, plans, featured videos, compliance contacts, privacy retention periods)
  * for the web app and the desktop console: GET /api/site. Secrets and the xpub never leave the server.
  */
 import { siteInfoSchema } from '@members/ui/api/schemas';

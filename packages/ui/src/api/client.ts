@@ -5,6 +5,7 @@
  */
 import { createSessionStore, type SessionStore, tokenExpiry } from './session';
 import type {
+  AccountSession,
   AdminStats,
   AdminVideo,
   AdminVideoChanges,
@@ -14,10 +15,13 @@ import type {
   ApprovalStatus,
   AuthResult,
   BitcoinPaymentSubmission,
+  DeleteAccountPayload,
   DeletedVideo,
   EmailVerified,
   GeoCheck,
   LoginResult,
+  MemberHistory,
+  MemberListRow,
   MessageAnswer,
   PendingPayment,
   PendingUser,
@@ -342,6 +346,35 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return { videoId: outcome.videoId };
   }
 
+  /**
+   * A file the API answers with the bearer token (not a link: the token is not a cookie), e.g. the
+   * member's data export. The name comes from Content-Disposition.
+   */
+  async function download(path: string, opts: RequestOptions = {}, fallbackName = 'download'): Promise<{ blob: Blob; filename: string }> {
+    const token = session.get().token;
+    if (token && expired(token)) await refreshSession();
+    const h = headers(false);
+    h.Accept = '*/*';
+    let res: Response;
+    try {
+      res = await doFetch(url(path, opts.query), { headers: h, credentials: 'include' });
+    } catch {
+      throw new ApiError(0, 'Network error. Please check your connection and try again.');
+    }
+    if (!res.ok) {
+      let body: Envelope<unknown> = {};
+      try {
+        body = JSON.parse(await res.text()) as Envelope<unknown>;
+      } catch {
+        body = {};
+      }
+      fail(res.status, body, opts);
+    }
+    const disposition = res.headers.get('content-disposition') ?? '';
+    const filename = /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? fallbackName;
+    return { blob: await res.blob(), filename };
+  }
+
   const get = <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, opts);
   const post = <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, { ...opts, body });
   // Auth calls answer 401/403 as part of their result (wrong password, rejected account): no redirect.
@@ -378,6 +411,46 @@ export function createApiClient(options: ApiClientOptions = {}) {
     updateProfile: async (profile: Pick<Partial<User>, 'firstName' | 'lastName'>): Promise<User> =>
       (await request<{ user: User }>('PUT', '/users/profile', { body: profile })).user,
 
+    // account settings (a wrong password is an answer here, not an expired session)
+    changePassword: (currentPassword: string, newPassword: string) =>
+      post<{ message: string; otherSessionsEnded: number }>(
+        '/users/me/password',
+        { currentPassword, newPassword },
+        { redirectOn401: false, fallbackError: 'Could not change the password' },
+      ),
+    requestEmailChange: (password: string, newEmail: string) =>
+      post<{ message: string; pendingEmail: string }>(
+        '/users/me/email',
+        { password, newEmail },
+        { redirectOn401: false, fallbackError: 'Could not change the email address' },
+      ),
+    confirmEmailChange: (token: string) =>
+      post<{ email: string; message: string }>(
+        '/auth/email-change/confirm',
+        { token },
+        { ...noRedirect, fallbackError: 'Could not confirm' },
+      ),
+    sessions: async (): Promise<AccountSession[]> => (await get<{ sessions: AccountSession[] }>('/users/me/sessions')).sessions,
+    revokeSession: (id: string) =>
+      request<{ revoked: true }>('DELETE', `/users/me/sessions/${encodeURIComponent(id)}`, {
+        fallbackError: 'Could not sign out that session',
+      }),
+    revokeOtherSessions: () => request<{ revoked: number }>('DELETE', '/users/me/sessions', { fallbackError: 'Could not sign out' }),
+    /** The member's data: `json` (machine-readable, GDPR art. 20) or `html` (a readable summary). */
+    exportMyData: (format: 'json' | 'html') =>
+      download(
+        '/users/me/export',
+        { query: format === 'html' ? { format: 'html' } : {}, fallbackError: 'Could not download your data' },
+        `my-data.${format}`,
+      ),
+    deleteAccount: (payload: DeleteAccountPayload) =>
+      request<{ erased: boolean }>('DELETE', '/users/me', {
+        body: payload,
+        redirectOn401: false,
+        redirectOn403: false,
+        fallbackError: 'Could not delete the account',
+      }),
+
     // catalog & streaming
     listVideos: (query: VideoQuery = {}) => get<VideoPage>('/videos', { query: { ...query } }),
     getVideo: (id: string) => get<Video>(`/videos/${encodeURIComponent(id)}`, { fallbackError: 'Failed to load video' }),
@@ -412,6 +485,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
       post<UserDecision>(`/admin/users/${encodeURIComponent(id)}/approve`, {}, { fallbackError: 'Failed to approve user' }),
     rejectUser: (id: string) =>
       post<UserDecision>(`/admin/users/${encodeURIComponent(id)}/reject`, {}, { fallbackError: 'Failed to reject user' }),
+    findMembers: async (q: string): Promise<MemberListRow[]> =>
+      (await get<{ users: MemberListRow[] }>('/admin/users', { query: { q }, fallbackError: 'Failed to load members' })).users,
+    memberHistory: (id: string) =>
+      get<MemberHistory>(`/admin/users/${encodeURIComponent(id)}/history`, { fallbackError: 'Failed to load the member' }),
+    eraseMember: (id: string, reason: string) =>
+      post<{ erased: boolean }>(
+        `/admin/users/${encodeURIComponent(id)}/erase`,
+        { reason },
+        { fallbackError: 'Failed to erase the member' },
+      ),
     pendingPayments: async (): Promise<PendingPayment[]> =>
       (await get<{ payments: PendingPayment[]; count: number }>('/admin/pending-payments')).payments,
     verifyPayment: (id: string) =>

@@ -259,4 +259,38 @@ describe('API client', () => {
     const { date: _date, ...totals } = day;
     expect(toAnalyticsPoints({ from: day.date, to: day.date, days: [day], totals })).toEqual([day]);
   });
+
+  it('downloads the data export with the bearer token, named by Content-Disposition or by format', async () => {
+    const { api, session, calls } = setup([
+      () =>
+        new Response('{"profile":{}}', {
+          status: 200,
+          headers: { 'content-disposition': 'attachment; filename="my-data-2026-01-02.json"' },
+        }),
+      () => new Response('<html></html>', { status: 200, headers: { 'content-type': 'text/html' } }),
+    ]);
+    session.set(jwt(Math.floor(Date.now() / 1000) + 600), USER);
+    const file = await api.exportMyData('json');
+    expect(file.filename).toBe('my-data-2026-01-02.json');
+    expect(await file.blob.text()).toBe('{"profile":{}}');
+    expect(calls[0]?.url).toBe('https://members.example/api/users/me/export');
+    expect((calls[0]!.init.headers as Record<string, string>).Authorization).toMatch(/^Bearer /);
+    expect((await api.exportMyData('html')).filename).toBe('my-data.html');
+    expect(calls[1]?.url).toBe('https://members.example/api/users/me/export?format=html');
+  });
+
+  it('answers a wrong password on the settings calls in place, without the expired-session redirect', async () => {
+    const { api, session, onUnauthorized } = setup([
+      () => json(401, { success: false, error: 'Your current password is not correct' }),
+      () => json(401, { success: false, error: 'Invalid password' }),
+    ]);
+    session.set(jwt(Math.floor(Date.now() / 1000) + 600), USER);
+    await expect(api.changePassword('wrong', 'new-password-1')).rejects.toMatchObject({
+      status: 401,
+      message: 'Your current password is not correct',
+    });
+    await expect(api.deleteAccount({ password: 'wrong', confirmation: 'DELETE' })).rejects.toBeInstanceOf(ApiError);
+    expect(onUnauthorized).not.toHaveBeenCalled();
+    expect(session.get().token).toBeTruthy();
+  });
 });

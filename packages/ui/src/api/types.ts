@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type {
   accessLevelSchema,
+  accountSessionSchema,
   adminStatsSchema,
   adminVideoPageSchema,
   adminVideoSchema,
@@ -15,6 +16,10 @@ import type {
   emailVerifiedAnswerSchema,
   featuredVideoSchema,
   geoCheckSchema,
+  memberHistoryAnswerSchema,
+  memberHistoryEntrySchema,
+  memberListRowSchema,
+  memberSummarySchema,
   messageAnswerSchema,
   mfaChallengeSchema,
   paymentRequestSchema,
@@ -150,3 +155,23 @@ export type SiteInfo = Omit<SiteAnswer, 'adminEmail' | 'explorerTxUrl' | 'plans'
 };
 /** A plan as the site config states it (the fallback the screens show before GET /subscriptions/plans answers). */
 export type SitePlan = SiteAnswer['plans']['monthly'];
+
+/** A signed-in session of the member (GET /users/me/sessions); `current` is the one making the call. */
+export type AccountSession = z.infer<typeof accountSessionSchema>;
+
+/** What account deletion asks for (DELETE /users/me): `confirmation` must be exactly `DELETE`. */
+export interface DeleteAccountPayload {
+  password: string;
+  code?: string;
+  confirmation: string;
+}
+
+/** One line of a member's history on the admin member page, from their events. */
+export type MemberHistoryEntry = z.infer<typeof memberHistoryEntrySchema>;
+/** The member as the read model has them now (personal fields read as placeholders once erased). */
+export type MemberSummary = z.infer<typeof memberSummarySchema>;
+export type MemberHistory = z.infer<typeof memberHistoryAnswerSchema>;
+/** A row of the admin's member search (GET /admin/users?q=). */
+export type MemberListRow = z.infer<typeof memberListRowSchema>;
+/** What the privacy policy says about erasure and retention (site config `privacy`). */
+export type PrivacyInfo = SiteInfo['privacy'];

@@ -5,13 +5,14 @@
  * (or the `client` prop). Needs a QueryClientProvider above it.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import type { ApiClient } from '../api/client';
 import type { PendingPayment, PendingUser } from '../api/types';
 import { useOptionalApiClient } from './ApiContext';
 import { Card } from './Card';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Alert, Spinner } from './Feedback';
+import { MemberSearch } from './MemberSearch';
 import { PendingPaymentsTable } from './PendingPaymentsTable';
 import { PendingUsersTable } from './PendingUsersTable';
 import { RejectPaymentDialog } from './RejectPaymentDialog';
@@ -36,11 +37,13 @@ export interface AdminDashboardProps {
   models: string[];
   /** Block explorer '{txid}' template. */
   explorerTemplate?: string;
+  /** Links to a member's page (history, erasure); with it the dashboard also shows the member search. */
+  renderMemberLink?: (member: { id: string; email: string }) => ReactNode;
 }
 
 type Notice = { tone: 'success' | 'error'; text: string } | null;
 
-export function AdminDashboard({ client, models, explorerTemplate }: AdminDashboardProps) {
+export function AdminDashboard({ client, models, explorerTemplate, renderMemberLink }: AdminDashboardProps) {
   const fromContext = useOptionalApiClient();
   const api = client ?? fromContext;
   if (!api) throw new Error('AdminDashboard needs a client prop or an <ApiClientProvider>');
@@ -129,9 +132,16 @@ export function AdminDashboard({ client, models, explorerTemplate }: AdminDashbo
             busyId={busyUser}
             onApprove={(u) => approve.mutate(u)}
             onReject={(u) => setRejecting(u)}
+            renderMemberLink={renderMemberLink}
           />
         )}
       </Card>
+
+      {renderMemberLink && (
+        <Card className="admin-section">
+          <MemberSearch api={api} renderMemberLink={renderMemberLink} />
+        </Card>
+      )}
 
       <Card className="admin-section">
         {payments.error ? <Alert>{(payments.error as Error).message}</Alert> : null}

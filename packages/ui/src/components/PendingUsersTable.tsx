@@ -1,4 +1,5 @@
 /** 'Pending User Approvals (count)': Email, Name, Registration Date, Location, Approve/Reject per row. */
+import type { ReactNode } from 'react';
 import type { PendingUser } from '../api/types';
 import { formatDate } from '../format/dates';
 import { Button } from './Button';
@@ -10,6 +11,8 @@ export interface PendingUsersTableProps {
   busyId?: string | null;
   onApprove(user: PendingUser): void;
   onReject(user: PendingUser): void;
+  /** How the e-mail links to the member's page (the web passes a router link); plain text without it. */
+  renderMemberLink?: (member: { id: string; email: string }) => ReactNode;
 }
 
 function fullName(u: PendingUser): string {
@@ -22,7 +25,7 @@ function location(u: PendingUser): string {
   return parts.length ? parts.join(', ') : 'N/A';
 }
 
-export function PendingUsersTable({ users, busyId, onApprove, onReject }: PendingUsersTableProps) {
+export function PendingUsersTable({ users, busyId, onApprove, onReject, renderMemberLink }: PendingUsersTableProps) {
   return (
     <DataTable
       caption={`Pending User Approvals (${users.length})`}
@@ -30,7 +33,7 @@ export function PendingUsersTable({ users, busyId, onApprove, onReject }: Pendin
       rowKey={(u) => u.id}
       empty="No pending user approvals"
       columns={[
-        { key: 'email', header: 'Email', render: (u) => u.email },
+        { key: 'email', header: 'Email', render: (u) => (renderMemberLink ? renderMemberLink(u) : u.email) },
         { key: 'name', header: 'Name', render: fullName },
         { key: 'date', header: 'Registration Date', render: (u) => formatDate(u.registrationDate ?? u.createdAt) },
         { key: 'location', header: 'Location', render: location },

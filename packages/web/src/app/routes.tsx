@@ -32,6 +32,9 @@ const NotFound = lazy(() => import('../pages/errors/NotFound'));
 const ServerError = lazy(() => import('../pages/errors/ServerError'));
 const Blocked = lazy(() => import('../pages/Blocked'));
 const TwoFactor = lazy(() => import('../pages/account/TwoFactor'));
+const Account = lazy(() => import('../pages/account/Account'));
+const ConfirmEmail = lazy(() => import('../pages/auth/ConfirmEmail'));
+const AdminMember = lazy(() => import('../pages/admin/Member'));
 
 function page(el: ReactNode) {
   return <Suspense fallback={<Spinner label="Loading..." />}>{el}</Suspense>;
@@ -53,6 +56,7 @@ export const router = createBrowserRouter([
       { path: 'videos/:id', element: page(<VideoDetail />) },
       { path: 'subscription', element: page(<Subscription />) },
       { path: 'admin', element: page(<Admin />) },
+      { path: 'admin/users/:id', element: page(<AdminMember />) },
       { path: 'models', element: page(<Models />) },
       { path: '2257', element: page(<Records2257 />) },
       { path: 'contact', element: page(<Contact />) },
@@ -61,11 +65,13 @@ export const router = createBrowserRouter([
       { path: 'tos', element: page(<Terms />) },
       { path: 'logout', element: page(<Logout />) },
       { path: 'blocked', element: page(<Blocked />) },
+      { path: 'account', element: page(<Account />) },
       { path: 'account/two-factor', element: page(<TwoFactor />) },
       { path: 'auth/login', element: <Navigate to="/login" replace /> },
       { path: 'auth/forgot-password', element: page(<ForgotPassword />) },
       { path: 'auth/reset-password', element: page(<ForgotPassword />) },
       { path: 'auth/verify-email', element: page(<VerifyEmail />) },
+      { path: 'auth/confirm-email', element: page(<ConfirmEmail />) },
       { path: 'auth/redirect', element: page(<RedirectToMarketplace />) },
       { path: 'auth/*', element: <Navigate to="/login" replace /> },
       { path: 'error/500', element: page(<ServerError />) },

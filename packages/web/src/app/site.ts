@@ -3,9 +3,17 @@
  * custodian of records...). Until it answers — or if it never does — pages render from a neutral
  * fallback carrying the spec's constants, so nothing waits on it.
  */
-import type { SiteInfo } from '@members/ui/api';
+import type { PrivacyInfo, SiteInfo } from '@members/ui/api';
 import { useQuery } from '@tanstack/react-query';
 import { api } from './api';
+
+/** The site config's `privacy` defaults (site.config.example.json), for the policy page until /api/site answers. */
+export const DEFAULT_PRIVACY: PrivacyInfo = {
+  paymentRecordRetentionYears: 10,
+  retentionBasis: 'statutory retention of accounting records',
+  backupRetentionDays: 30,
+  logRetentionDays: 14,
+};
 
 export const FALLBACK_SITE: SiteInfo = {
   siteName: 'Members',
@@ -14,7 +22,6 @@ export const FALLBACK_SITE: SiteInfo = {
   custodianOfRecords: { name: 'Custodian of Records', address: '', email: '' },
   contactEmail: '',
   bitcoin: { explorerTxUrl: 'https://mempool.space/tx/{txid}' },
-  privacy: { paymentRecordRetentionYears: 10, retentionBasis: 'statutory retention of accounting records' },
   plans: {
     monthly: {
       name: 'Monthly Premium',
@@ -45,6 +52,7 @@ export const FALLBACK_SITE: SiteInfo = {
     },
   },
   featuredVideos: [],
+  privacy: DEFAULT_PRIVACY,
 };
 
 export function useSiteQuery() {

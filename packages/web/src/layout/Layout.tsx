@@ -1,6 +1,6 @@
 /**
  * The site layout of spec §2: a fixed top bar (Home, Videos, Models; welcome line, Admin badge,
- * Subscribe, Admin, Logout when logged in; Login and 'JOIN NOW' when not) and the footer links.
+ * Subscribe, Account (the member's settings), Admin, Logout when logged in; Login and 'JOIN NOW' when not) and the footer links.
  */
 import { StatusBadge } from '@members/ui';
 import { useEffect, useState } from 'react';
@@ -73,6 +73,9 @@ export function Layout() {
                     )}
                   </span>
                   <NavLink to="/subscription">Subscribe</NavLink>
+                  <NavLink to="/account" end>
+                    Account
+                  </NavLink>
                   {admin && <NavLink to="/admin">Admin</NavLink>}
                   <Link to="/logout" className="btn btn-ghost btn-sm">
                     Logout

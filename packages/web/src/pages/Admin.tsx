@@ -1,6 +1,6 @@
 /** `/admin`: the shared AdminDashboard for admins; 'Access Denied' for everyone else. */
 import { AdminAccessDenied, AdminDashboard } from '@members/ui';
-import { Navigate } from 'react-router-dom';
+import { Link, Navigate } from 'react-router-dom';
 import { useSession } from '../app/session';
 import { useSite } from '../app/site';
 
@@ -12,7 +12,11 @@ export default function Admin() {
   return (
     <div className="container section">
       <h1>Admin Dashboard</h1>
-      <AdminDashboard models={site.models.map((m) => m.name)} explorerTemplate={site.bitcoin.explorerTxUrl} />
+      <AdminDashboard
+        models={site.models.map((m) => m.name)}
+        explorerTemplate={site.bitcoin.explorerTxUrl}
+        renderMemberLink={(m) => <Link to={`/admin/users/${encodeURIComponent(m.id)}`}>{m.email}</Link>}
+      />
     </div>
   );
 }

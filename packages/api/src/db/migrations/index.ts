@@ -9,8 +9,16 @@ import { dropUploadSessions } from './002_drop_upload_sessions.js';
 import { rateLimitCounters } from './003_rate_limit_counters.js';
 import { secondFactorSecrets } from './004_second_factor_secrets.js';
 import { dataKeys } from './005_data_keys.js';
+import { sessionDevices } from './006_session_devices.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
 
-export const migrations: readonly Migration[] = [initial, dropUploadSessions, rateLimitCounters, secondFactorSecrets, dataKeys];
+export const migrations: readonly Migration[] = [
+  initial,
+  dropUploadSessions,
+  rateLimitCounters,
+  secondFactorSecrets,
+  dataKeys,
+  sessionDevices,
+];

@@ -3,6 +3,7 @@
  * (OpenAPI) and types its answers with them, and `packages/ui/src/api/types.ts` takes the client's
  * types from them, so a renamed field is a compile error on both sides.
  */
+export * from './account';
 export * from './admin';
 export * from './billing';
 export * from './catalog';

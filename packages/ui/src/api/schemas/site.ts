@@ -40,7 +40,13 @@ export const siteInfoSchema = z
     /** A block-explorer URL with `{txid}` where the transaction hash goes. */
     explorerTxUrl: z.string(),
     /** How long payment records are kept after an account is erased, and why (spec: privacy notice). */
-    privacy: z.object({ paymentRecordRetentionYears: z.number().int(), retentionBasis: z.string() }),
+    privacy: z.object({
+      paymentRecordRetentionYears: z.number().int(),
+      retentionBasis: z.string(),
+      /** How long backups and server logs are kept before they are overwritten (the policy page says so). */
+      backupRetentionDays: z.number().int(),
+      logRetentionDays: z.number().int(),
+    }),
     adminEmail: z.string().nullable(),
   })
   .meta({ id: 'SiteInfo' });

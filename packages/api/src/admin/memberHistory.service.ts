@@ -1,0 +1,66 @@
+/**
+ * The admin's member page: the member as the read model has them now, and their history read from
+ * their own streams in the log (`user-{id}`: registration, approval, security changes, erasure;
+ * `subscription-{id}`; and each `payment-{id}` of theirs, found through billing's read model).
+ */
+
+import { paymentStreamId } from '../billing/payment.decider.js';
+import { paymentIdsOfMember } from '../billing/readModels.js';
+import { subscriptionStreamId } from '../billing/subscription.decider.js';
+import type { AppContext } from '../context.js';
+import { userStream } from '../identity/user.decider.js';
+import { findUserById, geoLocationOf } from '../identity/users.queries.js';
+import { failure, type Result, success } from '../shared/result.js';
+import { type HistoryEntry, memberHistory } from './memberHistory.js';
+
+export interface MemberSummary {
+  id: string;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  role: string | null;
+  status: string | null;
+  membershipStatus: string | null;
+  subscriptionStatus: string | null;
+  createdAt: string | null;
+  geoLocation: { country: string; region: string } | null;
+}
+
+export interface MemberHistoryAnswer {
+  member: MemberSummary;
+  history: (HistoryEntry & { actor: string })[];
+}
+
+export async function getMemberHistory(ctx: AppContext, userId: string): Promise<Result<MemberHistoryAnswer>> {
+  const own = await ctx.store.readStream(userStream(userId));
+  if (own.length === 0) return failure('not_found', 'Member not found');
+  const payments = await Promise.all((await paymentIdsOfMember(ctx.db, userId)).map((id) => ctx.store.readStream(paymentStreamId(id))));
+  const subscription = await ctx.store.readStream(subscriptionStreamId(userId));
+  const history = memberHistory([...own, ...subscription, ...payments.flat()]);
+
+  // Actors in words: the member themself, an admin by e-mail, or the system job that acted.
+  const names = new Map<string, string>([[userId, 'member']]);
+  for (const id of new Set(history.map((h) => h.actorId).filter((a): a is string => Boolean(a)))) {
+    if (names.has(id)) continue;
+    const actor = await findUserById(ctx.db, id);
+    names.set(id, actor ? (actor.role === 'admin' ? `admin ${actor.email}` : actor.email) : id);
+  }
+
+  const row = await findUserById(ctx.db, userId);
+  const member: MemberSummary = {
+    id: userId,
+    email: row?.email ?? null,
+    firstName: row?.first_name ?? null,
+    lastName: row?.last_name ?? null,
+    role: row?.role ?? null,
+    status: row?.status ?? null,
+    membershipStatus: row?.membership_status ?? null,
+    subscriptionStatus: row?.subscription_status ?? null,
+    createdAt: row?.created_at ?? null,
+    geoLocation: row ? geoLocationOf(row) : null,
+  };
+  return success({
+    member,
+    history: history.map((h) => ({ ...h, actor: h.actorId ? (names.get(h.actorId) ?? h.actorId) : (h.systemActor ?? 'system') })),
+  });
+}

@@ -1,0 +1,149 @@
+/**
+ * Account settings over HTTP (signed in): POST /users/me/password, POST /users/me/email,
+ * GET /users/me/sessions, DELETE /users/me/sessions/{id}, DELETE /users/me/sessions (all others);
+ * and POST /auth/email-change/confirm, the link from the new mailbox, which needs no sign-in
+ * (it may be opened on another device; the mailed token is the proof). Use cases: settings.service.ts.
+ */
+import {
+  emailChangedAnswerSchema,
+  emailChangeRequestedAnswerSchema,
+  otherSessionsRevokedAnswerSchema,
+  passwordChangedAnswerSchema,
+  sessionRevokedAnswerSchema,
+  sessionsAnswerSchema,
+} from '@members/ui/api/schemas';
+import { MIN_PASSWORD_LENGTH, REGISTRATION_MESSAGES } from '@members/ui/registration';
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { requireUser } from '../http/auth.js';
+import { ok, valueOr } from '../http/envelope.js';
+import { linkOrigin } from '../http/linkOrigin.js';
+import { describe } from '../http/openapi.js';
+import { idParams, idSchema, jsonBody, paramOf } from '../http/validate.js';
+import { type AuthLimits, limitPerIp } from './limits.js';
+import { LIMITS } from './registration.js';
+import {
+  changePassword,
+  confirmEmailChange,
+  listSessions,
+  requestEmailChange,
+  revokeOtherSessions,
+  revokeSession,
+  type SettingsCaller,
+} from './settings.service.js';
+
+const currentPassword = z
+  .string({ error: 'is required' })
+  .min(1, 'is required')
+  .max(LIMITS.password, `must be at most ${LIMITS.password} characters`);
+const passwordSchema = z.object({
+  currentPassword,
+  newPassword: z
+    .string({ error: 'is required' })
+    .min(MIN_PASSWORD_LENGTH, REGISTRATION_MESSAGES.passwordTooShort)
+    .max(LIMITS.password, `must be at most ${LIMITS.password} characters`),
+});
+const emailSchema = z.object({
+  password: currentPassword,
+  newEmail: z.email({ error: 'Invalid email address' }).max(LIMITS.email, `must be at most ${LIMITS.email} characters`),
+});
+const confirmSchema = z.object({
+  token: z.string({ error: 'is required' }).min(1, 'is required').max(512, 'must be at most 512 characters'),
+});
+
+export function settingsRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits): void {
+  const perIp = limitPerIp(ctx, limits);
+
+  /** The signed-in member, their session (the one to keep) and where mailed links point. */
+  async function settingsCaller(c: Context<AppEnv>): Promise<SettingsCaller> {
+    const user = await requireUser(ctx, c);
+    return { actorId: user.id, sessionId: c.get('auth')?.sessionId, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) };
+  }
+
+  const tags: ['identity'] = ['identity'];
+  const passwordDoc = describe({
+    summary: 'Change my password',
+    description:
+      'The current password is checked like a login (wrong ones count toward the failed-login limit). Every other session of the account ends (refresh and access tokens); the caller stays signed in; a notice is mailed.',
+    tags,
+    access: 'member',
+    body: passwordSchema,
+    ok: { 200: passwordChangedAnswerSchema },
+    errors: [429],
+  });
+  const emailDoc = describe({
+    summary: 'Ask to change my e-mail address',
+    description:
+      'Needs the password. A confirmation link is mailed to the new address; nothing changes until it is opened (POST /auth/email-change/confirm). An address in use is a 409.',
+    tags,
+    access: 'member',
+    body: emailSchema,
+    ok: { 200: emailChangeRequestedAnswerSchema },
+    errors: [409, 429],
+  });
+  const confirmDoc = describe({
+    summary: 'Confirm an e-mail change with the mailed link',
+    description:
+      'No sign-in needed: the token from the link is the proof. The link works once, for 24 hours; the old address is told. An address taken meanwhile is a 409.',
+    tags,
+    access: 'public',
+    body: confirmSchema,
+    ok: { 200: emailChangedAnswerSchema },
+    errors: [409],
+    rateLimited: true,
+  });
+  const sessionsDoc = describe({
+    summary: 'My signed-in sessions',
+    description: "Sessions that can still refresh: device (user agent), created, last used, expiry; `current` marks the caller's.",
+    tags,
+    access: 'member',
+    ok: { 200: sessionsAnswerSchema },
+  });
+  const revokeOneDoc = describe({
+    summary: 'Sign one of my sessions out',
+    description: "Its refresh token and its access tokens stop working. Another member's session id is a 404.",
+    tags,
+    access: 'member',
+    params: idParams,
+    ok: { 200: sessionRevokedAnswerSchema },
+    errors: [404],
+  });
+  const revokeOthersDoc = describe({
+    summary: 'Sign out every other session of mine',
+    tags,
+    access: 'member',
+    ok: { 200: otherSessionsRevokedAnswerSchema },
+  });
+
+  api.post('/users/me/password', passwordDoc, async function changeOwnPassword(c) {
+    const caller = await settingsCaller(c);
+    const input = await jsonBody(c, passwordSchema);
+    return ok(c, valueOr(await changePassword(ctx, limits, input, caller)));
+  });
+
+  api.post('/users/me/email', emailDoc, async function changeOwnEmail(c) {
+    const caller = await settingsCaller(c);
+    const input = await jsonBody(c, emailSchema);
+    return ok(c, valueOr(await requestEmailChange(ctx, limits, input, caller)));
+  });
+
+  api.post('/auth/email-change/confirm', perIp, confirmDoc, async function confirmNewEmail(c) {
+    const { token } = await jsonBody(c, confirmSchema);
+    return ok(c, valueOr(await confirmEmailChange(ctx, token, { requestId: c.get('requestId') })));
+  });
+
+  api.get('/users/me/sessions', sessionsDoc, async function ownSessions(c) {
+    return ok(c, valueOr(await listSessions(ctx, await settingsCaller(c))));
+  });
+
+  api.delete('/users/me/sessions/:id', revokeOneDoc, async function endOneSession(c) {
+    const caller = await settingsCaller(c);
+    return ok(c, valueOr(await revokeSession(ctx, paramOf(c, 'id', idSchema), caller)));
+  });
+
+  api.delete('/users/me/sessions', revokeOthersDoc, async function endOtherSessions(c) {
+    return ok(c, valueOr(await revokeOtherSessions(ctx, await settingsCaller(c))));
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * Account settings meet erasure, over real HTTP on both stores: a member who changed their e-mail
+ * (and asked for another change they never confirmed) and whose sessions carry a device name deletes
+ * the account. None of the three addresses, the names or the device name is left in the store's
+ * bytes (SQLite file and WAL, or a pg_dump) or the outbox; the settings routes refuse the erased
+ * member's token and the old e-mail change link; the admin's member page shows the erasure without
+ * any address.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { apiClient, forEachStore, randomBytes, startTestServer, type TestServer } from '../../test/harness.js';
+import { pgTool } from '../backup/siteBackup.js';
+import type { OutboxRow } from '../mail/outbox.js';
+import { adminLogin, login, registerMember } from './identity.testkit.js';
+
+function storeBytes(server: TestServer): string {
+  const url = server.store.env.DATABASE_URL;
+  if (url) return execFileSync(pgTool('pg_dump'), ['--no-owner', '--no-acl', url], { maxBuffer: 256 * 1024 * 1024 }).toString('latin1');
+  const file = path.join(server.store.dataDir, 'store.sqlite');
+  return [file, `${file}-wal`]
+    .filter((f) => fs.existsSync(f))
+    .map((f) => fs.readFileSync(f).toString('latin1'))
+    .join('\n');
+}
+
+forEachStore('account settings and erasure', (kind) => {
+  let server: TestServer;
+  let api: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, { env: { PUBLIC_URL: 'https://members.example.test' } });
+    api = apiClient(server.url);
+  });
+  afterAll(async () => server?.close());
+
+  const linkTo = async (email: string) => {
+    await server.subscribers.drain();
+    const rows = await server.ctx.db.all<OutboxRow>('SELECT * FROM mail_outbox WHERE to_address = ? ORDER BY created_at, key', [email]);
+    const match = /\/auth\/confirm-email\?token=(\S+)/.exec(rows.filter((r) => r.key.startsWith('email-change:')).at(-1)?.text_body ?? '');
+    if (!match) throw new Error(`no e-mail change link to ${email}`);
+    return decodeURIComponent(match[1] as string);
+  };
+
+  it('leaves none of the addresses the member used, nor their device, after they delete the account', async () => {
+    const tag = randomBytes(4).toString('hex');
+    const first = `First.${tag}@Example.test`;
+    const second = `second.${tag}@example.test`;
+    const never = `never-confirmed.${tag}@example.test`;
+    const device = `TagBrowser/${tag} (settings erasure test)`;
+    const m = await registerMember(api, { email: first, firstName: `Ysolde${tag}`, lastName: `Varga${tag}` });
+    const admin = await adminLogin(api);
+    expect((await api.post(`/admin/users/${m.id}/approve`, undefined, admin.token)).status).toBe(200);
+    const signed = await api.call('POST', '/auth/login', {
+      body: { email: first, password: m.password },
+      headers: { 'user-agent': device },
+    });
+    const token = signed.body.data.token as string;
+
+    expect((await api.post('/users/me/email', { password: m.password, newEmail: second }, token)).status).toBe(200);
+    expect((await api.post('/auth/email-change/confirm', { token: await linkTo(second) })).status).toBe(200);
+    expect((await api.post('/users/me/email', { password: m.password, newEmail: never }, token)).status).toBe(200);
+    const unused = await linkTo(never);
+    expect((await api.get('/users/me/sessions', token)).body.data.sessions[0].userAgent).toBe(device);
+    await server.subscribers.drain();
+    expect(storeBytes(server)).toContain(second);
+
+    const erased = await api.call('DELETE', '/users/me', { body: { password: m.password, confirmation: 'DELETE' }, token });
+    expect(erased.status).toBe(200);
+
+    // Gone from every door the settings page uses, and the pending change cannot finish.
+    expect((await api.get('/users/me/sessions', token)).status).toBe(401);
+    expect((await api.post('/users/me/password', { currentPassword: m.password, newPassword: 'x'.repeat(12) }, token)).status).toBe(401);
+    expect((await api.post('/auth/email-change/confirm', { token: unused })).status).toBe(400);
+    expect((await api.post('/auth/login', { email: second, password: m.password })).status).toBe(401);
+
+    // No byte of the addresses, names or device is left in the store or the outbox.
+    await server.subscribers.drain();
+    const bytes = storeBytes(server);
+    const outbox = JSON.stringify(await server.ctx.db.all('SELECT * FROM mail_outbox'));
+    for (const needle of [first, first.toLowerCase(), second, never, `Ysolde${tag}`, `Varga${tag}`, tag]) {
+      expect(bytes.includes(needle), `store bytes hold ${needle}`).toBe(false);
+      expect(outbox.includes(needle), `outbox holds ${needle}`).toBe(false);
+    }
+
+    // The admin's member page shows the erasure, no address.
+    const page = await api.get(`/admin/users/${m.id}/history`, admin.token);
+    expect(page.status).toBe(200);
+    expect(page.body.data.history.map((h: { summary: string }) => h.summary)).toEqual(
+      expect.arrayContaining(['Registered', 'E-mail address changed', 'E-mail change requested', 'Erased']),
+    );
+    expect(JSON.stringify(page.body)).not.toContain(tag);
+
+    // Both confirmed addresses are free for a new registration.
+    await registerMember(api, { email: first });
+    await login(api, first, 'member-password-1');
+  });
+});

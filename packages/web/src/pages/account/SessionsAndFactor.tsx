@@ -1,0 +1,144 @@
+/** Account settings: the second factor's state (managed on /account/two-factor) and the signed-in devices, signed out one by one or all others at once. */
+import { Alert, Button, DataTable, Spinner, StatusBadge } from '@members/ui';
+import type { AccountSession } from '@members/ui/api';
+import { formatDate } from '@members/ui/format';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { api, TWO_FACTOR_PATH } from '../../app/api';
+import { errorText, type Notice, NoticeLine, Section } from './accountParts';
+
+export function TwoFactorSummary() {
+  const status = useQuery({ queryKey: ['mfa-status'], queryFn: () => api.mfaStatus(), retry: false });
+  return (
+    <Section title="Two-factor authentication" testId="two-factor">
+      {status.isPending ? (
+        <Spinner label="Loading..." />
+      ) : status.isError ? (
+        <Alert>{errorText(status.error, 'Could not load the two-factor status')}</Alert>
+      ) : (
+        <p>
+          {status.data.enabled ? <StatusBadge tone="success">On</StatusBadge> : <StatusBadge tone="neutral">Off</StatusBadge>}{' '}
+          {status.data.enabled
+            ? 'A code from your authenticator app is asked for at every login.'
+            : 'Add a code from an authenticator app to your login, so a stolen password is not enough.'}
+        </p>
+      )}
+      <Link className="btn btn-secondary" to={TWO_FACTOR_PATH}>
+        {status.data?.enabled ? 'Manage two-factor authentication' : 'Set up two-factor authentication'}
+      </Link>
+    </Section>
+  );
+}
+
+/** A readable name for a user agent: browser and system when we recognise them, else the raw string. */
+function deviceName(ua: string | null): string {
+  if (!ua) return 'Unknown device';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /Chrome\/|Chromium\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : null;
+  const system = /iPhone|iPad/.test(ua)
+    ? 'iOS'
+    : /Android/.test(ua)
+      ? 'Android'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS X/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : null;
+  return browser && system ? `${browser} on ${system}` : ua;
+}
+
+const dateTime = (iso: string) => {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? 'N/A' : `${formatDate(d)} ${d.toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit' })}`;
+};
+
+export function Sessions() {
+  const qc = useQueryClient();
+  const key = ['account', 'sessions'];
+  const list = useQuery({ queryKey: key, queryFn: () => api.sessions(), retry: false });
+  const [notice, setNotice] = useState<Notice>(null);
+  const done = async (text: string) => {
+    setNotice({ tone: 'success', text });
+    await qc.invalidateQueries({ queryKey: key });
+  };
+  const revokeOne = useMutation({
+    mutationFn: (s: AccountSession) => api.revokeSession(s.id),
+    onSuccess: () => done('That session has been signed out.'),
+    onError: (err) => setNotice({ tone: 'error', text: errorText(err, 'Could not sign out that session') }),
+  });
+  const revokeOthers = useMutation({
+    mutationFn: () => api.revokeOtherSessions(),
+    onSuccess: (r) => done(`${r.revoked} other session${r.revoked === 1 ? '' : 's'} signed out.`),
+    onError: (err) => setNotice({ tone: 'error', text: errorText(err, 'Could not sign out') }),
+  });
+  const sessions = list.data ?? [];
+  return (
+    <Section title="Signed-in devices" testId="sessions">
+      <NoticeLine notice={notice} />
+      {list.isError && <Alert>{errorText(list.error, 'Could not load your sessions')}</Alert>}
+      {list.isPending ? (
+        <Spinner label="Loading sessions..." />
+      ) : (
+        <DataTable<AccountSession>
+          caption={`Active sessions (${sessions.length})`}
+          rows={sessions}
+          rowKey={(s) => s.id}
+          empty="No active sessions"
+          columns={[
+            {
+              key: 'device',
+              header: 'Device',
+              render: (s) => (
+                <span title={s.userAgent ?? undefined}>
+                  {deviceName(s.userAgent)}{' '}
+                  {s.current && (
+                    <StatusBadge tone="brand" className="current-session">
+                      This device
+                    </StatusBadge>
+                  )}
+                </span>
+              ),
+            },
+            { key: 'created', header: 'Signed in', render: (s) => dateTime(s.createdAt) },
+            { key: 'used', header: 'Last used', render: (s) => dateTime(s.lastUsedAt) },
+            {
+              key: 'actions',
+              header: 'Actions',
+              render: (s) =>
+                s.current ? null : (
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    disabled={revokeOne.isPending}
+                    onClick={() => revokeOne.mutate(s)}
+                    aria-label={`Sign out ${deviceName(s.userAgent)}`}
+                  >
+                    Sign out
+                  </Button>
+                ),
+            },
+          ]}
+        />
+      )}
+      <Button
+        variant="secondary"
+        disabled={sessions.filter((s) => !s.current).length === 0}
+        busy={revokeOthers.isPending}
+        busyLabel="Signing out..."
+        onClick={() => revokeOthers.mutate()}
+      >
+        Sign out all other sessions
+      </Button>
+    </Section>
+  );
+}
