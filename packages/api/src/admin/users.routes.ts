@@ -1,5 +1,5 @@
 /**
- * The admin's approval queue: GET /admin/users/pending (oldest first), POST /admin/users/{id}/approve
+ * The admin's approval queue: GET /admin/users/pending (oldest first, keyset pages: `?limit=&after=`), POST /admin/users/{id}/approve
  * and /reject (optional `{ reason }`). Approving twice or approving a rejected user is a 409 from
  * the decider, never a second event.
  */
@@ -12,9 +12,10 @@ import { requireAdmin } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
-import { idParams, idSchema, jsonBody, paramOf } from '../http/validate.js';
+import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
 import { approveUser, rejectUser } from '../identity/accounts.service.js';
-import { geoLocationOf, pendingUsers } from '../identity/users.queries.js';
+import { geoLocationOf, identityCounts, pendingUsers } from '../identity/users.queries.js';
+import { pageOf, pageQuerySchema } from '../shared/paging.js';
 
 const rejectSchema = z.object({
   reason: z.string({ error: 'must be a string' }).trim().max(500, 'must be at most 500 characters').nullish(),
@@ -25,6 +26,7 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     summary: 'Registrations waiting for approval, oldest first',
     tags: ['identity', 'admin'],
     access: 'admin',
+    query: pageQuerySchema,
     ok: { 200: pendingUsersAnswerSchema },
   });
   const approveDoc = describe({
@@ -48,7 +50,9 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
 
   api.get('/admin/users/pending', listPendingUsersDoc, async function listPendingUsers(c) {
     await requireAdmin(ctx, c);
-    const users = (await pendingUsers(ctx.db)).map((u) => ({
+    const page = queryOf(c, pageQuerySchema);
+    const { rows, nextCursor } = pageOf(await pendingUsers(ctx.db, page), page.limit, (u) => [u.created_at, u.id]);
+    const users = rows.map((u) => ({
       id: u.id,
       email: u.email,
       firstName: u.first_name,
@@ -57,7 +61,9 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       registrationDate: u.created_at,
       geoLocation: geoLocationOf(u),
     }));
-    return ok(c, { users });
+    // `total` comes from the precomputed counters, not a count of the table.
+    const { pendingApprovals } = await identityCounts(ctx.db);
+    return ok(c, { users, nextCursor, total: pendingApprovals });
   });
 
   api.post('/admin/users/:id/approve', approveDoc, async function approve(c) {

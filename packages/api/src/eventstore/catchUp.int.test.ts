@@ -3,7 +3,7 @@
  * new subscriber): the server answers at once and catches up beside serving, reporting its lag.
  */
 import { afterEach, expect, it } from 'vitest';
-import { apiClient, forEachStore, type FreshStore, freshStore, startTestServer, type TestServer, testEnv } from '../../test/harness.js';
+import { apiClient, type FreshStore, forEachStore, freshStore, startTestServer, type TestServer, testEnv } from '../../test/harness.js';
 import { loadSiteConfig } from '../config/site.js';
 import { closeContext, createContext } from '../context.js';
 import { modules } from '../modules.js';
