@@ -3,7 +3,7 @@
  * precomputed counters that always equal a count of the read-model rows.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
+import { type ApiAnswer, forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
 import { billingTestKit, HASH, seedMember } from '../billing/billing.testkit.js';
 
 forEachStore('admin list paging and counters', (kind) => {
@@ -21,7 +21,7 @@ forEachStore('admin list paging and counters', (kind) => {
     const sizes: number[] = [];
     let after: string | null = null;
     for (let i = 0; i < 50; i++) {
-      const r = await kit.api.get(`${path}?limit=${limit}${after ? `&after=${after}` : ''}`, kit.admin);
+      const r: ApiAnswer = await kit.api.get(`${path}?limit=${limit}${after ? `&after=${after}` : ''}`, kit.admin);
       expect(r.status).toBe(200);
       const rows = r.body.data[key] as { id: string }[];
       ids.push(...rows.map((x) => x.id));

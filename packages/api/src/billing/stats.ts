@@ -24,3 +24,18 @@ export async function billingStats(db: Queryable): Promise<BillingStats> {
     activeSubscribers: n('subscription:active') + n('subscription:past_due'),
   };
 }
+
+/** The same figures summed over the rows themselves (a full scan): for audits, which check the counters against it. */
+export async function billingStatsFromRows(db: Queryable): Promise<BillingStats> {
+  const payments = await db.get<{ pending: number | null; revenue: number | null }>(
+    `SELECT SUM(CASE WHEN status = 'submitted' THEN 1 ELSE 0 END) AS pending,
+            SUM(CASE WHEN status = 'verified' THEN amount_sats ELSE 0 END) AS revenue
+     FROM billing_payments`,
+  );
+  const subs = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM billing_subscriptions WHERE status IN ('active', 'past_due')`);
+  return {
+    pendingPayments: Number(payments?.pending ?? 0),
+    totalRevenueSats: Number(payments?.revenue ?? 0),
+    activeSubscribers: Number(subs?.n ?? 0),
+  };
+}

@@ -75,61 +75,72 @@ export interface SqlEventStoreOptions {
   codec?: EventCodec;
 }
 
-export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions = {}): Promise<EventStore> {
+export interface BatchAppend {
+  streamId: string;
+  events: NewEvent[];
+  options: AppendOptions;
+}
+
+export interface SqlEventStore extends EventStore {
+  /** Appends to several streams in one transaction; resolves with the last position written. */
+  appendBatch(items: BatchAppend[]): Promise<number>;
+}
+
+export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions = {}): Promise<SqlEventStore> {
   // The log's own tables come from the versioned migrations; a newer database is refused here.
   await migrate(db);
   const listeners = new Set<(events: RecordedEvent[]) => void>();
   const now = options.now ?? (() => new Date());
 
-  async function append(streamId: string, events: NewEvent[], opts: AppendOptions): Promise<AppendResult> {
+  /** Appends to one stream inside `tx`, which already holds the append lock. */
+  async function appendInTx(tx: Queryable, streamId: string, events: NewEvent[], opts: AppendOptions): Promise<RecordedEvent[]> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const recorded = await db.transaction(async (tx) => {
-      // 1. One writer at a time: the global position and the hash chain are linear.
-      await db.lockForAppend(tx);
-      // 2. Optimistic concurrency on the stream.
-      const cur = await tx.get<{ v: number | null }>('SELECT MAX(version) AS v FROM events WHERE stream_id = ?', [streamId]);
-      const actual = Number(cur?.v ?? 0);
-      checkExpected(streamId, opts.expectedVersion, actual);
-      // 3. Chain onto the last event of the log.
-      const last = await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
-      const recordedAt = now();
-      // 3a. Personal fields sealed before hashing: the chain covers exactly the stored bytes.
-      const stored = options.codec ? await options.codec.seal(tx, events, recordedAt) : events;
-      const out = chainEvents(
-        stored,
-        {
+    // 2. Optimistic concurrency on the stream.
+    const cur = await tx.get<{ v: number | null }>('SELECT MAX(version) AS v FROM events WHERE stream_id = ?', [streamId]);
+    const actual = Number(cur?.v ?? 0);
+    checkExpected(streamId, opts.expectedVersion, actual);
+    // 3. Chain onto the last event of the log.
+    const last = await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
+    const recordedAt = now();
+    // 3a. Personal fields sealed before hashing: the chain covers exactly the stored bytes.
+    const stored = options.codec ? await options.codec.seal(tx, events, recordedAt) : events;
+    const out = chainEvents(
+      stored,
+      {
+        streamId,
+        baseVersion: actual,
+        headPosition: Number(last?.position ?? 0),
+        headHash: last?.hash ?? GENESIS_HASH,
+        metadata: opts.metadata,
+        recordedAt: recordedAt.toISOString(),
+      },
+      randomUUID,
+    ) as RecordedEvent[];
+    for (const rec of out) {
+      await tx.run(
+        `INSERT INTO events (position, stream_id, version, event_id, type, data, metadata, recorded_at, prev_hash, hash)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          rec.position,
           streamId,
-          baseVersion: actual,
-          headPosition: Number(last?.position ?? 0),
-          headHash: last?.hash ?? GENESIS_HASH,
-          metadata: opts.metadata,
-          recordedAt: recordedAt.toISOString(),
-        },
-        randomUUID,
-      ) as RecordedEvent[];
-      for (const rec of out) {
-        await tx.run(
-          `INSERT INTO events (position, stream_id, version, event_id, type, data, metadata, recorded_at, prev_hash, hash)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            rec.position,
-            streamId,
-            rec.version,
-            rec.eventId,
-            rec.type,
-            JSON.stringify(rec.data),
-            JSON.stringify(rec.metadata),
-            rec.recordedAt,
-            rec.prevHash,
-            rec.hash,
-          ],
-        );
-      }
-      // 4. Read models move in the same transaction, from the readable form (what a reader decodes).
-      const readable = options.codec ? out.map((rec, i) => ({ ...rec, data: (events[i] as NewEvent).data })) : out;
-      if (options.project) for (const rec of readable) await options.project(tx, rec);
-      return readable;
-    });
+          rec.version,
+          rec.eventId,
+          rec.type,
+          JSON.stringify(rec.data),
+          JSON.stringify(rec.metadata),
+          rec.recordedAt,
+          rec.prevHash,
+          rec.hash,
+        ],
+      );
+    }
+    // 4. Read models move in the same transaction, from the readable form (what a reader decodes).
+    const readable = options.codec ? out.map((rec, i) => ({ ...rec, data: (events[i] as NewEvent).data })) : out;
+    if (options.project) for (const rec of readable) await options.project(tx, rec);
+    return readable;
+  }
+
+  function notify(recorded: RecordedEvent[]): void {
     for (const l of listeners) {
       try {
         l(recorded);
@@ -137,8 +148,33 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
         /* a listener's fault is not the writer's */
       }
     }
+  }
+
+  async function append(streamId: string, events: NewEvent[], opts: AppendOptions): Promise<AppendResult> {
+    const recorded = await db.transaction(async (tx) => {
+      // 1. One writer at a time: the global position and the hash chain are linear.
+      await db.lockForAppend(tx);
+      return appendInTx(tx, streamId, events, opts);
+    });
+    notify(recorded);
     const lastEvent = recorded[recorded.length - 1] as RecordedEvent;
     return { nextVersion: lastEvent.version, lastPosition: lastEvent.position, events: recorded };
+  }
+
+  /**
+   * Several streams' appends in one transaction (all or nothing): what an import or a bulk generator
+   * needs, one commit for many streams instead of one each. Every stream's expected version is checked.
+   */
+  async function appendBatch(items: BatchAppend[]): Promise<number> {
+    if (items.length === 0) return 0;
+    const recorded = await db.transaction(async (tx) => {
+      await db.lockForAppend(tx);
+      const all: RecordedEvent[] = [];
+      for (const item of items) all.push(...(await appendInTx(tx, item.streamId, item.events, item.options)));
+      return all;
+    });
+    notify(recorded);
+    return (recorded[recorded.length - 1] as RecordedEvent).position;
   }
 
   async function readAll(opts: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -155,6 +191,7 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
 
   return {
     append,
+    appendBatch,
     async readStream(streamId) {
       const rows = await db.all<EventRow>('SELECT * FROM events WHERE stream_id = ? ORDER BY version', [streamId]);
       return decode(rows.map(rowToEvent));
