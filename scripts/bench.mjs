@@ -7,6 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { BENCH_NEEDS, ensureSystemPackages, run } from './lib.mjs';
 
+const RESULTS_HEADER = `# Benchmark results
+
+Appended by \`pnpm bench\` (full) and \`pnpm bench -- --quick\`. Every reference is measured in the same
+invocation on the same machine, moments apart from the figure it is compared with; the ratio is the
+figure that means something on a shared, noisy machine. The newest run is at the bottom.
+`;
+
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const quick = process.argv.includes('--quick');
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -72,10 +79,3 @@ function renderTable(rows) {
   }
   return lines.join('\n');
 }
-
-const RESULTS_HEADER = `# Benchmark results
-
-Appended by \`pnpm bench\` (full) and \`pnpm bench -- --quick\`. Every reference is measured in the same
-invocation on the same machine, moments apart from the figure it is compared with; the ratio is the
-figure that means something on a shared, noisy machine. The newest run is at the bottom.
-`;
