@@ -120,7 +120,7 @@ async function stop(server: { child: import('node:child_process').ChildProcess }
 }
 
 function wrk(url: string, headers: Record<string, string> = {}): number {
-  const args = ['-t2', `-c${CONNECTIONS}`, `-d${WRK_SECONDS}s`, '--latency'];
+  const args = ['-t2', `-c${CONNECTIONS}`, `-d${WRK_SECONDS}s`, '--timeout', '30s'];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
   const r = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);

@@ -110,7 +110,10 @@ done = function(summary, latency, requests)
 end
 `,
   );
-  const r = spawnSync('/usr/bin/wrk', ['-t', '2', '-c', String(CONNECTIONS), '-d', `${SECONDS}s`, '-s', script, url], { encoding: 'utf8' });
+  // A generous timeout: on a loaded machine a slow answer is a slow answer, not a failure.
+  const r = spawnSync('/usr/bin/wrk', ['-t', '2', '-c', String(CONNECTIONS), '-d', `${SECONDS}s`, '--timeout', '30s', '-s', script, url], {
+    encoding: 'utf8',
+  });
   const m = /RESULT (\d+) (\d+) (\d+) (\d+)/.exec(r.stdout);
   if (!m) throw new Error(`wrk failed for ${label}: ${r.stdout}${r.stderr}`);
   const [bytes, micros, requests, errors] = m.slice(1).map(Number);
