@@ -93,14 +93,22 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
   const now = options.now ?? (() => new Date());
 
   /** Appends to one stream inside `tx`, which already holds the append lock. */
-  async function appendInTx(tx: Queryable, streamId: string, events: NewEvent[], opts: AppendOptions): Promise<RecordedEvent[]> {
+  async function appendInTx(
+    tx: Queryable,
+    streamId: string,
+    events: NewEvent[],
+    opts: AppendOptions,
+    /** The log's last event when the caller knows it (a group commit), saving a read. */
+    knownHead?: { position: number; hash: string },
+  ): Promise<RecordedEvent[]> {
     if (events.length === 0) throw new Error('append needs at least one event');
     // 2. Optimistic concurrency on the stream.
     const cur = await tx.get<{ v: number | null }>('SELECT MAX(version) AS v FROM events WHERE stream_id = ?', [streamId]);
     const actual = Number(cur?.v ?? 0);
     checkExpected(streamId, opts.expectedVersion, actual);
     // 3. Chain onto the last event of the log.
-    const last = await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
+    const last =
+      knownHead ?? (await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1'));
     const recordedAt = now();
     // 3a. Personal fields sealed before hashing: the chain covers exactly the stored bytes.
     const stored = options.codec ? await options.codec.seal(tx, events, recordedAt) : events;
@@ -150,13 +158,84 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
     }
   }
 
-  async function append(streamId: string, events: NewEvent[], opts: AppendOptions): Promise<AppendResult> {
-    const recorded = await db.transaction(async (tx) => {
+  /**
+   * Group commit. Appends share one lock (positions and the hash chain are linear), so concurrent
+   * appends would otherwise commit one at a time, each paying its own lock, head read and commit.
+   * Appends that arrive while a commit is in flight wait in `queue`, and the next transaction takes
+   * them all (the head read once, carried from one append to the next). When any of them fails (a
+   * concurrency conflict, a unique rule), that transaction rolls back and the group's appends run
+   * again one transaction each, so each is answered exactly as if it had run alone. Nobody is answered
+   * before the commit that holds their events.
+   */
+  interface Pending {
+    streamId: string;
+    events: NewEvent[];
+    opts: AppendOptions;
+    resolve(events: RecordedEvent[]): void;
+    reject(err: unknown): void;
+  }
+  const queue: Pending[] = [];
+  let flushing = false;
+  const GROUP_MAX = 64;
+
+  const alone = (p: Pending) =>
+    db.transaction(async (tx) => {
       // 1. One writer at a time: the global position and the hash chain are linear.
       await db.lockForAppend(tx);
-      return appendInTx(tx, streamId, events, opts);
+      return appendInTx(tx, p.streamId, p.events, p.opts);
     });
-    notify(recorded);
+
+  async function flush(): Promise<void> {
+    flushing = true;
+    try {
+      while (queue.length > 0) {
+        const group = queue.splice(0, GROUP_MAX);
+        let results: RecordedEvent[][] | undefined;
+        if (group.length > 1) {
+          results = await db
+            .transaction(async (tx) => {
+              await db.lockForAppend(tx);
+              const out: RecordedEvent[][] = [];
+              let head: { position: number; hash: string } | undefined;
+              for (const p of group) {
+                const recorded = await appendInTx(tx, p.streamId, p.events, p.opts, head);
+                out.push(recorded);
+                const last = recorded[recorded.length - 1] as RecordedEvent;
+                head = { position: last.position, hash: last.hash };
+              }
+              return out;
+            })
+            .catch(() => undefined); // one of them failed: each runs alone below, to get its own answer
+        }
+        if (results) {
+          group.forEach((p, i) => {
+            const recorded = results[i] as RecordedEvent[];
+            notify(recorded);
+            p.resolve(recorded);
+          });
+          continue;
+        }
+        for (const p of group) {
+          try {
+            const recorded = await alone(p);
+            notify(recorded);
+            p.resolve(recorded);
+          } catch (err) {
+            p.reject(err);
+          }
+        }
+      }
+    } finally {
+      flushing = false;
+    }
+  }
+
+  async function append(streamId: string, events: NewEvent[], opts: AppendOptions): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const recorded = await new Promise<RecordedEvent[]>((resolve, reject) => {
+      queue.push({ streamId, events, opts, resolve, reject });
+      if (!flushing) void flush();
+    });
     const lastEvent = recorded[recorded.length - 1] as RecordedEvent;
     return { nextVersion: lastEvent.version, lastPosition: lastEvent.position, events: recorded };
   }
