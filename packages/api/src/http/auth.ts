@@ -43,7 +43,10 @@ const VERIFIED_MAX = 10_000;
 
 async function verifiedClaims(ctx: AppContext, token: string): Promise<AccessClaims> {
   let cache = verifiedTokens.get(ctx);
-  if (!cache) verifiedTokens.set(ctx, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    verifiedTokens.set(ctx, cache);
+  }
   const hit = cache.get(token);
   if (hit) return hit;
   // Expiry and issue time are checked against the injected clock, not the wall clock, so tests can move time.
