@@ -4,7 +4,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { apiClient, type FreshStore, forEachStore, freshStore, startTestServer, type TestServer, testEnv } from '../../test/harness.js';
-import { loadSiteConfig } from '../config/site.js';
+import { exampleSiteConfig } from '../../test/siteConfig.js';
 import { closeContext, createContext } from '../context.js';
 import { modules } from '../modules.js';
 
@@ -25,7 +25,7 @@ forEachStore('catch-up beside serving', (kind) => {
     // The log written directly through the store API, with no subscriber running: their checkpoints stay at 0.
     const ctx = await createContext(
       testEnv(store.env),
-      loadSiteConfig().config,
+      exampleSiteConfig(),
       modules.flatMap((m) => m.projections ?? []),
     );
     const at = new Date().toISOString();
