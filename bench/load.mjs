@@ -29,8 +29,11 @@ const { values: opt } = parseArgs({
     members: { type: 'string', default: '200' },
     connections: { type: 'string', default: '32' },
     'admin-rate': { type: 'string', default: '4' },
+    // `pnpm bench -- --quick`: a short run (the other benches' small version).
+    quick: { type: 'boolean', default: false },
   },
 });
+if (opt.quick && !process.argv.includes('--seconds')) opt.seconds = '5';
 const SECONDS = Number(opt.seconds);
 const MEMBERS = Number(opt.members);
 const CONNECTIONS = Number(opt.connections);

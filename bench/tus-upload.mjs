@@ -14,12 +14,13 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, rssMb, startBenchServer } from './lib/benchServer.mjs';
+import { postFile, ROOT, rssMb, startBenchServer, startPlainSink } from './lib/benchServer.mjs';
+import { QUICK, report } from './lib/report.mjs';
 
 const BUDGET_MB = 64;
 const MB = 1024 * 1024;
 const i = process.argv.indexOf('--mb');
-const SIZE_MB = i > 0 ? Number(process.argv[i + 1]) : Number(process.env.BENCH_MB ?? 500);
+const SIZE_MB = i > 0 ? Number(process.argv[i + 1]) : Number(process.env.BENCH_MB ?? (QUICK ? 32 : 500));
 
 const requireApi = createRequire(path.join(ROOT, 'packages/api/package.json'));
 const tus = requireApi('tus-js-client');
@@ -91,6 +92,29 @@ async function main() {
       ['64 MB chunks', 64 * MB],
     ])
       results.push(await measure(server.child.pid, `${(size / MB).toFixed(0)} MB, ${label}`, size, () => upload(server, real, chunk)));
+    // The reference: the same bytes, one POST, to a plain sink that only writes them to disk.
+    const sinkDir = path.join(work, 'sink');
+    fs.mkdirSync(sinkDir);
+    const sink = await startPlainSink(sinkDir);
+    try {
+      const t = performance.now();
+      await postFile(sink.url, real);
+      const refMbps = size / MB / ((performance.now() - t) / 1000);
+      for (const r of results) {
+        const mbps = r.bytes / MB / r.seconds;
+        report({
+          figure: `Upload ${(size / MB).toFixed(0)} MB over tus, ${r.label.split(', ')[1]} (whole upload incl. ffprobe and thumbnail; RSS growth ${r.growth.toFixed(0)} MB)`,
+          ours: mbps,
+          unit: 'MB/s',
+          reference: refMbps,
+          referenceLabel: 'plain sink writing to disk',
+          target: '≥ 0.7×, RSS growth ≤ 64 MB',
+          pass: mbps / refMbps >= 0.7 && r.growth <= BUDGET_MB && Boolean(r.videoId),
+        });
+      }
+    } finally {
+      sink.child.kill('SIGTERM');
+    }
   } finally {
     server.child.kill('SIGTERM');
     await new Promise((r) => server.child.once('exit', r));

@@ -21,7 +21,8 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, rssMb, startBenchServer } from './lib/benchServer.mjs';
+import { ROOT, rssMb, startBenchServer, startPlainSink } from './lib/benchServer.mjs';
+import { QUICK, report } from './lib/report.mjs';
 
 const BUDGET_MB = 64;
 const MB = 1024 * 1024;
@@ -30,8 +31,8 @@ function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : Number(process.env[`BENCH_${name.toUpperCase().replace('-', '_')}`] ?? fallback);
 }
-const FILLER_BYTES = Math.round(arg('gb', 1) * 1024 * MB);
-const REAL_MB = arg('real-mb', 256);
+const FILLER_BYTES = Math.round(arg('gb', QUICK ? 0.125 : 1) * 1024 * MB);
+const REAL_MB = arg('real-mb', QUICK ? 32 : 256);
 
 function ffmpegBinary() {
   if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
@@ -188,6 +189,34 @@ async function main() {
         return { bytes: realSize, status: r.status, expected: 201 };
       }),
     );
+    // The reference: the same client sending the same filler body to a plain sink that only writes it to disk.
+    const sinkDir = path.join(work, 'sink');
+    fs.mkdirSync(sinkDir);
+    const sink = await startPlainSink(sinkDir);
+    try {
+      const ref = await measure(sink.child.pid, 'sink', async () => {
+        const r = await postMultipart(sink.url, token, {
+          title: 'filler',
+          filename: 'filler.mp4',
+          size: FILLER_BYTES,
+          writeFile: writeFiller,
+        });
+        return { bytes: FILLER_BYTES, status: r.status, expected: 200 };
+      });
+      const filler = results[0];
+      const mbps = (r) => r.bytes / MB / r.seconds;
+      report({
+        figure: `Upload ${(FILLER_BYTES / MB).toFixed(0)} MB multipart over loopback (server RSS growth ${filler.growth.toFixed(0)} MB)`,
+        ours: mbps(filler),
+        unit: 'MB/s',
+        reference: mbps(ref),
+        referenceLabel: 'plain sink writing to disk',
+        target: '≥ 0.7×, RSS growth ≤ 64 MB',
+        pass: mbps(filler) / mbps(ref) >= 0.7 && filler.growth <= BUDGET_MB,
+      });
+    } finally {
+      sink.child.kill('SIGTERM');
+    }
   } finally {
     server.child.kill('SIGTERM');
     await new Promise((r) => server.child.once('exit', r));

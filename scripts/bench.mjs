@@ -1,19 +1,81 @@
-// `pnpm bench`: runs every benchmark under bench/ and prints its figures.
+// `pnpm bench [-- --quick]`: runs every benchmark under bench/ (each measures its reference beside
+// itself, in this same invocation), prints one table (figure, ours, reference, ratio, target) and
+// appends it, dated, with the machine, to bench/RESULTS.md. `--quick` runs a small version of
+// everything (a 20k-event store instead of 1M, short runs) in a couple of minutes.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { BENCH_NEEDS, ensureSystemPackages, run } from './lib.mjs';
 
+const RESULTS_HEADER = `# Benchmark results
+
+Appended by \`pnpm bench\` (full) and \`pnpm bench -- --quick\`. Every reference is measured in the same
+invocation on the same machine, moments apart from the figure it is compared with; the ratio is the
+figure that means something on a shared, noisy machine. The newest run is at the bottom.
+`;
+
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const quick = process.argv.includes('--quick');
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const resultsFile = process.env.BENCH_RESULTS_FILE ?? path.join(root, 'bench', 'RESULTS.md');
 const benches = fs
   .readdirSync(path.join(root, 'bench'))
   .filter((f) => /\.(mjs|ts)$/.test(f) && !f.startsWith('_'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 ensureSystemPackages(BENCH_NEEDS);
-let failed = 0;
-for (const b of benches) {
-  console.log(`\n=== bench/${b}`);
-  const file = path.join(root, 'bench', b);
-  const code = b.endsWith('.ts') ? run('npx', ['tsx', file]) : run('node', [file]);
-  if (code !== 0) failed++;
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'members-bench-'));
+const rowsFile = path.join(work, 'rows.jsonl');
+fs.writeFileSync(rowsFile, '');
+const env = { ...process.env, BENCH_ROWS: rowsFile, BENCH_WORK: work, ...(quick ? { BENCH_QUICK: '1' } : {}) };
+const started = Date.now();
+const failed = [];
+try {
+  for (const b of benches) {
+    console.log(`\n=== bench/${b}${quick ? ' (quick)' : ''}`);
+    const file = path.join(root, 'bench', b);
+    const args = quick ? ['--quick'] : [];
+    const code = b.endsWith('.ts') ? run('npx', ['tsx', file, ...args], { env }) : run('node', [file, ...args], { env });
+    if (code !== 0) failed.push(b);
+  }
+} finally {
+  const rows = fs
+    .readFileSync(rowsFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  fs.rmSync(work, { recursive: true, force: true });
+  const table = renderTable(rows);
+  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} at the end, Node ${process.version}`;
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  console.log(`\n${table}\n\n${machine}; ${minutes} min${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
+  const heading = `## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${quick ? 'quick' : 'full'} run`;
+  const section = `${heading}\n\nMachine: ${machine}. Took ${minutes} min.${failed.length ? ` Benches that failed: ${failed.join(', ')}.` : ''}\n\n${table}\n`;
+  if (!fs.existsSync(resultsFile)) fs.writeFileSync(resultsFile, RESULTS_HEADER);
+  fs.appendFileSync(resultsFile, `\n${section}`);
+  console.log(`appended to ${path.relative(process.cwd(), resultsFile)}`);
 }
-process.exit(failed ? 1 : 0);
+process.exit(failed.length ? 1 : 0);
+
+function fmt(n) {
+  if (n === undefined || n === null) return '—';
+  if (!Number.isFinite(n)) return String(n);
+  if (Math.abs(n) >= 100) return Math.round(n).toLocaleString('en-US');
+  if (Math.abs(n) >= 10) return n.toFixed(1);
+  return n.toFixed(2);
+}
+
+function renderTable(rows) {
+  const lines = ['| figure | ours | reference | ratio | target | holds |', '|---|---|---|---|---|---|'];
+  for (const r of rows) {
+    const ref = r.reference !== undefined ? `${fmt(r.reference)} ${r.unit}${r.referenceLabel ? ` (${r.referenceLabel})` : ''}` : '—';
+    const ratio = r.reference ? `${(r.ours / r.reference).toFixed(2)}×` : '—';
+    const holds = r.pass === true ? 'yes' : r.pass === false ? '**no**' : 'report';
+    lines.push(`| ${r.figure}${r.note ? ` (${r.note})` : ''} | ${fmt(r.ours)} ${r.unit} | ${ref} | ${ratio} | ${r.target} | ${holds} |`);
+  }
+  return lines.join('\n');
+}

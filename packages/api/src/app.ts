@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppContext } from './context.js';
 import { UniqueViolation } from './db/types.js';
+import { subscriberLag } from './eventstore/subscriber.js';
 import type { AppEnv } from './http/appEnv.js';
 import { authenticate } from './http/auth.js';
 import { fail, HttpError, ok } from './http/envelope.js';
@@ -72,8 +73,11 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
   });
   api.get('/health', healthDoc, async (c) => {
     try {
+      const subscribers = await subscriberLag(ctx.db, ctx.store);
       const head = await ctx.store.headPosition();
-      return ok(c, { status: 'ok', store: ctx.db.dialect, headPosition: head });
+      // Lag > 0 right after a start on a restored store: the subscribers are catching up beside serving.
+      const lag = subscribers.reduce((max, s) => Math.max(max, s.lag), 0);
+      return ok(c, { status: 'ok', store: ctx.db.dialect, headPosition: head, subscriberLag: lag, subscribers });
     } catch (err) {
       ctx.logger.error({ err }, 'health check failed');
       return fail(c, 503, 'Event store unreachable');

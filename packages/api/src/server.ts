@@ -9,7 +9,7 @@ import { createApp } from './app.js';
 import type { Env } from './config/env.js';
 import type { SiteConfig } from './config/site.js';
 import { type AppContext, type ContextOptions, closeContext, createContext } from './context.js';
-import { type RunningSubscribers, startSubscribers } from './eventstore/subscriber.js';
+import { type RunningSubscribers, registerCheckpoints, startSubscribers } from './eventstore/subscriber.js';
 import { settleUnreadBodies } from './http/unreadBody.js';
 import { startMetricsListener } from './metrics/index.js';
 import type { AppModule, Started } from './module.js';
@@ -54,15 +54,20 @@ export async function startServer(
     },
   });
   started.push(leader);
-  const subscribers = startSubscribers(
+  const subscriberList = modules.flatMap((m) => m.subscribers?.(ctx) ?? []);
+  await registerCheckpoints(
     ctx.db,
-    ctx.store,
-    modules.flatMap((m) => m.subscribers?.(ctx) ?? []),
-    { onError: (err, sub) => ctx.logger.error({ err, subscriber: sub.name }, 'subscriber failed; will retry') },
+    subscriberList.map((s) => s.name),
   );
   const app = createApp(ctx, modules, { webDist: opts.webDist ?? env.WEB_DIST });
+  // Listen first: subscribers far behind the head catch up beside serving (their lag shows in
+  // /api/health and the metrics), never before it.
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: settleUnreadBodies(app.fetch), port: env.PORT, hostname: env.HOST }, () => resolve(s));
+  });
+  const subscribers = startSubscribers(ctx.db, ctx.store, subscriberList, {
+    logger: ctx.logger,
+    onError: (err, sub) => ctx.logger.error({ err, subscriber: sub.name }, 'subscriber failed; will retry'),
   });
   // Uploads of several GB take long; idle sockets must not hold a shutdown.
   (server as unknown as import('node:http').Server).requestTimeout = 0;

@@ -1,5 +1,5 @@
 /**
- * The admin's approval queue: GET /admin/users/pending (oldest first), POST /admin/users/{id}/approve
+ * The admin's approval queue: GET /admin/users/pending (oldest first, keyset pages: `?limit=&after=`), POST /admin/users/{id}/approve
  * and /reject (optional `{ reason }`), GET /admin/users?q= (find members by e-mail or name, newest first, 50 at most),
  * GET /admin/users/{id}/history (the member page: the member and
  * their history from their events, memberHistory.service.ts). Approving twice or approving a rejected user is a 409 from
@@ -21,7 +21,8 @@ import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
 import { approveUser, rejectUser } from '../identity/accounts.service.js';
-import { geoLocationOf, pendingUsers, searchUsers } from '../identity/users.queries.js';
+import { geoLocationOf, identityCounts, pendingUsers, searchUsers } from '../identity/users.queries.js';
+import { pageOf, pageQuerySchema } from '../shared/paging.js';
 import { getMemberHistory } from './memberHistory.service.js';
 
 const rejectSchema = z.object({
@@ -38,6 +39,7 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     summary: 'Registrations waiting for approval, oldest first',
     tags: ['identity', 'admin'],
     access: 'admin',
+    query: pageQuerySchema,
     ok: { 200: pendingUsersAnswerSchema },
   });
   const approveDoc = describe({
@@ -61,7 +63,9 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
 
   api.get('/admin/users/pending', listPendingUsersDoc, async function listPendingUsers(c) {
     await requireAdmin(ctx, c);
-    const users = (await pendingUsers(ctx.db)).map((u) => ({
+    const page = queryOf(c, pageQuerySchema);
+    const { rows, nextCursor } = pageOf(await pendingUsers(ctx.db, page), page.limit, (u) => [u.created_at, u.id]);
+    const users = rows.map((u) => ({
       id: u.id,
       email: u.email,
       firstName: u.first_name,
@@ -70,7 +74,9 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       registrationDate: u.created_at,
       geoLocation: geoLocationOf(u),
     }));
-    return ok(c, { users });
+    // `total` comes from the precomputed counters, not a count of the table.
+    const { pendingApprovals } = await identityCounts(ctx.db);
+    return ok(c, { users, nextCursor, total: pendingApprovals });
   });
 
   api.get(

@@ -1,4 +1,4 @@
-/** Admin payment routes: the pending list, verify (activates), reject (with a reason), analytics. */
+/** Admin payment routes: the pending list (keyset pages: `?limit=&after=`), verify (activates), reject (with a reason), analytics. */
 import {
   analyticsSchema,
   pendingPaymentsAnswerSchema,
@@ -13,9 +13,11 @@ import { requireAdmin } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
+import { pageQuerySchema } from '../shared/paging.js';
 import { analyticsSeries } from './analytics.projection.js';
 import { rejectPayment, verifyPayment } from './payments.service.js';
 import { pendingPayments } from './readModels.js';
+import { billingStats } from './stats.js';
 
 const rejectSchema = z.object({
   reason: z
@@ -31,6 +33,7 @@ export function adminPaymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     summary: 'Payments waiting for verification',
     tags: ['billing', 'admin'],
     access: 'admin',
+    query: pageQuerySchema,
     ok: { 200: pendingPaymentsAnswerSchema },
   });
   const verifyDoc = describe({
@@ -61,8 +64,11 @@ export function adminPaymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
 
   api.get('/admin/pending-payments', listPendingPaymentsDoc, async function listPendingPayments(c) {
     await requireAdmin(ctx, c);
-    const payments = await pendingPayments(ctx.db, ctx.site);
-    return ok(c, { payments, count: payments.length });
+    const page = queryOf(c, pageQuerySchema);
+    const { payments, nextCursor } = await pendingPayments(ctx.db, ctx.site, page);
+    // `count` is every pending payment (from the precomputed counters), not only this page's.
+    const { pendingPayments: count } = await billingStats(ctx.db);
+    return ok(c, { payments, count, nextCursor });
   });
 
   api.post('/admin/payments/:id/verify', verifyDoc, async function verify(c) {

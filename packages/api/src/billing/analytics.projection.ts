@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
-import { eventTime } from './billing.projection.js';
+import { BILLING_COUNTS, eventTime } from './billing.projection.js';
 import { SUBSCRIPTION_EVENT_TYPES } from './subscription.decider.js';
 
 const SUBSCRIPTION_TYPES = new Set<string>(SUBSCRIPTION_EVENT_TYPES);
@@ -62,8 +62,12 @@ export const analyticsProjection: Projection = {
       const user = await tx.get<{ role: string }>('SELECT role FROM users WHERE id = ?', [data.userId]);
       if (user?.role !== 'admin') await add(tx, day, 'approvals', 1);
     } else if (SUBSCRIPTION_TYPES.has(event.type)) {
-      // Runs after billingProjection (same transaction), so the table already holds this event's effect.
-      const r = await tx.get<{ n: number }>(`SELECT COUNT(*) AS n FROM billing_subscriptions WHERE status IN ('active', 'past_due')`);
+      // Runs after billingProjection (same transaction), so its counters already hold this event's
+      // effect: two counter rows, not a count over every subscription at every subscription event.
+      const r = await tx.get<{ n: number | null }>(`SELECT SUM(n) AS n FROM ${BILLING_COUNTS} WHERE key IN (?, ?)`, [
+        'subscription:active',
+        'subscription:past_due',
+      ]);
       await set(tx, day, 'active_subscriptions', Number(r?.n ?? 0));
     }
   },

@@ -10,6 +10,7 @@
 
 import type { Queryable } from '../db/types.js';
 import { UniqueViolation } from '../db/types.js';
+import { countsSchema, moveCount } from '../eventstore/counts.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { erasedLabel } from '../privacy/personalData.js';
@@ -41,7 +42,7 @@ CREATE TABLE IF NOT EXISTS billing_payments (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS billing_payments_tx_hash ON billing_payments (tx_hash);
 CREATE UNIQUE INDEX IF NOT EXISTS billing_payments_one_pending ON billing_payments (user_id, plan_type) WHERE status = 'submitted';
-CREATE INDEX IF NOT EXISTS billing_payments_status ON billing_payments (status, submitted_at);
+CREATE INDEX IF NOT EXISTS billing_payments_status ON billing_payments (status, submitted_at, id);
 CREATE INDEX IF NOT EXISTS billing_payments_user ON billing_payments (user_id, plan_type, status);
 CREATE TABLE IF NOT EXISTS billing_subscriptions (
   user_id TEXT PRIMARY KEY,
@@ -148,6 +149,22 @@ async function applySubscription(tx: Queryable, event: SubscriptionEvent, at: st
   ]);
 }
 
+/** Counters for the admin dashboard: `payment:<status>` (n, satoshis) and `subscription:<status>`. */
+export const BILLING_COUNTS = 'billing_counts';
+
+async function paymentGroup(tx: Queryable, id: string) {
+  const row = await tx.get<{ status: string; amount_sats: number | string }>(
+    'SELECT status, amount_sats FROM billing_payments WHERE id = ?',
+    [id],
+  );
+  return row ? { key: `payment:${row.status}`, amount: Number(row.amount_sats) } : undefined;
+}
+
+async function subscriptionGroup(tx: Queryable, userId: string) {
+  const row = await tx.get<{ status: string }>('SELECT status FROM billing_subscriptions WHERE user_id = ?', [userId]);
+  return row ? { key: `subscription:${row.status}` } : undefined;
+}
+
 const PAYMENT_TYPES = new Set<string>(PAYMENT_EVENT_TYPES);
 const SUBSCRIPTION_TYPES = new Set<string>(SUBSCRIPTION_EVENT_TYPES);
 
@@ -156,9 +173,10 @@ export const eventTime = (event: RecordedEvent): string => event.metadata.at ?? 
 export const billingProjection: Projection = {
   name: 'billing',
   // 2: an erased member's payments show `erased member <short id>` (MemberErased).
-  version: 2,
-  tables: ['billing_payments', 'billing_subscriptions'],
-  schema: BILLING_SCHEMA,
+  // 3: `billing_counts`, the dashboard's counters kept beside the rows.
+  version: 3,
+  tables: ['billing_payments', 'billing_subscriptions', BILLING_COUNTS],
+  schema: BILLING_SCHEMA + countsSchema(BILLING_COUNTS),
   async apply(tx, event) {
     if (event.type === 'MemberErased') {
       // Payments stay for accounting; only the address they were submitted with goes.
@@ -167,7 +185,17 @@ export const billingProjection: Projection = {
         erasedLabel(userId),
         userId,
       ]);
-    } else if (PAYMENT_TYPES.has(event.type)) await applyPayment(tx, event as unknown as PaymentEvent);
-    else if (SUBSCRIPTION_TYPES.has(event.type)) await applySubscription(tx, event as unknown as SubscriptionEvent, eventTime(event));
+    } else if (PAYMENT_TYPES.has(event.type)) {
+      // The dashboard's counters (payments by status, with their satoshis) move with the row.
+      const id = (event.data as { paymentId: string }).paymentId;
+      const before = await paymentGroup(tx, id);
+      await applyPayment(tx, event as unknown as PaymentEvent);
+      await moveCount(tx, BILLING_COUNTS, before, await paymentGroup(tx, id));
+    } else if (SUBSCRIPTION_TYPES.has(event.type)) {
+      const userId = (event.data as { userId: string }).userId;
+      const before = await subscriptionGroup(tx, userId);
+      await applySubscription(tx, event as unknown as SubscriptionEvent, eventTime(event));
+      await moveCount(tx, BILLING_COUNTS, before, await subscriptionGroup(tx, userId));
+    }
   },
 };

@@ -5,6 +5,7 @@ import { satsToBtc } from '@members/ui/money';
 import type { z } from 'zod';
 import type { SiteConfig } from '../config/site.js';
 import type { Queryable } from '../db/types.js';
+import { type Page, pageOf } from '../shared/paging.js';
 import { type PlanType, planOf } from './plans.js';
 import type { SubscriptionStatus } from './subscription.decider.js';
 
@@ -118,9 +119,19 @@ export function pendingPaymentDto(site: SiteConfig, row: PaymentRow): z.infer<ty
   };
 }
 
-export async function pendingPayments(db: Queryable, site: SiteConfig) {
-  const rows = await db.all<PaymentRow>(`SELECT * FROM billing_payments WHERE status = 'submitted' ORDER BY submitted_at, id`);
-  return rows.map((r) => pendingPaymentDto(site, r));
+/**
+ * One page of submitted payments, oldest first: a keyset read of the `billing_payments_status
+ * (status, submitted_at, id)` index (`limit + 1` rows, so it knows whether more follow).
+ */
+export async function pendingPayments(db: Queryable, site: SiteConfig, page: Page) {
+  const [at, id] = page.after ?? ['', ''];
+  const rows = await db.all<PaymentRow>(
+    `SELECT * FROM billing_payments WHERE status = 'submitted' AND (submitted_at > ? OR (submitted_at = ? AND id > ?))
+     ORDER BY submitted_at, id LIMIT ?`,
+    [at, at, id, page.limit + 1],
+  );
+  const { rows: pageRows, nextCursor } = pageOf(rows, page.limit, (r) => [r.submitted_at ?? '', r.id]);
+  return { payments: pageRows.map((r) => pendingPaymentDto(site, r)), nextCursor };
 }
 
 /** The Subscription entity (section 3): `amount` is the plan's USD price. */

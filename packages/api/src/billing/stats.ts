@@ -3,6 +3,8 @@
  * read models. The admin stats route combines them with identity's counters.
  */
 import type { Queryable } from '../db/types.js';
+import { readCounts } from '../eventstore/counts.js';
+import { BILLING_COUNTS } from './billing.projection.js';
 
 export interface BillingStats {
   pendingPayments: number;
@@ -12,7 +14,19 @@ export interface BillingStats {
   activeSubscribers: number;
 }
 
+/** Reads billing's precomputed counters (a few rows), never the payments table itself. */
 export async function billingStats(db: Queryable): Promise<BillingStats> {
+  const counts = await readCounts(db, BILLING_COUNTS);
+  const n = (key: string) => counts.get(key)?.n ?? 0;
+  return {
+    pendingPayments: n('payment:submitted'),
+    totalRevenueSats: counts.get('payment:verified')?.total ?? 0,
+    activeSubscribers: n('subscription:active') + n('subscription:past_due'),
+  };
+}
+
+/** The same figures summed over the rows themselves (a full scan): for audits, which check the counters against it. */
+export async function billingStatsFromRows(db: Queryable): Promise<BillingStats> {
   const payments = await db.get<{ pending: number | null; revenue: number | null }>(
     `SELECT SUM(CASE WHEN status = 'submitted' THEN 1 ELSE 0 END) AS pending,
             SUM(CASE WHEN status = 'verified' THEN amount_sats ELSE 0 END) AS revenue

@@ -23,25 +23,38 @@ function mapError(err: unknown): never {
   throw err;
 }
 
+/** Prepared statements are reused per SQL text: preparing costs more than running most of our statements. */
+const STATEMENT_CACHE_MAX = 500;
+
 function queryable(conn: Database.Database): Queryable {
+  const cache = new Map<string, Database.Statement>();
+  const prepare = (sql: string): Database.Statement => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      if (cache.size >= STATEMENT_CACHE_MAX) cache.clear();
+      stmt = conn.prepare(sql);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  };
   return {
     async all<T>(sql: string, params?: unknown[]) {
       try {
-        return conn.prepare(sql).all(...normalise(params)) as T[];
+        return prepare(sql).all(...normalise(params)) as T[];
       } catch (err) {
         return mapError(err);
       }
     },
     async get<T>(sql: string, params?: unknown[]) {
       try {
-        return conn.prepare(sql).get(...normalise(params)) as T | undefined;
+        return prepare(sql).get(...normalise(params)) as T | undefined;
       } catch (err) {
         return mapError(err);
       }
     },
     async run(sql: string, params?: unknown[]) {
       try {
-        const r = conn.prepare(sql).run(...normalise(params));
+        const r = prepare(sql).run(...normalise(params));
         return { changes: r.changes };
       } catch (err) {
         return mapError(err);

@@ -5,8 +5,12 @@
  * refilled from the log, so a changed read model never needs a hand-written migration. `rebuildProjections` does the same
  * for every projection on demand, with identical results (a test proves it).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type pino from 'pino';
 import { execStatements, migrate } from '../db/migrate.js';
+import { openSqlite } from '../db/sqlite.js';
 import type { Db, Queryable } from '../db/types.js';
 import { type EventCodec, type InlineProjector, rowToEvent } from './sqlEventStore.js';
 import type { EventStore, RecordedEvent } from './types.js';
@@ -46,30 +50,90 @@ async function* eventsInTx(tx: Queryable, batchSize: number, codec?: Pick<EventC
   }
 }
 
+/** Progress lines while replaying: about every this many events. */
+const PROGRESS_EVERY = 100_000;
+
+async function replayInto(
+  target: Queryable,
+  projections: Projection[],
+  events: AsyncIterable<RecordedEvent>,
+  logger: Log,
+  total: number,
+): Promise<number> {
+  const project = inlineProjector(projections);
+  const names = projections.map((p) => p.name);
+  let count = 0;
+  for await (const e of events) {
+    await project(target, e);
+    count++;
+    if (count % PROGRESS_EVERY === 0) logger.info({ projections: names, done: count, of: total }, 'rebuild progress');
+  }
+  return count;
+}
+
+/** Rows per multi-row INSERT when copying a staged table: within PostgreSQL's 65,535 parameters. */
+const COPY_PARAMS = 30_000;
+
+/** Copies every row of `table` from the staging SQLite into `tx`, many rows per statement. */
+async function copyTable(from: Db, tx: Queryable, table: string): Promise<void> {
+  let after = 0;
+  for (;;) {
+    const rows = await from.all<Record<string, unknown>>(
+      `SELECT rowid AS _rowid_, * FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT 5000`,
+      [after],
+    );
+    if (rows.length === 0) return;
+    after = Number((rows[rows.length - 1] as { _rowid_: number })._rowid_);
+    const columns = Object.keys(rows[0] as object).filter((c) => c !== '_rowid_');
+    const perStatement = Math.max(1, Math.floor(COPY_PARAMS / columns.length));
+    for (let i = 0; i < rows.length; i += perStatement) {
+      const chunk = rows.slice(i, i + perStatement);
+      const tuple = `(${columns.map(() => '?').join(', ')})`;
+      await tx.run(
+        `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`,
+        chunk.flatMap((r) => columns.map((c) => r[c])),
+      );
+    }
+  }
+}
+
 /**
  * Drops, recreates and refills the given projections inside `tx`, which holds the append lock, so no
  * event is appended (by this or another process) while a read model is half built.
+ *
+ * On PostgreSQL every projection statement would be a network round trip (a few thousand events a
+ * second at best), so the replay runs against a staging SQLite file with the same schemas (the
+ * projections' SQL is the portable subset both engines run, which every suite proves on both) and
+ * the finished tables are copied over in multi-row INSERTs, still inside `tx`.
  */
 async function rebuildInTx(
   tx: Queryable,
+  dialect: Db['dialect'],
   projections: Projection[],
   events: AsyncIterable<RecordedEvent>,
-  opts: { batchSize?: number; logger?: Log; total: number },
+  opts: { logger?: Log; total: number },
 ): Promise<number> {
   const logger = opts.logger ?? silent;
-  const every = opts.batchSize ?? 1000;
+  const names = projections.map((p) => p.name);
+  logger.info({ projections: names, events: opts.total, staged: dialect === 'postgres' }, 'rebuilding projections from the event log');
   for (const p of projections) {
     for (const t of p.tables) await tx.run(`DROP TABLE IF EXISTS ${t}`);
     await execStatements(tx, p.schema);
   }
-  const project = inlineProjector(projections);
-  const names = projections.map((p) => p.name);
-  logger.info({ projections: names, events: opts.total }, 'rebuilding projections from the event log');
-  let count = 0;
-  for await (const e of events) {
-    await project(tx, e);
-    count++;
-    if (count % every === 0) logger.info({ projections: names, done: count, of: opts.total }, 'rebuild progress');
+  let count: number;
+  if (dialect === 'postgres') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-rebuild-'));
+    const staging = openSqlite(path.join(dir, 'staging.sqlite'));
+    try {
+      for (const p of projections) await staging.exec(p.schema);
+      count = await staging.transaction((stx) => replayInto(stx, projections, events, logger, opts.total));
+      for (const p of projections) for (const t of p.tables) await copyTable(staging, tx, t);
+    } finally {
+      await staging.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  } else {
+    count = await replayInto(tx, projections, events, logger, opts.total);
   }
   for (const p of projections) {
     await tx.run(
@@ -104,7 +168,10 @@ export async function migrateProjections(
       // keeps membership columns on `users`), so one read model alone cannot be rebuilt faithfully.
       // The cost is one replay of the log either way.
       const head = await tx.get<{ p: number | null }>('SELECT MAX(position) AS p FROM events');
-      await rebuildInTx(tx, projections, eventsInTx(tx, opts.batchSize ?? 1000, opts.codec), { ...opts, total: Number(head?.p ?? 0) });
+      await rebuildInTx(tx, db.dialect, projections, eventsInTx(tx, opts.batchSize ?? 1000, opts.codec), {
+        ...opts,
+        total: Number(head?.p ?? 0),
+      });
     }
     return { rebuilt: stale.map((p) => p.name) };
   });
@@ -123,7 +190,7 @@ export async function rebuildProjections(
   const events = await db.transaction(async (tx) => {
     await db.lockForAppend(tx);
     const total = await store.headPosition();
-    return rebuildInTx(tx, projections, store.streamAll({ batchSize: opts.batchSize ?? 1000 }), { ...opts, total });
+    return rebuildInTx(tx, db.dialect, projections, store.streamAll({ batchSize: opts.batchSize ?? 1000 }), { ...opts, total });
   });
   return { events };
 }

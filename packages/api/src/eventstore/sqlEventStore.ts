@@ -75,61 +75,80 @@ export interface SqlEventStoreOptions {
   codec?: EventCodec;
 }
 
-export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions = {}): Promise<EventStore> {
+export interface BatchAppend {
+  streamId: string;
+  events: NewEvent[];
+  options: AppendOptions;
+}
+
+export interface SqlEventStore extends EventStore {
+  /** Appends to several streams in one transaction; resolves with the last position written. */
+  appendBatch(items: BatchAppend[]): Promise<number>;
+}
+
+export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions = {}): Promise<SqlEventStore> {
   // The log's own tables come from the versioned migrations; a newer database is refused here.
   await migrate(db);
   const listeners = new Set<(events: RecordedEvent[]) => void>();
   const now = options.now ?? (() => new Date());
 
-  async function append(streamId: string, events: NewEvent[], opts: AppendOptions): Promise<AppendResult> {
+  /** Appends to one stream inside `tx`, which already holds the append lock. */
+  async function appendInTx(
+    tx: Queryable,
+    streamId: string,
+    events: NewEvent[],
+    opts: AppendOptions,
+    /** The log's last event when the caller knows it (a group commit), saving a read. */
+    knownHead?: { position: number; hash: string },
+  ): Promise<RecordedEvent[]> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const recorded = await db.transaction(async (tx) => {
-      // 1. One writer at a time: the global position and the hash chain are linear.
-      await db.lockForAppend(tx);
-      // 2. Optimistic concurrency on the stream.
-      const cur = await tx.get<{ v: number | null }>('SELECT MAX(version) AS v FROM events WHERE stream_id = ?', [streamId]);
-      const actual = Number(cur?.v ?? 0);
-      checkExpected(streamId, opts.expectedVersion, actual);
-      // 3. Chain onto the last event of the log.
-      const last = await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
-      const recordedAt = now();
-      // 3a. Personal fields sealed before hashing: the chain covers exactly the stored bytes.
-      const stored = options.codec ? await options.codec.seal(tx, events, recordedAt) : events;
-      const out = chainEvents(
-        stored,
-        {
+    // 2. Optimistic concurrency on the stream.
+    const cur = await tx.get<{ v: number | null }>('SELECT MAX(version) AS v FROM events WHERE stream_id = ?', [streamId]);
+    const actual = Number(cur?.v ?? 0);
+    checkExpected(streamId, opts.expectedVersion, actual);
+    // 3. Chain onto the last event of the log.
+    const last =
+      knownHead ?? (await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1'));
+    const recordedAt = now();
+    // 3a. Personal fields sealed before hashing: the chain covers exactly the stored bytes.
+    const stored = options.codec ? await options.codec.seal(tx, events, recordedAt) : events;
+    const out = chainEvents(
+      stored,
+      {
+        streamId,
+        baseVersion: actual,
+        headPosition: Number(last?.position ?? 0),
+        headHash: last?.hash ?? GENESIS_HASH,
+        metadata: opts.metadata,
+        recordedAt: recordedAt.toISOString(),
+      },
+      randomUUID,
+    ) as RecordedEvent[];
+    for (const rec of out) {
+      await tx.run(
+        `INSERT INTO events (position, stream_id, version, event_id, type, data, metadata, recorded_at, prev_hash, hash)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          rec.position,
           streamId,
-          baseVersion: actual,
-          headPosition: Number(last?.position ?? 0),
-          headHash: last?.hash ?? GENESIS_HASH,
-          metadata: opts.metadata,
-          recordedAt: recordedAt.toISOString(),
-        },
-        randomUUID,
-      ) as RecordedEvent[];
-      for (const rec of out) {
-        await tx.run(
-          `INSERT INTO events (position, stream_id, version, event_id, type, data, metadata, recorded_at, prev_hash, hash)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            rec.position,
-            streamId,
-            rec.version,
-            rec.eventId,
-            rec.type,
-            JSON.stringify(rec.data),
-            JSON.stringify(rec.metadata),
-            rec.recordedAt,
-            rec.prevHash,
-            rec.hash,
-          ],
-        );
-      }
-      // 4. Read models move in the same transaction, from the readable form (what a reader decodes).
-      const readable = options.codec ? out.map((rec, i) => ({ ...rec, data: (events[i] as NewEvent).data })) : out;
-      if (options.project) for (const rec of readable) await options.project(tx, rec);
-      return readable;
-    });
+          rec.version,
+          rec.eventId,
+          rec.type,
+          JSON.stringify(rec.data),
+          JSON.stringify(rec.metadata),
+          rec.recordedAt,
+          rec.prevHash,
+          rec.hash,
+        ],
+      );
+    }
+    // 4. Read models move in the same transaction, from the readable form (what a reader decodes).
+    const readable = options.codec ? out.map((rec, i) => ({ ...rec, data: (events[i] as NewEvent).data })) : out;
+    if (options.project) for (const rec of readable) await options.project(tx, rec);
+    return readable;
+  }
+
+  function notify(recorded: RecordedEvent[]): void {
     for (const l of listeners) {
       try {
         l(recorded);
@@ -137,8 +156,104 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
         /* a listener's fault is not the writer's */
       }
     }
+  }
+
+  /**
+   * Group commit. Appends share one lock (positions and the hash chain are linear), so concurrent
+   * appends would otherwise commit one at a time, each paying its own lock, head read and commit.
+   * Appends that arrive while a commit is in flight wait in `queue`, and the next transaction takes
+   * them all (the head read once, carried from one append to the next). When any of them fails (a
+   * concurrency conflict, a unique rule), that transaction rolls back and the group's appends run
+   * again one transaction each, so each is answered exactly as if it had run alone. Nobody is answered
+   * before the commit that holds their events.
+   */
+  interface Pending {
+    streamId: string;
+    events: NewEvent[];
+    opts: AppendOptions;
+    resolve(events: RecordedEvent[]): void;
+    reject(err: unknown): void;
+  }
+  const queue: Pending[] = [];
+  let flushing = false;
+  const GROUP_MAX = 64;
+
+  const alone = (p: Pending) =>
+    db.transaction(async (tx) => {
+      // 1. One writer at a time: the global position and the hash chain are linear.
+      await db.lockForAppend(tx);
+      return appendInTx(tx, p.streamId, p.events, p.opts);
+    });
+
+  async function flush(): Promise<void> {
+    flushing = true;
+    try {
+      while (queue.length > 0) {
+        const group = queue.splice(0, GROUP_MAX);
+        let results: RecordedEvent[][] | undefined;
+        if (group.length > 1) {
+          results = await db
+            .transaction(async (tx) => {
+              await db.lockForAppend(tx);
+              const out: RecordedEvent[][] = [];
+              let head: { position: number; hash: string } | undefined;
+              for (const p of group) {
+                const recorded = await appendInTx(tx, p.streamId, p.events, p.opts, head);
+                out.push(recorded);
+                const last = recorded[recorded.length - 1] as RecordedEvent;
+                head = { position: last.position, hash: last.hash };
+              }
+              return out;
+            })
+            .catch(() => undefined); // one of them failed: each runs alone below, to get its own answer
+        }
+        if (results) {
+          group.forEach((p, i) => {
+            const recorded = results[i] as RecordedEvent[];
+            notify(recorded);
+            p.resolve(recorded);
+          });
+          continue;
+        }
+        for (const p of group) {
+          try {
+            const recorded = await alone(p);
+            notify(recorded);
+            p.resolve(recorded);
+          } catch (err) {
+            p.reject(err);
+          }
+        }
+      }
+    } finally {
+      flushing = false;
+    }
+  }
+
+  async function append(streamId: string, events: NewEvent[], opts: AppendOptions): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const recorded = await new Promise<RecordedEvent[]>((resolve, reject) => {
+      queue.push({ streamId, events, opts, resolve, reject });
+      if (!flushing) void flush();
+    });
     const lastEvent = recorded[recorded.length - 1] as RecordedEvent;
     return { nextVersion: lastEvent.version, lastPosition: lastEvent.position, events: recorded };
+  }
+
+  /**
+   * Several streams' appends in one transaction (all or nothing): what an import or a bulk generator
+   * needs, one commit for many streams instead of one each. Every stream's expected version is checked.
+   */
+  async function appendBatch(items: BatchAppend[]): Promise<number> {
+    if (items.length === 0) return 0;
+    const recorded = await db.transaction(async (tx) => {
+      await db.lockForAppend(tx);
+      const all: RecordedEvent[] = [];
+      for (const item of items) all.push(...(await appendInTx(tx, item.streamId, item.events, item.options)));
+      return all;
+    });
+    notify(recorded);
+    return (recorded[recorded.length - 1] as RecordedEvent).position;
   }
 
   async function readAll(opts: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -155,6 +270,7 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
 
   return {
     append,
+    appendBatch,
     async readStream(streamId) {
       const rows = await db.all<EventRow>('SELECT * FROM events WHERE stream_id = ? ORDER BY version', [streamId]);
       return decode(rows.map(rowToEvent));

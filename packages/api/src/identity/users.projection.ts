@@ -4,11 +4,12 @@
  * second registration with the same address (in any letter case) roll its append back.
  */
 import type { Queryable } from '../db/types.js';
+import { countsSchema, moveCount } from '../eventstore/counts.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { erasedLabel, placeholder } from '../privacy/personalData.js';
 import type { UserEvent } from './user.decider.js';
-import { USERS_SCHEMA } from './users.schema.js';
+import { USERS_COUNTS, USERS_SCHEMA } from './users.schema.js';
 
 export const PASSWORD_RESETS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS password_resets (
@@ -110,14 +111,28 @@ async function applyUserEvent(tx: Queryable, event: UserEvent): Promise<void> {
   }
 }
 
+/** Events that can change an account's status or role (the counted groups). */
+const COUNTED = new Set(['UserRegistered', 'UserApproved', 'UserRejected', 'AdminRoleGranted']);
+
+async function userGroup(tx: Queryable, id: string) {
+  const row = await tx.get<{ status: string; role: string }>('SELECT status, role FROM users WHERE id = ?', [id]);
+  return row ? { key: `${row.status}:${row.role}` } : undefined;
+}
+
 export const usersProjection: Projection = {
   name: 'users',
   // 2: `erased_at` and the MemberErased placeholders (crypto-shredding).
-  version: 2,
-  tables: ['users', 'password_resets'],
-  schema: USERS_SCHEMA + PASSWORD_RESETS_SCHEMA,
+  // 3: `users_counts`, the dashboard's counters kept beside the rows.
+  version: 3,
+  tables: ['users', 'password_resets', USERS_COUNTS],
+  schema: USERS_SCHEMA + PASSWORD_RESETS_SCHEMA + countsSchema(USERS_COUNTS),
   async apply(tx: Queryable, event: RecordedEvent) {
     if (!event.streamId.startsWith('user-')) return;
+    if (!COUNTED.has(event.type)) return applyUserEvent(tx, event as unknown as UserEvent);
+    // The dashboard's counters (accounts by status and role) move with the row.
+    const id = (event.data as { userId: string }).userId;
+    const before = await userGroup(tx, id);
     await applyUserEvent(tx, event as unknown as UserEvent);
+    await moveCount(tx, USERS_COUNTS, before, await userGroup(tx, id));
   },
 };

@@ -2,7 +2,9 @@
 import type { userSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import type { Queryable } from '../db/types.js';
-import type { UserRow } from './users.schema.js';
+import { readCounts } from '../eventstore/counts.js';
+import type { Page } from '../shared/paging.js';
+import { USERS_COUNTS, type UserRow } from './users.schema.js';
 
 /** The User of spec §3 as the API answers it: the shared schema the OpenAPI document and the clients use. */
 export type UserDto = z.infer<typeof userSchema>;
@@ -61,9 +63,17 @@ export async function findUserIdByResetToken(q: Queryable, tokenHash: string): P
   return row?.user_id;
 }
 
-/** Pending accounts, oldest first (the admin approval table). */
-export function pendingUsers(q: Queryable): Promise<UserRow[]> {
-  return q.all<UserRow>(`SELECT * FROM users WHERE status = 'pending' ORDER BY created_at, id`);
+/**
+ * One page of pending accounts, oldest first (the admin approval table): a keyset read of the
+ * `users_status (status, created_at, id)` index, `limit + 1` rows so the caller knows if more follow.
+ */
+export function pendingUsers(q: Queryable, page: Page): Promise<UserRow[]> {
+  const [at, id] = page.after ?? ['', ''];
+  return q.all<UserRow>(
+    `SELECT * FROM users WHERE status = 'pending' AND (created_at > ? OR (created_at = ? AND id > ?))
+     ORDER BY created_at, id LIMIT ?`,
+    [at, at, id, page.limit + 1],
+  );
 }
 
 export interface IdentityCounts {
@@ -72,13 +82,12 @@ export interface IdentityCounts {
   activeMembers: number;
 }
 
+/** Reads the users projection's precomputed counters (a few rows), never the users table itself. */
 export async function identityCounts(q: Queryable): Promise<IdentityCounts> {
-  const row = await q.get<{ pending: number | null; active: number | null }>(
-    `SELECT SUM(CASE WHEN status = 'pending' THEN 1 ELSE 0 END) AS pending,
-            SUM(CASE WHEN status = 'approved' AND role = 'member' THEN 1 ELSE 0 END) AS active
-     FROM users`,
-  );
-  return { pendingApprovals: Number(row?.pending ?? 0), activeMembers: Number(row?.active ?? 0) };
+  const counts = await readCounts(q, USERS_COUNTS);
+  let pending = 0;
+  for (const [key, c] of counts) if (key.startsWith('pending:')) pending += c.n;
+  return { pendingApprovals: pending, activeMembers: counts.get('approved:member')?.n ?? 0 };
 }
 
 /** Accounts whose e-mail or name contains `text` (any case), newest first, at most `limit` (the admin's member search). */

@@ -25,8 +25,11 @@ CREATE TABLE IF NOT EXISTS users (
   subscription_status TEXT,
   erased_at TEXT
 );
-CREATE INDEX IF NOT EXISTS users_status ON users (status, created_at);
+CREATE INDEX IF NOT EXISTS users_status ON users (status, created_at, id);
 `;
+
+/** Counters of accounts by `<status>:<role>` (eventstore/counts.ts), kept by the users projection. */
+export const USERS_COUNTS = 'users_counts';
 
 export interface UserRow {
   id: string;

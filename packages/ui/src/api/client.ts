@@ -130,6 +130,15 @@ function toPlan({ btcAmount, formerBtcAmount, ...plan }: PlanAnswer): Plan {
   return { ...plan, btcPrice: btcAmount, ...(formerBtcAmount ? { formerBtcPrice: formerBtcAmount } : {}) };
 }
 
+/** One page of a keyset-paged admin list. */
+export interface ListPage<T> {
+  items: T[];
+  /** Give it back as `after` for the next page; null on the last page. */
+  nextCursor: string | null;
+  /** Every row of the list, not only this page's. */
+  total: number;
+}
+
 export type ApiClient = ReturnType<typeof createApiClient>;
 
 /**
@@ -480,7 +489,15 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     // admin
     adminStats: () => get<AdminStats>('/admin/stats'),
+    /** The first page of the approval queue (oldest first); `pendingUsersPage` pages on. */
     pendingUsers: async (): Promise<PendingUser[]> => (await get<{ users: PendingUser[] }>('/admin/users/pending')).users,
+    /** One keyset page of the approval queue: pass the previous page's `nextCursor` as `after`. */
+    pendingUsersPage: async (after?: string | null): Promise<ListPage<PendingUser>> => {
+      const a = await get<{ users: PendingUser[]; nextCursor: string | null; total: number }>('/admin/users/pending', {
+        query: { after: after ?? undefined },
+      });
+      return { items: a.users, nextCursor: a.nextCursor ?? null, total: a.total };
+    },
     approveUser: (id: string) =>
       post<UserDecision>(`/admin/users/${encodeURIComponent(id)}/approve`, {}, { fallbackError: 'Failed to approve user' }),
     rejectUser: (id: string) =>
@@ -495,8 +512,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
         { reason },
         { fallbackError: 'Failed to erase the member' },
       ),
+    /** The first page of submitted payments (oldest first); `pendingPaymentsPage` pages on. */
     pendingPayments: async (): Promise<PendingPayment[]> =>
       (await get<{ payments: PendingPayment[]; count: number }>('/admin/pending-payments')).payments,
+    /** One keyset page of submitted payments: pass the previous page's `nextCursor` as `after`. */
+    pendingPaymentsPage: async (after?: string | null): Promise<ListPage<PendingPayment>> => {
+      const a = await get<{ payments: PendingPayment[]; count: number; nextCursor: string | null }>('/admin/pending-payments', {
+        query: { after: after ?? undefined },
+      });
+      return { items: a.payments, nextCursor: a.nextCursor ?? null, total: a.count };
+    },
     verifyPayment: (id: string) =>
       post<VerifiedPayment>(`/admin/payments/${encodeURIComponent(id)}/verify`, {}, { fallbackError: 'Failed to verify payment' }),
     rejectPayment: (id: string, reason: string) =>

@@ -5,6 +5,7 @@ export {
   type ApiClientOptions,
   ApiError,
   createApiClient,
+  type ListPage,
   type RequestOptions,
   toAnalyticsPoints,
   UPLOAD_TIMEOUT_MS,

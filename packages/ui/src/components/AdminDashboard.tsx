@@ -4,11 +4,12 @@
  * analytics, over the API client from context
  * (or the `client` prop). Needs a QueryClientProvider above it.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
-import type { ApiClient } from '../api/client';
+import type { ApiClient, ListPage } from '../api/client';
 import type { PendingPayment, PendingUser } from '../api/types';
 import { useOptionalApiClient } from './ApiContext';
+import { Button } from './Button';
 import { Card } from './Card';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Alert, Spinner } from './Feedback';
@@ -55,8 +56,21 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
   const [rejectingPayment, setRejectingPayment] = useState<PendingPayment | null>(null);
 
   const stats = useQuery({ queryKey: adminKeys.stats, queryFn: () => api.adminStats() });
-  const users = useQuery({ queryKey: adminKeys.pendingUsers, queryFn: () => api.pendingUsers() });
-  const payments = useQuery({ queryKey: adminKeys.pendingPayments, queryFn: () => api.pendingPayments() });
+  // The queues are keyset-paged on the server: the first page loads, 'Load more' fetches the next.
+  const users = useInfiniteQuery({
+    queryKey: adminKeys.pendingUsers,
+    queryFn: ({ pageParam }) => api.pendingUsersPage(pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  const payments = useInfiniteQuery({
+    queryKey: adminKeys.pendingPayments,
+    queryFn: ({ pageParam }) => api.pendingPaymentsPage(pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  const userRows = users.data?.pages.flatMap((p) => p.items) ?? [];
+  const paymentRows = payments.data?.pages.flatMap((p) => p.items) ?? [];
   const analytics = useQuery({ queryKey: adminKeys.analytics, queryFn: () => api.analytics() });
 
   const refreshAll = () => qc.invalidateQueries({ queryKey: ['admin'] });
@@ -96,7 +110,9 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
     mutationFn: ({ payment, reason }: { payment: PendingPayment; reason: string }) => api.rejectPayment(payment.id, reason),
     onMutate: ({ payment }) => setBusyPayment(payment.id),
     onSuccess: (_r, { payment }) => {
-      qc.setQueryData<PendingPayment[]>(adminKeys.pendingPayments, (old) => old?.filter((p) => p.id !== payment.id));
+      qc.setQueryData<InfiniteData<ListPage<PendingPayment>, string | null>>(adminKeys.pendingPayments, (old) =>
+        old ? { ...old, pages: old.pages.map((pg) => ({ ...pg, items: pg.items.filter((p) => p.id !== payment.id) })) } : old,
+      );
       setNotice({ tone: 'success', text: 'Payment rejected' });
     },
     onError: (err) => setNotice({ tone: 'error', text: err instanceof Error && err.message ? err.message : 'Failed to reject payment' }),
@@ -128,13 +144,19 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
           <Spinner label="Loading pending users..." />
         ) : (
           <PendingUsersTable
-            users={users.data ?? []}
+            users={userRows}
+            total={users.data?.pages[0]?.total}
             busyId={busyUser}
             onApprove={(u) => approve.mutate(u)}
             onReject={(u) => setRejecting(u)}
             renderMemberLink={renderMemberLink}
           />
         )}
+        {users.hasNextPage ? (
+          <Button variant="secondary" disabled={users.isFetchingNextPage} onClick={() => void users.fetchNextPage()}>
+            {users.isFetchingNextPage ? 'Loading...' : 'Load more'}
+          </Button>
+        ) : null}
       </Card>
 
       {renderMemberLink && (
@@ -149,13 +171,19 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
           <Spinner label="Loading pending payments..." />
         ) : (
           <PendingPaymentsTable
-            payments={payments.data ?? []}
+            payments={paymentRows}
+            total={payments.data?.pages[0]?.total}
             busyId={busyPayment}
             explorerTemplate={explorerTemplate}
             onVerify={(p) => verify.mutate(p)}
             onReject={(p) => setRejectingPayment(p)}
           />
         )}
+        {payments.hasNextPage ? (
+          <Button variant="secondary" disabled={payments.isFetchingNextPage} onClick={() => void payments.fetchNextPage()}>
+            {payments.isFetchingNextPage ? 'Loading...' : 'Load more'}
+          </Button>
+        ) : null}
       </Card>
 
       <Card title="Analytics" className="admin-section">

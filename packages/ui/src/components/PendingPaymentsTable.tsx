@@ -12,6 +12,8 @@ import { StatusBadge } from './StatusBadge';
 
 export interface PendingPaymentsTableProps {
   payments: PendingPayment[];
+  /** Every pending payment (the list may be one page of them); defaults to `payments.length`. */
+  total?: number;
   busyId?: string | null;
   /** '{txid}' template of the block explorer's transaction page. */
   explorerTemplate?: string;
@@ -20,10 +22,10 @@ export interface PendingPaymentsTableProps {
   onReject?(payment: PendingPayment): void;
 }
 
-export function PendingPaymentsTable({ payments, busyId, explorerTemplate, onVerify, onReject }: PendingPaymentsTableProps) {
+export function PendingPaymentsTable({ payments, total, busyId, explorerTemplate, onVerify, onReject }: PendingPaymentsTableProps) {
   return (
     <DataTable
-      caption={`Pending Payment Verifications (${payments.length})`}
+      caption={`Pending Payment Verifications (${total ?? payments.length})`}
       rows={payments}
       rowKey={(p) => p.id}
       empty="No pending payment verifications"

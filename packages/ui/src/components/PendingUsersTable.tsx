@@ -7,6 +7,8 @@ import { DataTable } from './DataTable';
 
 export interface PendingUsersTableProps {
   users: PendingUser[];
+  /** Every pending account (the list may be one page of them); defaults to `users.length`. */
+  total?: number;
   /** The row being processed: its buttons are disabled. */
   busyId?: string | null;
   onApprove(user: PendingUser): void;
@@ -25,10 +27,10 @@ function location(u: PendingUser): string {
   return parts.length ? parts.join(', ') : 'N/A';
 }
 
-export function PendingUsersTable({ users, busyId, onApprove, onReject, renderMemberLink }: PendingUsersTableProps) {
+export function PendingUsersTable({ users, total, busyId, onApprove, onReject, renderMemberLink }: PendingUsersTableProps) {
   return (
     <DataTable
-      caption={`Pending User Approvals (${users.length})`}
+      caption={`Pending User Approvals (${total ?? users.length})`}
       rows={users}
       rowKey={(u) => u.id}
       empty="No pending user approvals"

@@ -21,6 +21,11 @@ export const pendingUserSchema = z.object({
   geoLocation: z.object({ country: z.string(), region: z.string() }).nullable(),
 });
 
-export const pendingUsersAnswerSchema = z.object({ users: z.array(pendingUserSchema) });
+/** One keyset page of the approval queue: `nextCursor` (null on the last page) goes back as `?after=`; `total` counts every pending account. */
+export const pendingUsersAnswerSchema = z.object({
+  users: z.array(pendingUserSchema),
+  nextCursor: z.string().nullable(),
+  total: z.number().int(),
+});
 
 export const userDecisionAnswerSchema = z.object({ id: z.string(), status: z.enum(['approved', 'rejected']), message: z.string() });

@@ -92,7 +92,12 @@ export const pendingPaymentSchema = z
   })
   .meta({ id: 'PendingPayment' });
 
-export const pendingPaymentsAnswerSchema = z.object({ payments: z.array(pendingPaymentSchema), count: z.number().int() });
+/** One keyset page of submitted payments: `nextCursor` (null on the last page) goes back as `?after=`; `count` counts every pending payment. */
+export const pendingPaymentsAnswerSchema = z.object({
+  payments: z.array(pendingPaymentSchema),
+  count: z.number().int(),
+  nextCursor: z.string().nullable(),
+});
 
 export const verifiedPaymentAnswerSchema = z.object({
   paymentId: z.string(),

@@ -58,4 +58,11 @@ export const geoCheckSchema = z.object({
   region: z.string().nullable(),
 });
 
-export const healthSchema = z.object({ status: z.literal('ok'), store: z.enum(['sqlite', 'postgres']), headPosition: z.number().int() });
+/** `subscriberLag` > 0 while a checkpointed subscriber catches up on the log (beside serving); each one's position and lag. */
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  store: z.enum(['sqlite', 'postgres']),
+  headPosition: z.number().int(),
+  subscriberLag: z.number().int(),
+  subscribers: z.array(z.object({ name: z.string(), position: z.number().int(), lag: z.number().int() })),
+});

@@ -1,0 +1,64 @@
+/**
+ * `pnpm bench -- --quick` works end to end: every bench runs, measures its reference in the same
+ * invocation, and the run appends one table holding every figure of issue 16's list. No figure is
+ * asserted (the machine is shared): only that each was measured.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/** Runs a command without blocking this worker (a synchronous spawn starves vitest's RPC for minutes). */
+function run(args: string[], env: Record<string, string>): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (d: Buffer) => {
+      output = (output + d).slice(-20_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.once('error', reject);
+    child.once('exit', (status) => resolve({ status, output }));
+  });
+}
+
+it('pnpm bench -- --quick prints and records one table with every figure', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-test-'));
+  const results = path.join(dir, 'RESULTS.md');
+  try {
+    const r = await run(['scripts/bench.mjs', '--quick'], { BENCH_RESULTS_FILE: results });
+    expect(r.status, r.output).toBe(0);
+    const md = fs.readFileSync(results, 'utf8');
+    expect(md).toMatch(/^## .* UTC — quick run$/m);
+    expect(md).toMatch(/Machine: \d+ cores .* GiB memory/);
+    for (const figure of [
+      /\| Event append, single-event commits, 16 writers, SQLite \| [\d,.]+ commits\/s \| [\d,.]+ commits\/s \(plain INSERTs\) \| [\d.]+× \|/,
+      /\| Event append, single-event commits, 16 writers, PostgreSQL \|/,
+      /\| Projection rebuild from [\d,]+ events, SQLite .*\(reading them\)/,
+      /\| Projection rebuild from [\d,]+ events, PostgreSQL .*\(reading them\)/,
+      /\| Cost growth GET \/api\/videos at [\d,]+ events \|/,
+      /\| Cost growth GET \/api\/videos\/\{id\} at/,
+      /\| Cost growth GET \/api\/admin\/stats at/,
+      /\| Cost growth GET \/api\/admin\/users\/pending at/,
+      /\| Cost growth GET \/api\/admin\/pending-payments at/,
+      /\| Cost growth login/,
+      /\| Cost growth: server start-up at/,
+      /\| JSON hot path GET \/api\/videos\/\{id\}, subscriber/,
+      /\| JSON hot path GET \/api\/videos\/\{id\}\/stream, subscriber/,
+      /\| Media through nginx .*\(nginx serving the file\)/,
+      /\| Media directly from Node .*\(nginx serving the file\)/,
+      /\| Upload [\d,]+ MB multipart .*\(plain sink writing to disk\)/,
+      /\| Upload [\d,]+ MB over tus, one PATCH .*\(plain sink writing to disk\)/,
+      /\| Login: argon2id verifications per core \(m=19 MiB, t=2, p=1; OWASP minimum met\)/,
+      /\| Web: first-load JS of \/ /,
+      /\| Web: time until the age gate is visible/,
+    ])
+      expect(md).toMatch(figure);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 900_000);
