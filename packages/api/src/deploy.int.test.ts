@@ -205,6 +205,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
 
     let streamUrl: string;
     let memberId: string;
+    let memberToken: string;
 
     it('runs the member journey through nginx: register, approve, pay, verify, stream URL, ranges sent by nginx', async () => {
       const api = apiClient(base);
@@ -231,6 +232,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       expect(login.status).toBe(200);
       expect(servedBy(login)).not.toBe(servedBy(approved));
       const token = login.body.data.token as string;
+      memberToken = token;
       // Refresh-token rotation is shared: a token rotated by one process is refused by the other,
       // and reusing it revokes the whole session (reuse detection) there too.
       const cookies = cookiesOf(login.headers);
@@ -320,6 +322,41 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       expect(full.status).toBe(200);
       expect(Number(full.headers.get('content-length'))).toBe(size);
       expect(Buffer.from(await full.arrayBuffer()).equals(videoFile)).toBe(true);
+    });
+
+    it('streams the HLS ladder through nginx: segments from its internal location, playlists and key from the API', async () => {
+      const api = apiClient(base);
+      // The leader transcodes the upload in the background (a 160×120 clip: one rendition).
+      let hls: { hlsUrl: string | null } = { hlsUrl: null };
+      while (!hls.hlsUrl) {
+        hls = (await api.get(`/videos/${videoId}/stream`, memberToken)).body.data;
+        if (!hls.hlsUrl) await new Promise((r) => setTimeout(r, 500));
+      }
+      const hlsUrl = hls.hlsUrl;
+      expect(hlsUrl.startsWith(`${base}/api/hls/${videoId}/master.m3u8?`)).toBe(true);
+      const master = await (await fetch(hlsUrl)).text();
+      const mediaUrl = new URL(master.split('\n').find((l) => /^\d+p\/index\.m3u8\?/.test(l)) as string, hlsUrl);
+      const playlist = await fetch(mediaUrl);
+      expect(playlist.headers.get('x-media-served-by')).toBeNull();
+      const text = await playlist.text();
+      const segment = new URL(text.split('\n').find((l) => l.startsWith('seg_')) as string, mediaUrl);
+      const seg = await fetch(segment);
+      expect([seg.status, seg.headers.get('x-media-served-by'), seg.headers.get('content-type')]).toEqual([200, 'nginx', 'video/mp2t']);
+      const onDisk = fs.readFileSync(
+        path.join(store.dataDir, 'media', segment.pathname.replace(`/api/hls/${videoId}/`, `videos/${videoId}/hls/`)),
+      );
+      expect(Buffer.from(await seg.arrayBuffer()).equals(onDisk)).toBe(true);
+      const key = await fetch(new URL(/URI="([^"]+)"/.exec(text)?.[1] as string, mediaUrl));
+      expect([key.status, key.headers.get('cache-control'), key.headers.get('x-media-served-by')]).toEqual([200, 'no-store', null]);
+      expect((await key.arrayBuffer()).byteLength).toBe(16);
+      // No signature, or the internal location asked directly: nothing.
+      const bare = new URL(segment);
+      bare.search = '';
+      expect((await fetch(bare)).status).toBe(403);
+      const internal = await fetch(
+        `${base}/_protected_media/videos/${videoId}${segment.pathname.slice(`/api/hls/${videoId}`.length).replace(/^/, '/hls')}`,
+      );
+      expect(internal.status).toBe(404);
     });
 
     it('serves public thumbnails from its cache', async () => {

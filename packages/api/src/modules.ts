@@ -15,6 +15,7 @@ import { mailModule } from './mail/index.js';
 import type { AppModule } from './module.js';
 import { siteModule } from './site/index.js';
 import { streamingModule } from './streaming/index.js';
+import { transcodeModule } from './transcode/index.js';
 import { uploadsModule } from './uploads/index.js';
 
 export const modules: AppModule[] = [
@@ -23,6 +24,7 @@ export const modules: AppModule[] = [
   billingModule,
   catalogModule,
   streamingModule,
+  transcodeModule,
   uploadsModule,
   geoModule,
   adminModule,

@@ -30,7 +30,9 @@ import { createSession } from '../src/identity/sessions.js';
 import { emailVerificationToken } from '../src/identity/tokens.js';
 import { totpCode } from '../src/identity/totp.js';
 import { makeMp4 } from '../src/media/media.testkit.js';
+import { signHlsGrant, signKeyToken } from '../src/streaming/hlsSignature.js';
 import { signStreamPath } from '../src/streaming/streamSignature.js';
+import { transcodeForTest } from '../src/transcode/transcode.testkit.js';
 import { apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from './harness.js';
 import { mountedApiRoutes } from './routeList.js';
 
@@ -220,6 +222,17 @@ async function submittedPayment(fx: Fixtures): Promise<string> {
     201,
   );
   return paid.paymentId;
+}
+
+/** A file of the premium video's HLS ladder under a grant signed for the monthly subscriber. */
+function hlsRequest(fx: Fixtures, file: string): Req {
+  const { query } = signHlsGrant(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id, 1080);
+  return { path: `/api/hls/${fx.premiumVideoId}/${file}`, query };
+}
+
+async function firstRendition(fx: Fixtures): Promise<string> {
+  const row = await fx.server.ctx.db.get<{ hls: string }>('SELECT hls FROM videos WHERE id = ?', [fx.premiumVideoId]);
+  return (JSON.parse(row?.hls ?? '{"renditions":[]}') as { renditions: { name: string }[] }).renditions[0]?.name ?? '0p';
 }
 
 let videoCopies = 0;
@@ -591,6 +604,39 @@ const MATRIX: Record<string, Cell> = {
     },
   },
 
+  // The HLS stream: the signed grant (made for the monthly subscriber) is the credential, like the media URL's.
+  'GET /api/hls/:id/master.m3u8': {
+    expect: open(200),
+    note: "a grant signed for the monthly subscriber's entitlement (1080p); the bearer token is not needed",
+    prepare: async (_p, fx) => hlsRequest(fx, 'master.m3u8'),
+  },
+  'GET /api/hls/:id/:rendition{[0-9]+p}/index.m3u8': {
+    expect: open(200),
+    prepare: async (_p, fx) => hlsRequest(fx, `${await firstRendition(fx)}/index.m3u8`),
+  },
+  'GET /api/hls/:id/:segment{[0-9]+p/seg_[0-9]+\\.ts}': {
+    expect: open(200),
+    prepare: async (_p, fx) => hlsRequest(fx, `${await firstRendition(fx)}/seg_00000.ts`),
+  },
+  'GET /api/hls/:id/previews.vtt': { expect: open(200), prepare: async (_p, fx) => hlsRequest(fx, 'previews.vtt') },
+  'GET /api/hls/:id/sprites/:sprite{sprite-[0-9][0-9][0-9]\\.jpg}': {
+    expect: open(200),
+    prepare: async (_p, fx) => hlsRequest(fx, 'sprites/sprite-001.jpg'),
+  },
+  'GET /api/hls/:id/key': {
+    expect: open(200),
+    note: "the key token (for the monthly subscriber) is the credential, and the token's member must still pass the access decision",
+    prepare: async (_p, fx) => ({
+      path: `/api/hls/${fx.premiumVideoId}/key`,
+      query: signKeyToken(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id),
+    }),
+  },
+  'POST /api/admin/videos/:id/transcode/retry': {
+    expect: adminOnly(409),
+    note: 'admin: 409, only a failed transcode can be retried (this one completed)',
+    prepare: async (_p, fx) => ({ method: 'POST', path: `/api/admin/videos/${fx.premiumVideoId}/transcode/retry`, ...json({}) }),
+  },
+
   // Streaming a premium video: the access decision (login, approval, active or past-due subscription).
   'GET /api/videos/:id/stream': {
     expect: premiumViewer(200),
@@ -881,6 +927,8 @@ forEachStore('authorization matrix', (kind) => {
       fixtureDir,
     };
     fx.premiumVideoId = await freshVideo(fx, 'premium');
+    // Its HLS ladder (the suite runs no transcode worker), for the /api/hls/ rows.
+    expect(await transcodeForTest(server.ctx, fx.premiumVideoId)).toBe('completed');
 
     // The states really are what the columns say.
     const sub = async (p: Principal) =>

@@ -35,6 +35,9 @@ export function childEnv(store: Partial<Record<string, string>>): NodeJS.Process
     SITE_CONFIG: EXAMPLE_SITE_CONFIG,
     // The writers all come from 127.0.0.1.
     AUTH_REQUESTS_PER_IP_PER_MINUTE: '1000000',
+    // No background ffmpeg in the suites that kill and copy servers (uploads stay queued for HLS);
+    // transcoding, and its restart after a stop, is proven by transcode/transcode.int.test.ts.
+    TRANSCODE_CONCURRENCY: '0',
   };
   delete env.DATABASE_URL;
   return { ...env, ...store };

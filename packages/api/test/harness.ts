@@ -84,6 +84,9 @@ export function testEnv(extra: Partial<Record<string, string>> = {}): Env {
     DATA_KEY_SECRET: TEST_DATA_KEY_SECRET,
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
+    // Suites that do not test transcoding leave their uploads queued (no ffmpeg in the background,
+    // no Transcode* events appearing in logs they compare); the transcode suites set 1.
+    TRANSCODE_CONCURRENCY: '0',
     ...extra,
   } as NodeJS.ProcessEnv);
 }

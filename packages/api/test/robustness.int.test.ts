@@ -48,6 +48,13 @@ const PUBLIC_ROUTES = new Set([
   // The API reference viewer (static HTML and scripts, no data): the document it loads is admin-only.
   'GET /api/docs',
   'GET /api/docs/:asset',
+  // The HLS stream, likewise: a signed grant (playlists, segments, previews) or a short-lived key token.
+  'GET /api/hls/:id/master.m3u8',
+  'GET /api/hls/:id/:rendition{[0-9]+p}/index.m3u8',
+  'GET /api/hls/:id/:segment{[0-9]+p/seg_[0-9]+\\.ts}',
+  'GET /api/hls/:id/previews.vtt',
+  'GET /api/hls/:id/sprites/:sprite{sprite-[0-9][0-9][0-9]\\.jpg}',
+  'GET /api/hls/:id/key',
 ]);
 const key = (r: Pick<MountedRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;
 const isAdminRoute = (r: MountedRoute) => r.path.startsWith('/api/admin/');

@@ -52,7 +52,7 @@ describe('first load of /', () => {
         `/ in Chromium: ${scripts.length} JS files, ${(total / 1024).toFixed(1)} KB gzipped: ${scripts.map((s) => path.basename(s)).join(', ')}`,
       );
       expect(total).toBeLessThan(BUDGET_BYTES);
-      expect(scripts.filter((s) => /Admin|AnalyticsCharts|SecurePlayer|Subscription/.test(s))).toEqual([]);
+      expect(scripts.filter((s) => /Admin|AnalyticsCharts|SecurePlayer|Subscription|hls/.test(s))).toEqual([]);
     } finally {
       await browser.close();
     }

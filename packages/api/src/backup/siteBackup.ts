@@ -70,7 +70,23 @@ async function isEmptyOrAbsent(dir: string): Promise<boolean> {
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Copies `media/videos/{id}/*` for each id, returning the manifest entries and the ids with no folder. */
+/**
+ * The files of a video's folder, relative to it, sorted: the original, the thumbnail and the HLS
+ * ladder under `hls/` (a transcode's staging folders `hls.tmp-*`/`hls.old-*` are not part of it).
+ */
+async function filesIn(dir: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of (await fsp.readdir(path.join(dir, prefix), { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory()) {
+      if (!prefix && /^hls\.(tmp|old)-/.test(e.name)) continue;
+      out.push(...(await filesIn(dir, rel)));
+    } else if (e.isFile()) out.push(rel);
+  }
+  return out;
+}
+
+/** Copies `media/videos/{id}/**` for each id, returning the manifest entries and the ids with no folder. */
 async function copyMedia(dataDir: string, target: string, videoIds: string[]): Promise<{ files: ManifestFile[]; missing: string[] }> {
   const files: ManifestFile[] = [];
   const missing: string[] = [];
@@ -78,7 +94,7 @@ async function copyMedia(dataDir: string, target: string, videoIds: string[]): P
     const from = path.join(dataDir, 'media', 'videos', id);
     let names: string[];
     try {
-      names = (await fsp.readdir(from)).sort();
+      names = await filesIn(from);
     } catch {
       missing.push(id);
       continue;
@@ -87,6 +103,7 @@ async function copyMedia(dataDir: string, target: string, videoIds: string[]): P
     for (const name of names) {
       const rel = `videos/${id}/${name}`;
       try {
+        await fsp.mkdir(path.dirname(path.join(target, 'media', rel)), { recursive: true });
         await fsp.copyFile(path.join(from, name), path.join(target, 'media', rel));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // deleted after the snapshot

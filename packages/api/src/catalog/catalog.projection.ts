@@ -1,11 +1,13 @@
 /**
  * The catalog read model: one `videos` row per live video (deleted ones are removed) and one
  * `video_labels` row per tag or category (lower-cased, for exact filters), kept by the video events;
- * `view_count` is kept by `ViewRecorded` (streaming module).
+ * `view_count` is kept by `ViewRecorded` (streaming module), the transcode columns and the HLS
+ * ladder by the `Transcode*` events (transcode module).
  */
 import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
+import type { PreviewInfo, RenditionInfo, TranscodeEvent } from '../transcode/transcode.decider.js';
 import type { VideoDetails, VideoEvent } from './video.decider.js';
 
 export const CATALOG_SCHEMA = `
@@ -31,7 +33,11 @@ CREATE TABLE IF NOT EXISTS videos (
   width INTEGER NOT NULL,
   height INTEGER NOT NULL,
   thumbnail_key TEXT NOT NULL,
-  thumbnail_mime TEXT NOT NULL
+  thumbnail_mime TEXT NOT NULL,
+  transcode_status TEXT NOT NULL DEFAULT 'queued',
+  transcode_progress INTEGER NOT NULL DEFAULT 0,
+  transcode_error TEXT,
+  hls TEXT
 );
 CREATE INDEX IF NOT EXISTS videos_published ON videos (published, published_at);
 CREATE TABLE IF NOT EXISTS video_labels (
@@ -66,6 +72,18 @@ export interface VideoRow {
   height: number;
   thumbnail_key: string;
   thumbnail_mime: string;
+  /** queued | running | completed | failed (the transcode module's events). */
+  transcode_status: string;
+  transcode_progress: number;
+  transcode_error: string | null;
+  /** JSON `HlsLadder` once a transcode completed, else null. */
+  hls: string | null;
+}
+
+/** What a completed transcode recorded: the renditions (tallest first) and the seek previews. */
+export interface HlsLadder {
+  renditions: RenditionInfo[];
+  previews: PreviewInfo | null;
 }
 
 async function writeLabels(tx: Queryable, videoId: string, kind: 'tag' | 'category', values: string[]): Promise<void> {
@@ -151,9 +169,36 @@ async function applyVideoEvent(tx: Queryable, event: VideoEvent): Promise<void> 
   }
 }
 
+async function applyTranscodeEvent(tx: Queryable, event: TranscodeEvent): Promise<void> {
+  const id = event.data.videoId;
+  switch (event.type) {
+    case 'TranscodeStarted':
+      await tx.run(`UPDATE videos SET transcode_status = 'running', transcode_progress = 0, transcode_error = NULL WHERE id = ?`, [id]);
+      return;
+    case 'TranscodeProgressed':
+      await tx.run('UPDATE videos SET transcode_progress = ? WHERE id = ?', [event.data.percent, id]);
+      return;
+    case 'TranscodeCompleted': {
+      const ladder: HlsLadder = { renditions: event.data.renditions, previews: event.data.previews };
+      await tx.run(
+        `UPDATE videos SET transcode_status = 'completed', transcode_progress = 100, transcode_error = NULL, hls = ? WHERE id = ?`,
+        [JSON.stringify(ladder), id],
+      );
+      return;
+    }
+    case 'TranscodeFailed':
+      await tx.run(`UPDATE videos SET transcode_status = 'failed', transcode_error = ? WHERE id = ?`, [event.data.error, id]);
+      return;
+    case 'TranscodeRetried':
+      // The earlier ladder (if any) keeps playing until the new one replaces it.
+      await tx.run(`UPDATE videos SET transcode_status = 'queued', transcode_progress = 0, transcode_error = NULL WHERE id = ?`, [id]);
+      return;
+  }
+}
+
 export const catalogProjection: Projection = {
   name: 'catalog',
-  version: 1,
+  version: 2,
   tables: ['videos', 'video_labels'],
   schema: CATALOG_SCHEMA,
   async apply(tx, event: RecordedEvent) {
@@ -162,5 +207,6 @@ export const catalogProjection: Projection = {
       return;
     }
     if (event.type.startsWith('Video')) await applyVideoEvent(tx, event as unknown as VideoEvent);
+    else if (event.type.startsWith('Transcode')) await applyTranscodeEvent(tx, event as unknown as TranscodeEvent);
   },
 };

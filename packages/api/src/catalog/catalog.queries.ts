@@ -5,11 +5,16 @@
 import type { adminVideoSchema, videoSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import type { Queryable } from '../db/types.js';
-import type { VideoRow } from './catalog.projection.js';
+import type { HlsLadder, VideoRow } from './catalog.projection.js';
 
 /** The Video entity (spec §3) as the API answers it: the shared schema the OpenAPI document and the clients use. */
 export type VideoEntity = z.infer<typeof videoSchema>;
 export type AdminVideoEntity = z.infer<typeof adminVideoSchema>;
+
+/** The video's HLS ladder once transcoded, else null. */
+export function hlsLadderOf(row: Pick<VideoRow, 'hls'>): HlsLadder | null {
+  return row.hls ? (JSON.parse(row.hls) as HlsLadder) : null;
+}
 
 export const thumbnailUrl = (videoId: string) => `/api/videos/${videoId}/thumbnail`;
 
@@ -26,6 +31,7 @@ export function toVideoEntity(row: VideoRow): VideoEntity {
     tags: JSON.parse(row.tags) as string[],
     categories: JSON.parse(row.categories) as string[],
     accessLevel: row.access_level as VideoEntity['accessLevel'],
+    qualities: hlsLadderOf(row)?.renditions.map((r) => r.name) ?? [],
   };
 }
 
@@ -42,6 +48,11 @@ export function toAdminVideo(row: VideoRow): AdminVideoEntity {
     audioCodec: row.audio_codec,
     size: Number(row.video_size),
     mimeType: row.video_mime,
+    transcode: {
+      status: row.transcode_status as 'queued' | 'running' | 'completed' | 'failed',
+      progress: Number(row.transcode_progress),
+      error: row.transcode_error,
+    },
   };
 }
 

@@ -70,6 +70,14 @@ export const envSchema = z.object({
     .optional(),
   /** How often the leader runs the subscription lifecycle pass. */
   LIFECYCLE_INTERVAL_SECONDS: intFrom(60, 1),
+  /** HLS transcodes the leader runs at once (0: none; jobs wait in the queue). */
+  TRANSCODE_CONCURRENCY: intFrom(1, 0),
+  /** x264 preset of the HLS ladder (`ultrafast` … `veryslow`): speed against size at the same quality. */
+  TRANSCODE_PRESET: z
+    .enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'])
+    .default('veryfast'),
+  /** Lifetime of the short-lived token in an HLS key URL (the player fetches the key right after the playlist). */
+  HLS_KEY_TOKEN_TTL_SECONDS: intFrom(300, 10),
 });
 
 export type Env = z.infer<typeof envSchema> & { DATA_DIR: string; REQUIRE_ADMIN_2FA: boolean };

@@ -81,6 +81,19 @@ export const siteConfigSchema = z.object({
       backupRetentionDays: 30,
       logRetentionDays: 14,
     }),
+  /**
+   * Which HLS renditions each viewer may watch, as the highest picture height (renditions are named
+   * by height: 2160p, 1080p, 720p, 480p, 360p). A subscriber gets their plan's; an approved member
+   * without a subscription gets `freeMaxHeight` on free videos.
+   */
+  media: z
+    .object({
+      maxHeightByPlan: z
+        .object({ monthly: z.number().int().min(144).max(4320), annual: z.number().int().min(144).max(4320) })
+        .default({ monthly: 1080, annual: 2160 }),
+      freeMaxHeight: z.number().int().min(144).max(4320).default(720),
+    })
+    .default({ maxHeightByPlan: { monthly: 1080, annual: 2160 }, freeMaxHeight: 720 }),
 });
 
 export type SiteConfig = z.infer<typeof siteConfigSchema>;

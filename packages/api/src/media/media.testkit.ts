@@ -79,3 +79,33 @@ export function filesUnder(dir: string): string[] {
     .filter((d) => d.isFile())
     .map((d) => path.join(d.parentPath, d.name));
 }
+
+/**
+ * An H.264/AAC clip of a given size for the transcode suites (testsrc2 + a tone, `ultrafast`, low
+ * bitrate so a 4K clip stays small).
+ * @example await makeSizedClip(dir, { width: 1920, height: 1080, seconds: 10 })
+ */
+export const makeSizedClip = (dir: string, o: { width: number; height: number; seconds: number; kbps?: number }) =>
+  ffmpegTo(path.join(dir, `clip-${o.width}x${o.height}-${o.seconds}s.mp4`), [
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=duration=${o.seconds}:size=${o.width}x${o.height}:rate=24`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${o.seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-b:v',
+    `${o.kbps ?? 1500}k`,
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-movflags',
+    '+faststart',
+  ]);

@@ -8,6 +8,8 @@
  *                                       and whose event is not yet recorded
  *   media/videos/{videoId}/video.{ext}  the video file, as uploaded (ext from its probed container)
  *   media/videos/{videoId}/thumbnail.{jpg|png|webp}
+ *   media/videos/{videoId}/hls/…        the HLS ladder (transcode/hlsTranscoder.ts: playlists,
+ *                                       encrypted segments, seek-preview sprites)
  *
  * Keys stored in events and read models are the relative paths `videos/{videoId}/{name}`. A key is
  * checked against a strict pattern before it is joined to the root, so nothing taken from a URL
@@ -61,7 +63,8 @@ const INGEST_MARKER = /\.([A-Za-z0-9_-]{1,64})\.ingest$/;
 /** Staged files of unknown or foreign owners are removed once this old. */
 const STALE_STAGING_MS = 24 * 60 * 60 * 1000;
 
-const KEY = /^videos\/[A-Za-z0-9_-]{1,64}\/(video|thumbnail)\.[a-z0-9]{2,5}$/;
+const KEY =
+  /^videos\/[A-Za-z0-9_-]{1,64}\/((video|thumbnail)\.[a-z0-9]{2,5}|hls\/(master\.m3u8|previews\.vtt|\d{3,4}p\/(index\.m3u8|seg_\d{5}\.ts)|sprites\/sprite-\d{3}\.jpg))$/;
 const VIDEO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function isValidKey(key: string): boolean {

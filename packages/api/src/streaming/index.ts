@@ -1,8 +1,9 @@
 /**
  * The streaming module: signed stream URLs under the shared access decision, the byte-range media
- * route, and view counting (its `ViewRecorded` events feed the catalog's `view_count`).
+ * route, the signed HLS stream (playlists, segments, key, seek previews), and view counting (its `ViewRecorded` events feed the catalog's `view_count`).
  */
 import type { AppModule } from '../module.js';
+import { mountHlsRoutes } from './hls.routes.js';
 import { mountMediaRoute } from './media.route.js';
 import { mountStreamRoutes } from './stream.routes.js';
 
@@ -13,5 +14,6 @@ export const streamingModule: AppModule = {
   routes(api, ctx) {
     mountStreamRoutes(api, ctx);
     mountMediaRoute(api, ctx);
+    mountHlsRoutes(api, ctx);
   },
 };

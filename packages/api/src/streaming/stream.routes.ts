@@ -1,10 +1,13 @@
 /**
- * GET /api/videos/{id}/stream → `{ streamUrl, watermarkText }` when the access decision allows;
+ * GET /api/videos/{id}/stream → `{ streamUrl, hlsUrl, previewsUrl, qualities, watermarkText }` when the
+ * access decision allows (`hlsUrl` null until the video is transcoded; the progressive file is the fallback);
  * POST /api/videos/{id}/view `{ duration }` counts a view under the same decision.
  */
 import { streamInfoSchema, viewAnswerSchema } from '@members/ui/api/schemas';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
+import type { VideoRow } from '../catalog/catalog.projection.js';
+import { hlsLadderOf } from '../catalog/catalog.queries.js';
 import { videoIdParam } from '../catalog/catalog.routes.js';
 import type { AppContext } from '../context.js';
 import { geoCheckFor } from '../geo/geoCheck.js';
@@ -12,8 +15,11 @@ import type { AppEnv } from '../http/appEnv.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, jsonBody } from '../http/validate.js';
+import { entitledRenditions } from './entitlement.js';
+import { hlsBase } from './hls.routes.js';
+import { signHlsGrant } from './hlsSignature.js';
 import { signStreamPath } from './streamSignature.js';
-import { authorizeViewing, recordView } from './viewing.service.js';
+import { authorizeViewing, recordView, renditionEntitlement, type Viewer } from './viewing.service.js';
 
 const viewSchema = z.object({
   duration: z
@@ -64,12 +70,26 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return valueOr(await authorizeViewing(ctx, request));
   }
 
+  /** The adaptive stream once the ladder exists: the master lists only what this viewer may watch. */
+  async function adaptiveStream(video: VideoRow, viewer: Viewer, base: string) {
+    const ladder = hlsLadderOf(video);
+    if (!ladder) return { hlsUrl: null, previewsUrl: null, qualities: [] as string[] };
+    const maxHeight = await renditionEntitlement(ctx, video, viewer);
+    const { query } = signHlsGrant(ctx, video.id, viewer.id, maxHeight);
+    return {
+      hlsUrl: `${base}${hlsBase(video.id)}/master.m3u8?${query}`,
+      previewsUrl: ladder.previews ? `${base}${hlsBase(video.id)}/previews.vtt?${query}` : null,
+      qualities: entitledRenditions(ladder.renditions, maxHeight).map((r) => r.name),
+    };
+  }
+
   api.get('/videos/:id/stream', getStreamDoc, async function getStream(c) {
     const { video, viewer } = await authorize(c, videoIdParam(c));
     const { path, expiresAt } = signStreamPath(ctx, video.id, viewer.id);
     const base = publicOrigin(ctx, c);
     c.header('Cache-Control', 'private, no-store');
-    return ok(c, { streamUrl: `${base}${path}`, watermarkText: watermarkFor(viewer), expiresAt });
+    const hls = await adaptiveStream(video, viewer, base);
+    return ok(c, { streamUrl: `${base}${path}`, ...hls, watermarkText: watermarkFor(viewer), expiresAt });
   });
 
   api.post('/videos/:id/view', countViewDoc, async function countView(c) {

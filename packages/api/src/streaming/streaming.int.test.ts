@@ -72,7 +72,18 @@ forEachStore('streaming', (kind) => {
           const r = await stream(videos[level as 'free'], users[role]?.token);
           expect(r.status).toBe(status);
           if (message) expect(r.body).toEqual({ success: false, error: message });
-          else expect(Object.keys(r.body.data).sort()).toEqual(['expiresAt', 'streamUrl', 'watermarkText']);
+          else {
+            expect(Object.keys(r.body.data).sort()).toEqual([
+              'expiresAt',
+              'hlsUrl',
+              'previewsUrl',
+              'qualities',
+              'streamUrl',
+              'watermarkText',
+            ]);
+            // Not transcoded (the suite runs no worker): the progressive file only.
+            expect([r.body.data.hlsUrl, r.body.data.qualities]).toEqual([null, []]);
+          }
         });
 
     it('unknown video: Video not found, before anything else', async () => {

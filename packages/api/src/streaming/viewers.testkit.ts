@@ -31,3 +31,15 @@ export async function createTestUser(
 export async function grantActiveSubscriptionForTest(ctx: AppContext, userId: string): Promise<void> {
   await ctx.db.run(`UPDATE users SET membership_status = 'active', subscription_status = 'active' WHERE id = ?`, [userId]);
 }
+
+/** Test-only shortcut for an active subscription on a given plan (the billing row the entitlement reads; see the module comment). */
+export async function grantPlanForTest(ctx: AppContext, userId: string, plan: 'monthly' | 'annual'): Promise<void> {
+  await grantActiveSubscriptionForTest(ctx, userId);
+  const at = ctx.clock.now().toISOString();
+  await ctx.db.run(
+    `INSERT INTO billing_subscriptions (user_id, subscription_id, plan_type, status, cancel_at_period_end, current_period_start,
+       current_period_end, grace_until, last_payment_id, amount_sats, updated_at)
+     VALUES (?, ?, ?, 'active', 0, ?, ?, NULL, 'test-payment', 0, ?)`,
+    [userId, `sub-${userId}`, plan, at, new Date(Date.parse(at) + 30 * 86_400_000).toISOString(), at],
+  );
+}

@@ -4,7 +4,8 @@
  * count a view under the same decision. The caller gives the region check's answer, so nothing
  * here needs HTTP. The video and the viewer are read through the owning areas' queries modules.
  */
-import { type AccessDecision, accessDecision, accessHttpStatus } from '@members/ui/access';
+import { type AccessDecision, accessDecision, accessHttpStatus, hasActiveSubscription } from '@members/ui/access';
+import { subscriptionOf } from '../billing/readModels.js';
 import type { VideoRow } from '../catalog/catalog.projection.js';
 import { findVideo, viewCountOf } from '../catalog/catalog.queries.js';
 import type { AppContext } from '../context.js';
@@ -12,6 +13,7 @@ import { handleCommand } from '../eventstore/commandHandler.js';
 import { findMemberStanding, type MemberStanding } from '../identity/users.queries.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type ErrorKind, failure, fromDomain, type Result, success } from '../shared/result.js';
+import { maxRenditionHeight } from './entitlement.js';
 import { viewingDecider, viewsStreamId } from './viewing.decider.js';
 
 export type Viewer = MemberStanding;
@@ -77,4 +79,15 @@ export async function recordView(
   );
   if (!result.ok) return fromDomain(result.error);
   return success({ counted: result.events.length > 0, viewCount: await viewCountOf(ctx.db, view.videoId) });
+}
+
+/**
+ * The tallest HLS rendition this (allowed) viewer may watch of this video: their plan's height from
+ * the site config (an active subscription without a billing row, as an admin may grant, counts as
+ * the monthly plan), or the free height for a member without one.
+ */
+export async function renditionEntitlement(ctx: AppContext, video: VideoRow, viewer: Viewer): Promise<number> {
+  const subscribed = hasActiveSubscription({ membershipStatus: viewer.membership_status, subscriptionStatus: viewer.subscription_status });
+  const plan = subscribed ? ((await subscriptionOf(ctx.db, viewer.id))?.plan_type ?? 'monthly') : null;
+  return maxRenditionHeight({ accessLevel: video.access_level, plan }, ctx.site.media);
 }

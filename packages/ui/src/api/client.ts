@@ -530,6 +530,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
       get<AdminVideoPage>('/admin/videos', { query: { ...query }, fallbackError: 'Failed to load videos' }),
     updateVideo: (id: string, changes: AdminVideoChanges) =>
       request<AdminVideo>('PUT', `/admin/videos/${encodeURIComponent(id)}`, { body: changes, fallbackError: 'Failed to update video' }),
+    retryTranscode: (id: string) =>
+      post<{ videoId: string; status: 'queued' }>(
+        `/admin/videos/${encodeURIComponent(id)}/transcode/retry`,
+        {},
+        {
+          fallbackError: 'Failed to retry the transcode',
+        },
+      ),
     deleteVideo: (id: string) =>
       request<DeletedVideo>('DELETE', `/admin/videos/${encodeURIComponent(id)}`, {
         fallbackError: 'Failed to delete video',

@@ -38,6 +38,7 @@ import type {
   streamInfoSchema,
   submittedPaymentSchema,
   subscriptionSchema,
+  transcodeStateSchema,
   userDecisionAnswerSchema,
   userSchema,
   verifiedPaymentAnswerSchema,
@@ -91,6 +92,7 @@ export type AdminVideoPage = z.infer<typeof adminVideoPageSchema>;
 export type AdminVideoChanges = z.input<typeof videoEditSchema>;
 
 export type StreamInfo = z.infer<typeof streamInfoSchema>;
+export type TranscodeState = z.infer<typeof transcodeStateSchema>;
 /** POST /videos/{id}/view. */
 export type ViewAnswer = z.infer<typeof viewAnswerSchema>;
 export type DeletedVideo = z.infer<typeof deletedVideoSchema>;

@@ -1,7 +1,8 @@
 /**
  * 'Video Library': every uploaded video, published or not (GET /admin/videos), ten to a page, with
  * access level, publish/unpublish (PUT /admin/videos/{id}) and delete after a confirmation
- * (DELETE /admin/videos/{id}). Lives under the ['admin'] query key, so the dashboard's refresh
+ * (DELETE /admin/videos/{id}), the HLS transcode's progress (polled while one is queued or running)
+ * and a retry of a failed one (POST /admin/videos/{id}/transcode/retry). Lives under the ['admin'] query key, so the dashboard's refresh
  * after an upload reloads it too.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -17,6 +18,7 @@ import { VideoLibraryTable } from './VideoLibraryTable';
 
 export const videoLibraryKey = ['admin', 'videos'] as const;
 export const LIBRARY_PAGE_SIZE = 10;
+export const TRANSCODE_POLL_MS = 3000;
 
 type Notice = { tone: 'success' | 'error'; text: string } | null;
 
@@ -41,6 +43,9 @@ export function VideoLibrary({ api, pageSize = LIBRARY_PAGE_SIZE }: { api: ApiCl
     queryKey: key,
     queryFn: () => api.adminVideos({ page, pageSize }),
     placeholderData: keepPreviousData,
+    // The progress bars move while a transcode is queued or running.
+    refetchInterval: (q) =>
+      q.state.data?.videos.some((v) => v.transcode?.status === 'queued' || v.transcode?.status === 'running') ? TRANSCODE_POLL_MS : false,
   });
   const total = list.data?.total ?? 0;
   const pages = pageCount(total, pageSize);
@@ -82,6 +87,17 @@ export function VideoLibrary({ api, pageSize = LIBRARY_PAGE_SIZE }: { api: ApiCl
     },
   });
 
+  const retry = useMutation({
+    mutationFn: (video: AdminVideo) => api.retryTranscode(video.id),
+    onMutate: (video) => setBusyId(video.id),
+    onSuccess: (_r, video) => setNotice({ tone: 'success', text: `Transcode of "${video.title}" queued again` }),
+    onError: (err) => setNotice({ tone: 'error', text: errorText(err, 'Failed to retry the transcode') }),
+    onSettled: () => {
+      setBusyId(null);
+      refresh();
+    },
+  });
+
   return (
     <Card title="Video Library" className="admin-section video-library">
       {notice && (
@@ -101,6 +117,7 @@ export function VideoLibrary({ api, pageSize = LIBRARY_PAGE_SIZE }: { api: ApiCl
             onAccessLevel={(video, accessLevel) => update.mutate({ video, changes: { accessLevel } })}
             onTogglePublished={(video) => update.mutate({ video, changes: { published: !video.published } })}
             onDelete={(video) => setDeleting(video)}
+            onRetryTranscode={(video) => retry.mutate(video)}
           />
           {pages > 1 && (
             <nav className="pagination" aria-label="Video library pages">

@@ -1,7 +1,9 @@
 /**
  * The admin's video table: thumbnail, title (with resolution, codec and size), model, duration m:ss,
- * access level (a select that saves on change), published state, views, uploaded date, and per-row
- * Publish/Unpublish and Delete. Every control is named after the video for screen readers.
+ * access level (a select that saves on change), published state, the HLS transcode (a progress bar
+ * while it runs, the qualities once done, the reason and a Retry button when it failed), views,
+ * uploaded date, and per-row Publish/Unpublish and Delete. Every control is named after the video
+ * for screen readers.
  */
 import type { AdminVideo } from '../api/types';
 import { formatDate } from '../format/dates';
@@ -22,6 +24,44 @@ export interface VideoLibraryTableProps {
   onAccessLevel(video: AdminVideo, level: AccessLevelValue): void;
   onTogglePublished(video: AdminVideo): void;
   onDelete(video: AdminVideo): void;
+  /** Queues a failed transcode again. */
+  onRetryTranscode?(video: AdminVideo): void;
+}
+
+/** The transcode cell: what the member player will get. */
+function Streaming({ video, busy, onRetry }: { video: AdminVideo; busy: boolean; onRetry?: (v: AdminVideo) => void }) {
+  const t = video.transcode;
+  if (!t) return <span className="muted">Original file</span>;
+  if (t.status === 'completed') return <span className="transcode-qualities">{(video.qualities ?? []).join(' · ') || 'Ready'}</span>;
+  if (t.status === 'failed')
+    return (
+      <div className="transcode-failed">
+        <StatusBadge tone="danger">Transcode failed</StatusBadge>
+        {t.error && (
+          <small className="muted transcode-error" title={t.error}>
+            {t.error.length > 120 ? `…${t.error.slice(-120)}` : t.error}
+          </small>
+        )}
+        {onRetry && (
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={busy}
+            onClick={() => onRetry(video)}
+            aria-label={`Retry transcode of ${video.title}`}
+          >
+            Retry
+          </Button>
+        )}
+      </div>
+    );
+  if (t.status === 'queued') return <StatusBadge>Queued for transcoding</StatusBadge>;
+  return (
+    <div className="transcode-progress">
+      <progress max={100} value={t.progress} aria-label={`Transcoding ${video.title}`} />
+      <small className="muted">{t.progress}%</small>
+    </div>
+  );
 }
 
 function details(v: AdminVideo): string {
@@ -30,7 +70,15 @@ function details(v: AdminVideo): string {
   return [specs, size].filter(Boolean).join(' · ');
 }
 
-export function VideoLibraryTable({ videos, caption, busyId, onAccessLevel, onTogglePublished, onDelete }: VideoLibraryTableProps) {
+export function VideoLibraryTable({
+  videos,
+  caption,
+  busyId,
+  onAccessLevel,
+  onTogglePublished,
+  onDelete,
+  onRetryTranscode,
+}: VideoLibraryTableProps) {
   return (
     <DataTable
       caption={caption}
@@ -74,6 +122,11 @@ export function VideoLibraryTable({ videos, caption, busyId, onAccessLevel, onTo
           key: 'published',
           header: 'Status',
           render: (v) => (v.published ? <StatusBadge tone="success">Published</StatusBadge> : <StatusBadge>Unpublished</StatusBadge>),
+        },
+        {
+          key: 'streaming',
+          header: 'Streaming',
+          render: (v) => <Streaming video={v} busy={busyId === v.id} onRetry={onRetryTranscode} />,
         },
         { key: 'views', header: 'Views', render: (v) => (v.viewCount ?? 0).toLocaleString('en-US') },
         { key: 'uploaded', header: 'Uploaded', render: (v) => formatDate(v.uploadedAt ?? v.publishedDate) },

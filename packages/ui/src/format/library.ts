@@ -54,3 +54,15 @@ export function videoSpecs(v: { width?: number | null; height?: number | null; c
   if (v.codec) parts.push(v.codec);
   return parts.join(' · ');
 }
+
+/**
+ * The catalog badge for a video's best HLS rendition: "4K" from 2160p up, else its name ("1080p"),
+ * null before it is transcoded.
+ * @example topQualityBadge(['2160p', '1080p']) // '4K'
+ */
+export function topQualityBadge(qualities: readonly string[] | null | undefined): string | null {
+  const heights = (qualities ?? []).map((q) => Number.parseInt(q, 10)).filter((h) => Number.isFinite(h));
+  if (heights.length === 0) return null;
+  const top = Math.max(...heights);
+  return top >= 2160 ? '4K' : `${top}p`;
+}

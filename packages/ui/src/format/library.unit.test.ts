@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accessLevelLabel, clampPage, formatFileSize, pageCount, videoSpecs } from './library';
+import { accessLevelLabel, clampPage, formatFileSize, pageCount, topQualityBadge, videoSpecs } from './library';
 
 describe('video library helpers', () => {
   it.each([
@@ -43,5 +43,14 @@ describe('video library helpers', () => {
     expect(accessLevelLabel('free')).toBe('Free');
     expect(accessLevelLabel('gold')).toBe('gold');
     expect(accessLevelLabel(undefined)).toBe('N/A');
+  });
+});
+
+describe('topQualityBadge', () => {
+  it('names the best rendition, 4K from 2160p', () => {
+    expect(topQualityBadge(['2160p', '1080p', '720p'])).toBe('4K');
+    expect(topQualityBadge(['720p', '480p'])).toBe('720p');
+    expect(topQualityBadge([])).toBeNull();
+    expect(topQualityBadge(undefined)).toBeNull();
   });
 });

@@ -97,6 +97,12 @@ export default function VideoDetail() {
             <dd>{(v.viewCount ?? 0).toLocaleString('en-US')}</dd>
             <dt>Published</dt>
             <dd>{formatDate(v.publishedDate)}</dd>
+            {(v.qualities?.length ?? 0) > 0 && (
+              <>
+                <dt>Qualities</dt>
+                <dd>{v.qualities?.join(', ')}</dd>
+              </>
+            )}
           </dl>
           {v.tags && v.tags.length > 0 && (
             <ul className="chips" aria-label="Tags">

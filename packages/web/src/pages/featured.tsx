@@ -3,7 +3,7 @@
  * videos, else the configured featured list (spec §2 "hard-coded" cards).
  */
 import { type FeaturedVideo, type Video, VideoCard } from '@members/ui';
-import { formatDuration } from '@members/ui/format';
+import { formatDuration, topQualityBadge } from '@members/ui/format';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { api } from '../app/api';
@@ -21,7 +21,7 @@ export function CatalogVideoCard({ video, subtitle }: { video: Video; subtitle?:
       href={`/videos/${video.id}`}
       duration={formatDuration(video.duration)}
       thumbnailUrl={thumbnailOf(video)}
-      badges={[String(video.accessLevel).toUpperCase()]}
+      badges={[String(video.accessLevel).toUpperCase(), topQualityBadge(video.qualities)].filter((b): b is string => Boolean(b))}
       subtitle={subtitle}
       linkComponent={Link}
     />

@@ -2,6 +2,9 @@
  * The secure player overlay of spec §2 and §9: a modal at most 1200 px wide with custom controls,
  * a moving watermark, no download / picture-in-picture / remote playback, blocked context menu and
  * shortcuts, a play-time counter, and the view sent on close after more than 5 s of watching.
+ * The picture is the adaptive HLS stream when the video is transcoded (adaptiveSource.ts: hls.js,
+ * native HLS on Safari, the progressive file as the fallback) with a quality menu ("Auto" or one
+ * rendition) and seek previews over the seek bar (SeekPreview.tsx).
  */
 import { accessDecision } from '@members/ui/access';
 import type { StreamInfo, Video } from '@members/ui/api';
@@ -11,7 +14,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../app/api';
 import { useGeo } from '../app/geo';
 import { useSession } from '../app/session';
+import { type AdaptiveSource, attachStream, type Engine, type Quality } from './adaptiveSource';
 import { isBlockedShortcut, MIN_VIEW_SECONDS, randomWatermarkPosition, WATERMARK_MOVE_MS } from './protection';
+import { SeekPreview, useSeekPreviews } from './SeekPreview';
 
 type StreamState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; stream: StreamInfo };
 
@@ -41,6 +46,13 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
   const decision = accessDecision({ video, geo: { loading: geo.loading, blocked: geo.blocked }, user });
   const refusal = decision.allowed ? null : decision.reason;
   const refusalMessage = decision.message;
+  const [engine, setEngine] = useState<Engine | null>(null);
+  const [qualities, setQualities] = useState<Quality[]>([]);
+  const [quality, setQuality] = useState(-1);
+  const [levelHeight, setLevelHeight] = useState<number | null>(null);
+  const [hover, setHover] = useState<{ time: number; fraction: number } | null>(null);
+  const sourceRef = useRef<AdaptiveSource | null>(null);
+  const previews = useSeekPreviews(state.kind === 'ready' ? state.stream.previewsUrl : null);
 
   // 1. The stream is asked for only when the user may watch (spec §4, §5).
   useEffect(() => {
@@ -58,6 +70,34 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
       active = false;
     };
   }, [video.id, refusal, refusalMessage]);
+
+  // 1b. The picture: adaptive HLS when transcoded, else (or on a fatal HLS error) the original file.
+  const stream = state.kind === 'ready' ? state.stream : null;
+  useEffect(() => {
+    const el = videoRef.current;
+    if (!stream || !el) return;
+    let active = true;
+    let source: AdaptiveSource | null = null;
+    attachStream(el, stream, {
+      onQualities: (q) => active && setQualities(q),
+      onLevel: (h) => active && setLevelHeight(h),
+      onFallback: () => {
+        if (!active) return;
+        setEngine('progressive');
+        setQualities([]);
+      },
+    }).then((s) => {
+      if (!active) return s.destroy();
+      source = s;
+      sourceRef.current = s;
+      setEngine(s.engine);
+    });
+    return () => {
+      active = false;
+      source?.destroy();
+      sourceRef.current = null;
+    };
+  }, [stream]);
 
   // 2. A modal dialog: top layer, focus inside, Escape closes.
   useEffect(() => {
@@ -188,7 +228,8 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
               <video
                 ref={attachVideo}
                 data-testid="secure-video"
-                src={state.stream.streamUrl}
+                data-engine={engine ?? undefined}
+                data-level={levelHeight ?? undefined}
                 playsInline
                 preload="metadata"
                 controlsList="nodownload"
@@ -219,21 +260,33 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
                 <span className="time" aria-live="off">
                   {formatDuration(current)} / {formatDuration(duration)}
                 </span>
-                <input
-                  className="seek"
-                  type="range"
-                  min={0}
-                  max={duration || 0}
-                  step={0.1}
-                  value={Math.min(current, duration || 0)}
-                  aria-label="Seek"
-                  aria-valuetext={`${formatDuration(current)} of ${formatDuration(duration)}`}
-                  onChange={(e) => {
-                    const t = Number(e.target.value);
-                    if (videoRef.current) videoRef.current.currentTime = t;
-                    setCurrent(t);
-                  }}
-                />
+                <div className="seek-wrap">
+                  {hover && previews.length > 0 && <SeekPreview tiles={previews} time={hover.time} fraction={hover.fraction} />}
+                  <input
+                    className="seek"
+                    type="range"
+                    min={0}
+                    max={duration || 0}
+                    step={0.1}
+                    value={Math.min(current, duration || 0)}
+                    aria-label="Seek"
+                    aria-valuetext={`${formatDuration(current)} of ${formatDuration(duration)}`}
+                    onPointerMove={(e) => {
+                      const box = e.currentTarget.getBoundingClientRect();
+                      const fraction = Math.min(1, Math.max(0, (e.clientX - box.left) / (box.width || 1)));
+                      setHover({ time: fraction * (duration || 0), fraction });
+                    }}
+                    onPointerLeave={() => setHover(null)}
+                    onChange={(e) => {
+                      const t = Number(e.target.value);
+                      if (videoRef.current) videoRef.current.currentTime = t;
+                      setCurrent(t);
+                      // Dragging (or the keyboard) shows the frame it lands on too.
+                      if (duration) setHover({ time: t, fraction: t / duration });
+                    }}
+                    onBlur={() => setHover(null)}
+                  />
+                </div>
                 <label className="volume">
                   <span className="visually-hidden">Volume</span>
                   <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="currentColor">
@@ -253,6 +306,28 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
                     }}
                   />
                 </label>
+                {qualities.length > 0 && (
+                  <label className="quality">
+                    <span className="visually-hidden">Quality</span>
+                    <select
+                      className="quality-select"
+                      aria-label="Quality"
+                      value={quality}
+                      onChange={(e) => {
+                        const index = Number(e.target.value);
+                        setQuality(index);
+                        sourceRef.current?.setQuality(index);
+                      }}
+                    >
+                      <option value={-1}>{quality === -1 && levelHeight ? `Auto (${levelHeight}p)` : 'Auto'}</option>
+                      {qualities.map((q) => (
+                        <option key={q.index} value={q.index}>
+                          {q.name}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                )}
                 <button
                   type="button"
                   className="ctrl"

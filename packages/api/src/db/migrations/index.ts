@@ -10,6 +10,7 @@ import { rateLimitCounters } from './003_rate_limit_counters.js';
 import { secondFactorSecrets } from './004_second_factor_secrets.js';
 import { dataKeys } from './005_data_keys.js';
 import { sessionDevices } from './006_session_devices.js';
+import { transcodeJobs } from './007_transcode_jobs.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -21,4 +22,5 @@ export const migrations: readonly Migration[] = [
   secondFactorSecrets,
   dataKeys,
   sessionDevices,
+  transcodeJobs,
 ];

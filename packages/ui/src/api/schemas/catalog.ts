@@ -19,8 +19,18 @@ export const videoSchema = z
     tags: z.array(z.string()),
     categories: z.array(z.string()),
     accessLevel: accessLevelSchema,
+    /** The HLS renditions ready to stream, tallest first ("2160p", "1080p", …); empty until transcoded. */
+    qualities: z.array(z.string()),
   })
   .meta({ id: 'Video' });
+
+/** The HLS transcode of a video: queued, running (percent done), completed, or failed with ffmpeg's message. */
+export const transcodeStateSchema = z.object({
+  status: z.enum(['queued', 'running', 'completed', 'failed']),
+  /** 0–100, recorded at a few steps. */
+  progress: z.number().int(),
+  error: z.string().nullable(),
+});
 
 export const videoPageSchema = z.object({
   videos: z.array(videoSchema),
@@ -42,6 +52,7 @@ export const adminVideoSchema = videoSchema
     /** Bytes. */
     size: z.number().int(),
     mimeType: z.string(),
+    transcode: transcodeStateSchema,
   })
   .meta({ id: 'AdminVideo' });
 
@@ -54,8 +65,22 @@ export const adminVideoPageSchema = z.object({
 
 export const deletedVideoSchema = z.object({ videoId: z.string(), deleted: z.literal(true) });
 
-/** A signed, expiring URL of the video bytes (GET /api/media/videos/{id}?u&e&s) and the viewer's watermark. */
-export const streamInfoSchema = z.object({ streamUrl: z.string(), watermarkText: z.string(), expiresAt: z.string() });
+/**
+ * A signed, expiring URL of the video bytes (GET /api/media/videos/{id}?u&e&s, the progressive
+ * fallback), the viewer's HLS master playlist and seek previews once transcoded (only the renditions
+ * they may watch, listed in `qualities`), and the viewer's watermark.
+ */
+export const streamInfoSchema = z.object({
+  streamUrl: z.string(),
+  hlsUrl: z.string().nullable(),
+  previewsUrl: z.string().nullable(),
+  qualities: z.array(z.string()),
+  watermarkText: z.string(),
+  expiresAt: z.string(),
+});
+
+/** POST /admin/videos/{id}/transcode/retry. */
+export const transcodeRetrySchema = z.object({ videoId: z.string(), status: z.literal('queued') });
 
 export const viewAnswerSchema = z.object({ counted: z.boolean(), viewCount: z.number().int() });
 

@@ -1,0 +1,131 @@
+/**
+ * The HLS stream of a transcoded video, under `/api/hls/{id}/`, every URL signed for one viewer
+ * (hlsSignature.ts: `?u&e&m&s`, the grant naming the tallest rendition they may watch):
+ *
+ *   master.m3u8                    the renditions this viewer may watch, nothing else
+ *   {name}/index.m3u8              a media playlist; segment URIs signed, key URI with a fresh short-lived token
+ *   {name}/seg_00000.ts            an AES-128 encrypted segment (sendMedia.ts: nginx X-Accel-Redirect or Node)
+ *   previews.vtt, sprites/…jpg     seek previews
+ *   key?u&e&t                      the video's AES key: a valid key token AND the access decision
+ *                                  now (approval, subscription, region), `Cache-Control: no-store`
+ *
+ * Anything without a valid signature (or for a rendition above the grant) is refused with the
+ * progressive media route's messages; no playlist, segment or key is ever answered to it.
+ */
+import fsp from 'node:fs/promises';
+import type { Context, Hono } from 'hono';
+import { findVideo, hlsLadderOf } from '../catalog/catalog.queries.js';
+import { videoIdParam } from '../catalog/catalog.routes.js';
+import type { AppContext } from '../context.js';
+import { geoCheckFor } from '../geo/geoCheck.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { forbidden, notFound, valueOr } from '../http/envelope.js';
+import { mediaStorageFor } from '../media/storage.js';
+import { keyOf } from '../transcode/videoKeys.js';
+import { entitledRenditions } from './entitlement.js';
+import { masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists.js';
+import { type HlsGrant, signKeyToken, verifyHlsGrant, verifyKeyToken } from './hlsSignature.js';
+import { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './media.route.js';
+import { sendStoredFile } from './sendMedia.js';
+import { authorizeViewing } from './viewing.service.js';
+
+const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+
+/** The path prefix of a video's HLS files. */
+export const hlsBase = (videoId: string) => `/api/hls/${encodeURIComponent(videoId)}`;
+
+export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+  /** 1. The signature; 2. a live video with a ladder; 3. the renditions the grant covers. */
+  async function granted(c: Context<AppEnv>) {
+    const videoId = videoIdParam(c);
+    const check = verifyHlsGrant(ctx, videoId, { u: c.req.query('u'), e: c.req.query('e'), m: c.req.query('m'), s: c.req.query('s') });
+    if (!check.ok) throw forbidden(check.reason === 'expired' ? STREAM_LINK_EXPIRED : STREAM_LINK_INVALID);
+    const row = await findVideo(ctx.db, videoId);
+    const ladder = row ? hlsLadderOf(row) : null;
+    if (!row || !ladder) throw notFound('Video not found');
+    const allowed = entitledRenditions(ladder.renditions, check.grant.maxHeight);
+    // Passed on to the URIs we write: only the verified grant's own fields, never other request parameters.
+    const query = new URLSearchParams({
+      u: check.grant.userId,
+      e: String(check.grant.expires),
+      m: String(check.grant.maxHeight),
+      s: c.req.query('s') ?? '',
+    }).toString();
+    return { videoId, grant: check.grant as HlsGrant, ladder, allowed, query };
+  }
+
+  const keyOfFile = (videoId: string, file: string) => `videos/${videoId}/hls/${file}`;
+
+  /** A stored playlist or WebVTT, or null when missing (or not a media key at all). */
+  async function readStoredText(key: string): Promise<string | null> {
+    try {
+      return await fsp.readFile(mediaStorageFor(ctx).localPath(key), 'utf8');
+    } catch {
+      return null;
+    }
+  }
+
+  function rendition(c: Context<AppEnv>, allowed: { name: string }[]) {
+    const name = c.req.param('rendition') ?? '';
+    // A rendition above the grant is refused like a forged link: the URL was not signed for it.
+    if (!allowed.some((r) => r.name === name)) throw forbidden(STREAM_LINK_INVALID);
+    return name;
+  }
+
+  function text(c: Context<AppEnv>, body: string, type: string) {
+    c.header('Content-Type', type);
+    // Per viewer and carrying a key token: never stored by a browser or a proxy.
+    c.header('Cache-Control', 'private, no-store');
+    c.header('X-Content-Type-Options', 'nosniff');
+    return c.body(body, 200);
+  }
+
+  api.get('/hls/:id/master.m3u8', async function hlsMaster(c) {
+    const { allowed, query } = await granted(c);
+    return text(c, masterPlaylist(allowed, query), PLAYLIST_TYPE);
+  });
+
+  api.get('/hls/:id/:rendition{[0-9]+p}/index.m3u8', async function hlsMediaPlaylist(c) {
+    const { videoId, grant, allowed, query } = await granted(c);
+    const name = rendition(c, allowed);
+    const stored = await readStoredText(keyOfFile(videoId, `${name}/index.m3u8`));
+    if (stored === null) throw notFound('Video not found');
+    const keyUri = `${hlsBase(videoId)}/key?${signKeyToken(ctx, videoId, grant.userId)}`;
+    return text(c, rewriteMediaPlaylist(stored, query, keyUri), PLAYLIST_TYPE);
+  });
+
+  // One parameter for "{rendition}/seg_NNNNN.ts" (Hono matches the slash inside it): a segment URL has two parameters, not three.
+  api.get('/hls/:id/:segment{[0-9]+p/seg_[0-9]+\\.ts}', async function hlsSegment(c) {
+    const { videoId, grant, allowed } = await granted(c);
+    const [name, file] = (c.req.param('segment') ?? '').split('/') as [string, string];
+    if (!allowed.some((r) => r.name === name)) throw forbidden(STREAM_LINK_INVALID);
+    return sendStoredFile(c, ctx, keyOfFile(videoId, `${name}/${file}`), 'video/mp2t', grant.expires);
+  });
+
+  api.get('/hls/:id/previews.vtt', async function hlsPreviews(c) {
+    const { videoId, query } = await granted(c);
+    const stored = await readStoredText(keyOfFile(videoId, 'previews.vtt'));
+    if (stored === null) throw notFound('Video not found');
+    return text(c, rewritePreviewsVtt(stored, query), 'text/vtt; charset=utf-8');
+  });
+
+  api.get('/hls/:id/sprites/:sprite{sprite-[0-9][0-9][0-9]\\.jpg}', async function hlsSprite(c) {
+    const { videoId, grant } = await granted(c);
+    return sendStoredFile(c, ctx, keyOfFile(videoId, `sprites/${c.req.param('sprite')}`), 'image/jpeg', grant.expires);
+  });
+
+  api.get('/hls/:id/key', async function hlsKey(c) {
+    c.header('Cache-Control', 'no-store');
+    // 1. The short-lived token.
+    const videoId = videoIdParam(c);
+    const check = verifyKeyToken(ctx, videoId, { u: c.req.query('u'), e: c.req.query('e'), t: c.req.query('t') });
+    if (!check.ok) throw forbidden(check.reason === 'expired' ? STREAM_LINK_EXPIRED : STREAM_LINK_INVALID);
+    // 2. The access decision as it stands now, for the token's viewer and this request's region.
+    valueOr(await authorizeViewing(ctx, { videoId, userId: check.grant.userId, regionBlocked: geoCheckFor(c, ctx).blocked }));
+    const key = await keyOf(ctx.db, videoId);
+    if (!key) throw notFound('Video not found');
+    c.header('Content-Type', 'application/octet-stream');
+    c.header('X-Content-Type-Options', 'nosniff');
+    return c.body(new Uint8Array(key.key), 200);
+  });
+}

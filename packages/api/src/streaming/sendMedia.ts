@@ -1,0 +1,70 @@
+/**
+ * Sends one stored media file after a route has decided the request may have it: the progressive
+ * video (media.route.ts) and the HLS segments and sprites (hls.routes.ts) alike. With
+ * MEDIA_ACCEL=nginx it answers `X-Accel-Redirect: {MEDIA_ACCEL_PREFIX}{key}` (and `X-Media-Key` for
+ * nginx's auth_request subrequest) and nginx sends the bytes; otherwise Node streams them with byte
+ * ranges (206, 416, If-Range), validators and private caching.
+ */
+import type { Context } from 'hono';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { notFound } from '../http/envelope.js';
+import { MEDIA_REFERRER_POLICY } from '../http/securityHeaders.js';
+import { mediaStorageFor } from '../media/storage.js';
+import { countedBody } from '../metrics/index.js';
+import { ifRangeMatches, parseRange } from './byteRange.js';
+
+/**
+ * @param expires the signed URL's expiry (Unix seconds): nginx may reuse the decision until then, a minute at most.
+ */
+export async function sendStoredFile(c: Context<AppEnv>, ctx: AppContext, key: string, mimeType: string, expires: number) {
+  const storage = mediaStorageFor(ctx);
+  const stat = await storage.stat(key);
+  if (!stat) throw notFound('Video not found');
+  const etag = `"v-${stat.size.toString(16)}-${Math.floor(stat.mtime.getTime()).toString(16)}"`;
+  if (ctx.env.MEDIA_ACCEL === 'nginx') {
+    // Headers nginx keeps from this answer on a redirect: Content-Type, Content-Disposition,
+    // Cache-Control (the rest it sets itself or the internal location adds).
+    c.header('Content-Type', mimeType);
+    c.header('Content-Disposition', 'inline');
+    c.header('Cache-Control', 'private, no-transform');
+    c.header('X-Accel-Redirect', `${ctx.env.MEDIA_ACCEL_PREFIX}${key}`);
+    c.header('X-Media-Key', key);
+    // nginx may reuse this decision for the next ranges of the same signed URL: a minute at
+    // most (an unpublished video stops within it), never past the URL's expiry.
+    const left = expires - Math.floor(ctx.clock.now().getTime() / 1000);
+    c.header('X-Accel-Expires', String(Math.max(0, Math.min(60, left))));
+    return c.body(null, 200);
+  }
+  c.header('Accept-Ranges', 'bytes');
+  c.header('ETag', etag);
+  c.header('Last-Modified', stat.mtime.toUTCString());
+  c.header('Cache-Control', 'private, no-transform');
+  c.header('Content-Type', mimeType);
+  c.header('Content-Disposition', 'inline');
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', MEDIA_REFERRER_POLICY);
+  if (
+    c.req
+      .header('if-none-match')
+      ?.split(',')
+      .some((t) => t.trim() === etag)
+  )
+    return c.body(null, 304);
+  // The range, if any and still valid for this file.
+  const range = ifRangeMatches(c.req.header('if-range'), etag, stat.mtime)
+    ? parseRange(c.req.header('range'), stat.size)
+    : { kind: 'full' as const };
+  if (range.kind === 'unsatisfiable') {
+    c.header('Content-Range', `bytes */${stat.size}`);
+    c.header('Content-Type', 'text/plain; charset=utf-8');
+    return c.body('Requested range not satisfiable', 416);
+  }
+  const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, stat.size - 1];
+  const status = range.kind === 'partial' ? 206 : 200;
+  if (status === 206) c.header('Content-Range', `bytes ${start}-${end}/${stat.size}`);
+  c.header('Content-Length', String(end - start + 1));
+  if (c.req.method === 'HEAD' || stat.size === 0) return c.body(null, status);
+  const stream = storage.createReadStream(key, { start, end });
+  return c.body(countedBody(ctx.metrics, stream), status);
+}

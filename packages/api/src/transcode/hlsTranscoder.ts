@@ -1,0 +1,180 @@
+/**
+ * Runs the ladder's ffmpeg as a child process (never on the event loop: Node only reads its
+ * progress lines), at a lower CPU priority than the API, into a staging folder beside the video;
+ * on success the folder replaces the video's `hls/` in one rename, so players never see half a
+ * ladder. The key file ffmpeg needs lives in a private temporary folder, never under the media root.
+ *
+ * Layout written (the same whoever transcodes, server or desktop console):
+ *   videos/{id}/hls/master.m3u8            ffmpeg's master (every rendition; the API serves a filtered one)
+ *   videos/{id}/hls/{name}/index.m3u8      one media playlist per rendition ("1080p"…)
+ *   videos/{id}/hls/{name}/seg_00000.ts    AES-128-CBC encrypted MPEG-TS segments of ~4 s
+ *   videos/{id}/hls/sprites/sprite-001.jpg seek-preview sheets (10×10 tiles of 160×90)
+ *   videos/{id}/hls/previews.vtt           WebVTT map of the tiles
+ */
+import { spawn } from 'node:child_process';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { mediaBinaries } from '../media/ffmpeg.js';
+import { ladderArgs, previewInterval, type Rendition, renditionBandwidth } from './ladder.js';
+import { previewLayout, previewsVtt } from './previews.js';
+import type { PreviewInfo, RenditionInfo } from './transcode.decider.js';
+import type { VideoKey } from './videoKeys.js';
+
+export interface TranscodeInput {
+  source: string;
+  /** The video's folder (`media/videos/{id}`). */
+  videoDir: string;
+  attempt: number;
+  renditions: Rendition[];
+  hasAudio: boolean;
+  durationSeconds: number;
+  preset: string;
+  key: VideoKey;
+  /** Fraction done, 0..1, about once a second. */
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface TranscodeOutput {
+  renditions: RenditionInfo[];
+  previews: PreviewInfo;
+  totalBytes: number;
+  ffmpegSeconds: number;
+}
+
+export class TranscodeError extends Error {}
+
+/** The codecs ffmpeg wrote per rendition in its master playlist (`RESOLUTION`, `CODECS`). */
+export function codecsFromMaster(master: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const lines = master.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (!line.startsWith('#EXT-X-STREAM-INF:')) continue;
+    const codecs = /CODECS="([^"]+)"/.exec(line)?.[1];
+    const uri = lines.slice(i + 1).find((l) => l.trim() && !l.startsWith('#'));
+    const name = uri?.split('/')[0];
+    if (codecs && name) out.set(name, codecs);
+  }
+  return out;
+}
+
+async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await fsp.readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    total += entry.isDirectory() ? await folderBytes(p) : (await fsp.stat(p)).size;
+  }
+  return total;
+}
+
+/** Removes staging folders of earlier attempts (a killed process's, possibly still being written by its orphan ffmpeg). */
+async function removeStaging(videoDir: string): Promise<void> {
+  const names = await fsp.readdir(videoDir).catch(() => [] as string[]);
+  for (const n of names) if (/^hls\.(tmp|old)-/.test(n)) await fsp.rm(path.join(videoDir, n), { recursive: true, force: true });
+}
+
+function runFfmpeg(args: string[], durationSeconds: number, onProgress?: (f: number) => void, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(mediaBinaries().ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      if (child.pid) os.setPriority(child.pid, 10);
+    } catch {
+      // not allowed here: run at normal priority
+    }
+    let stderr = '';
+    let buffered = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr = (stderr + d).slice(-8000);
+    });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      buffered += d;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const l of lines) {
+        const m = /^out_time_(?:us|ms)=(\d+)/.exec(l);
+        if (m && durationSeconds > 0) onProgress?.(Math.min(1, Number(m[1]) / 1e6 / durationSeconds));
+      }
+    });
+    const abort = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', abort, { once: true });
+    child.on('error', (err) => reject(new TranscodeError(`ffmpeg could not start: ${err.message}`)));
+    child.on('close', (code, sig) => {
+      signal?.removeEventListener('abort', abort);
+      if (code === 0) resolve();
+      else if (signal?.aborted) reject(new TranscodeError('transcode stopped: the server is shutting down'));
+      else reject(new TranscodeError(stderr.trim() || `ffmpeg exited with ${sig ?? `code ${code}`}`));
+    });
+  });
+}
+
+/**
+ * Transcodes `source` into the video's `hls/` folder (see the module comment).
+ * @example await transcodeToHls({ source, videoDir, attempt: 1, renditions: planLadder(probe), … })
+ */
+export async function transcodeToHls(input: TranscodeInput): Promise<TranscodeOutput> {
+  const staging = path.join(input.videoDir, `hls.tmp-${input.attempt}-${process.pid}`);
+  const keyDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'members-hls-key-'));
+  try {
+    await removeStaging(input.videoDir);
+    await fsp.mkdir(path.join(staging, 'sprites'), { recursive: true });
+    for (const r of input.renditions) await fsp.mkdir(path.join(staging, r.name), { recursive: true });
+    const keyFile = path.join(keyDir, 'key.bin');
+    await fsp.writeFile(keyFile, input.key.key, { mode: 0o600 });
+    const keyInfo = path.join(keyDir, 'key.info');
+    // The URI is a placeholder: the API rewrites it per viewer with a short-lived token.
+    await fsp.writeFile(keyInfo, `key\n${keyFile}\n${input.key.iv.toString('hex')}\n`, { mode: 0o600 });
+
+    const started = process.hrtime.bigint();
+    await runFfmpeg(
+      ladderArgs({
+        input: input.source,
+        outDir: staging,
+        keyInfoFile: keyInfo,
+        renditions: input.renditions,
+        hasAudio: input.hasAudio,
+        durationSeconds: input.durationSeconds,
+        preset: input.preset,
+      }),
+      input.durationSeconds,
+      input.onProgress,
+      input.signal,
+    );
+    const ffmpegSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+
+    const codecs = codecsFromMaster(await fsp.readFile(path.join(staging, 'master.m3u8'), 'utf8'));
+    const renditions: RenditionInfo[] = [];
+    for (const r of input.renditions) {
+      const playlist = await fsp.readFile(path.join(staging, r.name, 'index.m3u8'), 'utf8');
+      if (!playlist.includes('#EXT-X-ENDLIST') || !playlist.includes('METHOD=AES-128'))
+        throw new TranscodeError(`ffmpeg left an incomplete playlist for ${r.name}`);
+      renditions.push({
+        name: r.name,
+        width: r.width,
+        height: r.height,
+        bandwidth: renditionBandwidth(r, input.hasAudio),
+        codecs: codecs.get(r.name) ?? (input.hasAudio ? 'avc1.640028,mp4a.40.2' : 'avc1.640028'),
+      });
+    }
+    const layout = previewLayout(input.durationSeconds, previewInterval(input.durationSeconds));
+    await fsp.writeFile(path.join(staging, 'previews.vtt'), previewsVtt(layout, input.durationSeconds));
+    const totalBytes = await folderBytes(staging);
+
+    // Swap in one rename; the previous ladder (a retry's) goes after.
+    const final = path.join(input.videoDir, 'hls');
+    const old = path.join(input.videoDir, `hls.old-${input.attempt}-${process.pid}`);
+    const hadOld = await fsp
+      .rename(final, old)
+      .then(() => true)
+      .catch(() => false);
+    await fsp.rename(staging, final);
+    if (hadOld) await fsp.rm(old, { recursive: true, force: true });
+    return { renditions, previews: layout, totalBytes, ffmpegSeconds };
+  } catch (err) {
+    await fsp.rm(staging, { recursive: true, force: true }).catch(() => {});
+    throw err;
+  } finally {
+    await fsp.rm(keyDir, { recursive: true, force: true });
+  }
+}

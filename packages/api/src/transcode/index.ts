@@ -1,0 +1,21 @@
+/**
+ * The transcode module: every uploaded video gets an HLS ladder (ladder.ts) made by a background
+ * worker in the leader (worker.ts) from a persistent queue (transcodeJobs.ts) the log feeds
+ * (queue.subscriber.ts); each attempt is recorded as `Transcode*` events (transcode.decider.ts),
+ * which the catalog projection turns into the video's status, progress and renditions.
+ */
+import type { AppModule } from '../module.js';
+import { transcodeQueueSubscriber } from './queue.subscriber.js';
+import { mountTranscodeRoutes } from './transcode.routes.js';
+import { startTranscodeWorker } from './worker.js';
+
+export { keyOf } from './videoKeys.js';
+
+export const transcodeModule: AppModule = {
+  name: 'transcode',
+  subscribers: () => [transcodeQueueSubscriber],
+  background: (ctx) => startTranscodeWorker(ctx),
+  routes(api, ctx) {
+    mountTranscodeRoutes(api, ctx);
+  },
+};

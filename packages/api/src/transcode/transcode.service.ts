@@ -1,0 +1,127 @@
+/**
+ * The transcode use cases: run one queued job (the worker calls it; each step recorded as an event
+ * through the transcode decider) and retry a failed one (an admin).
+ */
+import path from 'node:path';
+import { findVideo } from '../catalog/catalog.queries.js';
+import type { AppContext } from '../context.js';
+import { handleCommand } from '../eventstore/commandHandler.js';
+import { mediaStorageFor } from '../media/storage.js';
+import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
+import { fromDomain, type Result, success } from '../shared/result.js';
+import { TranscodeError, transcodeToHls } from './hlsTranscoder.js';
+import { planLadder } from './ladder.js';
+import { type TranscodeCommand, transcodeDecider, transcodeStreamId } from './transcode.decider.js';
+import { finishJob, type TranscodeJob } from './transcodeJobs.js';
+import { keyFor } from './videoKeys.js';
+
+const WORKER: Caller = { actorId: null, actor: 'transcode-worker' };
+
+/** Progress is recorded sparsely: at these percentages only. */
+export const PROGRESS_STEPS = [25, 50, 75];
+
+function decide(ctx: AppContext, videoId: string, command: TranscodeCommand, caller: Caller = WORKER) {
+  return handleCommand(ctx.store, transcodeStreamId(videoId), transcodeDecider, command, eventMetadata(ctx, caller));
+}
+
+export type JobOutcome = 'completed' | 'failed' | 'skipped' | 'interrupted';
+
+/**
+ * Transcodes one claimed job's video into its ladder. A job stopped by `signal` (shutdown, lost
+ * leadership) stays `running` and is queued again by the next leader; its next attempt starts over.
+ */
+export async function runTranscodeJob(ctx: AppContext, job: TranscodeJob, signal?: AbortSignal): Promise<JobOutcome> {
+  const videoId = job.video_id;
+  const now = () => ctx.clock.now().toISOString();
+  // 1. The video, if it still exists.
+  const row = await findVideo(ctx.db, videoId, { includeUnpublished: true });
+  const renditions = row ? planLadder({ width: Number(row.width), height: Number(row.height) }) : [];
+  if (!row) {
+    await finishJob(ctx.db, videoId, 'done', now());
+    return 'skipped';
+  }
+  // 2. A new attempt.
+  const started = await decide(ctx, videoId, {
+    type: 'StartTranscode',
+    data: { videoId, renditions: renditions.map((r) => r.name), at: now() },
+  });
+  if (!started.ok) {
+    await finishJob(ctx.db, videoId, 'done', now());
+    return 'skipped';
+  }
+  const attempt = started.state.attempt;
+  const fail = async (error: string) => {
+    await decide(ctx, videoId, { type: 'FailTranscode', data: { videoId, attempt, error, at: now() } });
+    await finishJob(ctx.db, videoId, 'failed', now());
+    return 'failed' as const;
+  };
+  if (renditions.length === 0) return fail(`The source has no usable picture size (${row.width}×${row.height})`);
+
+  // 3. ffmpeg, with progress at a few steps.
+  const storage = mediaStorageFor(ctx);
+  let progress: Promise<unknown> = Promise.resolve();
+  let step = 0;
+  try {
+    const out = await transcodeToHls({
+      source: storage.localPath(row.video_key),
+      videoDir: path.dirname(storage.localPath(row.video_key)),
+      attempt,
+      renditions,
+      hasAudio: Boolean(row.audio_codec),
+      durationSeconds: Number(row.duration_seconds),
+      preset: ctx.env.TRANSCODE_PRESET,
+      key: await keyFor(ctx.db, videoId, now()),
+      signal,
+      onProgress(fraction) {
+        const percent = Math.floor(fraction * 100);
+        if (step >= PROGRESS_STEPS.length || percent < (PROGRESS_STEPS[step] ?? 101)) return;
+        while (step < PROGRESS_STEPS.length && percent >= (PROGRESS_STEPS[step] ?? 101)) step++;
+        const p = PROGRESS_STEPS[step - 1] ?? percent;
+        progress = progress
+          .then(() => decide(ctx, videoId, { type: 'RecordProgress', data: { videoId, attempt, percent: p, at: now() } }))
+          .catch((err) => ctx.logger.warn({ err, videoId }, 'could not record transcode progress'));
+      },
+    });
+    await progress;
+    // 4. The ladder is in place: record it.
+    const done = await decide(ctx, videoId, {
+      type: 'CompleteTranscode',
+      data: {
+        videoId,
+        attempt,
+        renditions: out.renditions,
+        previews: out.previews,
+        totalBytes: out.totalBytes,
+        ffmpegSeconds: out.ffmpegSeconds,
+        at: now(),
+      },
+    });
+    await finishJob(ctx.db, videoId, 'done', now());
+    if (!done.ok) ctx.logger.warn({ videoId, error: done.error }, 'transcode finished but was not recorded');
+    ctx.logger.info({ videoId, attempt, renditions: out.renditions.map((r) => r.name), seconds: out.ffmpegSeconds }, 'transcode completed');
+    return 'completed';
+  } catch (err) {
+    await progress;
+    if (signal?.aborted) return 'interrupted';
+    ctx.logger.warn({ err, videoId, attempt }, 'transcode failed');
+    return fail(err instanceof TranscodeError ? err.message : `Transcode failed: ${(err as Error).message}`);
+  }
+}
+
+/** An admin retries a failed transcode; the queue subscriber queues it again. */
+export async function retryTranscode(
+  ctx: AppContext,
+  videoId: string,
+  caller: Caller & { actorId: string },
+): Promise<Result<{ videoId: string; status: 'queued' }>> {
+  const meta = eventMetadata(ctx, caller);
+  const result = await handleCommand(
+    ctx.store,
+    transcodeStreamId(videoId),
+    transcodeDecider,
+    { type: 'RetryTranscode', data: { videoId, actorId: caller.actorId, at: meta.at } },
+    meta,
+  );
+  if (!result.ok) return fromDomain(result.error);
+  return success({ videoId, status: 'queued' });
+}

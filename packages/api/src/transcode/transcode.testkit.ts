@@ -1,0 +1,17 @@
+/**
+ * Test-only: transcode one video now, in the caller (no worker, no waiting): queue it, take its job
+ * and run it exactly as the worker would, so suites that run without TRANSCODE_CONCURRENCY get a
+ * real ladder for the videos they need.
+ */
+import type { AppContext } from '../context.js';
+import { type JobOutcome, runTranscodeJob } from './transcode.service.js';
+import { enqueueTranscode, jobOf } from './transcodeJobs.js';
+
+export async function transcodeForTest(ctx: AppContext, videoId: string): Promise<JobOutcome> {
+  const at = ctx.clock.now().toISOString();
+  await enqueueTranscode(ctx.db, videoId, at);
+  await ctx.db.run(`UPDATE transcode_jobs SET state = 'running', worker = 'test', attempt = attempt + 1 WHERE video_id = ?`, [videoId]);
+  const job = await jobOf(ctx.db, videoId);
+  if (!job) throw new Error(`no transcode job for ${videoId}`);
+  return runTranscodeJob(ctx, job);
+}
