@@ -339,12 +339,11 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       const playlist = await fetch(mediaUrl);
       expect(playlist.headers.get('x-media-served-by')).toBeNull();
       const text = await playlist.text();
-      const segment = new URL(text.split('\n').find((l) => l.startsWith('seg_')) as string, mediaUrl);
+      const segment = new URL(text.split('\n').find((l) => l.startsWith('../segments/')) as string, mediaUrl);
       const seg = await fetch(segment);
       expect([seg.status, seg.headers.get('x-media-served-by'), seg.headers.get('content-type')]).toEqual([200, 'nginx', 'video/mp2t']);
-      const onDisk = fs.readFileSync(
-        path.join(store.dataDir, 'media', segment.pathname.replace(`/api/hls/${videoId}/`, `videos/${videoId}/hls/`)),
-      );
+      const [rendition, file] = (segment.pathname.split('/').pop() as string).split('-') as [string, string];
+      const onDisk = fs.readFileSync(path.join(store.dataDir, 'media', 'videos', videoId, 'hls', rendition, file));
       expect(Buffer.from(await seg.arrayBuffer()).equals(onDisk)).toBe(true);
       const key = await fetch(new URL(/URI="([^"]+)"/.exec(text)?.[1] as string, mediaUrl));
       expect([key.status, key.headers.get('cache-control'), key.headers.get('x-media-served-by')]).toEqual([200, 'no-store', null]);
@@ -353,9 +352,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       const bare = new URL(segment);
       bare.search = '';
       expect((await fetch(bare)).status).toBe(403);
-      const internal = await fetch(
-        `${base}/_protected_media/videos/${videoId}${segment.pathname.slice(`/api/hls/${videoId}`.length).replace(/^/, '/hls')}`,
-      );
+      const internal = await fetch(`${base}/_protected_media/videos/${videoId}/hls/${rendition}/${file}`);
       expect(internal.status).toBe(404);
     });
 

@@ -614,9 +614,9 @@ const MATRIX: Record<string, Cell> = {
     expect: open(200),
     prepare: async (_p, fx) => hlsRequest(fx, `${await firstRendition(fx)}/index.m3u8`),
   },
-  'GET /api/hls/:id/:segment{[0-9]+p/seg_[0-9]+\\.ts}': {
+  'GET /api/hls/:id/segments/:segment{[0-9]+p-seg_[0-9]+\\.ts}': {
     expect: open(200),
-    prepare: async (_p, fx) => hlsRequest(fx, `${await firstRendition(fx)}/seg_00000.ts`),
+    prepare: async (_p, fx) => hlsRequest(fx, `segments/${await firstRendition(fx)}-seg_00000.ts`),
   },
   'GET /api/hls/:id/previews.vtt': { expect: open(200), prepare: async (_p, fx) => hlsRequest(fx, 'previews.vtt') },
   'GET /api/hls/:id/sprites/:sprite{sprite-[0-9][0-9][0-9]\\.jpg}': {

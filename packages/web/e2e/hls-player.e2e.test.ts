@@ -112,7 +112,7 @@ describe('adaptive HLS player in Chromium', () => {
     expect(ok(/^\/api\/hls\/[^/]+\/master\.m3u8$/).length).toBeGreaterThan(0);
     expect(ok(/^\/api\/hls\/[^/]+\/\d+p\/index\.m3u8$/).length).toBeGreaterThan(0);
     expect(ok(/^\/api\/hls\/[^/]+\/key$/).length).toBeGreaterThan(0);
-    expect(ok(/^\/api\/hls\/[^/]+\/\d+p\/seg_\d{5}\.ts$/).length).toBeGreaterThan(0);
+    expect(ok(/^\/api\/hls\/[^/]+\/segments\/\d+p-seg_\d{5}\.ts$/).length).toBeGreaterThan(0);
     // The original file is not what plays.
     expect(requests.some((r) => r.url.includes('/api/media/videos/'))).toBe(false);
     // Protections unchanged.
@@ -153,7 +153,7 @@ describe('adaptive HLS player in Chromium', () => {
         },
       );
     }
-    expect(requests.some((r) => /\/360p\/seg_\d{5}\.ts$/.test(new URL(r.url).pathname) && r.status === 200)).toBe(true);
+    expect(requests.some((r) => /\/segments\/360p-seg_\d{5}\.ts$/.test(new URL(r.url).pathname) && r.status === 200)).toBe(true);
     await select.selectOption({ index: 0 });
     expect(await select.inputValue()).toBe('-1');
   });

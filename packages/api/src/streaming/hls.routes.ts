@@ -4,7 +4,7 @@
  *
  *   master.m3u8                    the renditions this viewer may watch, nothing else
  *   {name}/index.m3u8              a media playlist; segment URIs signed, key URI with a fresh short-lived token
- *   {name}/seg_00000.ts            an AES-128 encrypted segment (sendMedia.ts: nginx X-Accel-Redirect or Node)
+ *   segments/{name}-seg_00000.ts   an AES-128 encrypted segment (sendMedia.ts: nginx X-Accel-Redirect or Node)
  *   previews.vtt, sprites/…jpg     seek previews
  *   key?u&e&t                      the video's AES key: a valid key token AND the access decision
  *                                  now (approval, subscription, region), `Cache-Control: no-store`
@@ -14,12 +14,14 @@
  */
 import fsp from 'node:fs/promises';
 import type { Context, Hono } from 'hono';
+import { z } from 'zod';
 import { findVideo, hlsLadderOf } from '../catalog/catalog.queries.js';
 import { videoIdParam } from '../catalog/catalog.routes.js';
 import type { AppContext } from '../context.js';
 import { geoCheckFor } from '../geo/geoCheck.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { forbidden, notFound, valueOr } from '../http/envelope.js';
+import { describe } from '../http/openapi.js';
 import { mediaStorageFor } from '../media/storage.js';
 import { keyOf } from '../transcode/videoKeys.js';
 import { entitledRenditions } from './entitlement.js';
@@ -30,6 +32,36 @@ import { sendStoredFile } from './sendMedia.js';
 import { authorizeViewing } from './viewing.service.js';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+
+const GRANT_PARAMS = [
+  { name: 'u', in: 'query' as const, required: true, description: 'The member the grant was signed for', schema: { type: 'string' } },
+  { name: 'e', in: 'query' as const, required: true, description: 'Expiry (Unix seconds)', schema: { type: 'string' } },
+  {
+    name: 'm',
+    in: 'query' as const,
+    required: true,
+    description: 'Tallest rendition (picture height) the grant covers',
+    schema: { type: 'string' },
+  },
+  { name: 's', in: 'query' as const, required: true, description: 'HMAC-SHA256 signature', schema: { type: 'string' } },
+];
+
+/** The OpenAPI description of one signed HLS file route (not JSON: a playlist, segment, image or key). */
+function hlsDoc(summary: string, params: z.ZodObject, type: string, parameters = GRANT_PARAMS) {
+  return describe({
+    summary,
+    description:
+      'Use the `hlsUrl`/`previewsUrl` from GET /videos/{id}/stream as they are: every URI inside carries what it needs. Refused without a valid signature or token (403).',
+    tags: ['streaming'],
+    access: 'signedUrl',
+    params,
+    parameters,
+    responses: { 200: { description: summary, content: { [type]: { schema: { type: 'string' } } } } },
+    errors: [403, 404],
+  });
+}
+
+const idOnly = z.object({ id: z.string() });
 
 /** The path prefix of a video's HLS files. */
 export const hlsBase = (videoId: string) => `/api/hls/${encodeURIComponent(videoId)}`;
@@ -80,52 +112,85 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return c.body(body, 200);
   }
 
-  api.get('/hls/:id/master.m3u8', async function hlsMaster(c) {
-    const { allowed, query } = await granted(c);
-    return text(c, masterPlaylist(allowed, query), PLAYLIST_TYPE);
-  });
+  api.get(
+    '/hls/:id/master.m3u8',
+    hlsDoc('The master playlist: the renditions this member may watch', idOnly, PLAYLIST_TYPE),
+    async function hlsMaster(c) {
+      const { allowed, query } = await granted(c);
+      return text(c, masterPlaylist(allowed, query), PLAYLIST_TYPE);
+    },
+  );
 
-  api.get('/hls/:id/:rendition{[0-9]+p}/index.m3u8', async function hlsMediaPlaylist(c) {
-    const { videoId, grant, allowed, query } = await granted(c);
-    const name = rendition(c, allowed);
-    const stored = await readStoredText(keyOfFile(videoId, `${name}/index.m3u8`));
-    if (stored === null) throw notFound('Video not found');
-    const keyUri = `${hlsBase(videoId)}/key?${signKeyToken(ctx, videoId, grant.userId)}`;
-    return text(c, rewriteMediaPlaylist(stored, query, keyUri), PLAYLIST_TYPE);
-  });
+  api.get(
+    '/hls/:id/:rendition{[0-9]+p}/index.m3u8',
+    hlsDoc(
+      "A rendition's media playlist (signed segments, key URI with a short-lived token)",
+      z.object({ id: z.string(), rendition: z.string() }),
+      PLAYLIST_TYPE,
+    ),
+    async function hlsMediaPlaylist(c) {
+      const { videoId, grant, allowed, query } = await granted(c);
+      const name = rendition(c, allowed);
+      const stored = await readStoredText(keyOfFile(videoId, `${name}/index.m3u8`));
+      if (stored === null) throw notFound('Video not found');
+      const keyUri = `${hlsBase(videoId)}/key?${signKeyToken(ctx, videoId, grant.userId)}`;
+      return text(c, rewriteMediaPlaylist(stored, name, query, keyUri), PLAYLIST_TYPE);
+    },
+  );
 
-  // One parameter for "{rendition}/seg_NNNNN.ts" (Hono matches the slash inside it): a segment URL has two parameters, not three.
-  api.get('/hls/:id/:segment{[0-9]+p/seg_[0-9]+\\.ts}', async function hlsSegment(c) {
-    const { videoId, grant, allowed } = await granted(c);
-    const [name, file] = (c.req.param('segment') ?? '').split('/') as [string, string];
-    if (!allowed.some((r) => r.name === name)) throw forbidden(STREAM_LINK_INVALID);
-    return sendStoredFile(c, ctx, keyOfFile(videoId, `${name}/${file}`), 'video/mp2t', grant.expires);
-  });
+  // One parameter for "{rendition}-seg_NNNNN.ts": a segment URL has two parameters, not three.
+  api.get(
+    '/hls/:id/segments/:segment{[0-9]+p-seg_[0-9]+\\.ts}',
+    hlsDoc(
+      'An AES-128 encrypted MPEG-TS segment ({rendition}-seg_NNNNN.ts)',
+      z.object({ id: z.string(), segment: z.string() }),
+      'video/mp2t',
+    ),
+    async function hlsSegment(c) {
+      const { videoId, grant, allowed } = await granted(c);
+      const segment = c.req.param('segment') ?? '';
+      const [name, file] = [segment.slice(0, segment.indexOf('-')), segment.slice(segment.indexOf('-') + 1)];
+      if (!allowed.some((r) => r.name === name)) throw forbidden(STREAM_LINK_INVALID);
+      return sendStoredFile(c, ctx, keyOfFile(videoId, `${name}/${file}`), 'video/mp2t', grant.expires);
+    },
+  );
 
-  api.get('/hls/:id/previews.vtt', async function hlsPreviews(c) {
+  api.get('/hls/:id/previews.vtt', hlsDoc('Seek previews: WebVTT of sprite tiles', idOnly, 'text/vtt'), async function hlsPreviews(c) {
     const { videoId, query } = await granted(c);
     const stored = await readStoredText(keyOfFile(videoId, 'previews.vtt'));
     if (stored === null) throw notFound('Video not found');
     return text(c, rewritePreviewsVtt(stored, query), 'text/vtt; charset=utf-8');
   });
 
-  api.get('/hls/:id/sprites/:sprite{sprite-[0-9][0-9][0-9]\\.jpg}', async function hlsSprite(c) {
-    const { videoId, grant } = await granted(c);
-    return sendStoredFile(c, ctx, keyOfFile(videoId, `sprites/${c.req.param('sprite')}`), 'image/jpeg', grant.expires);
-  });
+  api.get(
+    '/hls/:id/sprites/:sprite{sprite-[0-9][0-9][0-9]\\.jpg}',
+    hlsDoc('A seek-preview sprite sheet', z.object({ id: z.string(), sprite: z.string() }), 'image/jpeg'),
+    async function hlsSprite(c) {
+      const { videoId, grant } = await granted(c);
+      return sendStoredFile(c, ctx, keyOfFile(videoId, `sprites/${c.req.param('sprite')}`), 'image/jpeg', grant.expires);
+    },
+  );
 
-  api.get('/hls/:id/key', async function hlsKey(c) {
-    c.header('Cache-Control', 'no-store');
-    // 1. The short-lived token.
-    const videoId = videoIdParam(c);
-    const check = verifyKeyToken(ctx, videoId, { u: c.req.query('u'), e: c.req.query('e'), t: c.req.query('t') });
-    if (!check.ok) throw forbidden(check.reason === 'expired' ? STREAM_LINK_EXPIRED : STREAM_LINK_INVALID);
-    // 2. The access decision as it stands now, for the token's viewer and this request's region.
-    valueOr(await authorizeViewing(ctx, { videoId, userId: check.grant.userId, regionBlocked: geoCheckFor(c, ctx).blocked }));
-    const key = await keyOf(ctx.db, videoId);
-    if (!key) throw notFound('Video not found');
-    c.header('Content-Type', 'application/octet-stream');
-    c.header('X-Content-Type-Options', 'nosniff');
-    return c.body(new Uint8Array(key.key), 200);
-  });
+  api.get(
+    '/hls/:id/key',
+    hlsDoc("The video's AES-128 key (16 bytes, no-store), to a member the access decision allows", idOnly, 'application/octet-stream', [
+      GRANT_PARAMS[0] as (typeof GRANT_PARAMS)[number],
+      GRANT_PARAMS[1] as (typeof GRANT_PARAMS)[number],
+      { name: 't', in: 'query', required: true, description: 'Short-lived key token', schema: { type: 'string' } },
+    ]),
+    async function hlsKey(c) {
+      c.header('Cache-Control', 'no-store');
+      // 1. The short-lived token.
+      const videoId = videoIdParam(c);
+      const check = verifyKeyToken(ctx, videoId, { u: c.req.query('u'), e: c.req.query('e'), t: c.req.query('t') });
+      if (!check.ok) throw forbidden(check.reason === 'expired' ? STREAM_LINK_EXPIRED : STREAM_LINK_INVALID);
+      // 2. The access decision as it stands now, for the token's viewer and this request's region.
+      valueOr(await authorizeViewing(ctx, { videoId, userId: check.grant.userId, regionBlocked: geoCheckFor(c, ctx).blocked }));
+      const key = await keyOf(ctx.db, videoId);
+      if (!key) throw notFound('Video not found');
+      c.header('Content-Type', 'application/octet-stream');
+      c.header('X-Content-Type-Options', 'nosniff');
+      return c.body(new Uint8Array(key.key), 200);
+    },
+  );
 }

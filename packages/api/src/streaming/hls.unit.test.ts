@@ -39,10 +39,10 @@ describe('playlists', () => {
   });
   it('media playlists get signed segments and the key URI', () => {
     const stored = '#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI="key",IV=0x01\n#EXTINF:4.0,\nseg_00000.ts\n#EXT-X-ENDLIST\n';
-    expect(rewriteMediaPlaylist(stored, 'q=1', '/api/hls/v/key?t=x')).toBe(
-      '#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI="/api/hls/v/key?t=x",IV=0x01\n#EXTINF:4.0,\nseg_00000.ts?q=1\n#EXT-X-ENDLIST\n',
+    expect(rewriteMediaPlaylist(stored, '720p', 'q=1', '/api/hls/v/key?t=x')).toBe(
+      '#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI="/api/hls/v/key?t=x",IV=0x01\n#EXTINF:4.0,\n../segments/720p-seg_00000.ts?q=1\n#EXT-X-ENDLIST\n',
     );
-    expect(() => rewriteMediaPlaylist('#EXTM3U\n../../store.sqlite\n', 'q', 'k')).toThrow();
+    expect(() => rewriteMediaPlaylist('#EXTM3U\n../../store.sqlite\n', '720p', 'q', 'k')).toThrow();
   });
   it('previews get signed sprite URIs before the fragment', () => {
     expect(rewritePreviewsVtt('WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nsprites/sprite-001.jpg#xywh=0,0,160,90\n', 'q=1')).toContain(

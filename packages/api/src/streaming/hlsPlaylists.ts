@@ -20,15 +20,18 @@ export function masterPlaylist(renditions: readonly RenditionInfo[], query: stri
   return `${lines.join('\n')}\n`;
 }
 
-/** Rewrites a media playlist: every segment URI gets `?query`, every `#EXT-X-KEY` URI becomes `keyUri`. */
-export function rewriteMediaPlaylist(text: string, query: string, keyUri: string): string {
+/**
+ * Rewrites a media playlist of rendition `name`: every segment URI becomes
+ * `../segments/{name}-seg_NNNNN.ts?query`, every `#EXT-X-KEY` URI becomes `keyUri`.
+ */
+export function rewriteMediaPlaylist(text: string, name: string, query: string, keyUri: string): string {
   return text
     .split(/\r?\n/)
     .map((line) => {
       if (line.startsWith('#EXT-X-KEY:')) return line.replace(/URI="[^"]*"/, `URI="${keyUri}"`);
       if (line && !line.startsWith('#')) {
         if (!/^seg_\d{5}\.ts$/.test(line.trim())) throw new Error(`unexpected segment name in a stored playlist: ${line}`);
-        return `${line.trim()}?${query}`;
+        return `../segments/${name}-${line.trim()}?${query}`;
       }
       return line;
     })

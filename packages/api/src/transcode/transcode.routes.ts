@@ -2,6 +2,8 @@
  * POST /api/admin/videos/{id}/transcode/retry — an admin queues a failed transcode again. Progress
  * and failures are read with the video (`GET /api/admin/videos`: `transcode`).
  */
+
+import { transcodeRetrySchema } from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
 import { findVideo } from '../catalog/catalog.queries.js';
 import { videoIdParam } from '../catalog/catalog.routes.js';
@@ -9,13 +11,23 @@ import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
 import { notFound, ok, valueOr } from '../http/envelope.js';
+import { describe } from '../http/openapi.js';
+import { idParams } from '../http/validate.js';
 import { retryTranscode } from './transcode.service.js';
 
 export function mountTranscodeRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  api.post('/admin/videos/:id/transcode/retry', async function retry(c) {
+  const retryDoc = describe({
+    summary: 'Queue a failed HLS transcode again',
+    tags: ['catalog'],
+    access: 'admin',
+    params: idParams,
+    ok: { 200: transcodeRetrySchema },
+    errors: [404, 409],
+  });
+  api.post('/admin/videos/:id/transcode/retry', retryDoc, async function retry(c) {
     const admin = await requireAdmin(ctx, c);
     const videoId = videoIdParam(c);
     if (!(await findVideo(ctx.db, videoId, { includeUnpublished: true }))) throw notFound('Video not found');
-    return ok(c, valueOr(await retryTranscode(ctx, videoId, { actorId: admin.id, requestId: c.get('requestId') })), 202);
+    return ok(c, valueOr(await retryTranscode(ctx, videoId, { actorId: admin.id, requestId: c.get('requestId') })));
   });
 }
