@@ -231,8 +231,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       const login = await api.post('/auth/login', { email, password });
       expect(login.status).toBe(200);
       expect(servedBy(login)).not.toBe(servedBy(approved));
-      const token = login.body.data.token as string;
-      memberToken = token;
+      const firstToken = login.body.data.token as string;
       // Refresh-token rotation is shared: a token rotated by one process is refused by the other,
       // and reusing it revokes the whole session (reuse detection) there too.
       const cookies = cookiesOf(login.headers);
@@ -244,6 +243,14 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       expect(reused.status).toBe(401);
       expect(servedBy(reused)).not.toBe(servedBy(rotated));
       expect((await refresh(cookiesOf(rotated.headers))).status).toBe(401);
+      // The revoked session's access token is refused at once, by either process.
+      for (let i = 0; i < 2; i++) {
+        expect((await api.get('/payments/subscription', firstToken)).status).toBe(401);
+      }
+      const relogin = await api.post('/auth/login', { email, password });
+      expect(relogin.status).toBe(200);
+      const token = relogin.body.data.token as string;
+      memberToken = token;
       const intent = await api.post('/payments/create-subscription-intent', { planType: 'monthly' }, token);
       expect(intent.status).toBe(201);
       const submitted = await api.post(
