@@ -197,6 +197,7 @@ describe('admin desktop renderer in Chromium (dev bridge)', () => {
     await page.getByText('Pending Approvals', { exact: true }).waitFor();
     for (const label of ['Active Members', 'Total Revenue', 'Pending Payments'])
       await page.getByText(label, { exact: true }).first().waitFor();
-    await page.getByText('member-e2e@example.test').waitFor();
+    // In the pending approvals table (the member search lists the same member again).
+    await page.getByRole('table', { name: /Pending User Approvals/ }).getByText('member-e2e@example.test').waitFor();
   });
 });
