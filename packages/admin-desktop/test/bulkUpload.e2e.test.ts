@@ -198,6 +198,9 @@ describe('admin desktop renderer in Chromium (dev bridge)', () => {
     for (const label of ['Active Members', 'Total Revenue', 'Pending Payments'])
       await page.getByText(label, { exact: true }).first().waitFor();
     // In the pending approvals table (the member search lists the same member again).
-    await page.getByRole('table', { name: /Pending User Approvals/ }).getByText('member-e2e@example.test').waitFor();
+    await page
+      .getByRole('table', { name: /Pending User Approvals/ })
+      .getByText('member-e2e@example.test')
+      .waitFor();
   });
 });
