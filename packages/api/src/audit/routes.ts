@@ -54,6 +54,20 @@ function formatOf(c: Context<AppEnv>): ReportFormat {
   return format;
 }
 
+/** The answer of a report route: its rows as a streamed JSON envelope, NDJSON or CSV. */
+function streamedRows(row: z.ZodType) {
+  return {
+    200: {
+      description: 'The rows, streamed: the JSON envelope written row by row, NDJSON, or CSV (an attachment)',
+      content: {
+        'application/json': { schema: resolver(dataEnvelope(z.array(row)), { options: { io: 'output' } }) },
+        'application/x-ndjson': { schema: { type: 'string', description: 'One JSON row per line' } },
+        'text/csv': { schema: { type: 'string' } },
+      },
+    },
+  };
+}
+
 export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const verifyAuditChainDoc = describe({
     summary: 'Verify the hash chain of the whole log',
@@ -77,16 +91,7 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       from: z.string().optional().describe('YYYY-MM-DD or ISO 8601'),
       to: z.string().optional().describe('YYYY-MM-DD (the whole day) or ISO 8601'),
     }),
-    responses: {
-      200: {
-        description: 'The rows, streamed: the JSON envelope written row by row, NDJSON, or CSV (an attachment)',
-        content: {
-          'application/json': { schema: resolver(dataEnvelope(z.array(paymentHistoryRowSchema)), { options: { io: 'output' } }) },
-          'application/x-ndjson': { schema: { type: 'string', description: 'One JSON row per line' } },
-          'text/csv': { schema: { type: 'string' } },
-        },
-      },
-    },
+    responses: streamedRows(paymentHistoryRowSchema),
   });
   const reconcileReadModelsDoc = describe({
     summary: 'Replay the log and compare with the live read models',
@@ -100,16 +105,7 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     tags: ['audit', 'admin'],
     access: 'admin',
     query: reportFormatQuery.extend({ to: z.string().describe('A log position or a date') }),
-    responses: {
-      200: {
-        description: 'The rows, streamed: the JSON envelope written row by row, NDJSON, or CSV (an attachment)',
-        content: {
-          'application/json': { schema: resolver(dataEnvelope(z.array(subscriptionAtRowSchema)), { options: { io: 'output' } }) },
-          'application/x-ndjson': { schema: { type: 'string', description: 'One JSON row per line' } },
-          'text/csv': { schema: { type: 'string' } },
-        },
-      },
-    },
+    responses: streamedRows(subscriptionAtRowSchema),
   });
 
   api.get('/admin/audit/verify', verifyAuditChainDoc, async function verifyAuditChain(c) {
