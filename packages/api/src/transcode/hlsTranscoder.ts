@@ -77,6 +77,8 @@ async function removeStaging(videoDir: string): Promise<void> {
 
 function runFfmpeg(args: string[], durationSeconds: number, onProgress?: (f: number) => void, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    // A stop that came while the attempt was being prepared: no ffmpeg is started for it.
+    if (signal?.aborted) return reject(new TranscodeError('transcode stopped: the server is shutting down'));
     const child = spawn(mediaBinaries().ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       if (child.pid) os.setPriority(child.pid, 10);

@@ -220,17 +220,32 @@ forEachStore('HLS transcode', (kind) => {
   });
 
   it('a transcode interrupted by a restart starts again by itself and completes', async () => {
-    // A slower preset for the first attempt, so the stop (which first lets open HTTP connections
-    // close, up to SHUTDOWN_TIMEOUT_MS) surely lands while its ffmpeg runs; the restart uses ultrafast.
-    server = await server.restart({ ...TRANSCODING, TRANSCODE_PRESET: 'medium' });
-    const clip = await makeSizedClip(fixtures, { width: 1280, height: 720, seconds: 16 });
-    const id = await upload(server, clip, admin.id);
-    for (;;) {
-      const events = await eventsOf(server, id);
-      if (events.some((e) => e.type === 'TranscodeStarted')) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // Attempt 1 must still be running when the server stops, on any machine: its source is swapped
+    // for a FIFO that this test holds open without writing, so ffmpeg waits for input until killed.
+    server = await server.restart({ ...TRANSCODING, TRANSCODE_CONCURRENCY: '0' });
+    const id = await upload(server, await makeSizedClip(fixtures, { width: 1280, height: 720, seconds: 4 }), admin.id);
+    const source = path.join(server.store.dataDir, 'media', 'videos', id, 'video.mp4');
+    const real = `${source}.real`;
+    fs.renameSync(source, real);
+    await run('mkfifo', [source]);
     server = await server.restart(TRANSCODING);
+    // Opening a FIFO for writing without blocking succeeds only once a reader (ffmpeg) has it open.
+    let writer: number | undefined;
+    while (writer === undefined) {
+      try {
+        writer = fs.openSync(source, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENXIO') throw err;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    try {
+      expect((await eventsOf(server, id)).map((e) => e.type)).toEqual(['TranscodeStarted']);
+      fs.renameSync(real, source); // the restarted attempt reads the real file
+      server = await server.restart(TRANSCODING);
+    } finally {
+      fs.closeSync(writer);
+    }
     api = apiClient(server.url);
     expect(await waitForStatus(server, id, ['completed', 'failed'])).toBe('completed');
     const events = await eventsOf(server, id);
@@ -240,6 +255,7 @@ forEachStore('HLS transcode', (kind) => {
     // The stop killed attempt 1's ffmpeg; the restarted leader queued the job again and attempt 2 completed.
     expect(started).toEqual([1, 2]);
     expect(completed[0]?.data.attempt).toBe(2);
+    expect(events.some((e) => e.type === 'TranscodeFailed')).toBe(false);
     expect((completed[0]?.data.renditions as { name: string }[] | undefined)?.map((r) => r.name)).toEqual(['720p', '480p', '360p']);
   }, 300_000);
 
