@@ -49,9 +49,22 @@ async function storeDir(events: number): Promise<string> {
 }
 
 const b64url = (v: string) => Buffer.from(v).toString('base64url');
-function accessToken(secret: string, sub: string, role: 'admin' | 'member') {
+/**
+ * An access token as a login issues it: naming a refresh session (`sid`), which the server checks on
+ * every request (a revoked session's tokens stop at once). The session row is written into the
+ * running server's store, as a login would.
+ */
+async function accessToken(dataDir: string, secret: string, sub: string, role: 'admin' | 'member') {
+  const sid = `bench-session-${sub}`;
+  const db = openSqlite(path.join(dataDir, 'store.sqlite'));
+  await db.run('INSERT INTO refresh_sessions (id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING', [
+    sid,
+    sub,
+    new Date().toISOString(),
+  ]);
+  await db.close();
   const iat = Math.floor(Date.now() / 1000);
-  const head = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify({ sub, role, typ: 'access', iat, exp: iat + 3600 }))}`;
+  const head = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify({ sub, role, typ: 'access', iat, exp: iat + 3600, sid }))}`;
   return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
 }
 
@@ -185,7 +198,7 @@ try {
 
 // The hot path on the small store's server, as a member with an active subscription (bm0).
 try {
-  const member = accessToken(small.secret, 'bm0', 'member');
+  const member = await accessToken(smallDir, small.secret, 'bm0', 'member');
   const h = { authorization: `Bearer ${member}` };
   const paths = { detail: `/api/videos/${videoId(1)}`, stream: `/api/videos/${videoId(1)}/stream` };
   const bodies: Record<string, string> = {};

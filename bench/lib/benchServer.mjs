@@ -27,7 +27,7 @@ export const rssMb = (pid) => {
 };
 
 /** Starts `packages/api/src/main.ts` on a free port over `dataDir`; resolves once it is listening. */
-export async function startBenchServer(dataDir, extraEnv = {}) {
+export async function startBenchServer(dataDir, extraEnv = {}, nodeArgs = []) {
   const port = await freePort();
   const env = {
     ...process.env,
@@ -42,7 +42,7 @@ export async function startBenchServer(dataDir, extraEnv = {}) {
     ADMIN_PASSWORD: BENCH_ADMIN.password,
     ...extraEnv,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/api/src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'packages/api/src/main.ts'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
