@@ -133,6 +133,9 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         MFA_KEY_SECRET: 'deploy-test-mfa-key-0123456789abcdef0123456789',
         DATA_KEY_SECRET,
         REQUIRE_ADMIN_2FA: 'false',
+        // Reuse detection across processes is checked at once below; the reuse interval that lets a
+        // client which lost a rotated cookie in (identity/session.int.test.ts) is off here.
+        REFRESH_REUSE_INTERVAL_SECONDS: '0',
         ADMIN_EMAIL: TEST_ADMIN.email,
         ADMIN_PASSWORD: TEST_ADMIN.password,
         PUBLIC_URL: base,

@@ -47,6 +47,12 @@ export const envSchema = z.object({
   AUTH_REQUESTS_PER_IP_PER_MINUTE: intFrom(60, 1),
   ACCESS_TOKEN_TTL_SECONDS: intFrom(900, 10),
   REFRESH_TOKEN_TTL_DAYS: intFrom(30, 1),
+  /**
+   * A refresh token presented again within this many seconds of its first use gets a new token in the
+   * same session instead of ending it: the client lost the answer of the first refresh (a reload
+   * while it was in flight, two tabs refreshing at once). Later reuse is treated as theft. 0 = none.
+   */
+  REFRESH_REUSE_INTERVAL_SECONDS: intFrom(10, 0),
   MAX_UPLOAD_BYTES: intFrom(4 * 1024 ** 3, 1),
   STREAM_URL_TTL_SECONDS: intFrom(7200, 1),
   GRACE_PERIOD_DAYS: intFrom(3, 0),

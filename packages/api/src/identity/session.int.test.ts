@@ -48,15 +48,38 @@ forEachStore('identity sessions', (kind) => {
       expect((await refresh(next)).status).toBe(200);
     });
 
-    it('reusing a rotated token fails and revokes the whole session', async () => {
+    it('reusing a rotated token after the reuse interval fails and revokes the whole session', async () => {
       const m = await registerMember(api);
       const { cookies } = await login(api, m.email, m.password);
       const first = await refresh(cookies);
       const next = cookiesOf(first.headers);
+      server.clock.advance((server.ctx.env.REFRESH_REUSE_INTERVAL_SECONDS + 1) * 1000);
       const reuse = await refresh(cookies);
       expect(reuse.status).toBe(401);
       expect(reuse.body.error).toBe('Your session has expired. Please log in again.');
       expect((await refresh(next)).status).toBe(401);
+      expect((await api.get('/users/profile', first.body.data.token)).status).toBe(401);
+    });
+
+    it('a client that lost the rotated cookie (reload during a refresh) presents the old one again within the interval and stays signed in', async () => {
+      expect(server.ctx.env.REFRESH_REUSE_INTERVAL_SECONDS).toBeGreaterThan(1);
+      const m = await registerMember(api);
+      const { cookies } = await login(api, m.email, m.password);
+      const lost = await refresh(cookies); // its answer never reached the browser
+      expect(lost.status).toBe(200);
+      server.clock.advance(1000);
+      const again = await refresh(cookies);
+      expect(again.status).toBe(200);
+      const kept = cookiesOf(again.headers);
+      expect(kept.refresh_token).not.toBe(cookiesOf(lost.headers).refresh_token);
+      // Same session: one entry in the member's list, and the new token rotates as usual.
+      expect((await api.get('/users/profile', again.body.data.token)).status).toBe(200);
+      expect((await api.get('/users/me/sessions', again.body.data.token)).body.data.sessions).toHaveLength(1);
+      expect((await refresh(kept)).status).toBe(200);
+      // The interval counts from the first use: later, the old token is theft again.
+      server.clock.advance(server.ctx.env.REFRESH_REUSE_INTERVAL_SECONDS * 1000);
+      expect((await refresh(cookies)).status).toBe(401);
+      expect((await api.get('/users/profile', again.body.data.token)).status).toBe(401);
     });
 
     it('needs the CSRF header matching the cookie (403), and a cookie at all (401)', async () => {

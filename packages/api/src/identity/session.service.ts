@@ -88,9 +88,18 @@ export async function logIn(
   return success(await issueSession(ctx, user, undefined, device));
 }
 
-/** Rotates the refresh token; any problem (unknown, reused, expired, rejected account) ends the session. */
+/**
+ * Rotates the refresh token; any problem (unknown, reused after the reuse interval, expired, rejected
+ * account) ends the session.
+ */
 export async function refreshSession(ctx: AppContext, refreshToken: string): Promise<Result<IssuedSession>> {
-  const rotated = await rotateSession(ctx.db, refreshToken, ctx.clock.now(), refreshTtlMs(ctx));
+  const rotated = await rotateSession(
+    ctx.db,
+    refreshToken,
+    ctx.clock.now(),
+    refreshTtlMs(ctx),
+    ctx.env.REFRESH_REUSE_INTERVAL_SECONDS * 1000,
+  );
   const user = rotated.ok ? await findUserById(ctx.db, rotated.userId) : undefined;
   if (!rotated.ok || !user || !mayLogIn(user)) return failure('unauthorized', SESSION_EXPIRED);
   return success(await issueSession(ctx, user, rotated.next));

@@ -5,7 +5,10 @@
  * only logs people out. Only SHA-256 hashes of tokens are stored. Its tables come from db/migrations.
  *
  * Rotation: each refresh marks the presented token used and issues a new one in the same session.
- * Presenting an already-used token is treated as theft: the whole session is revoked.
+ * Presenting an already-used token is treated as theft and the whole session is revoked, except
+ * within a short reuse interval after its first use (REFRESH_REUSE_INTERVAL_SECONDS, the "leeway"
+ * of Auth0 and Okta): a browser that reloaded while a refresh was in flight never stored the rotated
+ * cookie and presents the old one again; it gets another new token of the same session.
  */
 import { randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../db/types.js';
@@ -54,7 +57,7 @@ export type RotateResult =
   | { ok: true; userId: string; next: IssuedToken }
   | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
 
-export async function rotateSession(db: Db, token: string, now: Date, ttlMs: number): Promise<RotateResult> {
+export async function rotateSession(db: Db, token: string, now: Date, ttlMs: number, reuseIntervalMs = 0): Promise<RotateResult> {
   return db.transaction(async (tx) => {
     const row = await tx.get<{
       session_id: string;
@@ -69,16 +72,22 @@ export async function rotateSession(db: Db, token: string, now: Date, ttlMs: num
     );
     if (!row) return { ok: false, reason: 'unknown' } as const;
     if (row.revoked_at) return { ok: false, reason: 'revoked' } as const;
-    // The conditional update makes two concurrent refreshes with one token end as a reuse.
+    // The conditional update makes the second of two concurrent refreshes with one token a reuse.
     const claimed = await tx.run('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL', [
       now.toISOString(),
       sha256(token),
     ]);
-    if (row.used_at || claimed.changes !== 1) {
-      await tx.run('UPDATE refresh_sessions SET revoked_at = ? WHERE id = ?', [now.toISOString(), row.session_id]);
-      return { ok: false, reason: 'reused' } as const;
-    }
     if (row.expires_at <= now.toISOString()) return { ok: false, reason: 'expired' } as const;
+    if (row.used_at || claimed.changes !== 1) {
+      const usedAt =
+        row.used_at ??
+        (await tx.get<{ used_at: string | null }>('SELECT used_at FROM refresh_tokens WHERE token_hash = ?', [sha256(token)]))?.used_at;
+      const sinceUse = usedAt ? now.getTime() - new Date(usedAt).getTime() : Number.POSITIVE_INFINITY;
+      if (!(sinceUse <= reuseIntervalMs)) {
+        await tx.run('UPDATE refresh_sessions SET revoked_at = ? WHERE id = ?', [now.toISOString(), row.session_id]);
+        return { ok: false, reason: 'reused' } as const;
+      }
+    }
     const next = await insertToken(tx, row.session_id, new Date(now.getTime() + ttlMs));
     await tx.run('UPDATE refresh_sessions SET last_used_at = ? WHERE id = ?', [now.toISOString(), row.session_id]);
     return { ok: true, userId: row.user_id, next } as const;
