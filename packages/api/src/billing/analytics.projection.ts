@@ -10,6 +10,7 @@ import type { analyticsDaySchema, analyticsSchema } from '@members/ui/api/schema
 import { satsToBtc } from '@members/ui/money';
 import type { z } from 'zod';
 import type { Queryable } from '../db/types.js';
+import { moveDaily, sumCounts } from '../eventstore/counts.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { BILLING_COUNTS, eventTime } from './billing.projection.js';
@@ -28,21 +29,8 @@ CREATE TABLE IF NOT EXISTS billing_daily (
 );
 `;
 
-async function add(tx: Queryable, day: string, metric: DailyMetric, value: number): Promise<void> {
-  await tx.run(
-    `INSERT INTO billing_daily (day, metric, value) VALUES (?, ?, ?)
-     ON CONFLICT (day, metric) DO UPDATE SET value = billing_daily.value + excluded.value`,
-    [day, metric, value],
-  );
-}
-
-async function set(tx: Queryable, day: string, metric: DailyMetric, value: number): Promise<void> {
-  await tx.run(
-    `INSERT INTO billing_daily (day, metric, value) VALUES (?, ?, ?)
-     ON CONFLICT (day, metric) DO UPDATE SET value = excluded.value`,
-    [day, metric, value],
-  );
-}
+const add = (tx: Queryable, day: string, metric: DailyMetric, value: number) => moveDaily(tx, 'billing_daily', day, metric, value);
+const set = (tx: Queryable, day: string, metric: DailyMetric, value: number) => moveDaily(tx, 'billing_daily', day, metric, value, true);
 
 export const analyticsProjection: Projection = {
   name: 'billing-analytics',
@@ -64,11 +52,7 @@ export const analyticsProjection: Projection = {
     } else if (SUBSCRIPTION_TYPES.has(event.type)) {
       // Runs after billingProjection (same transaction), so its counters already hold this event's
       // effect: two counter rows, not a count over every subscription at every subscription event.
-      const r = await tx.get<{ n: number | null }>(`SELECT SUM(n) AS n FROM ${BILLING_COUNTS} WHERE key IN (?, ?)`, [
-        'subscription:active',
-        'subscription:past_due',
-      ]);
-      await set(tx, day, 'active_subscriptions', Number(r?.n ?? 0));
+      await set(tx, day, 'active_subscriptions', await sumCounts(tx, BILLING_COUNTS, ['subscription:active', 'subscription:past_due']));
     }
   },
 };

@@ -12,6 +12,7 @@ import type pino from 'pino';
 import { execStatements, migrate } from '../db/migrate.js';
 import { openSqlite } from '../db/sqlite.js';
 import type { Db, Queryable } from '../db/types.js';
+import { deferCounters, flushCounters } from './counts.js';
 import { type EventCodec, type InlineProjector, rowToEvent } from './sqlEventStore.js';
 import type { EventStore, RecordedEvent } from './types.js';
 
@@ -63,11 +64,13 @@ async function replayInto(
   const project = inlineProjector(projections);
   const names = projections.map((p) => p.name);
   let count = 0;
+  deferCounters(target);
   for await (const e of events) {
     await project(target, e);
     count++;
     if (count % PROGRESS_EVERY === 0) logger.info({ projections: names, done: count, of: total }, 'rebuild progress');
   }
+  await flushCounters(target);
   return count;
 }
 
