@@ -13,8 +13,8 @@ import { modules } from '../../packages/api/src/modules.js';
 
 export const projections = modules.flatMap((m) => m.projections ?? []);
 export const VIDEOS = 24;
-/** The checkpointed subscribers (identity's and billing's mail). */
-const SUBSCRIBERS = ['identity-mail', 'billing-mail'];
+/** The checkpointed subscribers (identity's and billing's mail, the transcode queue). */
+const SUBSCRIBERS = ['identity-mail', 'billing-mail', 'transcode-queue'];
 export const videoId = (i: number) => `bench-video-${i}`;
 export const memberEmail = (i: number) => `member${i}@bench.test`;
 
