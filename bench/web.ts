@@ -50,7 +50,12 @@ async function videoToWatch(): Promise<string> {
   });
   await api('POST', `/admin/users/${reg.user.id}/approve`, undefined, admin);
   const clip = await makeSizedClip(work, { width: 1280, height: 720, seconds: QUICK ? 12 : 30, kbps: 2500 });
-  const up = await postUpload(server.url, admin, { title: 'First frame', duration: QUICK ? '0:12' : '0:30', accessLevel: 'free' }, { video: clip });
+  const up = await postUpload(
+    server.url,
+    admin,
+    { title: 'First frame', duration: QUICK ? '0:12' : '0:30', accessLevel: 'free' },
+    { video: clip },
+  );
   if (up.status !== 201) throw new Error(`upload answered ${up.status}: ${up.body.error}`);
   const id = up.body.data.videoId as string;
   for (;;) {
