@@ -75,16 +75,10 @@ export interface SqlEventStoreOptions {
   codec?: EventCodec;
 }
 
-/** One stream's append inside a group commit or a batch. */
-interface GroupItem {
-  streamId: string;
-  events: NewEvent[];
-  opts: AppendOptions;
-}
-
 /** Events per multi-row INSERT: 10 parameters each stays well under SQLite's and PostgreSQL's parameter limits. */
 const INSERT_CHUNK = 500;
 
+/** One stream's append inside a batch or a group commit. */
 export interface BatchAppend {
   streamId: string;
   events: NewEvent[];
@@ -108,7 +102,7 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
    * streams' versions, one of the log's head, one multi-row INSERT (per 500 events), then the
    * inline projections event by event. Any expected-version mismatch throws before anything is written.
    */
-  async function appendGroupInTx(tx: Queryable, items: readonly GroupItem[]): Promise<RecordedEvent[][]> {
+  async function appendGroupInTx(tx: Queryable, items: readonly BatchAppend[]): Promise<RecordedEvent[][]> {
     for (const it of items) if (it.events.length === 0) throw new Error('append needs at least one event');
     // 2. Optimistic concurrency on each stream (appends in the group to one stream follow each other).
     const streams = [...new Set(items.map((it) => it.streamId))];
@@ -126,7 +120,7 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
     const readable: RecordedEvent[][] = [];
     for (const it of items) {
       const actual = versions.get(it.streamId) ?? 0;
-      checkExpected(it.streamId, it.opts.expectedVersion, actual);
+      checkExpected(it.streamId, it.options.expectedVersion, actual);
       // 3a. Personal fields sealed before hashing: the chain covers exactly the stored bytes.
       const stored = options.codec ? await options.codec.seal(tx, it.events, recordedAt) : it.events;
       const chained = chainEvents(
@@ -136,7 +130,7 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
           baseVersion: actual,
           headPosition: head.position,
           headHash: head.hash,
-          metadata: it.opts.metadata,
+          metadata: it.options.metadata,
           recordedAt: recordedAt.toISOString(),
         },
         randomUUID,
@@ -192,10 +186,7 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
    * again one transaction each, so each is answered exactly as if it had run alone. Nobody is answered
    * before the commit that holds their events.
    */
-  interface Pending {
-    streamId: string;
-    events: NewEvent[];
-    opts: AppendOptions;
+  interface Pending extends BatchAppend {
     resolve(events: RecordedEvent[]): void;
     reject(err: unknown): void;
   }
@@ -250,7 +241,7 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
   async function append(streamId: string, events: NewEvent[], opts: AppendOptions): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const recorded = await new Promise<RecordedEvent[]>((resolve, reject) => {
-      queue.push({ streamId, events, opts, resolve, reject });
+      queue.push({ streamId, events, options: opts, resolve, reject });
       if (!flushing) void flush();
     });
     const lastEvent = recorded[recorded.length - 1] as RecordedEvent;
@@ -265,12 +256,7 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
     if (items.length === 0) return 0;
     const recorded = await db.transaction(async (tx) => {
       await db.lockForAppend(tx);
-      return (
-        await appendGroupInTx(
-          tx,
-          items.map((it) => ({ streamId: it.streamId, events: it.events, opts: it.options })),
-        )
-      ).flat();
+      return (await appendGroupInTx(tx, items)).flat();
     });
     notify(recorded);
     return (recorded[recorded.length - 1] as RecordedEvent).position;

@@ -58,6 +58,7 @@ export type RotateResult =
   | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
 
 export async function rotateSession(db: Db, token: string, now: Date, ttlMs: number, reuseIntervalMs = 0): Promise<RotateResult> {
+  const hash = sha256(token);
   return db.transaction(async (tx) => {
     const row = await tx.get<{
       session_id: string;
@@ -68,20 +69,20 @@ export async function rotateSession(db: Db, token: string, now: Date, ttlMs: num
     }>(
       `SELECT t.session_id, t.expires_at, t.used_at, s.user_id, s.revoked_at
        FROM refresh_tokens t JOIN refresh_sessions s ON s.id = t.session_id WHERE t.token_hash = ?`,
-      [sha256(token)],
+      [hash],
     );
     if (!row) return { ok: false, reason: 'unknown' } as const;
     if (row.revoked_at) return { ok: false, reason: 'revoked' } as const;
     // The conditional update makes the second of two concurrent refreshes with one token a reuse.
     const claimed = await tx.run('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL', [
       now.toISOString(),
-      sha256(token),
+      hash,
     ]);
     if (row.expires_at <= now.toISOString()) return { ok: false, reason: 'expired' } as const;
     if (row.used_at || claimed.changes !== 1) {
       const usedAt =
         row.used_at ??
-        (await tx.get<{ used_at: string | null }>('SELECT used_at FROM refresh_tokens WHERE token_hash = ?', [sha256(token)]))?.used_at;
+        (await tx.get<{ used_at: string | null }>('SELECT used_at FROM refresh_tokens WHERE token_hash = ?', [hash]))?.used_at;
       const sinceUse = usedAt ? now.getTime() - new Date(usedAt).getTime() : Number.POSITIVE_INFINITY;
       if (!(sinceUse <= reuseIntervalMs)) {
         await tx.run('UPDATE refresh_sessions SET revoked_at = ? WHERE id = ?', [now.toISOString(), row.session_id]);
