@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startBenchServer } from './lib/benchServer.mjs';
+import { apiCall, startBenchServer } from './lib/benchServer.mjs';
 
 const LUA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'load');
 const round = (ms) => Math.round(ms * 10) / 10;
@@ -57,16 +57,7 @@ process.on('uncaughtException', (err) => {
   process.exit(1);
 });
 
-async function call(method, p, body, token) {
-  const res = await fetch(`${base}/api${p}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
+const call = (method, p, body, token) => apiCall(base, method, p, body, token);
 
 /** Runs `fn` over `items` with `n` at a time (argon2 hashing makes registrations and logins slow). */
 async function pool(items, n, fn) {

@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderNginxConf, standaloneNginxConf } from '../deploy/render-nginx.mjs';
+import { apiCall } from './lib/benchServer.mjs';
 import { QUICK, report } from './lib/report.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -80,17 +81,6 @@ function start(cmd, args, env, ready) {
       reject(new Error(`${cmd} exited with ${code}: ${out}`));
     });
   });
-}
-
-async function api(url, method, p, body, token) {
-  const res = await fetch(`${url}/api${p}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!json.success) throw new Error(`${method} ${p}: ${res.status} ${json.error}`);
-  return json.data;
 }
 
 /** Runs wrk against `url` with random 1 MiB ranges of a `size`-byte file; answers MB/s. */
@@ -157,7 +147,7 @@ async function main() {
     const nodeUrl = `http://127.0.0.1:${nodePort}`;
 
     // Upload the clip, publish it to a subscriber and sign a stream URL (through the first process).
-    const admin = (await api(nodeUrl, 'POST', '/auth/login', { email: common.ADMIN_EMAIL, password: common.ADMIN_PASSWORD })).token;
+    const admin = (await apiCall(nodeUrl, 'POST', '/auth/login', { email: common.ADMIN_EMAIL, password: common.ADMIN_PASSWORD })).token;
     const form = new FormData();
     form.append('title', 'Bench clip');
     form.append('accessLevel', 'free');
@@ -171,16 +161,16 @@ async function main() {
     if (!upBody.success) throw new Error(`upload failed: ${upBody.error}`);
     const videoId = upBody.data.videoId;
     const member = { email: 'bench-viewer@example.test', password: 'bench-viewer-123' };
-    const reg = await api(nodeUrl, 'POST', '/auth/register', {
+    const reg = await apiCall(nodeUrl, 'POST', '/auth/register', {
       ...member,
       firstName: 'Bench',
       lastName: 'Viewer',
       dateOfBirth: '1990-01-01',
       agreeToTerms: true,
     });
-    await api(nodeUrl, 'POST', `/admin/users/${reg.user.id}/approve`, undefined, admin);
-    const token = (await api(nodeUrl, 'POST', '/auth/login', member)).token;
-    const stream = new URL((await api(nodeUrl, 'GET', `/videos/${videoId}/stream`, undefined, token)).streamUrl);
+    await apiCall(nodeUrl, 'POST', `/admin/users/${reg.user.id}/approve`, undefined, admin);
+    const token = (await apiCall(nodeUrl, 'POST', '/auth/login', member)).token;
+    const stream = new URL((await apiCall(nodeUrl, 'GET', `/videos/${videoId}/stream`, undefined, token)).streamUrl);
     const signedPath = `${stream.pathname}${stream.search}`;
     const size = fs.statSync(clip).size;
 

@@ -17,7 +17,7 @@ import { postUpload } from '../packages/api/src/catalog/upload.testkit.js';
 import { makeSizedClip } from '../packages/api/src/media/media.testkit.js';
 import { ensureBuilt, launchChromium, WEB_DIST } from '../packages/web/e2e/browser.js';
 // @ts-expect-error plain .mjs helper without types
-import { startBenchServer } from './lib/benchServer.mjs';
+import { apiCall, startBenchServer } from './lib/benchServer.mjs';
 // @ts-expect-error plain .mjs helper without types
 import { median, QUICK, report } from './lib/report.mjs';
 
@@ -27,21 +27,12 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-web-'));
 const server = await startBenchServer(work, { WEB_DIST, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'veryfast' });
 const MEMBER = { email: 'bench.viewer@example.test', password: 'bench-viewer-password-1' };
 
-async function api<T = any>(method: string, route: string, body?: unknown, token?: string): Promise<T> {
-  const res = await fetch(`${server.url}/api${route}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { success: boolean; data: T; error?: string };
-  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${json.error}`);
-  return json.data;
-}
+const api = (method: string, route: string, body?: unknown, token?: string) => apiCall(server.url, method, route, body, token);
 
 /** An approved member and a free 1280×720 video with its HLS ladder ready (the server's worker transcodes it). */
 async function videoToWatch(): Promise<string> {
-  const admin = (await api<{ token: string }>('POST', '/auth/login', server.admin)).token;
-  const reg = await api<{ user: { id: string } }>('POST', '/auth/register', {
+  const admin = (await api('POST', '/auth/login', server.admin)).token;
+  const reg = await api('POST', '/auth/register', {
     ...MEMBER,
     firstName: 'Bench',
     lastName: 'Viewer',
@@ -59,7 +50,7 @@ async function videoToWatch(): Promise<string> {
   if (up.status !== 201) throw new Error(`upload answered ${up.status}: ${up.body.error}`);
   const id = up.body.data.videoId as string;
   for (;;) {
-    const v = await api<{ transcode: { status: string; error?: string } }>('GET', `/admin/videos/${id}`, undefined, admin);
+    const v = await api('GET', `/admin/videos/${id}`, undefined, admin);
     if (v.transcode.status === 'failed') throw new Error(`transcode failed: ${v.transcode.error}`);
     if (v.transcode.status === 'completed') return id;
     await new Promise((r) => setTimeout(r, 300));

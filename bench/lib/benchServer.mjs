@@ -20,6 +20,24 @@ export const freePort = () =>
     });
   });
 
+/**
+ * One call to the API at `baseUrl` (JSON in, the envelope's `data` out); anything but a successful
+ * envelope throws with the status and the error, so a bench never measures a failed setup.
+ */
+export async function apiCall(baseUrl, method, p, body, token) {
+  const res = await fetch(`${baseUrl}/api${p}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => null);
+  if (!res.ok || !json?.success) throw new Error(`${method} ${p}: ${res.status} ${json?.error ?? JSON.stringify(json)}`);
+  return json.data;
+}
+
 /** Resident memory of a process, in MB (Linux /proc). */
 export const rssMb = (pid) => {
   const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
