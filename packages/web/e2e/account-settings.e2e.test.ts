@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startTestServer, TEST_ADMIN, type TestServer } from '../../api/test/support';
+import { apiClient, mailsTo, startTestServer, TEST_ADMIN, type TestServer } from '../../api/test/support';
 import { collectCspViolations, ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
 const T = 15_000;
@@ -68,12 +68,6 @@ async function approvedMember(names: { firstName: string; lastName?: string }) {
   const id = registered.body.data.user.id as string;
   expect((await api.post(`/admin/users/${id}/approve`, undefined, admin.body.data.token)).status).toBe(200);
   return { ...m, id };
-}
-
-/** The mails queued for an address (the dev outbox), once the mail subscriber has caught up. */
-async function mailsTo(email: string): Promise<{ key: string; text_body: string }[]> {
-  await server.subscribers.drain();
-  return server.ctx.db.all('SELECT key, text_body FROM mail_outbox WHERE to_address = ? ORDER BY created_at, key', [email]);
 }
 
 async function download(page: Page, button: string): Promise<{ name: string; text: string }> {
@@ -142,7 +136,7 @@ describe('account settings in Chromium', () => {
     await pw.getByRole('button', { name: 'Change password' }).click();
     await see(page, 'Your password has been changed. Every other device has been signed out.');
     expect((await api.get('/users/profile', tabletToken)).status).toBe(401);
-    expect((await mailsTo(member.email)).some((m) => m.key.startsWith('password-changed:'))).toBe(true);
+    expect((await mailsTo(server, member.email)).some((m) => m.key.startsWith('password-changed:'))).toBe(true);
     // This browser stays signed in.
     await page.reload();
     await see(page, 'Active sessions (1)');
@@ -154,7 +148,7 @@ describe('account settings in Chromium', () => {
     await em.getByLabel('Password', { exact: true }).fill('brand-new-password-1');
     await em.getByRole('button', { name: 'Send confirmation link' }).click();
     await see(page, `We sent a confirmation link to ${newEmail}. Your email address changes when you open it.`);
-    const mail = (await mailsTo(newEmail)).find((m) => m.key.startsWith('email-change:'));
+    const mail = (await mailsTo(server, newEmail)).find((m) => m.key.startsWith('email-change:'));
     const link = /(http:\/\/\S+\/auth\/confirm-email\?token=\S+)/.exec(mail?.text_body ?? '')?.[1];
     expect(link).toBeTruthy();
     await page.goto(link as string);
@@ -163,7 +157,7 @@ describe('account settings in Chromium', () => {
     await page.getByRole('link', { name: 'Back to Account settings' }).click();
     await page.waitForURL(`${base}/account`, { timeout: T });
     await expect(page.getByTestId('current-email').textContent()).resolves.toBe(newEmail);
-    expect((await mailsTo(member.email)).some((m) => m.key.startsWith('email-changed:'))).toBe(true);
+    expect((await mailsTo(server, member.email)).some((m) => m.key.startsWith('email-changed:'))).toBe(true);
 
     // 5. Second factor: the settings link to its page.
     await page.getByRole('link', { name: 'Set up two-factor authentication' }).click();

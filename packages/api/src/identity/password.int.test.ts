@@ -1,7 +1,7 @@
 /** Password reset (request, single-use expiring confirm) and e-mail verification over real HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
-import type { OutboxRow } from '../mail/outbox.js';
+import { mailsTo } from '../mail/outbox.testkit.js';
 import { login, registerMember } from './identity.testkit.js';
 
 forEachStore('identity passwords and verification', (kind) => {
@@ -14,13 +14,8 @@ forEachStore('identity passwords and verification', (kind) => {
   });
   afterAll(async () => server?.close());
 
-  async function mailsTo(email: string): Promise<OutboxRow[]> {
-    await server.subscribers.drain();
-    return server.ctx.db.all<OutboxRow>('SELECT * FROM mail_outbox WHERE to_address = ? ORDER BY created_at, key', [email]);
-  }
-
   async function resetLink(email: string): Promise<string> {
-    const mails = (await mailsTo(email)).filter((m) => m.key.startsWith('password-reset:'));
+    const mails = (await mailsTo(server, email)).filter((m) => m.key.startsWith('password-reset:'));
     const match = /https:\/\/members\.example\.test\/auth\/forgot-password\?token=(\S+)/.exec(mails.at(-1)?.text_body ?? '');
     if (!match) throw new Error('no reset link mailed');
     return decodeURIComponent(match[1] as string);
@@ -35,7 +30,7 @@ forEachStore('identity passwords and verification', (kind) => {
       expect(unknown.status).toBe(200);
       expect(unknown.body).toEqual(known.body);
       expect(await resetLink(m.email)).toBeTruthy();
-      expect(await mailsTo('nobody@example.test')).toEqual([]);
+      expect(await mailsTo(server, 'nobody@example.test')).toEqual([]);
       expect((await api.post('/auth/reset-password', { email: 'bad' })).status).toBe(400);
       expect((await api.post('/auth/reset-password', {})).body.error).toBe('email: is required');
     });
@@ -71,7 +66,7 @@ forEachStore('identity passwords and verification', (kind) => {
   describe('verify e-mail', () => {
     it('verifies with the link mailed at registration; a wrong token is a 400', async () => {
       const m = await registerMember(api);
-      const mail = (await mailsTo(m.email)).find((r) => r.key.startsWith('verify-email:'));
+      const mail = (await mailsTo(server, m.email)).find((r) => r.key.startsWith('verify-email:'));
       const match = /https:\/\/members\.example\.test\/auth\/verify-email\?token=(\S+)/.exec(mail?.text_body ?? '');
       const token = decodeURIComponent(match?.[1] ?? '');
       expect(token).toBeTruthy();

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
-import type { OutboxRow } from '../mail/outbox.js';
+import { mailsTo } from '../mail/outbox.testkit.js';
 import { cookieHeader, login, registerMember } from './identity.testkit.js';
 
 forEachStore('identity account settings', (kind) => {
@@ -17,11 +17,6 @@ forEachStore('identity account settings', (kind) => {
     api = apiClient(server.url);
   });
   afterAll(async () => server?.close());
-
-  async function mailsTo(email: string): Promise<OutboxRow[]> {
-    await server.subscribers.drain();
-    return server.ctx.db.all<OutboxRow>('SELECT * FROM mail_outbox WHERE to_address = ? ORDER BY created_at, key', [email]);
-  }
 
   const refresh = (cookies: Record<string, string>) =>
     api.call('POST', '/auth/refresh', { headers: { cookie: cookieHeader(cookies), 'x-csrf-token': cookies.csrf_token ?? '' } });
@@ -76,7 +71,7 @@ forEachStore('identity account settings', (kind) => {
       expect((await api.post('/auth/login', { email: m.email, password: m.password })).status).toBe(401);
       await login(api, m.email, 'new-password-123');
 
-      const notice = (await mailsTo(m.email)).filter((r) => r.key.startsWith('password-changed:'));
+      const notice = (await mailsTo(server, m.email)).filter((r) => r.key.startsWith('password-changed:'));
       expect(notice).toHaveLength(1);
       expect(notice[0]?.subject).toMatch(/your password was changed/);
       expect(notice[0]?.text_body).toContain('https://members.example.test/auth/forgot-password');
@@ -86,7 +81,7 @@ forEachStore('identity account settings', (kind) => {
 
   describe('change e-mail', () => {
     async function changeLink(email: string): Promise<string> {
-      const mail = (await mailsTo(email)).filter((r) => r.key.startsWith('email-change:')).at(-1);
+      const mail = (await mailsTo(server, email)).filter((r) => r.key.startsWith('email-change:')).at(-1);
       const match = /https:\/\/members\.example\.test\/auth\/confirm-email\?token=(\S+)/.exec(mail?.text_body ?? '');
       if (!match) throw new Error(`no e-mail change link mailed to ${email}`);
       return decodeURIComponent(match[1] as string);
@@ -129,7 +124,7 @@ forEachStore('identity account settings', (kind) => {
       await login(api, newEmail, m.password);
       expect((await api.post('/auth/email-change/confirm', { token: link })).status).toBe(400);
 
-      const told = (await mailsTo(m.email)).filter((r) => r.key.startsWith('email-changed:'));
+      const told = (await mailsTo(server, m.email)).filter((r) => r.key.startsWith('email-changed:'));
       expect(told).toHaveLength(1);
       expect(told[0]?.text_body).toContain(newEmail);
       // The old address is free for a new registration.

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, forEachStore, randomBytes, startTestServer, type TestServer } from '../../test/harness.js';
 import { pgTool } from '../backup/siteBackup.js';
-import type { OutboxRow } from '../mail/outbox.js';
+import { mailsTo } from '../mail/outbox.testkit.js';
 import { adminLogin, login, registerMember } from './identity.testkit.js';
 
 function storeBytes(server: TestServer): string {
@@ -36,8 +36,7 @@ forEachStore('account settings and erasure', (kind) => {
   afterAll(async () => server?.close());
 
   const linkTo = async (email: string) => {
-    await server.subscribers.drain();
-    const rows = await server.ctx.db.all<OutboxRow>('SELECT * FROM mail_outbox WHERE to_address = ? ORDER BY created_at, key', [email]);
+    const rows = await mailsTo(server, email);
     const match = /\/auth\/confirm-email\?token=(\S+)/.exec(rows.filter((r) => r.key.startsWith('email-change:')).at(-1)?.text_body ?? '');
     if (!match) throw new Error(`no e-mail change link to ${email}`);
     return decodeURIComponent(match[1] as string);
