@@ -191,13 +191,16 @@ describe('admin and session in Chromium', () => {
     const page = await ctx.newPage();
     await login(page, 'blocked.member@example.test', 'member-password-1');
     await page.waitForURL(`${base}/pending-approval`, { timeout: T });
+    // Leave the app before the reject: the pending page polls the session, and its own 403 redirect to
+    // /blocked would otherwise abort the goto below (it did on CI's faster machine).
+    await page.goto('about:blank');
     const api = apiClient(base);
     const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
     const pending = (await api.get('/admin/users/pending', admin)).body.data.users as { id: string; email: string }[];
     const target = pending.find((u) => u.email === 'blocked.member@example.test');
     await api.post(`/admin/users/${target?.id}/reject`, {}, admin);
     // The 403 sends the app to /blocked while /videos may still be loading, which aborts a goto
-    // that waits for 'load'; wait only for the navigation to commit, then for the redirect.
+    // that waits for 'load'; wait only for the navigation to commit (before any script runs), then for the redirect.
     await page.goto(`${base}/videos`, { waitUntil: 'commit' });
     await page.waitForURL(`${base}/blocked`, { timeout: T });
     await see(page, 'Content not available in your region.');
