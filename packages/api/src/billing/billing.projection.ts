@@ -10,7 +10,7 @@
 
 import type { Queryable } from '../db/types.js';
 import { UniqueViolation } from '../db/types.js';
-import { countsSchema, moveCount } from '../eventstore/counts.js';
+import { type Counted, countsSchema, moveCount } from '../eventstore/counts.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { erasedLabel } from '../privacy/personalData.js';
@@ -118,7 +118,15 @@ const STATUS_AFTER: Partial<Record<SubscriptionEvent['type'], SubscriptionStatus
   SubscriptionCanceled: 'canceled',
 };
 
-async function applySubscription(tx: Queryable, event: SubscriptionEvent, at: string): Promise<void> {
+/**
+ * Writes the event's change and answers the member's subscription group before and after it: the
+ * write reads the previous row anyway, and always leaves a row with the status it computed.
+ */
+async function applySubscription(
+  tx: Queryable,
+  event: SubscriptionEvent,
+  at: string,
+): Promise<{ before: Counted | undefined; after: Counted }> {
   const d = event.data;
   const prev = await tx.get<{ status: SubscriptionStatus; cancel_at_period_end: number; grace_until: string | null }>(
     'SELECT status, cancel_at_period_end, grace_until FROM billing_subscriptions WHERE user_id = ?',
@@ -147,6 +155,7 @@ async function applySubscription(tx: Queryable, event: SubscriptionEvent, at: st
     status,
     d.userId,
   ]);
+  return { before: prev ? subscriptionGroup(prev.status) : undefined, after: subscriptionGroup(status) };
 }
 
 /** Counters for the admin dashboard: `payment:<status>` (n, satoshis) and `subscription:<status>`. */
@@ -160,10 +169,7 @@ async function paymentGroup(tx: Queryable, id: string) {
   return row ? { key: `payment:${row.status}`, amount: Number(row.amount_sats) } : undefined;
 }
 
-async function subscriptionGroup(tx: Queryable, userId: string) {
-  const row = await tx.get<{ status: string }>('SELECT status FROM billing_subscriptions WHERE user_id = ?', [userId]);
-  return row ? { key: `subscription:${row.status}` } : undefined;
-}
+const subscriptionGroup = (status: string): Counted => ({ key: `subscription:${status}` });
 
 const PAYMENT_TYPES = new Set<string>(PAYMENT_EVENT_TYPES);
 const SUBSCRIPTION_TYPES = new Set<string>(SUBSCRIPTION_EVENT_TYPES);
@@ -187,15 +193,14 @@ export const billingProjection: Projection = {
       ]);
     } else if (PAYMENT_TYPES.has(event.type)) {
       // The dashboard's counters (payments by status, with their satoshis) move with the row.
+      // A request creates the row (its INSERT fails if the row is there), so it was in no group before.
       const id = (event.data as { paymentId: string }).paymentId;
-      const before = await paymentGroup(tx, id);
+      const before = event.type === 'PaymentRequested' ? undefined : await paymentGroup(tx, id);
       await applyPayment(tx, event as unknown as PaymentEvent);
       await moveCount(tx, BILLING_COUNTS, before, await paymentGroup(tx, id));
     } else if (SUBSCRIPTION_TYPES.has(event.type)) {
-      const userId = (event.data as { userId: string }).userId;
-      const before = await subscriptionGroup(tx, userId);
-      await applySubscription(tx, event as unknown as SubscriptionEvent, eventTime(event));
-      await moveCount(tx, BILLING_COUNTS, before, await subscriptionGroup(tx, userId));
+      const { before, after } = await applySubscription(tx, event as unknown as SubscriptionEvent, eventTime(event));
+      await moveCount(tx, BILLING_COUNTS, before, after);
     }
   },
 };

@@ -170,11 +170,31 @@ forEachStore('billing: analytics, stats and rebuild', (kind) => {
       subscriptions: await db.all('SELECT * FROM billing_subscriptions ORDER BY user_id'),
       daily: await db.all('SELECT * FROM billing_daily ORDER BY day, metric'),
       users: await db.all('SELECT id, membership_status, subscription_status FROM users ORDER BY id'),
+      counts: numbers(await db.all('SELECT key, n, total FROM billing_counts WHERE n <> 0 ORDER BY key')),
     });
+    // The dashboard's counters are what counting the rows gives, live and rebuilt.
+    const counted = async () =>
+      numbers(
+        await db.all(
+          `SELECT key, n, total FROM (
+             SELECT 'payment:' || status AS key, COUNT(*) AS n, SUM(amount_sats) AS total FROM billing_payments GROUP BY status
+             UNION ALL
+             SELECT 'subscription:' || status AS key, COUNT(*) AS n, 0 AS total FROM billing_subscriptions GROUP BY status
+           ) AS c ORDER BY key`,
+        ),
+      );
     const before = await snapshot();
+    expect(before.counts).toEqual(await counted());
+    expect(before.counts.map((c) => c.key)).toEqual(
+      expect.arrayContaining(['payment:rejected', 'payment:verified', 'subscription:active']),
+    );
     expect(before.subscriptions.length).toBeGreaterThanOrEqual(3);
     expect(before.payments.some((p) => p.status === 'rejected')).toBe(true);
     await rebuildProjections(db, server.ctx.store, server.ctx.projections);
     expect(await snapshot()).toEqual(before);
+    expect((await snapshot()).counts).toEqual(await counted());
   });
 });
+
+/** Counter rows with numbers (PostgreSQL answers BIGINT sums as strings). */
+const numbers = (rows: Record<string, unknown>[]) => rows.map((r) => ({ key: String(r.key), n: Number(r.n), total: Number(r.total) }));

@@ -178,11 +178,21 @@ forEachStore('identity', (kind) => {
       expect(admin.user).toMatchObject({ email: TEST_ADMIN.email, role: 'admin', approved: true, status: 'approved' });
     });
 
-    it('rebuilding the projections gives identical users rows', async () => {
-      const snapshot = () => server.ctx.db.all('SELECT * FROM users ORDER BY id');
+    it('rebuilding the projections gives identical users rows and counters', async () => {
+      const db = server.ctx.db;
+      const counts = async (sql: string) =>
+        (await db.all<{ key: string; n: number | string }>(sql)).map((r) => ({ key: r.key, n: Number(r.n) }));
+      const snapshot = async () => ({
+        users: await db.all('SELECT * FROM users ORDER BY id'),
+        counts: await counts('SELECT key, n FROM users_counts WHERE n <> 0 ORDER BY key'),
+      });
+      // The dashboard's counters are what counting the rows gives.
+      const counted = () => counts(`SELECT status || ':' || role AS key, COUNT(*) AS n FROM users GROUP BY status, role ORDER BY key`);
       const before = await snapshot();
-      expect(before.length).toBeGreaterThan(3);
-      await rebuildProjections(server.ctx.db, server.ctx.store, server.ctx.projections);
+      expect(before.users.length).toBeGreaterThan(3);
+      expect(before.counts).toEqual(await counted());
+      expect(before.counts.map((c) => c.key)).toEqual(expect.arrayContaining(['approved:admin', 'pending:member', 'rejected:member']));
+      await rebuildProjections(db, server.ctx.store, server.ctx.projections);
       expect(await snapshot()).toEqual(before);
     });
 

@@ -129,9 +129,10 @@ export const usersProjection: Projection = {
   async apply(tx: Queryable, event: RecordedEvent) {
     if (!event.streamId.startsWith('user-')) return;
     if (!COUNTED.has(event.type)) return applyUserEvent(tx, event as unknown as UserEvent);
-    // The dashboard's counters (accounts by status and role) move with the row.
+    // The dashboard's counters (accounts by status and role) move with the row. A registration
+    // creates the row (its INSERT fails if the row is there), so it was in no group before.
     const id = (event.data as { userId: string }).userId;
-    const before = await userGroup(tx, id);
+    const before = event.type === 'UserRegistered' ? undefined : await userGroup(tx, id);
     await applyUserEvent(tx, event as unknown as UserEvent);
     await moveCount(tx, USERS_COUNTS, before, await userGroup(tx, id));
   },
