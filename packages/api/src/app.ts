@@ -38,6 +38,11 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
     if (ctx.env.INSTANCE_ID) c.header('X-Served-By', ctx.env.INSTANCE_ID);
     const started = performance.now();
     await next();
+    // A route answering with a Response of its own (tus) does not carry the headers set above.
+    if (!c.res.headers.has('X-Request-Id')) {
+      c.res.headers.set('X-Request-Id', requestId);
+      if (ctx.env.INSTANCE_ID) c.res.headers.set('X-Served-By', ctx.env.INSTANCE_ID);
+    }
     if (c.req.path.startsWith('/api/')) {
       ctx.logger.info(
         { requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },

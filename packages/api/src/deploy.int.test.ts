@@ -12,6 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderNginxConf, standaloneNginxConf } from '../../../deploy/render-nginx.mjs';
 import { apiClient, type FreshStore, freshStore, storeKinds, TEST_ADMIN } from '../test/harness.js';
@@ -204,6 +205,33 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       }
       expect(new Set(seen)).toEqual(new Set(['api-a', 'api-b']));
       for (let i = 1; i < seen.length; i++) expect(seen[i]).not.toBe(seen[i - 1]);
+    });
+
+    it('keeps every request of one resumable upload on one process (its tus lock is per process)', async () => {
+      const admin = (await apiClient(base).post('/auth/login', TEST_ADMIN)).body.data.token as string;
+      for (let u = 0; u < 3; u++) {
+        const seen: (string | undefined)[] = [];
+        const id = await new Promise<string | undefined>((resolve, reject) => {
+          new tus.Upload(videoFile, {
+            endpoint: `${base}/api/admin/uploads`,
+            chunkSize: Math.ceil(videoFile.length / 4),
+            metadata: { filename: 'clip.mp4', title: `Resumable ${u}`, accessLevel: 'free' },
+            headers: { Authorization: `Bearer ${admin}` },
+            storeFingerprintForResuming: false,
+            retryDelays: null,
+            // The creation (POST) may go to any process; the upload's own URL decides the rest.
+            onAfterResponse: (req, res) => {
+              if (req.getMethod() !== 'POST') seen.push(res.getHeader('X-Served-By'));
+            },
+            onSuccess: ({ lastResponse }) => resolve(lastResponse.getHeader('Upload-Video-Id')),
+            onError: reject,
+          }).start();
+        });
+        expect(id).toBeTruthy();
+        expect(seen.length).toBeGreaterThanOrEqual(4);
+        expect(new Set(seen).size).toBe(1);
+        expect(['api-a', 'api-b']).toContain(seen[0]);
+      }
     });
 
     let streamUrl: string;

@@ -309,7 +309,9 @@ forEachStore('tus uploads', (kind) => {
     fs.writeFileSync(record, JSON.stringify(info));
     // The sweep runs at start-up (and hourly).
     server = await server.restart({ PORT: String(server.port) });
-    for (let k = 0; k < 100 && fs.existsSync(path.join(tusDir(), id)); k++) await new Promise((r) => setTimeout(r, 20));
+    // The sweep removes the file, then its record: wait for both.
+    const left = () => fs.existsSync(path.join(tusDir(), id)) || fs.existsSync(record);
+    for (let k = 0; k < 100 && left(); k++) await new Promise((r) => setTimeout(r, 20));
     expect(fs.existsSync(path.join(tusDir(), id))).toBe(false);
     expect(fs.existsSync(record)).toBe(false);
     expect(await uploadsInProgress(server.store.dataDir)).toBe(0);
