@@ -102,6 +102,40 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
       expect((await store.readStream('new')).length).toBe(1);
     });
 
+    it('answers concurrent appends to many existing streams each as if it had run alone', async () => {
+      // Eight streams of different lengths; then, at once, one append per stream at its version (all
+      // win), then two per stream at the same version (one of each pair wins, the other conflicts).
+      const length = (s: number) => 1 + (s % 4);
+      for (let s = 0; s < 8; s++) {
+        const events = Array.from({ length: length(s) }, (_, k) => ev(k));
+        await store.append(`many-${s}`, events, { expectedVersion: 'no_stream', metadata: meta() });
+      }
+      const first = await Promise.all(
+        Array.from({ length: 8 }, (_, s) => store.append(`many-${s}`, [ev(10)], { expectedVersion: length(s), metadata: meta() })),
+      );
+      expect(first.map((r) => r.nextVersion)).toEqual(Array.from({ length: 8 }, (_, s) => length(s) + 1));
+      const second = await Promise.allSettled(
+        Array.from({ length: 16 }, (_, i) =>
+          store.append(`many-${i % 8}`, [ev(20 + i)], { expectedVersion: length(i % 8) + 1, metadata: meta() }),
+        ),
+      );
+      for (let s = 0; s < 8; s++) {
+        const pair = [second[s], second[s + 8]];
+        expect(pair.filter((r) => r?.status === 'fulfilled').length).toBe(1);
+        expect((pair.find((r) => r?.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+        const versions = (await store.readStream(`many-${s}`)).map((e) => e.version);
+        expect(versions).toEqual(Array.from({ length: length(s) + 2 }, (_, k) => k + 1));
+      }
+      const all = await store.readAll({ limit: 100 });
+      const total = Array.from({ length: 8 }, (_, s) => length(s) + 2).reduce((a, b) => a + b, 0);
+      expect(all.map((e) => e.position)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+      let prev = GENESIS_HASH;
+      for (const e of all) {
+        expect(e.hash).toBe(eventHash(prev, e));
+        prev = e.hash;
+      }
+    });
+
     it('round-trips unicode, nested data and metadata exactly', async () => {
       const data = { name: 'Zoë 🌹', nested: { list: [1, 'two', null, true], sats: 50_000 } };
       await store.append('u', [{ type: 'Unicode', data }], { expectedVersion: 'any', metadata: { ...meta(), extra: 'x' } });

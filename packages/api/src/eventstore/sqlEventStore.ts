@@ -105,13 +105,16 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
   async function appendGroupInTx(tx: Queryable, items: readonly BatchAppend[]): Promise<RecordedEvent[][]> {
     for (const it of items) if (it.events.length === 0) throw new Error('append needs at least one event');
     // 2. Optimistic concurrency on each stream (appends in the group to one stream follow each other).
+    // One scalar MAX per stream, each a single seek to the end of that stream in the (stream_id,
+    // version) index; `MAX(version) … IN (…) GROUP BY stream_id` would read every event of every
+    // stream, a cost that grows with the streams' length.
     const streams = [...new Set(items.map((it) => it.streamId))];
     const versions = new Map<string, number>();
-    const rows = await tx.all<{ stream_id: string; v: number | string | null }>(
-      `SELECT stream_id, MAX(version) AS v FROM events WHERE stream_id IN (${streams.map(() => '?').join(', ')}) GROUP BY stream_id`,
+    const row = await tx.get<Record<string, number | string | null>>(
+      `SELECT ${streams.map((_, i) => `(SELECT MAX(version) FROM events WHERE stream_id = ?) AS v${i}`).join(', ')}`,
       streams,
     );
-    for (const r of rows) versions.set(r.stream_id, Number(r.v ?? 0));
+    streams.forEach((s, i) => versions.set(s, Number(row?.[`v${i}`] ?? 0)));
     // 3. Chain onto the last event of the log.
     const last = await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
     let head = { position: Number(last?.position ?? 0), hash: last?.hash ?? GENESIS_HASH };
@@ -180,8 +183,8 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
   /**
    * Group commit. Appends share one lock (positions and the hash chain are linear), so concurrent
    * appends would otherwise commit one at a time, each paying its own lock, head read and commit.
-   * Appends that arrive while a commit is in flight wait in `queue`, and the next transaction takes
-   * them all (the head read once, carried from one append to the next). When any of them fails (a
+   * Appends that arrive in the same turn of the event loop, or while a commit is in flight, wait in
+   * `queue`, and the next transaction takes them all (the head read once, carried from one append to the next). When any of them fails (a
    * concurrency conflict, a unique rule), that transaction rolls back and the group's appends run
    * again one transaction each, so each is answered exactly as if it had run alone. Nobody is answered
    * before the commit that holds their events.
@@ -242,7 +245,12 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
     if (events.length === 0) throw new Error('append needs at least one event');
     const recorded = await new Promise<RecordedEvent[]>((resolve, reject) => {
       queue.push({ streamId, events, options: opts, resolve, reject });
-      if (!flushing) void flush();
+      if (!flushing) {
+        // Start the commit after the current turn of the event loop, so that the appends other
+        // callers make in this same turn (e.g. the writers the last commit just answered) join it.
+        flushing = true;
+        setImmediate(() => void flush());
+      }
     });
     const lastEvent = recorded[recorded.length - 1] as RecordedEvent;
     return { nextVersion: lastEvent.version, lastPosition: lastEvent.position, events: recorded };
