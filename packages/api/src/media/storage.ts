@@ -67,6 +67,13 @@ const KEY =
   /^videos\/[A-Za-z0-9_-]{1,64}\/((video|thumbnail)\.[a-z0-9]{2,5}|hls\/(master\.m3u8|previews\.vtt|\d{3,4}p\/(index\.m3u8|seg_\d{5}\.ts)|sprites\/sprite-\d{3}\.jpg))$/;
 const VIDEO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/**
+ * Bytes read from disk at a time when Node sends a file itself. Four times Node's 64 KiB default:
+ * a 1 MiB player range costs 4 reads and writes instead of 16 (bench/media-nginx.mjs, Node direct,
+ * median of 3 rounds: 266 → 601 MB/s), for up to 256 KiB held per response in flight.
+ */
+const READ_CHUNK_BYTES = 256 * 1024;
+
 export function isValidKey(key: string): boolean {
   return KEY.test(key);
 }
@@ -116,7 +123,10 @@ export function localMediaStorage(dataDir: string): MediaStorage {
       }
     },
     createReadStream(key, range) {
-      return fs.createReadStream(resolveKey(key), range ? { start: range.start, end: range.end } : {});
+      return fs.createReadStream(resolveKey(key), {
+        highWaterMark: READ_CHUNK_BYTES,
+        ...(range && { start: range.start, end: range.end }),
+      });
     },
     localPath: resolveKey,
     async removeVideo(videoId) {
