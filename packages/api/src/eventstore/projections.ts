@@ -74,29 +74,29 @@ async function replayInto(
   return count;
 }
 
-/** Rows per multi-row INSERT when copying a staged table: within PostgreSQL's 65,535 parameters. */
-const COPY_PARAMS = 30_000;
+/** Rows per INSERT when copying a staged table into PostgreSQL. */
+const COPY_ROWS = 5000;
 
-/** Copies every row of `table` from the staging SQLite into `tx`, many rows per statement. */
+/**
+ * Copies every row of `table` from the staging SQLite into `tx` (PostgreSQL), 5,000 rows per
+ * statement passed as one JSON parameter that `json_populate_recordset` turns into rows typed by the
+ * table's own columns: a parameter per value made the copy as slow as the replay itself.
+ */
 async function copyTable(from: Db, tx: Queryable, table: string): Promise<void> {
   let after = 0;
   for (;;) {
     const rows = await from.all<Record<string, unknown>>(
-      `SELECT rowid AS _rowid_, * FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT 5000`,
+      `SELECT rowid AS _rowid_, * FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ${COPY_ROWS}`,
       [after],
     );
     if (rows.length === 0) return;
     after = Number((rows[rows.length - 1] as { _rowid_: number })._rowid_);
-    const columns = Object.keys(rows[0] as object).filter((c) => c !== '_rowid_');
-    const perStatement = Math.max(1, Math.floor(COPY_PARAMS / columns.length));
-    for (let i = 0; i < rows.length; i += perStatement) {
-      const chunk = rows.slice(i, i + perStatement);
-      const tuple = `(${columns.map(() => '?').join(', ')})`;
-      await tx.run(
-        `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`,
-        chunk.flatMap((r) => columns.map((c) => r[c])),
-      );
-    }
+    const columns = Object.keys(rows[0] as object)
+      .filter((c) => c !== '_rowid_')
+      .join(', ');
+    await tx.run(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${table}, ?)`, [
+      JSON.stringify(rows),
+    ]);
   }
 }
 
