@@ -114,7 +114,7 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
       `SELECT ${streams.map((_, i) => `(SELECT MAX(version) FROM events WHERE stream_id = ?) AS v${i}`).join(', ')}`,
       streams,
     );
-    streams.forEach((s, i) => versions.set(s, Number(row?.[`v${i}`] ?? 0)));
+    for (const [i, s] of streams.entries()) versions.set(s, Number(row?.[`v${i}`] ?? 0));
     // 3. Chain onto the last event of the log.
     const last = await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
     let head = { position: Number(last?.position ?? 0), hash: last?.hash ?? GENESIS_HASH };
