@@ -77,6 +77,8 @@ export interface SqlEventStoreOptions {
 
 /** Events per multi-row INSERT: 10 parameters each stays well under SQLite's and PostgreSQL's parameter limits. */
 const INSERT_CHUNK = 500;
+/** Streams per version read: one result column each, under PostgreSQL's 1,664 and SQLite's 2,000 columns. */
+const VERSION_READ_CHUNK = 500;
 
 /** One stream's append inside a batch or a group commit. */
 export interface BatchAppend {
@@ -110,11 +112,14 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
     // stream, a cost that grows with the streams' length.
     const streams = [...new Set(items.map((it) => it.streamId))];
     const versions = new Map<string, number>();
-    const row = await tx.get<Record<string, number | string | null>>(
-      `SELECT ${streams.map((_, i) => `(SELECT MAX(version) FROM events WHERE stream_id = ?) AS v${i}`).join(', ')}`,
-      streams,
-    );
-    for (const [i, s] of streams.entries()) versions.set(s, Number(row?.[`v${i}`] ?? 0));
+    for (let i = 0; i < streams.length; i += VERSION_READ_CHUNK) {
+      const chunk = streams.slice(i, i + VERSION_READ_CHUNK);
+      const row = await tx.get<Record<string, number | string | null>>(
+        `SELECT ${chunk.map((_, k) => `(SELECT MAX(version) FROM events WHERE stream_id = ?) AS v${k}`).join(', ')}`,
+        chunk,
+      );
+      for (const [k, s] of chunk.entries()) versions.set(s, Number(row?.[`v${k}`] ?? 0));
+    }
     // 3. Chain onto the last event of the log.
     const last = await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
     let head = { position: Number(last?.position ?? 0), hash: last?.hash ?? GENESIS_HASH };
@@ -184,10 +189,10 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
    * Group commit. Appends share one lock (positions and the hash chain are linear), so concurrent
    * appends would otherwise commit one at a time, each paying its own lock, head read and commit.
    * Appends that arrive in the same turn of the event loop, or while a commit is in flight, wait in
-   * `queue`, and the next transaction takes them all (the head read once, carried from one append to the next). When any of them fails (a
-   * concurrency conflict, a unique rule), that transaction rolls back and the group's appends run
-   * again one transaction each, so each is answered exactly as if it had run alone. Nobody is answered
-   * before the commit that holds their events.
+   * `queue`, and the next transaction takes them all (the head read once, carried from one append to
+   * the next). When any of them fails (a concurrency conflict, a unique rule), that transaction rolls
+   * back and the group's appends run again one transaction each, so each is answered exactly as if
+   * it had run alone. Nobody is answered before the commit that holds their events.
    */
   interface Pending extends BatchAppend {
     resolve(events: RecordedEvent[]): void;
@@ -204,8 +209,8 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
       return (await appendGroupInTx(tx, [p]))[0] as RecordedEvent[];
     });
 
+  /** Commits the queue, group by group; `append` set `flushing` when it scheduled this. */
   async function flush(): Promise<void> {
-    flushing = true;
     try {
       while (queue.length > 0) {
         const group = queue.splice(0, GROUP_MAX);
