@@ -3,7 +3,10 @@
  * client. Appends take one transaction-scoped advisory lock so several API processes can append to
  * one database while positions stay gap-free and the hash chain stays linear.
  */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { type Db, type Queryable, UniqueViolation } from './types.js';
 
 // BIGINT comes back as a string by default; our positions and satoshi sums fit in a double exactly.
@@ -27,8 +30,45 @@ function mapError(err: unknown): never {
   throw err;
 }
 
-function queryable(client: pg.Pool | pg.PoolClient): Queryable {
+/** One value in COPY's text format: `\N` for null, and backslash, tab, newline and CR escaped. */
+function copyField(v: unknown): string {
+  if (v === null || v === undefined) return '\\N';
+  const s = typeof v === 'string' ? v : typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
+  return /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c] as string) : s;
+}
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+async function copyRows(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  batches: AsyncIterable<readonly unknown[][]>,
+): Promise<number> {
+  let count = 0;
+  async function* text() {
+    for await (const rows of batches) {
+      let chunk = '';
+      for (const row of rows) chunk += `${row.map(copyField).join('\t')}\n`;
+      count += rows.length;
+      yield chunk;
+    }
+  }
+  try {
+    await pipeline(Readable.from(text()), client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)));
+  } catch (err) {
+    return mapError(err);
+  }
+  return count;
+}
+
+function queryable(client: pg.Pool | pg.PoolClient, tx?: pg.PoolClient): Queryable {
   return {
+    ...(tx
+      ? {
+          copyRows: (table: string, columns: readonly string[], rows: AsyncIterable<readonly unknown[][]>) =>
+            copyRows(tx, table, columns, rows),
+        }
+      : {}),
     async all<T>(sql: string, params?: unknown[]) {
       try {
         const r = await client.query(toPgPlaceholders(sql), normalise(params));
@@ -70,7 +110,7 @@ export function openPostgres(url: string, opts: { max?: number } = {}): Db {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn(queryable(client));
+        const result = await fn(queryable(client, client));
         await client.query('COMMIT');
         return result;
       } catch (err) {

@@ -7,6 +7,12 @@ export interface Queryable {
   all<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   get<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T | undefined>;
   run(sql: string, params?: unknown[]): Promise<{ changes: number }>;
+  /**
+   * Bulk-loads rows into `table` (PostgreSQL's `COPY … FROM STDIN`, inside the transaction), each row
+   * an array of values in `columns`' order (strings, numbers or null). Only where the engine has a
+   * bulk path: PostgreSQL's transaction client.
+   */
+  copyRows?(table: string, columns: readonly string[], rows: AsyncIterable<readonly unknown[][]>): Promise<number>;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

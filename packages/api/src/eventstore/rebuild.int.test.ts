@@ -1,8 +1,8 @@
 /**
  * `projections rebuild` gives every read model table back row for row, on both stores: on SQLite the
  * replay runs in place; on PostgreSQL it runs in a staging SQLite file whose tables are copied over
- * as JSON (`json_populate_recordset`), so text with quotes and accents, NULLs, numbers and JSON held
- * in text columns must all come back as they were.
+ * with `COPY … FROM STDIN` (text format), so text with quotes, accents, tabs, newlines and
+ * backslashes, NULLs, numbers and JSON held in text columns must all come back as they were.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -37,7 +37,7 @@ forEachStore('projections rebuild', (kind) => {
       admin.token,
       {
         title: "Rebuilt: “quotes”, 'apostrophes' & ünïcode",
-        description: 'Line one\nline two',
+        description: 'Line one\nline two\twith a tab, a back\\slash, \\N and a CR\r',
         tags: 'golden hour,b',
         accessLevel: 'premium',
       },
