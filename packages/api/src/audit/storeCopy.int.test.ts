@@ -51,6 +51,7 @@ suite(title, () => {
   let subscriptionBefore: unknown;
   let statsBefore: unknown;
   let head = 0;
+  let checkpointsBefore: unknown[] = [];
 
   beforeAll(async () => {
     source = await startTestServer('sqlite');
@@ -64,6 +65,9 @@ suite(title, () => {
     subscriptionBefore = (await kit.subscription(m)).body.data;
     statsBefore = (await kit.api.get('/admin/stats', kit.admin)).body.data;
     head = await source.ctx.store.headPosition();
+    await source.subscribers.drain();
+    checkpointsBefore = await source.ctx.db.all('SELECT name, position FROM checkpoints ORDER BY name');
+    expect(checkpointsBefore).toContainEqual({ name: 'identity-mail', position: head });
     await source.stop(); // the CLI works with the server stopped
     target = await freshStore('postgres');
   });
@@ -99,6 +103,10 @@ suite(title, () => {
     const kit = await billingTestKit(copy);
     expect((await kit.api.get('/payments/subscription', token)).body.data).toEqual(subscriptionBefore);
     expect((await kit.api.get('/admin/stats', await adminToken(copy))).body.data).toEqual(statsBefore);
+    // The subscribers carry on where the source's stopped: no mail of the copied history goes out again.
+    await copy.subscribers.drain();
+    expect(await copy.ctx.db.all('SELECT name, position FROM checkpoints ORDER BY name')).toEqual(checkpointsBefore);
+    expect(await copy.ctx.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM mail_outbox')).toEqual({ n: 0 });
   });
 
   it('preserves every event id, stream, version, position, time and hash in order', async () => {

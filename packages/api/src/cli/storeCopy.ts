@@ -1,7 +1,8 @@
 /**
  * `pnpm cli store copy --from URL --to URL`: copy the whole event log between adapters (sqlite:PATH
  * or a data dir, postgres://…, kurrentdb://…), preserving order, positions and hashes, into an empty
- * target; then verifies the copy. Rebuild the target's read models with `projections rebuild`.
+ * target, with the members' data keys and the subscribers' checkpoints (SQL to SQL); then verifies
+ * the copy. Rebuild the target's read models with `projections rebuild`.
  */
 import { describeVerify, verifyChain } from '../audit/verifyChain.js';
 import { copyStore } from '../eventstore/copyStore.js';
@@ -35,8 +36,12 @@ async function copy(fromUrl: string, toUrl: string): Promise<number> {
       const started = performance.now();
       const r = await copyStore(from, to, { onProgress: (n) => n % 50_000 === 0 && process.stderr.write(`  copied ${n} events…\n`) });
       console.log(
-        `Copied ${r.events} events and ${r.dataKeys} data keys from ${from.label} to ${to.label} in ${Math.round(performance.now() - started)} ms`,
+        `Copied ${r.events} events, ${r.dataKeys} data keys and ${r.checkpoints ?? 0} subscriber checkpoints from ${from.label} to ${to.label} in ${Math.round(performance.now() - started)} ms`,
       );
+      if (r.checkpoints === null && to.db)
+        console.log(
+          'Note: the source keeps no subscriber checkpoints, so a server on the copy will run every side effect of the copied history again (mails, transcodes) unless the checkpoints are copied from the source server’s database.',
+        );
       const v = await verifyChain(to.store);
       console.log(`Target: ${describeVerify(v)}`);
       return v.ok ? 0 : 1;

@@ -12,6 +12,12 @@ export interface CopyResult {
   events: number;
   /** Members' data-key rows copied with the log (SQL to SQL; see README "Privacy"). */
   dataKeys: number;
+  /**
+   * Subscribers' checkpoints copied with the log (SQL to SQL), so that a server on the copy does not
+   * do again what the source's already did: every registration, approval and payment mail re-sent,
+   * every video queued for transcoding again. `null` when the source has none to give (KurrentDB).
+   */
+  checkpoints: number | null;
   headPosition: number;
   headHash: string | null;
 }
@@ -52,7 +58,25 @@ export async function copyStore(
   // same DATA_KEY_SECRET), and erasures are tombstones there: they travel with the log. KurrentDB
   // holds no keys: a copy there keeps the envelopes sealed and the keys stay in the SQL source.
   const dataKeys = from.db && to.db ? await copyDataKeys(from.db, to.db) : 0;
-  return { events, dataKeys, headPosition: last?.position ?? 0, headHash: last?.hash ?? null };
+  const headPosition = last?.position ?? 0;
+  const checkpoints = from.db && to.db ? await copyCheckpoints(from.db, to.db, headPosition) : null;
+  return { events, dataKeys, checkpoints, headPosition, headHash: last?.hash ?? null };
+}
+
+/**
+ * Positions are the same in the copy, so a checkpoint means the same there: the subscriber carries
+ * on where it stopped in the source (an event it had not handled yet is still handled, once).
+ */
+async function copyCheckpoints(from: Db, to: Db, head: number): Promise<number> {
+  const rows = await from.all<{ name: string; position: number }>('SELECT name, position FROM checkpoints ORDER BY name');
+  await to.transaction(async (tx) => {
+    for (const r of rows)
+      await tx.run(
+        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
+        [r.name, Math.min(Number(r.position), head)],
+      );
+  });
+  return rows.length;
 }
 
 async function copyDataKeys(from: Db, to: Db): Promise<number> {
