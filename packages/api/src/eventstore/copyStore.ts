@@ -71,10 +71,10 @@ async function copyCheckpoints(from: Db, to: Db, head: number): Promise<number> 
   const rows = await from.all<{ name: string; position: number }>('SELECT name, position FROM checkpoints ORDER BY name');
   await to.transaction(async (tx) => {
     for (const r of rows)
-      await tx.run(
-        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
-        [r.name, Math.min(Number(r.position), head)],
-      );
+      await tx.run('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position', [
+        r.name,
+        Math.min(Number(r.position), head),
+      ]);
   });
   return rows.length;
 }
