@@ -6,6 +6,7 @@
  * dev bridge and the tests use it.
  */
 import fs from 'node:fs';
+import type { TusUploadMetadata } from '@members/ui/api';
 import * as tus from 'tus-js-client';
 
 export interface UploadMetadataInput {
@@ -74,7 +75,7 @@ export interface AttemptEvents {
 /** Upload-Metadata pairs (tus-js-client base64-encodes the values). */
 export function tusMetadata(input: Pick<AttemptInput, 'fileName' | 'metadata' | 'thumbnailAtSeconds'>): Record<string, string> {
   const m = input.metadata;
-  const out: Record<string, string> = { filename: input.fileName, title: m.title };
+  const out: TusUploadMetadata = { filename: input.fileName, title: m.title };
   if (m.description) out.description = m.description;
   if (m.model) out.model = m.model;
   if (m.accessLevel) out.accessLevel = m.accessLevel;
@@ -82,7 +83,7 @@ export function tusMetadata(input: Pick<AttemptInput, 'fileName' | 'metadata' | 
   if (m.categories?.length) out.categories = m.categories.join(',');
   if (m.durationText) out.durationText = m.durationText;
   if (input.thumbnailAtSeconds !== undefined) out.thumbnailAtSeconds = String(Math.round(input.thumbnailAtSeconds * 1000) / 1000);
-  return out;
+  return out as Record<string, string>;
 }
 
 /** The server's words for a refused request (the JSON envelope), or tus-js-client's. */

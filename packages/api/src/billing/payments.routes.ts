@@ -6,7 +6,7 @@
  *   (the member says "I've sent payment"; `userId` may be left out and defaults to the caller).
  * `paymentMethodId` is accepted and ignored: nothing card-based exists.
  */
-import { paymentRequestSchema, submittedPaymentSchema } from '@members/ui/api/schemas';
+import { paymentRequestSchema, paymentSubmissionSchema, requestedPlanTypeSchema, submittedPaymentSchema } from '@members/ui/api/schemas';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
@@ -16,25 +16,18 @@ import { httpErrorOf, ok, valueOr } from '../http/envelope.js';
 import { describe, type RouteDoc } from '../http/openapi.js';
 import { jsonBody } from '../http/validate.js';
 import { payerRefusal, requestPayment, submitPayment } from './payments.service.js';
-import { PLAN_TYPES, type PlanType } from './plans.js';
+import type { PlanType } from './plans.js';
 import { paymentRequestDto, submittedPaymentDto } from './readModels.js';
 
-const planType = z.enum(PLAN_TYPES, { error: 'must be monthly or annual' });
+const planType = requestedPlanTypeSchema;
 
 const intentSchema = z
   .object({ planType: planType.optional(), planId: planType.optional(), paymentMethodId: z.unknown().optional() })
   .refine((b) => b.planType ?? b.planId, { message: 'must be monthly or annual', path: ['planType'] });
 
-/** Shapes only: the submission rules (own account, exact price, the hash's form) are the service's. */
+/** Shapes only (shared with the clients): the submission rules (own account, exact price, the hash's form) are the service's. */
 const submitSchema = (defaultUserId?: string) =>
-  z.object({
-    userId: defaultUserId ? z.string().default(defaultUserId) : z.string({ error: 'is required' }).min(1, 'is required'),
-    planType,
-    btcAmount: z
-      .union([z.string(), z.number()], { error: 'is required (a BTC amount such as "0.005")' })
-      .transform((v) => String(v).trim()),
-    transactionHash: z.string({ error: 'must be a string' }).nullish(),
-  });
+  defaultUserId ? paymentSubmissionSchema.extend({ userId: z.string().default(defaultUserId) }) : paymentSubmissionSchema;
 
 export function paymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   /** The signed-in member, refused before their body is read when they may not pay yet. */
@@ -56,7 +49,9 @@ export function paymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   async function submit(c: Context<AppEnv>, userIdOptional: boolean) {
     const user = await payer(c);
     const body = await jsonBody(c, submitSchema(userIdOptional ? user.id : undefined));
-    const payment = valueOr(await submitPayment(ctx, user, body, { actorId: user.id, requestId: c.get('requestId') }));
+    const { userId, planType, btcAmount, transactionHash } = body;
+    const caller = { actorId: user.id, requestId: c.get('requestId') };
+    const payment = valueOr(await submitPayment(ctx, user, { userId, planType, btcAmount, transactionHash }, caller));
     return ok(c, submittedPaymentDto(ctx.site, payment), 201);
   }
 
@@ -76,7 +71,7 @@ export function paymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       'Own `userId` only, exact plan amount, optional 64-hex transaction hash; a hash used by any earlier payment is a 409. Waits for an admin to verify it.',
     tags: ['billing'],
     access: 'member',
-    body: submitSchema(),
+    body: paymentSubmissionSchema,
     ok: { 201: submittedPaymentSchema },
     errors: [404, 409],
   };
@@ -88,7 +83,7 @@ export function paymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     describe({
       ...submitDoc,
       summary: `${submitDoc.summary} (card-era alias; \`userId\` defaults to the caller)`,
-      body: submitSchema().partial({ userId: true }),
+      body: paymentSubmissionSchema.partial({ userId: true }),
     }),
     (c) => submit(c, true),
   );

@@ -4,20 +4,13 @@
  * dates) live once in `@members/ui/registration`, shared with the web form, so the server and the
  * client never disagree.
  */
+import { REGISTRATION_LIMITS, registrationRequestSchema } from '@members/ui/api/schemas';
 import { z } from 'zod';
 
-export const LIMITS = { email: 254, name: 100, password: 256 } as const;
+export const LIMITS = REGISTRATION_LIMITS;
 
-const optionalText = (max: number) => z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`).nullish();
-
-export const registrationSchema = z.object({
-  email: optionalText(LIMITS.email),
-  password: optionalText(LIMITS.password),
-  firstName: optionalText(LIMITS.name),
-  lastName: optionalText(LIMITS.name),
-  dateOfBirth: optionalText(32),
-  agreeToTerms: z.boolean({ error: 'must be true or false' }).nullish(),
-});
+/** Shared with the clients (`@members/ui/api/schemas`): the web app's request type is inferred from it. */
+export const registrationSchema = registrationRequestSchema;
 
 export type RegistrationInput = z.infer<typeof registrationSchema>;
 

@@ -9,26 +9,12 @@
  * (`free`/`members`…), `tags` and `categories` (comma-separated), `durationText` (mm:ss as typed),
  * `thumbnailAtSeconds` (where to take the thumbnail frame; default ~10% of the video).
  */
-import { z } from 'zod';
+import { uploadMetadataSchema } from '@members/ui/api/schemas';
+import type { z } from 'zod';
 import { describeIssues } from '../http/validate.js';
 
-const text = (max: number) => z.string().max(max).optional();
-
-export const uploadMetadataSchema = z.object({
-  filename: z.string().trim().min(1, 'required').max(255),
-  title: z.string({ error: 'required' }).max(1000),
-  description: text(20_000),
-  model: text(500),
-  accessLevel: text(20),
-  tags: text(4000),
-  categories: text(4000),
-  durationText: text(20),
-  thumbnailAtSeconds: z
-    .string()
-    .regex(/^\d{1,6}(\.\d{1,3})?$/, 'a number of seconds')
-    .transform(Number)
-    .optional(),
-});
+/** Shared with the clients (`@members/ui/api/schemas`): the console's tus metadata is typed by it. */
+export { uploadMetadataSchema };
 
 export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;
 

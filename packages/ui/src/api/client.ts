@@ -40,6 +40,7 @@ import type {
   SubmittedPayment,
   Subscription,
   SubscriptionIntent,
+  TusUploadMetadata,
   UploadVideoPayload,
   User,
   UserDecision,
@@ -303,18 +304,18 @@ export function createApiClient(options: ApiClientOptions = {}) {
   async function tusUpload(payload: UploadVideoPayload, onProgress?: (fraction: number) => void): Promise<{ videoId: string }> {
     const { Upload } = await import('tus-js-client');
     const file = payload.video;
-    const metadata: Record<string, string> = {
+    const fields: TusUploadMetadata = {
       filename: file instanceof File && file.name ? file.name : 'video',
       title: payload.title,
       description: payload.description,
       model: payload.model,
       durationText: payload.duration,
-      accessLevel: payload.accessLevel ?? '',
-      tags: payload.tags ?? '',
-      categories: payload.categories ?? '',
+      accessLevel: payload.accessLevel,
+      tags: payload.tags,
+      categories: payload.categories,
     };
     // Empty values are left out (the server treats a missing key as not given).
-    for (const k of Object.keys(metadata)) if (!metadata[k]?.trim()) delete metadata[k];
+    const metadata = Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => Boolean(e[1]?.trim())));
     const outcome = await new Promise<{ ok: true; videoId: string } | { ok: false; status: number; body: Envelope<unknown> }>((resolve) => {
       const upload = new Upload(file, {
         endpoint: url('/admin/uploads'),

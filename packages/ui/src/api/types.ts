@@ -23,12 +23,14 @@ import type {
   messageAnswerSchema,
   mfaChallengeSchema,
   paymentRequestSchema,
+  paymentSubmissionSchema,
   pendingPaymentSchema,
   pendingUserSchema,
   planSchema,
   plansAnswerSchema,
   planTypeSchema,
   registrationAnswerSchema,
+  registrationRequestSchema,
   rejectedPaymentAnswerSchema,
   secondFactorEnrolmentSchema,
   secondFactorStatusSchema,
@@ -39,6 +41,7 @@ import type {
   submittedPaymentSchema,
   subscriptionSchema,
   transcodeStateSchema,
+  uploadMetadataSchema,
   userDecisionAnswerSchema,
   userSchema,
   verifiedPaymentAnswerSchema,
@@ -71,14 +74,8 @@ export type EmailVerified = z.infer<typeof emailVerifiedAnswerSchema>;
 /** A started enrolment: scan `otpauthUri` (as a QR code) or type `secret`; the recovery codes are shown once. */
 export type SecondFactorEnrolment = z.infer<typeof secondFactorEnrolmentSchema>;
 
-export interface RegistrationPayload {
-  email: string;
-  password: string;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string;
-  agreeToTerms: boolean;
-}
+/** POST /auth/register as the server reads it (every field may be sent missing; the rules then refuse it). */
+export type RegistrationPayload = z.input<typeof registrationRequestSchema>;
 
 export type AccessLevel = z.infer<typeof accessLevelSchema>;
 export type Video = z.infer<typeof videoSchema>;
@@ -110,12 +107,8 @@ export type SubmittedPayment = z.infer<typeof submittedPaymentSchema>;
 export type VerifiedPayment = z.infer<typeof verifiedPaymentAnswerSchema>;
 export type RejectedPayment = z.infer<typeof rejectedPaymentAnswerSchema>;
 
-export interface BitcoinPaymentSubmission {
-  userId: string;
-  planType: PlanType;
-  btcAmount: string;
-  transactionHash?: string;
-}
+/** POST /payments/submit-bitcoin-payment as the server reads it. */
+export type BitcoinPaymentSubmission = z.input<typeof paymentSubmissionSchema>;
 
 export type Subscription = z.infer<typeof subscriptionSchema>;
 export type AdminStats = z.infer<typeof adminStatsSchema>;
@@ -128,6 +121,9 @@ export interface AnalyticsPoint {
   date: string;
   [series: string]: string | number | null | undefined;
 }
+
+/** A tus upload's `Upload-Metadata` pairs as the server reads them (POST /admin/uploads). */
+export type TusUploadMetadata = z.input<typeof uploadMetadataSchema>;
 
 export interface UploadVideoPayload {
   title: string;

@@ -3,8 +3,11 @@
  * `POST /api/auth/register` and the web form checks them before sending, so both give the same
  * first message. Dates are calendar dates in UTC, the server's clock: a birthday does not move
  * with the visitor's time zone, and an impossible date (`1990-02-31`) is refused, never rolled over.
- * No React, no I/O, no zod (this module is in the register and login chunks of the web app).
+ * No React, no I/O, no zod at run time (this module is in the register and login chunks of the web
+ * app; the payload's type comes from the shared request schema, a type-only import).
  */
+import type { z } from 'zod';
+import type { registrationRequestSchema } from '../api/schemas/identity';
 
 /** Spec §9: minimum age 18, minimum password length 8. */
 export const MIN_AGE = 18;
@@ -23,15 +26,8 @@ export const REGISTRATION_MESSAGES = {
   emailInvalid: 'email: Invalid email address',
 } as const;
 
-/** The registration payload as sent (spec §3); the server may see any field missing. */
-export interface RegistrationPayload {
-  email?: string | null;
-  password?: string | null;
-  firstName?: string | null;
-  lastName?: string | null;
-  dateOfBirth?: string | null;
-  agreeToTerms?: boolean | null;
-}
+/** The registration payload as sent (spec §3; the shared request schema); the server may see any field missing. */
+export type RegistrationPayload = z.input<typeof registrationRequestSchema>;
 
 /** The web form: the payload plus the two checks that stay in the browser (spec §3). */
 export interface RegistrationForm {

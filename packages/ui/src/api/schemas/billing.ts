@@ -3,6 +3,19 @@ import { z } from 'zod';
 
 export const PLAN_TYPE_VALUES = ['monthly', 'annual'] as const;
 export const planTypeSchema = z.enum(PLAN_TYPE_VALUES);
+/** A plan named in a request: the same values, with the message a refusal gives. */
+export const requestedPlanTypeSchema = z.enum(PLAN_TYPE_VALUES, { error: 'must be monthly or annual' });
+
+/**
+ * POST /payments/submit-bitcoin-payment ("I've sent payment"): the shape only; the rules (own
+ * account, exact plan amount, the hash's form) are the server's billing service's.
+ */
+export const paymentSubmissionSchema = z.object({
+  userId: z.string({ error: 'is required' }).min(1, 'is required'),
+  planType: requestedPlanTypeSchema,
+  btcAmount: z.union([z.string(), z.number()], { error: 'is required (a BTC amount such as "0.005")' }).transform((v) => String(v).trim()),
+  transactionHash: z.string({ error: 'must be a string' }).nullish(),
+});
 /** A BTC amount as a trimmed decimal string, e.g. "0.0005". */
 const btc = z.string();
 

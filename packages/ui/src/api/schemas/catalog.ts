@@ -129,3 +129,26 @@ export const videoEditSchema = z
   })
   .partial()
   .strict();
+
+const metadataText = (max: number) => z.string().max(max).optional();
+
+/**
+ * A tus upload's `Upload-Metadata` (POST /admin/uploads), decoded: `filename` and `title` required;
+ * `durationText` as typed (mm:ss); `thumbnailAtSeconds` where to take the thumbnail frame. The same
+ * field rules as a multipart upload then apply on the server.
+ */
+export const uploadMetadataSchema = z.object({
+  filename: z.string().trim().min(1, 'required').max(255),
+  title: z.string({ error: 'required' }).max(1000),
+  description: metadataText(20_000),
+  model: metadataText(500),
+  accessLevel: metadataText(20),
+  tags: metadataText(4000),
+  categories: metadataText(4000),
+  durationText: metadataText(20),
+  thumbnailAtSeconds: z
+    .string()
+    .regex(/^\d{1,6}(\.\d{1,3})?$/, 'a number of seconds')
+    .transform(Number)
+    .optional(),
+});

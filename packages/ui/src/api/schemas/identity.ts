@@ -83,3 +83,22 @@ export const memberExportSchema = z.object({
   sessions: z.array(z.object({ id: z.string(), createdAt: z.string(), revokedAt: z.string().nullable() })),
   notes: z.array(z.string()),
 });
+
+/** Lengths the registration's texts may have (checked before the rules: the field is named). */
+export const REGISTRATION_LIMITS = { email: 254, name: 100, password: 256 } as const;
+
+const optionalText = (max: number) => z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`).nullish();
+
+/**
+ * POST /auth/register (spec §3): the shape only. Every field may be missing here; the rules (spec
+ * §5 order, minimum age, password length, real UTC dates) are `@members/ui/registration`'s, run by
+ * the server after this and by the web form before sending.
+ */
+export const registrationRequestSchema = z.object({
+  email: optionalText(REGISTRATION_LIMITS.email),
+  password: optionalText(REGISTRATION_LIMITS.password),
+  firstName: optionalText(REGISTRATION_LIMITS.name),
+  lastName: optionalText(REGISTRATION_LIMITS.name),
+  dateOfBirth: optionalText(32),
+  agreeToTerms: z.boolean({ error: 'must be true or false' }).nullish(),
+});

@@ -52,7 +52,7 @@ export function BitcoinPayment({ planType, plan, intent, userId, siteName, onBac
     setError(null);
     const hash = txHash.trim();
     try {
-      await api.submitBitcoinPayment({ userId, planType, btcAmount: intent.btcAmount, ...(hash ? { transactionHash: hash } : {}) });
+      await api.submitBitcoinPayment({ userId, planType, btcAmount: intent.btcAmount, transactionHash: hash || undefined });
       setState('submitted');
       onSubmitted();
     } catch (err) {
