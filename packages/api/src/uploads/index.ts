@@ -16,6 +16,8 @@
  *   HEAD of a finished upload answers offset = length and `Upload-Video-Id`, so a client that lost
  *   the last answer does not send the file again. `GET /api/admin/uploads/{id}` answers the
  *   upload's status as JSON.
+ * - With PostgreSQL, an upload's lock is a PostgreSQL advisory lock (pgLocker.ts), so every API
+ *   process sharing the database respects it; with SQLite, tus's in-memory lock.
  * - Unfinished uploads expire 7 days after creation (`Upload-Expires`); a sweep at start-up and
  *   hourly removes them.
  */
@@ -39,6 +41,11 @@ function tusOf(ctx: Parameters<NonNullable<AppModule['start']>>[0]): TusUploads 
 export const uploadsModule: AppModule = {
   name: 'uploads',
   routes: (api, ctx) => uploadRoutes(tusOf(ctx))(api, ctx),
+  // Every process: its upload locks' connection closes with it.
+  start(ctx) {
+    const tus = tusOf(ctx);
+    return { stop: () => tus.close() };
+  },
   // Leader only: one process sweeps a shared DATA_DIR.
   background(ctx) {
     const tus = tusOf(ctx);

@@ -15,6 +15,7 @@ import { FileStore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
 import { ingestVideoFile, validateDetails } from '../catalog/ingest.js';
 import type { AppContext } from '../context.js';
+import { createPgLocker } from './pgLocker.js';
 import { parseUploadMetadata } from './uploadMetadata.js';
 
 export const UPLOADS_PATH = '/api/admin/uploads';
@@ -52,6 +53,8 @@ export interface TusUploads {
   finish(id: string, actor: UploadActor): Promise<FinishedUpload>;
   /** Removes expired unfinished uploads and old completion records; returns how many went. */
   sweep(): Promise<number>;
+  /** Closes the upload locks' connection (PostgreSQL). */
+  close(): Promise<void>;
 }
 
 /**
@@ -78,6 +81,9 @@ export function createTusUploads(ctx: AppContext): TusUploads {
   const store = new SyncDirFileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
   const actors = new WeakMap<Request, UploadActor>();
   const finishing = new Map<string, Promise<FinishedUpload>>();
+  // With PostgreSQL several processes may serve one upload: its lock lives in the database. Alone
+  // on SQLite, tus's default in-memory lock is the whole story.
+  const locker = ctx.env.DATABASE_URL ? createPgLocker(ctx.env.DATABASE_URL, { logger: ctx.logger }) : undefined;
   const donePath = (id: string) => path.join(dirs.done, `${id}.json`);
 
   async function finished(id: string): Promise<FinishedUpload | undefined> {
@@ -145,6 +151,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
   const server = new Server({
     path: UPLOADS_PATH,
     datastore: store,
+    ...(locker ? { locker } : {}),
     relativeLocation: true,
     maxSize: ctx.env.MAX_UPLOAD_BYTES,
     // Same-origin web app and a desktop app: no cross-origin browser may use this endpoint.
@@ -192,7 +199,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     return removed;
   }
 
-  return { server, store, actors, finished, finish, sweep };
+  return { server, store, actors, finished, finish, sweep, close: async () => locker?.close() };
 }
 
 /** Unfinished tus uploads on disk (for gauges such as "uploads in progress"). */

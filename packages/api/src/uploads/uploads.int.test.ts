@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
@@ -187,6 +188,34 @@ forEachStore('tus uploads', (kind) => {
     const events = await server.ctx.store.readStream(`video-${outcome.videoId}`);
     expect(events[0]?.data).toMatchObject({ title: 'Late clip' });
   });
+
+  // Only PostgreSQL shares upload locks between processes (SQLite deployments run one process).
+  if (kind === 'postgres')
+    it('waits for an upload locked by another process (a PostgreSQL advisory lock), then answers', async () => {
+      const url = await firstChunkOnly(100_000);
+      const id = url.split('/').pop() as string;
+      const other = new pg.Client({ connectionString: server.store.env.DATABASE_URL });
+      await other.connect();
+      try {
+        // Another API process is in the middle of this upload (it ignores the request to let go).
+        await other.query('SELECT pg_advisory_lock(734003, hashtext($1))', [id]);
+        let answered = false;
+        const head = fetch(url, { method: 'HEAD', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' } }).finally(() => {
+          answered = true;
+        });
+        await new Promise((r) => setTimeout(r, 500));
+        expect(answered).toBe(false);
+        await other.query('SELECT pg_advisory_unlock(734003, hashtext($1))', [id]);
+        const res = await head;
+        expect(res.status).toBe(200);
+        expect(Number(res.headers.get('upload-offset'))).toBe(100_000);
+        // Terminating takes the lock too, and nothing is left for the suites below.
+        await tus.Upload.terminate(url, { headers: { Authorization: `Bearer ${token}` } });
+        expect(fs.existsSync(path.join(tusDir(), id))).toBe(false);
+      } finally {
+        await other.end();
+      }
+    });
 
   it('answers OPTIONS with the tus version, extensions and maximum size', async () => {
     const res = await fetch(`${server.url}/api/admin/uploads`, { method: 'OPTIONS' });
