@@ -92,7 +92,8 @@ describe('admin desktop renderer in Chromium (dev bridge)', () => {
       const img = page.getByAltText(`Thumbnail of ${f}`);
       await img.waitFor();
       expect(await img.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
-      expect(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(320);
+      // The <img> has a fixed size, so it is visible before its data: URL is decoded (naturalWidth 0 until then).
+      await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth), { timeout: 5000 }).toBe(320);
     }
     await expect
       .poll(() => page.locator('tr[data-file="notes.txt"]').textContent(), { timeout: 20_000 })

@@ -43,7 +43,8 @@ describe('Electron smoke', () => {
     });
     try {
       const window = await app.firstWindow();
-      expect(window.url()).toMatch(/^app:\/\/renderer\//);
+      // The first window exists before its page has committed (about:blank until then): wait for the URL.
+      await window.waitForURL(/^app:\/\/renderer\//, { timeout: 30_000 });
       // The renderer has the preload API and no Node.
       expect(await window.evaluate(() => typeof (window as unknown as { desktop?: unknown }).desktop)).toBe('object');
       expect(await window.evaluate(() => typeof (globalThis as unknown as { require?: unknown }).require)).toBe('undefined');

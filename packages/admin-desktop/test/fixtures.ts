@@ -6,7 +6,16 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export { adminToken, apiClient, startTestServer, TEST_ADMIN, type TestServer, tmpDir, totpCode } from '../../api/test/support.js';
+export {
+  adminToken,
+  apiClient,
+  startTestServer,
+  TEST_ADMIN,
+  type TestServer,
+  tmpDir,
+  totpCode,
+  wrongTotpCode,
+} from '../../api/test/support.js';
 
 export interface VideoSpec {
   seconds?: number;

@@ -9,6 +9,7 @@
 export { seedMember } from '../src/billing/billing.testkit.js';
 export { postUpload } from '../src/catalog/upload.testkit.js';
 export { totpCode } from '../src/identity/totp.js';
+export { wrongTotpCode } from '../src/identity/totp.testkit.js';
 export { mailsTo } from '../src/mail/outbox.testkit.js';
 export { makeImage, makeMp4, makeSizedClip } from '../src/media/media.testkit.js';
 export { adminToken } from './adminToken.js';

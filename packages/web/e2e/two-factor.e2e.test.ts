@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startTestServer, TEST_ADMIN, type TestServer, totpCode } from '../../api/test/support';
+import { apiClient, startTestServer, TEST_ADMIN, type TestServer, totpCode, wrongTotpCode } from '../../api/test/support';
 import { collectCspViolations, ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
 const T = 15_000;
@@ -80,7 +80,7 @@ describe('two-factor authentication in Chromium', () => {
     const codeField = page.getByLabel('Authentication code');
     await codeField.waitFor({ state: 'visible', timeout: T });
     const code = totpCode(secret, server.clock.now());
-    await codeField.fill(code === '000000' ? '111111' : '000000');
+    await codeField.fill(wrongTotpCode(secret, server.clock.now()));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('alert').filter({ hasText: 'The code is not valid' }).waitFor({ timeout: T });
     await screenshot(page, '61-two-factor-code-step');

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, TEST_ADMIN, type TestServer, tmpDir, totpCode } from '../../test/fixtures.js';
+import { startTestServer, TEST_ADMIN, type TestServer, tmpDir, totpCode, wrongTotpCode } from '../../test/fixtures.js';
 import { fileConfigStore, memorySecretStore } from './configStore.js';
 import { createDesktopService } from './desktopService.js';
 import { createSession } from './session.js';
@@ -55,7 +55,7 @@ it('holds the admin to the setup, then asks for the code at the next sign-in', a
   expect(await fresh.invoke('session:signIn', signIn)).toMatchObject({ ok: true, data: { ok: false, mfaRequired: true } });
   expect(await fresh.invoke('session:get', {})).toMatchObject({ data: { user: null } });
   const code = totpCode(started.data.secret, server.clock.now());
-  const wrong = await fresh.invoke('session:verifyCode', { code: code === '000000' ? '111111' : '000000' });
+  const wrong = await fresh.invoke('session:verifyCode', { code: wrongTotpCode(started.data.secret, server.clock.now()) });
   expect(wrong).toMatchObject({ ok: true, data: { ok: false } });
   expect(await fresh.invoke('session:verifyCode', { code })).toMatchObject({ ok: true, data: { ok: true, user: { role: 'admin' } } });
   expect(await fresh.invoke('api:request', { method: 'GET', path: '/admin/stats' })).toMatchObject({ data: { status: 200 } });

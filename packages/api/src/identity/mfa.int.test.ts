@@ -11,11 +11,9 @@ import { apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer }
 import { cookieHeader, cookiesOf, login, registerMember } from './identity.testkit.js';
 import { resetSecondFactor } from './mfa.service.js';
 import { recoveryCodeHash, totpCode } from './totp.js';
+import { wrongTotpCode } from './totp.testkit.js';
 
 type Api = ReturnType<typeof apiClient>;
-
-/** A six-digit code that is not `code`. */
-const otherThan = (code: string) => (code === '000000' ? '111111' : '000000');
 
 /** Enrols and confirms a second factor for the bearer of `token`; returns the secret and recovery codes. */
 async function enrol(api: Api, server: TestServer, token: string) {
@@ -63,7 +61,7 @@ forEachStore('second factor', (kind) => {
     expect(new Set(recoveryCodes).size).toBe(10);
     // Not active until confirmed: login still gives a session directly.
     expect((await api.post('/auth/login', { email: m.email, password: m.password })).body.data.token).toEqual(expect.any(String));
-    const wrongConfirm = await api.post('/auth/mfa/enroll/confirm', { code: otherThan(totpCode(secret, server.clock.now())) }, first.token);
+    const wrongConfirm = await api.post('/auth/mfa/enroll/confirm', { code: wrongTotpCode(secret, server.clock.now()) }, first.token);
     expect(wrongConfirm.status).toBe(400);
     expect((await api.post('/auth/mfa/enroll/confirm', { code: totpCode(secret, server.clock.now()) }, first.token)).status).toBe(200);
     nextStep(server);
@@ -79,7 +77,7 @@ forEachStore('second factor', (kind) => {
 
     // 2. A wrong code is a 401; the right one answers exactly what login answers.
     const right = totpCode(secret, server.clock.now());
-    const wrong = otherThan(right);
+    const wrong = wrongTotpCode(secret, server.clock.now());
     const refused = await api.post('/auth/mfa/verify', { mfaToken, code: wrong });
     expect(refused.status).toBe(401);
     const verified = await api.post('/auth/mfa/verify', { mfaToken, code: right });
@@ -164,8 +162,7 @@ forEachStore('second factor', (kind) => {
     const m = await registerMember(api);
     const { token } = await login(api, m.email, m.password);
     const { secret } = await enrol(api, server, token);
-    const right = totpCode(secret, server.clock.now());
-    const wrong = otherThan(right);
+    const wrong = wrongTotpCode(secret, server.clock.now());
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
       const challenge = await api.post('/auth/login', { email: m.email, password: m.password });
