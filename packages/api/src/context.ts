@@ -3,7 +3,7 @@
  * inline projections, the clock and the logger. Built once by `server.ts`, the CLI and the tests.
  */
 import path from 'node:path';
-import pino from 'pino';
+import type pino from 'pino';
 import { ConfigError, type Env } from './config/env.js';
 import type { SiteConfig } from './config/site.js';
 import { SchemaTooNewError } from './db/migrate.js';
@@ -14,6 +14,7 @@ import { instrumentStore } from './eventstore/instrumentedStore.js';
 import { inlineProjector, migrateProjections, type Projection } from './eventstore/projections.js';
 import { createSqlEventStore } from './eventstore/sqlEventStore.js';
 import type { EventStore } from './eventstore/types.js';
+import { createLogger } from './logging/logger.js';
 import { createMetrics, type Metrics } from './metrics/index.js';
 import { masterKeysOf } from './privacy/dataKeys.js';
 import { createShredder, type Shredder } from './privacy/shredder.js';
@@ -66,7 +67,7 @@ export function shredderFor(env: Env): Shredder {
  * inline. The composition roots (server, CLI, test harness) pass every module's projections.
  */
 export async function createContext(env: Env, site: SiteConfig, projections: Projection[], opts: ContextOptions = {}): Promise<AppContext> {
-  const logger = opts.logger ?? pino({ level: env.LOG_LEVEL });
+  const logger = opts.logger ?? createLogger(env);
   const clock = opts.clock ?? systemClock;
   const shredder = shredderFor(env);
   const db = openDatabase(env);

@@ -40,6 +40,8 @@ export const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Members <no-reply@localhost>'),
   SITE_CONFIG: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: readable lines in a terminal outside production, JSON lines otherwise (pipes, files, log shippers). */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   TRUST_PROXY: bool.default(false),
   /** Rate limits: failed logins per account per window; auth requests per IP per minute. */
   LOGIN_FAILURES_PER_ACCOUNT: intFrom(10, 1),

@@ -1,0 +1,110 @@
+/**
+ * What each variable of the environment schema (env.ts) means, for the operator's manual:
+ * `scripts/docs-figures.mjs` writes docs/configuration.md's table from the schema (names, defaults)
+ * and these texts, and `pnpm lint` fails when a variable of the schema has no entry here or the table
+ * is stale. `default` overrides the schema's own default where that is computed (dev defaults).
+ */
+
+export interface EnvVarDoc {
+  /** Shown instead of the schema's default (e.g. a dev default generated at start). */
+  default?: string;
+  /** Markdown, relative links from docs/. */
+  meaning: string;
+}
+
+export const envDocs: Record<string, EnvVarDoc> = {
+  NODE_ENV: {
+    meaning:
+      '`production` requires the secrets below, turns on `REQUIRE_ADMIN_2FA` and closes `/api/docs` to non-admins; `development` fills dev defaults and says so',
+  },
+  PORT: { meaning: 'HTTP port (API under `/api`, web app at `/`)' },
+  HOST: { meaning: 'bind address' },
+  DATA_DIR: { meaning: 'embedded event store (`store.sqlite`), media files, dev mail outbox, dev-default secrets' },
+  DATABASE_URL: { meaning: 'a `postgres://` URL switches the event store and read models to PostgreSQL' },
+  EVENTSTORE_URL: {
+    meaning:
+      "a `kurrentdb://` URL for the KurrentDB adapter's contract suite (tests only; the CLI takes such URLs with `--store`, see [KurrentDB](kurrentdb.md))",
+  },
+  AUDIT_SIGNING_KEY: {
+    meaning:
+      'Ed25519 private key (PEM, base64 PKCS#8 DER, or base64 of the raw 32-byte seed) for signed checkpoints (`pnpm cli audit checkpoint`, `GET /api/admin/audit/checkpoint`; see [Audit](audit.md#signed-checkpoints-optional))',
+  },
+  ADMIN_EMAIL: {
+    default: 'dev: `admin@localhost`',
+    meaning: 'the bootstrapped admin (the spec\'s "admin account address")',
+  },
+  ADMIN_PASSWORD: {
+    default: 'dev: generated, printed once',
+    meaning: "the bootstrapped admin's password (≥ 8 characters)",
+  },
+  TOKEN_SECRET: {
+    default: 'dev: generated into `DATA_DIR/dev-token-secret`',
+    meaning: 'HMAC key for access tokens and stream URLs (≥ 32 chars; required when `NODE_ENV=production`)',
+  },
+  MFA_KEY_SECRET: {
+    default: 'dev: generated into `DATA_DIR/dev-mfa-key-secret`',
+    meaning: 'key (via HKDF) encrypting second-factor secrets at rest (≥ 32 chars; required when `NODE_ENV=production`)',
+  },
+  DATA_KEY_SECRET: {
+    default: 'dev: generated into `DATA_DIR/dev-data-key-secret`',
+    meaning:
+      "master key (via HKDF) wrapping every member's data key (crypto-shredding, see [Privacy](privacy.md#keys); ≥ 32 chars; required when `NODE_ENV=production`)",
+  },
+  DATA_KEY_SECRET_PREVIOUS: {
+    meaning: 'the old `DATA_KEY_SECRET` during a master-key rotation (`pnpm cli keys rotate`)',
+  },
+  REQUIRE_ADMIN_2FA: {
+    default: '`true` when `NODE_ENV=production`, else `false`',
+    meaning: 'admins must enrol a second factor before any other API call (see [Security](security.md#two-factor-authentication-totp))',
+  },
+  PUBLIC_URL: { default: 'request origin', meaning: 'base URL used in e-mailed links; an https URL also turns on HSTS' },
+  SMTP_URL: { meaning: 'without it, mails are written as `.eml` files to `DATA_DIR/outbox` and logged' },
+  MAIL_FROM: { meaning: 'sender of every mail' },
+  SITE_CONFIG: {
+    default: '`site.config.json`, else `site.config.example.json`',
+    meaning: 'brand values (see [Site config file](configuration.md#site-config-file))',
+  },
+  LOG_LEVEL: { meaning: 'pino level' },
+  LOG_FORMAT: {
+    meaning:
+      '`pretty`: one readable line per entry (pino-pretty); `json`: one JSON object per line; `auto`: pretty when stdout is a terminal and `NODE_ENV` is not `production`, JSON otherwise (pipes, files, log shippers)',
+  },
+  TRUST_PROXY: { meaning: 'honour `X-Forwarded-For` for the client IP (geo check, rate limits)' },
+  LOGIN_FAILURES_PER_ACCOUNT: {
+    meaning: 'failed logins per account per window before 429 (in memory on the embedded store; shared by every process on PostgreSQL)',
+  },
+  LOGIN_FAILURE_WINDOW_MINUTES: { meaning: 'the window of `LOGIN_FAILURES_PER_ACCOUNT`' },
+  AUTH_REQUESTS_PER_IP_PER_MINUTE: { meaning: 'auth requests per client IP per minute before 429' },
+  ACCESS_TOKEN_TTL_SECONDS: { meaning: 'lifetime of an access token' },
+  REFRESH_TOKEN_TTL_DAYS: { meaning: 'lifetime of a refresh session' },
+  REFRESH_REUSE_INTERVAL_SECONDS: {
+    meaning:
+      'a rotated refresh token presented again this soon gets a new token instead of ending the session (a reload during a refresh); `0` = none',
+  },
+  MAX_UPLOAD_BYTES: { meaning: 'upload size limit (413 beyond it)' },
+  STREAM_URL_TTL_SECONDS: { meaning: 'lifetime of signed stream URLs' },
+  GRACE_PERIOD_DAYS: { meaning: '`past_due` grace before a subscription becomes `unpaid`' },
+  SHUTDOWN_TIMEOUT_MS: {
+    meaning: 'on SIGTERM/SIGINT, how long requests in flight may finish before the remaining connections are closed',
+  },
+  WEB_DIST: { default: '`packages/web/dist`', meaning: 'the built web app the server serves at `/`' },
+  METRICS_PORT: {
+    meaning: 'a separate listener for Prometheus `GET /metrics` (no token; see [Metrics](operations.md#metrics))',
+  },
+  METRICS_HOST: { meaning: 'bind address of the `METRICS_PORT` listener' },
+  METRICS_TOKEN: {
+    meaning: 'serve `GET /metrics` on the main port to `Authorization: Bearer <token>` only (≥ 16 chars)',
+  },
+  MEDIA_ACCEL: {
+    meaning: '`nginx`: the media route decides, nginx sends the bytes (see [Deployment](deployment.md))',
+  },
+  MEDIA_ACCEL_PREFIX: { meaning: 'the nginx `internal` location the media files are aliased under (with `MEDIA_ACCEL=nginx`)' },
+  INSTANCE_ID: { meaning: 'names the process in an `X-Served-By` response header' },
+  LIFECYCLE_INTERVAL_SECONDS: { meaning: 'how often the leader runs the subscription lifecycle pass' },
+  TRANSCODE_CONCURRENCY: {
+    meaning:
+      'HLS transcodes the leader runs at once (`0`: none, uploads wait in the queue; see [Media pipeline](videos.md#media-pipeline-hls-renditions-encrypted-segments-entitlement-per-plan))',
+  },
+  TRANSCODE_PRESET: { meaning: 'x264 preset of the HLS ladder (`ultrafast` … `veryslow`): speed against size at the same quality' },
+  HLS_KEY_TOKEN_TTL_SECONDS: { meaning: 'lifetime of the token in an HLS key URL' },
+};
