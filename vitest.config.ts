@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.unit.test.{ts,tsx}', 'packages/*/test/**/*.unit.test.{ts,tsx}'],
+          include: ['packages/*/src/**/*.unit.test.{ts,tsx}', 'packages/*/test/**/*.unit.test.{ts,tsx}', 'scripts/**/*.unit.test.ts'],
           environment: 'node',
         },
       },

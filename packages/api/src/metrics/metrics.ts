@@ -47,7 +47,7 @@ export function createMetrics(): Metrics {
   });
   const bytesStreamed = new Counter({
     name: 'media_streamed_bytes_total',
-    help: 'Video bytes handed to clients by the media route',
+    help: 'Media bytes the API process sent to clients: progressive video, HLS segments and preview sprites (with MEDIA_ACCEL=nginx nginx sends them and they are not counted here)',
     registers: [registry],
   });
   const uploadsInProgress = new Gauge({
