@@ -26,6 +26,7 @@ const problems = checkDocs({
   pages,
   fileExists: (rel) => fs.existsSync(path.join(root, rel)),
   envNames: facts.envNames,
+  envDocNames: Object.keys(facts.envDocs),
   commandNames: facts.commandNames,
   figures: await regenerate(root, facts),
 });

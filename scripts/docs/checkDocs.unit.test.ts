@@ -59,6 +59,13 @@ describe('docs check', () => {
     ]);
   });
 
+  it('catches a variable without a meaning in env.docs.ts, and a meaning for a variable gone', () => {
+    expect(checkDocs(input(tree(), { envDocNames: ['PORT', 'OLD_VAR'] }))).toEqual([
+      'environment variable DATA_DIR has no meaning in packages/api/src/config/env.docs.ts',
+      'packages/api/src/config/env.docs.ts describes OLD_VAR, which the environment schema no longer has',
+    ]);
+  });
+
   it('catches a page the index does not link', () => {
     expect(checkDocs(input(tree({ 'docs/orphan.md': '# Orphan\n' })))).toEqual(['docs/README.md does not link docs/orphan.md']);
   });
