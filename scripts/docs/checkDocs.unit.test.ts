@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkDocs } from './checkDocs.mjs';
+import { renderBench, replaceBlock } from './figures.mjs';
 import { anchorsOf, linksOf, slugify } from './markdown.mjs';
 
 const index = '# Docs\n\n- [Config](config.md)\n- [Ops](ops.md)\n';
@@ -84,5 +85,36 @@ describe('anchors as GitHub makes them', () => {
     expect(slugify('Audit commands (`pnpm cli …`, server may be stopped)')).toBe('audit-commands-pnpm-cli--server-may-be-stopped');
     expect([...anchorsOf('# A\n## Tests\n```\n# not a heading\n```\n## Tests\n')]).toEqual(['a', 'tests', 'tests-1']);
     expect(linksOf('[a](x.md) `[b](y.md)` ![c](z.png)').map((l) => l.target)).toEqual(['x.md', 'z.png']);
+  });
+});
+
+describe('generated figures', () => {
+  it('replace only what lies between their markers, inline or as a block', () => {
+    const page = 'a <!-- generated:n -->56 paths<!-- /generated:n --> b\n\n<!-- generated:t -->\nold\n<!-- /generated:t -->\nend\n';
+    const once = replaceBlock(replaceBlock(page, 'n', '70 paths'), 't', '| x |');
+    expect(once).toBe('a <!-- generated:n -->70 paths<!-- /generated:n --> b\n\n<!-- generated:t -->\n| x |\n<!-- /generated:t -->\nend\n');
+    expect(replaceBlock(replaceBlock(once, 'n', '70 paths'), 't', '| x |')).toBe(once);
+    expect(() => replaceBlock(page, 'missing', 'x')).toThrow(/not found/);
+  });
+
+  it('take the newest full bench run, not a quick one after it', () => {
+    const results = [
+      '# Benchmark results',
+      '## 2026-01-01 10:00 UTC — full run',
+      'Machine: old.',
+      '| figure | ours |',
+      '| a | 1 |',
+      '## 2026-01-02 10:00 UTC — full run',
+      'Machine: 2 cores.',
+      '| figure | ours |',
+      '| a | 2 |',
+      '## 2026-01-03 10:00 UTC — quick run',
+      '| figure | ours |',
+      '| a | 3 |',
+    ].join('\n');
+    const out = renderBench(results);
+    expect(out).toContain('2026-01-02 10:00 UTC — full run. Machine: 2 cores.');
+    expect(out).toContain('| a | 2 |');
+    expect(out).not.toContain('| a | 3 |');
   });
 });
