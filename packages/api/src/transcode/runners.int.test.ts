@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChildServer, childEnv, launchServer } from '../../test/childServer';
+import { type ChildServer, childEnv, launchServer, runCli } from '../../test/childServer';
 import { apiClient, type FreshStore, freshStore, storeKinds, TEST_ADMIN } from '../../test/harness';
 import { postUpload } from '../catalog/upload.testkit';
 import { mediaBinaries } from '../media/ffmpeg';
@@ -108,6 +108,19 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         }
       }
       await store?.cleanup();
+    });
+
+    it('refuses a runner that would run nothing, with a message naming the setting', async () => {
+      for (const args of [
+        ['--concurrency', '0'],
+        ['--concurrency', 'two'],
+      ]) {
+        const r = await runCli(env, ['transcode-runner', ...args]);
+        expect([r.code, r.out.trim()]).toEqual([
+          2,
+          'A runner needs --concurrency N or TRANSCODE_CONCURRENCY of at least 1 (the number of transcodes it runs at once).',
+        ]);
+      }
     });
 
     it('a runner killed mid-transcode loses the job to the other runner after the lease, which completes it', async () => {
