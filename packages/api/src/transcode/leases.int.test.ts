@@ -44,7 +44,10 @@ forEachStore('transcode leases', (kind) => {
     other = kind === 'postgres' ? openDatabase(server.ctx.env) : server.ctx.db;
     t0 = server.clock.now();
   });
+  // Kills an ffmpeg a failing test left waiting on its FIFO (it would wait for a writer forever).
+  const cleanup = new AbortController();
   afterAll(async () => {
+    cleanup.abort();
     if (other !== server?.ctx.db) await other?.close();
     await server?.close();
   });
@@ -146,7 +149,7 @@ forEachStore('transcode leases', (kind) => {
     const at = server.clock.now();
     const a = (await claim(server.ctx.db, 'runner-a', at)) as TranscodeJob;
     expect(a.video_id).toBe(videoId);
-    const ran = runTranscodeJob(server.ctx, a);
+    const ran = runTranscodeJob(server.ctx, a, cleanup.signal);
     await waitUntil(async () => (await typesOf(videoId)).includes('TranscodeStarted'));
     // A stalls past its lease (ffmpeg has had no input yet): B claims as of a moment after it.
     const b = (await claim(other, 'runner-b', pastLease())) as TranscodeJob;
@@ -174,7 +177,7 @@ forEachStore('transcode leases', (kind) => {
     // The failure path: A's ffmpeg finds an empty source after B took the job; no TranscodeFailed.
     const held = await heldUpload();
     const a2 = (await claim(server.ctx.db, 'runner-a', server.clock.now())) as TranscodeJob;
-    const ran2 = runTranscodeJob(server.ctx, a2);
+    const ran2 = runTranscodeJob(server.ctx, a2, cleanup.signal);
     await waitUntil(async () => (await typesOf(held.videoId)).includes('TranscodeStarted'));
     expect((await claim(other, 'runner-b', pastLease()))?.video_id).toBe(held.videoId);
     fs.closeSync(await openWriter(held.fifo)); // opened and closed: ffmpeg reads an empty file and fails

@@ -63,7 +63,7 @@ export async function startTranscodeRunner(ctx: AppContext, opts: RunnerOptions)
   function run(job: TranscodeJob): void {
     const abort = new AbortController();
     const claim = claimOf(job);
-    const done = runTranscodeJob(ctx, job, AbortSignal.any([abort.signal, stopping.signal]))
+    const done = runTranscodeJob(ctx, job, abort.signal)
       .then(async (outcome) => {
         // Stopped or lost: hand the job back (a no-op when another runner holds it now).
         if (outcome === 'interrupted') await releaseJob(ctx.db, claim, now().toISOString());
@@ -146,6 +146,8 @@ export async function startTranscodeRunner(ctx: AppContext, opts: RunnerOptions)
         clearInterval(pollTimer);
         clearInterval(beatTimer);
         stopping.abort();
+        // A poll in flight releases what it claims from now on instead of running it.
+        for (const j of jobs.values()) j.abort.abort(new Error('runner stopping'));
         await polling;
         await beating;
         await Promise.allSettled([...jobs.values()].map((j) => j.done));

@@ -6,7 +6,9 @@
  * mid-transcode (its ffmpeg held on a FIFO source, so "mid-transcode" is certain on any machine);
  * the other runner takes the job once the lease has passed, starts a new attempt and completes it,
  * and ffprobe plays the result through the API. /api/health and /metrics show the queue and both
- * runners' heartbeats; SIGTERM stops the survivor cleanly and removes it from the list.
+ * runners' heartbeats; SIGTERM stops the survivor cleanly and removes it from the list. A runner
+ * stopped with SIGTERM mid-transcode gives its job back: another runner completes it at once,
+ * although the stopped runner's lease (10 minutes) has not passed.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -222,6 +224,45 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       expect(await survivor.exited).toBe(0);
       const ids = (await api.get('/health')).body.data.transcode.runners.map((r: { id: string }) => r.id);
       expect(ids).toEqual([dead.id]);
+    }, 300_000);
+
+    it('a runner stopped with SIGTERM gives its job back at once: another runner takes it long before the lease would pass', async () => {
+      const api = apiClient(server.url);
+      const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
+      const clip = await makeSizedClip(store.dataDir, { width: 640, height: 360, seconds: 3 });
+      const up = await postUpload(server.url, admin, { title: 'Handed back', accessLevel: 'free' }, { video: clip });
+      expect(up.status).toBe(201);
+      const videoId = up.body.data.videoId as string;
+      await waitFor(async () => ((await api.get('/health')).body.data.transcode.queued === 1 ? true : undefined));
+      const source = path.join(store.dataDir, 'media', 'videos', videoId, 'video.mp4');
+      const real = `${source}.real`;
+      fs.renameSync(source, real);
+      await run('mkfifo', [source]);
+
+      // A 10-minute lease: only a give-back lets another runner have the job within the test.
+      const holder = await startRunner({ ...env, TRANSCODE_LEASE_SECONDS: '600' });
+      runners.push(holder);
+      const writer = await openWriter(source);
+      try {
+        // Its ffmpeg holds the FIFO; the real file goes back in place for the next attempt.
+        fs.rmSync(source);
+        fs.renameSync(real, source);
+        const next = await startRunner(env);
+        runners.push(next);
+        holder.child.kill('SIGTERM');
+        expect(await holder.exited).toBe(0);
+        expect(holder.output()).toContain('SIGTERM: stopping; running jobs go back to the queue');
+        const completed = await waitFor(async () => {
+          const t = (await api.get(`/admin/videos/${videoId}`, admin)).body.data.transcode;
+          return t.status === 'completed' || t.status === 'failed' ? t : undefined;
+        });
+        expect(completed).toEqual({ status: 'completed', progress: 100, error: null });
+        expect(next.output()).toMatch(new RegExp(`"videoId":"${videoId}","outcome":"completed"`));
+        next.child.kill('SIGTERM');
+        expect(await next.exited).toBe(0);
+      } finally {
+        fs.closeSync(writer);
+      }
     }, 300_000);
   });
 }
