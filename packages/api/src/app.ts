@@ -18,6 +18,7 @@ import { describe } from './http/openapi.js';
 import { securityHeaders } from './http/securityHeaders.js';
 import { httpMetrics, metricsOnMainPort } from './metrics/index.js';
 import type { AppModule } from './module.js';
+import { queueStatus } from './transcode/runnerRegistry.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -74,7 +75,7 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
   });
   api.use('*', authenticate(ctx));
   const healthDoc = describe({
-    summary: 'Liveness and the event store',
+    summary: 'Liveness, the event store and the transcode queue',
     tags: ['site'],
     access: 'public',
     ok: { 200: healthSchema },
@@ -86,7 +87,8 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
       const head = await ctx.store.headPosition();
       // Lag > 0 right after a start on a restored store: the subscribers are catching up beside serving.
       const lag = subscribers.reduce((max, s) => Math.max(max, s.lag), 0);
-      return ok(c, { status: 'ok', store: ctx.db.dialect, headPosition: head, subscriberLag: lag, subscribers });
+      const transcode = { inServer: ctx.env.TRANSCODE_IN_SERVER, ...(await queueStatus(ctx.db, ctx.clock.now())) };
+      return ok(c, { status: 'ok', store: ctx.db.dialect, headPosition: head, subscriberLag: lag, subscribers, transcode });
     } catch (err) {
       ctx.logger.error({ err }, 'health check failed');
       return fail(c, 503, 'Event store unreachable');

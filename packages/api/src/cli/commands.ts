@@ -12,6 +12,7 @@ import { migrateCommand } from './migrate.js';
 import { erasuresList, erasuresReapply, keysRotate } from './privacy.js';
 import { projectionsRebuild } from './projectionsRebuild.js';
 import { storeCopy } from './storeCopy.js';
+import { transcodeRunner } from './transcodeRunner.js';
 
 export type { CliCommand, CliInput } from './command.js';
 
@@ -31,4 +32,5 @@ export const commands: Record<string, CliCommand> = {
   'keys rotate': keysRotate,
   'erasures list': erasuresList,
   'erasures reapply': erasuresReapply,
+  'transcode-runner': transcodeRunner,
 };

@@ -103,7 +103,15 @@ export const envDocs: Record<string, EnvVarDoc> = {
   LIFECYCLE_INTERVAL_SECONDS: { meaning: 'how often the leader runs the subscription lifecycle pass' },
   TRANSCODE_CONCURRENCY: {
     meaning:
-      'HLS transcodes the leader runs at once (`0`: none, uploads wait in the queue; see [Media pipeline](videos.md#media-pipeline-hls-renditions-encrypted-segments-entitlement-per-plan))',
+      'HLS transcodes run at once per runner (the leader, or each `pnpm cli transcode-runner`; `0`: none, uploads wait in the queue; see [Media pipeline](videos.md#media-pipeline-hls-renditions-encrypted-segments-entitlement-per-plan))',
+  },
+  TRANSCODE_IN_SERVER: {
+    meaning:
+      '`false` stops API processes from transcoding: only `pnpm cli transcode-runner` processes take jobs (see [Transcode runners](transcode-runners.md)); `true` keeps the leader transcoding, as the embedded default needs',
+  },
+  TRANSCODE_LEASE_SECONDS: {
+    meaning:
+      'how long a claimed transcode job stays with its runner without a renewal (renewed every third of it); a runner that dies loses its job to another after this (see [Transcode runners](transcode-runners.md#leases-what-happens-when-a-runner-dies))',
   },
   TRANSCODE_PRESET: { meaning: 'x264 preset of the HLS ladder (`ultrafast` … `veryslow`): speed against size at the same quality' },
   HLS_KEY_TOKEN_TTL_SECONDS: { meaning: 'lifetime of the token in an HLS key URL' },

@@ -78,8 +78,12 @@ export const envSchema = z.object({
     .optional(),
   /** How often the leader runs the subscription lifecycle pass. */
   LIFECYCLE_INTERVAL_SECONDS: intFrom(60, 1),
-  /** HLS transcodes the leader runs at once (0: none; jobs wait in the queue). */
+  /** HLS transcodes the leader (or a `transcode-runner` process) runs at once (0: none in the server; jobs wait in the queue). */
   TRANSCODE_CONCURRENCY: intFrom(1, 0),
+  /** `false`: API processes never transcode; `pnpm cli transcode-runner` processes do (docs/transcode-runners.md). */
+  TRANSCODE_IN_SERVER: bool.default(true),
+  /** A claimed transcode job's lease: renewed every third of it; a runner silent for this long loses the job to another. */
+  TRANSCODE_LEASE_SECONDS: intFrom(30, 2),
   /** x264 preset of the HLS ladder (`ultrafast` … `veryslow`): speed against size at the same quality. */
   TRANSCODE_PRESET: z
     .enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'])

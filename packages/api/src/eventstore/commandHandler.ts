@@ -4,7 +4,7 @@
  * admins verifying one payment produce one event and one clear "already verified" answer.
  */
 import type { DecideResult, Decider } from '../shared/decider.js';
-import { ConcurrencyError, type EventMetadata, type EventStore, type NewEvent, type RecordedEvent } from './types.js';
+import { type AppendOptions, ConcurrencyError, type EventMetadata, type EventStore, type NewEvent, type RecordedEvent } from './types.js';
 
 export type HandleResult<S, E extends NewEvent> =
   | { ok: true; state: S; events: E[]; recorded: RecordedEvent[] }
@@ -16,7 +16,7 @@ export async function handleCommand<C, E extends NewEvent, S>(
   decider: Decider<C, E, S>,
   command: C,
   metadata: EventMetadata,
-  opts: { retries?: number } = {},
+  opts: { retries?: number; inTransaction?: AppendOptions['inTransaction'] } = {},
 ): Promise<HandleResult<S, E>> {
   const retries = opts.retries ?? 5;
   for (let attempt = 0; ; attempt++) {
@@ -29,6 +29,7 @@ export async function handleCommand<C, E extends NewEvent, S>(
       const appended = await store.append(streamId, result.events, {
         expectedVersion: history.length === 0 ? 'no_stream' : history.length,
         metadata,
+        inTransaction: opts.inTransaction,
       });
       const next = result.events.reduce((s, e) => decider.evolve(s, e), state);
       return { ok: true, state: next, events: result.events, recorded: appended.events };

@@ -135,6 +135,7 @@ export function createKurrentEventStore(connectionString: string, opts: KurrentS
   const store: KurrentEventStore = {
     async append(streamId, events, options) {
       if (events.length === 0) throw new Error('append needs at least one event');
+      if (options.inTransaction) throw new Error('KurrentDB appends cannot run SQL in their transaction (inTransaction)');
       const recorded = await mutex.run(async () => {
         // 1. Resolve the expected version to the exact revision, since the version is hashed.
         const actual =

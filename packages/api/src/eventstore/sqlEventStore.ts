@@ -129,6 +129,7 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
     for (const it of items) {
       const actual = versions.get(it.streamId) ?? 0;
       checkExpected(it.streamId, it.options.expectedVersion, actual);
+      await it.options.inTransaction?.(tx);
       // 3a. Personal fields sealed before hashing: the chain covers exactly the stored bytes.
       const stored = options.codec ? await options.codec.seal(tx, it.events, recordedAt) : it.events;
       const chained = chainEvents(

@@ -3,6 +3,8 @@
  * Streams hold an aggregate's events at versions 1..n; the whole store has one global order
  * (`position`, 1..n, gap-free) and one SHA-256 hash chain over it for auditors.
  */
+import type { Queryable } from '../db/types.js';
+
 export interface EventMetadata {
   /** The user who caused the event (absent for system actions such as the scheduler). */
   actorId?: string | null;
@@ -44,6 +46,12 @@ export type ExpectedVersion = number | 'no_stream' | 'stream_exists' | 'any';
 export interface AppendOptions {
   expectedVersion: ExpectedVersion;
   metadata: EventMetadata;
+  /**
+   * Runs inside the append's transaction before anything is written; throwing rolls the append back.
+   * For a write outside the log that must commit with the events or not at all (a transcode
+   * runner's lease check and its job's new state). SQL stores only: the KurrentDB adapter refuses it.
+   */
+  inTransaction?: (tx: Queryable) => Promise<void>;
 }
 
 export interface AppendResult {

@@ -12,6 +12,7 @@ import { adminStats } from '../admin/stats.service.js';
 import type { Db } from '../db/types.js';
 import type { AppendObserver } from '../eventstore/instrumentedStore.js';
 import type { EventStore } from '../eventstore/types.js';
+import { queueStatus } from '../transcode/runnerRegistry.js';
 
 /** The route label of requests no route handled (keeps raw URLs out of the label set). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -119,6 +120,42 @@ function registerScrapeGauges(registry: Registry, db: Db, store: EventStore): vo
     async collect() {
       const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM mail_outbox WHERE sent_at IS NULL');
       this.set(Number(row?.n ?? 0));
+    },
+  });
+  // The transcode queue and its runners, from the same queries as /api/health, once per scrape. The
+  // runner label is bounded: a runner leaves the set when it stops, or 15 minutes after it went silent.
+  let queue: ReturnType<typeof queueStatus> | undefined;
+  const transcode = () => {
+    queue ??= queueStatus(db, new Date()).finally(() => {
+      queue = undefined;
+    });
+    return queue;
+  };
+  new Gauge({
+    name: 'transcode_queue_depth',
+    help: 'Transcode jobs waiting for a runner (queued, or left by a runner whose lease passed)',
+    registers: [registry],
+    async collect() {
+      this.set((await transcode()).queued);
+    },
+  });
+  new Gauge({
+    name: 'transcode_jobs_running',
+    help: 'Transcode jobs being run under a live lease, on every runner',
+    registers: [registry],
+    async collect() {
+      this.set((await transcode()).running);
+    },
+  });
+  new Gauge({
+    name: 'transcode_runner_heartbeat_age_seconds',
+    help: 'Seconds since each transcode runner’s last heartbeat (runners seen in the last 15 minutes)',
+    labelNames: ['runner', 'kind'] as const,
+    registers: [registry],
+    async collect() {
+      const { runners } = await transcode();
+      this.reset();
+      for (const r of runners) this.set({ runner: r.id, kind: r.kind }, r.heartbeatAgeSeconds);
     },
   });
   // The admin dashboard's figures, from the same queries as GET /api/admin/stats; one query set per

@@ -31,6 +31,8 @@ export interface TranscodeInput {
   durationSeconds: number;
   preset: string;
   key: VideoKey;
+  /** Runs after ffmpeg succeeded, before the ladder replaces the video's `hls/`; throwing leaves it as it was. */
+  beforeSwap?: () => Promise<void>;
   /** Fraction done, 0..1, about once a second. */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
@@ -164,6 +166,7 @@ export async function transcodeToHls(input: TranscodeInput): Promise<TranscodeOu
     const totalBytes = await folderBytes(staging);
 
     // Swap in one rename; the previous ladder (a retry's) goes after.
+    await input.beforeSwap?.();
     const final = path.join(input.videoDir, 'hls');
     const old = path.join(input.videoDir, `hls.old-${input.attempt}-${process.pid}`);
     const hadOld = await fsp

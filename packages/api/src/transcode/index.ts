@@ -1,6 +1,7 @@
 /**
- * The transcode module: every uploaded video gets an HLS ladder (ladder.ts) made by a background
- * worker in the leader (worker.ts) from a persistent queue (transcodeJobs.ts) the log feeds
+ * The transcode module: every uploaded video gets an HLS ladder (ladder.ts) made by runners
+ * (runner.ts: one in the leader, worker.ts, and/or `pnpm cli transcode-runner` processes on any
+ * machine) from a persistent queue with leases (transcodeJobs.ts) the log feeds
  * (queue.subscriber.ts); each attempt is recorded as `Transcode*` events (transcode.decider.ts),
  * which the catalog projection turns into the video's status, progress and renditions.
  */

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { findVideo } from '../catalog/catalog.queries.js';
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/types.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import { mediaStorageFor } from '../media/storage.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
@@ -12,7 +13,7 @@ import { fromDomain, type Result, success } from '../shared/result.js';
 import { TranscodeError, transcodeToHls } from './hlsTranscoder.js';
 import { planLadder } from './ladder.js';
 import { type TranscodeCommand, transcodeDecider, transcodeStreamId } from './transcode.decider.js';
-import { finishJob, type TranscodeJob } from './transcodeJobs.js';
+import { assertLease, claimOf, finishJob, LeaseLostError, type TranscodeJob } from './transcodeJobs.js';
 import { keyFor } from './videoKeys.js';
 
 const WORKER: Caller = { actorId: null, actor: 'transcode-worker' };
@@ -20,39 +21,76 @@ const WORKER: Caller = { actorId: null, actor: 'transcode-worker' };
 /** Progress is recorded sparsely: at these percentages only. */
 export const PROGRESS_STEPS = [25, 50, 75];
 
-function decide(ctx: AppContext, videoId: string, command: TranscodeCommand, caller: Caller = WORKER) {
-  return handleCommand(ctx.store, transcodeStreamId(videoId), transcodeDecider, command, eventMetadata(ctx, caller));
+/** `inTransaction` runs in the append's transaction: the claim's lease check (and the job's end). */
+function decide(
+  ctx: AppContext,
+  videoId: string,
+  command: TranscodeCommand,
+  caller: Caller = WORKER,
+  inTransaction?: (tx: Queryable) => Promise<void>,
+) {
+  return handleCommand(ctx.store, transcodeStreamId(videoId), transcodeDecider, command, eventMetadata(ctx, caller), { inTransaction });
 }
 
-export type JobOutcome = 'completed' | 'failed' | 'skipped' | 'interrupted';
+/** `lost`: another runner holds the job now (this one's lease passed); nothing of this attempt was published. */
+export type JobOutcome = 'completed' | 'failed' | 'skipped' | 'interrupted' | 'lost';
 
 /**
- * Transcodes one claimed job's video into its ladder. A job stopped by `signal` (shutdown, lost
- * leadership) stays `running` and is queued again by the next leader; its next attempt starts over.
+ * Transcodes one claimed job's video into its ladder. Every write is conditional on the claim
+ * (transcodeJobs.ts): each event is appended in a transaction that first renews the job's lease and
+ * rolls back if another runner holds it, and the outcome event ends the job in that same
+ * transaction. A job stopped by `signal` (shutdown, lost lease) returns `interrupted` and the runner
+ * gives it back; its next attempt starts over.
  */
 export async function runTranscodeJob(ctx: AppContext, job: TranscodeJob, signal?: AbortSignal): Promise<JobOutcome> {
+  try {
+    return await transcodeClaimed(ctx, job, signal);
+  } catch (err) {
+    if (!(err instanceof LeaseLostError)) throw err;
+    ctx.logger.warn({ videoId: job.video_id, runner: job.worker }, 'transcode job taken by another runner; this attempt publishes nothing');
+    return 'lost';
+  }
+}
+
+async function transcodeClaimed(ctx: AppContext, job: TranscodeJob, signal?: AbortSignal): Promise<JobOutcome> {
   const videoId = job.video_id;
   const now = () => ctx.clock.now().toISOString();
+  const claim = claimOf(job);
+  const leaseUntil = () => new Date(ctx.clock.now().getTime() + ctx.env.TRANSCODE_LEASE_SECONDS * 1000).toISOString();
+  const held = (tx: Queryable) => assertLease(tx, claim, now(), leaseUntil());
+  const ending = (state: 'done' | 'failed') => async (tx: Queryable) => {
+    if (!(await finishJob(tx, claim, state, now()))) throw new LeaseLostError(claim);
+  };
   // 1. The video, if it still exists.
   const row = await findVideo(ctx.db, videoId, { includeUnpublished: true });
   const renditions = row ? planLadder({ width: Number(row.width), height: Number(row.height) }) : [];
   if (!row) {
-    await finishJob(ctx.db, videoId, 'done', now());
+    await finishJob(ctx.db, claim, 'done', now());
     return 'skipped';
   }
+  if (signal?.aborted) return 'interrupted';
   // 2. A new attempt.
-  const started = await decide(ctx, videoId, {
-    type: 'StartTranscode',
-    data: { videoId, renditions: renditions.map((r) => r.name), at: now() },
-  });
+  const started = await decide(
+    ctx,
+    videoId,
+    { type: 'StartTranscode', data: { videoId, renditions: renditions.map((r) => r.name), at: now() } },
+    WORKER,
+    held,
+  );
   if (!started.ok) {
-    await finishJob(ctx.db, videoId, 'done', now());
+    await finishJob(ctx.db, claim, 'done', now());
     return 'skipped';
   }
   const attempt = started.state.attempt;
   const fail = async (error: string) => {
-    await decide(ctx, videoId, { type: 'FailTranscode', data: { videoId, attempt, error, at: now() } });
-    await finishJob(ctx.db, videoId, 'failed', now());
+    const failed = await decide(
+      ctx,
+      videoId,
+      { type: 'FailTranscode', data: { videoId, attempt, error, at: now() } },
+      WORKER,
+      ending('failed'),
+    );
+    if (!failed.ok) await finishJob(ctx.db, claim, 'failed', now());
     return 'failed' as const;
   };
   if (renditions.length === 0) return fail(`The source has no usable picture size (${row.width}×${row.height})`);
@@ -72,36 +110,47 @@ export async function runTranscodeJob(ctx: AppContext, job: TranscodeJob, signal
       preset: ctx.env.TRANSCODE_PRESET,
       key: await keyFor(ctx.db, videoId, now()),
       signal,
+      // The last moment to find the job taken by another runner, before its ladder replaces the video's.
+      beforeSwap: () => held(ctx.db),
       onProgress(fraction) {
         const percent = Math.floor(fraction * 100);
         if (step >= PROGRESS_STEPS.length || percent < (PROGRESS_STEPS[step] ?? 101)) return;
         while (step < PROGRESS_STEPS.length && percent >= (PROGRESS_STEPS[step] ?? 101)) step++;
         const p = PROGRESS_STEPS[step - 1] ?? percent;
         progress = progress
-          .then(() => decide(ctx, videoId, { type: 'RecordProgress', data: { videoId, attempt, percent: p, at: now() } }))
+          .then(() => decide(ctx, videoId, { type: 'RecordProgress', data: { videoId, attempt, percent: p, at: now() } }, WORKER, held))
           .catch((err) => ctx.logger.warn({ err, videoId }, 'could not record transcode progress'));
       },
     });
     await progress;
     // 4. The ladder is in place: record it.
-    const done = await decide(ctx, videoId, {
-      type: 'CompleteTranscode',
-      data: {
-        videoId,
-        attempt,
-        renditions: out.renditions,
-        previews: out.previews,
-        totalBytes: out.totalBytes,
-        ffmpegSeconds: out.ffmpegSeconds,
-        at: now(),
+    const done = await decide(
+      ctx,
+      videoId,
+      {
+        type: 'CompleteTranscode',
+        data: {
+          videoId,
+          attempt,
+          renditions: out.renditions,
+          previews: out.previews,
+          totalBytes: out.totalBytes,
+          ffmpegSeconds: out.ffmpegSeconds,
+          at: now(),
+        },
       },
-    });
-    await finishJob(ctx.db, videoId, 'done', now());
-    if (!done.ok) ctx.logger.warn({ videoId, error: done.error }, 'transcode finished but was not recorded');
+      WORKER,
+      ending('done'),
+    );
+    if (!done.ok) {
+      await finishJob(ctx.db, claim, 'done', now());
+      ctx.logger.warn({ videoId, error: done.error }, 'transcode finished but was not recorded');
+    }
     ctx.logger.info({ videoId, attempt, renditions: out.renditions.map((r) => r.name), seconds: out.ffmpegSeconds }, 'transcode completed');
     return 'completed';
   } catch (err) {
     await progress;
+    if (err instanceof LeaseLostError) throw err;
     if (signal?.aborted) return 'interrupted';
     ctx.logger.warn({ err, videoId, attempt }, 'transcode failed');
     return fail(err instanceof TranscodeError ? err.message : `Transcode failed: ${(err as Error).message}`);

@@ -10,7 +10,11 @@ import { enqueueTranscode, jobOf } from './transcodeJobs.js';
 export async function transcodeForTest(ctx: AppContext, videoId: string): Promise<JobOutcome> {
   const at = ctx.clock.now().toISOString();
   await enqueueTranscode(ctx.db, videoId, at);
-  await ctx.db.run(`UPDATE transcode_jobs SET state = 'running', worker = 'test', attempt = attempt + 1 WHERE video_id = ?`, [videoId]);
+  const lease = new Date(ctx.clock.now().getTime() + 3600_000).toISOString();
+  await ctx.db.run(
+    `UPDATE transcode_jobs SET state = 'running', worker = 'test', attempt = attempt + 1, lease_expires_at = ? WHERE video_id = ?`,
+    [lease, videoId],
+  );
   const job = await jobOf(ctx.db, videoId);
   if (!job) throw new Error(`no transcode job for ${videoId}`);
   return runTranscodeJob(ctx, job);

@@ -1,8 +1,18 @@
 /**
- * The persistent transcode queue (table `transcode_jobs`, migration 007). Jobs are queued by the
- * queue subscriber in the same transaction as its checkpoint (exactly once per `VideoUploaded` or
- * `TranscodeRetried`), taken by the leader's worker with one conditional UPDATE (a job is never
- * taken twice), and put back when the leader that was running them is gone.
+ * The persistent transcode queue (table `transcode_jobs`, migrations 007 and 008). Jobs are queued
+ * by the queue subscriber in the same transaction as its checkpoint (exactly once per `VideoUploaded`
+ * or `TranscodeRetried`) and taken by runners (runner.ts: in the leader, or `pnpm cli
+ * transcode-runner` on any machine) under a lease:
+ *
+ * - a claim takes the oldest job that is queued or whose lease has passed (its runner died), in one
+ *   transaction (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so claimers never wait on each other or take
+ *   one row twice; SQLite: its single writer), and counts one more `attempt`;
+ * - a claim is `(video_id, worker, attempt)`: every later write of the runner (renewal, progress,
+ *   outcome, giving the job back) is conditional on it, so a runner whose job was taken by another
+ *   after its lease passed changes nothing, even with the same runner id.
+ *
+ * Times are ISO strings from the callers' clocks (runners on several machines need NTP: a clock
+ * ahead by more than the lease takes jobs early).
  */
 import type { Db, Queryable } from '../db/types.js';
 
@@ -15,47 +25,91 @@ export interface TranscodeJob {
   worker: string | null;
   queued_at: string;
   updated_at: string;
+  lease_expires_at: string | null;
+}
+
+/** What identifies one claim of a job: a newer claim (another runner, or a later attempt) is a different one. */
+export interface JobClaim {
+  videoId: string;
+  worker: string;
+  attempt: number;
+}
+
+export const claimOf = (job: TranscodeJob): JobClaim => ({ videoId: job.video_id, worker: job.worker ?? '', attempt: Number(job.attempt) });
+
+/** The runner lost its claim: the lease passed and another runner took the job (or it was deleted or re-queued). */
+export class LeaseLostError extends Error {
+  constructor(claim: JobClaim) {
+    super(`transcode job of ${claim.videoId} (attempt ${claim.attempt}) is no longer held by ${claim.worker}`);
+    this.name = 'LeaseLostError';
+  }
 }
 
 /** Queues (or re-queues) a video's transcode. */
 export async function enqueueTranscode(tx: Queryable, videoId: string, at: string): Promise<void> {
   await tx.run(
     `INSERT INTO transcode_jobs (video_id, state, attempt, worker, queued_at, updated_at) VALUES (?, 'queued', 0, NULL, ?, ?)
-     ON CONFLICT (video_id) DO UPDATE SET state = 'queued', worker = NULL, queued_at = excluded.queued_at, updated_at = excluded.updated_at`,
+     ON CONFLICT (video_id) DO UPDATE SET state = 'queued', worker = NULL, lease_expires_at = NULL, queued_at = excluded.queued_at, updated_at = excluded.updated_at`,
     [videoId, at, at],
   );
 }
 
-/** Takes the oldest queued job for `worker`, or none. Safe with several callers: one UPDATE wins each row. */
-export async function claimNextJob(db: Db, worker: string, at: string): Promise<TranscodeJob | undefined> {
-  for (let tries = 0; tries < 5; tries++) {
-    const next = await db.get<TranscodeJob>(`SELECT * FROM transcode_jobs WHERE state = 'queued' ORDER BY queued_at, video_id LIMIT 1`);
-    if (!next) return undefined;
-    const taken = await db.run(
-      `UPDATE transcode_jobs SET state = 'running', worker = ?, attempt = attempt + 1, updated_at = ? WHERE video_id = ? AND state = 'queued'`,
-      [worker, at, next.video_id],
-    );
-    if (taken.changes === 1) return { ...next, state: 'running', worker, attempt: Number(next.attempt) + 1 };
-  }
-  return undefined;
-}
-
-export async function finishJob(db: Queryable, videoId: string, state: 'done' | 'failed', at: string): Promise<void> {
-  await db.run(`UPDATE transcode_jobs SET state = ?, worker = NULL, updated_at = ? WHERE video_id = ? AND state = 'running'`, [
-    state,
-    at,
-    videoId,
-  ]);
-}
+/** Jobs a runner may take at `at`: queued, or running under a lease that has passed (none: left by a version without leases). */
+const CLAIMABLE = `(state = 'queued' OR (state = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < ?)))`;
 
 /**
- * Jobs left `running` by a worker that is gone (the process was killed or lost leadership) go back
- * to the queue. Called when a leader starts its worker: only the leader runs jobs, so any job still
- * running then belongs to a dead worker.
+ * Takes the oldest claimable job for `worker` with a lease until `leaseUntil`, or none. Several
+ * runners may call this at once on one database: each job goes to exactly one of them.
  */
-export async function requeueAbandoned(db: Queryable, at: string): Promise<number> {
-  const r = await db.run(`UPDATE transcode_jobs SET state = 'queued', worker = NULL, updated_at = ? WHERE state = 'running'`, [at]);
-  return r.changes;
+export async function claimNextJob(db: Db, worker: string, at: string, leaseUntil: string): Promise<TranscodeJob | undefined> {
+  return db.transaction(async (tx) => {
+    const lock = db.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+    const next = await tx.get<{ video_id: string }>(
+      `SELECT video_id FROM transcode_jobs WHERE ${CLAIMABLE} ORDER BY queued_at, video_id LIMIT 1${lock}`,
+      [at],
+    );
+    if (!next) return undefined;
+    const taken = await tx.run(
+      `UPDATE transcode_jobs SET state = 'running', worker = ?, attempt = attempt + 1, lease_expires_at = ?, updated_at = ?
+       WHERE video_id = ? AND ${CLAIMABLE}`,
+      [worker, leaseUntil, at, next.video_id, at],
+    );
+    if (taken.changes !== 1) return undefined;
+    return tx.get<TranscodeJob>('SELECT * FROM transcode_jobs WHERE video_id = ?', [next.video_id]);
+  });
+}
+
+const HELD = `video_id = ? AND state = 'running' AND worker = ? AND attempt = ?`;
+const held = (c: JobClaim) => [c.videoId, c.worker, c.attempt];
+
+/** Extends the claim's lease to `leaseUntil`; false when the claim is no longer held (the runner must stop). */
+export async function renewLease(db: Queryable, claim: JobClaim, at: string, leaseUntil: string): Promise<boolean> {
+  const r = await db.run(`UPDATE transcode_jobs SET lease_expires_at = ?, updated_at = ? WHERE ${HELD}`, [leaseUntil, at, ...held(claim)]);
+  return r.changes === 1;
+}
+
+/** Renews the claim inside `tx` (an append's transaction) or throws `LeaseLostError`, rolling the append back. */
+export async function assertLease(tx: Queryable, claim: JobClaim, at: string, leaseUntil: string): Promise<void> {
+  if (!(await renewLease(tx, claim, at, leaseUntil))) throw new LeaseLostError(claim);
+}
+
+/** Ends the claim as `done` or `failed`; false when it was no longer held (nothing changed). */
+export async function finishJob(db: Queryable, claim: JobClaim, state: 'done' | 'failed', at: string): Promise<boolean> {
+  const r = await db.run(`UPDATE transcode_jobs SET state = ?, worker = NULL, lease_expires_at = NULL, updated_at = ? WHERE ${HELD}`, [
+    state,
+    at,
+    ...held(claim),
+  ]);
+  return r.changes === 1;
+}
+
+/** Gives a claimed job back to the queue (a runner stopping cleanly): the next runner takes it at once. */
+export async function releaseJob(db: Queryable, claim: JobClaim, at: string): Promise<boolean> {
+  const r = await db.run(
+    `UPDATE transcode_jobs SET state = 'queued', worker = NULL, lease_expires_at = NULL, updated_at = ? WHERE ${HELD}`,
+    [at, ...held(claim)],
+  );
+  return r.changes === 1;
 }
 
 export const jobOf = (db: Queryable, videoId: string) => db.get<TranscodeJob>('SELECT * FROM transcode_jobs WHERE video_id = ?', [videoId]);

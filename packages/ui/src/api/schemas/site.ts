@@ -65,4 +65,25 @@ export const healthSchema = z.object({
   headPosition: z.number().int(),
   subscriberLag: z.number().int(),
   subscribers: z.array(z.object({ name: z.string(), position: z.number().int(), lag: z.number().int() })),
+  /** The transcode queue and its runners (docs/transcode-runners.md). */
+  transcode: z.object({
+    /** Whether API processes transcode themselves (TRANSCODE_IN_SERVER). */
+    inServer: z.boolean(),
+    /** Jobs waiting for a runner (queued, or left by a runner whose lease passed). */
+    queued: z.number().int(),
+    /** Jobs being transcoded under a live lease. */
+    running: z.number().int(),
+    /** Runners heard from in the last 15 minutes: a stopped one is removed, a dead one stays with its last heartbeat. */
+    runners: z.array(
+      z.object({
+        id: z.string(),
+        kind: z.enum(['server', 'runner']),
+        concurrency: z.number().int(),
+        startedAt: z.string(),
+        heartbeatAt: z.string(),
+        heartbeatAgeSeconds: z.number(),
+        jobs: z.number().int(),
+      }),
+    ),
+  }),
 });
