@@ -11,6 +11,7 @@ import { secondFactorSecrets } from './004_second_factor_secrets.js';
 import { dataKeys } from './005_data_keys.js';
 import { sessionDevices } from './006_session_devices.js';
 import { transcodeJobs } from './007_transcode_jobs.js';
+import { mailSubject } from './008_mail_subject.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   dataKeys,
   sessionDevices,
   transcodeJobs,
+  mailSubject,
 ];
