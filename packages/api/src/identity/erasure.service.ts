@@ -19,7 +19,7 @@ import path from 'node:path';
 import type { erasedAnswerSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { outboxDir } from '../mail/transport.js';
+import { emlFileName, outboxDir } from '../mail/transport.js';
 import { waitForPersonalWrites } from '../privacy/personalWrites.js';
 import type { Caller } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
@@ -68,11 +68,13 @@ async function forgetMail(ctx: AppContext, userId: string, addresses: string[]):
   for (const key of new Set(keys)) removed += (await ctx.db.run('DELETE FROM mail_outbox WHERE key = ?', [key])).changes;
   const dir = outboxDir(ctx);
   if (fs.existsSync(dir)) {
+    // Their mails' files by name (an address may be folded across lines inside), then any file naming an address.
+    const names = new Set([...keys].map(emlFileName));
     for (const name of fs.readdirSync(dir)) {
       if (!name.endsWith('.eml')) continue;
       const file = path.join(dir, name);
-      const text = fs.readFileSync(file, 'utf8').toLowerCase();
-      if (addresses.some((a) => text.includes(a))) fs.rmSync(file, { force: true });
+      if (names.has(name) || addresses.some((a) => fs.readFileSync(file, 'utf8').toLowerCase().includes(a)))
+        fs.rmSync(file, { force: true });
     }
   }
   return removed;

@@ -1,7 +1,8 @@
 /**
  * How a mail leaves: nodemailer over SMTP_URL, or — without SMTP_URL — an .eml file per mail under
  * DATA_DIR/outbox plus a log line (the dev outbox). The Message-ID is derived from the outbox key,
- * so a resend after a crash carries the same id and a receiver can drop the duplicate.
+ * so a resend after a crash carries the same id and a receiver can drop the duplicate. Both write
+ * CRLF line ends (RFC 5322 §2.1), .eml files included.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -33,6 +34,11 @@ function messageOf(ctx: AppContext, mail: OutboxRow) {
   };
 }
 
+/** The dev outbox's file of the mail with this outbox key. */
+export function emlFileName(key: string): string {
+  return `${key.replace(/[^\w.-]+/g, '_')}.eml`;
+}
+
 export function outboxDir(ctx: AppContext): string {
   return path.join(ctx.env.DATA_DIR, 'outbox');
 }
@@ -47,13 +53,14 @@ export function createMailTransport(ctx: AppContext): MailTransport {
       close: () => smtp.close(),
     };
   }
-  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  // CRLF line ends, as RFC 5322 §2.1 wants of a message (SMTP's DATA gets them from nodemailer's stream).
+  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   return {
     async send(mail) {
       const info = await stream.sendMail(messageOf(ctx, mail));
       const dir = outboxDir(ctx);
       fs.mkdirSync(dir, { recursive: true });
-      const file = path.join(dir, `${mail.key.replace(/[^\w.-]+/g, '_')}.eml`);
+      const file = path.join(dir, emlFileName(mail.key));
       fs.writeFileSync(file, info.message as Buffer);
       ctx.logger.info({ to: mail.to_address, subject: mail.subject, file }, 'mail written to the dev outbox (SMTP_URL not set)');
     },
