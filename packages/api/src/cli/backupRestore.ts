@@ -2,31 +2,39 @@
  * `pnpm cli backup DIR` and `pnpm cli restore DIR`: a consistent copy of the running site's store
  * and media (see backup/siteBackup.ts), and its restore into an empty DATA_DIR (plus, for
  * PostgreSQL, an empty database named by DATABASE_URL). Restore verifies the hash chain of the
- * result against the manifest's head.
+ * result against the manifest's head. A site on dev defaults has its generated secrets carried by
+ * the backup and put back by the restore; a backup without a dev-default DATA_KEY_SECRET is restored
+ * only with DATA_KEY_SECRET set (its data keys open with nothing else).
  */
 import { verifyChain } from '../audit/verifyChain.js';
-import { BackupError, backupSite, restoreSite } from '../backup/siteBackup.js';
+import { BackupError, backupSite, readBackupManifest, restoreSite } from '../backup/siteBackup.js';
 import { parseFlags } from './args.js';
 import { envStoreUrl, openAuditStore } from './auditStore.js';
 import type { CliCommand } from './command.js';
+import { cliDevDefaults } from './devDefaults.js';
 import { erasuresReapply } from './privacy.js';
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 export const backup: CliCommand = {
   summary: 'back up the store (SQLite online backup or pg_dump) and media into an empty DIR, with a manifest',
-  async run({ env, args }) {
+  async run({ env, args, devDefaults }) {
     const dir = parseFlags(args).rest[0];
     if (!dir) {
       console.error('Usage: backup DIR   (DIR must be new or empty)');
       return 2;
     }
     try {
-      const m = await backupSite({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL }, dir);
+      const m = await backupSite({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, devDefaults }, dir);
       const bytes = m.database.size + m.media.reduce((s, f) => s + f.size, 0);
       console.log(
         `Backed up ${m.store} store at position ${m.head.position} (hash ${m.head.hash ?? '-'}) and ${m.media.length} media files, ${mib(bytes)}, in ${m.durationMs} ms to ${dir}`,
       );
+      const carried = m.devDefaultSecrets ?? [];
+      if (carried.length)
+        console.log(
+          `The site runs on dev-default secrets (${carried.map((c) => c.variable).join(', ')}): the backup carries them in ${dir}/dev-secrets; keep it as private as the secrets themselves`,
+        );
       for (const id of m.missingMedia) console.warn(`Warning: video ${id} was deleted while the backup ran; its files are not in it`);
       return 0;
     } catch (err) {
@@ -41,6 +49,8 @@ export const backup: CliCommand = {
 
 export const restore: CliCommand = {
   summary: 'restore a backup DIR into an empty DATA_DIR (and, for PostgreSQL, the empty DATABASE_URL) [--erasures FILE]',
+  // The backup's own dev-default secrets go into the empty DATA_DIR first; only then the rest are filled.
+  fillsDevDefaults: true,
   async run(input) {
     const { env, args } = input;
     const { rest, flags } = parseFlags(args);
@@ -50,7 +60,17 @@ export const restore: CliCommand = {
       return 2;
     }
     try {
+      const carried = (await readBackupManifest(dir)).devDefaultSecrets ?? [];
+      if (!env.DATA_KEY_SECRET && !carried.some((c) => c.variable === 'DATA_KEY_SECRET')) {
+        console.error(
+          'restore refused: this backup does not carry a DATA_KEY_SECRET (the site ran with one set in its environment, or the backup was made before backups carried dev defaults). ' +
+            "Set DATA_KEY_SECRET to the secret the backed-up site ran with (a dev site's is the content of its DATA_DIR/dev-data-key-secret) and restore again; without it the members' data keys do not open.",
+        );
+        return 2;
+      }
       const m = await restoreSite(dir, { dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL });
+      cliDevDefaults(env);
+      if (carried.length) console.log(`Put back the backup's dev-default secrets: ${carried.map((c) => c.variable).join(', ')}`);
       const opened = await openAuditStore(env, { store: envStoreUrl(env) });
       try {
         const v = await verifyChain(opened.store, m.head.hash ? { expect: { position: m.head.position, hash: m.head.hash } } : {});
