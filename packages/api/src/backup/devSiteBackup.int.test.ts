@@ -4,7 +4,8 @@
  * backup carries the generated secrets, marked as dev defaults, the restore into an empty DATA_DIR
  * puts them back, and a server started on the result opens the members' sealed data (it stopped with
  * DataKeyError before). A backup of a site whose secrets come from the environment carries none of
- * them, and restoring it without DATA_KEY_SECRET is refused up front, naming the variable.
+ * them, restoring it without DATA_KEY_SECRET is refused up front, and with one that does not open
+ * the store's data keys the restore ends with exit 1 naming the variable.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -96,6 +97,10 @@ forEachStore('backup and restore of a site on dev defaults', (kind) => {
       expect(refused.code).toBe(2);
       expect(refused.out).toMatch(/restore refused: .*Set DATA_KEY_SECRET/);
       expect(fs.readdirSync(other.dataDir)).toEqual([]);
+      // With a DATA_KEY_SECRET that does not open the store's data keys, the restore says so (exit 1), naming the variable.
+      const wrong = await runCli({ ...other.env, ...ENV_SECRETS }, ['restore', prodDir]);
+      expect(wrong.code).toBe(1);
+      expect(wrong.out).toMatch(/this DATA_KEY_SECRET \(master key \w+\) does not open the members' data keys/);
     } finally {
       for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) await killHard(s);
       await source.cleanup();

@@ -8,6 +8,9 @@
  */
 import { verifyChain } from '../audit/verifyChain.js';
 import { BackupError, backupSite, readBackupManifest, restoreSite } from '../backup/siteBackup.js';
+import type { Env } from '../config/env.js';
+import type { Queryable } from '../db/types.js';
+import { masterKeysOf, wrappedKid } from '../privacy/dataKeys.js';
 import { parseFlags } from './args.js';
 import { envStoreUrl, openAuditStore } from './auditStore.js';
 import type { CliCommand } from './command.js';
@@ -47,6 +50,20 @@ export const backup: CliCommand = {
   },
 };
 
+/** Master key ids wrapping data keys in the store that neither DATA_KEY_SECRET nor DATA_KEY_SECRET_PREVIOUS is. */
+async function foreignMasterKeys(db: Queryable, env: Env): Promise<string[]> {
+  const keys = masterKeysOf(env.DATA_KEY_SECRET as string, env.DATA_KEY_SECRET_PREVIOUS);
+  const known = new Set([keys.current.kid, keys.previous?.kid]);
+  const kids = new Set<string>();
+  // A store from before crypto-shredding has no data_keys table: nothing to open.
+  const rows = await db.all<{ wrapped_key: string }>('SELECT wrapped_key FROM data_keys WHERE wrapped_key IS NOT NULL').catch(() => []);
+  for (const r of rows) {
+    const kid = wrappedKid(r.wrapped_key);
+    if (kid && !known.has(kid)) kids.add(kid);
+  }
+  return [...kids].sort();
+}
+
 export const restore: CliCommand = {
   summary: 'restore a backup DIR into an empty DATA_DIR (and, for PostgreSQL, the empty DATABASE_URL) [--erasures FILE]',
   // The backup's own dev-default secrets go into the empty DATA_DIR first; only then the rest are filled.
@@ -76,6 +93,14 @@ export const restore: CliCommand = {
         const v = await verifyChain(opened.store, m.head.hash ? { expect: { position: m.head.position, hash: m.head.hash } } : {});
         if (!v.ok || v.headPosition !== m.head.position) {
           console.error(`Restored, but the store does not verify against the manifest's head: ${JSON.stringify(v)}`);
+          return 1;
+        }
+        const foreign = opened.db ? await foreignMasterKeys(opened.db, env) : [];
+        if (foreign.length) {
+          console.error(
+            `Restored, but this DATA_KEY_SECRET (master key ${masterKeysOf(env.DATA_KEY_SECRET as string).current.kid}) does not open the members' data keys, wrapped by master key ${foreign.join(', ')}: ` +
+              'set DATA_KEY_SECRET to the secret the backed-up site ran with before starting the server on it.',
+          );
           return 1;
         }
       } finally {
