@@ -2,16 +2,22 @@
  * Erasure against mail in flight, on each store, over SMTP (a real smtp-server on loopback) and into
  * the dev outbox: hundreds of members, each erased the moment it registered (and was approved), while
  * the mail subscriber is writing their mails and two senders (the server's and a fast one, as a second
- * process would) are delivering them. Afterwards no erased address is in the outbox table or in an
- * .eml file, and every mail the SMTP server got for an erased member had arrived before their erasure
- * answered (a delivery already under way is waited for; none starts after).
+ * process would) are delivering them. On PostgreSQL the second sender and a second mail subscriber
+ * run over a connection pool of their own, as another API process would, so only the database's
+ * locks (not this process's bookkeeping) keep them apart from the erasure. Afterwards no erased
+ * address is in the outbox table or in an .eml file, and every mail the SMTP server got for an erased
+ * member had arrived before their erasure answered (a delivery already under way is waited for; none
+ * starts after).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { forEachStore, randomBytes, startTestServer, type TestServer } from '../../test/harness.js';
+import { openPostgres } from '../db/postgres.js';
+import { startSubscribers } from '../eventstore/subscriber.js';
 import { eraseMember } from '../identity/erasure.service.js';
 import { appendTestUser } from '../identity/identity.testkit.js';
+import { identityMailSubscriber } from '../identity/mail.subscriber.js';
 import { startMailSender } from '../mail/sender.js';
 import { startSmtpServer } from '../mail/smtpServer.testkit.js';
 
@@ -33,7 +39,11 @@ forEachStore('erasure against mail in flight', (kind) => {
       if (via === 'smtp') smtp = await startSmtpServer();
       server = await startTestServer(kind, { env: smtp ? { SMTP_URL: smtp.url } : {} });
       const ctx = server.ctx;
-      const second = startMailSender(ctx, { pollMs: 2 });
+      // "Another process": on PostgreSQL a pool of its own for a second sender and mail subscriber.
+      const otherDb = kind === 'postgres' ? openPostgres(server.store.env.DATABASE_URL as string, { max: 4 }) : undefined;
+      const other = otherDb ? { ...ctx, db: otherDb } : ctx;
+      const second = startMailSender(other, { pollMs: 2 });
+      const otherSubscriber = otherDb ? startSubscribers(otherDb, ctx.store, [identityMailSubscriber(other)], { pollMs: 5 }) : undefined;
       const tag = randomBytes(4).toString('hex');
       const erasedAt = new Map<string, number>();
       let next = 0;
@@ -54,10 +64,13 @@ forEachStore('erasure against mail in flight', (kind) => {
           }),
         );
         await server.subscribers.drain();
+        await otherSubscriber?.drain();
         await second.drain();
         await new Promise((r) => setTimeout(r, 700)); // the server's own sender polls every 500 ms
       } finally {
         await second.stop();
+        await otherSubscriber?.stop();
+        await otherDb?.close();
       }
       const ms = Math.round(performance.now() - started);
       const addresses = [...erasedAt.keys()];
