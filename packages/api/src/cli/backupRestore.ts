@@ -20,7 +20,7 @@ import { erasuresReapply } from './privacy.js';
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 export const backup: CliCommand = {
-  summary: 'back up the store (SQLite online backup or pg_dump) and media into an empty DIR, with a manifest',
+  summary: 'back up the store (SQLite online backup or pg_dump), media and dev-default secrets into an empty DIR, with a manifest',
   async run({ env, args, devDefaults }) {
     const dir = parseFlags(args).rest[0];
     if (!dir) {

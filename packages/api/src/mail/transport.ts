@@ -17,6 +17,9 @@ export interface MailTransport {
   close(): void;
 }
 
+/** How long one SMTP delivery may wait: for the connection, for the greeting, for a silent socket. */
+export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
+
 export function messageIdFor(key: string, from: string): string {
   const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
   return `<${createHash('sha256').update(key).digest('hex').slice(0, 32)}@${domain}>`;
@@ -45,7 +48,9 @@ export function outboxDir(ctx: AppContext): string {
 
 export function createMailTransport(ctx: AppContext): MailTransport {
   if (ctx.env.SMTP_URL) {
-    const smtp = nodemailer.createTransport(ctx.env.SMTP_URL);
+    // Bounded waits (nodemailer's own are 2 and 10 minutes): a member's erasure waits for a delivery to
+    // them that is under way (privacy/personalWrites.ts). Query parameters of SMTP_URL override these.
+    const smtp = nodemailer.createTransport({ url: ctx.env.SMTP_URL, ...SMTP_TIMEOUTS });
     return {
       async send(mail) {
         await smtp.sendMail(messageOf(ctx, mail));
