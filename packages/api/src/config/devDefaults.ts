@@ -30,7 +30,7 @@ export interface FilledDefault {
 
 /**
  * Fills every unset secret of `env` from (or into) its file in DATA_DIR and answers which ones it
- * filled. With NODE_ENV=production an unset secret is an error (`required: 'throw'`, the server)
+ * filled. With NODE_ENV=production an unset secret is an error (`inProduction: 'throw'`, the server)
  * or stays unset (`'leave'`, the CLI: a command that needs it says so).
  */
 export function fillDevDefaults(env: Env, opts: { inProduction: 'throw' | 'leave' }): FilledDefault[] {

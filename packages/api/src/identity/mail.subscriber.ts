@@ -2,7 +2,9 @@
  * Identity's checkpointed subscriber: turns registrations, approvals, rejections, reset requests,
  * account-settings changes (password changed, e-mail change link and notice) and second-factor
  * changes (a security notice) into outbox rows in the same transaction as its checkpoint, keyed by the event id, so a crash or
- * a replay never loses or doubles a mail. The mail module's sender delivers them.
+ * a replay never loses or doubles a mail. The mail module's sender delivers them. Each write checks
+ * in that transaction that the member still has their data key, exclusive with their erasure
+ * (privacy/personalWrites.ts): a mail for a member erased meanwhile is not written.
  */
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
