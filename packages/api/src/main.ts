@@ -3,44 +3,18 @@
  * (and say so), start the server, stop cleanly on SIGTERM/SIGINT.
  */
 
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, type Env, parseEnv } from './config/env.js';
+import { fillDevDefaults } from './config/devDefaults.js';
+import { ConfigError, parseEnv } from './config/env.js';
 import { loadSiteConfig, ROOT_DIR } from './config/site.js';
 import { describeStore, SchemaTooNewError } from './context.js';
 import { modules } from './modules.js';
 import { startServer } from './server.js';
 
-/** A secret that survives restarts in development: generated once into DATA_DIR. */
-function devSecret(env: Env, name = 'dev-token-secret'): string {
-  const file = path.join(env.DATA_DIR, name);
-  fs.mkdirSync(env.DATA_DIR, { recursive: true });
-  if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(48).toString('hex'), { mode: 0o600 });
-  return fs.readFileSync(file, 'utf8').trim();
-}
-
 async function main() {
   const env = parseEnv();
-  if (!env.TOKEN_SECRET) {
-    if (env.NODE_ENV === 'production') throw new ConfigError('TOKEN_SECRET must be set when NODE_ENV=production');
-    env.TOKEN_SECRET = devSecret(env);
-    console.warn(`[dev default] TOKEN_SECRET not set: using a generated secret stored in ${path.join(env.DATA_DIR, 'dev-token-secret')}`);
-  }
-  if (!env.MFA_KEY_SECRET) {
-    if (env.NODE_ENV === 'production') throw new ConfigError('MFA_KEY_SECRET must be set when NODE_ENV=production');
-    env.MFA_KEY_SECRET = devSecret(env, 'dev-mfa-key-secret');
-    console.warn(
-      `[dev default] MFA_KEY_SECRET not set: using a generated secret stored in ${path.join(env.DATA_DIR, 'dev-mfa-key-secret')}`,
-    );
-  }
-  if (!env.DATA_KEY_SECRET) {
-    if (env.NODE_ENV === 'production') throw new ConfigError('DATA_KEY_SECRET must be set when NODE_ENV=production');
-    env.DATA_KEY_SECRET = devSecret(env, 'dev-data-key-secret');
-    console.warn(
-      `[dev default] DATA_KEY_SECRET not set: using a generated secret stored in ${path.join(env.DATA_DIR, 'dev-data-key-secret')}`,
-    );
-  }
+  for (const d of fillDevDefaults(env, { inProduction: 'throw' }))
+    console.warn(`[dev default] ${d.variable} not set: using a generated secret stored in ${d.file}`);
   const { config: site, file: siteFile } = loadSiteConfig(env.SITE_CONFIG);
   if (siteFile.endsWith('site.config.example.json'))
     console.warn(`[dev default] using ${siteFile}; copy it to site.config.json for your brand`);

@@ -10,6 +10,12 @@
  *
  * Media is copied after the snapshot, for exactly the videos the snapshot knows: a video uploaded
  * later is not in the backup's store and so not in its media either.
+ *
+ * A site on dev defaults (no TOKEN_SECRET, MFA_KEY_SECRET or DATA_KEY_SECRET in the environment, see
+ * config/devDefaults.ts) keeps those secrets in DATA_DIR, and its data keys do not open without
+ * them: the backup carries exactly those generated files under `dev-secrets/`, listed in the
+ * manifest as `devDefaultSecrets`, and restore puts them back into DATA_DIR. A secret set in the
+ * environment (production) is never written into a backup.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -43,7 +49,18 @@ export interface BackupManifest {
   media: ManifestFile[];
   /** Videos in the snapshot whose folder had gone (deleted after the snapshot) when media was copied. */
   missingMedia: string[];
+  /** Generated dev-default secrets the site ran on (`dev-secrets/<file>`); absent or empty when every secret came from the environment. */
+  devDefaultSecrets?: DevDefaultSecretFile[];
   durationMs: number;
+}
+
+export const DEV_SECRETS_DIR = 'dev-secrets';
+
+export interface DevDefaultSecretFile extends ManifestFile {
+  /** The environment variable it stands in for (TOKEN_SECRET, MFA_KEY_SECRET, DATA_KEY_SECRET). */
+  variable: string;
+  /** Always true: a generated development default, never a secret from the environment. */
+  devDefault: true;
 }
 
 export class BackupError extends Error {}
@@ -133,6 +150,8 @@ export interface BackupSource {
   dataDir: string;
   /** PostgreSQL when set, else `${dataDir}/store.sqlite`. */
   databaseUrl?: string;
+  /** The secrets the site got from dev-default files in DATA_DIR (the CLI's `fillDevDefaults` answer); only these are carried. */
+  devDefaults?: { variable: string; file: string }[];
 }
 
 /**
@@ -171,6 +190,7 @@ export async function backupSite(source: BackupSource, target: string): Promise<
     database = await describeFile(target, SQLITE_FILE);
   }
   const media = await copyMedia(source.dataDir, target, videoIds);
+  const devDefaultSecrets = await copyDevSecrets(source, target);
   const manifest: BackupManifest = {
     format: 'members-site-backup/1',
     createdAt,
@@ -179,10 +199,26 @@ export async function backupSite(source: BackupSource, target: string): Promise<
     database,
     media: media.files,
     missingMedia: media.missing,
+    devDefaultSecrets,
     durationMs: Math.round(performance.now() - started),
   };
   await fsp.writeFile(path.join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
+}
+
+/** Copies the generated dev-default secret files named by `source.devDefaults` (files in DATA_DIR only). */
+async function copyDevSecrets(source: BackupSource, target: string): Promise<DevDefaultSecretFile[]> {
+  const out: DevDefaultSecretFile[] = [];
+  for (const d of source.devDefaults ?? []) {
+    const name = path.basename(d.file);
+    if (path.resolve(source.dataDir, name) !== path.resolve(d.file) || !/^dev-[a-z-]+-secret$/.test(name)) continue;
+    const rel = `${DEV_SECRETS_DIR}/${name}`;
+    await fsp.mkdir(path.join(target, DEV_SECRETS_DIR), { recursive: true, mode: 0o700 });
+    await fsp.copyFile(d.file, path.join(target, rel), fs.constants.COPYFILE_EXCL);
+    await fsp.chmod(path.join(target, rel), 0o600);
+    out.push({ ...(await describeFile(target, rel)), variable: d.variable, devDefault: true });
+  }
+  return out;
 }
 
 function hasTable(db: Database.Database, name: string): boolean {
@@ -233,15 +269,21 @@ export interface RestoreTarget {
   databaseUrl?: string;
 }
 
+/** The manifest of the backup in `from`; a BackupError when it is not one. */
+export async function readBackupManifest(from: string): Promise<BackupManifest> {
+  const manifestFile = path.join(from, MANIFEST);
+  if (!fs.existsSync(manifestFile)) throw new BackupError(`${from} is not a backup: it has no ${MANIFEST}`);
+  const manifest = JSON.parse(await fsp.readFile(manifestFile, 'utf8')) as BackupManifest;
+  if (manifest.format !== 'members-site-backup/1') throw new BackupError(`Unknown backup format: ${String(manifest.format)}`);
+  return manifest;
+}
+
 /**
  * Restores a backup made by `backupSite` into an empty data directory (and, for a PostgreSQL
  * backup, an empty database), checking every file against the manifest first.
  */
 export async function restoreSite(from: string, target: RestoreTarget): Promise<BackupManifest> {
-  const manifestFile = path.join(from, MANIFEST);
-  if (!fs.existsSync(manifestFile)) throw new BackupError(`${from} is not a backup: it has no ${MANIFEST}`);
-  const manifest = JSON.parse(await fsp.readFile(manifestFile, 'utf8')) as BackupManifest;
-  if (manifest.format !== 'members-site-backup/1') throw new BackupError(`Unknown backup format: ${String(manifest.format)}`);
+  const manifest = await readBackupManifest(from);
   if (!(await isEmptyOrAbsent(target.dataDir)))
     throw new BackupError(
       `DATA_DIR ${target.dataDir} is not empty: restore only into an empty data directory (move the old one away first)`,
@@ -251,7 +293,8 @@ export async function restoreSite(from: string, target: RestoreTarget): Promise<
   if (manifest.store === 'sqlite' && target.databaseUrl)
     throw new BackupError('This backup is of the embedded SQLite store: unset DATABASE_URL to restore it into DATA_DIR');
 
-  for (const f of [manifest.database, ...manifest.media.map((m) => ({ ...m, path: path.join('media', m.path) }))]) {
+  const devSecrets = manifest.devDefaultSecrets ?? [];
+  for (const f of [manifest.database, ...manifest.media.map((m) => ({ ...m, path: path.join('media', m.path) })), ...devSecrets]) {
     const actual = await describeFile(from, f.path).catch(() => null);
     if (!actual || actual.size !== f.size || actual.sha256 !== f.sha256)
       throw new BackupError(`${f.path} in the backup is missing or differs from the manifest; the backup is damaged`);
@@ -277,6 +320,12 @@ export async function restoreSite(from: string, target: RestoreTarget): Promise<
     const to = path.join(target.dataDir, 'media', m.path);
     await fsp.mkdir(path.dirname(to), { recursive: true });
     await fsp.copyFile(path.join(from, 'media', m.path), to, fs.constants.COPYFILE_EXCL);
+  }
+  // The dev-default secrets back where the server and the CLI read them (config/devDefaults.ts).
+  for (const f of devSecrets) {
+    const to = path.join(target.dataDir, path.basename(f.path));
+    await fsp.copyFile(path.join(from, f.path), to, fs.constants.COPYFILE_EXCL);
+    await fsp.chmod(to, 0o600);
   }
   return manifest;
 }

@@ -29,8 +29,10 @@ export function billingMailSubscriber(ctx: AppContext): Subscriber {
       const plan = planOf(ctx.site, event.data.planType).name;
       if (event.type === 'PaymentRejected') {
         await enqueueMail(
+          ctx.db.dialect,
           tx,
           {
+            subjectId: event.data.userId,
             key: `payment-rejected:${recorded.eventId}`,
             to: user.email,
             subject: `${site}: your Bitcoin payment could not be verified`,
@@ -43,8 +45,10 @@ export function billingMailSubscriber(ctx: AppContext): Subscriber {
       if (event.type !== 'SubscriptionActivated' && event.type !== 'SubscriptionRenewed') return;
       const renewed = event.type === 'SubscriptionRenewed';
       await enqueueMail(
+        ctx.db.dialect,
         tx,
         {
+          subjectId: event.data.userId,
           key: `subscription-active:${recorded.eventId}`,
           to: user.email,
           subject: `${site}: your subscription is active`,

@@ -2,31 +2,42 @@
  * `pnpm cli backup DIR` and `pnpm cli restore DIR`: a consistent copy of the running site's store
  * and media (see backup/siteBackup.ts), and its restore into an empty DATA_DIR (plus, for
  * PostgreSQL, an empty database named by DATABASE_URL). Restore verifies the hash chain of the
- * result against the manifest's head.
+ * result against the manifest's head. A site on dev defaults has its generated secrets carried by
+ * the backup and put back by the restore; a backup without a dev-default DATA_KEY_SECRET is restored
+ * only with DATA_KEY_SECRET set (its data keys open with nothing else).
  */
 import { verifyChain } from '../audit/verifyChain.js';
-import { BackupError, backupSite, restoreSite } from '../backup/siteBackup.js';
+import { BackupError, backupSite, readBackupManifest, restoreSite } from '../backup/siteBackup.js';
+import type { Env } from '../config/env.js';
+import type { Queryable } from '../db/types.js';
+import { masterKeysOf, wrappedKid } from '../privacy/dataKeys.js';
 import { parseFlags } from './args.js';
 import { envStoreUrl, openAuditStore } from './auditStore.js';
 import type { CliCommand } from './command.js';
+import { cliDevDefaults } from './devDefaults.js';
 import { erasuresReapply } from './privacy.js';
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 export const backup: CliCommand = {
-  summary: 'back up the store (SQLite online backup or pg_dump) and media into an empty DIR, with a manifest',
-  async run({ env, args }) {
+  summary: 'back up the store (SQLite online backup or pg_dump), media and dev-default secrets into an empty DIR, with a manifest',
+  async run({ env, args, devDefaults }) {
     const dir = parseFlags(args).rest[0];
     if (!dir) {
       console.error('Usage: backup DIR   (DIR must be new or empty)');
       return 2;
     }
     try {
-      const m = await backupSite({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL }, dir);
+      const m = await backupSite({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, devDefaults }, dir);
       const bytes = m.database.size + m.media.reduce((s, f) => s + f.size, 0);
       console.log(
         `Backed up ${m.store} store at position ${m.head.position} (hash ${m.head.hash ?? '-'}) and ${m.media.length} media files, ${mib(bytes)}, in ${m.durationMs} ms to ${dir}`,
       );
+      const carried = m.devDefaultSecrets ?? [];
+      if (carried.length)
+        console.log(
+          `The site runs on dev-default secrets (${carried.map((c) => c.variable).join(', ')}): the backup carries them in ${dir}/dev-secrets; keep it as private as the secrets themselves`,
+        );
       for (const id of m.missingMedia) console.warn(`Warning: video ${id} was deleted while the backup ran; its files are not in it`);
       return 0;
     } catch (err) {
@@ -39,8 +50,24 @@ export const backup: CliCommand = {
   },
 };
 
+/** Master key ids wrapping data keys in the store that neither DATA_KEY_SECRET nor DATA_KEY_SECRET_PREVIOUS is. */
+async function foreignMasterKeys(db: Queryable, env: Env): Promise<string[]> {
+  const keys = masterKeysOf(env.DATA_KEY_SECRET as string, env.DATA_KEY_SECRET_PREVIOUS);
+  const known = new Set([keys.current.kid, keys.previous?.kid]);
+  const kids = new Set<string>();
+  // A store from before crypto-shredding has no data_keys table: nothing to open.
+  const rows = await db.all<{ wrapped_key: string }>('SELECT wrapped_key FROM data_keys WHERE wrapped_key IS NOT NULL').catch(() => []);
+  for (const r of rows) {
+    const kid = wrappedKid(r.wrapped_key);
+    if (kid && !known.has(kid)) kids.add(kid);
+  }
+  return [...kids].sort();
+}
+
 export const restore: CliCommand = {
   summary: 'restore a backup DIR into an empty DATA_DIR (and, for PostgreSQL, the empty DATABASE_URL) [--erasures FILE]',
+  // The backup's own dev-default secrets go into the empty DATA_DIR first; only then the rest are filled.
+  fillsDevDefaults: true,
   async run(input) {
     const { env, args } = input;
     const { rest, flags } = parseFlags(args);
@@ -50,12 +77,30 @@ export const restore: CliCommand = {
       return 2;
     }
     try {
+      const carried = (await readBackupManifest(dir)).devDefaultSecrets ?? [];
+      if (!env.DATA_KEY_SECRET && !carried.some((c) => c.variable === 'DATA_KEY_SECRET')) {
+        console.error(
+          'restore refused: this backup does not carry a DATA_KEY_SECRET (the site ran with one set in its environment, or the backup was made before backups carried dev defaults). ' +
+            "Set DATA_KEY_SECRET to the secret the backed-up site ran with (a dev site's is the content of its DATA_DIR/dev-data-key-secret) and restore again; without it the members' data keys do not open.",
+        );
+        return 2;
+      }
       const m = await restoreSite(dir, { dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL });
+      cliDevDefaults(env);
+      if (carried.length) console.log(`Put back the backup's dev-default secrets: ${carried.map((c) => c.variable).join(', ')}`);
       const opened = await openAuditStore(env, { store: envStoreUrl(env) });
       try {
         const v = await verifyChain(opened.store, m.head.hash ? { expect: { position: m.head.position, hash: m.head.hash } } : {});
         if (!v.ok || v.headPosition !== m.head.position) {
           console.error(`Restored, but the store does not verify against the manifest's head: ${JSON.stringify(v)}`);
+          return 1;
+        }
+        const foreign = opened.db ? await foreignMasterKeys(opened.db, env) : [];
+        if (foreign.length) {
+          console.error(
+            `Restored, but this DATA_KEY_SECRET (master key ${masterKeysOf(env.DATA_KEY_SECRET as string).current.kid}) does not open the members' data keys, wrapped by master key ${foreign.join(', ')}: ` +
+              'set DATA_KEY_SECRET to the secret the backed-up site ran with before starting the server on it.',
+          );
           return 1;
         }
       } finally {

@@ -2,21 +2,17 @@
  * Operator commands (`pnpm cli <command>`), reading the same environment as the server and
  * working with the server stopped. Each command lives in its own module and registers here.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { ConfigError, parseEnv } from '../config/env.js';
 import { loadSiteConfig } from '../config/site.js';
 import { SchemaTooNewError } from '../db/migrate.js';
 import { commands } from './commands.js';
+import { cliDevDefaults } from './devDefaults.js';
 
-function devDataKeySecret(dataDir: string): string | undefined {
-  const file = path.join(dataDir, 'dev-data-key-secret');
-  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : undefined;
-}
+const HELP_ARGS = ['help', '--help', '-h'];
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  pnpm cli ${name.padEnd(28)} ${c.summary}`);
-  return `Usage:\n${lines.join('\n')}`;
+  return `Usage: pnpm cli <command> [arguments]   (pnpm cli --help: this list)\n\nCommands:\n${lines.join('\n')}`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -24,17 +20,20 @@ async function main(argv: string[]): Promise<number> {
   const names = Object.keys(commands).sort((a, b) => b.split(' ').length - a.split(' ').length);
   const name = names.find((n) => n.split(' ').every((part, i) => argv[i] === part));
   if (!name) {
-    console.error(argv.length ? `Unknown command: ${argv.join(' ')}\n` : '');
+    if (argv.length === 0 || (argv.length === 1 && HELP_ARGS.includes(argv[0] as string))) {
+      console.log(usage());
+      return 0;
+    }
+    console.error(`Unknown command: ${argv.join(' ')}\n`);
     console.error(usage());
-    return argv.length && !['help', '--help', '-h'].includes(argv[0] ?? '') ? 2 : 0;
+    return 2;
   }
+  const command = commands[name] as (typeof commands)[string];
   const rest = argv.slice(name.split(' ').length);
   const env = parseEnv();
-  env.TOKEN_SECRET ??= 'cli-does-not-sign-tokens-cli-does-not-sign-tokens';
-  // The server's dev default (main.ts writes it into DATA_DIR); production sets DATA_KEY_SECRET.
-  env.DATA_KEY_SECRET ??= devDataKeySecret(env.DATA_DIR);
+  const devDefaults = command.fillsDevDefaults ? [] : cliDevDefaults(env);
   const { config: site } = loadSiteConfig(env.SITE_CONFIG);
-  return (await commands[name]?.run({ env, site, args: rest })) ?? 0;
+  return command.run({ env, site, args: rest, devDefaults });
 }
 
 /**

@@ -5,7 +5,8 @@
  * 2. `MemberErased` is appended on their stream; its append transaction destroys their data key
  *    (privacy/shredder.ts) and the read models replace their personal columns by placeholders.
  *    From then on their personal fields in every event decode to `erased member <short id>`.
- * 3. What lives outside the log goes: refresh sessions, the second-factor secret, queued and sent
+ * 3. Mail writes and deliveries that saw the key before it went are waited for; later ones see it
+ *    gone and write nothing (privacy/personalWrites.ts). Then what lives outside the log goes: refresh sessions, the second-factor secret, queued and sent
  *    mail to or about them (outbox rows and the dev outbox's .eml files), rate-limit counters keyed by
  *    their address (keyed by an HMAC of it, see limits.ts); the embedded store's WAL is checkpointed and truncated so old page images with
  *    their rows do not linger in its bytes (SQLite runs with `secure_delete`).
@@ -18,7 +19,8 @@ import path from 'node:path';
 import type { erasedAnswerSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { outboxDir } from '../mail/transport.js';
+import { emlFileName, outboxDir } from '../mail/transport.js';
+import { waitForPersonalWrites } from '../privacy/personalWrites.js';
 import type { Caller } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { runUserCommand } from './accounts.service.js';
@@ -51,10 +53,10 @@ async function addressesOf(ctx: AppContext, userId: string): Promise<string[]> {
   return [...out];
 }
 
-/** Outbox rows to or mentioning the addresses, and their .eml files in the dev outbox. */
-async function forgetMail(ctx: AppContext, addresses: string[]): Promise<number> {
+/** Outbox rows for the member, to or mentioning the addresses, and their .eml files in the dev outbox. */
+async function forgetMail(ctx: AppContext, userId: string, addresses: string[]): Promise<number> {
   let removed = 0;
-  const keys: string[] = [];
+  const keys = (await ctx.db.all<{ key: string }>('SELECT key FROM mail_outbox WHERE subject_id = ?', [userId])).map((r) => r.key);
   for (const a of addresses) {
     const like = `%${a.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
     const rows = await ctx.db.all<{ key: string }>(
@@ -66,11 +68,13 @@ async function forgetMail(ctx: AppContext, addresses: string[]): Promise<number>
   for (const key of new Set(keys)) removed += (await ctx.db.run('DELETE FROM mail_outbox WHERE key = ?', [key])).changes;
   const dir = outboxDir(ctx);
   if (fs.existsSync(dir)) {
+    // Their mails' files by name (an address may be folded across lines inside), then any file naming an address.
+    const names = new Set([...keys].map(emlFileName));
     for (const name of fs.readdirSync(dir)) {
       if (!name.endsWith('.eml')) continue;
       const file = path.join(dir, name);
-      const text = fs.readFileSync(file, 'utf8').toLowerCase();
-      if (addresses.some((a) => text.includes(a))) fs.rmSync(file, { force: true });
+      if (names.has(name) || addresses.some((a) => fs.readFileSync(file, 'utf8').toLowerCase().includes(a)))
+        fs.rmSync(file, { force: true });
     }
   }
   return removed;
@@ -107,7 +111,10 @@ export async function eraseMember(
   });
   await deleteSecret(ctx.db, userId);
   for (const a of addresses) await opts.limits?.failedLogins.reset(a);
-  const mails = await forgetMail(ctx, addresses);
+  // Mail being written or delivered by someone who saw the key before it went finishes first (then is
+  // removed here); later ones see it gone and write nothing (privacy/personalWrites.ts).
+  await waitForPersonalWrites(ctx.db, userId);
+  const mails = await forgetMail(ctx, userId, addresses);
   if (ctx.db.dialect === 'sqlite') await ctx.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   ctx.logger.info({ userId, requestedBy: opts.requestedBy, actorId: caller.actorId, mailsRemoved: mails }, 'member erased');
   return success({ erased: true });

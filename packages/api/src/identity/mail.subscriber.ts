@@ -2,7 +2,9 @@
  * Identity's checkpointed subscriber: turns registrations, approvals, rejections, reset requests,
  * account-settings changes (password changed, e-mail change link and notice) and second-factor
  * changes (a security notice) into outbox rows in the same transaction as its checkpoint, keyed by the event id, so a crash or
- * a replay never loses or doubles a mail. The mail module's sender delivers them.
+ * a replay never loses or doubles a mail. The mail module's sender delivers them. Each write checks
+ * in that transaction that the member still has their data key, exclusive with their erasure
+ * (privacy/personalWrites.ts): a mail for a member erased meanwhile is not written.
  */
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
@@ -35,8 +37,8 @@ export function identityMailSubscriber(ctx: AppContext): Subscriber {
       : (ctx.env.PUBLIC_URL ?? `http://localhost:${ctx.env.PORT}`)
     ).replace(/\/+$/, '');
 
-  async function send(tx: Queryable, key: string, to: string, mail: MailText) {
-    await enqueueMail(tx, { key, to, subject: mail.subject, text: mail.text }, ctx.clock.now());
+  async function send(tx: Queryable, key: string, subjectId: string, to: string, mail: MailText) {
+    await enqueueMail(ctx.db.dialect, tx, { key, subjectId, to, subject: mail.subject, text: mail.text }, ctx.clock.now());
   }
 
   return {
@@ -60,27 +62,42 @@ export function identityMailSubscriber(ctx: AppContext): Subscriber {
         case 'UserRegistered': {
           const d = event.data;
           if (d.role === 'admin') return; // the bootstrapped admin is not a registration
-          await send(tx, `registration-received:${recorded.eventId}`, d.email, registrationReceivedMail(site, d.firstName));
+          await send(tx, `registration-received:${recorded.eventId}`, d.userId, d.email, registrationReceivedMail(site, d.firstName));
           const token = emailVerificationToken(tokenSecret(ctx), d.userId, d.email);
           const link = `${origin}/auth/verify-email?token=${encodeURIComponent(token)}`;
-          await send(tx, `verify-email:${recorded.eventId}`, d.email, verifyEmailMail(site, d.firstName, link));
+          await send(tx, `verify-email:${recorded.eventId}`, d.userId, d.email, verifyEmailMail(site, d.firstName, link));
           return;
         }
         case 'UserApproved': {
           if (event.data.approvedBy === SYSTEM_ACTOR) return;
           const user = await findUserById(tx, event.data.userId);
-          if (user) await send(tx, `user-approved:${recorded.eventId}`, user.email, approvedMail(site, user.first_name, `${origin}/login`));
+          if (user)
+            await send(
+              tx,
+              `user-approved:${recorded.eventId}`,
+              user.id,
+              user.email,
+              approvedMail(site, user.first_name, `${origin}/login`),
+            );
           return;
         }
         case 'UserRejected': {
           const user = await findUserById(tx, event.data.userId);
-          if (user) await send(tx, `user-rejected:${recorded.eventId}`, user.email, rejectedMail(site, user.first_name, event.data.reason));
+          if (user)
+            await send(
+              tx,
+              `user-rejected:${recorded.eventId}`,
+              user.id,
+              user.email,
+              rejectedMail(site, user.first_name, event.data.reason),
+            );
           return;
         }
         case 'PasswordResetRequested': {
           const user = await findUserById(tx, event.data.userId);
           const link = `${origin}/auth/forgot-password?token=${encodeURIComponent(resetToken(tokenSecret(ctx), event.data.resetId))}`;
-          if (user) await send(tx, `password-reset:${recorded.eventId}`, user.email, passwordResetMail(site, user.first_name, link));
+          if (user)
+            await send(tx, `password-reset:${recorded.eventId}`, user.id, user.email, passwordResetMail(site, user.first_name, link));
           return;
         }
         case 'PasswordChanged': {
@@ -88,7 +105,8 @@ export function identityMailSubscriber(ctx: AppContext): Subscriber {
           if (event.data.via !== 'user') return;
           const user = await findUserById(tx, event.data.userId);
           const reset = `${origin}/auth/forgot-password`;
-          if (user) await send(tx, `password-changed:${recorded.eventId}`, user.email, passwordChangedMail(site, user.first_name, reset));
+          if (user)
+            await send(tx, `password-changed:${recorded.eventId}`, user.id, user.email, passwordChangedMail(site, user.first_name, reset));
           return;
         }
         case 'EmailChangeRequested': {
@@ -97,14 +115,22 @@ export function identityMailSubscriber(ctx: AppContext): Subscriber {
           if (!d.newEmail.includes('@')) return;
           const user = await findUserById(tx, d.userId);
           const link = `${origin}/auth/confirm-email?token=${encodeURIComponent(emailChangeToken(tokenSecret(ctx), d.userId, d.changeId))}`;
-          if (user) await send(tx, `email-change:${recorded.eventId}`, d.newEmail, confirmEmailChangeMail(site, user.first_name, link));
+          if (user)
+            await send(tx, `email-change:${recorded.eventId}`, d.userId, d.newEmail, confirmEmailChangeMail(site, user.first_name, link));
           return;
         }
         case 'EmailChanged': {
           const d = event.data;
           if (!d.previousEmail.includes('@')) return;
           const user = await findUserById(tx, d.userId);
-          if (user) await send(tx, `email-changed:${recorded.eventId}`, d.previousEmail, emailChangedMail(site, user.first_name, d.email));
+          if (user)
+            await send(
+              tx,
+              `email-changed:${recorded.eventId}`,
+              d.userId,
+              d.previousEmail,
+              emailChangedMail(site, user.first_name, d.email),
+            );
           return;
         }
         case 'SecondFactorEnrolled':
@@ -114,7 +140,8 @@ export function identityMailSubscriber(ctx: AppContext): Subscriber {
           const change =
             event.type === 'SecondFactorEnrolled' ? 'enabled' : event.type === 'SecondFactorRemoved' ? 'removed' : 'recovery-code-used';
           const left = event.type === 'RecoveryCodeUsed' ? event.data.remaining : 0;
-          if (user) await send(tx, `second-factor:${recorded.eventId}`, user.email, secondFactorMail(site, user.first_name, change, left));
+          if (user)
+            await send(tx, `second-factor:${recorded.eventId}`, user.id, user.email, secondFactorMail(site, user.first_name, change, left));
           return;
         }
       }

@@ -4,7 +4,8 @@
  * (derived from the event, e.g. `user-approved:<eventId>`), so replaying an event never queues a
  * second mail, and it becomes the Message-ID so a receiver can spot a resend after a crash.
  */
-import type { Queryable } from '../db/types.js';
+import type { Dialect, Queryable } from '../db/types.js';
+import { mayWritePersonal } from '../privacy/personalWrites.js';
 
 export interface OutboxRow {
   key: string;
@@ -17,25 +18,39 @@ export interface OutboxRow {
   last_error: string | null;
   next_attempt_at: string | null;
   sent_at: string | null;
+  /** The member the mail is for (null on rows queued before migration 009). */
+  subject_id: string | null;
 }
 
 export interface OutgoingMail {
   /** Unique per mail; derive it from the causing event. */
   key: string;
+  /** The member it is for: nothing is queued once they are erased (privacy/personalWrites.ts). */
+  subjectId: string;
   to: string;
   subject: string;
   text: string;
   html?: string;
 }
 
-export async function enqueueMail(tx: Queryable, mail: OutgoingMail, now: Date): Promise<void> {
+/**
+ * Queues a mail in `tx` (the transaction of the work that causes it), unless its member has been
+ * erased: the key is checked in this transaction, exclusive with the erasure (see personalWrites.ts).
+ */
+export async function enqueueMail(dialect: Dialect, tx: Queryable, mail: OutgoingMail, now: Date): Promise<void> {
   // An erased member's address reads as a placeholder ("erased member …"): nothing to send to.
   if (!mail.to.includes('@')) return;
+  if (!(await mayWritePersonal(dialect, tx, mail.subjectId))) return;
   await tx.run(
-    `INSERT INTO mail_outbox (key, to_address, subject, text_body, html_body, created_at)
-     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
-    [mail.key, mail.to, mail.subject, mail.text, mail.html ?? null, now.toISOString()],
+    `INSERT INTO mail_outbox (key, subject_id, to_address, subject, text_body, html_body, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+    [mail.key, mail.subjectId, mail.to, mail.subject, mail.text, mail.html ?? null, now.toISOString()],
   );
+}
+
+/** Whether the mail is still queued and unsent (an erasure may have removed it since it was read). */
+export async function stillQueued(q: Queryable, key: string): Promise<boolean> {
+  return Boolean(await q.get('SELECT 1 AS one FROM mail_outbox WHERE key = ? AND sent_at IS NULL', [key]));
 }
 
 /** Unsent mails whose next attempt is due, oldest first. */

@@ -1,10 +1,15 @@
 /**
  * The mail sender loop: drains due outbox rows, one claimed attempt each, marks them sent, and on
- * failure retries with exponential backoff (30 s doubling to an hour) on the injected clock.
+ * failure retries with exponential backoff (30 s doubling to an hour) on the injected clock. Each
+ * delivery looks up its member's key right before sending and runs exclusive with their erasure
+ * (privacy/personalWrites.ts): a mail whose member was erased, or whose row the erasure removed, is
+ * not sent.
  */
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/types.js';
 import type { Started } from '../module.js';
-import { claimMail, dueMails, markFailed, markSent } from './outbox.js';
+import { whilePersonal } from '../privacy/personalWrites.js';
+import { claimMail, dueMails, markFailed, markSent, type OutboxRow, stillQueued } from './outbox.js';
 import { createMailTransport, type MailTransport } from './transport.js';
 
 export const CLAIM_LEASE_MS = 5 * 60_000;
@@ -23,14 +28,26 @@ export function startMailSender(ctx: AppContext, opts: { pollMs?: number; transp
   let running: Promise<number> = Promise.resolve(0);
   let stopped = false;
 
+  /** Sends one claimed mail unless it is gone or its member erased; answers whether it was sent. */
+  async function deliver(mail: OutboxRow): Promise<boolean> {
+    const send = async (q: Queryable) => {
+      if (!(await stillQueued(q, mail.key))) return false;
+      await transport.send(mail);
+      await markSent(q, mail.key, ctx.clock.now());
+      return true;
+    };
+    // Rows queued before migration 009 name no member: sent as before.
+    if (!mail.subject_id) return send(ctx.db);
+    const r = await whilePersonal(ctx.db, mail.subject_id, send);
+    return !r.erased && r.value;
+  }
+
   async function sendDue(): Promise<number> {
     let sent = 0;
     for (const mail of await dueMails(ctx.db, ctx.clock.now())) {
       if (stopped || !(await claimMail(ctx.db, mail.key, ctx.clock.now(), CLAIM_LEASE_MS))) continue;
       try {
-        await transport.send(mail);
-        await markSent(ctx.db, mail.key, ctx.clock.now());
-        sent++;
+        if (await deliver(mail)) sent++;
       } catch (err) {
         const retryAt = new Date(ctx.clock.now().getTime() + retryDelayMs(mail.attempts + 1));
         ctx.logger.warn({ err, key: mail.key, to: mail.to_address, retryAt }, 'mail not sent; will retry');

@@ -1,7 +1,8 @@
 /**
  * How a mail leaves: nodemailer over SMTP_URL, or — without SMTP_URL — an .eml file per mail under
  * DATA_DIR/outbox plus a log line (the dev outbox). The Message-ID is derived from the outbox key,
- * so a resend after a crash carries the same id and a receiver can drop the duplicate.
+ * so a resend after a crash carries the same id and a receiver can drop the duplicate. Both write
+ * CRLF line ends (RFC 5322 §2.1), .eml files included.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -15,6 +16,9 @@ export interface MailTransport {
   send(mail: OutboxRow): Promise<void>;
   close(): void;
 }
+
+/** How long one SMTP delivery may wait: for the connection, for the greeting, for a silent socket. */
+export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
 
 export function messageIdFor(key: string, from: string): string {
   const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
@@ -33,13 +37,20 @@ function messageOf(ctx: AppContext, mail: OutboxRow) {
   };
 }
 
+/** The dev outbox's file of the mail with this outbox key. */
+export function emlFileName(key: string): string {
+  return `${key.replace(/[^\w.-]+/g, '_')}.eml`;
+}
+
 export function outboxDir(ctx: AppContext): string {
   return path.join(ctx.env.DATA_DIR, 'outbox');
 }
 
 export function createMailTransport(ctx: AppContext): MailTransport {
   if (ctx.env.SMTP_URL) {
-    const smtp = nodemailer.createTransport(ctx.env.SMTP_URL);
+    // Bounded waits (nodemailer's own are 2 and 10 minutes): a member's erasure waits for a delivery to
+    // them that is under way (privacy/personalWrites.ts). Query parameters of SMTP_URL override these.
+    const smtp = nodemailer.createTransport({ url: ctx.env.SMTP_URL, ...SMTP_TIMEOUTS });
     return {
       async send(mail) {
         await smtp.sendMail(messageOf(ctx, mail));
@@ -47,13 +58,14 @@ export function createMailTransport(ctx: AppContext): MailTransport {
       close: () => smtp.close(),
     };
   }
-  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  // CRLF line ends, as RFC 5322 §2.1 wants of a message (SMTP's DATA gets them from nodemailer's stream).
+  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   return {
     async send(mail) {
       const info = await stream.sendMail(messageOf(ctx, mail));
       const dir = outboxDir(ctx);
       fs.mkdirSync(dir, { recursive: true });
-      const file = path.join(dir, `${mail.key.replace(/[^\w.-]+/g, '_')}.eml`);
+      const file = path.join(dir, emlFileName(mail.key));
       fs.writeFileSync(file, info.message as Buffer);
       ctx.logger.info({ to: mail.to_address, subject: mail.subject, file }, 'mail written to the dev outbox (SMTP_URL not set)');
     },

@@ -12,6 +12,7 @@ import { dataKeys } from './005_data_keys.js';
 import { sessionDevices } from './006_session_devices.js';
 import { transcodeJobs } from './007_transcode_jobs.js';
 import { transcodeLeases } from './008_transcode_leases.js';
+import { mailSubject } from './009_mail_subject.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   sessionDevices,
   transcodeJobs,
   transcodeLeases,
+  mailSubject,
 ];
