@@ -46,6 +46,8 @@ function expectFullJourney(r: JourneyResult) {
   expect(r.hlsRequests.key).toBeGreaterThan(0);
   expect(r.hlsRequests.segments).toBeGreaterThan(0);
   expect(r.problems).toEqual([]);
+  // The collection works in this engine: a deliberate violation and console error were seen.
+  expect(r.detects).toEqual({ csp: true, consoleError: true });
 }
 
 describe('member journey in three engines', () => {

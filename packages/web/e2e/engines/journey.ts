@@ -68,6 +68,11 @@ export interface JourneyResult {
   /** HLS requests the page made (resource timing): master, media playlist, key, segments. */
   hlsRequests: { master: number; playlist: number; key: number; segments: number };
   problems: string[];
+  /**
+   * After the journey, a deliberate CSP violation (an image from another origin) and a
+   * `console.error`: whether this engine's collection saw both (else "no problems" means nothing).
+   */
+  detects: { csp: boolean; consoleError: boolean };
   /** Wall time of each step, ms. */
   steps: Record<string, number>;
 }
@@ -177,8 +182,26 @@ export async function memberJourney(d: EngineDriver, f: JourneyFixture): Promise
   await waitFor(d, 'the account page', `return [...document.querySelectorAll('h1')].some((h) => h.textContent === 'Account settings')`);
   step('account page');
 
-  const probed = await d.evaluate<string[]>("return JSON.parse(sessionStorage.getItem('__engineProbe') || '[]')");
-  return { engine: d.name, playerEngine, qualities, hlsRequests, problems: [...d.problems(), ...probed], steps };
+  const collected = async () => [
+    ...d.problems(),
+    ...(await d.evaluate<string[]>("return JSON.parse(sessionStorage.getItem('__engineProbe') || '[]')")),
+  ];
+  const problems = await collected();
+
+  await d.evaluate(`const img = document.createElement('img');
+    img.src = 'http://csp-self-check.invalid/pixel.png';
+    document.body.append(img);
+    console.error('engine-self-check');`);
+  const seen = await waitFor<string[]>(
+    d,
+    'the self-check to be collected',
+    "const all = JSON.parse(sessionStorage.getItem('__engineProbe') || '[]'); return all.some((p) => p.includes('csp-self-check.invalid')) && all",
+  ).then(async () => collected());
+  const detects = {
+    csp: seen.some((p) => p.includes('csp-self-check.invalid')),
+    consoleError: seen.some((p) => p.includes('engine-self-check')),
+  };
+  return { engine: d.name, playerEngine, qualities, hlsRequests, problems, detects, steps };
 }
 
 /**
