@@ -42,6 +42,11 @@ export function installDependencies() {
 const SYSTEM_NEEDS = [
   { pkg: 'ffmpeg', present: () => works('ffprobe', ['-version']) && works('ffmpeg', ['-version']) },
   { pkg: 'chromium', present: () => fs.existsSync('/usr/bin/chromium') },
+  // The member journey in the other two engines (packages/web/e2e/engines.e2e.test.ts): Firefox
+  // ESR over WebDriver BiDi, WebKitGTK through WebKitWebDriver + MiniBrowser on an Xvfb display.
+  { pkg: 'firefox-esr', present: () => fs.existsSync('/usr/bin/firefox-esr') },
+  { pkg: 'webkit2gtk-driver', present: () => fs.existsSync('/usr/bin/WebKitWebDriver') },
+  { pkg: 'xvfb', present: () => fs.existsSync('/usr/bin/Xvfb') },
   {
     pkg: 'postgresql',
     present: () =>
@@ -56,7 +61,7 @@ const SYSTEM_NEEDS = [
 /** The benchmarks' extra needs beyond the tests' (none today: wrk is one of the tests' needs). */
 export const BENCH_NEEDS = [];
 
-/** Installs missing Debian packages the tests need (ffmpeg, chromium, postgresql, nginx, wrk), plus `extra`. */
+/** Installs missing Debian packages the tests need (ffmpeg, chromium, firefox-esr, webkit2gtk-driver, xvfb, postgresql, nginx, wrk), plus `extra`. */
 export function ensureSystemPackages(extra = []) {
   const missing = [...SYSTEM_NEEDS, ...extra].filter((n) => !n.present()).map((n) => n.pkg);
   if (missing.length === 0) return;

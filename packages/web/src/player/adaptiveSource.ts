@@ -3,11 +3,14 @@
  * Extensions exist (Chrome, Firefox, Edge, Android), native HLS where the browser plays it itself
  * (Safari, iOS), else the progressive original file. hls.js is imported here, on demand, so it
  * is a chunk of its own that only the player loads (never part of `/`'s first load). A fatal
- * hls.js error that a media recovery does not cure falls back to the progressive file.
+ * hls.js error that a media recovery does not cure falls back to the progressive file. A stall
+ * watchdog (stallWatchdog.ts) restarts a Media Source playback frozen with its data buffered.
  */
 import type { StreamInfo } from '@members/ui/api';
+import { chooseEngine, type Engine } from './engineChoice';
+import { watchStalls } from './stallWatchdog';
 
-export type Engine = 'hls.js' | 'native-hls' | 'progressive';
+export type { Engine };
 
 export interface Quality {
   /** hls.js level index. */
@@ -45,16 +48,21 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
     cb.onFallback?.('hls.js could not be loaded');
     return progressive(video, stream);
   }
-  if (!Hls.isSupported()) {
-    if (video.canPlayType('application/vnd.apple.mpegurl')) {
-      video.src = stream.hlsUrl;
-      return { engine: 'native-hls', setQuality() {}, destroy() {} };
-    }
-    return progressive(video, stream);
+  const engine = chooseEngine({
+    hls: true,
+    hlsJs: Hls.isSupported(),
+    nativeHls: video.canPlayType('application/vnd.apple.mpegurl') !== '',
+  });
+  if (engine === 'native-hls') {
+    video.src = stream.hlsUrl;
+    return { engine, setQuality() {}, destroy() {} };
   }
+  if (engine === 'progressive') return progressive(video, stream);
   const hls = new Hls({ startLevel: -1, capLevelToPlayerSize: false });
   let recovered = false;
   let destroyed = false;
+  // WebKit can freeze with its data buffered when Play comes early; a small seek restarts it.
+  const unwatch = watchStalls(video);
   hls.on(Hls.Events.MANIFEST_PARSED, () => {
     cb.onQualities?.(hls.levels.map((l, index) => ({ index, height: l.height, name: `${l.height}p` })).sort((a, b) => b.height - a.height));
   });
@@ -67,6 +75,7 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
       return;
     }
     destroyed = true;
+    unwatch();
     hls.destroy();
     cb.onFallback?.(data.details);
     progressive(video, stream);
@@ -81,6 +90,7 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
     },
     destroy() {
       destroyed = true;
+      unwatch();
       hls.destroy();
     },
   };
