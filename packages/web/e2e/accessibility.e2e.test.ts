@@ -282,6 +282,16 @@ describe('WCAG 2.2 AA (axe-core) on every page', () => {
     if (media) fs.rmSync(media, { recursive: true, force: true });
   });
 
+  it('the check can fail: white on the brand pink is reported as color-contrast', async () => {
+    const ctx = await axeContext(browser);
+    const page = await ctx.newPage();
+    await page.setContent('<html lang="en"><title>t</title><main><p style="color:#fff;background:#e91e63">Join now</p></main></html>');
+    const found = await axeViolations(page, 'probe');
+    await ctx.close();
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^probe: color-contrast \(serious\) \["p"\] .*4\.34/);
+  });
+
   for (const width of [1280, 375]) {
     for (const role of ['anonymous', 'pending', 'subscriber', 'admin'] as const) {
       it(`${role} at ${width} px: no violations`, async () => {
