@@ -6,6 +6,7 @@
  * role, width, rule id and target. The desktop console's screens: admin-desktop/test/accessibility.e2e.test.ts.
  */
 import fs from 'node:fs';
+import { brandPalette } from '@members/ui/theme';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, makeImage, makeMp4, postUpload, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
@@ -290,6 +291,29 @@ describe('WCAG 2.2 AA (axe-core) on every page', () => {
     await ctx.close();
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(/^probe: color-contrast \(serious\) \["p"\] .*4\.34/);
+  });
+
+  it("another brand's colours reach the pages, with the text colours computed for them", async () => {
+    const result = brandPalette({ brand: '#1565c0' });
+    if (!result.ok) throw new Error(result.errors.join('\n'));
+    const blue = await startTestServer('sqlite', { env: { WEB_DIST }, site: { theme: result.palette } });
+    try {
+      const ctx = await axeContext(browser, { viewport: { width: 1280, height: 900 } });
+      await ctx.addInitScript(() => localStorage.setItem('ageVerified', 'true'));
+      const page = await ctx.newPage();
+      await page.goto(blue.url);
+      const join = page.locator('.hero').getByRole('link', { name: 'JOIN NOW' });
+      await join.waitFor({ timeout: T });
+      await expect.poll(() => join.evaluate((el) => getComputedStyle(el).backgroundColor), { timeout: T }).toBe('rgb(21, 101, 192)');
+      // White on this blue (5.75:1), where the pink takes black.
+      expect(await join.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 255, 255)');
+      await settle(page, { name: 'landing', path: '/', ready: 'Featured Videos' });
+      expect(await axeViolations(page, 'landing, blue brand')).toEqual([]);
+      await screenshot(page, 'a11y-brand-blue-landing');
+      await ctx.close();
+    } finally {
+      await blue.close();
+    }
   });
 
   for (const width of [1280, 375]) {
