@@ -71,6 +71,15 @@ async function tabTo(name: string | RegExp, opts: { back?: boolean; max?: number
   throw new Error(`Tab never reached "${name}"; went through: ${seen.join(' | ')}`);
 }
 
+/**
+ * Waits until the page has drawn what it fetched: a list that re-renders after Tab reached one of
+ * its links would drop the focus, and Enter would then go nowhere (seen on the loaded machine).
+ */
+async function settled(ready: string | RegExp): Promise<void> {
+  await page.locator('#main').getByText(ready).first().waitFor({ timeout: T });
+  await page.waitForLoadState('networkidle');
+}
+
 async function typeInto(name: string | RegExp, text: string): Promise<void> {
   await tabTo(name);
   await page.keyboard.type(text);
@@ -115,10 +124,11 @@ describe('keyboard-only member journey', () => {
     await page.goto(server.url);
     await tabTo('I AM 18+ - ENTER SITE');
     await page.keyboard.press('Enter');
-    await page.getByText('Featured Videos').first().waitFor({ timeout: T });
+    await settled('Featured Videos');
     await tabTo('JOIN NOW');
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.url}/register`, { timeout: T });
+    await settled('Create Account');
     await typeInto('First Name', 'Kai');
     await typeInto('Last Name', 'Keys');
     await typeInto('Email', MEMBER.email);
@@ -154,13 +164,16 @@ describe('keyboard-only member journey', () => {
     await tabTo('Login');
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.url}/login`, { timeout: T });
+    await settled('Sign In');
     await typeInto('Email', MEMBER.email);
     await typeInto('Password', MEMBER.password);
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.url}/videos`, { timeout: T });
+    await settled('Keyboard Evening');
     await tabTo('Watch: Keyboard Evening');
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.url}/videos/${videoId}`, { timeout: T });
+    await settled(/Watch Now/);
     await tabTo(/Watch Now/);
     await page.keyboard.press('Enter');
     await video().waitFor({ timeout: T });
@@ -223,7 +236,7 @@ describe('keyboard-only member journey', () => {
     await tabTo('Subscribe', { back: true });
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.url}/subscription`, { timeout: T });
-    await page.getByText('Bitcoin Payments Only').waitFor({ timeout: T });
+    await settled('Bitcoin Payments Only');
     // The tabs follow the arrow keys (WAI-ARIA tabs pattern).
     await tabTo('Pricing Plans');
     await page.keyboard.press('ArrowRight');
