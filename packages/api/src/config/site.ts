@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type BrandPalette, brandPalette, DEFAULT_BRAND } from '@members/ui/theme';
 import { z } from 'zod';
 import { ConfigError } from './env.js';
 
@@ -94,6 +95,20 @@ export const siteConfigSchema = z.object({
       freeMaxHeight: z.number().int().min(144).max(4320).default(720),
     })
     .default({ maxHeightByPlan: { monthly: 1080, annual: 2160 }, freeMaxHeight: 720 }),
+  /**
+   * The brand's colours (#rrggbb). Text on `brand` and brand-coloured text on the dark pages are computed
+   * to reach WCAG 2.2 AA (4.5:1); set `textOnBrand` or `brandText` to choose them yourself — a config
+   * whose colours do not reach 4.5:1 is refused (docs/accessibility.md).
+   */
+  theme: z
+    .object({ brand: z.string().default(DEFAULT_BRAND), textOnBrand: z.string().optional(), brandText: z.string().optional() })
+    .default({ brand: DEFAULT_BRAND })
+    .transform((colours, ctx): BrandPalette => {
+      const result = brandPalette(colours);
+      if (result.ok) return result.palette;
+      for (const message of result.errors) ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }),
 });
 
 export type SiteConfig = z.infer<typeof siteConfigSchema>;

@@ -17,7 +17,7 @@ export const siteModule: AppModule = {
       ok: { 200: siteInfoSchema },
     });
     api.get('/site', siteDoc, (c) => {
-      const { siteName, marketplaceProfileUrl, models, custodianOfRecords, contactEmail, plans, featuredVideos, bitcoin, privacy } =
+      const { siteName, marketplaceProfileUrl, models, custodianOfRecords, contactEmail, plans, featuredVideos, bitcoin, privacy, theme } =
         ctx.site;
       return ok(c, {
         siteName,
@@ -30,6 +30,7 @@ export const siteModule: AppModule = {
         explorerTxUrl: bitcoin.explorerTxUrl,
         privacy,
         adminEmail: ctx.env.ADMIN_EMAIL ?? null,
+        theme,
       });
     });
   },

@@ -4,6 +4,7 @@
  * fallback carrying the spec's constants, so nothing waits on it.
  */
 import type { PrivacyInfo, SiteInfo } from '@members/ui/api';
+import { type BrandPalette, brandPalette, DEFAULT_BRAND } from '@members/ui/theme';
 import { useQuery } from '@tanstack/react-query';
 import { api } from './api';
 
@@ -14,6 +15,12 @@ export const DEFAULT_PRIVACY: PrivacyInfo = {
   backupRetentionDays: 30,
   logRetentionDays: 14,
 };
+
+/** The default brand's palette: what styles.css holds until /api/site answers. */
+const defaultPalette = brandPalette({ brand: DEFAULT_BRAND });
+const DEFAULT_PALETTE: BrandPalette = defaultPalette.ok
+  ? defaultPalette.palette
+  : { brand: DEFAULT_BRAND, onBrand: '#000000', brandText: '#ee4d84', brandHover: '#eb3573' };
 
 export const FALLBACK_SITE: SiteInfo = {
   siteName: 'Members',
@@ -53,6 +60,7 @@ export const FALLBACK_SITE: SiteInfo = {
   },
   featuredVideos: [],
   privacy: DEFAULT_PRIVACY,
+  theme: DEFAULT_PALETTE,
 };
 
 export function useSiteQuery() {

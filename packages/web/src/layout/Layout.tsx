@@ -3,6 +3,7 @@
  * Subscribe, Account (the member's settings), Admin, Logout when logged in; Login and 'JOIN NOW' when not) and the footer links.
  */
 import { StatusBadge } from '@members/ui';
+import { useBrandPalette } from '@members/ui/theme/apply';
 import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useProfileSync, useSession } from '../app/session';
@@ -14,6 +15,7 @@ export function Layout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();
   useProfileSync();
+  useBrandPalette(site.theme);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation
   useEffect(() => {

@@ -4,7 +4,8 @@
  * shortcuts, a play-time counter, and the view sent on close after more than 5 s of watching.
  * The picture is the adaptive HLS stream when the video is transcoded (adaptiveSource.ts: hls.js,
  * native HLS on Safari, the progressive file as the fallback) with a quality menu ("Auto" or one
- * rendition) and seek previews over the seek bar (SeekPreview.tsx).
+ * rendition) and seek previews over the seek bar (SeekPreview.tsx). Every control has a name for
+ * screen readers, and the keyboard plays, pauses and seeks (playerKeys.ts).
  */
 import { accessDecision } from '@members/ui/access';
 import type { StreamInfo, Video } from '@members/ui/api';
@@ -15,6 +16,7 @@ import { api } from '../app/api';
 import { useGeo } from '../app/geo';
 import { useSession } from '../app/session';
 import { type AdaptiveSource, attachStream, type Engine, type Quality } from './adaptiveSource';
+import { keyTargetOf, playerKeyAction } from './playerKeys';
 import { isBlockedShortcut, MIN_VIEW_SECONDS, randomWatermarkPosition, WATERMARK_MOVE_MS } from './protection';
 import { SeekPreview, useSeekPreviews } from './SeekPreview';
 
@@ -38,6 +40,8 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
   const [playing, setPlaying] = useState(false);
   const [current, setCurrent] = useState(0);
   const [duration, setDuration] = useState(video.duration ?? 0);
+  const durationRef = useRef(duration);
+  durationRef.current = duration;
   const [volume, setVolume] = useState(1);
   const [fullscreen, setFullscreen] = useState(false);
   const [watched, setWatched] = useState(0);
@@ -119,6 +123,30 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
       window.removeEventListener('keydown', blockKeys, true);
       window.removeEventListener('keyup', blockKeys, true);
     };
+  }, []);
+
+  // 3b. The player's keys (Space/K, arrows, J/L, Home/End), after the protection above has had its say.
+  useEffect(() => {
+    const d = dialogRef.current;
+    if (!d) return;
+    function onKey(e: KeyboardEvent) {
+      if (e.defaultPrevented) return;
+      const el = videoRef.current;
+      const action = playerKeyAction(e, keyTargetOf(e.target));
+      if (!el || !action) return;
+      e.preventDefault();
+      if (action.kind === 'toggle') {
+        if (el.paused) el.play().catch(() => {});
+        else el.pause();
+        return;
+      }
+      const end = Number.isFinite(el.duration) ? el.duration : durationRef.current;
+      const to = action.kind === 'seekBy' ? el.currentTime + action.seconds : action.where === 'start' ? 0 : end;
+      el.currentTime = Math.min(Math.max(0, to), end || 0);
+      setCurrent(el.currentTime);
+    }
+    d.addEventListener('keydown', onKey);
+    return () => d.removeEventListener('keydown', onKey);
   }, []);
 
   // 4. The watermark moves every few seconds so it cannot be cropped away.
@@ -246,7 +274,13 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
                 {state.stream.watermarkText}
               </div>
               <div className="player-controls">
-                <button type="button" className="ctrl" onClick={togglePlay} aria-label={playing ? 'Pause' : 'Play'}>
+                <button
+                  type="button"
+                  className="ctrl"
+                  onClick={togglePlay}
+                  aria-label={playing ? 'Pause' : 'Play'}
+                  aria-keyshortcuts="Space K"
+                >
                   {playing ? (
                     <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="currentColor">
                       <path d="M6 5h4v14H6zM14 5h4v14h-4z" />
@@ -270,6 +304,8 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
                     step={0.1}
                     value={Math.min(current, duration || 0)}
                     aria-label="Seek"
+                    aria-keyshortcuts="ArrowLeft ArrowRight J L Home End"
+                    data-control="seek"
                     aria-valuetext={`${formatDuration(current)} of ${formatDuration(duration)}`}
                     onPointerMove={(e) => {
                       const box = e.currentTarget.getBoundingClientRect();
@@ -299,6 +335,7 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
                     step={0.1}
                     value={volume}
                     aria-label="Volume"
+                    aria-valuetext={`${Math.round(volume * 100)}%`}
                     onChange={(e) => {
                       const v = Number(e.target.value);
                       if (videoRef.current) videoRef.current.volume = v;

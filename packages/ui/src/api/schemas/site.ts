@@ -48,6 +48,8 @@ export const siteInfoSchema = z
       logRetentionDays: z.number().int(),
     }),
     adminEmail: z.string().nullable(),
+    /** The brand's colours, checked for WCAG 2.2 AA contrast when the config loaded (theme/contrast.ts brandPalette). */
+    theme: z.object({ brand: z.string(), onBrand: z.string(), brandText: z.string(), brandHover: z.string() }),
   })
   .meta({ id: 'SiteInfo' });
 
