@@ -12,7 +12,6 @@
  * Anything without a valid signature (or for a rendition above the grant) is refused with the
  * progressive media route's messages; no playlist, segment or key is ever answered to it.
  */
-import fsp from 'node:fs/promises';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { findVideo, hlsLadderOf } from '../catalog/catalog.queries.js';
@@ -22,7 +21,8 @@ import { geoCheckFor } from '../geo/geoCheck.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { forbidden, notFound, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { mediaStorageFor } from '../media/storage.js';
+import { mediaStorageFor } from '../media/mediaStore.js';
+import { MediaStoreError } from '../media/storage.js';
 import { keyOf } from '../transcode/videoKeys.js';
 import { entitledRenditions } from './entitlement.js';
 import { masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists.js';
@@ -91,8 +91,9 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   /** A stored playlist or WebVTT, or null when missing (or not a media key at all). */
   async function readStoredText(key: string): Promise<string | null> {
     try {
-      return await fsp.readFile(mediaStorageFor(ctx).localPath(key), 'utf8');
-    } catch {
+      return await mediaStorageFor(ctx).readText(key);
+    } catch (err) {
+      if (err instanceof MediaStoreError) throw err;
       return null;
     }
   }

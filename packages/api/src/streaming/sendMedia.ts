@@ -10,7 +10,8 @@ import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { notFound } from '../http/envelope.js';
 import { MEDIA_REFERRER_POLICY } from '../http/securityHeaders.js';
-import { mediaStorageFor } from '../media/storage.js';
+import { mediaStorageFor } from '../media/mediaStore.js';
+import { isValidKey } from '../media/storage.js';
 import { countedBody } from '../metrics/index.js';
 import { ifRangeMatches, parseRange } from './byteRange.js';
 
@@ -19,6 +20,7 @@ import { ifRangeMatches, parseRange } from './byteRange.js';
  */
 export async function sendStoredFile(c: Context<AppEnv>, ctx: AppContext, key: string, mimeType: string, expires: number) {
   const storage = mediaStorageFor(ctx);
+  if (!isValidKey(key)) throw notFound('Video not found');
   const stat = await storage.stat(key);
   if (!stat) throw notFound('Video not found');
   const etag = `"v-${stat.size.toString(16)}-${Math.floor(stat.mtime.getTime()).toString(16)}"`;
@@ -65,6 +67,6 @@ export async function sendStoredFile(c: Context<AppEnv>, ctx: AppContext, key: s
   if (status === 206) c.header('Content-Range', `bytes ${start}-${end}/${stat.size}`);
   c.header('Content-Length', String(end - start + 1));
   if (c.req.method === 'HEAD' || stat.size === 0) return c.body(null, status);
-  const stream = storage.createReadStream(key, { start, end });
+  const stream = await storage.openRead(key, { start, end });
   return c.body(countedBody(ctx.metrics, stream), status);
 }

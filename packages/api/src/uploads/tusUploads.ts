@@ -126,6 +126,10 @@ export function createTusUploads(ctx: AppContext): TusUploads {
       ctx.logger.error({ err, uploadId: id }, 'ingesting a finished upload failed');
       throw new TusAnswer(500, 'Something went wrong! Please try again later.');
     }
+    if (!result.ok && result.status === 503) {
+      // The media store is down: keep the bytes, the client asks again later (HEAD finishes it).
+      throw new TusAnswer(503, result.error);
+    }
     if (!result.ok) {
       // Not a video, unreadable…: nothing stays behind, the client gets the reason.
       await removeUpload(id);

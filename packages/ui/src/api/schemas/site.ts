@@ -65,4 +65,6 @@ export const healthSchema = z.object({
   headPosition: z.number().int(),
   subscriberLag: z.number().int(),
   subscribers: z.array(z.object({ name: z.string(), position: z.number().int(), lag: z.number().int() })),
+  /** Where media lives (`MEDIA_STORE`) and whether this process can reach it now. */
+  media: z.object({ kind: z.enum(['local', 's3']), reachable: z.boolean() }),
 });
