@@ -23,9 +23,7 @@ async function freePort() {
 }
 
 export function rgwAvailable() {
-  return ['/usr/bin/ceph-mon', '/usr/bin/ceph-osd', '/usr/bin/radosgw', '/usr/bin/radosgw-admin'].every((f) =>
-    fs.existsSync(f),
-  );
+  return ['/usr/bin/ceph-mon', '/usr/bin/ceph-osd', '/usr/bin/radosgw', '/usr/bin/radosgw-admin'].every((f) => fs.existsSync(f));
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -89,8 +87,7 @@ rgw thread pool size = 64
   const logLine = opts.log ?? (() => {});
   const ceph = (cmd, args, { timeout = 60_000 } = {}) => {
     const r = spawnSync(cmd, ['-c', conf, ...args], { encoding: 'utf8', timeout });
-    if (r.status !== 0)
-      throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
     return r.stdout;
   };
   const pidOf = (name) => {
@@ -137,7 +134,11 @@ rgw thread pool size = 64
     const logs = ['mon.a', 'osd.0', 'client.rgw.r']
       .map((n) => {
         try {
-          return `--- ${n}\n${fs.readFileSync(path.join(dir, 'log', `${n}.log`), 'utf8').split('\n').slice(-15).join('\n')}`;
+          return `--- ${n}\n${fs
+            .readFileSync(path.join(dir, 'log', `${n}.log`), 'utf8')
+            .split('\n')
+            .slice(-15)
+            .join('\n')}`;
         } catch {
           return '';
         }

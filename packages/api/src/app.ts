@@ -15,9 +15,9 @@ import type { AppEnv } from './http/appEnv.js';
 import { authenticate } from './http/auth.js';
 import { fail, HttpError, ok } from './http/envelope.js';
 import { describe } from './http/openapi.js';
+import { securityHeaders } from './http/securityHeaders.js';
 import { mediaStorageFor } from './media/mediaStore.js';
 import { MEDIA_STORE_UNAVAILABLE, MediaStoreError } from './media/storage.js';
-import { securityHeaders } from './http/securityHeaders.js';
 import { httpMetrics, metricsOnMainPort } from './metrics/index.js';
 import type { AppModule } from './module.js';
 

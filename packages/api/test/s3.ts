@@ -5,13 +5,7 @@
  * CI=true: without the gateway they fail.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  CreateBucketCommand,
-  DeleteBucketCommand,
-  DeleteObjectsCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { describe } from 'vitest';
 
 export const TEST_S3 = process.env.TEST_S3_ENDPOINT

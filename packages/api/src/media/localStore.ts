@@ -2,10 +2,11 @@
  * The local-disk media store, rooted at `DATA_DIR/media` (the embedded default): files move in by
  * rename, ffmpeg reads them in place, and the transcoder swaps a finished ladder in by one rename.
  */
+
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { checkedKey, checkedVideoId, type MediaStorage, MediaStoreError, stagingOwner } from './storage.js';
 
 /**

@@ -10,9 +10,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, tmpDir } from '../../test/harness.js';
+import { startTestServer, testEnv, tmpDir } from '../../test/harness.js';
 import { type FreshBucket, forEachMediaStore, freshBucket, TEST_S3 } from '../../test/s3.js';
-import { testEnv } from '../../test/harness.js';
 import { probeVideo } from './ffmpeg.js';
 import { localMediaStorage } from './localStore.js';
 import { makeMp4 } from './media.testkit.js';
@@ -157,9 +156,9 @@ describe.runIf(TEST_S3)('S3 media store configuration [s3]', () => {
   });
 
   it('a server does not start on a missing bucket or refused credentials', async () => {
-    await expect(
-      startTestServer('sqlite', { env: { ...bucket.env, MEDIA_STORE: `s3://${bucket.bucket}-missing` } }),
-    ).rejects.toThrow(/MEDIA_STORE: the bucket/);
+    await expect(startTestServer('sqlite', { env: { ...bucket.env, MEDIA_STORE: `s3://${bucket.bucket}-missing` } })).rejects.toThrow(
+      /MEDIA_STORE: the bucket/,
+    );
     await expect(startTestServer('sqlite', { env: { ...bucket.env, AWS_ACCESS_KEY_ID: 'NOBODY' } })).rejects.toThrow(
       /AWS_ACCESS_KEY_ID \/ AWS_SECRET_ACCESS_KEY/,
     );

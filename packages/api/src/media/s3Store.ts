@@ -160,9 +160,7 @@ export function s3MediaStorage(env: S3Env): MediaStorage {
     const keys: string[] = [];
     let token: string | undefined;
     do {
-      const page = await call(() =>
-        client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: keyPrefix, ContinuationToken: token })),
-      );
+      const page = await call(() => client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: keyPrefix, ContinuationToken: token })));
       for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -173,9 +171,7 @@ export function s3MediaStorage(env: S3Env): MediaStorage {
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
       await call(() =>
-        client.send(
-          new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
-        ),
+        client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } })),
       );
     }
   }

@@ -52,9 +52,7 @@ async function relay(target: URL) {
 }
 
 const filesUnder = (dir: string): string[] =>
-  fs.existsSync(dir)
-    ? (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile())
-    : [];
+  fs.existsSync(dir) ? (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile()) : [];
 
 describe.runIf(mediaKinds().includes('s3'))('the object store down during uploads [s3]', () => {
   let bucket: FreshBucket;
