@@ -1,8 +1,8 @@
 /**
  * Media beyond one machine, on PostgreSQL and a real S3 server (the tests' Ceph RGW): two API
  * servers with different data directories (no shared disk) share the database and one bucket. A
- * multipart upload through one and a tus upload (tus-js-client) through the other both land in the
- * bucket; each video plays (progressive and HLS, transcoded by the leader) through the other
+ * multipart upload through one lands in the bucket; a tus upload (tus-js-client) begun through the
+ * other is finished through the first (its bytes so far in the bucket, not on a disk); each video plays (progressive and HLS, transcoded by the leader) through the other
  * server; nothing of a video stays on either server's disk; deleting a video removes its objects.
  */
 import { execFile } from 'node:child_process';
@@ -38,23 +38,48 @@ async function waitForTranscode(server: TestServer, videoId: string): Promise<st
   }
 }
 
-function tusUpload(server: TestServer, token: string, file: string): Promise<string> {
+interface TusEnd {
+  server: TestServer;
+  token: string;
+}
+
+/**
+ * A tus upload begun through `first` (stopped after its first chunk) and finished through
+ * `second`, which learns the offset from the bucket: no disk is shared. Resolves with the video id.
+ */
+async function tusAcross(first: TusEnd, second: TusEnd, file: string, onPaused: (uploadId: string) => Promise<void>): Promise<string> {
+  const common = {
+    metadata: { filename: 'via-b.mp4', title: 'Via B (tus)', accessLevel: 'free' },
+    chunkSize: Math.ceil(fs.statSync(file).size / 3),
+    storeFingerprintForResuming: false,
+    retryDelays: null,
+  };
+  const url = await new Promise<string>((resolve, reject) => {
+    const handle: tus.Upload = new tus.Upload(fs.createReadStream(file), {
+      ...common,
+      endpoint: `${first.server.url}/api/admin/uploads`,
+      headers: { Authorization: `Bearer ${first.token}` },
+      onError: reject,
+      onChunkComplete: () => {
+        void handle.abort().then(() => resolve(handle.url as string));
+      },
+    });
+    handle.start();
+  });
+  const uploadId = url.slice(url.lastIndexOf('/') + 1);
+  await onPaused(uploadId);
   return new Promise((resolve, reject) => {
-    const upload = new tus.Upload(fs.createReadStream(file), {
-      endpoint: `${server.url}/api/admin/uploads`,
-      metadata: { filename: 'via-b.mp4', title: 'Via B (tus)', accessLevel: 'free' },
-      headers: { Authorization: `Bearer ${token}` },
-      chunkSize: 64 * 1024,
-      storeFingerprintForResuming: false,
-      retryDelays: null,
+    new tus.Upload(fs.createReadStream(file), {
+      ...common,
+      uploadUrl: `${second.server.url}/api/admin/uploads/${uploadId}`,
+      headers: { Authorization: `Bearer ${second.token}` },
       onError: reject,
       onSuccess: ({ lastResponse }) => {
         const id = lastResponse.getHeader('Upload-Video-Id');
         if (id) resolve(id);
         else reject(new Error('no Upload-Video-Id in the last answer'));
       },
-    });
-    upload.start();
+    }).start();
   });
 }
 
@@ -92,16 +117,22 @@ describe.runIf(available)('two API servers, two data directories, one database a
     await bucket?.cleanup();
   });
 
-  it('a multipart upload through A and a tus upload through B both land in the bucket, not on a disk', async () => {
+  it('a multipart upload through A and a tus upload begun through B and finished through A land in the bucket, not on a disk', async () => {
     const viaA = await postUpload(a.url, await adminToken(a), { title: 'Via A (multipart)', accessLevel: 'free' }, { video: clip });
     expect(viaA.status).toBe(201);
     ids.viaA = viaA.body.data.videoId;
-    ids.viaB = await tusUpload(b, await adminToken(b), clip);
+    const [tokenA, tokenB] = [await adminToken(a), await adminToken(b)];
+    ids.viaB = await tusAcross({ server: b, token: tokenB }, { server: a, token: tokenA }, clip, async (uploadId) => {
+      // Paused: the bytes so far are in the bucket, not on B's disk.
+      expect((await bucketKeys(bucket.bucket)).filter((k) => k.startsWith(uploadId))).toEqual(expect.arrayContaining([`${uploadId}.info`]));
+      expect(filesUnder(path.join(b.store.dataDir, 'uploads'))).toEqual([]);
+    });
+    // The finished upload's objects are gone; only the videos' remain.
+    expect((await bucketKeys(bucket.bucket)).filter((k) => !k.startsWith('media/videos/'))).toEqual([]);
     for (const id of [ids.viaA, ids.viaB]) {
-      expect(await bucketKeys(bucket.bucket, `media/videos/${id}/`)).toEqual([
-        `media/videos/${id}/thumbnail.jpg`,
-        `media/videos/${id}/video.mp4`,
-      ]);
+      // (Its HLS ladder may be there already: the leader transcodes meanwhile.)
+      const keys = await bucketKeys(bucket.bucket, `media/videos/${id}/`);
+      expect(keys.filter((k) => !k.includes('/hls/'))).toEqual([`media/videos/${id}/thumbnail.jpg`, `media/videos/${id}/video.mp4`]);
     }
     expect(fs.readFileSync(clip).equals(Buffer.from(await (await fetch(await streamUrlOf(b, ids.viaA))).arrayBuffer()))).toBe(true);
   });
