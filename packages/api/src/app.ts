@@ -94,10 +94,14 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
       // Lag > 0 right after a start on a restored store: the subscribers are catching up beside serving.
       const lag = subscribers.reduce((max, s) => Math.max(max, s.lag), 0);
       const storage = mediaStorageFor(ctx);
-      const reachable = await storage.check().then(
-        () => true,
-        () => false,
-      );
+      // At most two seconds: an unreachable store must not make the API look dead to a health checker.
+      const reachable = await Promise.race([
+        storage.check().then(
+          () => true,
+          () => false,
+        ),
+        new Promise<boolean>((resolve) => setTimeout(resolve, 2000, false).unref()),
+      ]);
       return ok(c, {
         status: 'ok',
         store: ctx.db.dialect,

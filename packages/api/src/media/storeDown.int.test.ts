@@ -3,7 +3,7 @@
  * through a TCP relay the test can cut (the gateway itself is shared by the suite). An upload while
  * it is cut is refused with 503 and a clear message, no video is recorded and nothing is left in
  * the bucket or on the disk; /api/health says the store is unreachable; with the relay back the
- * same upload succeeds.
+ * same upload succeeds; a read while it is cut is a 503 too.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -86,5 +86,14 @@ describe.runIf(mediaKinds().includes('s3'))('the object store down during upload
     expect(taken.status).toBe(201);
     expect(await bucketKeys(bucket.bucket)).toHaveLength(2);
     expect((await apiClient(server.url).get('/health')).body.data.media).toEqual({ kind: 's3', reachable: true });
+    const thumbnail = `${server.url}/api/videos/${taken.body.data?.videoId}/thumbnail`;
+    const up = await fetch(thumbnail);
+    expect([up.status, (await up.arrayBuffer()).byteLength > 0]).toEqual([200, true]);
+
+    // Reading while the store is down: 503 with the same message, not a 500 or a hang.
+    link.cut();
+    const down = await fetch(thumbnail);
+    expect([down.status, await down.json()]).toEqual([503, { success: false, error: MEDIA_STORE_UNAVAILABLE }]);
+    link.restore();
   }, 120_000);
 });
