@@ -133,6 +133,11 @@ export interface BackupSource {
   dataDir: string;
   /** PostgreSQL when set, else `${dataDir}/store.sqlite`. */
   databaseUrl?: string;
+  /**
+   * `skip`: the media lives in an object store (MEDIA_STORE=s3://…), backed up with the store's
+   * own tools (docs/media-storage.md); the backup holds the database only.
+   */
+  media?: 'copy' | 'skip';
 }
 
 /**
@@ -170,7 +175,7 @@ export async function backupSite(source: BackupSource, target: string): Promise<
     }
     database = await describeFile(target, SQLITE_FILE);
   }
-  const media = await copyMedia(source.dataDir, target, videoIds);
+  const media = await copyMedia(source.dataDir, target, source.media === 'skip' ? [] : videoIds);
   const manifest: BackupManifest = {
     format: 'members-site-backup/1',
     createdAt,
