@@ -119,11 +119,6 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  if (parsed.data.MEDIA_ACCEL === 'nginx' && parsed.data.MEDIA_STORE !== 'local')
-    // nginx sends media from DATA_DIR/media (deploy/nginx.conf): objects in a bucket would be 404s.
-    throw new ConfigError(
-      'Invalid configuration:\n  MEDIA_ACCEL: nginx sends media files from DATA_DIR/media; with MEDIA_STORE=s3://… set MEDIA_ACCEL=none (the API streams from the object store)',
-    );
   const requireAdmin2fa = parsed.data.REQUIRE_ADMIN_2FA ?? parsed.data.NODE_ENV === 'production';
   return { ...parsed.data, DATA_DIR: path.resolve(parsed.data.DATA_DIR), REQUIRE_ADMIN_2FA: requireAdmin2fa };
 }

@@ -1,9 +1,6 @@
-/**
- * The media store's variables: MEDIA_STORE's shape, its default, and the combination nginx cannot
- * serve (objects in a bucket through an nginx location that reads DATA_DIR/media).
- */
+/** The media store's variables: MEDIA_STORE's shape and default, S3_FORCE_PATH_STYLE's values. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseEnv } from './env.js';
+import { parseEnv } from './env.js';
 
 describe('MEDIA_STORE', () => {
   it('defaults to the local disk and takes s3://BUCKET[/PREFIX]', () => {
@@ -15,12 +12,6 @@ describe('MEDIA_STORE', () => {
   it('refuses anything else, naming the variable', () => {
     for (const bad of ['s3://', 's3://Upper-Case', 'https://bucket', 'file:///srv/media', 's3://a', 's3://bucket/../x'])
       expect(() => parseEnv({ MEDIA_STORE: bad })).toThrow(/MEDIA_STORE: must be local or s3:\/\/BUCKET\[\/PREFIX\]/);
-  });
-
-  it('refuses MEDIA_ACCEL=nginx with an object store', () => {
-    expect(() => parseEnv({ MEDIA_STORE: 's3://members-media', MEDIA_ACCEL: 'nginx' })).toThrow(ConfigError);
-    expect(() => parseEnv({ MEDIA_STORE: 's3://members-media', MEDIA_ACCEL: 'nginx' })).toThrow(/MEDIA_ACCEL: .*MEDIA_ACCEL=none/);
-    expect(parseEnv({ MEDIA_ACCEL: 'nginx' }).MEDIA_ACCEL).toBe('nginx');
   });
 
   it('S3_FORCE_PATH_STYLE is a boolean', () => {

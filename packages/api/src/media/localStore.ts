@@ -99,6 +99,10 @@ export function localMediaStorage(dataDir: string): MediaStorage {
     async ffmpegInput(key) {
       return resolveKey(key);
     },
+    async presignedUrl(key) {
+      checkedKey(key);
+      return null;
+    },
     async hlsWorkspace(videoId) {
       const dir = videoDir(videoId);
       await fsp.mkdir(dir, { recursive: true });

@@ -224,6 +224,9 @@ export function s3MediaStorage(env: S3Env): MediaStorage {
         expiresIn: FFMPEG_URL_SECONDS,
       });
     },
+    async presignedUrl(key, seconds) {
+      return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }), { expiresIn: seconds });
+    },
     async hlsWorkspace(videoId) {
       const dir = path.resolve(env.DATA_DIR, 'media', 'transcode', `${checkedVideoId(videoId)}-${process.pid}`);
       await fsp.mkdir(dir, { recursive: true });

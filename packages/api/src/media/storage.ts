@@ -65,6 +65,8 @@ export interface MediaStorage {
   readText(key: string): Promise<string | null>;
   /** A path or a URL (valid for hours) ffmpeg and ffprobe can read the object from. */
   ffmpegInput(key: string): Promise<string>;
+  /** A presigned GET URL valid for `seconds` (object stores only; null on the local disk). */
+  presignedUrl(key: string, seconds: number): Promise<string | null>;
   /** Where the transcoder stages the ladder of `videoId`. */
   hlsWorkspace(videoId: string): Promise<HlsWorkspace>;
   /** Every key stored for one video (for tests and deletion checks). */

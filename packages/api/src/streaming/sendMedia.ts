@@ -15,6 +15,9 @@ import { isValidKey } from '../media/storage.js';
 import { countedBody } from '../metrics/index.js';
 import { ifRangeMatches, parseRange } from './byteRange.js';
 
+/** How long the presigned URL nginx follows is valid: it uses it at once. */
+const ACCEL_URL_SECONDS = 60;
+
 /**
  * @param expires the signed URL's expiry (Unix seconds): nginx may reuse the decision until then, a minute at most.
  */
@@ -24,6 +27,16 @@ export async function sendStoredFile(c: Context<AppEnv>, ctx: AppContext, key: s
   const stat = await storage.stat(key);
   if (!stat) throw notFound('Video not found');
   const etag = `"v-${stat.size.toString(16)}-${Math.floor(stat.mtime.getTime()).toString(16)}"`;
+  if (ctx.env.MEDIA_ACCEL === 'nginx' && storage.kind === 's3') {
+    // nginx fetches the object from the store itself (an internal location proxying to the
+    // presigned URL, deploy/nginx-s3.conf.snippet), Range included: no byte passes through Node.
+    const url = new URL((await storage.presignedUrl(key, ACCEL_URL_SECONDS)) as string);
+    c.header('Content-Type', mimeType);
+    c.header('Content-Disposition', 'inline');
+    c.header('Cache-Control', 'private, no-transform');
+    c.header('X-Accel-Redirect', `${ctx.env.MEDIA_ACCEL_PREFIX}${url.protocol.slice(0, -1)}/${url.host}${url.pathname}${url.search}`);
+    return c.body(null, 200);
+  }
   if (ctx.env.MEDIA_ACCEL === 'nginx') {
     // Headers nginx keeps from this answer on a redirect: Content-Type, Content-Disposition,
     // Cache-Control (the rest it sets itself or the internal location adds).
