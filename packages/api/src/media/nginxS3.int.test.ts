@@ -3,7 +3,9 @@
  * with MEDIA_ACCEL=nginx behind Debian's nginx configured with deploy/nginx-s3.conf.snippet. The
  * API decides (signed URL, live video) and answers X-Accel-Redirect to a presigned URL; nginx
  * fetches the object from the gateway itself, byte ranges included. The internal location is not
- * reachable from outside, and a refused request gets the API's own answer, no byte.
+ * reachable from outside, and a refused request gets the API's own answer, no byte. Encrypted HLS
+ * segments are marked for shared caches and a second viewer's come from nginx's cache; keys and
+ * per-viewer playlists are never cached.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -57,21 +59,28 @@ describe.runIf(mediaKinds().includes('s3') && fs.existsSync('/usr/sbin/nginx'))(
   let prefix: string;
   let base: string;
   let viewer: TestViewer;
+  let second: TestViewer;
   let clip: Buffer;
   let videoId: string;
 
   beforeAll(async () => {
     bucket = await freshBucket();
-    server = await startTestServer('sqlite', { bucket, env: { MEDIA_ACCEL: 'nginx' } });
+    server = await startTestServer('sqlite', {
+      bucket,
+      env: { MEDIA_ACCEL: 'nginx', TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' },
+    });
     prefix = tmpDir('members-nginx-s3-');
     fs.mkdirSync(path.join(prefix, 'tmp'));
     fs.chmodSync(prefix, 0o755);
     const port = await freePort();
-    const snippet = fs
+    const [httpPart, serverPart] = fs
       .readFileSync(SNIPPET, 'utf8')
       .replaceAll('{{MEDIA_PREFIX}}', '/_protected_media/')
-      .replaceAll('{{RESOLVER}}', '127.0.0.1');
-    const site = `server {
+      .replaceAll('{{RESOLVER}}', '127.0.0.1')
+      .replaceAll('{{CACHE_DIR}}', path.join(prefix, 'cache'))
+      .split('# --- server { } ---');
+    const site = `${httpPart}
+server {
     listen 127.0.0.1:${port};
     client_max_body_size 100m;
     location / {
@@ -79,7 +88,7 @@ describe.runIf(mediaKinds().includes('s3') && fs.existsSync('/usr/sbin/nginx'))(
         proxy_http_version 1.1;
         proxy_set_header Host $host;
     }
-${snippet}
+${serverPart}
 }`;
     fs.writeFileSync(path.join(prefix, 'nginx.conf'), standaloneNginxConf(prefix, site));
     let out = '';
@@ -102,6 +111,8 @@ ${snippet}
     videoId = up.body.data.videoId;
     viewer = await createTestUser(server.ctx);
     await grantActiveSubscriptionForTest(server.ctx, viewer.id);
+    second = await createTestUser(server.ctx);
+    await grantActiveSubscriptionForTest(server.ctx, second.id);
   }, 120_000);
   afterAll(async () => {
     nginx?.kill('SIGTERM');
@@ -143,4 +154,42 @@ ${snippet}
     );
     expect(direct.status).toBe(404);
   });
+
+  /** The first segment of the 360p rendition, through nginx, as `who` gets it. */
+  async function firstSegment(who: TestViewer) {
+    const stream = await apiClient(base).get(`/videos/${videoId}/stream`, who.token);
+    const hls = new URL(stream.body.data.hlsUrl);
+    const master = new URL(`${base}${hls.pathname}${hls.search}`);
+    const masterText = await (await fetch(master)).text();
+    const media = new URL(masterText.split('\n').find((l) => /^\d+p\//.test(l)) as string, master);
+    const playlist = await fetch(media);
+    const text = await playlist.text();
+    const segment = await fetch(new URL(text.split('\n').find((l) => l.startsWith('../segments/')) as string, media));
+    const key = await fetch(new URL(/URI="([^"]+)"/.exec(text)?.[1] as string, media));
+    return { segment, playlist, key, url: segment.url };
+  }
+
+  it("encrypted segments are shared by nginx's cache between viewers; keys and playlists never", async () => {
+    for (;;) {
+      const row = await server.ctx.db.get<{ transcode_status: string }>('SELECT transcode_status FROM videos WHERE id = ?', [videoId]);
+      if (row?.transcode_status === 'completed') break;
+      expect(row?.transcode_status).not.toBe('failed');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const first = await firstSegment(viewer);
+    const again = await firstSegment(second);
+    expect(first.url).not.toBe(again.url); // each viewer's own signed URL
+    expect([first.segment.status, first.segment.headers.get('x-media-served-by'), first.segment.headers.get('x-cache-status')]).toEqual([
+      200,
+      'nginx-s3',
+      'MISS',
+    ]);
+    expect([again.segment.status, again.segment.headers.get('x-cache-status')]).toEqual([200, 'HIT']);
+    expect(first.segment.headers.get('cache-control')).toBe('public, max-age=3600, no-transform');
+    expect(Buffer.from(await first.segment.arrayBuffer()).equals(Buffer.from(await again.segment.arrayBuffer()))).toBe(true);
+    for (const r of [first, again]) {
+      expect(r.playlist.headers.get('cache-control')).toBe('private, no-store');
+      expect([r.key.status, r.key.headers.get('cache-control'), r.key.headers.get('x-cache-status')]).toEqual([200, 'no-store', null]);
+    }
+  }, 180_000);
 });

@@ -28,7 +28,7 @@ import { entitledRenditions } from './entitlement.js';
 import { masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists.js';
 import { type HlsGrant, signKeyToken, verifyHlsGrant, verifyKeyToken } from './hlsSignature.js';
 import { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './media.route.js';
-import { sendStoredFile } from './sendMedia.js';
+import { SHARED_CACHE, sendStoredFile } from './sendMedia.js';
 import { authorizeViewing } from './viewing.service.js';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
@@ -152,7 +152,7 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       const segment = c.req.param('segment') ?? '';
       const [name, file] = [segment.slice(0, segment.indexOf('-')), segment.slice(segment.indexOf('-') + 1)];
       if (!allowed.some((r) => r.name === name)) throw forbidden(STREAM_LINK_INVALID);
-      return sendStoredFile(c, ctx, keyOfFile(videoId, `${name}/${file}`), 'video/mp2t', grant.expires);
+      return sendStoredFile(c, ctx, keyOfFile(videoId, `${name}/${file}`), 'video/mp2t', grant.expires, SHARED_CACHE);
     },
   );
 

@@ -15,13 +15,27 @@ import { isValidKey } from '../media/storage.js';
 import { countedBody } from '../metrics/index.js';
 import { ifRangeMatches, parseRange } from './byteRange.js';
 
+/**
+ * An AES-128 encrypted HLS segment is useless without its key (served per viewer, `no-store`), so
+ * shared caches (nginx's proxy_cache, a CDN) may keep it; everything else stays private.
+ */
+export const SHARED_CACHE = 'public, max-age=3600, no-transform';
+const PRIVATE_CACHE = 'private, no-transform';
+
 /** How long the presigned URL nginx follows is valid: it uses it at once. */
 const ACCEL_URL_SECONDS = 60;
 
 /**
  * @param expires the signed URL's expiry (Unix seconds): nginx may reuse the decision until then, a minute at most.
  */
-export async function sendStoredFile(c: Context<AppEnv>, ctx: AppContext, key: string, mimeType: string, expires: number) {
+export async function sendStoredFile(
+  c: Context<AppEnv>,
+  ctx: AppContext,
+  key: string,
+  mimeType: string,
+  expires: number,
+  cacheControl: string = PRIVATE_CACHE,
+) {
   const storage = mediaStorageFor(ctx);
   if (!isValidKey(key)) throw notFound('Video not found');
   const stat = await storage.stat(key);
@@ -33,7 +47,7 @@ export async function sendStoredFile(c: Context<AppEnv>, ctx: AppContext, key: s
     const url = new URL((await storage.presignedUrl(key, ACCEL_URL_SECONDS)) as string);
     c.header('Content-Type', mimeType);
     c.header('Content-Disposition', 'inline');
-    c.header('Cache-Control', 'private, no-transform');
+    c.header('Cache-Control', cacheControl);
     c.header('X-Accel-Redirect', `${ctx.env.MEDIA_ACCEL_PREFIX}${url.protocol.slice(0, -1)}/${url.host}${url.pathname}${url.search}`);
     return c.body(null, 200);
   }
@@ -42,7 +56,7 @@ export async function sendStoredFile(c: Context<AppEnv>, ctx: AppContext, key: s
     // Cache-Control (the rest it sets itself or the internal location adds).
     c.header('Content-Type', mimeType);
     c.header('Content-Disposition', 'inline');
-    c.header('Cache-Control', 'private, no-transform');
+    c.header('Cache-Control', cacheControl);
     c.header('X-Accel-Redirect', `${ctx.env.MEDIA_ACCEL_PREFIX}${key}`);
     c.header('X-Media-Key', key);
     // nginx may reuse this decision for the next ranges of the same signed URL: a minute at
@@ -54,7 +68,7 @@ export async function sendStoredFile(c: Context<AppEnv>, ctx: AppContext, key: s
   c.header('Accept-Ranges', 'bytes');
   c.header('ETag', etag);
   c.header('Last-Modified', stat.mtime.toUTCString());
-  c.header('Cache-Control', 'private, no-transform');
+  c.header('Cache-Control', cacheControl);
   c.header('Content-Type', mimeType);
   c.header('Content-Disposition', 'inline');
   c.header('X-Content-Type-Options', 'nosniff');
