@@ -56,12 +56,17 @@ const SYSTEM_NEEDS = [
   { pkg: 'nginx', present: () => fs.existsSync('/usr/sbin/nginx') },
   // The load test's short run of bench/load.mjs (and the benchmarks) drive the server with wrk.
   { pkg: 'wrk', present: () => fs.existsSync('/usr/bin/wrk') },
+  // The S3 media store is tested against a throwaway Ceph RADOS Gateway (scripts/rgwCluster.mjs).
+  { pkg: 'ceph-mon', present: () => fs.existsSync('/usr/bin/ceph-mon') },
+  { pkg: 'ceph-osd', present: () => fs.existsSync('/usr/bin/ceph-osd') },
+  { pkg: 'radosgw', present: () => fs.existsSync('/usr/bin/radosgw') },
+  { pkg: 'ceph-common', present: () => fs.existsSync('/usr/bin/radosgw-admin') && fs.existsSync('/usr/bin/ceph') },
 ];
 
 /** The benchmarks' extra needs beyond the tests' (none today: wrk is one of the tests' needs). */
 export const BENCH_NEEDS = [];
 
-/** Installs missing Debian packages the tests need (ffmpeg, chromium, firefox-esr, webkit2gtk-driver, xvfb, postgresql, nginx, wrk), plus `extra`. */
+/** Installs missing Debian packages the tests need (ffmpeg, chromium, firefox-esr, webkit2gtk-driver, xvfb, postgresql, nginx, wrk, Ceph RGW), plus `extra`. */
 export function ensureSystemPackages(extra = []) {
   const missing = [...SYSTEM_NEEDS, ...extra].filter((n) => !n.present()).map((n) => n.pkg);
   if (missing.length === 0) return;

@@ -1,10 +1,12 @@
 // `npm test` / `pnpm test`: every suite (unit, integration on SQLite and PostgreSQL, browser).
-// Installs what a fresh machine lacks, starts a throwaway PostgreSQL on loopback, builds the
-// production bundles the browser tests use, runs vitest, and prints one closing summary line.
+// Installs what a fresh machine lacks, starts a throwaway PostgreSQL and a throwaway Ceph RADOS
+// Gateway (S3) on loopback, builds the production bundles the browser tests use, runs vitest, and
+// prints one closing summary line.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureSystemPackages, installDependencies, pnpm, pnpmRun, run } from './lib.mjs';
 import { startPgCluster } from './pgCluster.mjs';
+import { startRgwCluster } from './rgwCluster.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -28,6 +30,20 @@ if (process.env.TEST_DATABASE_URL) {
   cluster = await startPgCluster();
   env.TEST_DATABASE_URL = cluster.url;
   console.log(`PostgreSQL for the tests: ${cluster.url}`);
+}
+// The S3 media store's suites run against a real S3 server: a single-node Ceph cluster on memstore.
+let rgw;
+if (process.env.TEST_S3_ENDPOINT) {
+  for (const v of ['TEST_S3_ENDPOINT', 'TEST_S3_ACCESS_KEY', 'TEST_S3_SECRET_KEY']) env[v] = process.env[v];
+} else {
+  try {
+    rgw = await startRgwCluster();
+  } catch (err) {
+    cluster?.stop();
+    throw err;
+  }
+  Object.assign(env, { TEST_S3_ENDPOINT: rgw.endpoint, TEST_S3_ACCESS_KEY: rgw.accessKey, TEST_S3_SECRET_KEY: rgw.secretKey });
+  console.log(`Ceph RGW (S3) for the tests: ${rgw.endpoint} (ready in ${(rgw.readyMs / 1000).toFixed(1)} s)`);
 }
 
 // Two phases: the unit and integration suites first, then the browser suites on a quiet machine
@@ -78,6 +94,7 @@ try {
   }
 } finally {
   cluster?.stop();
+  rgw?.stop();
 }
 
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

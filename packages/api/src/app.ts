@@ -16,6 +16,8 @@ import { authenticate } from './http/auth.js';
 import { fail, HttpError, ok } from './http/envelope.js';
 import { describe } from './http/openapi.js';
 import { securityHeaders } from './http/securityHeaders.js';
+import { mediaStorageFor } from './media/mediaStore.js';
+import { MEDIA_STORE_UNAVAILABLE, MediaStoreError } from './media/storage.js';
 import { httpMetrics, metricsOnMainPort } from './metrics/index.js';
 import type { AppModule } from './module.js';
 import { queueStatus } from './transcode/runnerRegistry.js';
@@ -57,6 +59,11 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
     if (err instanceof UniqueViolation) return fail(c, 409, 'That record already exists');
     const status = (err as { status?: number }).status;
     if (status === 413) return fail(c, 413, 'Request body is too large');
+    if (err instanceof MediaStoreError) {
+      // The object store is down or refuses us: the client may retry; the operator reads the log.
+      ctx.logger.error({ err, requestId: c.get('requestId'), path: c.req.path }, 'media store error');
+      return fail(c, 503, MEDIA_STORE_UNAVAILABLE);
+    }
     ctx.logger.error({ err, requestId: c.get('requestId'), path: c.req.path }, 'unhandled error');
     return fail(c, 500, `Something went wrong! Please try again later. (request ${c.get('requestId')})`);
   });
@@ -88,7 +95,24 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
       // Lag > 0 right after a start on a restored store: the subscribers are catching up beside serving.
       const lag = subscribers.reduce((max, s) => Math.max(max, s.lag), 0);
       const transcode = { inServer: ctx.env.TRANSCODE_IN_SERVER, ...(await queueStatus(ctx.db, ctx.clock.now())) };
-      return ok(c, { status: 'ok', store: ctx.db.dialect, headPosition: head, subscriberLag: lag, subscribers, transcode });
+      const storage = mediaStorageFor(ctx);
+      // At most two seconds: an unreachable store must not make the API look dead to a health checker.
+      const reachable = await Promise.race([
+        storage.check().then(
+          () => true,
+          () => false,
+        ),
+        new Promise<boolean>((resolve) => setTimeout(resolve, 2000, false).unref()),
+      ]);
+      return ok(c, {
+        status: 'ok',
+        store: ctx.db.dialect,
+        headPosition: head,
+        subscriberLag: lag,
+        subscribers,
+        media: { kind: storage.kind, reachable },
+        transcode,
+      });
     } catch (err) {
       ctx.logger.error({ err }, 'health check failed');
       return fail(c, 503, 'Event store unreachable');

@@ -16,6 +16,7 @@ import type { SiteConfig } from '../src/config/site.js';
 import { modules } from '../src/modules.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { TestClock } from '../src/shared/clock.testkit.js';
+import { type FreshBucket, freshBucket, type MediaKind } from './s3.js';
 import { exampleSiteConfig } from './siteConfig.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
@@ -94,6 +95,8 @@ export function testEnv(extra: Partial<Record<string, string>> = {}): Env {
 export interface TestServer extends RunningServer {
   clock: TestClock;
   store: FreshStore;
+  /** The server's bucket when started with `media: 's3'` (removed by close()). */
+  bucket?: FreshBucket;
   site: SiteConfig;
   /** Stops the server but keeps the data (for restart tests). */
   restart(extraEnv?: Partial<Record<string, string>>): Promise<TestServer>;
@@ -110,25 +113,33 @@ export async function startTestServer(
     store?: FreshStore;
     /** A logger of the test's own (e.g. to a file the test reads); silent by default. */
     logger?: pino.Logger;
+    /** `s3`: media in a fresh bucket on the tests' Ceph RGW (test/s3.ts); `local` (default): DATA_DIR/media. */
+    media?: MediaKind;
+    /** An existing bucket to share (another server's); not removed by close(). */
+    bucket?: FreshBucket;
   } = {},
 ): Promise<TestServer> {
   const store = opts.store ?? (await freshStore(kind));
+  const ownBucket = !opts.bucket && opts.media === 's3' ? await freshBucket() : undefined;
+  const bucket = opts.bucket ?? ownBucket;
   const clock = opts.clock ?? new TestClock(new Date());
   const site = { ...exampleSiteConfig(), ...opts.site } as SiteConfig;
-  const env = testEnv({ ...store.env, ...opts.env });
+  const env = testEnv({ ...store.env, ...bucket?.env, ...opts.env });
   const server = await startServer(env, site, modules, { clock, logger: opts.logger ?? pino({ level: 'silent' }) });
   const ts: TestServer = {
     ...server,
     clock,
     store,
     site,
+    ...(bucket && { bucket }),
     async restart(extraEnv) {
       await server.stop();
-      return startTestServer(kind, { env: { ...opts.env, ...extraEnv }, site: opts.site, clock, store, logger: opts.logger });
+      return startTestServer(kind, { env: { ...opts.env, ...extraEnv }, site: opts.site, clock, store, logger: opts.logger, bucket });
     },
     async close() {
       await server.stop();
       await store.cleanup();
+      await ownBucket?.cleanup();
     },
   };
   return ts;

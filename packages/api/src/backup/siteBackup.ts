@@ -152,6 +152,11 @@ export interface BackupSource {
   databaseUrl?: string;
   /** The secrets the site got from dev-default files in DATA_DIR (the CLI's `fillDevDefaults` answer); only these are carried. */
   devDefaults?: { variable: string; file: string }[];
+  /**
+   * `skip`: the media lives in an object store (MEDIA_STORE=s3://…), backed up with the store's
+   * own tools (docs/media-storage.md); the backup holds the database only.
+   */
+  media?: 'copy' | 'skip';
 }
 
 /**
@@ -189,7 +194,7 @@ export async function backupSite(source: BackupSource, target: string): Promise<
     }
     database = await describeFile(target, SQLITE_FILE);
   }
-  const media = await copyMedia(source.dataDir, target, videoIds);
+  const media = await copyMedia(source.dataDir, target, source.media === 'skip' ? [] : videoIds);
   const devDefaultSecrets = await copyDevSecrets(source, target);
   const manifest: BackupManifest = {
     format: 'members-site-backup/1',

@@ -10,7 +10,7 @@ import type { AppEnv } from '../http/appEnv.js';
 import { notFound, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema, queryOf } from '../http/validate.js';
-import { mediaStorageFor } from '../media/storage.js';
+import { mediaStorageFor } from '../media/mediaStore.js';
 import { findVideo, listVideos, toVideoEntity } from './catalog.queries.js';
 
 /** The list query, shared with the clients (packages/ui). */
@@ -79,7 +79,7 @@ export function mountCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     c.header('Content-Type', row.thumbnail_mime);
     c.header('Content-Length', String(stat.size));
     if (c.req.method === 'HEAD') return c.body(null, 200);
-    const stream = storage.createReadStream(row.thumbnail_key);
+    const stream = await storage.openRead(row.thumbnail_key);
     return c.body(Readable.toWeb(stream) as unknown as ReadableStream, 200);
   });
 }

@@ -2,7 +2,8 @@
  * The catalog module: video uploads (multipart route and `ingestVideoFile` for the tus
  * uploads module), the catalog projection, the public catalog and the admin's edits.
  */
-import { mediaStorageFor, sweepStaging } from '../media/storage.js';
+import { mediaStorageFor } from '../media/mediaStore.js';
+import { sweepStaging } from '../media/storage.js';
 import type { AppModule } from '../module.js';
 import { mountAdminCatalogRoutes } from './admin.routes.js';
 import { catalogProjection } from './catalog.projection.js';
@@ -19,7 +20,10 @@ export const catalogModule: AppModule = {
   async start(ctx) {
     // Uploads a killed process was receiving, and videos it was moving in without recording them.
     const isRecorded = async (id: string) => Boolean(await ctx.db.get('SELECT 1 AS one FROM videos WHERE id = ?', [id]));
-    const removed = await sweepStaging(mediaStorageFor(ctx), ctx.env.DATA_DIR, isRecorded);
+    // A wrong bucket or refused credentials stop the start here, with the variable to fix.
+    const storage = mediaStorageFor(ctx);
+    await storage.check();
+    const removed = await sweepStaging(storage, ctx.env.DATA_DIR, isRecorded);
     if (removed) ctx.logger.info({ removed }, 'staged uploads left by a stopped process removed');
     return undefined;
   },

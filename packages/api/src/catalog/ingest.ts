@@ -13,7 +13,8 @@ import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import { extractThumbnail, probeVideo } from '../media/ffmpeg.js';
 import { imageTypeOfFile } from '../media/imageType.js';
-import { type MediaStorage, mediaStorageFor } from '../media/storage.js';
+import { mediaStorageFor } from '../media/mediaStore.js';
+import { MEDIA_STORE_UNAVAILABLE, type MediaStorage, MediaStoreError } from '../media/storage.js';
 import { eventMetadata } from '../shared/eventMetadata.js';
 import type { ThumbnailInfo, VideoDetails, VideoFileInfo } from './video.decider.js';
 import { videoDecider, videoStreamId } from './video.decider.js';
@@ -37,7 +38,7 @@ export interface IngestInput {
   requestId?: string | null;
 }
 
-export type IngestResult = { ok: true; videoId: string } | { ok: false; status: 400 | 413; error: string };
+export type IngestResult = { ok: true; videoId: string } | { ok: false; status: 400 | 413 | 503; error: string };
 
 const THUMBNAIL_MAX_BYTES = 10 * 1024 * 1024;
 
@@ -90,7 +91,8 @@ async function fileSize(p: string): Promise<number | null> {
 async function storeThumbnail(
   storage: MediaStorage,
   videoId: string,
-  videoKey: string,
+  /** The video file on this process's disk (read before it goes to the store). */
+  videoPath: string,
   durationSeconds: number,
   given: { path: string; mimeType: string; extension: string } | null,
   atSeconds?: number | null,
@@ -102,8 +104,8 @@ async function storeThumbnail(
   const staged = await storage.stagingPath('.jpg');
   try {
     const at = atSeconds != null && atSeconds >= 0 && atSeconds < durationSeconds ? atSeconds : durationSeconds * 0.1;
-    await extractThumbnail(storage.localPath(videoKey), at, staged);
-    if (!(await fileSize(staged))) await extractThumbnail(storage.localPath(videoKey), 0, staged);
+    await extractThumbnail(videoPath, at, staged);
+    if (!(await fileSize(staged))) await extractThumbnail(videoPath, 0, staged);
     const { key } = await storage.putFile(videoId, 'thumbnail.jpg', staged);
     return { key, mimeType: 'image/jpeg', extracted: true };
   } finally {
@@ -146,6 +148,16 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
   const at = ctx.clock.now().toISOString();
   const endIngest = await storage.beginIngest(videoId);
   try {
+    // The thumbnail first, from the file still on this disk (an object store's copy is remote).
+    let thumb: ThumbnailInfo;
+    try {
+      thumb = await storeThumbnail(storage, videoId, input.filePath, probe.durationSeconds, thumbnail, input.thumbnailAtSeconds);
+    } catch (err) {
+      if (err instanceof MediaStoreError) throw err;
+      ctx.logger.warn({ err, videoId }, 'thumbnail extraction failed');
+      await storage.removeVideo(videoId);
+      return fail400('Could not read a frame from the video for its thumbnail; please upload a thumbnail image with it');
+    }
     const stored = await storage.putFile(videoId, `video.${probe.extension}`, input.filePath);
     const video: VideoFileInfo = {
       key: stored.key,
@@ -157,14 +169,6 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
       width: probe.width,
       height: probe.height,
     };
-    let thumb: ThumbnailInfo;
-    try {
-      thumb = await storeThumbnail(storage, videoId, stored.key, probe.durationSeconds, thumbnail, input.thumbnailAtSeconds);
-    } catch (err) {
-      ctx.logger.warn({ err, videoId }, 'thumbnail extraction failed');
-      await storage.removeVideo(videoId);
-      return fail400('Could not read a frame from the video for its thumbnail; please upload a thumbnail image with it');
-    }
     const result = await handleCommand(
       ctx.store,
       videoStreamId(videoId),
@@ -187,7 +191,12 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
     if (!result.ok) throw new Error(result.error.message);
     return { ok: true, videoId };
   } catch (err) {
-    await storage.removeVideo(videoId);
+    // Nothing half-published: whatever reached the store goes (when the store answers at all).
+    await storage.removeVideo(videoId).catch((e) => ctx.logger.warn({ err: e, videoId }, 'could not remove a failed ingest'));
+    if (err instanceof MediaStoreError) {
+      ctx.logger.error({ err, videoId }, 'media store unavailable during an upload');
+      return { ok: false, status: 503, error: MEDIA_STORE_UNAVAILABLE };
+    }
     throw err;
   } finally {
     await endIngest();

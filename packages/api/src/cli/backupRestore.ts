@@ -27,8 +27,16 @@ export const backup: CliCommand = {
       console.error('Usage: backup DIR   (DIR must be new or empty)');
       return 2;
     }
+    const objectStore = env.MEDIA_STORE !== 'local';
+    if (objectStore)
+      console.warn(
+        `Note: the media is in ${env.MEDIA_STORE} and is not copied into this backup; back the bucket up with the object store's own tools (docs/media-storage.md)`,
+      );
     try {
-      const m = await backupSite({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, devDefaults }, dir);
+      const m = await backupSite(
+        { dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, devDefaults, media: objectStore ? 'skip' : 'copy' },
+        dir,
+      );
       const bytes = m.database.size + m.media.reduce((s, f) => s + f.size, 0);
       console.log(
         `Backed up ${m.store} store at position ${m.head.position} (hash ${m.head.hash ?? '-'}) and ${m.media.length} media files, ${mib(bytes)}, in ${m.durationMs} ms to ${dir}`,

@@ -95,8 +95,29 @@ export const envDocs: Record<string, EnvVarDoc> = {
   METRICS_TOKEN: {
     meaning: 'serve `GET /metrics` on the main port to `Authorization: Bearer <token>` only (≥ 16 chars)',
   },
+  MEDIA_STORE: {
+    meaning:
+      '`local` keeps media under `DATA_DIR/media`; `s3://BUCKET[/PREFIX]` puts originals, HLS ladders, sprites and thumbnails in an S3-compatible object store, checked at start (see [Media storage](media-storage.md))',
+  },
+  AWS_ENDPOINT_URL_S3: {
+    default: 'unset (AWS S3)',
+    meaning:
+      "the object store's endpoint with `MEDIA_STORE=s3://…` (Ceph RGW, MinIO, any S3-compatible service), the AWS SDK's own variable",
+  },
+  AWS_ENDPOINT_URL: { default: 'unset', meaning: 'the endpoint when `AWS_ENDPOINT_URL_S3` is not set (AWS SDK)' },
+  AWS_REGION: { meaning: "the object store's region (AWS SDK)" },
+  AWS_ACCESS_KEY_ID: {
+    default: "unset (the SDK's default credential chain)",
+    meaning: "the object store's access key (AWS SDK); refused credentials stop the server at start naming this variable",
+  },
+  AWS_SECRET_ACCESS_KEY: { default: "unset (the SDK's default credential chain)", meaning: "the object store's secret key (AWS SDK)" },
+  S3_FORCE_PATH_STYLE: {
+    default: 'on for an IP address or `localhost` endpoint, else off',
+    meaning: '`true`: path-style addressing (`endpoint/bucket/key`) instead of virtual-hosted buckets',
+  },
   MEDIA_ACCEL: {
-    meaning: '`nginx`: the media route decides, nginx sends the bytes (see [Deployment](deployment.md))',
+    meaning:
+      '`nginx`: the media route decides, nginx sends the bytes, from the media directory or, with `MEDIA_STORE=s3://…`, from the object store (see [Deployment](deployment.md), [Media storage](media-storage.md#nginx-in-front-media-bytes-without-node))',
   },
   MEDIA_ACCEL_PREFIX: { meaning: 'the nginx `internal` location the media files are aliased under (with `MEDIA_ACCEL=nginx`)' },
   INSTANCE_ID: { meaning: 'names the process in an `X-Served-By` response header' },

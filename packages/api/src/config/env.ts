@@ -71,6 +71,27 @@ export const envSchema = z.object({
     .string()
     .regex(/^\/[A-Za-z0-9_/-]*\/$/, 'must be a path starting and ending with /')
     .default('/_protected_media/'),
+  /**
+   * Where media lives: `local` (DATA_DIR/media, the default) or `s3://BUCKET[/PREFIX]` for
+   * S3-compatible object storage (docs/media-storage.md). The endpoint, region and credentials come
+   * from the AWS SDK's standard variables below.
+   */
+  MEDIA_STORE: z
+    .string()
+    .regex(
+      /^(local|s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/(?!\.\.?(\/|$))[A-Za-z0-9._-]+)*\/?)$/,
+      'must be local or s3://BUCKET[/PREFIX] (a bucket name of 3-63 lower-case letters, digits, dots or dashes)',
+    )
+    .default('local'),
+  /** The S3 endpoint (an S3-compatible server: Ceph RGW, MinIO, …); AWS's own when unset. */
+  AWS_ENDPOINT_URL_S3: z.string().url().optional(),
+  /** The endpoint for every AWS service, used when AWS_ENDPOINT_URL_S3 is unset. */
+  AWS_ENDPOINT_URL: z.string().url().optional(),
+  AWS_REGION: z.string().min(1).optional(),
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Path-style bucket addressing (`endpoint/bucket/key`); default: on when the endpoint is an IP address or localhost. */
+  S3_FORCE_PATH_STYLE: bool.optional(),
   /** Names this process in an `X-Served-By` response header (several processes behind nginx). */
   INSTANCE_ID: z
     .string()

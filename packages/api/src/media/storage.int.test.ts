@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tmpDir } from '../../test/harness.js';
-import { localMediaStorage, type MediaStorage, sweepStaging } from './storage.js';
+import { localMediaStorage } from './localStore.js';
+import { type MediaStorage, sweepStaging } from './storage.js';
 
 let dataDir: string;
 let storage: MediaStorage;

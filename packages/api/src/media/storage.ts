@@ -1,27 +1,27 @@
 /**
- * Where video files and thumbnails live, behind one small interface (local disk now; an
- * S3-compatible adapter can implement the same later).
+ * Where video files, thumbnails and HLS ladders live, behind one interface with two
+ * implementations: the local disk (localStore.ts, the embedded default, `DATA_DIR/media`) and
+ * S3-compatible object storage (s3Store.ts, `MEDIA_STORE=s3://BUCKET[/PREFIX]`). Every caller gets
+ * its store from the app context (`mediaStorageFor(ctx)`, mediaStore.ts), so any process built from the same
+ * environment (API server, CLI, transcode runner) reads and writes the same store.
  *
- * Local layout under DATA_DIR:
- *   media/incoming/{owner}.{random}.part uploads being received (removed on failure; moved on success)
- *   media/incoming/{owner}.{random}.{videoId}.ingest  marks a video whose files are being moved in
- *                                       and whose event is not yet recorded
- *   media/videos/{videoId}/video.{ext}  the video file, as uploaded (ext from its probed container)
- *   media/videos/{videoId}/thumbnail.{jpg|png|webp}
- *   media/videos/{videoId}/hls/…        the HLS ladder (transcode/hlsTranscoder.ts: playlists,
+ * Keys (stored in events and read models) are the relative paths `videos/{videoId}/{name}`:
+ *   videos/{videoId}/video.{ext}        the video file, as uploaded (ext from its probed container)
+ *   videos/{videoId}/thumbnail.{jpg|png|webp}
+ *   videos/{videoId}/hls/…              the HLS ladder (transcode/hlsTranscoder.ts: playlists,
  *                                       encrypted segments, seek-preview sprites)
+ * A key is checked against a strict pattern before use, so nothing taken from a URL can reach
+ * another path on disk or another object in the bucket.
  *
- * Keys stored in events and read models are the relative paths `videos/{videoId}/{name}`. A key is
- * checked against a strict pattern before it is joined to the root, so nothing taken from a URL
- * can reach another path on disk.
- *
- * A process killed mid-upload (SIGKILL, the OOM killer) cannot clean up after itself, so staging names
- * carry their owner (a hash of the host name and the process id): at start-up `sweepStaging` removes
- * what this host's dead processes (or a previous run with the same pid, as in a container) left,
- * without touching another live process's uploads in a shared media directory.
+ * Scratch files (an upload being received, a thumbnail being extracted, an ingest marker) always
+ * live on this process's disk under `DATA_DIR/media/incoming`, whatever the store; they are
+ * removed when the upload or job ends. A process killed mid-upload (SIGKILL, the OOM killer)
+ * cannot clean up after itself, so staging names carry their owner (a hash of the host name and
+ * the process id): at start-up `sweepStaging` removes what this host's dead processes (or a
+ * previous run with the same pid, as in a container) left, without touching another live
+ * process's uploads in a shared media directory.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,27 +37,66 @@ export interface FileStat {
   mtime: Date;
 }
 
+/** Where the transcoder writes a ladder, and how it is published to the store. */
+export interface HlsWorkspace {
+  /** A local folder the transcoder stages its output in (`hls.tmp-*` inside it). */
+  dir: string;
+  /**
+   * Publishes a finished staging folder as the video's `hls/` (replacing any earlier ladder) and
+   * removes the folder. Absent for the local store, whose transcoder swaps folders by rename.
+   */
+  publish?: (stagingDir: string) => Promise<void>;
+  /** Removes the workspace (scratch only; never the published ladder). */
+  done(): Promise<void>;
+}
+
 export interface MediaStorage {
-  /** A fresh file path in the staging area (same volume as the store, so moves are renames). */
+  readonly kind: 'local' | 's3';
+  /** For logs and /api/health: a path or `s3://bucket/prefix`, never a credential. */
+  readonly location: string;
+  /** A fresh file path in this process's scratch area (`DATA_DIR/media/incoming`). */
   stagingPath(suffix?: string): Promise<string>;
-  /** Moves a complete local file into the video's folder as `name` ("video.mp4", "thumbnail.jpg"). */
+  /** Moves a complete local file into the video's place as `name` ("video.mp4", "thumbnail.jpg"); the source is gone after. */
   putFile(videoId: string, name: string, sourcePath: string): Promise<StoredFile>;
   stat(key: string): Promise<FileStat | null>;
   /** Reads the whole object or the inclusive byte range [start, end]. */
-  createReadStream(key: string, range?: { start: number; end: number }): Readable;
-  /** A path ffmpeg can read (the local adapter's file itself). */
-  localPath(key: string): string;
+  openRead(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /** A small text object (a playlist, a WebVTT), or null when it does not exist. */
+  readText(key: string): Promise<string | null>;
+  /** A path or a URL (valid for hours) ffmpeg and ffprobe can read the object from. */
+  ffmpegInput(key: string): Promise<string>;
+  /** A presigned GET URL valid for `seconds` (object stores only; null on the local disk). */
+  presignedUrl(key: string, seconds: number): Promise<string | null>;
+  /** Where the transcoder stages the ladder of `videoId`. */
+  hlsWorkspace(videoId: string): Promise<HlsWorkspace>;
+  /** Every key stored for one video (for tests and deletion checks). */
+  listVideo(videoId: string): Promise<string[]>;
   /** Removes every file of one video (missing files are not an error). */
   removeVideo(videoId: string): Promise<void>;
   /**
-   * Marks `videoId` as being ingested until the returned function runs, so a crash between moving
-   * its files in and recording its event leaves a marker `sweepStaging` acts on.
+   * Marks `videoId` as being ingested until the returned function runs, so a crash between storing
+   * its files and recording its event leaves a marker `sweepStaging` acts on.
    */
   beginIngest(videoId: string): Promise<() => Promise<void>>;
+  /** Throws a MediaStoreError naming the variable to fix when the store cannot be used. */
+  check(): Promise<void>;
 }
 
+/** The store cannot be used: wrong bucket, refused credentials, unreachable endpoint. */
+export class MediaStoreError extends Error {
+  constructor(
+    message: string,
+    /** `config`: fix a variable; `unavailable`: the store is down or unreachable now. */
+    readonly reason: 'config' | 'unavailable',
+  ) {
+    super(message);
+  }
+}
+
+export const MEDIA_STORE_UNAVAILABLE = 'The media store is unavailable right now; nothing was published. Please try again later.';
+
 const HOST_TAG = createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
-const OWNER = (pid: number) => `${HOST_TAG}.${pid}`;
+export const stagingOwner = (pid: number) => `${HOST_TAG}.${pid}`;
 const STAGED = /^([0-9a-f]{8})\.(\d+)\./;
 const INGEST_MARKER = /\.([A-Za-z0-9_-]{1,64})\.ingest$/;
 /** Staged files of unknown or foreign owners are removed once this old. */
@@ -65,80 +104,39 @@ const STALE_STAGING_MS = 24 * 60 * 60 * 1000;
 
 const KEY =
   /^videos\/[A-Za-z0-9_-]{1,64}\/((video|thumbnail)\.[a-z0-9]{2,5}|hls\/(master\.m3u8|previews\.vtt|\d{3,4}p\/(index\.m3u8|seg_\d{5}\.ts)|sprites\/sprite-\d{3}\.jpg))$/;
-const VIDEO_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/**
- * Bytes read from disk at a time when Node sends a file itself. Four times Node's 64 KiB default:
- * a 1 MiB player range costs 4 reads and writes instead of 16 (bench/media-nginx.mjs, Node direct,
- * median of 3 rounds: 266 → 601 MB/s), for up to 256 KiB held per response in flight.
- */
-const READ_CHUNK_BYTES = 256 * 1024;
+export const VIDEO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function isValidKey(key: string): boolean {
   return KEY.test(key);
 }
 
-async function moveFile(from: string, to: string): Promise<void> {
-  try {
-    await fsp.rename(from, to);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    await fsp.copyFile(from, to);
-    await fsp.unlink(from);
-  }
+export function checkedVideoId(videoId: string): string {
+  if (!VIDEO_ID.test(videoId)) throw new Error(`Invalid video id: ${videoId}`);
+  return videoId;
 }
 
-/** The local-disk adapter rooted at `${dataDir}/media`. */
-export function localMediaStorage(dataDir: string): MediaStorage {
-  const root = path.resolve(dataDir, 'media');
-  const resolveKey = (key: string): string => {
-    if (!isValidKey(key)) throw new Error(`Invalid media key: ${key}`);
-    return path.join(root, key);
-  };
-  const videoDir = (videoId: string): string => {
-    if (!VIDEO_ID.test(videoId)) throw new Error(`Invalid video id: ${videoId}`);
-    return path.join(root, 'videos', videoId);
-  };
+export function checkedKey(key: string): string {
+  if (!isValidKey(key)) throw new Error(`Invalid media key: ${key}`);
+  return key;
+}
 
-  return {
-    async stagingPath(suffix = '.part') {
-      const dir = path.join(root, 'incoming');
-      await fsp.mkdir(dir, { recursive: true });
-      return path.join(dir, `${OWNER(process.pid)}.${Date.now().toString(36)}-${randomBytes(8).toString('hex')}${suffix}`);
-    },
-    async putFile(videoId, name, sourcePath) {
-      const key = `videos/${videoId}/${name}`;
-      const target = resolveKey(key);
-      await fsp.mkdir(videoDir(videoId), { recursive: true });
-      await moveFile(sourcePath, target);
-      const { size } = await fsp.stat(target);
-      return { key, size };
-    },
-    async stat(key) {
-      try {
-        const s = await fsp.stat(resolveKey(key));
-        return s.isFile() ? { size: s.size, mtime: s.mtime } : null;
-      } catch {
-        return null;
-      }
-    },
-    createReadStream(key, range) {
-      return fs.createReadStream(resolveKey(key), {
-        highWaterMark: READ_CHUNK_BYTES,
-        ...(range && { start: range.start, end: range.end }),
-      });
-    },
-    localPath: resolveKey,
-    async removeVideo(videoId) {
-      await fsp.rm(videoDir(videoId), { recursive: true, force: true });
-    },
-    async beginIngest(videoId) {
-      if (!VIDEO_ID.test(videoId)) throw new Error(`Invalid video id: ${videoId}`);
-      const marker = await this.stagingPath(`.${videoId}.ingest`);
-      await fsp.writeFile(marker, '', { flag: 'wx' });
-      return () => fsp.rm(marker, { force: true });
-    },
-  };
+/** The MIME type an object is stored with (what a proxy or a presigned URL would answer). */
+export function contentTypeOf(key: string): string {
+  const ext = key.slice(key.lastIndexOf('.') + 1);
+  return (
+    {
+      m3u8: 'application/vnd.apple.mpegurl',
+      ts: 'video/mp2t',
+      vtt: 'text/vtt',
+      jpg: 'image/jpeg',
+      png: 'image/png',
+      webp: 'image/webp',
+      mp4: 'video/mp4',
+      webm: 'video/webm',
+      mov: 'video/quicktime',
+      mkv: 'video/x-matroska',
+    }[ext] ?? 'application/octet-stream'
+  );
 }
 
 function processAlive(pid: number): boolean {
@@ -190,16 +188,4 @@ export async function sweepStaging(
     removed += 1;
   }
   return removed;
-}
-
-const cache = new Map<string, MediaStorage>();
-
-/** The storage for this context's data directory. */
-export function mediaStorageFor(ctx: { env: { DATA_DIR: string } }): MediaStorage {
-  let s = cache.get(ctx.env.DATA_DIR);
-  if (!s) {
-    s = localMediaStorage(ctx.env.DATA_DIR);
-    cache.set(ctx.env.DATA_DIR, s);
-  }
-  return s;
 }

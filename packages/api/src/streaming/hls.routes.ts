@@ -12,7 +12,6 @@
  * Anything without a valid signature (or for a rendition above the grant) is refused with the
  * progressive media route's messages; no playlist, segment or key is ever answered to it.
  */
-import fsp from 'node:fs/promises';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { findVideo, hlsLadderOf } from '../catalog/catalog.queries.js';
@@ -22,13 +21,14 @@ import { geoCheckFor } from '../geo/geoCheck.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { forbidden, notFound, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { mediaStorageFor } from '../media/storage.js';
+import { mediaStorageFor } from '../media/mediaStore.js';
+import { MediaStoreError } from '../media/storage.js';
 import { keyOf } from '../transcode/videoKeys.js';
 import { entitledRenditions } from './entitlement.js';
 import { masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists.js';
 import { type HlsGrant, signKeyToken, verifyHlsGrant, verifyKeyToken } from './hlsSignature.js';
 import { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './media.route.js';
-import { sendStoredFile } from './sendMedia.js';
+import { SHARED_CACHE, sendStoredFile } from './sendMedia.js';
 import { authorizeViewing } from './viewing.service.js';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
@@ -91,8 +91,9 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   /** A stored playlist or WebVTT, or null when missing (or not a media key at all). */
   async function readStoredText(key: string): Promise<string | null> {
     try {
-      return await fsp.readFile(mediaStorageFor(ctx).localPath(key), 'utf8');
-    } catch {
+      return await mediaStorageFor(ctx).readText(key);
+    } catch (err) {
+      if (err instanceof MediaStoreError) throw err;
       return null;
     }
   }
@@ -151,7 +152,7 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       const segment = c.req.param('segment') ?? '';
       const [name, file] = [segment.slice(0, segment.indexOf('-')), segment.slice(segment.indexOf('-') + 1)];
       if (!allowed.some((r) => r.name === name)) throw forbidden(STREAM_LINK_INVALID);
-      return sendStoredFile(c, ctx, keyOfFile(videoId, `${name}/${file}`), 'video/mp2t', grant.expires);
+      return sendStoredFile(c, ctx, keyOfFile(videoId, `${name}/${file}`), 'video/mp2t', grant.expires, SHARED_CACHE);
     },
   );
 

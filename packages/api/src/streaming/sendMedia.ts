@@ -10,24 +10,53 @@ import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { notFound } from '../http/envelope.js';
 import { MEDIA_REFERRER_POLICY } from '../http/securityHeaders.js';
-import { mediaStorageFor } from '../media/storage.js';
+import { mediaStorageFor } from '../media/mediaStore.js';
+import { isValidKey } from '../media/storage.js';
 import { countedBody } from '../metrics/index.js';
 import { ifRangeMatches, parseRange } from './byteRange.js';
 
 /**
+ * An AES-128 encrypted HLS segment is useless without its key (served per viewer, `no-store`), so
+ * shared caches (nginx's proxy_cache, a CDN) may keep it; everything else stays private.
+ */
+export const SHARED_CACHE = 'public, max-age=3600, no-transform';
+const PRIVATE_CACHE = 'private, no-transform';
+
+/** How long the presigned URL nginx follows is valid: it uses it at once. */
+const ACCEL_URL_SECONDS = 60;
+
+/**
  * @param expires the signed URL's expiry (Unix seconds): nginx may reuse the decision until then, a minute at most.
  */
-export async function sendStoredFile(c: Context<AppEnv>, ctx: AppContext, key: string, mimeType: string, expires: number) {
+export async function sendStoredFile(
+  c: Context<AppEnv>,
+  ctx: AppContext,
+  key: string,
+  mimeType: string,
+  expires: number,
+  cacheControl: string = PRIVATE_CACHE,
+) {
   const storage = mediaStorageFor(ctx);
+  if (!isValidKey(key)) throw notFound('Video not found');
   const stat = await storage.stat(key);
   if (!stat) throw notFound('Video not found');
   const etag = `"v-${stat.size.toString(16)}-${Math.floor(stat.mtime.getTime()).toString(16)}"`;
+  if (ctx.env.MEDIA_ACCEL === 'nginx' && storage.kind === 's3') {
+    // nginx fetches the object from the store itself (an internal location proxying to the
+    // presigned URL, deploy/nginx-s3.conf.snippet), Range included: no byte passes through Node.
+    const url = new URL((await storage.presignedUrl(key, ACCEL_URL_SECONDS)) as string);
+    c.header('Content-Type', mimeType);
+    c.header('Content-Disposition', 'inline');
+    c.header('Cache-Control', cacheControl);
+    c.header('X-Accel-Redirect', `${ctx.env.MEDIA_ACCEL_PREFIX}${url.protocol.slice(0, -1)}/${url.host}${url.pathname}${url.search}`);
+    return c.body(null, 200);
+  }
   if (ctx.env.MEDIA_ACCEL === 'nginx') {
     // Headers nginx keeps from this answer on a redirect: Content-Type, Content-Disposition,
     // Cache-Control (the rest it sets itself or the internal location adds).
     c.header('Content-Type', mimeType);
     c.header('Content-Disposition', 'inline');
-    c.header('Cache-Control', 'private, no-transform');
+    c.header('Cache-Control', cacheControl);
     c.header('X-Accel-Redirect', `${ctx.env.MEDIA_ACCEL_PREFIX}${key}`);
     c.header('X-Media-Key', key);
     // nginx may reuse this decision for the next ranges of the same signed URL: a minute at
@@ -39,7 +68,7 @@ export async function sendStoredFile(c: Context<AppEnv>, ctx: AppContext, key: s
   c.header('Accept-Ranges', 'bytes');
   c.header('ETag', etag);
   c.header('Last-Modified', stat.mtime.toUTCString());
-  c.header('Cache-Control', 'private, no-transform');
+  c.header('Cache-Control', cacheControl);
   c.header('Content-Type', mimeType);
   c.header('Content-Disposition', 'inline');
   c.header('X-Content-Type-Options', 'nosniff');
@@ -65,6 +94,6 @@ export async function sendStoredFile(c: Context<AppEnv>, ctx: AppContext, key: s
   if (status === 206) c.header('Content-Range', `bytes ${start}-${end}/${stat.size}`);
   c.header('Content-Length', String(end - start + 1));
   if (c.req.method === 'HEAD' || stat.size === 0) return c.body(null, status);
-  const stream = storage.createReadStream(key, { start, end });
+  const stream = await storage.openRead(key, { start, end });
   return c.body(countedBody(ctx.metrics, stream), status);
 }

@@ -2,7 +2,7 @@
  * Runs the ladder's ffmpeg as a child process (never on the event loop: Node only reads its
  * progress lines), at a lower CPU priority than the API, into a staging folder beside the video;
  * on success the folder replaces the video's `hls/` in one rename, so players never see half a
- * ladder. The key file ffmpeg needs lives in a private temporary folder, never under the media root.
+ * ladder (with object storage the media store publishes the folder instead, playlists last). The key file ffmpeg needs lives in a private temporary folder, never under the media root.
  *
  * Layout written (the same whoever transcodes, server or desktop console):
  *   videos/{id}/hls/master.m3u8            ffmpeg's master (every rendition; the API serves a filtered one)
@@ -23,8 +23,13 @@ import type { VideoKey } from './videoKeys.js';
 
 export interface TranscodeInput {
   source: string;
-  /** The video's folder (`media/videos/{id}`). */
+  /** The folder staging goes in: the video's own (`media/videos/{id}`) on the local store, scratch otherwise. */
   videoDir: string;
+  /**
+   * Publishes the finished staging folder to the media store (object storage) and removes it;
+   * without it the staging folder replaces `{videoDir}/hls` by rename (the local store).
+   */
+  publish?: (stagingDir: string) => Promise<void>;
   attempt: number;
   renditions: Rendition[];
   hasAudio: boolean;
@@ -165,8 +170,13 @@ export async function transcodeToHls(input: TranscodeInput): Promise<TranscodeOu
     await fsp.writeFile(path.join(staging, 'previews.vtt'), previewsVtt(layout, input.durationSeconds));
     const totalBytes = await folderBytes(staging);
 
-    // Swap in one rename; the previous ladder (a retry's) goes after.
+    // A runner whose lease has passed must not replace the ladder, on disk or in the object store.
     await input.beforeSwap?.();
+    if (input.publish) {
+      await input.publish(staging);
+      return { renditions, previews: layout, totalBytes, ffmpegSeconds };
+    }
+    // Swap in one rename; the previous ladder (a retry's) goes after.
     const final = path.join(input.videoDir, 'hls');
     const old = path.join(input.videoDir, `hls.old-${input.attempt}-${process.pid}`);
     const hadOld = await fsp

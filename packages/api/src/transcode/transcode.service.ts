@@ -2,12 +2,11 @@
  * The transcode use cases: run one queued job (the worker calls it; each step recorded as an event
  * through the transcode decider) and retry a failed one (an admin).
  */
-import path from 'node:path';
 import { findVideo } from '../catalog/catalog.queries.js';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
-import { mediaStorageFor } from '../media/storage.js';
+import { mediaStorageFor } from '../media/mediaStore.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { fromDomain, type Result, success } from '../shared/result.js';
 import { TranscodeError, transcodeToHls } from './hlsTranscoder.js';
@@ -97,12 +96,14 @@ async function transcodeClaimed(ctx: AppContext, job: TranscodeJob, signal?: Abo
 
   // 3. ffmpeg, with progress at a few steps.
   const storage = mediaStorageFor(ctx);
+  const workspace = await storage.hlsWorkspace(videoId);
   let progress: Promise<unknown> = Promise.resolve();
   let step = 0;
   try {
     const out = await transcodeToHls({
-      source: storage.localPath(row.video_key),
-      videoDir: path.dirname(storage.localPath(row.video_key)),
+      source: await storage.ffmpegInput(row.video_key),
+      videoDir: workspace.dir,
+      ...(workspace.publish && { publish: workspace.publish }),
       attempt,
       renditions,
       hasAudio: Boolean(row.audio_codec),
@@ -154,6 +155,8 @@ async function transcodeClaimed(ctx: AppContext, job: TranscodeJob, signal?: Abo
     if (signal?.aborted) return 'interrupted';
     ctx.logger.warn({ err, videoId, attempt }, 'transcode failed');
     return fail(err instanceof TranscodeError ? err.message : `Transcode failed: ${(err as Error).message}`);
+  } finally {
+    await workspace.done().catch((err) => ctx.logger.warn({ err, videoId }, 'could not remove the transcode scratch folder'));
   }
 }
 

@@ -7,14 +7,26 @@
  *   done/{id}.json   `{ videoId, size, completedAt }` once ingested, so a client that lost the last
  *                    answer learns the video id from HEAD instead of sending the file again
  * Files, not tables, so several API processes on one shared DATA_DIR see the same uploads.
+ *
+ * With an object store (MEDIA_STORE=s3://…) the bytes received so far go to the bucket instead
+ * (@tus/s3-store: an S3 multipart upload per tus upload, objects `{id}`, `{id}.info`, `{id}.part`
+ * at the bucket's root while it runs), so any API process can continue an upload another one
+ * began, with no shared disk. A complete upload is copied to this process's scratch for probing,
+ * ingested (which stores it under `videos/`), and its tus objects removed.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
-import { Server, type Upload } from '@tus/server';
+import { S3Store } from '@tus/s3-store';
+import { type DataStore, Server, type Upload } from '@tus/server';
+
 import { ingestVideoFile, validateDetails } from '../catalog/ingest.js';
 import type { AppContext } from '../context.js';
+import { mediaStorageFor } from '../media/mediaStore.js';
+import { explainS3Error, parseMediaStore, s3ClientConfig } from '../media/s3Store.js';
+import { MEDIA_STORE_UNAVAILABLE, MediaStoreError } from '../media/storage.js';
 import { createPgLocker } from './pgLocker.js';
 import { parseUploadMetadata } from './uploadMetadata.js';
 
@@ -45,7 +57,7 @@ class TusAnswer {
 
 export interface TusUploads {
   server: Server;
-  store: FileStore;
+  store: DataStore;
   /** Who sends each request (set by the route before the request reaches tus). */
   actors: WeakMap<Request, UploadActor>;
   finished(id: string): Promise<FinishedUpload | undefined>;
@@ -68,6 +80,22 @@ class SyncDirFileStore extends FileStore {
     super(options);
   }
 }
+/**
+ * S3Store's remove() aborts the upload's S3 multipart upload first and gives up when that is
+ * already completed (a finished tus upload), leaving `{id}` and `{id}.info` behind: the objects go
+ * here whatever the multipart upload's state.
+ */
+class CompletingS3Store extends S3Store {
+  override async remove(id: string): Promise<void> {
+    await super.remove(id).catch(() => {});
+    await this.client.deleteObjects({
+      Bucket: this.bucket,
+      Delete: { Objects: [{ Key: id }, { Key: this.infoKey(id) }, { Key: this.partKey(id, true) }], Quiet: true },
+    });
+    await this.clearCache(id);
+  }
+}
+
 // The base class's method is private in its types, so the no-op goes on the prototype directly.
 Object.defineProperty(SyncDirFileStore.prototype, 'checkOrCreateDirectory', { value: () => {} });
 
@@ -78,7 +106,17 @@ export function uploadDirs(dataDir: string) {
 
 export function createTusUploads(ctx: AppContext): TusUploads {
   const dirs = uploadDirs(ctx.env.DATA_DIR);
-  const store = new SyncDirFileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+  const media = mediaStorageFor(ctx);
+  const s3Store =
+    media.kind === 's3'
+      ? new CompletingS3Store({
+          // S3's smallest multipart part; a smaller PATCH waits in `{id}.part` until more comes.
+          partSize: 8 * 1024 * 1024,
+          expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
+          s3ClientConfig: { bucket: parseMediaStore(ctx.env.MEDIA_STORE).bucket, ...s3ClientConfig(ctx.env) },
+        })
+      : null;
+  const store: DataStore = s3Store ?? new SyncDirFileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
   const actors = new WeakMap<Request, UploadActor>();
   const finishing = new Map<string, Promise<FinishedUpload>>();
   // With PostgreSQL several processes may serve one upload: its lock lives in the database. Alone
@@ -112,9 +150,15 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     }
     const { filename, thumbnailAtSeconds, ...details } = meta.value;
     let result: Awaited<ReturnType<typeof ingestVideoFile>>;
+    // On the object store the bytes are in the bucket: a scratch copy for ffprobe and ingestion.
+    const scratch = s3Store ? await media.stagingPath('.tus') : null;
     try {
+      if (s3Store && scratch)
+        await pipeline(await s3Store.read(id), fs.createWriteStream(scratch, { flags: 'wx' })).catch((err) => {
+          throw explainS3Error(err, media.location);
+        });
       result = await ingestVideoFile(ctx, {
-        filePath: path.join(dirs.tus, id),
+        filePath: scratch ?? path.join(dirs.tus, id),
         originalName: filename,
         ...details,
         thumbnailAtSeconds: thumbnailAtSeconds ?? null,
@@ -124,7 +168,14 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     } catch (err) {
       // Storage or store trouble: keep the bytes, the client may ask again (HEAD finishes it).
       ctx.logger.error({ err, uploadId: id }, 'ingesting a finished upload failed');
+      if (err instanceof MediaStoreError) throw new TusAnswer(503, MEDIA_STORE_UNAVAILABLE);
       throw new TusAnswer(500, 'Something went wrong! Please try again later.');
+    } finally {
+      if (scratch) await fsp.rm(scratch, { force: true });
+    }
+    if (!result.ok && result.status === 503) {
+      // The media store is down: keep the bytes, the client asks again later (HEAD finishes it).
+      throw new TusAnswer(503, result.error);
     }
     if (!result.ok) {
       // Not a video, unreadable…: nothing stays behind, the client gets the reason.

@@ -67,6 +67,8 @@ export const healthSchema = z.object({
   headPosition: z.number().int(),
   subscriberLag: z.number().int(),
   subscribers: z.array(z.object({ name: z.string(), position: z.number().int(), lag: z.number().int() })),
+  /** Where media lives (`MEDIA_STORE`) and whether this process can reach it now. */
+  media: z.object({ kind: z.enum(['local', 's3']), reachable: z.boolean() }),
   /** The transcode queue and its runners (docs/transcode-runners.md). */
   transcode: z.object({
     /** Whether API processes transcode themselves (TRANSCODE_IN_SERVER). */

@@ -1,0 +1,99 @@
+/**
+ * An object store that goes down while the site runs: the server reaches the tests' Ceph RGW
+ * through a TCP relay the test can cut (the gateway itself is shared by the suite). An upload while
+ * it is cut is refused with 503 and a clear message, no video is recorded and nothing is left in
+ * the bucket or on the disk; /api/health says the store is unreachable; with the relay back the
+ * same upload succeeds; a read while it is cut is a 503 too.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken } from '../../test/adminToken.js';
+import { apiClient, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
+import { bucketKeys, type FreshBucket, freshBucket, mediaKinds, TEST_S3 } from '../../test/s3.js';
+import { postUpload } from '../catalog/upload.testkit.js';
+import { makeMp4 } from './media.testkit.js';
+import { MEDIA_STORE_UNAVAILABLE } from './storage.js';
+
+const fixtures = tmpDir('store-down-fixtures-');
+afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
+
+/** A TCP relay to the gateway; `cut()` closes every connection and refuses new ones until `restore()`. */
+async function relay(target: URL) {
+  let open = true;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    if (!open) return client.destroy();
+    const upstream = net.connect(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => {});
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    cut() {
+      open = false;
+      for (const s of sockets) s.destroy();
+    },
+    restore() {
+      open = true;
+    },
+    close() {
+      // Keep-alive connections of the server's S3 client would hold close() open: end them.
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const filesUnder = (dir: string): string[] =>
+  fs.existsSync(dir) ? (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile()) : [];
+
+describe.runIf(mediaKinds().includes('s3'))('the object store down during uploads [s3]', () => {
+  let bucket: FreshBucket;
+  let link: Awaited<ReturnType<typeof relay>>;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    bucket = await freshBucket();
+    link = await relay(new URL(TEST_S3?.endpoint as string));
+    server = await startTestServer('sqlite', { env: { ...bucket.env, AWS_ENDPOINT_URL_S3: link.url } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await link?.close();
+    await bucket?.cleanup();
+  });
+
+  it('refuses the upload with 503 and publishes nothing, then takes it once the store is back', async () => {
+    const token = await adminToken(server);
+    const clip = await makeMp4(fixtures, 2);
+    link.cut();
+    const refused = await postUpload(server.url, token, { title: 'While down', accessLevel: 'free' }, { video: clip });
+    expect([refused.status, refused.body]).toEqual([503, { success: false, error: MEDIA_STORE_UNAVAILABLE }]);
+    expect((await apiClient(server.url).get('/health')).body.data.media).toEqual({ kind: 's3', reachable: false });
+    expect(await server.ctx.db.all('SELECT id FROM videos')).toEqual([]);
+    expect(filesUnder(path.join(server.store.dataDir, 'media'))).toEqual([]);
+
+    link.restore();
+    expect(await bucketKeys(bucket.bucket)).toEqual([]);
+    const taken = await postUpload(server.url, token, { title: 'Once back', accessLevel: 'free' }, { video: clip });
+    expect(taken.status).toBe(201);
+    expect(await bucketKeys(bucket.bucket)).toHaveLength(2);
+    expect((await apiClient(server.url).get('/health')).body.data.media).toEqual({ kind: 's3', reachable: true });
+    const thumbnail = `${server.url}/api/videos/${taken.body.data?.videoId}/thumbnail`;
+    const up = await fetch(thumbnail);
+    expect([up.status, (await up.arrayBuffer()).byteLength > 0]).toEqual([200, true]);
+
+    // Reading while the store is down: 503 with the same message, not a 500 or a hang.
+    link.cut();
+    const down = await fetch(thumbnail);
+    expect([down.status, await down.json()]).toEqual([503, { success: false, error: MEDIA_STORE_UNAVAILABLE }]);
+    link.restore();
+  }, 120_000);
+});

@@ -1,0 +1,179 @@
+// Starts a throwaway Ceph RADOS Gateway (a real S3 server) for the tests: one monitor, one OSD on
+// `memstore` (objects in RAM, nothing on disk but the monitor's small store), `auth none`, and
+// radosgw on loopback. Every port is random and every file (config, pids, sockets, logs) lives in
+// the cluster's temporary folder, so several clusters can run side by side and stop() leaves
+// nothing behind. Debian packages: ceph-mon ceph-osd radosgw ceph-common. The recipe follows
+// go-ceph's micro-osd.sh, without the manager, MDS and mirrors the tests do not need.
+import { spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export function rgwAvailable() {
+  return ['/usr/bin/ceph-mon', '/usr/bin/ceph-osd', '/usr/bin/radosgw', '/usr/bin/radosgw-admin'].every((f) => fs.existsSync(f));
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * @param {{ log?: (line: string) => void }} [opts]
+ * @returns {Promise<{ endpoint: string, accessKey: string, secretKey: string, dir: string, readyMs: number, stop: () => void }>}
+ */
+export async function startRgwCluster(opts = {}) {
+  if (!rgwAvailable()) throw new Error('Ceph not found (apt-get install ceph-mon ceph-osd radosgw ceph-common)');
+  const started = Date.now();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-rgw-'));
+  const conf = path.join(dir, 'ceph.conf');
+  const [monPort, rgwPort] = [await freePort(), await freePort()];
+  const accessKey = `TEST${randomBytes(8).toString('hex').toUpperCase()}`;
+  const secretKey = randomBytes(24).toString('base64url');
+  for (const sub of ['mon', 'osd', 'run', 'log', 'rgw']) fs.mkdirSync(path.join(dir, sub));
+  fs.writeFileSync(
+    conf,
+    `[global]
+fsid = ${randomUUID()}
+run dir = ${dir}/run
+pid file = ${dir}/run/$name.pid
+admin socket = ${dir}/run/$name.asok
+log file = ${dir}/log/$name.log
+auth cluster required = none
+auth service required = none
+auth client required = none
+mon host = [v1:127.0.0.1:${monPort}]
+ms bind msgr2 = false
+ms bind ipv6 = false
+osd pool default size = 1
+osd pool default min size = 1
+osd pool default pg autoscale mode = off
+osd crush chooseleaf type = 0
+mon allow pool size one = true
+mon warn on pool no redundancy = false
+mon data avail crit = 0
+mon data avail warn = 0
+osd objectstore = memstore
+memstore device bytes = ${2 * 1024 ** 3}
+osd class load list = *
+osd class default list = *
+keyring = /dev/null
+
+[mon.a]
+mon data = ${dir}/mon
+mon addr = [v1:127.0.0.1:${monPort}]
+mon allow pool delete = true
+
+[osd.0]
+osd data = ${dir}/osd
+
+[client.rgw.r]
+rgw frontends = beast endpoint=127.0.0.1:${rgwPort}
+rgw dns name = localhost
+rgw data = ${dir}/rgw
+rgw thread pool size = 64
+`,
+  );
+  const logLine = opts.log ?? (() => {});
+  const ceph = (cmd, args, { timeout = 60_000 } = {}) => {
+    const r = spawnSync(cmd, ['-c', conf, ...args], { encoding: 'utf8', timeout });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+    return r.stdout;
+  };
+  const pidOf = (name) => {
+    try {
+      return Number(fs.readFileSync(path.join(dir, 'run', `${name}.pid`), 'utf8').trim());
+    } catch {
+      return undefined;
+    }
+  };
+  const stop = () => {
+    for (const name of ['client.rgw.r', 'osd.0', 'mon.a']) {
+      const pid = pidOf(name);
+      if (!pid) continue;
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {}
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    ceph('ceph-mon', ['--id', 'a', '--mkfs', '--keyring', '/dev/null']);
+    ceph('ceph-mon', ['--id', 'a']);
+    logLine(`mon up after ${Date.now() - started} ms`);
+    const osdId = ceph('ceph', ['osd', 'create']).trim();
+    ceph('ceph', ['osd', 'crush', 'add', `osd.${osdId}`, '1', 'root=default']);
+    ceph('ceph-osd', ['--id', osdId, '--mkfs']);
+    ceph('ceph-osd', ['--id', osdId]);
+    logLine(`osd started after ${Date.now() - started} ms`);
+    // radosgw creates its pools itself; it waits for the OSD to come up.
+    spawnSync('radosgw', ['-c', conf, '-n', 'client.rgw.r'], { stdio: 'ignore' });
+    await waitForHttp(rgwPort, 90_000);
+    logLine(`radosgw answering after ${Date.now() - started} ms`);
+    ceph('radosgw-admin', [
+      'user',
+      'create',
+      '--uid',
+      'tests',
+      '--display-name',
+      'Tests',
+      `--access-key=${accessKey}`,
+      `--secret=${secretKey}`,
+    ]);
+  } catch (err) {
+    const logs = ['mon.a', 'osd.0', 'client.rgw.r']
+      .map((n) => {
+        try {
+          return `--- ${n}\n${fs
+            .readFileSync(path.join(dir, 'log', `${n}.log`), 'utf8')
+            .split('\n')
+            .slice(-15)
+            .join('\n')}`;
+        } catch {
+          return '';
+        }
+      })
+      .join('\n');
+    stop();
+    throw new Error(`${err.message}\n${logs}`);
+  }
+  return { endpoint: `http://127.0.0.1:${rgwPort}`, accessKey, secretKey, dir, readyMs: Date.now() - started, stop };
+}
+
+async function waitForHttp(port, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000) });
+      if (res.status < 500) return;
+    } catch {}
+    await sleep(250);
+  }
+  throw new Error(`radosgw did not answer on port ${port} within ${timeoutMs / 1000} s`);
+}
+
+// `node scripts/rgwCluster.mjs` starts one for a development session, prints the variables to
+// point the server at it, and stops it on Ctrl-C.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const c = await startRgwCluster({ log: (l) => console.error(l) });
+  console.log(
+    `AWS_ENDPOINT_URL=${c.endpoint}\nAWS_ACCESS_KEY_ID=${c.accessKey}\nAWS_SECRET_ACCESS_KEY=${c.secretKey}\nAWS_REGION=us-east-1\n# ready in ${c.readyMs} ms; Ctrl-C stops it`,
+  );
+  const end = () => {
+    c.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', end);
+  process.on('SIGTERM', end);
+  setInterval(() => {}, 1 << 30);
+}
