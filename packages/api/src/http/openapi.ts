@@ -95,6 +95,13 @@ export function describe(doc: RouteDoc): MiddlewareHandler {
   if (doc.rateLimited) errors.add(429);
 
   const responses: NonNullable<DescribeRouteOptions['responses']> = {};
+  // `authenticate` reads a bearer token on every route: a bad one is refused even where none is needed.
+  if (doc.access === 'public' && !errors.has(401))
+    responses['401'] = {
+      description:
+        'An `Authorization` header that is malformed, or a token that is invalid, expired or of an ended session (this route needs none: leave it out)',
+      content: json(errorEnvelopeSchema),
+    };
   for (const [status, data] of Object.entries(doc.ok ?? {})) {
     responses[status] = { description: status === '201' ? 'Created' : 'OK', content: json(dataEnvelope(data)) };
   }
