@@ -3,7 +3,8 @@
  * exceeded" cannot tell a loaded machine from a stalled player. While it waits it records the
  * player's stream problems (the `streamproblem` events of packages/web/src/player/adaptiveSource.ts:
  * every hls.js error, fatal or retried, and a file the browser cannot load), every fetch of the
- * stream (`/api/videos/{id}/stream`, `/api/hls/…`, `/api/media/…`: status, time, failure) and the
+ * stream (`/api/videos/{id}/stream`, `/api/hls/…`, `/api/media/…`, the player's scripts: status,
+ * time, failure) and the
  * <video> element's state; a failure throws all of it with a verdict:
  * - "playback failed": a fatal problem, a refused or failed fetch, or the player's error message;
  * - "slow, not stalled": no error, but a fetch still open or slow (the machine or the server);
@@ -30,7 +31,8 @@ interface PlayerState {
   problems: { at: number; engine: string; fatal: boolean; details: string; status?: number; path?: string }[];
 }
 
-const STREAM = /^\/api\/(videos\/[^/]+\/stream|hls\/|media\/)/;
+/** The stream's fetches, and the scripts the player loads on demand (its chunk, hls.js). */
+const STREAM = /^\/api\/(videos\/[^/]+\/stream|hls\/|media\/)|^\/assets\/.*\.js$/;
 
 /** Installs the page-side recorder of stream problems (before any page script). */
 export async function recordStreamProblems(ctx: BrowserContext): Promise<void> {
@@ -97,7 +99,9 @@ export function watchPlayback(tab: Page) {
         ? `playback failed: ${fatal[0] ? `${fatal[0].engine} ${fatal[0].details}${fatal[0].status ? ` ${fatal[0].status}` : ''}` : refused[0] ? `${refused[0].path} ${refused[0].failure ?? refused[0].status}` : st.alert}`
         : open.length || (slowest && (slowest.end ?? now) - slowest.start > 2000)
           ? `slow, not stalled: no error; ${open.length ? `${open.length} fetch(es) still open, ` : ''}slowest ${slowest?.path} ${s((slowest?.end ?? now) - (slowest?.start ?? now))}`
-          : 'stalled: no error, nothing in flight, yet no frame';
+          : st.readyState < 0
+            ? 'slow, not stalled: no error, and the player is not on the page yet'
+            : 'stalled: no error, nothing in flight, yet no frame';
     const lines = [
       `no first frame after ${s(waited)} — ${verdict}`,
       `  machine: load average ${os
