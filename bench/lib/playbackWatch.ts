@@ -8,7 +8,7 @@
  * <video> element's state; a failure throws all of it with a verdict:
  * - "playback failed": a fatal problem, a refused or failed fetch, or the player's error message;
  * - "slow, not stalled": no error, but a fetch still open or slow (the machine or the server);
- * - "stalled": no error and nothing in flight, yet no frame (the decoder, or a player bug).
+ * - "stalled": no error and nothing in flight for over 5 s, yet no frame (the decoder, or a player bug).
  */
 import os from 'node:os';
 import type { BrowserContext, Page, Request } from 'playwright-core';
@@ -94,6 +94,7 @@ export function watchPlayback(tab: Page) {
     const open = all.filter((f) => f.end === undefined);
     const slowest = [...all].sort((a, b) => (b.end ?? now) - b.start - ((a.end ?? now) - a.start))[0];
     const fatal = st.problems.filter((p) => p.fatal);
+    const idle = now - Math.max(origin, ...all.map((f) => f.end ?? now));
     const verdict =
       fatal.length || refused.length || st.alert
         ? `playback failed: ${fatal[0] ? `${fatal[0].engine} ${fatal[0].details}${fatal[0].status ? ` ${fatal[0].status}` : ''}` : refused[0] ? `${refused[0].path} ${refused[0].failure ?? refused[0].status}` : st.alert}`
@@ -101,7 +102,9 @@ export function watchPlayback(tab: Page) {
           ? `slow, not stalled: no error; ${open.length ? `${open.length} fetch(es) still open, ` : ''}slowest ${slowest?.path} ${s((slowest?.end ?? now) - (slowest?.start ?? now))}`
           : st.readyState < 0
             ? 'slow, not stalled: no error, and the player is not on the page yet'
-            : 'stalled: no error, nothing in flight, yet no frame';
+            : idle > 5000
+              ? `stalled: no error, nothing in flight for ${s(idle)}, yet no frame (the decoder or the player)`
+              : `no error, nothing in flight for ${s(idle)}: still decoding, or a stall just begun`;
     const lines = [
       `no first frame after ${s(waited)} — ${verdict}`,
       `  machine: load average ${os
