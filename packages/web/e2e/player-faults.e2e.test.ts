@@ -7,7 +7,9 @@
  * - the HLS stream and the original file both refused: the member reads "Failed to load video"
  *   instead of a black frame forever;
  * - a key that answers late (a loaded machine): playback waits for it and then shows the frame, and
- *   the slow request is what a bench sees, not an error.
+ *   the slow request is what a bench sees, not an error;
+ * - a key that fails with 500 twice: hls.js retries (up to 8 times, 1 s more each time: ~36 s
+ *   before it gives up, longer than the bench's 30 s wait), each failure reported as it happens.
  */
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -29,6 +31,7 @@ interface Problem {
   fatal: boolean;
   details: string;
   status?: number;
+  path?: string;
 }
 
 async function memberPage(): Promise<Page> {
@@ -142,6 +145,24 @@ describe('the player when a stream fetch fails', () => {
     await firstFrame(page);
     expect(await page.getByTestId('secure-video').getAttribute('data-engine')).toBe('hls.js');
     expect(await problems(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('a key that fails twice with 500: hls.js retries in its loader, each failed attempt is reported, then the frame', async () => {
+    const page = await memberPage();
+    let failures = 0;
+    await page.route(/\/api\/hls\/[^/]+\/key\?/, (route) =>
+      failures++ < 2
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"success":false,"error":"busy"}' })
+        : route.continue(),
+    );
+    await openPlayer(page);
+    await firstFrame(page);
+    expect(await page.getByTestId('secure-video').getAttribute('data-engine')).toBe('hls.js');
+    const seen = await problems(page);
+    expect(failures).toBe(3);
+    expect(seen.filter((p) => p.details === 'httpError' && p.status === 500 && !p.fatal && /\/key$/.test(p.path ?? ''))).toHaveLength(2);
+    expect(seen.filter((p) => p.fatal)).toEqual([]);
     await page.close();
   });
 });

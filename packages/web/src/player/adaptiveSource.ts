@@ -5,8 +5,9 @@
  * is a chunk of its own that only the player loads (never part of `/`'s first load). A fatal
  * hls.js error that a media recovery does not cure falls back to the progressive file.
  *
- * Every problem on the way is reported, never swallowed: each hls.js error (fatal or one hls.js
- * retries by itself) and a progressive file the browser cannot load go to `onProblem` and, as a
+ * Every problem on the way is reported, never swallowed: each hls.js error, each failed fetch
+ * attempt that hls.js's loader retries without a word, and a progressive file the browser cannot
+ * load go to `onProblem` and, as a
  * `streamproblem` event that bubbles from the <video>, to whoever watches the page (the bench, the
  * browser tests), so a stall reads as its cause rather than as a timeout.
  */
@@ -41,7 +42,10 @@ export interface StreamProblem {
   engine: Engine;
   /** Fatal: this engine gave up (hls.js then falls back to the progressive file; the progressive file has none). */
   fatal: boolean;
-  /** hls.js's `details` (`keyLoadError`, `fragLoadTimeOut`, …) or the media error (`MEDIA_ERR_NETWORK`, …). */
+  /**
+   * hls.js's `details` (`keyLoadError`, `fragLoadTimeOut`, …), `httpError`/`networkError` for one
+   * failed attempt of a fetch hls.js retries, or the media error (`MEDIA_ERR_NETWORK`, …).
+   */
   details: string;
   /** The HTTP status of the failed fetch, when there was an answer. */
   status?: number;
@@ -94,11 +98,25 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
     }
     return progressive(video, stream, cb);
   }
-  const hls = new Hls({ startLevel: -1, capLevelToPlayerSize: false });
   const report = reporter(video, cb);
   let recovered = false;
   let destroyed = false;
   let fallback: AdaptiveSource | null = null;
+  const hls = new Hls({
+    startLevel: -1,
+    capLevelToPlayerSize: false,
+    // hls.js retries a failed fetch inside its loader (a key: up to 8 times, 1 s more each time)
+    // and raises ERROR only when it gives up: each failed attempt is reported here as it happens.
+    xhrSetup(xhr, url) {
+      const path = pathOf(url);
+      xhr.addEventListener('loadend', () => {
+        if (!destroyed && xhr.status >= 400) report({ engine: 'hls.js', fatal: false, details: 'httpError', status: xhr.status, path });
+      });
+      xhr.addEventListener('error', () => {
+        if (!destroyed) report({ engine: 'hls.js', fatal: false, details: 'networkError', path });
+      });
+    },
+  });
   hls.on(Hls.Events.MANIFEST_PARSED, () => {
     cb.onQualities?.(hls.levels.map((l, index) => ({ index, height: l.height, name: `${l.height}p` })).sort((a, b) => b.height - a.height));
   });
