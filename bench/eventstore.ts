@@ -86,6 +86,9 @@ async function appendFigures(kind: string, db: Db) {
     unit: 'commits/s',
     reference,
     referenceLabel: 'plain INSERTs',
+    // Not a limit for the store's group commit: concurrent appends share one commit, each plain INSERT commits alone.
+    aboveReference:
+      'above its reference: the store commits concurrent appends together (group commit), each plain INSERT commits alone, so where a commit is dear (PostgreSQL on a loaded machine) the store can beat it',
     target: '≥ 0.5×',
     pass: ours / reference >= 0.5,
   });

@@ -7,6 +7,10 @@
  * played through hls.js: signed playlist, AES key, first encrypted segment, decode). No reference
  * beside them: absolute budgets (≤ 150 KB, ≤ 1 s, ≤ 1.5 s).
  *
+ * A first frame that does not come within FIRST_FRAME_TIMEOUT_MS (30 s) fails the bench with its
+ * cause (lib/playbackWatch.ts): the player's stream problems, the stream's fetches and the element's
+ * state, and a verdict — playback failed, slow (a loaded machine) or stalled.
+ *
  *   npx tsx bench/web.ts [--quick]
  */
 import fs from 'node:fs';
@@ -18,6 +22,7 @@ import { makeSizedClip } from '../packages/api/src/media/media.testkit.js';
 import { ensureBuilt, launchChromium, WEB_DIST } from '../packages/web/e2e/browser.js';
 // @ts-expect-error plain .mjs helper without types
 import { apiCall, startBenchServer } from './lib/benchServer.mjs';
+import { recordStreamProblems, watchPlayback } from './lib/playbackWatch.js';
 // @ts-expect-error plain .mjs helper without types
 import { median, QUICK, report } from './lib/report.mjs';
 
@@ -26,6 +31,7 @@ const gz = (file: string) => gzipSync(fs.readFileSync(path.join(WEB_DIST, file))
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-web-'));
 const server = await startBenchServer(work, { WEB_DIST, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'veryfast' });
 const MEMBER = { email: 'bench.viewer@example.test', password: 'bench-viewer-password-1' };
+const FIRST_FRAME_TIMEOUT_MS = 30_000;
 
 const api = (method: string, route: string, body?: unknown, token?: string) => apiCall(server.url, method, route, body, token);
 
@@ -103,6 +109,7 @@ try {
   await viewer.addInitScript(() => {
     if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
   });
+  await recordStreamProblems(viewer);
   const tab = await viewer.newPage();
   await tab.goto(`${server.url}/login`);
   await tab.getByLabel('Email').fill(MEMBER.email);
@@ -111,19 +118,27 @@ try {
   await tab.waitForURL((u) => !u.pathname.startsWith('/login'));
   const frames: number[] = [];
   let engine: string | undefined;
-  for (let i = 0; i < (QUICK ? 3 : 10); i++) {
+  const playback = watchPlayback(tab);
+  const attempts = QUICK ? 3 : 10;
+  for (let i = 0; i < attempts; i++) {
     await tab.goto(`${server.url}/videos/${videoId}`);
     const watch = tab.getByRole('button', { name: /Watch Now/ });
     await watch.waitFor({ state: 'visible' });
+    playback.reset();
     const t = performance.now();
     await watch.click();
-    await tab.waitForFunction(() => {
-      const v = document.querySelector('[data-testid=secure-video]') as HTMLVideoElement | null;
-      return Boolean(v && v.readyState >= 2 && v.videoWidth > 0);
+    const { problems } = await playback.firstFrame(FIRST_FRAME_TIMEOUT_MS).catch((err: Error) => {
+      throw new Error(`first frame, attempt ${i + 1} of ${attempts}: ${err.message}`);
     });
     frames.push(performance.now() - t);
+    // A frame that came after retries is a figure with a cause: print it beside the time.
+    if (problems.length)
+      console.log(
+        `  attempt ${i + 1}: first frame after ${Math.round(performance.now() - t)} ms and ${problems.length} stream problem(s): ${problems.map((p) => `${p.engine} ${p.details}${p.fatal ? ' (fatal)' : ''}`).join(', ')}`,
+      );
     engine = await tab.evaluate(() => (document.querySelector('[data-testid=secure-video]') as HTMLVideoElement).dataset.engine);
   }
+  playback.stop();
   const firstFrame = median(frames);
   report({
     figure: `Web: time from 'Watch Now' to the first frame (720p HLS through ${engine ?? 'the player'}, loopback)`,

@@ -11,7 +11,9 @@ const RESULTS_HEADER = `# Benchmark results
 
 Appended by \`pnpm bench\` (full) and \`pnpm bench -- --quick\`. Every reference is measured in the same
 invocation on the same machine, moments apart from the figure it is compared with; the ratio is the
-figure that means something on a shared, noisy machine. The newest run is at the bottom.
+figure that means something on a shared, noisy machine. A figure measured in rounds is the median with
+its min–max in brackets. A reference for a rate is a physical limit: a ratio over 1.10× is flagged.
+The newest run is at the bottom.
 `;
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -69,13 +71,25 @@ function fmt(n) {
   return n.toFixed(2);
 }
 
+/** A median measured in rounds carries its min–max: `435 (402–450)`. */
+function withRange(n, r) {
+  return `${fmt(n)}${r ? ` (${fmt(r[0])}–${fmt(r[1])})` : ''}`;
+}
+
 function renderTable(rows) {
   const lines = ['| figure | ours | reference | ratio | target | holds |', '|---|---|---|---|---|---|'];
   for (const r of rows) {
-    const ref = r.reference !== undefined ? `${fmt(r.reference)} ${r.unit}${r.referenceLabel ? ` (${r.referenceLabel})` : ''}` : '—';
-    const ratio = r.reference ? `${(r.ours / r.reference).toFixed(2)}×` : '—';
+    const ref =
+      r.reference !== undefined
+        ? `${withRange(r.reference, r.referenceRange)} ${r.unit}${r.referenceLabel ? ` (${r.referenceLabel})` : ''}`
+        : '—';
+    const q = r.ratio ?? (r.reference ? r.ours / r.reference : undefined);
+    const ratio =
+      q !== undefined ? `${q.toFixed(2)}×${r.ratioRange ? ` (${r.ratioRange[0].toFixed(2)}–${r.ratioRange[1].toFixed(2)}×)` : ''}` : '—';
     const holds = r.pass === true ? 'yes' : r.pass === false ? '**no**' : 'report';
-    lines.push(`| ${r.figure}${r.note ? ` (${r.note})` : ''} | ${fmt(r.ours)} ${r.unit} | ${ref} | ${ratio} | ${r.target} | ${holds} |`);
+    lines.push(
+      `| ${r.figure}${r.note ? ` (${r.note})` : ''} | ${withRange(r.ours, r.oursRange)} ${r.unit} | ${ref} | ${ratio} | ${r.target} | ${holds} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -3,7 +3,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,39 +74,4 @@ export async function startBenchServer(dataDir, extraEnv = {}, nodeArgs = []) {
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });
   return { child, url, admin: { ...BENCH_ADMIN } };
-}
-
-/**
- * The uploads' physical reference: a plain HTTP server on the same runtime (a child process, like
- * the API) that only writes each request body to a file in `dir` and answers 200.
- */
-export async function startPlainSink(dir) {
-  const port = await freePort();
-  const script = `
-    const http = require('node:http'); const fs = require('node:fs'); const path = require('node:path');
-    let n = 0;
-    http.createServer((req, res) => {
-      const out = fs.createWriteStream(path.join(${JSON.stringify(dir)}, 'sink-' + n++));
-      req.pipe(out);
-      out.on('finish', () => res.end('ok'));
-    }).listen(${port}, '127.0.0.1', () => console.log('ready'));`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => String(d).includes('ready') && resolve());
-    child.once('exit', (code) => reject(new Error(`sink exited with ${code}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}` };
-}
-
-/** Streams `file` as one POST body to `url`; resolves with the status. */
-export function postFile(url, file) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-length': String(fs.statSync(file).size) } });
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-    });
-    req.on('error', reject);
-    fs.createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(req);
-  });
 }

@@ -8,18 +8,51 @@ export const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK
 /** A scratch directory shared by the benches of one `pnpm bench` run (generated stores are reused). */
 export const WORK = process.env.BENCH_WORK;
 
+/** Units where more is better: a reference in one of them must be a limit (see `report`). */
+const HIGHER_IS_BETTER = /\/s$/;
+/** How far above its reference a figure may measure before the reference stops being a limit (noise). */
+export const LIMIT_SLACK = 1.1;
+
 /**
  * @param {{ figure: string, ours: number, unit: string, reference?: number, referenceLabel?: string,
- *   target: string, pass?: boolean | null, note?: string }} row
- *   `ours` and `reference` in the same unit; the ratio is ours / reference. `pass` is whether the
- *   target holds (null: report only).
+ *   target: string, pass?: boolean | null, note?: string, oursRange?: [number, number],
+ *   referenceRange?: [number, number], aboveReference?: string, ratio?: number, ratioRange?: [number, number] }} row
+ *   `ours` and `reference` in the same unit (medians when measured in rounds, with their min–max in
+ *   `oursRange`/`referenceRange`); the ratio is ours / reference, or, measured in rounds, the median
+ *   of each round's ratio (`ratio`, min–max in `ratioRange`): runs moments apart are the pairs that mean something. `pass` is whether the target holds
+ *   (null: report only). A reference for a "higher is better" figure (a rate) is a physical limit:
+ *   a ratio over LIMIT_SLACK means it is not one, and the row says so, unless `aboveReference`
+ *   explains why the figure may beat it.
  */
 export function report(row) {
   const full = { pass: null, ...row };
+  const ratio = row.ratio ?? (row.reference ? row.ours / row.reference : undefined);
+  if (ratio !== undefined && HIGHER_IS_BETTER.test(row.unit) && ratio > LIMIT_SLACK) {
+    full.note = [
+      row.note,
+      row.aboveReference ?? `${ratio.toFixed(2)}× its reference: the reference is not a limit here, the comparison says nothing`,
+    ]
+      .filter(Boolean)
+      .join('; ');
+    if (!row.aboveReference) full.pass = false;
+  }
   if (process.env.BENCH_ROWS) fs.appendFileSync(process.env.BENCH_ROWS, `${JSON.stringify(full)}\n`);
-  const ratio = row.reference ? ` (${(row.ours / row.reference).toFixed(2)}× ${row.referenceLabel ?? 'reference'})` : '';
-  console.log(`  ${row.figure}: ${fmt(row.ours)} ${row.unit}${ratio}  target ${row.target}${row.pass === false ? '  MISSED' : ''}`);
+  const ratioText =
+    ratio !== undefined
+      ? ` (${ratio.toFixed(2)}×${row.ratioRange ? ` (${row.ratioRange[0].toFixed(2)}–${row.ratioRange[1].toFixed(2)}×)` : ''} ${row.referenceLabel ?? 'reference'} ${fmt(row.reference)}${range(row.referenceRange, row.unit)})`
+      : '';
+  console.log(
+    `  ${row.figure}: ${fmt(row.ours)} ${row.unit}${range(row.oursRange)}${ratioText}  target ${row.target}${full.pass === false ? '  MISSED' : ''}${full.note && full.note !== row.note ? `  — ${full.note}` : ''}`,
+  );
 }
+
+/** ` (min–max)` of a figure measured in rounds, or nothing. */
+export function range(r, unit = '') {
+  return r ? ` (${fmt(r[0])}–${fmt(r[1])}${unit ? ` ${unit}` : ''})` : '';
+}
+
+/** Median and min–max of a figure measured in rounds. */
+export const spread = (xs) => ({ median: median(xs), range: /** @type {[number, number]} */ ([Math.min(...xs), Math.max(...xs)]) });
 
 export function fmt(n) {
   if (!Number.isFinite(n)) return String(n);

@@ -16,7 +16,10 @@ function templateOf(paths: string[], concrete: string): string | undefined {
   const c = concrete.split('?')[0]?.split('/') ?? [];
   return paths.find((t) => {
     const s = t.split('/');
-    return s.length === c.length && s.every((seg, i) => (seg.startsWith('{') && seg.endsWith('}')) || seg === c[i]);
+    // A template may fill part of a segment (`{height}p`): each `{…}` stands for one or more characters of it.
+    const matches = (seg: string, i: number) =>
+      new RegExp(`^${seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(c[i] ?? '');
+    return s.length === c.length && s.every(matches);
   });
 }
 

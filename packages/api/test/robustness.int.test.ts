@@ -745,8 +745,8 @@ forEachStore('robustness', (kind) => {
         send('POST', '/api/admin/uploads', { token: admin, headers: { ...tusHeaders, 'upload-metadata': validMeta, ...headers } });
       for (const [what, headers, status] of [
         ['no Tus-Resumable', { 'tus-resumable': '', 'upload-length': '1000' }, 412],
-        // @tus/server answers an unsupported version and a wrong PATCH content type with 400.
-        ['Tus-Resumable 0.2.2', { 'tus-resumable': '0.2.2', 'upload-length': '1000' }, 400],
+        // tus 1.0: an unsupported version is 412 (with Tus-Version), a wrong PATCH content type 415 (uploads/tusProtocol.ts).
+        ['Tus-Resumable 0.2.2', { 'tus-resumable': '0.2.2', 'upload-length': '1000' }, 412],
         ['no Upload-Length', {}, 400],
         ['Upload-Length -1', { 'upload-length': '-1' }, 400],
         ['Upload-Length 1.5', { 'upload-length': '1.5' }, 400],
@@ -790,8 +790,8 @@ forEachStore('robustness', (kind) => {
           contentType,
           headers: { ...tusHeaders, ...(offset === undefined ? {} : { 'upload-offset': offset }), ...extra },
         });
-      await expectFail('PATCH as JSON', chunk(junk(10), '0', 'application/json'), 400);
-      await expectFail('PATCH as text/plain', chunk(junk(10), '0', 'text/plain'), 400);
+      await expectFail('PATCH as JSON', chunk(junk(10), '0', 'application/json'), 415);
+      await expectFail('PATCH as text/plain', chunk(junk(10), '0', 'text/plain'), 415);
       await expectFail('PATCH without Tus-Resumable', chunk(junk(10), '0', undefined, { 'tus-resumable': '' }), 412);
       await expectFail('PATCH without Upload-Offset', chunk(junk(10), undefined), 403);
       for (const offset of ['-1', 'abc', '1e400', '9007199254740993', ' ', '0x0', '0e0', '+0', '0.0'])

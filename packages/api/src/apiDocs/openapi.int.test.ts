@@ -5,16 +5,26 @@
  * 2. every mounted API route (`mountedApiRoutes`, read from Hono's own route list, as the
  *    robustness sweep does) is in it, with the method, and every documented operation is mounted;
  * 3. access: the document is for admins outside development (401 visitor, 403 member), open in
- *    development; the docs page and its scripts come from this server with their own CSP.
+ *    development; the docs page and its scripts come from this server with their own CSP;
+ * 4. it lints clean under Redocly's `recommended` ruleset (@redocly/cli, no config of ours):
+ *    no error and no warning.
  */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
-import { apiClient, startTestServer, type TestServer } from '../../test/harness.js';
+import { apiClient, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { mountedApiRoutes } from '../../test/routeList.js';
 import { createTestUser } from '../streaming/viewers.testkit.js';
+import { DOCUMENTED_PATHS } from './document.js';
 
-const toOpenApiPath = (apiPath: string) => apiPath.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, '{$1}');
+const toOpenApiPath = (apiPath: string) => {
+  const path = apiPath.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, '{$1}');
+  return DOCUMENTED_PATHS[path] ?? path;
+};
 
 describe('OpenAPI document', () => {
   let server: TestServer;
@@ -38,6 +48,34 @@ describe('OpenAPI document', () => {
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
   });
+
+  it("lints clean under Redocly's recommended rules: no error, no warning", async () => {
+    const dir = tmpDir('redocly-');
+    try {
+      const file = path.join(dir, 'openapi.json');
+      fs.writeFileSync(file, JSON.stringify(doc));
+      const redocly = path.resolve(import.meta.dirname, '../../../../node_modules/.bin/redocly');
+      // Exits 1 on errors only; the JSON report has every problem with its severity. No config file is read (cwd is empty).
+      const run = await promisify(execFile)(
+        redocly,
+        ['lint', file, '--extends', 'recommended', '--format', 'json', '--max-problems', '1000'],
+        {
+          cwd: dir,
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      ).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '' }));
+      const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as {
+        totals: { errors: number; warnings: number };
+        problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+      };
+      const problems = report.problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer ?? ''}: ${p.message}`);
+      expect(problems).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('documents every mounted route, and nothing that is not mounted', () => {
     const mounted = mountedApiRoutes(server.ctx);
@@ -77,6 +115,12 @@ describe('OpenAPI document', () => {
     }
     expect(problems).toEqual([]);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('refuses a bad bearer token on a public route, as documented', async () => {
+    const res = await fetch(`${server.url}/api/health`, { headers: { authorization: 'Bearer not-a-token' } });
+    expect(res.status).toBe(401);
+    expect(doc.paths['/health'].get.responses['401']).toBeDefined();
   });
 
   it('is for admins outside development', async () => {

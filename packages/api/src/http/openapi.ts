@@ -55,7 +55,9 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'Signed in but not allowed (an admin who must enrol a second factor first is refused here too)',
   404: 'Not found',
   409: 'Conflicts with the current state',
+  412: 'tus: `Tus-Resumable` is missing or not `1.0.0` (HEAD included); `Tus-Version` names the version served',
   413: 'Request body is too large',
+  415: 'tus: a PATCH body must be sent as `Content-Type: application/offset+octet-stream`',
   416: 'Range not satisfiable',
   429: 'Too many requests from this address or for this account; try again later',
   503: 'The event store is unreachable',
@@ -93,6 +95,13 @@ export function describe(doc: RouteDoc): MiddlewareHandler {
   if (doc.rateLimited) errors.add(429);
 
   const responses: NonNullable<DescribeRouteOptions['responses']> = {};
+  // `authenticate` reads a bearer token on every route: a bad one is refused even where none is needed.
+  if (doc.access === 'public' && !errors.has(401))
+    responses['401'] = {
+      description:
+        'An `Authorization` header that is malformed, or a token that is invalid, expired or of an ended session (this route needs none: leave it out)',
+      content: json(errorEnvelopeSchema),
+    };
   for (const [status, data] of Object.entries(doc.ok ?? {})) {
     responses[status] = { description: status === '201' ? 'Created' : 'OK', content: json(dataEnvelope(data)) };
   }

@@ -14,6 +14,7 @@ import { requireAdmin } from '../http/auth.js';
 import { fail, notFound, ok } from '../http/envelope.js';
 import { describe, type RouteDoc } from '../http/openapi.js';
 import { idParams, idSchema, paramOf } from '../http/validate.js';
+import { refuseOffProtocol, tusResumableHeader } from './tusProtocol.js';
 import { type TusUploads, VIDEO_ID_HEADER } from './tusUploads.js';
 
 /** tus answers with a text body on errors: the same status and headers, the envelope as body. */
@@ -31,6 +32,8 @@ export function uploadRoutes(tus: TusUploads) {
   return (api: Hono<AppEnv>, ctx: AppContext): void => {
     async function passToTus(c: Context<AppEnv>): Promise<Response> {
       const admin = await requireAdmin(ctx, c);
+      const offProtocol = refuseOffProtocol(c);
+      if (offProtocol) return offProtocol;
       tus.actors.set(c.req.raw, { adminId: admin.id, requestId: c.get('requestId') ?? null });
       const res = await tus.server.handleWeb(c.req.raw);
       res.headers.set('Cache-Control', 'no-store');
@@ -40,13 +43,15 @@ export function uploadRoutes(tus: TusUploads) {
     const discovery = describe(TUS_DOCS.options);
     api.options('/admin/uploads', discovery, (c) => tus.server.handleWeb(c.req.raw));
     api.options('/admin/uploads/:id', describe({ ...TUS_DOCS.options, params: idParams }), (c) => tus.server.handleWeb(c.req.raw));
-    api.post('/admin/uploads', describe(TUS_DOCS.create), passToTus);
-    api.patch('/admin/uploads/:id', describe(TUS_DOCS.append), passToTus);
-    api.delete('/admin/uploads/:id', describe(TUS_DOCS.terminate), passToTus);
+    api.post('/admin/uploads', describe(TUS_DOCS.create), tusResumableHeader, passToTus);
+    api.patch('/admin/uploads/:id', describe(TUS_DOCS.append), tusResumableHeader, passToTus);
+    api.delete('/admin/uploads/:id', describe(TUS_DOCS.terminate), tusResumableHeader, passToTus);
 
     // Hono serves HEAD through the GET route; HEAD is tus's offset request, GET our JSON status.
-    api.get('/admin/uploads/:id', describe(TUS_DOCS.status), async function uploadStatus(c) {
+    api.get('/admin/uploads/:id', describe(TUS_DOCS.status), tusResumableHeader, async function uploadStatus(c) {
       const admin = await requireAdmin(ctx, c);
+      const offProtocol = refuseOffProtocol(c);
+      if (offProtocol) return offProtocol;
       const id = paramOf(c, 'id', idSchema);
       const actor = { adminId: admin.id, requestId: c.get('requestId') ?? null };
       c.header('Cache-Control', 'no-store');
@@ -74,7 +79,7 @@ const tusResumable = { name: 'Tus-Resumable', in: 'header', required: true, sche
 const tus = (doc: Omit<RouteDoc, 'tags' | 'access'>): RouteDoc => ({
   ...doc,
   description:
-    `${doc.description ?? ''} tus 1.0 protocol (https://tus.io/protocols/resumable-upload): any tus client (tus-js-client, Uppy, tusd's CLI) speaks it; errors carry the JSON envelope with tus's status and headers.`.trim(),
+    `${doc.description ?? ''} tus 1.0 protocol (https://tus.io/protocols/resumable-upload): any tus client (tus-js-client, Uppy, tusd's CLI) speaks it; errors carry the JSON envelope with tus's status and headers, and every answer \`Tus-Resumable: 1.0.0\`.`.trim(),
   tags: ['uploads'],
   access: 'admin',
 });
@@ -106,7 +111,7 @@ const TUS_DOCS = {
       content: { 'application/offset+octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
     },
     responses: { 201: { description: 'Created: `Location` is the upload URL; `Upload-Offset` and `Upload-Expires` (7 days) are set' } },
-    errors: [400, 413],
+    errors: [400, 412, 413],
   }),
   append: tus({
     summary: 'Send bytes at `Upload-Offset`',
@@ -119,14 +124,14 @@ const TUS_DOCS = {
       content: { 'application/offset+octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
     },
     responses: { 204: { description: 'Stored: the new `Upload-Offset`; `Upload-Video-Id` when the upload is complete and ingested' } },
-    errors: [400, 404, 409, 410, 413],
+    errors: [400, 404, 409, 410, 412, 413, 415],
   }),
   terminate: tus({
     summary: 'Abandon an upload (tus termination)',
     params: idParams,
     parameters: [tusResumable],
     responses: { 204: { description: 'Removed' } },
-    errors: [404, 410],
+    errors: [404, 410, 412],
   }),
   status: tus({
     summary: "An upload's status (GET, JSON); HEAD is tus's offset request",
@@ -134,7 +139,7 @@ const TUS_DOCS = {
       'GET answers JSON. HEAD (same path) answers `Upload-Offset`/`Upload-Length` headers, and `Upload-Video-Id` once ingested, so a client that lost the last answer does not send again.',
     params: idParams,
     ok: { 200: uploadStatusSchema },
-    errors: [404, 410],
+    errors: [404, 410, 412],
   }),
 } satisfies Record<string, RouteDoc>;
 

@@ -54,6 +54,8 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
   const [qualities, setQualities] = useState<Quality[]>([]);
   const [quality, setQuality] = useState(-1);
   const [levelHeight, setLevelHeight] = useState<number | null>(null);
+  // The last stream problem (adaptiveSource.ts), on the element for whoever diagnoses a stall.
+  const [problem, setProblem] = useState<string | null>(null);
   const [hover, setHover] = useState<{ time: number; fraction: number } | null>(null);
   const sourceRef = useRef<AdaptiveSource | null>(null);
   const previews = useSeekPreviews(state.kind === 'ready' ? state.stream.previewsUrl : null);
@@ -89,6 +91,12 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
         if (!active) return;
         setEngine('progressive');
         setQualities([]);
+      },
+      onProblem: (p) => {
+        if (!active) return;
+        setProblem(`${p.engine} ${p.details}${p.status ? ` ${p.status}` : ''}${p.fatal ? ' (fatal)' : ''}`);
+        // Nothing left to fall back to: say so instead of showing a black frame for ever.
+        if (p.fatal && p.engine !== 'hls.js') setState({ kind: 'error', message: 'Failed to load video' });
       },
     }).then((s) => {
       if (!active) return s.destroy();
@@ -258,6 +266,7 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
                 data-testid="secure-video"
                 data-engine={engine ?? undefined}
                 data-level={levelHeight ?? undefined}
+                data-problem={problem ?? undefined}
                 playsInline
                 preload="metadata"
                 controlsList="nodownload"

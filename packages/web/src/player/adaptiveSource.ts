@@ -5,6 +5,12 @@
  * is a chunk of its own that only the player loads (never part of `/`'s first load). A fatal
  * hls.js error that a media recovery does not cure falls back to the progressive file. A stall
  * watchdog (stallWatchdog.ts) restarts a Media Source playback frozen with its data buffered.
+ *
+ * Every problem on the way is reported, never swallowed: each hls.js error, each failed fetch
+ * attempt that hls.js's loader retries without a word, and a progressive file the browser cannot
+ * load go to `onProblem` and, as a
+ * `streamproblem` event that bubbles from the <video>, to whoever watches the page (the bench, the
+ * browser tests), so a stall reads as its cause rather than as a timeout.
  */
 import type { StreamInfo } from '@members/ui/api';
 import { chooseEngine, type Engine } from './engineChoice';
@@ -31,36 +37,90 @@ export interface AdaptiveCallbacks {
   /** The rendition now playing (height), as hls.js switches. */
   onLevel?(height: number | null): void;
   onFallback?(reason: string): void;
+  onProblem?(problem: StreamProblem): void;
 }
 
-const progressive = (video: HTMLVideoElement, stream: StreamInfo): AdaptiveSource => {
-  video.src = stream.streamUrl;
-  return { engine: 'progressive', setQuality() {}, destroy() {} };
+/** One thing that went wrong while fetching or decoding the stream. */
+export interface StreamProblem {
+  engine: Engine;
+  /** Fatal: this engine gave up (hls.js then falls back to the progressive file; the progressive file has none). */
+  fatal: boolean;
+  /**
+   * hls.js's `details` (`keyLoadError`, `fragLoadTimeOut`, …), `httpError`/`networkError` for one
+   * failed attempt of a fetch hls.js retries, or the media error (`MEDIA_ERR_NETWORK`, …).
+   */
+  details: string;
+  /** The HTTP status of the failed fetch, when there was an answer. */
+  status?: number;
+  /** The path fetched (no query: it holds the signature). */
+  path?: string;
+}
+
+const MEDIA_ERRORS = ['', 'MEDIA_ERR_ABORTED', 'MEDIA_ERR_NETWORK', 'MEDIA_ERR_DECODE', 'MEDIA_ERR_SRC_NOT_SUPPORTED'];
+
+function reporter(video: HTMLVideoElement, cb: AdaptiveCallbacks) {
+  return (problem: StreamProblem) => {
+    cb.onProblem?.(problem);
+    video.dispatchEvent(new CustomEvent('streamproblem', { detail: problem, bubbles: true }));
+  };
+}
+
+const pathOf = (url: string | undefined) => {
+  if (!url) return undefined;
+  try {
+    return new URL(url, location.href).pathname;
+  } catch {
+    return undefined;
+  }
 };
 
+/** A source the <video> element plays by itself (the original file, or HLS in Safari); its error is fatal. */
+function direct(video: HTMLVideoElement, src: string, engine: Engine, cb: AdaptiveCallbacks): AdaptiveSource {
+  const report = reporter(video, cb);
+  const failed = () => report({ engine, fatal: true, details: MEDIA_ERRORS[video.error?.code ?? 0] || 'MEDIA_ERR', path: pathOf(src) });
+  video.addEventListener('error', failed);
+  video.src = src;
+  return { engine, setQuality() {}, destroy: () => video.removeEventListener('error', failed) };
+}
+const progressive = (video: HTMLVideoElement, stream: StreamInfo, cb: AdaptiveCallbacks) =>
+  direct(video, stream.streamUrl, 'progressive', cb);
+
 export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, cb: AdaptiveCallbacks = {}): Promise<AdaptiveSource> {
-  if (!stream.hlsUrl) return progressive(video, stream);
+  if (!stream.hlsUrl) return progressive(video, stream, cb);
   let Hls: typeof import('hls.js').default;
   try {
     // The light build: no alternate audio, subtitles, DRM or CMCD (none used); AES-128 and MPEG-TS are in.
     Hls = (await import('hls.js/light')).default;
   } catch {
     cb.onFallback?.('hls.js could not be loaded');
-    return progressive(video, stream);
+    return progressive(video, stream, cb);
   }
   const engine = chooseEngine({
     hls: true,
     hlsJs: Hls.isSupported(),
     nativeHls: video.canPlayType('application/vnd.apple.mpegurl') !== '',
   });
-  if (engine === 'native-hls') {
-    video.src = stream.hlsUrl;
-    return { engine, setQuality() {}, destroy() {} };
-  }
-  if (engine === 'progressive') return progressive(video, stream);
-  const hls = new Hls({ startLevel: -1, capLevelToPlayerSize: false });
+  if (engine === 'native-hls') return direct(video, stream.hlsUrl, 'native-hls', cb);
+  if (engine === 'progressive') return progressive(video, stream, cb);
+  const report = reporter(video, cb);
   let recovered = false;
   let destroyed = false;
+  let fallback: AdaptiveSource | null = null;
+  const hls = new Hls({
+    startLevel: -1,
+    capLevelToPlayerSize: false,
+    // hls.js retries a failed fetch inside its loader (a key: up to 8 times, 1 s more each time)
+    // and raises ERROR only when it gives up: each failed attempt is reported here as it happens.
+    xhrSetup(xhr, url) {
+      const path = pathOf(url);
+      xhr.addEventListener('loadend', () => {
+        if (!destroyed && xhr.status >= 400) report({ engine: 'hls.js', fatal: false, details: 'httpError', status: xhr.status, path });
+      });
+      xhr.addEventListener('error', () => {
+        if (!destroyed) report({ engine: 'hls.js', fatal: false, details: 'networkError', path });
+      });
+    },
+  });
   // WebKit can freeze with its data buffered when Play comes early; a small seek restarts it.
   const unwatch = watchStalls(video);
   hls.on(Hls.Events.MANIFEST_PARSED, () => {
@@ -68,7 +128,16 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
   });
   hls.on(Hls.Events.LEVEL_SWITCHED, (_e, data) => cb.onLevel?.(hls.levels[data.level]?.height ?? null));
   hls.on(Hls.Events.ERROR, (_e, data) => {
-    if (!data.fatal || destroyed) return;
+    if (destroyed) return;
+    const status = data.response?.code;
+    report({
+      engine: 'hls.js',
+      fatal: data.fatal,
+      details: data.details,
+      ...(status ? { status } : {}),
+      path: pathOf(data.url ?? data.frag?.url ?? data.context?.url),
+    });
+    if (!data.fatal) return;
     if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !recovered) {
       recovered = true;
       hls.recoverMediaError();
@@ -78,7 +147,7 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
     unwatch();
     hls.destroy();
     cb.onFallback?.(data.details);
-    progressive(video, stream);
+    fallback = progressive(video, stream, cb);
   });
   hls.loadSource(stream.hlsUrl);
   hls.attachMedia(video);
@@ -89,6 +158,8 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
       if (!destroyed) hls.currentLevel = index;
     },
     destroy() {
+      fallback?.destroy();
+      if (destroyed) return;
       destroyed = true;
       unwatch();
       hls.destroy();

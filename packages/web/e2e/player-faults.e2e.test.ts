@@ -1,0 +1,168 @@
+/**
+ * What the player does when a stream fetch fails, in Chromium against the real server and a real
+ * transcode: the failures are made in the browser's network layer (Playwright's request routing)
+ * on the way to the real server, one fetch at a time. Can playback stall without a word?
+ * - the AES key refused (a key token gone stale, a revoked grant): hls.js's fatal `keyLoadError` is
+ *   reported on the <video> (`streamproblem` event, `data-problem`) and the original file plays;
+ * - the HLS stream and the original file both refused: the member reads "Failed to load video"
+ *   instead of a black frame forever;
+ * - a key that answers late (a loaded machine): playback waits for it and then shows the frame, and
+ *   the slow request is what a bench sees, not an error;
+ * - a key that fails with 500 twice: hls.js retries (up to 8 times, 1 s more each time: ~36 s
+ *   before it gives up, longer than the bench's 30 s wait), each failure reported as it happens.
+ */
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, apiClient, makeSizedClip, postUpload, startTestServer, type TestServer, tmpDir } from '../../api/test/support';
+import { ensureBuilt, launchChromium, WEB_DIST } from './browser';
+
+const MEMBER = { email: 'faults.viewer@example.test', password: 'member-password-1' };
+const T = 30_000;
+
+let server: TestServer;
+let browser: Browser;
+let ctx: BrowserContext;
+let videoId: string;
+const media = tmpDir('web-e2e-faults-');
+
+interface Problem {
+  engine: string;
+  fatal: boolean;
+  details: string;
+  status?: number;
+  path?: string;
+}
+
+async function memberPage(): Promise<Page> {
+  const page = await ctx.newPage();
+  await page.addInitScript(() => {
+    const w = window as unknown as { __problems: unknown[] };
+    w.__problems = [];
+    document.addEventListener('streamproblem', (e) => w.__problems.push((e as CustomEvent).detail), true);
+  });
+  return page;
+}
+
+const problems = (page: Page) => page.evaluate(() => (window as unknown as { __problems: Problem[] }).__problems);
+
+async function openPlayer(page: Page): Promise<void> {
+  await page.goto(`${server.url}/videos/${videoId}`);
+  await page.getByRole('button', { name: /Watch Now/ }).click({ timeout: T });
+}
+
+const firstFrame = (page: Page) =>
+  page.waitForFunction(
+    () => {
+      const v = document.querySelector('[data-testid=secure-video]') as HTMLVideoElement | null;
+      return Boolean(v && v.readyState >= 2 && v.videoWidth > 0);
+    },
+    null,
+    { timeout: T },
+  );
+
+describe('the player when a stream fetch fails', () => {
+  beforeAll(async () => {
+    ensureBuilt();
+    server = await startTestServer('sqlite', { env: { WEB_DIST, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' } });
+    const api = apiClient(server.url);
+    const admin = await adminToken(server);
+    const reg = await api.post('/auth/register', {
+      ...MEMBER,
+      firstName: 'Fay',
+      lastName: 'Ults',
+      dateOfBirth: '1991-02-03',
+      agreeToTerms: true,
+    });
+    expect(reg.status).toBe(201);
+    expect((await api.post(`/admin/users/${reg.body.data.user.id}/approve`, undefined, admin)).status).toBe(200);
+    const clip = await makeSizedClip(media, { width: 640, height: 360, seconds: 4, kbps: 600 });
+    const up = await postUpload(server.url, admin, { title: 'Faulty Evening', duration: '0:04', accessLevel: 'free' }, { video: clip });
+    expect(up.status).toBe(201);
+    videoId = up.body.data.videoId as string;
+    for (;;) {
+      const v = (await api.get(`/admin/videos/${videoId}`, admin)).body.data;
+      if (v.transcode.status === 'failed') throw new Error(v.transcode.error);
+      if (v.transcode.status === 'completed') break;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    browser = await launchChromium();
+    ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await ctx.addInitScript(() => {
+      if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
+    });
+    const login = await ctx.newPage();
+    await login.goto(`${server.url}/login`);
+    await login.getByLabel('Email').fill(MEMBER.email);
+    await login.getByLabel('Password', { exact: true }).fill(MEMBER.password);
+    await login.getByRole('button', { name: 'Sign In' }).click();
+    await login.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: T });
+    await login.close();
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    fs.rmSync(media, { recursive: true, force: true });
+  });
+
+  it('a refused AES key: the fatal hls.js error is reported and the original file plays', async () => {
+    const page = await memberPage();
+    await page.route(/\/api\/hls\/[^/]+\/key\?/, (route) =>
+      route.fulfill({ status: 403, contentType: 'application/json', body: '{"success":false,"error":"refused"}' }),
+    );
+    await openPlayer(page);
+    await firstFrame(page);
+    const video = page.getByTestId('secure-video');
+    expect(await video.getAttribute('data-engine')).toBe('progressive');
+    expect(await video.getAttribute('data-problem')).toMatch(/keyLoadError/);
+    expect(await problems(page)).toContainEqual(
+      expect.objectContaining({ engine: 'hls.js', fatal: true, details: 'keyLoadError', status: 403 }),
+    );
+    await page.close();
+  });
+
+  it('the stream and the original both refused: "Failed to load video", not a black frame', async () => {
+    const page = await memberPage();
+    const refuse = (route: import('playwright-core').Route) => route.fulfill({ status: 403, body: 'refused' });
+    await page.route(/\/api\/hls\//, refuse);
+    await page.route(/\/api\/media\/videos\//, refuse);
+    await openPlayer(page);
+    await page.getByRole('alert').filter({ hasText: 'Failed to load video' }).waitFor({ timeout: T });
+    const seen = await problems(page);
+    expect(seen).toContainEqual(expect.objectContaining({ engine: 'hls.js', fatal: true }));
+    expect(seen).toContainEqual(expect.objectContaining({ engine: 'progressive', fatal: true }));
+    await page.close();
+  });
+
+  it('a key that answers 5 s late: playback waits for it, then shows the frame, with no error', async () => {
+    const page = await memberPage();
+    await page.route(/\/api\/hls\/[^/]+\/key\?/, async (route) => {
+      await new Promise((r) => setTimeout(r, 5000));
+      await route.continue();
+    });
+    await openPlayer(page);
+    await firstFrame(page);
+    expect(await page.getByTestId('secure-video').getAttribute('data-engine')).toBe('hls.js');
+    expect(await problems(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('a key that fails twice with 500: hls.js retries in its loader, each failed attempt is reported, then the frame', async () => {
+    const page = await memberPage();
+    let failures = 0;
+    await page.route(/\/api\/hls\/[^/]+\/key\?/, (route) =>
+      failures++ < 2
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"success":false,"error":"busy"}' })
+        : route.continue(),
+    );
+    await openPlayer(page);
+    await firstFrame(page);
+    expect(await page.getByTestId('secure-video').getAttribute('data-engine')).toBe('hls.js');
+    const seen = await problems(page);
+    expect(failures).toBe(3);
+    expect(seen.filter((p) => p.details === 'httpError' && p.status === 500 && !p.fatal && /\/key$/.test(p.path ?? ''))).toHaveLength(2);
+    expect(seen.filter((p) => p.fatal)).toEqual([]);
+    await page.close();
+  });
+});
