@@ -1,4 +1,5 @@
 export const TEMPLATE: string;
+export const S3_SNIPPET: string;
 export interface NginxOptions {
   upstreams: string[];
   listen: string;
@@ -7,6 +8,8 @@ export interface NginxOptions {
   mediaPrefix: string;
   maxBody: string;
   cacheDir: string;
+  mediaStore: 'local' | 's3';
+  resolver: string;
 }
 export const DEFAULTS: NginxOptions;
 export function renderNginxConf(opts?: Partial<NginxOptions>): string;

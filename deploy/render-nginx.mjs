@@ -1,17 +1,25 @@
 #!/usr/bin/env node
 /**
  * Renders deploy/nginx.conf.template. The shipped deploy/nginx.conf is this with the defaults
- * below; the tested deployment renders it with its own ports and paths.
+ * below, deploy/nginx.s3.conf the same for media in an object store (`--media-store s3`); the
+ * tested deployments render it with their own ports and paths.
  *
  *   node deploy/render-nginx.mjs [--upstream 127.0.0.1:8081 --upstream 127.0.0.1:8082]
  *     [--listen 80] [--server-name example.com] [--media-root /var/lib/members/media]
  *     [--media-prefix /_protected_media/] [--max-body 4g] [--cache-dir /var/cache/nginx/members-media-grants]
+ *     [--media-store local|s3] [--resolver 127.0.0.53]
+ *
+ * With `--media-store s3` the template's `[local-media]` parts (nginx sending files from
+ * MEDIA_ROOT) are left out and deploy/nginx-s3.conf.snippet's parts take their place: nginx fetches
+ * each media object from the store through the presigned URL the API names, and keeps encrypted
+ * HLS segments in a cache shared by every viewer.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const TEMPLATE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'nginx.conf.template');
+export const S3_SNIPPET = path.join(path.dirname(fileURLToPath(import.meta.url)), 'nginx-s3.conf.snippet');
 
 export const DEFAULTS = {
   upstreams: ['127.0.0.1:8081', '127.0.0.1:8082'],
@@ -22,7 +30,34 @@ export const DEFAULTS = {
   // MAX_UPLOAD_BYTES' default (4 GiB).
   maxBody: '4g',
   cacheDir: '/var/cache/nginx/members-media-grants',
+  /** `local`: media files under MEDIA_ROOT (a disk nginx reads); `s3`: MEDIA_STORE=s3://… */
+  mediaStore: 'local',
+  /** With `s3`: the DNS resolver nginx asks for the store's host name (systemd-resolved's stub by default). */
+  resolver: '127.0.0.53',
 };
+
+/** The template with only the parts for `mediaStore`, its `{{S3_HTTP}}`/`{{S3_SERVER}}` filled. */
+function templateFor(mediaStore) {
+  if (mediaStore !== 'local' && mediaStore !== 's3') throw new Error(`mediaStore must be local or s3, not ${mediaStore}`);
+  const lines = fs.readFileSync(TEMPLATE, 'utf8').split('\n');
+  const kept = [];
+  let inLocal = false;
+  for (const line of lines) {
+    const marker = line.trim();
+    if (marker === '# [local-media]') inLocal = true;
+    else if (marker === '# [/local-media]') inLocal = false;
+    else if (!(inLocal && mediaStore === 's3')) kept.push(line);
+  }
+  let text = kept.join('\n');
+  if (mediaStore === 'local') return text.replace(/^\{\{S3_(HTTP|SERVER)\}\}\n/gm, '');
+  const [httpPart, serverPart] = fs
+    .readFileSync(S3_SNIPPET, 'utf8')
+    .split('# --- server { } ---')
+    .map((part) => part.replace(/^(#[^\n]*\n)*# --- http \{ \} ---\n/, '').trimEnd());
+  text = text.replace('{{S3_HTTP}}', httpPart).replace('{{S3_SERVER}}', serverPart.replace(/^(?=.)/gm, '    '));
+  // The left-out parts leave runs of blank lines behind.
+  return text.replace(/\n{3,}/g, '\n\n');
+}
 
 /** @param {Partial<typeof DEFAULTS>} opts */
 export function renderNginxConf(opts = {}) {
@@ -35,8 +70,9 @@ export function renderNginxConf(opts = {}) {
     MEDIA_PREFIX: o.mediaPrefix,
     MAX_BODY: o.maxBody,
     CACHE_DIR: o.cacheDir,
+    RESOLVER: o.resolver,
   };
-  return fs.readFileSync(TEMPLATE, 'utf8').replace(/\{\{(\w+)\}\}/g, (m, k) => {
+  return templateFor(o.mediaStore).replace(/\{\{(\w+)\}\}/g, (m, k) => {
     if (!(k in values)) throw new Error(`unknown placeholder ${m}`);
     return values[k];
   });
@@ -87,6 +123,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     else if (flag === '--media-prefix') opts.mediaPrefix = value;
     else if (flag === '--max-body') opts.maxBody = value;
     else if (flag === '--cache-dir') opts.cacheDir = value;
+    else if (flag === '--media-store') opts.mediaStore = value;
+    else if (flag === '--resolver') opts.resolver = value;
     else throw new Error(`unknown option ${flag}`);
   }
   if (upstreams.length) opts.upstreams = upstreams;

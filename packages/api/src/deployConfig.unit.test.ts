@@ -11,7 +11,17 @@ const DEPLOY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..
 
 it('deploy/nginx.conf is deploy/nginx.conf.template rendered with the defaults', () => {
   expect(fs.readFileSync(path.join(DEPLOY, 'nginx.conf'), 'utf8')).toBe(renderNginxConf());
-  expect(renderNginxConf()).not.toMatch(/\{\{/);
+  expect(renderNginxConf()).not.toMatch(/\{\{|\[\/?local-media\]|media_s3/);
+});
+
+it('deploy/nginx.s3.conf is the same template for media in an object store: no file sent from a disk', () => {
+  const s3 = renderNginxConf({ mediaStore: 's3' });
+  expect(fs.readFileSync(path.join(DEPLOY, 'nginx.s3.conf'), 'utf8')).toBe(s3);
+  expect(s3).not.toMatch(/\{\{|\[\/?local-media\]|\b(root|alias)\s|sendfile|members_media_grants/);
+  // Encrypted segments in a shared cache, keyed by the object (not by a viewer's presigned query).
+  expect(s3).toMatch(/proxy_cache members_s3_segments;/);
+  expect(s3).toMatch(/proxy_cache_key \$media_s3_host\/\$media_s3_path;/);
+  expect(() => renderNginxConf({ mediaStore: 'nfs' as 's3' })).toThrow(/local or s3/);
 });
 
 it("matches the API's defaults: upload limit and media prefix", () => {
@@ -28,14 +38,19 @@ it("nginx's own answers (the media it sends) carry the app's security headers, w
     'Referrer-Policy': MEDIA_REFERRER_POLICY,
     'Strict-Transport-Security': `"${HSTS}"`,
   };
-  for (const file of ['nginx.conf.template', 'nginx.compose.conf']) {
+  for (const [file, mediaLocations] of [
+    ['nginx.conf.template', 2],
+    ['nginx.compose.conf', 2],
+    // One: the object store's internal location (the disk's two are left out).
+    ['nginx.s3.conf', 1],
+  ] as const) {
     const conf = fs.readFileSync(path.join(DEPLOY, file), 'utf8');
     const set = [...conf.matchAll(/^\s*#?\s*add_header\s+([\w-]+)\s+(.+?)(?:\s+always)?;/gm)].map(
       (m) => [m[1] as string, m[2] as string] as const,
     );
     for (const [name, value] of set) if (name in expected) expect([file, name, value]).toEqual([file, name, expected[name]]);
-    // Both media locations (signed-URL media and the X-Accel-Redirect target) send all three.
+    // Every media location nginx sends from (signed-URL media and the X-Accel-Redirect target) sends all three.
     for (const name of ['X-Content-Type-Options', 'Cross-Origin-Resource-Policy', 'Referrer-Policy'])
-      expect([file, name, set.filter(([n]) => n === name).length]).toEqual([file, name, 2]);
+      expect([file, name, set.filter(([n]) => n === name).length]).toEqual([file, name, mediaLocations]);
   }
 });

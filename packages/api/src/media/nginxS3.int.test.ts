@@ -1,6 +1,6 @@
 /**
  * Media from the object store without Node in the byte path: an API server on the tests' Ceph RGW
- * with MEDIA_ACCEL=nginx behind Debian's nginx configured with deploy/nginx-s3.conf.snippet. The
+ * with MEDIA_ACCEL=nginx behind Debian's nginx running the shipped deploy/nginx.s3.conf (the template rendered with --media-store s3). The
  * API decides (signed URL, live video) and answers X-Accel-Redirect to a presigned URL; nginx
  * fetches the object from the gateway itself, byte ranges included. The internal location is not
  * reachable from outside, and a refused request gets the API's own answer, no byte. Encrypted HLS
@@ -11,9 +11,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { standaloneNginxConf } from '../../../../deploy/render-nginx.mjs';
+import { renderNginxConf, standaloneNginxConf } from '../../../../deploy/render-nginx.mjs';
 import { adminToken } from '../../test/adminToken.js';
 import { apiClient, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { type FreshBucket, freshBucket, mediaKinds } from '../../test/s3.js';
@@ -21,7 +20,6 @@ import { postUpload } from '../catalog/upload.testkit.js';
 import { createTestUser, grantActiveSubscriptionForTest, type TestViewer } from '../streaming/viewers.testkit.js';
 import { makeMp4 } from './media.testkit.js';
 
-const SNIPPET = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../deploy/nginx-s3.conf.snippet');
 const fixtures = tmpDir('nginx-s3-fixtures-');
 afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
 
@@ -73,23 +71,15 @@ describe.runIf(mediaKinds().includes('s3') && fs.existsSync('/usr/sbin/nginx'))(
     fs.mkdirSync(path.join(prefix, 'tmp'));
     fs.chmodSync(prefix, 0o755);
     const port = await freePort();
-    const [httpPart, serverPart] = fs
-      .readFileSync(SNIPPET, 'utf8')
-      .replaceAll('{{MEDIA_PREFIX}}', '/_protected_media/')
-      .replaceAll('{{RESOLVER}}', '127.0.0.1')
-      .replaceAll('{{CACHE_DIR}}', path.join(prefix, 'cache'))
-      .split('# --- server { } ---');
-    const site = `${httpPart}
-server {
-    listen 127.0.0.1:${port};
-    client_max_body_size 100m;
-    location / {
-        proxy_pass http://127.0.0.1:${server.port};
-        proxy_http_version 1.1;
-        proxy_set_header Host $host;
-    }
-${serverPart}
-}`;
+    // The shipped configuration for media in an object store (deploy/nginx.s3.conf), on this test's ports.
+    const site = renderNginxConf({
+      mediaStore: 's3',
+      upstreams: [`127.0.0.1:${server.port}`],
+      listen: `127.0.0.1:${port}`,
+      cacheDir: path.join(prefix, 'cache'),
+      resolver: '127.0.0.1',
+      maxBody: '100m',
+    });
     fs.writeFileSync(path.join(prefix, 'nginx.conf'), standaloneNginxConf(prefix, site));
     let out = '';
     nginx = spawn('/usr/sbin/nginx', ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], {
