@@ -35,6 +35,20 @@ export function pnpmRun(args, opts) {
   must(cmd, [...pre, ...args], opts);
 }
 
+/**
+ * Stops with a clear message on a Node older than the supported LTS lines (package.json `engines`):
+ * better-sqlite3 13 needs Node 22+ and crashes on load (SIGSEGV) on older ones, which npm's engine
+ * check only warns about.
+ */
+export function requireSupportedNode() {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= 22) return;
+  console.error(
+    `Node ${process.version} is not supported (end of life): install Node 24 LTS (22.12+ works too), e.g. from nodejs.org or \`npm i --prefix ~/node24 node@24\` and put ~/node24/node_modules/node/bin first on PATH. .ci/run does this by itself.`,
+  );
+  process.exit(1);
+}
+
 export function installDependencies() {
   pnpmRun(['install', '--frozen-lockfile', '--prefer-offline'], { env: { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
 }

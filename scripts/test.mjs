@@ -4,7 +4,7 @@
 // prints one closing summary line.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureSystemPackages, installDependencies, pnpm, pnpmRun, run } from './lib.mjs';
+import { ensureSystemPackages, installDependencies, pnpm, pnpmRun, requireSupportedNode, run } from './lib.mjs';
 import { startPgCluster } from './pgCluster.mjs';
 import { startRgwCluster } from './rgwCluster.mjs';
 
@@ -12,6 +12,7 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 process.chdir(root);
 const extraArgs = process.argv.slice(2);
 
+requireSupportedNode();
 ensureSystemPackages();
 installDependencies();
 pnpmRun(['build']);
