@@ -44,7 +44,7 @@ export function requireSupportedNode() {
   const major = Number(process.versions.node.split('.')[0]);
   if (major >= 22) return;
   console.error(
-    `Node ${process.version} is not supported (end of life): install Node 24 LTS (22.12+ works too), e.g. from nodejs.org or \`npm i --prefix ~/node24 node@24\` and put ~/node24/node_modules/node/bin first on PATH. .ci/run does this by itself.`,
+    `Node ${process.version} is not supported (end of life): install Node 24 LTS (22.12+ works too), see docs/browsers-and-runtime.md (e.g. \`npm i --prefix ~/node24 node@24\`). .ci/run does this by itself.`,
   );
   process.exit(1);
 }
