@@ -33,6 +33,17 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * @returns {Promise<{ endpoint: string, accessKey: string, secretKey: string, dir: string, readyMs: number, stop: () => void }>}
  */
 export async function startRgwCluster(opts = {}) {
+  // A cluster that did not come up is thrown away whole (fresh folder and ports) and started once more.
+  try {
+    return await startRgwClusterOnce(opts);
+  } catch (err) {
+    (opts.log ?? console.error)(`Ceph RGW did not start (${String(err.message).split('\n')[0]}); trying a fresh cluster`);
+    return startRgwClusterOnce(opts);
+  }
+}
+
+/** @param {{ log?: (line: string) => void }} opts */
+async function startRgwClusterOnce(opts) {
   if (!rgwAvailable()) throw new Error('Ceph not found (apt-get install ceph-mon ceph-osd radosgw ceph-common)');
   const started = Date.now();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-rgw-'));
@@ -114,7 +125,18 @@ rgw thread pool size = 64
     const osdId = ceph('ceph', ['osd', 'create']).trim();
     ceph('ceph', ['osd', 'crush', 'add', `osd.${osdId}`, '1', 'root=default']);
     ceph('ceph-osd', ['--id', osdId, '--mkfs']);
-    ceph('ceph-osd', ['--id', osdId]);
+    // The OSD's first start sometimes fails its first talk with the monitor ('wrong fsid', exit
+    // 250, seen in CI); micro-osd.sh starts it up to three times for the same reason.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        ceph('ceph-osd', ['--id', osdId]);
+        break;
+      } catch (err) {
+        if (attempt === 3) throw err;
+        logLine(`osd start ${attempt} failed; starting it again`);
+        await sleep(1000);
+      }
+    }
     logLine(`osd started after ${Date.now() - started} ms`);
     // radosgw creates its pools itself; it waits for the OSD to come up.
     spawnSync('radosgw', ['-c', conf, '-n', 'client.rgw.r'], { stdio: 'ignore' });
