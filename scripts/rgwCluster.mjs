@@ -114,7 +114,18 @@ rgw thread pool size = 64
     const osdId = ceph('ceph', ['osd', 'create']).trim();
     ceph('ceph', ['osd', 'crush', 'add', `osd.${osdId}`, '1', 'root=default']);
     ceph('ceph-osd', ['--id', osdId, '--mkfs']);
-    ceph('ceph-osd', ['--id', osdId]);
+    // A freshly made OSD can ask the monitor before it has the monitor's map ("wrong fsid", exit
+    // 250, seen here under load three times running); started again a moment later it joins.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        ceph('ceph-osd', ['--id', osdId]);
+        break;
+      } catch (err) {
+        if (attempt >= 5 || !/wrong fsid/.test(err.message)) throw err;
+        logLine(`osd start refused (wrong fsid), attempt ${attempt}; retrying`);
+        await sleep(500);
+      }
+    }
     logLine(`osd started after ${Date.now() - started} ms`);
     // radosgw creates its pools itself; it waits for the OSD to come up.
     spawnSync('radosgw', ['-c', conf, '-n', 'client.rgw.r'], { stdio: 'ignore' });
