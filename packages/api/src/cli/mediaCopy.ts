@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { Env } from '../config/env.js';
 import { envSchema } from '../config/env.js';
-import { copyMedia, type CopyProgress } from '../media/copy/copyMedia.js';
+import { type CopyProgress, copyMedia } from '../media/copy/copyMedia.js';
 import type { CopyEndpoint } from '../media/copy/endpoint.js';
 import { localEndpoint } from '../media/copy/localEndpoint.js';
 import { s3Endpoint } from '../media/copy/s3Endpoint.js';
@@ -38,7 +38,9 @@ class UsageError extends Error {
 function endpointFor(spec: string, flag: string, env: Env): { endpoint: CopyEndpoint; store: string; dataDir?: string } {
   if (spec.startsWith('s3:')) {
     if (!envSchema.shape.MEDIA_STORE.safeParse(spec).success)
-      throw new UsageError(`--${flag} ${spec}: not s3://BUCKET[/PREFIX] (a bucket name of 3-63 lower-case letters, digits, dots or dashes)`);
+      throw new UsageError(
+        `--${flag} ${spec}: not s3://BUCKET[/PREFIX] (a bucket name of 3-63 lower-case letters, digits, dots or dashes)`,
+      );
     return { endpoint: s3Endpoint(spec, env), store: spec };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) throw new UsageError(`--${flag} ${spec}: only s3://, local or a directory`);
@@ -68,14 +70,17 @@ function progressLine(p: CopyProgress): string {
 async function run(env: Env, flags: Record<string, string>): Promise<number> {
   if (!flags.to || flags.to === 'true') throw new UsageError('--to is missing');
   const concurrency = flags.concurrency ? Number(flags.concurrency) : 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError('--concurrency: a whole number from 1 to 64');
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+    throw new UsageError('--concurrency: a whole number from 1 to 64');
   const from = endpointFor(flags.from && flags.from !== 'true' ? flags.from : env.MEDIA_STORE, 'from', env);
   const to = endpointFor(flags.to, 'to', env);
   if (from.endpoint.label === to.endpoint.label) throw new UsageError(`--from and --to are the same place (${to.endpoint.label})`);
   await checked(from.endpoint, 'from');
   await checked(to.endpoint, 'to');
 
-  console.log(`Copying media from ${from.endpoint.label} to ${to.endpoint.label} (objects already there with the same SHA-256 are skipped)`);
+  console.log(
+    `Copying media from ${from.endpoint.label} to ${to.endpoint.label} (objects already there with the same SHA-256 are skipped)`,
+  );
   const pause = testPauseMs();
   let lastLine = 0;
   const s = await copyMedia(from.endpoint, to.endpoint, {
@@ -109,7 +114,8 @@ async function run(env: Env, flags: Record<string, string>): Promise<number> {
 }
 
 export const mediaCopy: CliCommand = {
-  summary: 'copy every video’s media to --to s3://BUCKET[/PREFIX], local or DIR (from the site’s store or --from), checksummed; a re-run resumes',
+  summary:
+    'copy every video’s media to --to s3://BUCKET[/PREFIX], local or DIR (from the site’s store or --from), checksummed; a re-run resumes',
   async run({ env, args }) {
     try {
       return await run(env, parseFlags(args).flags);

@@ -6,7 +6,7 @@
  * (endpoint.ts). The source is never changed.
  */
 import fsp from 'node:fs/promises';
-import { CopyMismatchError, type CopyEndpoint, downloadHashing, type ListedObject, sha256OfFile } from './endpoint.js';
+import { type CopyEndpoint, CopyMismatchError, downloadHashing, type ListedObject, sha256OfFile } from './endpoint.js';
 
 export interface CopyProgress {
   done: number;

@@ -9,7 +9,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { scratchPath } from '../localStore.js';
 import { isValidKey } from '../storage.js';
-import { CopyMismatchError, type CopyEndpoint, type ListedObject, sha256OfFile } from './endpoint.js';
+import { type CopyEndpoint, CopyMismatchError, type ListedObject, sha256OfFile } from './endpoint.js';
 
 async function walk(dir: string, prefix: string, out: ListedObject[]): Promise<void> {
   for (const e of await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])) {
@@ -57,7 +57,10 @@ export function localEndpoint(dataDir: string): CopyEndpoint {
         }
         const back = await sha256OfFile(temp);
         if (back.size !== size || back.sha256 !== sha256)
-          throw new CopyMismatchError(key, `read back ${back.size} bytes with SHA-256 ${back.sha256}, expected ${size} bytes with ${sha256}`);
+          throw new CopyMismatchError(
+            key,
+            `read back ${back.size} bytes with SHA-256 ${back.sha256}, expected ${size} bytes with ${sha256}`,
+          );
         await fsp.mkdir(path.dirname(target), { recursive: true });
         await fsp.rename(temp, target);
       } finally {

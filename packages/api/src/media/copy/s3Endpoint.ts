@@ -21,7 +21,7 @@ import type { Env } from '../../config/env.js';
 import { scratchPath } from '../localStore.js';
 import { explainS3Error, parseMediaStore, s3ClientConfig } from '../s3Store.js';
 import { contentTypeOf, isValidKey } from '../storage.js';
-import { CopyMismatchError, type CopyEndpoint, type ListedObject, sha256OfStream } from './endpoint.js';
+import { type CopyEndpoint, CopyMismatchError, type ListedObject, sha256OfStream } from './endpoint.js';
 
 const PART_BYTES = 16 * 1024 * 1024;
 
