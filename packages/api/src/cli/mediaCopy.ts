@@ -95,7 +95,7 @@ async function run(env: Env, flags: Record<string, string>): Promise<number> {
     },
   });
   console.log(
-    `Copied ${s.copied} objects (${mib(s.copiedBytes)}) and skipped ${s.skipped} already at the target (${mib(s.skippedBytes)}) of ${s.total} in ${(s.elapsedMs / 1000).toFixed(1)} s (${rate(s.copiedBytes, s.elapsedMs)}); every copied object was read back and matched its SHA-256`,
+    `Copied ${s.copied} objects (${mib(s.copiedBytes)}) and skipped ${s.skipped} already at the target (${mib(s.skippedBytes)}) of ${s.total} in ${(s.elapsedMs / 1000).toFixed(1)} s (${rate(s.copiedBytes, s.elapsedMs)})${s.copied ? '; every copied object was read back and matched its SHA-256' : ''}`,
   );
   for (const key of s.vanished) console.warn(`Warning: ${key} was gone from the source before it was copied (a video deleted meanwhile?)`);
   if (s.mismatches.length) {
