@@ -28,6 +28,8 @@ export interface CopySummary extends CopyProgress {
 export interface CopyOptions {
   /** Objects copied at once (default 4). */
   concurrency?: number;
+  /** Copies only the keys this accepts (a backup: the videos of its snapshot). */
+  only?: (key: string) => boolean;
   /** After each object, copied or skipped. */
   onObject?: (progress: CopyProgress, key: string, outcome: 'copied' | 'skipped') => void | Promise<void>;
 }
@@ -58,7 +60,7 @@ async function stage(source: CopyEndpoint, key: string): Promise<Staged> {
 
 export async function copyMedia(source: CopyEndpoint, target: CopyEndpoint, opts: CopyOptions = {}): Promise<CopySummary> {
   const started = performance.now();
-  const objects = await source.list();
+  const objects = (await source.list()).filter((o) => !opts.only || opts.only(o.key));
   const s: CopySummary = {
     done: 0,
     total: objects.length,

@@ -6,7 +6,8 @@
  * site restarted with MEDIA_STORE on that bucket (its local media removed) serves the videos. A
  * target object overwritten with other bytes is found and copied again; the copy back from the
  * bucket into an empty data directory is identical, and a corrupted file there is repaired the
- * same way. Bad arguments exit 2 with a message.
+ * same way. `backup --media` copies the bucket into a backup, and its restore on an object store
+ * puts the media into a bucket. Bad arguments exit 2 with a message.
  */
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -213,6 +214,42 @@ describe.runIf(available)('media copy between the local disk and a bucket [sqlit
       fs.rmSync(back, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('backup --media copies the bucket into the backup; restore on an object store puts it into the bucket', async () => {
+    const site = { ...server.store.env, ...bucket.env } as Record<string, string>;
+    const dbOnly = tmpDir('media-copy-dbonly-');
+    const backup = tmpDir('media-copy-backup-');
+    const restored = tmpDir('media-copy-restored-');
+    const other = await freshBucket();
+    try {
+      fs.rmSync(dbOnly, { recursive: true });
+      const plain = await runCli(site, ['backup', dbOnly]);
+      expect(plain.code).toBe(0);
+      expect(plain.out).toContain('is not copied into this backup (add --media');
+      expect(fs.existsSync(path.join(dbOnly, 'media', 'videos'))).toBe(false);
+
+      fs.rmSync(backup, { recursive: true });
+      const b = await runCli(site, ['backup', backup, '--media']);
+      expect(b.code).toBe(0);
+      expect(b.out).not.toContain('is not copied');
+      expect(filesOf(path.join(backup, 'media', 'videos'))).toEqual(local);
+      const manifest = JSON.parse(fs.readFileSync(path.join(backup, 'manifest.json'), 'utf8'));
+      expect(manifest.media.length).toBe(local.size);
+      expect(manifest.mediaFrom).toBe(`s3://${bucket.bucket}/`);
+
+      fs.rmSync(restored, { recursive: true });
+      const r = await runCli({ DATA_DIR: restored, ...other.env }, ['restore', backup]);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain(`${local.size} media files into s3://${other.bucket}/`);
+      expect(await bucketKeys(other.bucket)).toEqual([...local.keys()].map((k) => `videos/${k}`).sort());
+      for (const [k, bytes] of local)
+        expect({ k, same: (await objectBytes(other.bucket, `videos/${k}`)).equals(bytes) }).toEqual({ k, same: true });
+      expect(fs.existsSync(path.join(restored, 'media', 'videos'))).toBe(false);
+    } finally {
+      for (const d of [dbOnly, backup, restored]) fs.rmSync(d, { recursive: true, force: true });
+      await other.cleanup();
+    }
+  }, 180_000);
 
   it('bad arguments and an unknown bucket exit 2 with a message, not a stack trace', async () => {
     for (const [args, message] of [
