@@ -26,6 +26,8 @@ export const backup: CliCommand = {
     'back up the store (SQLite online backup or pg_dump), media and dev-default secrets into an empty DIR, with a manifest [--media: from an object store too]',
   async run({ env, args, devDefaults }) {
     const { rest, flags } = parseFlags(args);
+    // `backup --media DIR` reads DIR as the flag's value: --media takes none.
+    if (flags.media && flags.media !== 'true') rest.unshift(flags.media);
     const dir = rest[0];
     if (!dir) {
       console.error(
@@ -34,7 +36,7 @@ export const backup: CliCommand = {
       return 2;
     }
     const objectStore = env.MEDIA_STORE !== 'local';
-    const fromBucket = objectStore && flags.media === 'true' ? s3Endpoint(env.MEDIA_STORE, env) : undefined;
+    const fromBucket = objectStore && flags.media !== undefined ? s3Endpoint(env.MEDIA_STORE, env) : undefined;
     if (objectStore && !fromBucket)
       console.warn(
         `Note: the media is in ${env.MEDIA_STORE} and is not copied into this backup (add --media to copy it, or back the bucket up with the object store's own tools: docs/media-storage.md)`,

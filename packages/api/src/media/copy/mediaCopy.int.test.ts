@@ -229,7 +229,7 @@ describe.runIf(available)('media copy between the local disk and a bucket [sqlit
       expect(fs.existsSync(path.join(dbOnly, 'media', 'videos'))).toBe(false);
 
       fs.rmSync(backup, { recursive: true });
-      const b = await runCli(site, ['backup', backup, '--media']);
+      const b = await runCli(site, ['backup', '--media', backup]);
       expect(b.code).toBe(0);
       expect(b.out).not.toContain('is not copied');
       expect(filesOf(path.join(backup, 'media', 'videos'))).toEqual(local);

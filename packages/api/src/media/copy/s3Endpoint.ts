@@ -97,7 +97,8 @@ export function s3Endpoint(url: string, env: Omit<S3Env, 'MEDIA_STORE'> & Pick<E
             Metadata: { sha256 },
           },
           partSize: PART_BYTES,
-          queueSize: 4,
+          // Parts are buffered in memory: with `--concurrency 4`, at most 4 × 2 × 16 MiB at once.
+          queueSize: 2,
           leavePartsOnError: false,
         }).done(),
       );
