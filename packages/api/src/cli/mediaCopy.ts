@@ -83,8 +83,17 @@ async function run(env: Env, flags: Record<string, string>): Promise<number> {
   );
   const pause = testPauseMs();
   let lastLine = 0;
+  // Ctrl-C (or a TERM): no new object starts, uploads in flight are aborted, then the summary.
+  const stop = new AbortController();
+  const interrupt = () => {
+    if (!stop.signal.aborted) console.log('Interrupted: stopping after aborting the objects in flight…');
+    stop.abort();
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
   const s = await copyMedia(from.endpoint, to.endpoint, {
     concurrency,
+    signal: stop.signal,
     async onObject(p) {
       const now = performance.now();
       if (lastLine === 0 || now - lastLine >= PROGRESS_EVERY_MS || p.done === p.total) {
@@ -97,6 +106,12 @@ async function run(env: Env, flags: Record<string, string>): Promise<number> {
   console.log(
     `Copied ${s.copied} objects (${mib(s.copiedBytes)}) and skipped ${s.skipped} already at the target (${mib(s.skippedBytes)}) of ${s.total} in ${(s.elapsedMs / 1000).toFixed(1)} s (${rate(s.copiedBytes, s.elapsedMs)})${s.copied ? '; every copied object was read back and matched its SHA-256' : ''}`,
   );
+  process.off('SIGINT', interrupt);
+  process.off('SIGTERM', interrupt);
+  if (s.interrupted) {
+    console.log(`Interrupted after ${s.done} of ${s.total} objects: run the same command again to resume.`);
+    return 130;
+  }
   for (const key of s.vanished) console.warn(`Warning: ${key} was gone from the source before it was copied (a video deleted meanwhile?)`);
   if (s.mismatches.length) {
     for (const m of s.mismatches) console.error(`MISMATCH ${m.message} (removed from the target; run the copy again)`);

@@ -23,6 +23,8 @@ export interface CopySummary extends CopyProgress {
   mismatches: { key: string; message: string }[];
   /** Objects listed at the source but gone before they were read (a video deleted meanwhile). */
   vanished: string[];
+  /** Stopped by `signal` (Ctrl-C): what was done stays done, a re-run resumes. */
+  interrupted: boolean;
 }
 
 export interface CopyOptions {
@@ -30,6 +32,8 @@ export interface CopyOptions {
   concurrency?: number;
   /** Copies only the keys this accepts (a backup: the videos of its snapshot). */
   only?: (key: string) => boolean;
+  /** Stops the copy: no new object starts, the ones in flight are abandoned (nothing half-written is left looking complete). */
+  signal?: AbortSignal;
   /** After each object, copied or skipped. */
   onObject?: (progress: CopyProgress, key: string, outcome: 'copied' | 'skipped') => void | Promise<void>;
 }
@@ -46,12 +50,12 @@ interface Staged {
   scratch: boolean;
 }
 
-async function stage(source: CopyEndpoint, key: string): Promise<Staged> {
+async function stage(source: CopyEndpoint, key: string, signal?: AbortSignal): Promise<Staged> {
   const local = source.localPath(key);
   if (local) return { file: local, ...(await sha256OfFile(local)), scratch: false };
   const file = await source.scratchFile();
   try {
-    return { file, ...(await downloadHashing(await source.read(key), file)), scratch: true };
+    return { file, ...(await downloadHashing(await source.read(key, signal), file)), scratch: true };
   } catch (err) {
     await fsp.rm(file, { force: true });
     throw err;
@@ -71,7 +75,9 @@ export async function copyMedia(source: CopyEndpoint, target: CopyEndpoint, opts
     elapsedMs: 0,
     mismatches: [],
     vanished: [],
+    interrupted: false,
   };
+  const signal = opts.signal;
 
   async function one({ key, size }: ListedObject): Promise<'copied' | 'skipped'> {
     let staged: Staged | undefined;
@@ -81,7 +87,7 @@ export async function copyMedia(source: CopyEndpoint, target: CopyEndpoint, opts
         // The source's own record first (an object a previous copy wrote), else its bytes.
         let sha = source.localPath(key) ? null : ((await source.digest(key, size))?.sha256 ?? null);
         if (!sha) {
-          staged = await stage(source, key);
+          staged = await stage(source, key, signal);
           sha = staged.sha256;
         }
         if (sha === there.sha256 && (!staged || staged.size === size)) {
@@ -90,8 +96,8 @@ export async function copyMedia(source: CopyEndpoint, target: CopyEndpoint, opts
           return 'skipped';
         }
       }
-      staged ??= await stage(source, key);
-      await target.write(key, staged.file, staged.size, staged.sha256);
+      staged ??= await stage(source, key, signal);
+      await target.write(key, staged.file, staged.size, staged.sha256, signal);
       s.copied += 1;
       s.copiedBytes += staged.size;
       return 'copied';
@@ -102,13 +108,14 @@ export async function copyMedia(source: CopyEndpoint, target: CopyEndpoint, opts
 
   const queue = [...objects];
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
+    for (let next = queue.shift(); next && !signal?.aborted; next = queue.shift()) {
       try {
         const outcome = await one(next);
         s.done += 1;
         s.elapsedMs = performance.now() - started;
         await opts.onObject?.({ ...s }, next.key, outcome);
       } catch (err) {
+        if (signal?.aborted) return;
         if (err instanceof CopyMismatchError) s.mismatches.push({ key: err.key, message: err.message });
         else if (isGone(err)) s.vanished.push(next.key);
         else {
@@ -121,5 +128,6 @@ export async function copyMedia(source: CopyEndpoint, target: CopyEndpoint, opts
   };
   await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 4) }, worker));
   s.elapsedMs = performance.now() - started;
+  s.interrupted = Boolean(signal?.aborted);
   return s;
 }

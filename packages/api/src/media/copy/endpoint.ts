@@ -29,15 +29,17 @@ export interface CopyEndpoint {
    * A local file's SHA-256 is computed only when its size is `expectSize`.
    */
   digest(key: string, expectSize: number): Promise<{ size: number; sha256: string | null } | null>;
-  read(key: string): Promise<Readable>;
+  /** `signal` aborts the read (Ctrl-C). */
+  read(key: string, signal?: AbortSignal): Promise<Readable>;
   /** A path the object can be read from in place (local files), or null. */
   localPath(key: string): string | null;
   /**
    * Stores the complete local `file` (`size` bytes, SHA-256 `sha256`) as `key`, and reads it back:
    * an object whose bytes do not hash to `sha256` is never left looking complete (a local temp file
    * is removed before any rename, an S3 object is deleted) and a CopyMismatchError is thrown.
+   * `signal` aborts an upload in flight (an S3 multipart upload is aborted, its parts removed).
    */
-  write(key: string, file: string, size: number, sha256: string): Promise<void>;
+  write(key: string, file: string, size: number, sha256: string, signal?: AbortSignal): Promise<void>;
   /** A fresh scratch file path on this machine (to stage objects read from an object store). */
   scratchFile(): Promise<string>;
 }

@@ -1,8 +1,8 @@
 /**
  * `pnpm cli media copy` on real files and a real S3 server (the tests' Ceph RGW), through the real
  * CLI (a child process): a site with two uploaded and transcoded videos on the local disk is copied
- * to a fresh bucket — a first run killed with SIGKILL after its first object, the second run
- * finishing it and skipping what was done — every object arrives with identical bytes, and the
+ * to a fresh bucket — a first run stopped by Ctrl-C (SIGINT) after its first object, a second
+ * killed with SIGKILL after its first, the third finishing it and skipping what was done — every object arrives with identical bytes, and the
  * site restarted with MEDIA_STORE on that bucket (its local media removed) serves the videos. A
  * target object overwritten with other bytes is found and copied again; the copy back from the
  * bucket into an empty data directory is identical, and a corrupted file there is repaired the
@@ -53,8 +53,12 @@ function summaryOf(out: string): { copied: number; skipped: number; total: numbe
   return { copied: Number(m[1]), skipped: Number(m[2]), total: Number(m[3]) };
 }
 
-/** The CLI as a child process (node with tsx's loader, so SIGKILL reaches the copy itself), killed after its first progress line. */
-async function copyKilledAfterFirstObject(env: Record<string, string>, args: string[]): Promise<string> {
+/** The CLI as a child process (node with tsx's loader, so a signal reaches the copy itself), sent `signal` after its first progress line. */
+async function copyStoppedAfterFirstObject(
+  env: Record<string, string>,
+  args: string[],
+  signal: 'SIGKILL' | 'SIGINT',
+): Promise<{ out: string; exit: NodeJS.Signals | number | null }> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
     cwd: ROOT,
     env: { ...childEnv(env), MEDIA_COPY_TEST_PAUSE_MS: '400' },
@@ -63,12 +67,16 @@ async function copyKilledAfterFirstObject(env: Record<string, string>, args: str
   let out = '';
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
   child.stderr.on('data', (d) => (out += d));
+  let sent = false;
   child.stdout.on('data', (d) => {
     out += d;
-    if (/^ {2}1\/\d+ objects/m.test(out)) child.kill('SIGKILL');
+    if (!sent && /^ {2}1\/\d+ objects/m.test(out)) {
+      sent = true;
+      child.kill(signal);
+    }
   });
-  expect(await exited).toBe('SIGKILL');
-  return out;
+  const exit = await exited;
+  return { out, exit };
 }
 
 const available = mediaKinds().includes('s3');
@@ -112,7 +120,7 @@ describe.runIf(available)('media copy between the local disk and a bucket [sqlit
     await bucket?.cleanup();
   });
 
-  it('a copy killed after its first object resumes on the next run, skipping what was done; every object arrives with identical bytes', async () => {
+  it('a copy stopped by Ctrl-C, then one killed with SIGKILL, resumes on the next run, skipping what was done; every object arrives with identical bytes', async () => {
     // Originals, thumbnails, playlists, segments, sprites and the WebVTT map of both videos.
     expect(local.size).toBeGreaterThan(10);
     for (const id of Object.keys(clips)) {
@@ -123,10 +131,19 @@ describe.runIf(available)('media copy between the local disk and a bucket [sqlit
       expect(names.some((n) => /\/hls\/\d+p\/seg_\d{5}\.ts$/.test(n))).toBe(true);
     }
     const to = `s3://${bucket.bucket}`;
-    const killed = await copyKilledAfterFirstObject(env, ['media', 'copy', '--to', to, '--concurrency', '1']);
-    expect(killed).toContain(`Copying media from ${path.join(server.store.dataDir, 'media')} to ${to}/`);
+    // Ctrl-C: the copy stops after the objects in flight, says so, and exits 130.
+    const ctrlC = await copyStoppedAfterFirstObject(env, ['media', 'copy', '--to', to, '--concurrency', '1'], 'SIGINT');
+    expect(ctrlC.out).toContain(`Copying media from ${path.join(server.store.dataDir, 'media')} to ${to}/`);
+    expect(ctrlC.out).toMatch(/Interrupted after \d+ of \d+ objects: run the same command again to resume/);
+    expect(ctrlC.exit).toBe(130);
+    const afterCtrlC = (await bucketKeys(bucket.bucket)).length;
+    expect(afterCtrlC).toBeGreaterThan(0);
+    // SIGKILL: nothing runs at all; the run resumed where Ctrl-C left it and gets a little further.
+    const killed = await copyStoppedAfterFirstObject(env, ['media', 'copy', '--to', to, '--concurrency', '1'], 'SIGKILL');
+    expect(killed.exit).toBe('SIGKILL');
+    expect(killed.out).toMatch(/^ {2}1\/\d+ objects: 0 copied \(0\.0 MiB\), 1 already there/m);
     const partial = await bucketKeys(bucket.bucket);
-    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeGreaterThanOrEqual(afterCtrlC);
     expect(partial.length).toBeLessThan(local.size);
 
     const resumed = await runCli(env, ['media', 'copy', '--to', to]);

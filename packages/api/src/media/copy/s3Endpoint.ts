@@ -78,16 +78,20 @@ export function s3Endpoint(url: string, env: Omit<S3Env, 'MEDIA_STORE'> & Pick<E
         throw explainS3Error(err, label);
       }
     },
-    async read(key) {
-      const res = await call(() => client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) })));
+    async read(key, signal) {
+      const res = await call(() => client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }), { abortSignal: signal }));
       return res.Body as Readable;
     },
     localPath: () => null,
-    async write(key, file, size, sha256) {
+    async write(key, file, size, sha256, signal) {
       const Key = objectKey(key);
+      const abortController = new AbortController();
+      const abort = () => abortController.abort();
+      signal?.addEventListener('abort', abort, { once: true });
       await call(() =>
         new Upload({
           client,
+          abortController,
           params: {
             Bucket: bucket,
             Key,
@@ -101,9 +105,16 @@ export function s3Endpoint(url: string, env: Omit<S3Env, 'MEDIA_STORE'> & Pick<E
           queueSize: 2,
           leavePartsOnError: false,
         }).done(),
-      );
-      const res = await call(() => client.send(new GetObjectCommand({ Bucket: bucket, Key })));
-      const back = await sha256OfStream(res.Body as Readable);
+      ).finally(() => signal?.removeEventListener('abort', abort));
+      let back: { sha256: string; size: number };
+      try {
+        const res = await call(() => client.send(new GetObjectCommand({ Bucket: bucket, Key }), { abortSignal: signal }));
+        back = await sha256OfStream(res.Body as Readable);
+      } catch (err) {
+        // Interrupted before the check: the object goes, so a re-run copies it again.
+        if (signal?.aborted) await client.send(new DeleteObjectCommand({ Bucket: bucket, Key })).catch(() => {});
+        throw err;
+      }
       if (back.size !== size || back.sha256 !== sha256) {
         await client.send(new DeleteObjectCommand({ Bucket: bucket, Key })).catch(() => {});
         throw new CopyMismatchError(key, `read back ${back.size} bytes with SHA-256 ${back.sha256}, expected ${size} bytes with ${sha256}`);
