@@ -9,7 +9,9 @@
  *   reads the head and the video list, so the dump, the manifest and the media list agree.
  *
  * Media is copied after the snapshot, for exactly the videos the snapshot knows: a video uploaded
- * later is not in the backup's store and so not in its media either.
+ * later is not in the backup's store and so not in its media either. With an object store
+ * (MEDIA_STORE=s3://…) the media is copied from the bucket only when asked (`backup --media`,
+ * checksummed like `media copy`), and a restore on an object store puts it back into the bucket.
  *
  * A site on dev defaults (no TOKEN_SECRET, MFA_KEY_SECRET or DATA_KEY_SECRET in the environment, see
  * config/devDefaults.ts) keeps those secrets in DATA_DIR, and its data keys do not open without
@@ -25,6 +27,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { copyMedia as copyAllMedia } from '../media/copy/copyMedia.js';
+import type { CopyEndpoint } from '../media/copy/endpoint.js';
+import { localEndpoint } from '../media/copy/localEndpoint.js';
 
 const run = promisify(execFile);
 
@@ -47,6 +52,8 @@ export interface BackupManifest {
   database: ManifestFile;
   /** Media files, relative to the media directory (`videos/{id}/video.mp4`). */
   media: ManifestFile[];
+  /** Where the media was copied from when the site kept it in an object store (`backup --media`). */
+  mediaFrom?: string;
   /** Videos in the snapshot whose folder had gone (deleted after the snapshot) when media was copied. */
   missingMedia: string[];
   /** Generated dev-default secrets the site ran on (`dev-secrets/<file>`); absent or empty when every secret came from the environment. */
@@ -135,6 +142,30 @@ async function copyMedia(dataDir: string, target: string, videoIds: string[]): P
 type Head = { position: number; hash: string | null };
 
 /** Where the Debian PostgreSQL client tools are when they are not on PATH. */
+/** The snapshot's videos from an object store into `target/media`, each object checked by SHA-256 (media/copy). */
+async function copyObjectMedia(
+  from: CopyEndpoint,
+  target: string,
+  videoIds: string[],
+): Promise<{ files: ManifestFile[]; missing: string[] }> {
+  const ids = new Set(videoIds);
+  const s = await copyAllMedia(from, localEndpoint(target), { only: (key) => ids.has(key.split('/')[1] as string) });
+  if (s.mismatches.length)
+    throw new BackupError(`media from ${from.label} did not read back as stored: ${s.mismatches.map((m) => m.key).join(', ')}`);
+  await fsp.rm(path.join(target, 'media', 'incoming'), { recursive: true, force: true });
+  const files: ManifestFile[] = [];
+  const missing: string[] = [];
+  for (const id of [...videoIds].sort()) {
+    const dir = path.join(target, 'media', 'videos', id);
+    if (!fs.existsSync(dir)) {
+      missing.push(id);
+      continue;
+    }
+    for (const name of await filesIn(dir)) files.push(await describeFile(path.join(target, 'media'), `videos/${id}/${name}`));
+  }
+  return { files, missing };
+}
+
 export function pgTool(name: 'pg_dump' | 'pg_restore'): string {
   const base = '/usr/lib/postgresql';
   const versions = fs.existsSync(base)
@@ -157,6 +188,11 @@ export interface BackupSource {
    * own tools (docs/media-storage.md); the backup holds the database only.
    */
   media?: 'copy' | 'skip';
+  /**
+   * The object store to copy the snapshot's videos from (`backup --media` with MEDIA_STORE=s3://…):
+   * checksummed like `media copy`, into the backup's `media/` folder.
+   */
+  mediaFrom?: CopyEndpoint;
 }
 
 /**
@@ -194,7 +230,9 @@ export async function backupSite(source: BackupSource, target: string): Promise<
     }
     database = await describeFile(target, SQLITE_FILE);
   }
-  const media = await copyMedia(source.dataDir, target, source.media === 'skip' ? [] : videoIds);
+  const media = source.mediaFrom
+    ? await copyObjectMedia(source.mediaFrom, target, videoIds)
+    : await copyMedia(source.dataDir, target, source.media === 'skip' ? [] : videoIds);
   const devDefaultSecrets = await copyDevSecrets(source, target);
   const manifest: BackupManifest = {
     format: 'members-site-backup/1',
@@ -203,6 +241,7 @@ export async function backupSite(source: BackupSource, target: string): Promise<
     head,
     database,
     media: media.files,
+    ...(source.mediaFrom && { mediaFrom: source.mediaFrom.label }),
     missingMedia: media.missing,
     devDefaultSecrets,
     durationMs: Math.round(performance.now() - started),
@@ -270,6 +309,8 @@ async function pgDumpSnapshot(url: string, out: string): Promise<{ head: Head; v
 
 export interface RestoreTarget {
   dataDir: string;
+  /** The object store to put the backup's media into (MEDIA_STORE=s3://…) instead of DATA_DIR/media. */
+  mediaTo?: CopyEndpoint;
   /** PostgreSQL: an empty database to `pg_restore` into. */
   databaseUrl?: string;
 }
@@ -321,7 +362,15 @@ export async function restoreSite(from: string, target: RestoreTarget): Promise<
       throw new BackupError(`pg_restore failed: ${(err as { stderr?: string }).stderr?.trim() || (err as Error).message}`);
     }
   }
-  for (const m of manifest.media) {
+  if (target.mediaTo && manifest.media.length) {
+    const keys = new Set(manifest.media.map((m) => m.path));
+    const s = await copyAllMedia(localEndpoint(from), target.mediaTo, { only: (key) => keys.has(key) });
+    if (s.mismatches.length)
+      throw new BackupError(
+        `media did not read back from ${target.mediaTo.label} as in the backup: ${s.mismatches.map((m) => m.key).join(', ')}`,
+      );
+  }
+  for (const m of target.mediaTo ? [] : manifest.media) {
     const to = path.join(target.dataDir, 'media', m.path);
     await fsp.mkdir(path.dirname(to), { recursive: true });
     await fsp.copyFile(path.join(from, 'media', m.path), to, fs.constants.COPYFILE_EXCL);

@@ -10,6 +10,8 @@ import { verifyChain } from '../audit/verifyChain.js';
 import { BackupError, backupSite, readBackupManifest, restoreSite } from '../backup/siteBackup.js';
 import type { Env } from '../config/env.js';
 import type { Queryable } from '../db/types.js';
+import { s3Endpoint } from '../media/copy/s3Endpoint.js';
+import { MediaStoreError } from '../media/storage.js';
 import { masterKeysOf, wrappedKid } from '../privacy/dataKeys.js';
 import { parseFlags } from './args.js';
 import { envStoreUrl, openAuditStore } from './auditStore.js';
@@ -20,21 +22,34 @@ import { erasuresReapply } from './privacy.js';
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 export const backup: CliCommand = {
-  summary: 'back up the store (SQLite online backup or pg_dump), media and dev-default secrets into an empty DIR, with a manifest',
+  summary:
+    'back up the store (SQLite online backup or pg_dump), media and dev-default secrets into an empty DIR, with a manifest [--media: from an object store too]',
   async run({ env, args, devDefaults }) {
-    const dir = parseFlags(args).rest[0];
+    const { rest, flags } = parseFlags(args);
+    // `backup --media DIR` reads DIR as the flag's value: --media takes none.
+    if (flags.media && flags.media !== 'true') rest.unshift(flags.media);
+    const dir = rest[0];
     if (!dir) {
-      console.error('Usage: backup DIR   (DIR must be new or empty)');
+      console.error(
+        'Usage: backup DIR [--media]   (DIR must be new or empty; --media: with MEDIA_STORE=s3://…, copy the media from the bucket too)',
+      );
       return 2;
     }
     const objectStore = env.MEDIA_STORE !== 'local';
-    if (objectStore)
+    const fromBucket = objectStore && flags.media !== undefined ? s3Endpoint(env.MEDIA_STORE, env) : undefined;
+    if (objectStore && !fromBucket)
       console.warn(
-        `Note: the media is in ${env.MEDIA_STORE} and is not copied into this backup; back the bucket up with the object store's own tools (docs/media-storage.md)`,
+        `Note: the media is in ${env.MEDIA_STORE} and is not copied into this backup (add --media to copy it, or back the bucket up with the object store's own tools: docs/media-storage.md)`,
       );
     try {
       const m = await backupSite(
-        { dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, devDefaults, media: objectStore ? 'skip' : 'copy' },
+        {
+          dataDir: env.DATA_DIR,
+          databaseUrl: env.DATABASE_URL,
+          devDefaults,
+          media: objectStore && !fromBucket ? 'skip' : 'copy',
+          ...(fromBucket && { mediaFrom: fromBucket }),
+        },
         dir,
       );
       const bytes = m.database.size + m.media.reduce((s, f) => s + f.size, 0);
@@ -49,7 +64,7 @@ export const backup: CliCommand = {
       for (const id of m.missingMedia) console.warn(`Warning: video ${id} was deleted while the backup ran; its files are not in it`);
       return 0;
     } catch (err) {
-      if (err instanceof BackupError) {
+      if (err instanceof BackupError || err instanceof MediaStoreError) {
         console.error(`backup failed: ${err.message}`);
         return 1;
       }
@@ -93,7 +108,9 @@ export const restore: CliCommand = {
         );
         return 2;
       }
-      const m = await restoreSite(dir, { dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL });
+      // On an object store the backup's media goes into the bucket (checked object by object), not DATA_DIR.
+      const mediaTo = env.MEDIA_STORE !== 'local' ? s3Endpoint(env.MEDIA_STORE, env) : undefined;
+      const m = await restoreSite(dir, { dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, ...(mediaTo && { mediaTo }) });
       cliDevDefaults(env);
       if (carried.length) console.log(`Put back the backup's dev-default secrets: ${carried.map((c) => c.variable).join(', ')}`);
       const opened = await openAuditStore(env, { store: envStoreUrl(env) });
@@ -115,7 +132,7 @@ export const restore: CliCommand = {
         await opened.close();
       }
       console.log(
-        `Restored ${m.store} store at position ${m.head.position} (hash ${m.head.hash ?? '-'}, verified) and ${m.media.length} media files into ${env.DATA_DIR}`,
+        `Restored ${m.store} store at position ${m.head.position} (hash ${m.head.hash ?? '-'}, verified) into ${env.DATA_DIR} and ${m.media.length} media files into ${mediaTo ? mediaTo.label : env.DATA_DIR}`,
       );
       // Members erased after the backup was made had their keys in it: erase them again (README "Privacy").
       if (flags.erasures) {
@@ -125,7 +142,7 @@ export const restore: CliCommand = {
       console.log('Start the server on it; read models are restored with the store (`pnpm cli projections rebuild` is not needed).');
       return 0;
     } catch (err) {
-      if (err instanceof BackupError) {
+      if (err instanceof BackupError || err instanceof MediaStoreError) {
         console.error(`restore failed: ${err.message}`);
         return 1;
       }

@@ -7,6 +7,7 @@ import { auditReplay } from './auditReplay.js';
 import { auditVerify } from './auditVerify.js';
 import { backup, restore } from './backupRestore.js';
 import type { CliCommand } from './command.js';
+import { mediaCopy } from './mediaCopy.js';
 import { mfaReset } from './mfaReset.js';
 import { migrateCommand } from './migrate.js';
 import { erasuresList, erasuresReapply, keysRotate } from './privacy.js';
@@ -26,6 +27,7 @@ export const commands: Record<string, CliCommand> = {
   'audit reconcile': auditReconcile,
   'audit replay': auditReplay,
   'store copy': storeCopy,
+  'media copy': mediaCopy,
   backup,
   restore,
   'mfa reset': mfaReset,
