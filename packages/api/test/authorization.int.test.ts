@@ -928,7 +928,7 @@ forEachStore('authorization matrix', (kind) => {
     };
     fx.premiumVideoId = await freshVideo(fx, 'premium');
     // Its HLS ladder (the suite runs no transcode worker), for the /api/hls/ rows.
-    expect(await transcodeForTest(server.ctx, fx.premiumVideoId)).toBe('completed');
+    expect(await transcodeForTest(server, fx.premiumVideoId)).toBe('completed');
 
     // The states really are what the columns say.
     const sub = async (p: Principal) =>

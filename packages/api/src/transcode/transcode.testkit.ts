@@ -3,11 +3,15 @@
  * and run it exactly as the worker would, so suites that run without TRANSCODE_CONCURRENCY get a
  * real ladder for the videos they need.
  */
-import type { AppContext } from '../context.js';
+import type { RunningServer } from '../server.js';
 import { type JobOutcome, runTranscodeJob } from './transcode.service.js';
 import { enqueueTranscode, jobOf } from './transcodeJobs.js';
 
-export async function transcodeForTest(ctx: AppContext, videoId: string): Promise<JobOutcome> {
+export async function transcodeForTest(server: Pick<RunningServer, 'ctx' | 'subscribers'>, videoId: string): Promise<JobOutcome> {
+  const { ctx } = server;
+  // The queue subscriber first: its own (later) enqueue of this upload would hand the job back to the
+  // queue under this claim, and the attempt would end `lost` (seen on PostgreSQL, where it catches up later).
+  await server.subscribers.drain();
   const at = ctx.clock.now().toISOString();
   await enqueueTranscode(ctx.db, videoId, at);
   const lease = new Date(ctx.clock.now().getTime() + 3600_000).toISOString();
