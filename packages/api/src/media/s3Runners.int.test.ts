@@ -177,4 +177,51 @@ describe.runIf(mediaKinds().includes('s3'))('transcode runners on the object sto
       expect(await r.exited).toBe(0);
     }
   }, 300_000);
+
+  it('a runner that loses the store mid-transcode gives the job back after the lease instead of failing it; with the store back it completes', async () => {
+    const api = apiClient(server.url);
+    const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
+    const fixtures = runnerDir();
+    const clip = await makeSizedClip(fixtures, { width: 640, height: 360, seconds: 12, kbps: 800 });
+    const up = await postUpload(server.url, admin, { title: 'Store lost', accessLevel: 'free' }, { video: clip });
+    expect(up.status).toBe(201);
+    const videoId = up.body.data.videoId as string;
+    const dataDir = runnerDir();
+    link.holdAfter(Math.floor((fs.statSync(clip).size * 2) / 3));
+    const runner = await startRunner({ ...env, DATA_DIR: dataDir, AWS_ENDPOINT_URL_S3: link.url });
+    runners.push(runner);
+    await waitFor(async () =>
+      filesUnder(path.join(dataDir, 'media')).some((f) => f.endsWith('.ts') && fs.statSync(f).size > 0) ? true : undefined,
+    );
+    // The store goes away under the running transcode.
+    link.cut();
+    link.release();
+    await waitFor(async () => (/"outcome":"(\w+)"/.test(runner.output()) ? true : undefined));
+    expect(runner.output()).toMatch(new RegExp(`"videoId":"${videoId}","outcome":"unavailable"`));
+    // Not a failure: the admin library still shows it running, and nothing was published.
+    const meanwhile = (await api.get(`/admin/videos/${videoId}`, admin)).body.data.transcode;
+    expect(meanwhile).toMatchObject({ status: 'running', error: null });
+    expect((await bucketKeys(bucket.bucket, `videos/${videoId}/hls/`)).length).toBe(0);
+    expect(filesUnder(path.join(dataDir, 'media'))).toEqual([]);
+
+    // The store is back: the job is taken again once its lease has passed, and completes whole.
+    link.restore();
+    const completed = await waitFor(async () => {
+      const t = (await api.get(`/admin/videos/${videoId}`, admin)).body.data.transcode;
+      return t.status === 'completed' || t.status === 'failed' ? t : undefined;
+    });
+    expect(completed).toEqual({ status: 'completed', progress: 100, error: null });
+    const stream = (await api.get(`/videos/${videoId}/stream`, admin)).body.data;
+    const { stdout } = await run(
+      mediaBinaries().ffprobe,
+      ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', stream.hlsUrl],
+      {
+        timeout: 120_000,
+      },
+    );
+    expect(Number(JSON.parse(stdout).format.duration)).toBeGreaterThan(11);
+    expect(filesUnder(path.join(dataDir, 'media'))).toEqual([]);
+    runner.child.kill('SIGTERM');
+    expect(await runner.exited).toBe(0);
+  }, 300_000);
 });
