@@ -11,40 +11,41 @@ export interface Relay {
   url: string;
   cut(): void;
   restore(): void;
-  holdAfter(bytes: number): void;
+  /** Holds once `bytes` more have passed: sent by the store (`down`, default) or to it (`up`). */
+  holdAfter(bytes: number, direction?: 'down' | 'up'): void;
   hold(): void;
+  isHeld(): boolean;
   release(): void;
-  /** Bytes sent from the store to the clients so far. */
-  bytesDown(): number;
   close(): Promise<void>;
 }
 
 export async function relay(target: URL): Promise<Relay> {
   let open = true;
   let held = false;
-  let holdAt = Number.POSITIVE_INFINITY;
-  let down = 0;
+  const passed = { down: 0, up: 0 };
+  const holdAt = { down: Number.POSITIVE_INFINITY, up: Number.POSITIVE_INFINITY };
   const sockets = new Set<net.Socket>();
   const paused = new Set<net.Socket>();
   const holdAll = () => {
     held = true;
-    holdAt = Number.POSITIVE_INFINITY;
+    holdAt.down = Number.POSITIVE_INFINITY;
+    holdAt.up = Number.POSITIVE_INFINITY;
     for (const s of sockets) s.pause(), paused.add(s);
   };
-  /** Copies `from` to `to`, honouring hold and throttle. */
-  const pump = (from: net.Socket, to: net.Socket, counted: boolean) => {
+  /** Copies `from` to `to`, honouring hold and the hold marks. */
+  const pump = (from: net.Socket, to: net.Socket, way: 'down' | 'up') => {
     from.on('data', (chunk: Buffer) => {
-      if (counted && !held && down + chunk.length >= holdAt) {
+      if (!held && passed[way] + chunk.length >= holdAt[way]) {
         // Pass what is left before the mark, keep the rest until release().
-        const pass = Math.max(0, holdAt - down);
+        const pass = Math.max(0, holdAt[way] - passed[way]);
         to.write(chunk.subarray(0, pass));
-        down += pass;
+        passed[way] += pass;
         holdAll();
         from.unshift(chunk.subarray(pass));
         return;
       }
       to.write(chunk);
-      if (counted) down += chunk.length;
+      passed[way] += chunk.length;
       if (held) from.pause(), paused.add(from);
     });
     from.on('end', () => to.end());
@@ -61,8 +62,8 @@ export async function relay(target: URL): Promise<Relay> {
       });
       s.on('error', () => {});
     }
-    pump(client, upstream, false);
-    pump(upstream, client, true);
+    pump(client, upstream, 'up');
+    pump(upstream, client, 'down');
     if (held) for (const s of [client, upstream]) s.pause(), paused.add(s);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -75,16 +76,16 @@ export async function relay(target: URL): Promise<Relay> {
     restore() {
       open = true;
     },
-    holdAfter(bytes) {
-      holdAt = down + bytes;
+    holdAfter(bytes, direction = 'down') {
+      holdAt[direction] = passed[direction] + bytes;
     },
     hold: holdAll,
+    isHeld: () => held,
     release() {
       held = false;
       for (const s of paused) s.resume();
       paused.clear();
     },
-    bytesDown: () => down,
     close() {
       // Keep-alive connections of the server's S3 client would hold close() open: end them.
       for (const s of sockets) s.destroy();

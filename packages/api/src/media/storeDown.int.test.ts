@@ -12,6 +12,7 @@ import { adminToken } from '../../test/adminToken.js';
 import { apiClient, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { bucketKeys, type FreshBucket, freshBucket, mediaKinds, TEST_S3 } from '../../test/s3.js';
 import { postUpload } from '../catalog/upload.testkit.js';
+import { waitFor } from '../transcode/runners.testkit.js';
 import { makeMp4 } from './media.testkit.js';
 import { type Relay, relay } from './relay.testkit.js';
 import { MEDIA_STORE_UNAVAILABLE } from './storage.js';
@@ -46,9 +47,13 @@ describe.runIf(mediaKinds().includes('s3'))('the object store down during upload
     expect([refused.status, refused.body]).toEqual([503, { success: false, error: MEDIA_STORE_UNAVAILABLE }]);
     expect((await apiClient(server.url).get('/health')).body.data.media).toEqual({ kind: 's3', reachable: false });
     expect(await server.ctx.db.all('SELECT id FROM videos')).toEqual([]);
-    expect(filesUnder(path.join(server.store.dataDir, 'media'))).toEqual([]);
+    // No scratch copy; only the ingest's marker, kept until the store answers and confirms nothing of it is there.
+    const left = filesUnder(path.join(server.store.dataDir, 'media'));
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(/\.ingest$/);
 
     link.restore();
+    await waitFor(async () => (filesUnder(path.join(server.store.dataDir, 'media')).length === 0 ? true : undefined));
     expect(await bucketKeys(bucket.bucket)).toEqual([]);
     const taken = await postUpload(server.url, token, { title: 'Once back', accessLevel: 'free' }, { video: clip });
     expect(taken.status).toBe(201);
