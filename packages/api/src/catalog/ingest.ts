@@ -147,6 +147,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
   const videoId = ctx.ids.next();
   const at = ctx.clock.now().toISOString();
   const endIngest = await storage.beginIngest(videoId);
+  let keepMarker = false;
   try {
     // The thumbnail first, from the file still on this disk (an object store's copy is remote).
     let thumb: ThumbnailInfo;
@@ -191,14 +192,45 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
     if (!result.ok) throw new Error(result.error.message);
     return { ok: true, videoId };
   } catch (err) {
-    // Nothing half-published: whatever reached the store goes (when the store answers at all).
-    await storage.removeVideo(videoId).catch((e) => ctx.logger.warn({ err: e, videoId }, 'could not remove a failed ingest'));
+    // Nothing half-published: whatever reached the store goes. A store that does not answer now
+    // (down, restarting) is asked again until it does; the ingest marker stays until then, so a
+    // process that dies meanwhile removes the objects at its next start (sweepStaging).
+    if (!(await removeIngested(ctx, storage, videoId))) {
+      keepMarker = true;
+      removeWhenBack(ctx, storage, videoId, endIngest);
+    }
     if (err instanceof MediaStoreError) {
       ctx.logger.error({ err, videoId }, 'media store unavailable during an upload');
       return { ok: false, status: 503, error: MEDIA_STORE_UNAVAILABLE };
     }
     throw err;
   } finally {
-    await endIngest();
+    if (!keepMarker) await endIngest();
   }
+}
+
+const removeIngested = (ctx: AppContext, storage: MediaStorage, videoId: string) =>
+  storage.removeVideo(videoId).then(
+    () => true,
+    (err) => {
+      ctx.logger.warn({ err, videoId }, 'could not remove a failed ingest yet; will retry');
+      return false;
+    },
+  );
+
+/** Retries removing a failed ingest's objects (every 2 s, backing off to once a minute, for up to a day), then drops its marker. */
+function removeWhenBack(
+  ctx: AppContext,
+  storage: MediaStorage,
+  videoId: string,
+  endIngest: () => Promise<void>,
+  delayMs = 2000,
+  giveUpAt = Date.now() + 24 * 3600 * 1000,
+): void {
+  setTimeout(async () => {
+    if (await removeIngested(ctx, storage, videoId)) {
+      ctx.logger.info({ videoId }, 'objects of a failed ingest removed once the media store was back');
+      await endIngest().catch(() => {});
+    } else if (Date.now() < giveUpAt) removeWhenBack(ctx, storage, videoId, endIngest, Math.min(delayMs * 2, 60_000), giveUpAt);
+  }, delayMs).unref();
 }

@@ -23,7 +23,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Env } from '../config/env.js';
 import { ingestMarker, scratchPath } from './localStore.js';
-import { checkedKey, checkedVideoId, contentTypeOf, type MediaStorage, MediaStoreError } from './storage.js';
+import { checkedKey, checkedVideoId, contentTypeOf, type MediaStorage, MediaStoreError, transcodeScratchDir } from './storage.js';
 
 /** How long ffmpeg may read an original through its presigned URL (a long transcode included). */
 const FFMPEG_URL_SECONDS = 6 * 3600;
@@ -228,7 +228,7 @@ export function s3MediaStorage(env: S3Env): MediaStorage {
       return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }), { expiresIn: seconds });
     },
     async hlsWorkspace(videoId) {
-      const dir = path.resolve(env.DATA_DIR, 'media', 'transcode', `${checkedVideoId(videoId)}-${process.pid}`);
+      const dir = transcodeScratchDir(env.DATA_DIR, videoId);
       await fsp.mkdir(dir, { recursive: true });
       const hlsPrefix = `${videoPrefix(videoId)}hls/`;
       return {

@@ -159,6 +159,30 @@ function abandoned(name: string, mtimeMs: number, now: number): boolean {
   return now - mtimeMs > STALE_STAGING_MS;
 }
 
+/** A transcode's scratch folder of this process (`DATA_DIR/media/transcode/{owner}.{videoId}`), named so `sweepTranscodeScratch` can tell whose it is. */
+export function transcodeScratchDir(dataDir: string, videoId: string): string {
+  return path.resolve(dataDir, 'media', 'transcode', `${stagingOwner(process.pid)}.${checkedVideoId(videoId)}`);
+}
+
+/**
+ * Removes the transcode scratch folders that killed runners left in `media/transcode` (a half-written
+ * ladder nobody will publish: the job went to another runner after the lease). Run when a runner
+ * starts, before it claims anything. Returns how many folders it removed.
+ */
+export async function sweepTranscodeScratch(dataDir: string): Promise<number> {
+  const dir = path.resolve(dataDir, 'media', 'transcode');
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  const now = Date.now();
+  let removed = 0;
+  for (const name of names) {
+    const st = await fsp.stat(path.join(dir, name)).catch(() => null);
+    if (!st || !abandoned(name, st.mtimeMs, now)) continue;
+    await fsp.rm(path.join(dir, name), { recursive: true, force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
 /**
  * Removes the staged uploads that crashed processes left in `media/incoming`, and the files of any
  * video they were moving in without recording it (`isRecorded(videoId)` false). Run at start-up,

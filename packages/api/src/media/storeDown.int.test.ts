@@ -6,57 +6,26 @@
  * same upload succeeds; a read while it is cut is a 503 too.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
 import { apiClient, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { bucketKeys, type FreshBucket, freshBucket, mediaKinds, TEST_S3 } from '../../test/s3.js';
 import { postUpload } from '../catalog/upload.testkit.js';
+import { waitFor } from '../transcode/runners.testkit.js';
 import { makeMp4 } from './media.testkit.js';
+import { type Relay, relay } from './relay.testkit.js';
 import { MEDIA_STORE_UNAVAILABLE } from './storage.js';
 
 const fixtures = tmpDir('store-down-fixtures-');
 afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
-
-/** A TCP relay to the gateway; `cut()` closes every connection and refuses new ones until `restore()`. */
-async function relay(target: URL) {
-  let open = true;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    if (!open) return client.destroy();
-    const upstream = net.connect(Number(target.port), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => {});
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-    cut() {
-      open = false;
-      for (const s of sockets) s.destroy();
-    },
-    restore() {
-      open = true;
-    },
-    close() {
-      // Keep-alive connections of the server's S3 client would hold close() open: end them.
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 const filesUnder = (dir: string): string[] =>
   fs.existsSync(dir) ? (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile()) : [];
 
 describe.runIf(mediaKinds().includes('s3'))('the object store down during uploads [s3]', () => {
   let bucket: FreshBucket;
-  let link: Awaited<ReturnType<typeof relay>>;
+  let link: Relay;
   let server: TestServer;
 
   beforeAll(async () => {
@@ -78,9 +47,13 @@ describe.runIf(mediaKinds().includes('s3'))('the object store down during upload
     expect([refused.status, refused.body]).toEqual([503, { success: false, error: MEDIA_STORE_UNAVAILABLE }]);
     expect((await apiClient(server.url).get('/health')).body.data.media).toEqual({ kind: 's3', reachable: false });
     expect(await server.ctx.db.all('SELECT id FROM videos')).toEqual([]);
-    expect(filesUnder(path.join(server.store.dataDir, 'media'))).toEqual([]);
+    // No scratch copy; only the ingest's marker, kept until the store answers and confirms nothing of it is there.
+    const left = filesUnder(path.join(server.store.dataDir, 'media'));
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(/\.ingest$/);
 
     link.restore();
+    await waitFor(async () => (filesUnder(path.join(server.store.dataDir, 'media')).length === 0 ? true : undefined));
     expect(await bucketKeys(bucket.bucket)).toEqual([]);
     const taken = await postUpload(server.url, token, { title: 'Once back', accessLevel: 'free' }, { video: clip });
     expect(taken.status).toBe(201);

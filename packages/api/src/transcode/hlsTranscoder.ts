@@ -52,6 +52,16 @@ export interface TranscodeOutput {
 
 export class TranscodeError extends Error {}
 
+/** ffmpeg ended before the end of its source (a connection to the object store that broke, read as an end of file). */
+export class SourceCutShortError extends TranscodeError {}
+
+/** Seconds of media a playlist lists (the sum of its #EXTINF durations). */
+export function playlistSeconds(playlist: string): number {
+  let total = 0;
+  for (const m of playlist.matchAll(/^#EXTINF:([\d.]+)/gm)) total += Number(m[1]);
+  return total;
+}
+
 /** The codecs ffmpeg wrote per rendition in its master playlist (`RESOLUTION`, `CODECS`). */
 export function codecsFromMaster(master: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -158,6 +168,12 @@ export async function transcodeToHls(input: TranscodeInput): Promise<TranscodeOu
       const playlist = await fsp.readFile(path.join(staging, r.name, 'index.m3u8'), 'utf8');
       if (!playlist.includes('#EXT-X-ENDLIST') || !playlist.includes('METHOD=AES-128'))
         throw new TranscodeError(`ffmpeg left an incomplete playlist for ${r.name}`);
+      // ffmpeg reads a source whose connection broke as ended, and exits 0 with half a ladder.
+      const seconds = playlistSeconds(playlist);
+      if (seconds < input.durationSeconds - Math.max(2, input.durationSeconds * 0.05))
+        throw new SourceCutShortError(
+          `ffmpeg read only ${seconds.toFixed(1)} s of the source's ${input.durationSeconds.toFixed(1)} s (its input ended early)`,
+        );
       renditions.push({
         name: r.name,
         width: r.width,

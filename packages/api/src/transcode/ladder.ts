@@ -95,7 +95,10 @@ export function ladderArgs(job: LadderJob): string[] {
   const scales = job.renditions.map((r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1[v${i}]`);
   const sprite = `[sp]fps=1/${interval},scale=${PREVIEW.width}:${PREVIEW.height}:force_original_aspect_ratio=decrease,pad=${PREVIEW.width}:${PREVIEW.height}:(ow-iw)/2:(oh-ih)/2,tile=${PREVIEW.columns}x${PREVIEW.rows}[sprites]`;
   const filter = [`[0:v:0]split=${n + 1}${splits}[sp]`, ...scales, sprite].join(';');
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', job.input, '-filter_complex', filter];
+  // An original read from the object store (a presigned URL): a dropped connection is resumed from
+  // where it broke (a Range request) for a few seconds before ffmpeg gives up.
+  const reconnect = /^https?:/.test(job.input) ? ['-reconnect', '1', '-reconnect_delay_max', '5'] : [];
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...reconnect, '-i', job.input, '-filter_complex', filter];
   for (let i = 0; i < n; i++) {
     args.push('-map', `[v${i}]`);
     if (job.hasAudio) args.push('-map', '0:a:0');

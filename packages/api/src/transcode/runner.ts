@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../context.js';
+import { sweepTranscodeScratch } from '../media/storage.js';
 import type { Started } from '../module.js';
 import { forgetRunner, forgetSilentRunners, RUNNER_FORGET_SECONDS, recordRunner } from './runnerRegistry.js';
 import { type JobOutcome, runTranscodeJob } from './transcode.service.js';
@@ -59,6 +60,9 @@ export async function startTranscodeRunner(ctx: AppContext, opts: RunnerOptions)
       heartbeat_at: now().toISOString(),
     });
   await heartbeatRow();
+  // What a killed runner on this DATA_DIR left mid-transcode: its job went to another runner.
+  const swept = await sweepTranscodeScratch(ctx.env.DATA_DIR);
+  if (swept) ctx.logger.info({ runner: id, removed: swept }, 'transcode scratch left by a stopped runner removed');
 
   function run(job: TranscodeJob): void {
     const abort = new AbortController();

@@ -10,75 +10,21 @@
  * stopped with SIGTERM mid-transcode gives its job back: another runner completes it at once,
  * although the stopped runner's lease (10 minutes) has not passed.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChildServer, childEnv, launchServer, runCli } from '../../test/childServer';
+import { type ChildServer, launchServer, runCli } from '../../test/childServer';
 import { apiClient, type FreshStore, freshStore, storeKinds, TEST_ADMIN } from '../../test/harness';
 import { postUpload } from '../catalog/upload.testkit';
 import { mediaBinaries } from '../media/ffmpeg';
 import { makeSizedClip } from '../media/media.testkit';
+import { openWriter, type Runner, startRunner, waitFor } from './runners.testkit';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const CLI = path.join(ROOT, 'packages/api/src/cli/main.ts');
 const METRICS_TOKEN = 'runners-test-metrics-token';
-
-interface Runner {
-  child: ChildProcess;
-  pid: number;
-  output(): string;
-  exited: Promise<number | null>;
-}
-
-/** `node --import tsx cli/main.ts transcode-runner` (Node itself, so a SIGKILL reaches the runner, not a tsx wrapper). */
-function startRunner(env: Record<string, string>): Promise<Runner> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'transcode-runner'], {
-    cwd: ROOT,
-    env: childEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const check = setInterval(() => {
-      if (/Transcode runner \S+ running/.test(out)) {
-        clearInterval(check);
-        resolve({ child, pid: child.pid as number, output: () => out, exited });
-      }
-    }, 50);
-    void exited.then((code) => {
-      clearInterval(check);
-      reject(new Error(`runner exited with ${code}:\n${out}`));
-    });
-  });
-}
-
-async function waitFor<T>(fn: () => Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Opens the FIFO for writing once ffmpeg has it open for reading. */
-async function openWriter(fifo: string): Promise<number> {
-  return waitFor(async () => {
-    try {
-      return fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENXIO') throw err;
-      return undefined;
-    }
-  });
-}
 
 for (const kind of storeKinds.filter((k) => k === 'postgres')) {
   describe(`transcode runners on other processes [${kind}]`, () => {

@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import { mediaStorageFor } from '../media/mediaStore.js';
+import { type MediaStorage, MediaStoreError } from '../media/storage.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { fromDomain, type Result, success } from '../shared/result.js';
 import { TranscodeError, transcodeToHls } from './hlsTranscoder.js';
@@ -31,8 +32,22 @@ function decide(
   return handleCommand(ctx.store, transcodeStreamId(videoId), transcodeDecider, command, eventMetadata(ctx, caller), { inTransaction });
 }
 
-/** `lost`: another runner holds the job now (this one's lease passed); nothing of this attempt was published. */
-export type JobOutcome = 'completed' | 'failed' | 'skipped' | 'interrupted' | 'lost';
+/**
+ * `lost`: another runner holds the job now (this one's lease passed); nothing of this attempt was published.
+ * `unavailable`: the media store could not be reached; the job is left to its lease, so it is taken
+ * again (by any runner) once the lease has passed, not recorded as failed.
+ */
+export type JobOutcome = 'completed' | 'failed' | 'skipped' | 'interrupted' | 'lost' | 'unavailable';
+
+/** Whether `err` (or, for an ffmpeg failure, the store's state right now) says the media store is down. */
+async function storeDown(storage: MediaStorage, err?: unknown): Promise<boolean> {
+  if (err instanceof MediaStoreError) return err.reason === 'unavailable';
+  if (storage.kind === 'local' || (err !== undefined && !(err instanceof TranscodeError))) return false;
+  return storage.check().then(
+    () => false,
+    (e) => e instanceof MediaStoreError && e.reason === 'unavailable',
+  );
+}
 
 /**
  * Transcodes one claimed job's video into its ladder. Every write is conditional on the claim
@@ -68,6 +83,12 @@ async function transcodeClaimed(ctx: AppContext, job: TranscodeJob, signal?: Abo
     return 'skipped';
   }
   if (signal?.aborted) return 'interrupted';
+  // No attempt while the store is down: the lease passes and the job is taken again later.
+  const storage = mediaStorageFor(ctx);
+  if (await storeDown(storage)) {
+    ctx.logger.warn({ videoId, runner: claim.worker }, 'media store unreachable; the transcode waits for the lease to pass');
+    return 'unavailable';
+  }
   // 2. A new attempt.
   const started = await decide(
     ctx,
@@ -95,7 +116,6 @@ async function transcodeClaimed(ctx: AppContext, job: TranscodeJob, signal?: Abo
   if (renditions.length === 0) return fail(`The source has no usable picture size (${row.width}×${row.height})`);
 
   // 3. ffmpeg, with progress at a few steps.
-  const storage = mediaStorageFor(ctx);
   const workspace = await storage.hlsWorkspace(videoId);
   let progress: Promise<unknown> = Promise.resolve();
   let step = 0;
@@ -153,6 +173,11 @@ async function transcodeClaimed(ctx: AppContext, job: TranscodeJob, signal?: Abo
     await progress;
     if (err instanceof LeaseLostError) throw err;
     if (signal?.aborted) return 'interrupted';
+    if (await storeDown(storage, err)) {
+      // Not the video's fault: no TranscodeFailed; the job is taken again once its lease has passed.
+      ctx.logger.warn({ err, videoId, attempt }, 'media store unreachable during the transcode; the job will be retried after its lease');
+      return 'unavailable';
+    }
     ctx.logger.warn({ err, videoId, attempt }, 'transcode failed');
     return fail(err instanceof TranscodeError ? err.message : `Transcode failed: ${(err as Error).message}`);
   } finally {

@@ -208,6 +208,12 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     // Same-origin web app and a desktop app: no cross-origin browser may use this endpoint.
     allowedOrigins: () => false,
     exposedHeaders: [VIDEO_ID_HEADER],
+    // The object store down or restarting under a PATCH, HEAD or POST (@tus/s3-store's own calls):
+    // 503 with the clear message, so tus clients retry (a 500 reads as a bug), instead of tus's 500.
+    onResponseError(_req, err) {
+      if (s3Store && err instanceof Error && storeUnreachable(err)) return { status_code: 503, body: MEDIA_STORE_UNAVAILABLE };
+      return undefined;
+    },
     namingFunction: () => ctx.ids.next(),
     async onUploadCreate(_req, upload) {
       // Refuse bad details before a byte is stored (the same rules as ingestion).
@@ -251,6 +257,16 @@ export function createTusUploads(ctx: AppContext): TusUploads {
   }
 
   return { server, store, actors, finished, finish, sweep, close: async () => locker?.close() };
+}
+
+/** An error of the object store's client that says the store could not be reached (not a refusal, not our bug). */
+function storeUnreachable(err: Error): boolean {
+  if (err instanceof MediaStoreError) return err.reason === 'unavailable';
+  const sdk = '$metadata' in err || /^(TimeoutError|RequestTimeout|ServiceUnavailable|InternalError)$/.test(err.name);
+  const network = /ECONN(REFUSED|RESET|ABORTED)|ETIMEDOUT|EPIPE|socket hang up/i.test(
+    `${(err as { code?: string }).code ?? ''} ${err.message}`,
+  );
+  return (sdk || network) && explainS3Error(err, '').reason === 'unavailable';
 }
 
 /** Unfinished tus uploads on disk (for gauges such as "uploads in progress"). */

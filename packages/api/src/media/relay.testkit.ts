@@ -1,0 +1,95 @@
+/**
+ * A TCP relay in front of the tests' Ceph RGW (the gateway is shared by the whole suite, so a test
+ * that needs the store to go away cuts the relay, never the gateway). `cut()` closes every
+ * connection and refuses new ones until `restore()`; `hold()` stops passing bytes, in both
+ * directions, until `release()`; `holdAfter(n)` does so once the store has sent n more bytes (so a
+ * transcode reading its source through a presigned URL is certainly mid-file when the test acts).
+ */
+import net from 'node:net';
+
+export interface Relay {
+  url: string;
+  cut(): void;
+  restore(): void;
+  /** Holds once `bytes` more have passed: sent by the store (`down`, default) or to it (`up`). */
+  holdAfter(bytes: number, direction?: 'down' | 'up'): void;
+  hold(): void;
+  isHeld(): boolean;
+  release(): void;
+  close(): Promise<void>;
+}
+
+export async function relay(target: URL): Promise<Relay> {
+  let open = true;
+  let held = false;
+  const passed = { down: 0, up: 0 };
+  const holdAt = { down: Number.POSITIVE_INFINITY, up: Number.POSITIVE_INFINITY };
+  const sockets = new Set<net.Socket>();
+  const paused = new Set<net.Socket>();
+  const holdAll = () => {
+    held = true;
+    holdAt.down = Number.POSITIVE_INFINITY;
+    holdAt.up = Number.POSITIVE_INFINITY;
+    for (const s of sockets) s.pause(), paused.add(s);
+  };
+  /** Copies `from` to `to`, honouring hold and the hold marks. */
+  const pump = (from: net.Socket, to: net.Socket, way: 'down' | 'up') => {
+    from.on('data', (chunk: Buffer) => {
+      if (!held && passed[way] + chunk.length >= holdAt[way]) {
+        // Pass what is left before the mark, keep the rest until release().
+        const pass = Math.max(0, holdAt[way] - passed[way]);
+        to.write(chunk.subarray(0, pass));
+        passed[way] += pass;
+        holdAll();
+        from.unshift(chunk.subarray(pass));
+        return;
+      }
+      to.write(chunk);
+      passed[way] += chunk.length;
+      if (held) from.pause(), paused.add(from);
+    });
+    from.on('end', () => to.end());
+  };
+  const server = net.createServer((client) => {
+    if (!open) return client.destroy();
+    const upstream = net.connect(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => {
+        sockets.delete(s);
+        paused.delete(s);
+        for (const o of [client, upstream]) o.destroy();
+      });
+      s.on('error', () => {});
+    }
+    pump(client, upstream, 'up');
+    pump(upstream, client, 'down');
+    if (held) for (const s of [client, upstream]) s.pause(), paused.add(s);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    cut() {
+      open = false;
+      for (const s of sockets) s.destroy();
+    },
+    restore() {
+      open = true;
+    },
+    holdAfter(bytes, direction = 'down') {
+      holdAt[direction] = passed[direction] + bytes;
+    },
+    hold: holdAll,
+    isHeld: () => held,
+    release() {
+      held = false;
+      for (const s of paused) s.resume();
+      paused.clear();
+    },
+    close() {
+      // Keep-alive connections of the server's S3 client would hold close() open: end them.
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * `pnpm cli transcode-runner` as child processes, for the suites that run runners beside an API
+ * process (runners.int.test.ts on a shared disk, media/s3Runners.int.test.ts on the object store):
+ * Node itself with tsx's loader, so a SIGKILL reaches the runner, not a tsx wrapper.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { childEnv } from '../../test/childServer';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const CLI = path.join(ROOT, 'packages/api/src/cli/main.ts');
+
+export interface Runner {
+  child: ChildProcess;
+  pid: number;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** Starts a runner; resolves once it says it runs. */
+export function startRunner(env: Record<string, string>): Promise<Runner> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'transcode-runner'], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const check = setInterval(() => {
+      if (/Transcode runner \S+ running/.test(out)) {
+        clearInterval(check);
+        resolve({ child, pid: child.pid as number, output: () => out, exited });
+      }
+    }, 50);
+    void exited.then((code) => {
+      clearInterval(check);
+      reject(new Error(`runner exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+/** SIGKILLs every process still running. */
+export async function killAll(procs: ({ child: ChildProcess; exited: Promise<unknown> } | undefined)[]): Promise<void> {
+  for (const p of procs) {
+    if (p && p.child.exitCode === null && p.child.signalCode === null) {
+      p.child.kill('SIGKILL');
+      await p.exited;
+    }
+  }
+}
+
+/** Polls `fn` every 100 ms until it returns something other than undefined. */
+export async function waitFor<T>(fn: () => Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Opens the FIFO for writing once ffmpeg has it open for reading. */
+export async function openWriter(fifo: string): Promise<number> {
+  return waitFor(async () => {
+    try {
+      return fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENXIO') throw err;
+      return undefined;
+    }
+  });
+}
