@@ -7,7 +7,8 @@
  */
 
 export { seedMember } from '../src/billing/billing.testkit.js';
-export { postUpload } from '../src/catalog/upload.testkit.js';
+export { postUpload, uploadTranscoded } from '../src/catalog/upload.testkit.js';
+export { approvedMember } from '../src/identity/identity.testkit.js';
 export { totpCode } from '../src/identity/totp.js';
 export { wrongTotpCode } from '../src/identity/totp.testkit.js';
 export { mailsTo } from '../src/mail/outbox.testkit.js';

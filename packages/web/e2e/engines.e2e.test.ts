@@ -10,7 +10,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, apiClient, makeSizedClip, postUpload, startTestServer, type TestServer, tmpDir } from '../../api/test/support';
+import {
+  adminToken,
+  apiClient,
+  approvedMember,
+  makeSizedClip,
+  startTestServer,
+  type TestServer,
+  tmpDir,
+  uploadTranscoded,
+} from '../../api/test/support';
 import { ensureBuilt, SCREENSHOT_DIR, WEB_DIST } from './browser';
 import { chromiumDriver } from './engines/chromium';
 import { firefoxDriver } from './engines/firefox';
@@ -56,26 +65,15 @@ describe('member journey in three engines', () => {
     server = await startTestServer('sqlite', { env: { WEB_DIST, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' } });
     const api = apiClient(server.url);
     const admin = await adminToken(server);
-    const reg = await api.post('/auth/register', {
+    await approvedMember(api, {
       email: MEMBER.email,
       password: MEMBER.password,
       firstName: 'Eng',
       lastName: 'Ines',
       dateOfBirth: '1990-05-06',
-      agreeToTerms: true,
     });
-    expect(reg.status).toBe(201);
-    expect((await api.post(`/admin/users/${reg.body.data.user.id}/approve`, undefined, admin)).status).toBe(200);
     const clip = await makeSizedClip(media, { width: 1280, height: 720, seconds: 16, kbps: 1200 });
-    const up = await postUpload(server.url, admin, { title: 'Three Engines', duration: '0:16', accessLevel: 'free' }, { video: clip });
-    expect(up.status).toBe(201);
-    videoId = up.body.data.videoId as string;
-    for (;;) {
-      const v = (await api.get(`/admin/videos/${videoId}`, admin)).body.data;
-      if (v.transcode.status === 'failed') throw new Error(v.transcode.error);
-      if (v.transcode.status === 'completed') break;
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    videoId = await uploadTranscoded(server.url, admin, clip, { title: 'Three Engines', duration: '0:16', accessLevel: 'free' });
   }, 240_000);
 
   afterAll(async () => {

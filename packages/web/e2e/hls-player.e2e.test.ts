@@ -12,12 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminToken,
   apiClient,
+  approvedMember,
   makeSizedClip,
   postUpload,
   startTestServer,
   TEST_ADMIN,
   type TestServer,
   tmpDir,
+  uploadTranscoded,
 } from '../../api/test/support';
 import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
@@ -45,27 +47,16 @@ describe('adaptive HLS player in Chromium', () => {
     server = await startTestServer('sqlite', { env: { WEB_DIST, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' } });
     const api = apiClient(server.url);
     const admin = await adminToken(server);
-    const reg = await api.post('/auth/register', {
+    await approvedMember(api, {
       email: MEMBER.email,
       password: MEMBER.password,
       firstName: 'Hana',
       lastName: 'Viewer',
       dateOfBirth: '1991-02-03',
-      agreeToTerms: true,
     });
-    expect(reg.status).toBe(201);
-    expect((await api.post(`/admin/users/${reg.body.data.user.id}/approve`, undefined, admin)).status).toBe(200);
     const clip = await makeSizedClip(media, { width: 1280, height: 720, seconds: 16, kbps: 1200 });
-    const up = await postUpload(server.url, admin, { title: 'Adaptive Evening', duration: '0:16', accessLevel: 'free' }, { video: clip });
-    expect(up.status).toBe(201);
-    videoId = up.body.data.videoId as string;
     // The worker transcodes it (vitest's hook timeout is the limit, no timing assertion).
-    for (;;) {
-      const v = (await api.get(`/admin/videos/${videoId}`, admin)).body.data;
-      if (v.transcode.status === 'failed') throw new Error(v.transcode.error);
-      if (v.transcode.status === 'completed') break;
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    videoId = await uploadTranscoded(server.url, admin, clip, { title: 'Adaptive Evening', duration: '0:16', accessLevel: 'free' });
     browser = await launchChromium();
     ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await ctx.addInitScript(() => {

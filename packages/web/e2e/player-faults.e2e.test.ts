@@ -14,7 +14,16 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, apiClient, makeSizedClip, postUpload, startTestServer, type TestServer, tmpDir } from '../../api/test/support';
+import {
+  adminToken,
+  apiClient,
+  approvedMember,
+  makeSizedClip,
+  startTestServer,
+  type TestServer,
+  tmpDir,
+  uploadTranscoded,
+} from '../../api/test/support';
 import { ensureBuilt, launchChromium, WEB_DIST } from './browser';
 
 const MEMBER = { email: 'faults.viewer@example.test', password: 'member-password-1' };
@@ -67,25 +76,15 @@ describe('the player when a stream fetch fails', () => {
     server = await startTestServer('sqlite', { env: { WEB_DIST, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' } });
     const api = apiClient(server.url);
     const admin = await adminToken(server);
-    const reg = await api.post('/auth/register', {
-      ...MEMBER,
+    await approvedMember(api, {
+      email: MEMBER.email,
+      password: MEMBER.password,
       firstName: 'Fay',
       lastName: 'Ults',
       dateOfBirth: '1991-02-03',
-      agreeToTerms: true,
     });
-    expect(reg.status).toBe(201);
-    expect((await api.post(`/admin/users/${reg.body.data.user.id}/approve`, undefined, admin)).status).toBe(200);
     const clip = await makeSizedClip(media, { width: 640, height: 360, seconds: 4, kbps: 600 });
-    const up = await postUpload(server.url, admin, { title: 'Faulty Evening', duration: '0:04', accessLevel: 'free' }, { video: clip });
-    expect(up.status).toBe(201);
-    videoId = up.body.data.videoId as string;
-    for (;;) {
-      const v = (await api.get(`/admin/videos/${videoId}`, admin)).body.data;
-      if (v.transcode.status === 'failed') throw new Error(v.transcode.error);
-      if (v.transcode.status === 'completed') break;
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    videoId = await uploadTranscoded(server.url, admin, clip, { title: 'Faulty Evening', duration: '0:04', accessLevel: 'free' });
     browser = await launchChromium();
     ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await ctx.addInitScript(() => {

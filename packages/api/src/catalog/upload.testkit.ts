@@ -20,3 +20,21 @@ export async function postUpload(
   });
   return { status: res.status, body: (await res.json()) as any };
 }
+
+/**
+ * Uploads `video` as the admin form does and waits until the server's transcode worker has made its
+ * HLS ladder (the caller's hook timeout bounds the wait; no timing is asserted). Returns the video id.
+ * @example const id = await uploadTranscoded(server.url, admin, clip, { title: 'Evening', accessLevel: 'free' })
+ */
+export async function uploadTranscoded(baseUrl: string, token: string, video: string, fields: Record<string, string>): Promise<string> {
+  const up = await postUpload(baseUrl, token, fields, { video });
+  if (up.status !== 201) throw new Error(`upload failed: ${up.status} ${up.body.error}`);
+  const videoId = up.body.data.videoId as string;
+  for (;;) {
+    const res = await fetch(`${baseUrl}/api/admin/videos/${videoId}`, { headers: { authorization: `Bearer ${token}` } });
+    const { transcode } = ((await res.json()) as { data: { transcode: { status: string; error?: string } } }).data;
+    if (transcode.status === 'failed') throw new Error(`transcode failed: ${transcode.error}`);
+    if (transcode.status === 'completed') return videoId;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
