@@ -262,6 +262,9 @@ describe('admin and session in Chromium', () => {
     await page.waitForURL(`${base}/login`, { timeout: T });
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.waitForURL(`${base}/auth/forgot-password`, { timeout: T });
+    // The URL changes before the page does: until the reset form is on the page, 'Email' may still
+    // be the sign-in form's field, and the reset form would then be sent empty.
+    await page.getByRole('button', { name: 'Send Reset Link' }).waitFor({ timeout: T });
     await page.getByLabel('Email').fill('someone@example.test');
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
     await see(page, /we have sent a link to reset your password/);
