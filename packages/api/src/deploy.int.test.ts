@@ -1,210 +1,77 @@
 /**
- * The tested deployment (deploy/): a fresh PostgreSQL database, two API processes (the real entry
- * point, child processes on their own loopback ports, MEDIA_ACCEL=nginx) and Debian's nginx in
- * front of them with the config rendered from deploy/nginx.conf.template. Through nginx: the
- * member journey with consecutive requests on different processes, media bytes sent by nginx,
- * every unsigned way to a media file refused, the failed-login limit shared by both processes,
- * and the time-driven work taken over by the survivor within 10 s when the leader is killed.
+ * The tested deployment (deploy/), in both media shapes (deploy.testkit.ts): a fresh PostgreSQL
+ * database, two API processes (the real entry point, child processes on their own loopback ports,
+ * MEDIA_ACCEL=nginx) and Debian's nginx in front of them with the config rendered from
+ * deploy/nginx.conf.template. [local]: one shared DATA_DIR, the leader transcodes, nginx sends files
+ * from the disk. [s3]: each process on its own DATA_DIR, media in a bucket on the suite's Ceph RGW,
+ * TRANSCODE_IN_SERVER=false and two transcode runners, nginx fetching media from the bucket through
+ * the presigned URL the API names. Through nginx: the member journey with consecutive requests on
+ * different processes, media bytes sent by nginx (never by the API), an upload through one process
+ * played through both, segments cacheable and keys and playlists not, every unsigned way to a media
+ * file refused, the failed-login limit shared by both processes, and the time-driven work taken over
+ * by the survivor within 10 s when the leader is killed. (nginxS3.int.test.ts proves the object
+ * store's nginx location in detail with one process; this is the whole deployment together.)
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import pg from 'pg';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderNginxConf, standaloneNginxConf } from '../../../deploy/render-nginx.mjs';
-import { apiClient, type FreshStore, freshStore, storeKinds, TEST_ADMIN } from '../test/harness.js';
-import { EXAMPLE_SITE_CONFIG, exampleSiteConfig } from '../test/siteConfig.js';
+import { apiClient, storeKinds, TEST_ADMIN } from '../test/harness.js';
+import { bucketKeys, mediaKinds, TEST_S3, testS3Client } from '../test/s3.js';
+import { exampleSiteConfig } from '../test/siteConfig.js';
 import { applyVerifiedPayment } from './billing/subscriptions.service.js';
 import { postUpload } from './catalog/upload.testkit.js';
 import { parseEnv } from './config/env.js';
 import { type AppContext, closeContext, createContext } from './context.js';
+import { DATA_KEY_SECRET, type Deployment, type Proc, startDeployment, TOKEN_SECRET, waitFor } from './deploy.testkit.js';
 import { cookieHeader, cookiesOf } from './identity/identity.testkit.js';
-import { makeMp4 } from './media/media.testkit.js';
+import { filesUnder, makeMp4 } from './media/media.testkit.js';
 import { allProjections } from './modules.js';
 import { TestClock } from './shared/clock.testkit.js';
+import { signHlsGrant } from './streaming/hlsSignature.js';
 import { signStreamPath } from './streaming/streamSignature.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const MAIN = path.join(ROOT, 'packages/api/src/main.ts');
-const TOKEN_SECRET = 'deploy-test-secret-0123456789abcdef0123456789';
-const DATA_KEY_SECRET = 'deploy-test-data-key-0123456789abcdef0123456789';
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  output: () => string;
-}
-
-/**
- * A free loopback port, held until `release()` (just before nginx binds it): a port found free and
- * let go at once could be taken meanwhile by another test process's server, or handed out again.
- */
-function reservePort(): Promise<{ port: number; release(): Promise<void> }> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      resolve({ port, release: () => new Promise<void>((done) => s.close(() => done())) });
-    });
-  });
-}
-
-/** The port an API process started with PORT=0 listens on, from its 'server listening' log line (0 until then). */
-const listeningPort = (out: string) => Number(/"url":"http:\/\/127\.0\.0\.1:(\d+)"[^\n]*"msg":"server listening"/.exec(out)?.[1] ?? 0);
-
-function startProcess(
-  name: string,
-  cmd: string,
-  args: string[],
-  env: Record<string, string>,
-  ready: (out: string) => boolean | Promise<boolean>,
-): Promise<Proc> {
-  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 60_000);
-    const check = setInterval(async () => {
-      if (await ready(out)) {
-        clearInterval(check);
-        clearTimeout(timer);
-        resolve({ name, child, output: () => out });
-      }
-    }, 100);
-    child.on('exit', (code) => {
-      clearInterval(check);
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code}:\n${out}`));
-    });
-  });
-}
-
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(port, '127.0.0.1', () => {
-      s.end();
-      resolve(true);
-    });
-    s.on('error', () => resolve(false));
-  });
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 // PostgreSQL is what makes several processes possible; like every PostgreSQL variant, this runs
-// wherever TEST_DATABASE_URL is set (always in `pnpm test` and CI, see harness.ts).
-for (const kind of storeKinds.filter((k) => k === 'postgres')) {
-  describe(`two API processes behind nginx [${kind}]`, () => {
-    let store: FreshStore;
-    let prefix: string;
+// wherever TEST_DATABASE_URL is set (always in `pnpm test` and CI, see harness.ts). The object
+// store's shape runs wherever the suite's gateway does (in CI always: mediaKinds() fails without it).
+for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
+  describe(`two API processes behind nginx [postgres, ${media}]`, () => {
+    let dep: Deployment;
     let base: string;
+    let procs: Proc[];
+    let apiPorts: number[];
     let videoFile: Buffer;
     let videoId: string;
-    const procs: Proc[] = [];
-    let nginx: Proc;
+    let uploadedThrough: string | null;
     let sideCtx: AppContext | undefined;
-    let apiPorts: number[] = [];
+    /** The store's host and bucket, as nginx's internal location names them (s3 only). */
+    let s3Path = '';
 
     beforeAll(async () => {
-      store = await freshStore('postgres');
-      prefix = fs.mkdtempSync(path.join(store.dataDir, '..', 'members-nginx-'));
-      for (const d of ['tmp', 'clips']) fs.mkdirSync(path.join(prefix, d));
-      // nginx's workers run as an unprivileged user (www-data/nobody when started as root): they
-      // must be able to reach DATA_DIR/media and nginx's own cache and temp directories, as in a real deployment.
-      fs.chmodSync(store.dataDir, 0o755);
-      fs.chmodSync(prefix, 0o755);
-      // The API processes take the ports the system gives them (PORT=0); nginx's port is held until it starts.
-      const nginxPort = await reservePort();
-      const pn = nginxPort.port;
-      base = `http://127.0.0.1:${pn}`;
-      const apiEnv = (name: string) => ({
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'info',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATA_DIR: store.dataDir,
-        DATABASE_URL: store.env.DATABASE_URL as string,
-        TOKEN_SECRET,
-        // Production requires a key for second-factor secrets; this deployment's admin has not enrolled
-        // (the second factor itself is proven in identity/mfa.int.test.ts), so it is not demanded here.
-        MFA_KEY_SECRET: 'deploy-test-mfa-key-0123456789abcdef0123456789',
-        DATA_KEY_SECRET,
-        REQUIRE_ADMIN_2FA: 'false',
-        // Reuse detection across processes is checked at once below; the reuse interval that lets a
-        // client which lost a rotated cookie in (identity/session.int.test.ts) is off here.
-        REFRESH_REUSE_INTERVAL_SECONDS: '0',
-        ADMIN_EMAIL: TEST_ADMIN.email,
-        ADMIN_PASSWORD: TEST_ADMIN.password,
-        PUBLIC_URL: base,
-        TRUST_PROXY: 'true',
-        MEDIA_ACCEL: 'nginx',
-        MEDIA_ACCEL_PREFIX: '/_protected_media/',
-        INSTANCE_ID: name,
-        LIFECYCLE_INTERVAL_SECONDS: '2',
-        WEB_DIST: path.join(prefix, 'no-web'),
-        SITE_CONFIG: EXAMPLE_SITE_CONFIG,
-      });
-      // One after the other, so the first one is the leader.
-      for (const name of ['api-a', 'api-b'])
-        procs.push(
-          await startProcess(
-            name,
-            process.execPath,
-            ['--import', 'tsx', MAIN],
-            apiEnv(name),
-            (o) => o.includes('Site running at') && listeningPort(o) > 0,
-          ),
-        );
-      apiPorts = procs.map((p) => listeningPort(p.output()));
-      const [pa, pb] = apiPorts;
-
-      const site = renderNginxConf({
-        upstreams: [`127.0.0.1:${pa}`, `127.0.0.1:${pb}`],
-        listen: `127.0.0.1:${pn}`,
-        serverName: 'localhost',
-        mediaRoot: path.join(store.dataDir, 'media'),
-        mediaPrefix: '/_protected_media/',
-        cacheDir: path.join(prefix, 'grants'),
-      });
-      fs.writeFileSync(path.join(prefix, 'nginx.conf'), standaloneNginxConf(prefix, site));
-      await nginxPort.release();
-      nginx = await startProcess(
-        'nginx',
-        '/usr/sbin/nginx',
-        ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')],
-        {},
-        () => listening(pn),
-      );
-
+      dep = await startDeployment(media);
+      ({ base, apiPorts } = dep);
+      procs = dep.apis;
+      if (dep.bucket) s3Path = `${new URL(TEST_S3?.endpoint as string).host}/${dep.bucket.bucket}`;
       // An admin uploads a clip through nginx (request buffering off, the API's upload route).
       const admin = (await apiClient(base).post('/auth/login', TEST_ADMIN)).body.data.token as string;
-      const clip = await makeMp4(path.join(prefix, 'clips'), 3);
-      videoFile = fs.readFileSync(clip);
-      const up = await postUpload(base, admin, { title: 'Behind nginx', duration: '0:03' }, { video: clip });
-      expect(up.status).toBe(201);
-      videoId = up.body.data.videoId as string;
+      const clipDir = fs.mkdtempSync(path.join(dep.store.dataDir, '..', 'members-deploy-clip-'));
+      try {
+        const clip = await makeMp4(clipDir, 3);
+        videoFile = fs.readFileSync(clip);
+        const up = await postUpload(base, admin, { title: 'Behind nginx', duration: '0:03' }, { video: clip });
+        expect(up.status).toBe(201);
+        videoId = up.body.data.videoId as string;
+        uploadedThrough = up.headers.get('x-served-by');
+      } finally {
+        fs.rmSync(clipDir, { recursive: true, force: true });
+      }
     }, 180_000);
 
     afterAll(async () => {
       if (sideCtx) await closeContext(sideCtx);
-      const alive = [nginx, ...procs].filter((p) => p && p.child.exitCode === null && p.child.signalCode === null);
-      const exits = alive.map((p) => new Promise((r) => p.child.once('exit', r)));
-      for (const p of alive) p.child.kill('SIGTERM');
-      await Promise.all(exits);
-      await store?.cleanup();
-      if (prefix) fs.rmSync(prefix, { recursive: true, force: true });
+      await dep?.stop();
     });
 
     const servedBy = (res: { headers: Headers }) => res.headers.get('x-served-by');
@@ -219,6 +86,11 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       }
       expect(new Set(seen)).toEqual(new Set(['api-a', 'api-b']));
       for (let i = 1; i < seen.length; i++) expect(seen[i]).not.toBe(seen[i - 1]);
+      // Each process reports the media store it uses, and who transcodes: the leader, or the two runners.
+      const { media: store, transcode } = (await api.get('/health')).body.data;
+      expect(store).toEqual({ kind: media, reachable: true });
+      expect(transcode.inServer).toBe(media === 'local');
+      expect(transcode.runners.filter((r: { kind: string }) => r.kind === 'runner').length).toBe(media === 's3' ? 2 : 0);
     });
 
     it('keeps every request of one resumable upload on one process (its tus lock is per process)', async () => {
@@ -252,7 +124,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
     let memberId: string;
     let memberToken: string;
 
-    it('runs the member journey through nginx: register, approve, pay, verify, stream URL, ranges sent by nginx', async () => {
+    it(`runs the member journey through nginx: register, approve, pay, verify, stream URL, ranges sent by nginx${media === 's3' ? ' from the bucket' : ''}`, async () => {
       const api = apiClient(base);
       const served = new Set<string | null>();
       const email = 'behind-nginx@example.test';
@@ -311,7 +183,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       expect(new Set(verifies.map(servedBy))).toEqual(new Set(['api-a', 'api-b']));
       expect(verifies.map((v) => v.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
       const verified = verifies.find((v) => v.status === 200) as (typeof verifies)[number];
-      const pgc = new pg.Client({ connectionString: store.env.DATABASE_URL });
+      const pgc = new pg.Client({ connectionString: dep.store.env.DATABASE_URL });
       await pgc.connect();
       const activations = await pgc.query(`SELECT count(*)::int AS n FROM events WHERE stream_id = $1 AND type = 'SubscriptionActivated'`, [
         `subscription-${memberId}`,
@@ -344,11 +216,12 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         expect(res.headers.get('x-content-type-options')).toBe('nosniff');
         expect(res.headers.get('referrer-policy')).toBe('no-referrer');
         expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
-        // The bytes come from nginx's internal location, not from the API.
-        expect(res.headers.get('x-media-served-by')).toBe('nginx');
+        // The bytes come from nginx's internal location (from the disk or the bucket), not from the API.
+        expect(res.headers.get('x-media-served-by')).toBe(dep.mediaServedBy);
         expect(Buffer.from(await res.arrayBuffer()).equals(videoFile.subarray(start, end + 1))).toBe(true);
       }
-      // nginx asked the API once for these three ranges: it keeps the decision for the signed URL.
+      // On the disk, nginx asked the API once for these three ranges: it keeps the decision for the
+      // signed URL. From the bucket each range is decided (the presigned URL lives 60 s, not cached).
       const decisions = () =>
         procs
           .map(
@@ -359,16 +232,23 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
                 .filter((l) => l.includes(`"path":"/api/media/videos/${videoId}"`)).length,
           )
           .reduce((x, y) => x + y);
-      expect(decisions()).toBe(1);
+      expect(decisions()).toBe(media === 'local' ? 1 : ranges.length);
       // The API itself sends no byte: asked directly, it answers the decision only.
       const signed = new URL(streamUrl);
       const decision = await fetch(`http://127.0.0.1:${apiPorts[1]}${signed.pathname}${signed.search}`, {
         headers: { range: 'bytes=0-99' },
       });
       expect(decision.status).toBe(200);
-      expect(decision.headers.get('x-accel-redirect')).toBe(`/_protected_media/videos/${videoId}/video.mp4`);
-      expect(decision.headers.get('x-media-key')).toBe(`videos/${videoId}/video.mp4`);
-      expect(Number(decision.headers.get('x-accel-expires'))).toBeGreaterThan(0);
+      if (media === 'local') {
+        expect(decision.headers.get('x-accel-redirect')).toBe(`/_protected_media/videos/${videoId}/video.mp4`);
+        expect(decision.headers.get('x-media-key')).toBe(`videos/${videoId}/video.mp4`);
+        expect(Number(decision.headers.get('x-accel-expires'))).toBeGreaterThan(0);
+      } else {
+        // A presigned GET of the object, valid for 60 s, for nginx's internal location to follow.
+        const target = new URL(decision.headers.get('x-accel-redirect') as string, base);
+        expect(target.pathname).toBe(`/_protected_media/http/${s3Path}/videos/${videoId}/video.mp4`);
+        expect([target.searchParams.get('X-Amz-Expires'), target.searchParams.has('X-Amz-Signature')]).toEqual(['60', true]);
+      }
       expect((await decision.arrayBuffer()).byteLength).toBe(0);
       const full = await fetch(streamUrl);
       expect(full.status).toBe(200);
@@ -376,9 +256,9 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       expect(Buffer.from(await full.arrayBuffer()).equals(videoFile)).toBe(true);
     });
 
-    it('streams the HLS ladder through nginx: segments from its internal location, playlists and key from the API', async () => {
+    it(`streams the HLS ladder through nginx: segments from its internal location, playlists and key from the API${media === 's3' ? ' (transcoded by a runner)' : ''}`, async () => {
       const api = apiClient(base);
-      // The leader transcodes the upload in the background (a 160×120 clip: one rendition).
+      // The leader (or, on the object store, a runner) transcodes the upload in the background (a 160×120 clip: one rendition).
       let hls: { hlsUrl: string | null } = { hlsUrl: null };
       while (!hls.hlsUrl) {
         hls = (await api.get(`/videos/${videoId}/stream`, memberToken)).body.data;
@@ -393,10 +273,27 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       const text = await playlist.text();
       const segment = new URL(text.split('\n').find((l) => l.startsWith('../segments/')) as string, mediaUrl);
       const seg = await fetch(segment);
-      expect([seg.status, seg.headers.get('x-media-served-by'), seg.headers.get('content-type')]).toEqual([200, 'nginx', 'video/mp2t']);
+      expect([seg.status, seg.headers.get('x-media-served-by'), seg.headers.get('content-type')]).toEqual([
+        200,
+        dep.mediaServedBy,
+        'video/mp2t',
+      ]);
+      if (media === 's3') expect(seg.headers.get('x-cache-status')).toBe('MISS');
+      // Encrypted segments may be kept by shared caches; the per-viewer playlist may not.
+      expect(seg.headers.get('cache-control')).toBe('public, max-age=3600, no-transform');
+      expect(playlist.headers.get('cache-control')).toBe('private, no-store');
       const [rendition, file] = (segment.pathname.split('/').pop() as string).split('-') as [string, string];
-      const onDisk = fs.readFileSync(path.join(store.dataDir, 'media', 'videos', videoId, 'hls', rendition, file));
-      expect(Buffer.from(await seg.arrayBuffer()).equals(onDisk)).toBe(true);
+      const objectKey = `videos/${videoId}/hls/${rendition}/${file}`;
+      const stored =
+        media === 'local'
+          ? fs.readFileSync(path.join(dep.store.dataDir, 'media', objectKey))
+          : Buffer.from(
+              await ((
+                await testS3Client().send(new GetObjectCommand({ Bucket: dep.bucket?.bucket, Key: objectKey }))
+              ).Body?.transformToByteArray() ?? new Uint8Array()),
+            );
+      expect(stored.length).toBeGreaterThan(0);
+      expect(Buffer.from(await seg.arrayBuffer()).equals(stored)).toBe(true);
       const key = await fetch(new URL(/URI="([^"]+)"/.exec(text)?.[1] as string, mediaUrl));
       expect([key.status, key.headers.get('cache-control'), key.headers.get('x-media-served-by')]).toEqual([200, 'no-store', null]);
       expect((await key.arrayBuffer()).byteLength).toBe(16);
@@ -404,8 +301,39 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       const bare = new URL(segment);
       bare.search = '';
       expect((await fetch(bare)).status).toBe(403);
-      const internal = await fetch(`${base}/_protected_media/videos/${videoId}/hls/${rendition}/${file}`);
+      const internal = await fetch(`${base}/_protected_media/${media === 's3' ? `http/${s3Path}/` : ''}${objectKey}`);
       expect(internal.status).toBe(404);
+      if (media === 'local') return;
+
+      // Another viewer's grant for the same segment (signed as the server signs the admin's, whose
+      // premium access needs no subscription here): from nginx's cache, not from the bucket again.
+      const adminId = (await api.post('/auth/login', TEST_ADMIN)).body.data.user.id as string;
+      const env = parseEnv({ ...process.env, TOKEN_SECRET, DATA_DIR: dep.store.dataDir });
+      const maxHeight = Number(new URL(hlsUrl).searchParams.get('m'));
+      const adminHls = `${base}/api/hls/${videoId}/master.m3u8?${signHlsGrant({ env, clock: new TestClock(new Date()) }, videoId, adminId, maxHeight).query}`;
+      const adminMaster = await (await fetch(adminHls)).text();
+      const adminMedia = new URL(adminMaster.split('\n').find((l) => l.startsWith(`${rendition}/index.m3u8?`)) as string, adminHls);
+      const adminText = await (await fetch(adminMedia)).text();
+      const adminSegment = new URL(
+        adminText.split('\n').find((l) => l.startsWith(`../segments/${rendition}-${file}?`)) as string,
+        adminMedia,
+      );
+      expect(adminSegment.search).not.toBe(segment.search);
+      const cached = await fetch(adminSegment);
+      expect([cached.status, cached.headers.get('x-cache-status')]).toEqual([200, 'HIT']);
+      expect(Buffer.from(await cached.arrayBuffer()).equals(stored)).toBe(true);
+
+      // Uploaded through one process, transcoded by one of the runners (the API processes do not
+      // transcode), played through both.
+      const transcodedBy = dep.runners.filter((r) => r.output().includes(`"videoId":"${videoId}","outcome":"completed"`));
+      expect(transcodedBy.length).toBe(1);
+      expect(['api-a', 'api-b']).toContain(uploadedThrough);
+      for (const p of procs) expect(p.output()).not.toContain(`"videoId":"${videoId}","outcome"`);
+      // The bucket holds the video; no disk of any process keeps a file of it.
+      const keys = await bucketKeys(dep.bucket?.bucket as string, `videos/${videoId}/`);
+      expect(keys).toEqual(expect.arrayContaining([`videos/${videoId}/video.mp4`, `videos/${videoId}/hls/master.m3u8`, objectKey]));
+      for (const dir of dep.apiDataDirs) expect(filesUnder(path.join(dir, 'media'))).toEqual([]);
+      for (const dir of dep.runnerDataDirs) expect(filesUnder(dir).filter((f) => f.includes(videoId))).toEqual([]);
     });
 
     it('serves public thumbnails from its cache', async () => {
@@ -431,7 +359,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         agreeToTerms: true,
       });
       const otherId = other.body.data.user.id as string;
-      const env = parseEnv({ ...process.env, TOKEN_SECRET, DATA_DIR: store.dataDir });
+      const env = parseEnv({ ...process.env, TOKEN_SECRET, DATA_DIR: dep.store.dataDir });
       const expired = signStreamPath({ env, clock: new TestClock(new Date(Date.now() - 3 * 3600_000)) }, videoId, memberId).path;
       const fresh = (u: string) => signStreamPath({ env, clock: new TestClock(new Date()) }, videoId, u).path;
       const key = `videos/${videoId}/video.mp4`;
@@ -451,6 +379,11 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         'a moved expiry': `/api/media/videos/${videoId}?u=${q.get('u')}&e=${Number(q.get('e')) + 3600}&s=${q.get('s')}`,
         'a signature made with another secret': fresh(memberId).replace(/s=[^&]+/, `s=${'x'.repeat(43)}`),
         'a path traversal into the internal location': `/api/media/../_protected_media/${key}`,
+        ...(media === 's3' && {
+          "the object store's internal location directly": `/_protected_media/http/${s3Path}/${key}`,
+          "the object store's internal location, percent-encoded": `/%5Fprotected_media/http/${s3Path}/${key}`,
+          'the bucket as a path': `/${dep.bucket?.bucket}/${key}`,
+        }),
       };
       for (const [what, p] of Object.entries(attempts)) {
         const res = await fetch(`${base}${p}`, { headers: { range: 'bytes=0-99' } });
@@ -492,9 +425,10 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         ...process.env,
         TOKEN_SECRET,
         DATA_KEY_SECRET,
-        DATA_DIR: store.dataDir,
-        DATABASE_URL: store.env.DATABASE_URL,
+        DATA_DIR: dep.store.dataDir,
+        DATABASE_URL: dep.store.env.DATABASE_URL,
         LOG_LEVEL: 'silent',
+        ...dep.mediaEnv,
       });
       sideCtx = await createContext(env, exampleSiteConfig(), allProjections(), { clock: past });
       const lapsed = await apiClient(base).post('/auth/register', {

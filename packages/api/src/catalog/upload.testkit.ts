@@ -7,7 +7,7 @@ export async function postUpload(
   token: string | undefined,
   fields: Record<string, string | string[]>,
   files: { video?: string; thumbnail?: string } = {},
-): Promise<{ status: number; body: { success: boolean; data?: any; error?: string } }> {
+): Promise<{ status: number; headers: Headers; body: { success: boolean; data?: any; error?: string } }> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) for (const item of Array.isArray(v) ? v : [v]) form.append(k, item);
   if (files.video) form.append('video', await fs.openAsBlob(files.video, { type: 'video/mp4' }), path.basename(files.video));
@@ -18,7 +18,7 @@ export async function postUpload(
     body: form,
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
 /**
