@@ -43,6 +43,7 @@ it("nginx's own answers (the media it sends) carry the app's security headers, w
     ['nginx.compose.conf', 2],
     // One: the object store's internal location (the disk's two are left out).
     ['nginx.s3.conf', 1],
+    ['nginx.compose.s3.conf', 1],
   ] as const) {
     const conf = fs.readFileSync(path.join(DEPLOY, file), 'utf8');
     const set = [...conf.matchAll(/^\s*#?\s*add_header\s+([\w-]+)\s+(.+?)(?:\s+always)?;/gm)].map(
