@@ -232,7 +232,10 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
                 .filter((l) => l.includes(`"path":"/api/media/videos/${videoId}"`)).length,
           )
           .reduce((x, y) => x + y);
-      expect(decisions()).toBe(media === 'local' ? 1 : ranges.length);
+      // (A process's log line reaches this test through a pipe, possibly after the answer did.)
+      const expected = media === 'local' ? 1 : ranges.length;
+      await waitFor('the decisions in the logs', async () => (decisions() >= expected ? true : undefined), 5_000);
+      expect(decisions()).toBe(expected);
       // The API itself sends no byte: asked directly, it answers the decision only.
       const signed = new URL(streamUrl);
       const decision = await fetch(`http://127.0.0.1:${apiPorts[1]}${signed.pathname}${signed.search}`, {
@@ -325,7 +328,15 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
 
       // Uploaded through one process, transcoded by one of the runners (the API processes do not
       // transcode), played through both.
-      const transcodedBy = dep.runners.filter((r) => r.output().includes(`"videoId":"${videoId}","outcome":"completed"`));
+      // (The runner logs the job's end after recording it: its line may come after the ladder is served.)
+      const transcodedBy = await waitFor(
+        "the runner's line for the job",
+        async () => {
+          const by = dep.runners.filter((r) => r.output().includes(`"videoId":"${videoId}","outcome":"completed"`));
+          return by.length > 0 ? by : undefined;
+        },
+        10_000,
+      );
       expect(transcodedBy.length).toBe(1);
       expect(['api-a', 'api-b']).toContain(uploadedThrough);
       for (const p of procs) expect(p.output()).not.toContain(`"videoId":"${videoId}","outcome"`);
