@@ -190,12 +190,14 @@ export async function startDeployment(media: MediaKind): Promise<Deployment> {
         ),
       );
     const apiPorts = apis.map((p) => listeningPort(p.output()));
-    if (media === 's3')
-      for (const name of ['runner-1', 'runner-2']) {
-        const dir = ownDir(name);
-        runnerDataDirs.push(dir);
-        runners.push(await startRunner({ ...env(name, dir), TRANSCODE_CONCURRENCY: '1' }));
-      }
+    if (media === 's3') {
+      for (const name of ['runner-1', 'runner-2']) runnerDataDirs.push(ownDir(name));
+      const started = await Promise.allSettled(
+        runnerDataDirs.map((dir, i) => startRunner({ ...env(`runner-${i + 1}`, dir), TRANSCODE_CONCURRENCY: '1' })),
+      );
+      for (const r of started) if (r.status === 'fulfilled') runners.push(r.value);
+      for (const r of started) if (r.status === 'rejected') throw r.reason;
+    }
 
     const site = renderNginxConf({
       upstreams: apiPorts.map((p) => `127.0.0.1:${p}`),
