@@ -116,7 +116,7 @@ for (const [shape, files] of Object.entries(SHAPES)) {
         const mounts = Object.entries(model.services).flatMap(([name, s]) =>
           (s.volumes ?? [])
             .filter((v) => !v.startsWith('./'))
-            .map((v) => ({ name, source: v.includes(':') ? v.split(':')[0] : `anonymous ${name}` })),
+            .map((v) => ({ name, source: v.includes(':') ? (v.split(':')[0] as string) : `anonymous ${name}` })),
         );
         const sources = mounts.map((m) => m.source);
         expect(sources.filter((s, i) => sources.indexOf(s) !== i)).toEqual([]);
