@@ -300,7 +300,7 @@ async function waitForHttp(port, timeoutMs) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const c = await startRgwCluster({ log: (l) => console.error(l) });
   console.log(
-    `AWS_ENDPOINT_URL=${c.endpoint}\nAWS_ACCESS_KEY_ID=${c.accessKey}\nAWS_SECRET_ACCESS_KEY=${c.secretKey}\nAWS_REGION=us-east-1\n# ready in ${c.readyMs} ms; Ctrl-C stops it`,
+    `AWS_ENDPOINT_URL=${c.endpoint}\nAWS_ACCESS_KEY_ID=${c.accessKey}\nAWS_SECRET_ACCESS_KEY=${c.secretKey}\nAWS_REGION=us-east-1\n# cluster folder (TEST_S3_CEPH_DIR for the tests): ${c.dir}\n# ready in ${c.readyMs} ms; Ctrl-C stops it`,
   );
   const end = () => {
     c.stop();
