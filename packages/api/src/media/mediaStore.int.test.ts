@@ -3,8 +3,8 @@
  * tests' Ceph RADOS Gateway): files in and their source gone, stat and byte ranges, small texts,
  * ffprobe reading through ffmpegInput (a presigned URL on S3), a ladder published over an earlier
  * one, deletion of every object of a video (on S3 its unfinished multipart uploads too), keys outside
- * the pattern refused. For S3 also: a
- * missing bucket and refused credentials are named by variable, at check() and at server start.
+ * the pattern refused. For S3 also: a missing bucket and refused credentials are named by variable,
+ * at check() and at server start.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';

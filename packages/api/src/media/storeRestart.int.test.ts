@@ -5,16 +5,16 @@
  * gateway process and starts it again on the same port. A resumable (tus-js-client) upload killed
  * after its first chunk retries, finishes once the gateway is back, publishes its video once and
  * plays. A multipart upload killed while the server stores its original (an S3 multipart upload,
- * parts already in the bucket) is refused with 503 and the store's message: no video, and once the
- * gateway is back no object, no unfinished multipart upload and no scratch file; sent again, it is
- * published. (A store cut under a running transcode, and the SIGKILLed runner, are
- * s3Runners.int.test.ts's, through a relay that can hold a read mid-file.)
+ * half its bytes sent: a TCP relay between server and gateway pauses there so the kill lands
+ * mid-parts) is refused with 503 and the store's message: no video, and once the gateway is back no
+ * object, no unfinished multipart upload and no scratch file; sent again, it is published. (A store
+ * cut under a running transcode, and the SIGKILLed runner, are s3Runners.int.test.ts's.)
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ListMultipartUploadsCommand, ListPartsCommand } from '@aws-sdk/client-s3';
+import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
@@ -24,6 +24,7 @@ import { postUpload } from '../catalog/upload.testkit.js';
 import { waitFor } from '../transcode/runners.testkit.js';
 import { mediaBinaries } from './ffmpeg.js';
 import { filesUnder, makeMp4, makeSizedClip } from './media.testkit.js';
+import { type Relay, relay } from './relay.testkit.js';
 import { MEDIA_STORE_UNAVAILABLE } from './storage.js';
 
 const run = promisify(execFile);
@@ -34,6 +35,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe.runIf(mediaKinds().includes('s3'))('the object store restarting during uploads (radosgw SIGKILLed and started again) [s3]', () => {
   let bucket: FreshBucket;
   let gateway: ExtraGateway;
+  let link: Relay;
   let server: TestServer;
 
   /** Unfinished S3 multipart uploads in the test's bucket (seen through the shared gateway). */
@@ -63,12 +65,15 @@ describe.runIf(mediaKinds().includes('s3'))('the object store restarting during 
   beforeAll(async () => {
     bucket = await freshBucket();
     gateway = await extraGateway();
+    // A relay passes everything through; it only pauses the multipart upload at a mark (below).
+    link = await relay(new URL(gateway.endpoint));
     server = await startTestServer('sqlite', {
-      env: { ...bucket.env, AWS_ENDPOINT_URL_S3: gateway.endpoint, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' },
+      env: { ...bucket.env, AWS_ENDPOINT_URL_S3: link.url, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' },
     });
   });
   afterAll(async () => {
     await server?.close();
+    await link?.close();
     await gateway?.close();
     await bucket?.cleanup();
   });
@@ -133,27 +138,17 @@ describe.runIf(mediaKinds().includes('s3'))('the object store restarting during 
     const big = await makeSizedClip(fixtures, { width: 1280, height: 720, seconds: 16, kbps: 60_000 });
     const size = fs.statSync(big).size;
     expect(size).toBeGreaterThan(24 * 1024 * 1024); // more than one 16 MiB part
-    // Kill the gateway once the server's S3 multipart upload of the original has a part stored.
-    let killedMidParts = false;
+    // Kill the gateway once half the original has gone up to it (thumbnail first, then the parts):
+    // the relay in front of it stops passing bytes at that mark, so the kill certainly lands
+    // mid-parts (watching the bucket for the first part raced the upload's end), then lets go.
+    link.holdAfter(Math.floor(size / 2), 'up');
     const killer = (async () => {
-      for (;;) {
-        const [upload] = (await unfinished()).filter((u) => /^videos\/[^/]+\/video\.mp4$/.test(u.key));
-        if (upload) {
-          const parts = await testS3Client().send(
-            new ListPartsCommand({ Bucket: bucket.bucket, Key: upload.key, UploadId: upload.uploadId }),
-          );
-          if ((parts.Parts ?? []).length > 0) {
-            await gateway.stop('SIGKILL');
-            killedMidParts = true;
-            return;
-          }
-        }
-        await sleep(20);
-      }
+      while (!link.isHeld()) await sleep(20);
+      await gateway.stop('SIGKILL');
+      link.release();
     })();
     const refused = await postUpload(server.url, token, { title: 'Killed mid-parts', accessLevel: 'free' }, { video: big });
     await killer;
-    expect(killedMidParts).toBe(true);
     expect([refused.status, refused.body]).toEqual([503, { success: false, error: MEDIA_STORE_UNAVAILABLE }]);
     expect(await titles()).toEqual(titlesBefore);
     // While the gateway is down the upload's parts and thumbnail are still in the cluster.
