@@ -4,6 +4,8 @@ export interface ExtraGateway {
   port: number;
   name: string;
   pid(): number | undefined;
+  /** Its RADOS client address (`127.0.0.1:0/NONCE`), fenced after a SIGKILL; undefined while stopped. */
+  address(): string | undefined;
   stop(signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>;
   start(): Promise<void>;
   close(): Promise<void>;

@@ -174,7 +174,7 @@ rgw thread pool size = 64
 }
 
 /**
- * @typedef {{ endpoint: string, port: number, name: string, pid: () => number | undefined,
+ * @typedef {{ endpoint: string, port: number, name: string, pid: () => number | undefined, address: () => string | undefined,
  *   stop: (signal?: 'SIGKILL' | 'SIGTERM') => Promise<void>, start: () => Promise<void>, close: () => Promise<void> }} ExtraGateway
  */
 
@@ -224,7 +224,20 @@ export async function startExtraGateway(dir, opts = {}) {
   const start = async () => {
     if (pid()) throw new Error(`${client} is already running`);
     const started = Date.now();
-    const before = new Set(watchers());
+    // One gateway starts at a time in a cluster, so the watcher that appears is this one's.
+    const unlock = await lock(path.join(dir, 'run', 'extra-gateway.lock'));
+    try {
+      const before = new Set(watchers());
+      await launch();
+      // Its RADOS client address (the watcher that was not there before it started), to fence it.
+      const added = watchers().filter((w) => !before.has(w));
+      address = added.length === 1 ? added[0] : undefined;
+    } finally {
+      unlock();
+    }
+    opts.log?.(`${client} answering on ${port} after ${Date.now() - started} ms (client ${address ?? 'not identified'})`);
+  };
+  const launch = async () => {
     // radosgw forks into the background once started (like startRgwCluster's), writing its pid file.
     const r = spawnSync(
       'radosgw',
@@ -242,9 +255,6 @@ export async function startExtraGateway(dir, opts = {}) {
     );
     if (r.status !== 0) throw new Error(`radosgw ${client} failed to start (${r.status ?? r.signal}): ${r.stderr}`);
     await waitForHttp(port, 60_000);
-    // Its RADOS client address (the watchers that were not there before it started), to fence it.
-    address = watchers().find((w) => !before.has(w));
-    opts.log?.(`${client} answering on ${port} after ${Date.now() - started} ms`);
   };
   const stop = async (signal = 'SIGKILL') => {
     const n = pid();
@@ -264,6 +274,7 @@ export async function startExtraGateway(dir, opts = {}) {
     port,
     name,
     pid,
+    address: () => address,
     stop,
     start,
     async close() {
@@ -271,6 +282,27 @@ export async function startExtraGateway(dir, opts = {}) {
       for (const f of [...files, data]) fs.rmSync(f, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A lock between processes: a directory made atomically; one older than a minute (its holder died)
+ * is taken over. Resolves with the function that releases it.
+ * @param {string} dir
+ * @returns {Promise<() => void>}
+ */
+async function lock(dir) {
+  for (;;) {
+    try {
+      fs.mkdirSync(dir);
+      return () => fs.rmSync(dir, { recursive: true, force: true });
+    } catch (err) {
+      if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - fs.statSync(dir).mtimeMs > 60_000) fs.rmSync(dir, { recursive: true, force: true });
+      } catch {}
+      await sleep(100);
+    }
+  }
 }
 
 /** Whether `pid` runs (a zombie, killed but not yet reaped, counts as gone). */
