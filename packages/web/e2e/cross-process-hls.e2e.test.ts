@@ -30,7 +30,7 @@ import {
   TEST_DATABASE_URL,
   tmpDir,
 } from '../../api/test/support';
-import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+import { collectCspViolations, ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
 const MEMBER = { email: 'across.viewer@example.test', password: 'member-password-1' };
 const T = 30_000;
@@ -52,6 +52,7 @@ describe.runIf(available)('hls.js in Chromium plays a video uploaded through the
   const dirs = { b: tmpDir('e2e-across-b-'), runner: tmpDir('e2e-across-runner-'), media: tmpDir('e2e-across-media-') };
   const responses: { url: string; status: number }[] = [];
   const consoleErrors: string[] = [];
+  const cspViolations: string[] = [];
 
   beforeAll(async () => {
     ensureBuilt();
@@ -110,6 +111,7 @@ describe.runIf(available)('hls.js in Chromium plays a video uploaded through the
     await ctx.addInitScript(() => {
       if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
     });
+    await collectCspViolations(ctx, cspViolations);
     page = await ctx.newPage();
     page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
     page.on('console', (m) => {
@@ -165,5 +167,6 @@ describe.runIf(available)('hls.js in Chromium plays a video uploaded through the
     expect(responses.some((r) => r.url.includes('/api/media/videos/'))).toBe(false);
     expect(responses.filter((r) => r.url.includes('/api/hls/') && r.status !== 200)).toEqual([]);
     expect(consoleErrors).toEqual([]);
+    expect(cspViolations).toEqual([]);
   });
 });
