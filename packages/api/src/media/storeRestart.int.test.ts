@@ -82,6 +82,7 @@ describe.runIf(mediaKinds().includes('s3'))('the object store restarting during 
     const token = await adminToken(server);
     const clip = await makeMp4(fixtures, 4);
     const attempts: string[] = [];
+    const bodies503: string[] = [];
     let restarted: Promise<void> | undefined;
     const videoId = await new Promise<string>((resolve, reject) => {
       const upload: tus.Upload = new tus.Upload(fs.createReadStream(clip), {
@@ -93,6 +94,7 @@ describe.runIf(mediaKinds().includes('s3'))('the object store restarting during 
         retryDelays: [500, 1000, 1000, 2000, 2000, 4000, 4000, 4000],
         onShouldRetry: (err) => {
           attempts.push(String(err.originalResponse?.getStatus() ?? 'network'));
+          if (err.originalResponse?.getStatus() === 503) bodies503.push(err.originalResponse.getBody());
           return true;
         },
         onChunkComplete: () => {
@@ -116,6 +118,8 @@ describe.runIf(mediaKinds().includes('s3'))('the object store restarting during 
     // The client did retry: the gateway was gone for part of the upload, and the server said so.
     expect(attempts).toContain('503');
     expect(attempts.every((s) => s === '503' || s === 'network')).toBe(true);
+    // The 503s say why, in the store's words.
+    expect(bodies503.every((b) => b.includes(MEDIA_STORE_UNAVAILABLE))).toBe(true);
     expect(await server.ctx.db.all<{ id: string }>('SELECT id FROM videos')).toEqual([{ id: videoId }]);
     expect(await transcoded(videoId)).toBe('completed');
     expect(await duration(videoId)).toBeGreaterThan(3.5);
