@@ -173,6 +173,148 @@ rgw thread pool size = 64
   return { endpoint: `http://127.0.0.1:${rgwPort}`, accessKey, secretKey, dir, readyMs: Date.now() - started, stop };
 }
 
+/**
+ * @typedef {{ endpoint: string, port: number, name: string, pid: () => number | undefined, address: () => string | undefined,
+ *   stop: (signal?: 'SIGKILL' | 'SIGTERM') => Promise<void>, start: () => Promise<void>, close: () => Promise<void> }} ExtraGateway
+ */
+
+/**
+ * A second radosgw in an existing cluster (`dir`: the folder startRgwCluster made, TEST_S3_CEPH_DIR
+ * in the tests), for a test that kills a gateway and starts it again without touching the one the
+ * other suites use. It has its own client name (`client.rgw.{name}`), its own port and its own pid,
+ * log and admin-socket files (named by the client in the cluster's run/ and log/), and sees the same
+ * users, keys and buckets, which live in the cluster. `stop('SIGKILL')` is a crash, `stop('SIGTERM')`
+ * a clean shutdown; `start()` brings it back on the same port. A SIGKILLed gateway stays a watcher
+ * of the cluster's notify objects until the OSD times it out (30 s), and every cache notification
+ * of the shared gateway (each bucket create or delete) would wait for it meanwhile (measured: a
+ * bucket create and delete on the shared gateway took 25.6 s after such a kill): so the killed
+ * gateway's client is fenced (`ceph osd blocklist add`, as an operator fences a dead client), which
+ * drops its watches at once.
+ * @param {string} dir
+ * @param {{ name?: string, log?: (line: string) => void }} [opts]
+ * @returns {Promise<ExtraGateway>}
+ */
+export async function startExtraGateway(dir, opts = {}) {
+  const conf = path.join(dir, 'ceph.conf');
+  if (!fs.existsSync(conf)) throw new Error(`no Ceph cluster in ${dir} (its ceph.conf is missing)`);
+  const name = opts.name ?? `x${randomBytes(3).toString('hex')}`;
+  const client = `client.rgw.${name}`;
+  const port = await freePort();
+  const data = path.join(dir, `rgw-${name}`);
+  fs.mkdirSync(data, { recursive: true });
+  const ceph = (cmd, args) => {
+    const r = spawnSync(cmd, ['-c', conf, ...args], { encoding: 'utf8', timeout: 30_000 });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+    return r.stdout;
+  };
+  /** The client addresses watching the gateways' first notify object. */
+  const watchers = () =>
+    [...ceph('rados', ['-p', 'default.rgw.control', 'listwatchers', 'notify.0']).matchAll(/watcher=(\S+)/g)].map((m) => m[1]);
+  /** @type {string | undefined} */
+  let address;
+  const files = [...['pid', 'asok'].map((ext) => path.join(dir, 'run', `${client}.${ext}`)), path.join(dir, 'log', `${client}.log`)];
+  const pid = () => {
+    try {
+      const n = Number(fs.readFileSync(files[0], 'utf8').trim());
+      return n > 0 && alive(n) ? n : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const start = async () => {
+    if (pid()) throw new Error(`${client} is already running`);
+    const started = Date.now();
+    // One gateway starts at a time in a cluster, so the watcher that appears is this one's.
+    const unlock = await lock(path.join(dir, 'run', 'extra-gateway.lock'));
+    try {
+      const before = new Set(watchers());
+      await launch();
+      // Its RADOS client address (the watcher that was not there before it started), to fence it.
+      const added = watchers().filter((w) => !before.has(w));
+      address = added.length === 1 ? added[0] : undefined;
+    } finally {
+      unlock();
+    }
+    opts.log?.(`${client} answering on ${port} after ${Date.now() - started} ms (client ${address ?? 'not identified'})`);
+  };
+  const launch = async () => {
+    // radosgw forks into the background once started (like startRgwCluster's), writing its pid file.
+    const r = spawnSync(
+      'radosgw',
+      [
+        '-c',
+        conf,
+        '-n',
+        client,
+        `--rgw_frontends=beast endpoint=127.0.0.1:${port}`,
+        '--rgw_dns_name=localhost',
+        `--rgw_data=${data}`,
+        '--rgw_thread_pool_size=32',
+      ],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    if (r.status !== 0) throw new Error(`radosgw ${client} failed to start (${r.status ?? r.signal}): ${r.stderr}`);
+    await waitForHttp(port, 60_000);
+  };
+  const stop = async (signal = 'SIGKILL') => {
+    const n = pid();
+    if (!n) return;
+    process.kill(n, signal);
+    const deadline = Date.now() + 30_000;
+    while (alive(n)) {
+      if (Date.now() > deadline) throw new Error(`${client} (pid ${n}) did not stop on ${signal}`);
+      await sleep(50);
+    }
+    if (signal === 'SIGKILL' && address) ceph('ceph', ['osd', 'blocklist', 'add', address, '3600']);
+    address = undefined;
+  };
+  await start();
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    port,
+    name,
+    pid,
+    address: () => address,
+    stop,
+    start,
+    async close() {
+      await stop('SIGTERM').catch(() => stop('SIGKILL'));
+      for (const f of [...files, data]) fs.rmSync(f, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A lock between processes: a directory made atomically; one older than a minute (its holder died)
+ * is taken over. Resolves with the function that releases it.
+ * @param {string} dir
+ * @returns {Promise<() => void>}
+ */
+async function lock(dir) {
+  for (;;) {
+    try {
+      fs.mkdirSync(dir);
+      return () => fs.rmSync(dir, { recursive: true, force: true });
+    } catch (err) {
+      if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - fs.statSync(dir).mtimeMs > 60_000) fs.rmSync(dir, { recursive: true, force: true });
+      } catch {}
+      await sleep(100);
+    }
+  }
+}
+
+/** Whether `pid` runs (a zombie, killed but not yet reaped, counts as gone). */
+function alive(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
 async function waitForHttp(port, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -190,7 +332,7 @@ async function waitForHttp(port, timeoutMs) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const c = await startRgwCluster({ log: (l) => console.error(l) });
   console.log(
-    `AWS_ENDPOINT_URL=${c.endpoint}\nAWS_ACCESS_KEY_ID=${c.accessKey}\nAWS_SECRET_ACCESS_KEY=${c.secretKey}\nAWS_REGION=us-east-1\n# ready in ${c.readyMs} ms; Ctrl-C stops it`,
+    `AWS_ENDPOINT_URL=${c.endpoint}\nAWS_ACCESS_KEY_ID=${c.accessKey}\nAWS_SECRET_ACCESS_KEY=${c.secretKey}\nAWS_REGION=us-east-1\n# cluster folder (TEST_S3_CEPH_DIR for the tests): ${c.dir}\n# ready in ${c.readyMs} ms; Ctrl-C stops it`,
   );
   const end = () => {
     c.stop();

@@ -88,3 +88,17 @@ export async function freshBucket(prefix = ''): Promise<FreshBucket> {
     },
   };
 }
+
+export type { ExtraGateway } from '../../../scripts/rgwCluster.mjs';
+
+/**
+ * A radosgw of the test's own in the tests' Ceph cluster (TEST_S3_CEPH_DIR, which scripts/test.mjs
+ * exports), on its own port: the test may kill it and start it again; the shared gateway other
+ * suites use is not touched. Close it in afterAll.
+ */
+export async function extraGateway(): Promise<import('../../../scripts/rgwCluster.mjs').ExtraGateway> {
+  const dir = process.env.TEST_S3_CEPH_DIR;
+  if (!dir) throw new Error("TEST_S3_CEPH_DIR is not set: the folder of the tests' Ceph cluster (scripts/test.mjs exports it)");
+  const { startExtraGateway } = await import('../../../scripts/rgwCluster.mjs');
+  return startExtraGateway(dir);
+}

@@ -2,16 +2,18 @@
  * One contract for both media stores, run against the local disk and against a real S3 server (the
  * tests' Ceph RADOS Gateway): files in and their source gone, stat and byte ranges, small texts,
  * ffprobe reading through ffmpegInput (a presigned URL on S3), a ladder published over an earlier
- * one, deletion of every object of a video, keys outside the pattern refused. For S3 also: a
- * missing bucket and refused credentials are named by variable, at check() and at server start.
+ * one, deletion of every object of a video (on S3 its unfinished multipart uploads too), keys outside
+ * the pattern refused. For S3 also: a missing bucket and refused credentials are named by variable,
+ * at check() and at server start.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, testEnv, tmpDir } from '../../test/harness.js';
-import { type FreshBucket, forEachMediaStore, freshBucket, TEST_S3 } from '../../test/s3.js';
+import { type FreshBucket, forEachMediaStore, freshBucket, TEST_S3, testS3Client } from '../../test/s3.js';
 import { probeVideo } from './ffmpeg.js';
 import { localMediaStorage } from './localStore.js';
 import { makeMp4 } from './media.testkit.js';
@@ -82,6 +84,23 @@ forEachMediaStore('media store contract', (kind) => {
     expect(await storage.listVideo('vid-2')).toEqual(['videos/vid-2/video.mp4']);
     await storage.removeVideo('vid-1'); // twice: not an error
     if (kind === 's3') expect(filesUnder(dataDir)).toEqual([]);
+  });
+
+  it.runIf(kind === 's3')('removing a video aborts its unfinished multipart uploads (the parts a cut upload left)', async () => {
+    const client = testS3Client();
+    const Bucket = bucket?.bucket as string;
+    const begin = async (Key: string) => {
+      const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key }));
+      await client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: 1, Body: Buffer.alloc(1024, 1) }));
+    };
+    await begin('site-a/videos/vid-cut/video.mp4');
+    await begin('site-a/videos/vid-other/video.mp4');
+    await storage.putFile('vid-cut', 'thumbnail.jpg', localFile('t.jpg', 'jpeg bytes'));
+    const unfinished = async () => ((await client.send(new ListMultipartUploadsCommand({ Bucket }))).Uploads ?? []).map((u) => u.Key);
+    expect(await unfinished()).toHaveLength(2);
+    await storage.removeVideo('vid-cut');
+    expect(await storage.listVideo('vid-cut')).toEqual([]);
+    expect(await unfinished()).toEqual(['site-a/videos/vid-other/video.mp4']);
   });
 
   it('answers null for what is missing and refuses keys outside the media pattern', async () => {

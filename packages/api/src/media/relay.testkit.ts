@@ -1,6 +1,7 @@
 /**
- * A TCP relay in front of the tests' Ceph RGW (the gateway is shared by the whole suite, so a test
- * that needs the store to go away cuts the relay, never the gateway). `cut()` closes every
+ * A TCP relay in front of the tests' Ceph RGW (the shared gateway is never stopped: a test that
+ * needs the store to go away cuts the relay, and one that restarts a real gateway kills its own,
+ * test/s3.ts extraGateway, with a relay only to pause bytes at a mark). `cut()` closes every
  * connection and refuses new ones until `restore()`; `hold()` stops passing bytes, in both
  * directions, until `release()`; `holdAfter(n)` does so once the store has sent n more bytes (so a
  * transcode reading its source through a presigned URL is certainly mid-file when the test acts).

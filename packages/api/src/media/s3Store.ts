@@ -11,10 +11,12 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   S3Client,
   type S3ClientConfig,
@@ -176,6 +178,30 @@ export function s3MediaStorage(env: S3Env): MediaStorage {
     }
   }
 
+  /**
+   * Aborts the unfinished multipart uploads under `keyPrefix`: an upload cut by a store that went
+   * away (a gateway restarting) could not be aborted then, and its parts would stay, invisible to
+   * listings but stored (and billed), until a lifecycle rule removed them.
+   */
+  async function abortUnfinished(keyPrefix: string): Promise<void> {
+    let markers: { KeyMarker?: string; UploadIdMarker?: string } = {};
+    for (;;) {
+      const page = await call(() => client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: keyPrefix, ...markers })));
+      for (const u of page.Uploads ?? []) {
+        if (!u.Key || !u.UploadId) continue;
+        const { Key, UploadId } = u;
+        try {
+          await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key, UploadId }));
+        } catch (err) {
+          // Aborted meanwhile (by another process's cleanup): nothing left to do.
+          if (!isNotFound(err) && (err as Error).name !== 'NoSuchUpload') throw explainS3Error(err, location);
+        }
+      }
+      if (!page.IsTruncated) return;
+      markers = { KeyMarker: page.NextKeyMarker, UploadIdMarker: page.NextUploadIdMarker };
+    }
+  }
+
   return {
     kind: 's3',
     location,
@@ -258,6 +284,7 @@ export function s3MediaStorage(env: S3Env): MediaStorage {
     },
     async removeVideo(videoId) {
       await deleteKeys(await listKeys(videoPrefix(videoId)));
+      await abortUnfinished(videoPrefix(videoId));
     },
     beginIngest: (videoId) => ingestMarker(env.DATA_DIR, videoId),
     async check() {
