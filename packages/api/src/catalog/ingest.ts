@@ -10,6 +10,7 @@
  */
 import fsp from 'node:fs/promises';
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/types.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import { extractThumbnail, probeVideo } from '../media/ffmpeg.js';
 import { imageTypeOfFile } from '../media/imageType.js';
@@ -36,6 +37,15 @@ export interface IngestInput {
   thumbnailAtSeconds?: number | null;
   actorId: string;
   requestId?: string | null;
+}
+
+export interface IngestOptions {
+  /**
+   * Runs in the transaction that records the video (`VideoUploaded`), with its id: a write that must
+   * commit with the video or not at all (the tus upload's completion record). Throwing rolls the
+   * video back and removes what was stored; the error is rethrown to the caller.
+   */
+  inTransaction?: (tx: Queryable, videoId: string) => Promise<void>;
 }
 
 export type IngestResult = { ok: true; videoId: string } | { ok: false; status: 400 | 413 | 503; error: string };
@@ -117,7 +127,7 @@ async function storeThumbnail(
  * Ingests a complete video file (see the module comment for who owns the files).
  * @example const r = await ingestVideoFile(ctx, { filePath, title: 'Golden Hour', actorId: admin.id });
  */
-export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Promise<IngestResult> {
+export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts: IngestOptions = {}): Promise<IngestResult> {
   // 1. The typed fields and the file's presence.
   const checked = validateDetails(input);
   if (!checked.ok) return checked;
@@ -147,6 +157,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
   const videoId = ctx.ids.next();
   const at = ctx.clock.now().toISOString();
   const endIngest = await storage.beginIngest(videoId);
+  const recordWith = opts.inTransaction;
   let keepMarker = false;
   try {
     // The thumbnail first, from the file still on this disk (an object store's copy is remote).
@@ -188,6 +199,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
         },
       },
       eventMetadata(ctx, { actorId: input.actorId, requestId: input.requestId }, { at, originalName: input.originalName ?? null }),
+      { inTransaction: recordWith && ((tx) => recordWith(tx, videoId)) },
     );
     if (!result.ok) throw new Error(result.error.message);
     return { ok: true, videoId };

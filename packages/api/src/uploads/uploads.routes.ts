@@ -34,8 +34,11 @@ export function uploadRoutes(tus: TusUploads) {
       const admin = await requireAdmin(ctx, c);
       const offProtocol = refuseOffProtocol(c);
       if (offProtocol) return offProtocol;
+      return forward(c, admin);
+    }
+    async function forward(c: Context<AppEnv>, admin: { id: string }): Promise<Response> {
       tus.actors.set(c.req.raw, { adminId: admin.id, requestId: c.get('requestId') ?? null });
-      const res = await tus.server.handleWeb(c.req.raw);
+      const res = await tus.handle(c.req.raw);
       res.headers.set('Cache-Control', 'no-store');
       return asEnvelope(c, res);
     }
@@ -44,7 +47,21 @@ export function uploadRoutes(tus: TusUploads) {
     api.options('/admin/uploads', discovery, (c) => tus.server.handleWeb(c.req.raw));
     api.options('/admin/uploads/:id', describe({ ...TUS_DOCS.options, params: idParams }), (c) => tus.server.handleWeb(c.req.raw));
     api.post('/admin/uploads', describe(TUS_DOCS.create), tusResumableHeader, passToTus);
-    api.patch('/admin/uploads/:id', describe(TUS_DOCS.append), tusResumableHeader, passToTus);
+    api.patch('/admin/uploads/:id', describe(TUS_DOCS.append), tusResumableHeader, async function appendToUpload(c) {
+      // Finished already (on this process or another): nothing more to append. 409, as tus answers
+      // an offset that is not the upload's, with the video's id; tus clients then ask HEAD, which
+      // answers offset = length and the id, and count the upload as done.
+      const admin = await requireAdmin(ctx, c);
+      const offProtocol = refuseOffProtocol(c);
+      if (offProtocol) return offProtocol;
+      const done = await tus.finished(paramOf(c, 'id', idSchema));
+      if (!done) return forward(c, admin);
+      const answer = fail(c, 409, 'This upload is already complete');
+      answer.headers.set('Upload-Offset', String(done.size));
+      answer.headers.set(VIDEO_ID_HEADER, done.videoId);
+      answer.headers.set('Cache-Control', 'no-store');
+      return answer;
+    });
     api.delete('/admin/uploads/:id', describe(TUS_DOCS.terminate), tusResumableHeader, passToTus);
 
     // Hono serves HEAD through the GET route; HEAD is tus's offset request, GET our JSON status.
@@ -116,7 +133,7 @@ const TUS_DOCS = {
   append: tus({
     summary: 'Send bytes at `Upload-Offset`',
     description:
-      'The last PATCH runs the ingestion (ffprobe, duration, thumbnail) and answers 204 with `Upload-Video-Id`; a file that is not a video is a 400 and nothing stays.',
+      'The last PATCH runs the ingestion (ffprobe, duration, thumbnail) and answers 204 with `Upload-Video-Id`; a file that is not a video is a 400 and nothing stays. A PATCH to an upload already finished (by any API process) is a 409 with `Upload-Offset` = its length and `Upload-Video-Id`.',
     params: idParams,
     parameters: [tusResumable, { name: 'Upload-Offset', in: 'header', required: true, schema: { type: 'string' } }],
     requestBody: {
