@@ -68,14 +68,18 @@ export async function countUnfinished(db: Queryable, now: Date, expiryMs: number
   return Number(row?.n ?? 0);
 }
 
-/** Removes completion records `expiryMs` after completion and unfinished rows `expiryMs` after creation. */
-export async function sweepRecords(db: Queryable, now: Date, expiryMs: number): Promise<number> {
+/** Uploads whose rows are due to go: completion records `expiryMs` after completion, unfinished uploads `expiryMs` after creation. */
+export async function expiredRecords(db: Queryable, now: Date, expiryMs: number): Promise<string[]> {
   const cutoff = new Date(now.getTime() - expiryMs).toISOString();
-  const { changes } = await db.run(
-    'DELETE FROM tus_uploads WHERE (video_id IS NOT NULL AND completed_at < ?) OR (video_id IS NULL AND created_at < ?)',
+  const rows = await db.all<{ id: string }>(
+    'SELECT id FROM tus_uploads WHERE (video_id IS NOT NULL AND completed_at < ?) OR (video_id IS NULL AND created_at < ?)',
     [cutoff, cutoff],
   );
-  return changes;
+  return rows.map((r) => r.id);
+}
+
+export async function dropRecord(db: Queryable, id: string): Promise<void> {
+  await db.run('DELETE FROM tus_uploads WHERE id = ?', [id]);
 }
 
 /**

@@ -16,13 +16,13 @@
  * With an object store (MEDIA_STORE=s3://…) the bytes received so far go to the bucket instead
  * (@tus/s3-store: an S3 multipart upload per tus upload, objects `{id}`, `{id}.info`, `{id}.part`
  * at the bucket's root while it runs), so any API process can continue an upload another one
- * began, with no shared disk. A complete upload is copied to this process's scratch for probing,
- * ingested (which stores it under `videos/`), and its tus objects removed.
+ * began, with no shared disk. A complete upload is probed through a presigned URL, copied
+ * server-side to `videos/{videoId}/` as the original (CopyObject; UploadPartCopy above 5 GiB), and
+ * its tus objects removed: its bytes never come back to an API process.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import { type DataStore, Server, type Upload } from '@tus/server';
@@ -34,13 +34,14 @@ import { explainS3Error, parseMediaStore, s3ClientConfig } from '../media/s3Stor
 import { MEDIA_STORE_UNAVAILABLE, MediaStoreError } from '../media/storage.js';
 import { createPgLocker } from './pgLocker.js';
 import {
+  dropRecord,
+  expiredRecords,
   type FinishedUpload,
   finishedRecord,
   forgetUnfinished,
   importDoneFiles,
   recordCreated,
   recordFinished,
-  sweepRecords,
   UPLOAD_EXPIRY_MS,
   UploadAlreadyFinished,
 } from './tusRecords.js';
@@ -167,17 +168,14 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     let result: Awaited<ReturnType<typeof ingestVideoFile>>;
     const size = upload.size;
     let completedAt = '';
-    // On the object store the bytes are in the bucket: a scratch copy for ffprobe and ingestion.
-    const scratch = s3Store ? await media.stagingPath('.tus') : null;
+    // On the object store the bytes are in the bucket: ffprobe reads them there, and the original
+    // is a server-side copy of the tus object (no round trip through this process).
+    const remote = s3Store && media.bucketObject ? { object: media.bucketObject(id), size } : undefined;
     try {
-      if (s3Store && scratch)
-        await pipeline(await s3Store.read(id), fs.createWriteStream(scratch, { flags: 'wx' })).catch((err) => {
-          throw explainS3Error(err, media.location);
-        });
       result = await ingestVideoFile(
         ctx,
         {
-          filePath: scratch ?? path.join(dirs.tus, id),
+          ...(remote ? { remote } : { filePath: path.join(dirs.tus, id) }),
           originalName: filename,
           ...details,
           thumbnailAtSeconds: thumbnailAtSeconds ?? null,
@@ -193,21 +191,16 @@ export function createTusUploads(ctx: AppContext): TusUploads {
         },
       );
     } catch (err) {
-      // Another process finished this upload meanwhile: its video is the one (ours was rolled back and removed).
-      if (err instanceof UploadAlreadyFinished) {
-        const first = await finished(id);
-        if (first) {
-          ctx.logger.info({ uploadId: id, videoId: first.videoId }, 'tus upload finished by another request first; its video stands');
-          await removeUpload(id);
-          return first;
-        }
-      }
+      const first = await finishedByAnother(id, err);
+      if (first) return first;
       // Storage or store trouble: keep the bytes, the client may ask again (HEAD finishes it).
       ctx.logger.error({ err, uploadId: id }, 'ingesting a finished upload failed');
       if (err instanceof MediaStoreError) throw new TusAnswer(503, MEDIA_STORE_UNAVAILABLE);
       throw new TusAnswer(500, 'Something went wrong! Please try again later.');
-    } finally {
-      if (scratch) await fsp.rm(scratch, { force: true });
+    }
+    if (!result.ok) {
+      const first = await finishedByAnother(id, result.error);
+      if (first) return first;
     }
     if (!result.ok && result.status === 503) {
       // The media store is down: keep the bytes, the client asks again later (HEAD finishes it).
@@ -222,6 +215,20 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     await removeUpload(id);
     ctx.logger.info({ uploadId: id, videoId: done.videoId, bytes: done.size }, 'tus upload ingested');
     return done;
+  }
+
+  /**
+   * After a failed ingestion: whether another process finished the upload meanwhile — its video
+   * committed first (ours rolled back, UploadAlreadyFinished), or it removed the bytes we were
+   * reading. Then its video is the answer, not our failure.
+   */
+  async function finishedByAnother(id: string, reason: unknown): Promise<FinishedUpload | undefined> {
+    const first = await finished(id).catch(() => undefined);
+    if (!first) return undefined;
+    const why = reason instanceof UploadAlreadyFinished ? 'its video committed first' : String(reason);
+    ctx.logger.info({ uploadId: id, videoId: first.videoId, why }, 'tus upload finished by another request; its video stands');
+    await removeUpload(id);
+    return first;
   }
 
   function finish(id: string, actor: UploadActor): Promise<FinishedUpload> {
@@ -271,8 +278,19 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     await fsp.mkdir(dirs.tus, { recursive: true });
     removed += await server.cleanUpExpiredUploads();
     // Completion records outlive their upload by one expiry period, then go; so do the rows of
-    // unfinished uploads tus has just expired.
-    removed += await sweepRecords(ctx.db, new Date(), UPLOAD_EXPIRY_MS);
+    // unfinished uploads, with whatever tus's sweep leaves: an upload whose every byte arrived but
+    // that was never ingested (its process died, its client never asked again) is not "expired" to
+    // tus. A row stays while its bytes cannot be removed (the store down): the next sweep tries again.
+    for (const id of await expiredRecords(ctx.db, new Date(), UPLOAD_EXPIRY_MS)) {
+      const gone = await store.remove(id).then(
+        () => true,
+        (err) => (err as { status_code?: number }).status_code === 404,
+      );
+      if (!gone) continue;
+      await removeUpload(id);
+      await dropRecord(ctx.db, id);
+      removed++;
+    }
     // Part files of the earlier home-made protocol cannot be resumed by any client.
     for (const name of await fsp.readdir(dirs.root).catch(() => [] as string[])) {
       if (/\.(part|thumb\.jpg)$/.test(name)) {
