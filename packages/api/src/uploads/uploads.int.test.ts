@@ -380,6 +380,39 @@ forEachStore('tus uploads', (kind) => {
     expect(await server.ctx.db.get('SELECT id FROM tus_uploads WHERE id = ?', [id])).toBeUndefined();
   });
 
+  it('removes an upload whose every byte arrived but that was never ingested once it has expired', async () => {
+    const bytes = fs.readFileSync(video);
+    const created = await fetch(`${server.url}/api/admin/uploads`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'tus-resumable': '1.0.0',
+        'upload-length': String(bytes.length),
+        'upload-metadata': metadataHeader({ filename: 'forgotten.mp4', title: 'Forgotten' }),
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = (created.headers.get('location') as string).split('/').pop() as string;
+    // Every byte on disk, no ingestion (a process died in between), and nobody asked for a week and a day.
+    fs.writeFileSync(path.join(tusDir(), id), bytes);
+    const record = path.join(tusDir(), `${id}.json`);
+    const info = JSON.parse(fs.readFileSync(record, 'utf8'));
+    info.offset = bytes.length;
+    info.creation_date = new Date(Date.now() - 8 * 86_400_000).toISOString();
+    fs.writeFileSync(record, JSON.stringify(info));
+    await server.ctx.db.run('UPDATE tus_uploads SET created_at = ? WHERE id = ?', [info.creation_date, id]);
+    // tus's own sweep keeps a complete upload whatever its age; ours (at start, and hourly) does not.
+    server = await server.restart({ PORT: String(server.port) });
+    const left = async () =>
+      fs.existsSync(path.join(tusDir(), id)) ||
+      fs.existsSync(record) ||
+      (await server.ctx.db.get('SELECT id FROM tus_uploads WHERE id = ?', [id]));
+    for (let k = 0; k < 100 && (await left()); k++) await new Promise((r) => setTimeout(r, 20));
+    expect([fs.existsSync(path.join(tusDir(), id)), fs.existsSync(record)]).toEqual([false, false]);
+    expect(await server.ctx.db.get('SELECT id FROM tus_uploads WHERE id = ?', [id])).toBeUndefined();
+    expect(await server.ctx.db.all('SELECT id FROM videos WHERE title = ?', ['Forgotten'])).toEqual([]);
+  });
+
   it("moves an earlier version's completion record files into the database at start; a week-old one expires", async () => {
     // What a process of the earlier version left in its DATA_DIR: one record of today, one of eight days ago.
     const doneDir = path.join(server.store.dataDir, 'uploads', 'done');
