@@ -171,7 +171,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts:
   const recordWith = opts.inTransaction;
   let keepMarker = false;
   try {
-    // The thumbnail first, from the file still on this disk (an object store's copy is remote).
+    // The thumbnail first, from the file still on this disk (or, in the bucket, through its URL).
     let thumb: ThumbnailInfo;
     try {
       thumb = await storeThumbnail(storage, videoId, source, probe.durationSeconds, thumbnail, input.thumbnailAtSeconds);

@@ -4,7 +4,8 @@
  * when tus creates it (unfinished: `video_id` NULL) and completed in the same transaction as its
  * video's `VideoUploaded` event (`recordFinished`, run inside the append), so a crash never leaves a
  * video without its record or a record without its video, and of two processes finishing one upload
- * at once only the first commits a video. Plain SQL over `Queryable`: no HTTP, no tus.
+ * at once only the first commits a video. Plain SQL over `Queryable` (and the one-time import of an
+ * earlier version's record files): no HTTP, no tus.
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
