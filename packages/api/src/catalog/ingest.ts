@@ -6,22 +6,28 @@
  *
  * Contract on files: on success both input files have been moved into storage. On failure nothing
  * is left in storage; the caller's input files may still exist, so the caller removes them
- * (`fs.rm(path, { force: true })`).
+ * (`fs.rm(path, { force: true })`). A video already in the object store's bucket (a finished tus
+ * upload, `remote`) is probed and its thumbnail taken through a presigned URL, then copied
+ * server-side to its place; the source object stays, the caller removes it.
  */
 import fsp from 'node:fs/promises';
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/types.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import { extractThumbnail, probeVideo } from '../media/ffmpeg.js';
 import { imageTypeOfFile } from '../media/imageType.js';
 import { mediaStorageFor } from '../media/mediaStore.js';
-import { MEDIA_STORE_UNAVAILABLE, type MediaStorage, MediaStoreError } from '../media/storage.js';
+import { type BucketObject, MEDIA_STORE_UNAVAILABLE, type MediaStorage, MediaStoreError } from '../media/storage.js';
 import { eventMetadata } from '../shared/eventMetadata.js';
 import type { ThumbnailInfo, VideoDetails, VideoFileInfo } from './video.decider.js';
 import { videoDecider, videoStreamId } from './video.decider.js';
 import { checkText, LIMITS, parseAccessLevel, parseDurationText, parseLabels, UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
 
 export interface IngestInput {
-  filePath: string;
+  /** The video on this process's disk, or: */
+  filePath?: string;
+  /** The video already in the object store's bucket (then `filePath` is not used). */
+  remote?: { object: BucketObject; size: number };
   originalName?: string;
   title: string;
   description?: string | null;
@@ -38,6 +44,15 @@ export interface IngestInput {
   requestId?: string | null;
 }
 
+export interface IngestOptions {
+  /**
+   * Runs in the transaction that records the video (`VideoUploaded`), with its id: a write that must
+   * commit with the video or not at all (the tus upload's completion record). Throwing rolls the
+   * video back and removes what was stored; the error is rethrown to the caller.
+   */
+  inTransaction?: (tx: Queryable, videoId: string) => Promise<void>;
+}
+
 export type IngestResult = { ok: true; videoId: string } | { ok: false; status: 400 | 413 | 503; error: string };
 
 const THUMBNAIL_MAX_BYTES = 10 * 1024 * 1024;
@@ -47,7 +62,7 @@ const fail400 = (error: string): Fail => ({ ok: false, status: 400, error });
 
 /** Step 1: the typed fields, or the first problem. */
 export function validateDetails(
-  input: Omit<IngestInput, 'filePath' | 'actorId'>,
+  input: Omit<IngestInput, 'filePath' | 'remote' | 'actorId'>,
 ): { ok: true; details: VideoDetails; typedDuration: string | null } | Fail {
   const title = checkText(input.title, 'title', LIMITS.title);
   if (!title.ok) return fail400(title.error);
@@ -91,7 +106,7 @@ async function fileSize(p: string): Promise<number | null> {
 async function storeThumbnail(
   storage: MediaStorage,
   videoId: string,
-  /** The video file on this process's disk (read before it goes to the store). */
+  /** The video: a file on this process's disk (read before it goes to the store), or a presigned URL. */
   videoPath: string,
   durationSeconds: number,
   given: { path: string; mimeType: string; extension: string } | null,
@@ -117,11 +132,11 @@ async function storeThumbnail(
  * Ingests a complete video file (see the module comment for who owns the files).
  * @example const r = await ingestVideoFile(ctx, { filePath, title: 'Golden Hour', actorId: admin.id });
  */
-export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Promise<IngestResult> {
+export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts: IngestOptions = {}): Promise<IngestResult> {
   // 1. The typed fields and the file's presence.
   const checked = validateDetails(input);
   if (!checked.ok) return checked;
-  const size = input.filePath ? await fileSize(input.filePath) : null;
+  const size = input.remote ? input.remote.size : input.filePath ? await fileSize(input.filePath) : null;
   if (!size) return fail400(UPLOAD_REQUIRED_MESSAGE);
   if (size > ctx.env.MAX_UPLOAD_BYTES)
     return { ok: false, status: 413, error: `The video file is too large (limit ${ctx.env.MAX_UPLOAD_BYTES} bytes)` };
@@ -137,29 +152,40 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
     thumbnail = { path: input.thumbnailPath, ...type };
   }
 
-  // 3. The video, by its bytes.
-  const probed = await probeVideo(input.filePath);
+  // 3. The video, by its bytes (through a presigned URL when it is in the bucket already).
+  const storage = mediaStorageFor(ctx);
+  const source = input.remote ? await input.remote.object.url(REMOTE_READ_SECONDS) : (input.filePath as string);
+  let probed = await probeVideo(source);
+  // A read cut short looks like a file that is not a video: the store decides (once more if it answers).
+  if (!probed.ok && input.remote) {
+    if (await storeDown(storage)) return { ok: false, status: 503, error: MEDIA_STORE_UNAVAILABLE };
+    probed = await probeVideo(source);
+  }
   if (!probed.ok) return fail400(probed.error);
   const { probe } = probed;
 
   // 4. Into storage, then the event; any failure removes what was stored.
-  const storage = mediaStorageFor(ctx);
   const videoId = ctx.ids.next();
   const at = ctx.clock.now().toISOString();
   const endIngest = await storage.beginIngest(videoId);
+  const recordWith = opts.inTransaction;
   let keepMarker = false;
   try {
-    // The thumbnail first, from the file still on this disk (an object store's copy is remote).
+    // The thumbnail first, from the file still on this disk (or, in the bucket, through its URL).
     let thumb: ThumbnailInfo;
     try {
-      thumb = await storeThumbnail(storage, videoId, input.filePath, probe.durationSeconds, thumbnail, input.thumbnailAtSeconds);
+      thumb = await storeThumbnail(storage, videoId, source, probe.durationSeconds, thumbnail, input.thumbnailAtSeconds);
     } catch (err) {
       if (err instanceof MediaStoreError) throw err;
+      if (input.remote && (await storeDown(storage))) throw new MediaStoreError(MEDIA_STORE_UNAVAILABLE, 'unavailable');
       ctx.logger.warn({ err, videoId }, 'thumbnail extraction failed');
       await storage.removeVideo(videoId);
       return fail400('Could not read a frame from the video for its thumbnail; please upload a thumbnail image with it');
     }
-    const stored = await storage.putFile(videoId, `video.${probe.extension}`, input.filePath);
+    const name = `video.${probe.extension}`;
+    const stored = input.remote
+      ? await input.remote.object.copyTo(videoId, name, input.remote.size)
+      : await storage.putFile(videoId, name, input.filePath as string);
     const video: VideoFileInfo = {
       key: stored.key,
       size: stored.size,
@@ -188,6 +214,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
         },
       },
       eventMetadata(ctx, { actorId: input.actorId, requestId: input.requestId }, { at, originalName: input.originalName ?? null }),
+      { inTransaction: recordWith && ((tx) => recordWith(tx, videoId)) },
     );
     if (!result.ok) throw new Error(result.error.message);
     return { ok: true, videoId };
@@ -208,6 +235,16 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput): Prom
     if (!keepMarker) await endIngest();
   }
 }
+
+/** How long ffprobe and ffmpeg may read a video in the bucket during its ingestion. */
+const REMOTE_READ_SECONDS = 3600;
+
+/** Whether the media store cannot be reached right now (a refusal or a missing bucket is not "down"). */
+const storeDown = (storage: MediaStorage) =>
+  storage.check().then(
+    () => false,
+    (err) => err instanceof MediaStoreError && err.reason === 'unavailable',
+  );
 
 const removeIngested = (ctx: AppContext, storage: MediaStorage, videoId: string) =>
   storage.removeVideo(videoId).then(

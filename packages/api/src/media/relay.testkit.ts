@@ -4,7 +4,8 @@
  * test/s3.ts extraGateway, with a relay only to pause bytes at a mark). `cut()` closes every
  * connection and refuses new ones until `restore()`; `hold()` stops passing bytes, in both
  * directions, until `release()`; `holdAfter(n)` does so once the store has sent n more bytes (so a
- * transcode reading its source through a presigned URL is certainly mid-file when the test acts).
+ * transcode reading its source through a presigned URL is certainly mid-file when the test acts);
+ * `traffic()` counts the bytes that crossed it (what a server fetched from the store, and sent).
  */
 import net from 'node:net';
 
@@ -17,10 +18,17 @@ export interface Relay {
   hold(): void;
   isHeld(): boolean;
   release(): void;
+  /** Bytes passed so far: sent by the store (`down`) and to it (`up`). */
+  traffic(): { down: number; up: number };
   close(): Promise<void>;
 }
 
-export async function relay(target: URL): Promise<Relay> {
+/**
+ * `backpressure`: pass bytes only as fast as the receiving side takes them (as a real network
+ * does), so `traffic()` counts what a reader consumed rather than everything the store would send
+ * on an open-ended range; off by default (the hold marks of the other suites count eagerly).
+ */
+export async function relay(target: URL, opts: { backpressure?: boolean } = {}): Promise<Relay> {
   let open = true;
   let held = false;
   const passed = { down: 0, up: 0 };
@@ -45,9 +53,13 @@ export async function relay(target: URL): Promise<Relay> {
         from.unshift(chunk.subarray(pass));
         return;
       }
-      to.write(chunk);
+      const flowing = to.write(chunk);
       passed[way] += chunk.length;
       if (held) from.pause(), paused.add(from);
+      else if (!flowing && opts.backpressure) {
+        from.pause();
+        to.once('drain', () => !held && from.resume());
+      }
     });
     from.on('end', () => to.end());
   };
@@ -82,6 +94,7 @@ export async function relay(target: URL): Promise<Relay> {
     },
     hold: holdAll,
     isHeld: () => held,
+    traffic: () => ({ ...passed }),
     release() {
       held = false;
       for (const s of paused) s.resume();

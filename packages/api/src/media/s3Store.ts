@@ -4,7 +4,8 @@
  * storage.ts. Scratch files stay on this process's disk only while an upload or a job runs: a
  * stored file is uploaded (multipart for large ones) and its local copy removed; ffmpeg reads an
  * original through a short-lived presigned URL; a transcoded ladder is uploaded from its staging
- * folder, playlists last, then the staging folder and any object of an earlier ladder go.
+ * folder, playlists last, then the staging folder and any object of an earlier ladder go. A finished
+ * tus upload (an object of the same bucket) becomes an original by a server-side copy (s3Copy.ts).
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -25,6 +26,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Env } from '../config/env.js';
 import { ingestMarker, scratchPath } from './localStore.js';
+import { copyWithinBucket } from './s3Copy.js';
 import { checkedKey, checkedVideoId, contentTypeOf, type MediaStorage, MediaStoreError, transcodeScratchDir } from './storage.js';
 
 /** How long ffmpeg may read an original through its presigned URL (a long transcode included). */
@@ -289,6 +291,18 @@ export function s3MediaStorage(env: S3Env): MediaStorage {
     beginIngest: (videoId) => ingestMarker(env.DATA_DIR, videoId),
     async check() {
       await call(() => client.send(new HeadBucketCommand({ Bucket: bucket })));
+    },
+    bucketObject(bucketKey) {
+      return {
+        url: (seconds) => getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: bucketKey }), { expiresIn: seconds }),
+        async copyTo(videoId, name, size) {
+          const key = `videos/${checkedVideoId(videoId)}/${name}`;
+          await call(() =>
+            copyWithinBucket(client, { bucket, from: bucketKey, to: objectKey(key), size, contentType: contentTypeOf(key) }),
+          );
+          return { key, size };
+        },
+      };
     },
   };
 }

@@ -4,20 +4,27 @@
  * multipart upload through one lands in the bucket; a tus upload (tus-js-client) begun through the
  * other is finished through the first (its bytes so far in the bucket, not on a disk); each video plays (progressive and HLS, transcoded by the leader) through the other
  * server; nothing of a video stays on either server's disk; deleting a video removes its objects.
+ * A tus upload finished through one server is known as finished by the other (HEAD, PATCH: the
+ * completion record is in the database), an upload finished by both at once makes one video, and
+ * each server's `uploads_in_progress{kind="tus"}` counts the unfinished uploads of both.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
+import { S3Store } from '@tus/s3-store';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
 import { apiClient, type FreshStore, freshStore, startTestServer, TEST_DATABASE_URL, type TestServer, tmpDir } from '../../test/harness.js';
 import { bucketKeys, type FreshBucket, freshBucket, mediaKinds } from '../../test/s3.js';
 import { postUpload } from '../catalog/upload.testkit.js';
+import { parseExposition } from '../metrics/exposition.testkit.js';
 import { createTestUser, grantActiveSubscriptionForTest, type TestViewer } from '../streaming/viewers.testkit.js';
 import { mediaBinaries } from './ffmpeg.js';
 import { makeMp4 } from './media.testkit.js';
+import { s3ClientConfig } from './s3Store.js';
 
 const run = promisify(execFile);
 const fixtures = tmpDir('shared-bucket-fixtures-');
@@ -82,6 +89,17 @@ async function tusAcross(first: TusEnd, second: TusEnd, file: string, onPaused: 
     }).start();
   });
 }
+
+/** A server's `uploads_in_progress{kind="tus"}`, as Prometheus would read it. */
+async function unfinishedTus(server: TestServer): Promise<number | undefined> {
+  return parseExposition(await server.ctx.metrics.registry.metrics()).find('uploads_in_progress', { kind: 'tus' })[0]?.value;
+}
+
+const tusHeaders = (token: string, more: Record<string, string> = {}) => ({
+  authorization: `Bearer ${token}`,
+  'tus-resumable': '1.0.0',
+  ...more,
+});
 
 const available = Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3');
 if (!TEST_DATABASE_URL && process.env.CI === 'true') throw new Error('TEST_DATABASE_URL must be set in CI');
@@ -167,6 +185,134 @@ describe.runIf(available)('two API servers, two data directories, one database a
       expect(filesUnder(path.join(server.store.dataDir, 'uploads', 'tus'))).toEqual([]);
     }
   }, 300_000);
+
+  it('an upload finished through A is finished for B: HEAD gives its video id, a PATCH is told so, tus-js-client sends nothing', async () => {
+    const [tokenA, tokenB] = [await adminToken(a), await adminToken(b)];
+    const size = fs.statSync(clip).size;
+    // The whole upload through A, its final PATCH included.
+    let uploadUrl = '';
+    const videoId = await new Promise<string>((resolve, reject) => {
+      const handle: tus.Upload = new tus.Upload(fs.createReadStream(clip), {
+        endpoint: `${a.url}/api/admin/uploads`,
+        metadata: { filename: 'lost-answer.mp4', title: 'Lost answer', accessLevel: 'free' },
+        chunkSize: Math.ceil(size / 2),
+        storeFingerprintForResuming: false,
+        retryDelays: null,
+        headers: { Authorization: `Bearer ${tokenA}` },
+        onError: reject,
+        onSuccess: ({ lastResponse }) => {
+          uploadUrl = handle.url as string;
+          resolve(lastResponse.getHeader('Upload-Video-Id') ?? '');
+        },
+      });
+      handle.start();
+    });
+    expect(videoId).toBeTruthy();
+    const uploadId = uploadUrl.slice(uploadUrl.lastIndexOf('/') + 1);
+    // The client lost that answer and asks B, which never saw the upload's end.
+    const head = await fetch(`${b.url}/api/admin/uploads/${uploadId}`, { method: 'HEAD', headers: tusHeaders(tokenB) });
+    expect([head.status, head.headers.get('upload-offset'), head.headers.get('upload-video-id')]).toEqual([200, String(size), videoId]);
+    const status = await apiClient(b.url).get(`/admin/uploads/${uploadId}`, tokenB);
+    expect(status.body.data).toMatchObject({ status: 'completed', offset: size, videoId });
+    // A client that sends its last chunk again to B is told the upload is complete (not 404: the file is not lost).
+    const patch = await fetch(`${b.url}/api/admin/uploads/${uploadId}`, {
+      method: 'PATCH',
+      headers: tusHeaders(tokenB, { 'upload-offset': String(Math.ceil(size / 2)), 'content-type': 'application/offset+octet-stream' }),
+      body: new Uint8Array(fs.readFileSync(clip).subarray(Math.ceil(size / 2))),
+    });
+    expect([patch.status, patch.headers.get('upload-offset'), patch.headers.get('upload-video-id')]).toEqual([409, String(size), videoId]);
+    expect(((await patch.json()) as { success: boolean }).success).toBe(false);
+    // tus-js-client resuming the URL on B counts the upload as done, with the video id, and sends no byte.
+    let patches = 0;
+    const resumed = await new Promise<string | null>((resolve, reject) => {
+      new tus.Upload(fs.createReadStream(clip), {
+        uploadUrl: `${b.url}/api/admin/uploads/${uploadId}`,
+        storeFingerprintForResuming: false,
+        retryDelays: null,
+        headers: { Authorization: `Bearer ${tokenB}` },
+        onBeforeRequest: (req) => {
+          if (req.getMethod() === 'PATCH') patches++;
+        },
+        onError: reject,
+        onSuccess: ({ lastResponse }) => resolve(lastResponse.getHeader('Upload-Video-Id') ?? null),
+      }).start();
+    });
+    expect([resumed, patches]).toEqual([videoId, 0]);
+    // One video, and no completion record on either disk.
+    const rows = await a.ctx.db.all('SELECT id FROM videos WHERE title = ?', ['Lost answer']);
+    expect(rows).toEqual([{ id: videoId }]);
+    for (const server of [a, b]) expect(filesUnder(path.join(server.store.dataDir, 'uploads'))).toEqual([]);
+  });
+
+  it('an upload whose last byte reached the bucket but was never ingested, finished by A and B at once, makes one video', async () => {
+    const [tokenA, tokenB] = [await adminToken(a), await adminToken(b)];
+    const bytes = fs.readFileSync(clip);
+    const created = await fetch(`${a.url}/api/admin/uploads`, {
+      method: 'POST',
+      headers: tusHeaders(tokenA, {
+        'upload-length': String(bytes.length),
+        'upload-metadata': `filename ${Buffer.from('twice.mp4').toString('base64')},title ${Buffer.from('Finished twice').toString('base64')}`,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location') as string;
+    const uploadId = location.slice(location.lastIndexOf('/') + 1);
+    // The state a process dying between the last byte and ingestion leaves: every byte in the bucket, no video.
+    const behindTheBack = new S3Store({
+      partSize: 8 * 1024 * 1024,
+      s3ClientConfig: { bucket: bucket.bucket, ...s3ClientConfig(a.ctx.env) },
+    });
+    await behindTheBack.write(Readable.from([bytes]), uploadId, 0);
+    expect((await behindTheBack.getUpload(uploadId)).offset).toBe(bytes.length);
+    // Two clients (or one retrying through the balancer) ask both servers at once; each finishes it.
+    const heads = await Promise.all(
+      [
+        [a, tokenA],
+        [b, tokenB],
+      ].map(([server, token]) =>
+        fetch(`${(server as TestServer).url}/api/admin/uploads/${uploadId}`, { method: 'HEAD', headers: tusHeaders(token as string) }),
+      ),
+    );
+    const answered = heads.map((h) => [h.status, h.headers.get('upload-video-id')]);
+    const videoId = answered[0]?.[1];
+    expect(videoId).toBeTruthy();
+    expect(answered).toEqual([
+      [200, videoId],
+      [200, videoId],
+    ]);
+    const rows = await a.ctx.db.all('SELECT id FROM videos WHERE title = ?', ['Finished twice']);
+    expect(rows).toEqual([{ id: videoId }]);
+    // The other attempt's objects went with its rolled-back video: only the winner's are in the bucket.
+    const known = new Set((await a.ctx.db.all<{ id: string }>('SELECT id FROM videos')).map((v) => v.id));
+    const stored = new Set((await bucketKeys(bucket.bucket, 'media/videos/')).map((k) => k.split('/')[2]));
+    expect([...stored].filter((id) => !known.has(id as string))).toEqual([]);
+    expect((await bucketKeys(bucket.bucket)).filter((k) => k.startsWith(uploadId))).toEqual([]);
+  });
+
+  it('counts unfinished tus uploads of every server in each server\'s uploads_in_progress{kind="tus"}', async () => {
+    const [tokenA, tokenB] = [await adminToken(a), await adminToken(b)];
+    const before = await unfinishedTus(b);
+    expect(before).toBe(await unfinishedTus(a));
+    const created = await fetch(`${a.url}/api/admin/uploads`, {
+      method: 'POST',
+      headers: tusHeaders(tokenA, {
+        'upload-length': String(fs.statSync(clip).size),
+        'upload-metadata': `filename ${Buffer.from('open.mp4').toString('base64')},title ${Buffer.from('Open').toString('base64')}`,
+        'content-type': 'application/offset+octet-stream',
+      }),
+      body: new Uint8Array(fs.readFileSync(clip).subarray(0, 1000)),
+    });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location') as string;
+    // Begun through A: B counts it as well as A (one figure for the site, not per process).
+    expect([await unfinishedTus(a), await unfinishedTus(b)]).toEqual([(before ?? 0) + 1, (before ?? 0) + 1]);
+    const removed = await fetch(`${b.url}/api/admin/uploads/${location.slice(location.lastIndexOf('/') + 1)}`, {
+      method: 'DELETE',
+      headers: tusHeaders(tokenB),
+    });
+    expect(removed.status).toBe(204);
+    expect([await unfinishedTus(a), await unfinishedTus(b)]).toEqual([before, before]);
+  });
 
   it('/api/health names the media store and that it is reachable', async () => {
     const health = await apiClient(b.url).get('/health');

@@ -80,6 +80,19 @@ export interface MediaStorage {
   beginIngest(videoId: string): Promise<() => Promise<void>>;
   /** Throws a MediaStoreError naming the variable to fix when the store cannot be used. */
   check(): Promise<void>;
+  /**
+   * Object stores only: an object of the same bucket outside the media keys, by its full key (a
+   * finished tus upload's `{uploadId}` at the bucket's root), to ingest without a copy on this disk.
+   */
+  bucketObject?(bucketKey: string): BucketObject;
+}
+
+/** An object already in the store's bucket (storage.ts `bucketObject`). */
+export interface BucketObject {
+  /** A presigned GET URL, for ffprobe and ffmpeg. */
+  url(seconds: number): Promise<string>;
+  /** Copies it server-side to the video's `name` (`video.mp4`); the object itself stays. */
+  copyTo(videoId: string, name: string, size: number): Promise<StoredFile>;
 }
 
 /** The store cannot be used: wrong bucket, refused credentials, unreachable endpoint. */

@@ -122,7 +122,7 @@ forEachStore('metrics', (kind) => {
 
     it('shows an upload in progress while its body is still arriving, and none after', async () => {
       const admin = await adminLogin(api);
-      const gauge = async () => (await scrape(server.metricsUrl as string)).find('uploads_in_progress')[0]?.value;
+      const gauge = async () => (await scrape(server.metricsUrl as string)).find('uploads_in_progress', { kind: 'multipart' })[0]?.value;
       expect(await gauge()).toBe(0);
       let send!: ReadableStreamDefaultController<Uint8Array>;
       const body = new ReadableStream<Uint8Array>({

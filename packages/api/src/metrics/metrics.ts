@@ -13,6 +13,7 @@ import type { Db } from '../db/types.js';
 import type { AppendObserver } from '../eventstore/instrumentedStore.js';
 import type { EventStore } from '../eventstore/types.js';
 import { queueStatus } from '../transcode/runnerRegistry.js';
+import { countUnfinished, UPLOAD_EXPIRY_MS } from '../uploads/tusRecords.js';
 
 /** The route label of requests no route handled (keeps raw URLs out of the label set). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -22,8 +23,13 @@ export interface Metrics {
   httpRequests: Counter<'route' | 'method' | 'status'>;
   httpDuration: Histogram<'route' | 'method' | 'status'>;
   bytesStreamed: Counter;
-  /** Uploads being received right now; any upload route calls inc() on start and dec() when done. */
-  uploadsInProgress: Gauge;
+  /**
+   * Uploads in progress, by `kind`: `multipart` — single-request uploads this process is receiving
+   * right now (an upload route calls inc() on start and dec() when done, or mounts `trackUploads`);
+   * `tus` — resumable uploads begun and not finished, on every process of the site (from the
+   * database at scrape time, so the same figure on each process).
+   */
+  uploadsInProgress: Gauge<'kind'>;
   /** For the EventStore decorator (`instrumentStore`). */
   appendObserver: AppendObserver;
   /** The scrape-time gauges need the database and the store; called once both exist. */
@@ -51,11 +57,17 @@ export function createMetrics(): Metrics {
     help: 'Media bytes the API process sent to clients: progressive video, HLS segments and preview sprites (with MEDIA_ACCEL=nginx nginx sends them and they are not counted here)',
     registers: [registry],
   });
+  let unfinishedTus: (() => Promise<number>) | undefined;
   const uploadsInProgress = new Gauge({
     name: 'uploads_in_progress',
-    help: 'Video uploads being received right now',
+    help: 'Video uploads in progress: kind="multipart" being received by this process right now; kind="tus" resumable uploads begun and not finished nor expired, on every process of the site (take the max across instances, not the sum)',
+    labelNames: ['kind'] as const,
     registers: [registry],
+    async collect() {
+      if (unfinishedTus) this.set({ kind: 'tus' }, await unfinishedTus());
+    },
   });
+  uploadsInProgress.set({ kind: 'multipart' }, 0);
   let store = 'unknown';
   const appends = new Counter({
     name: 'eventstore_appended_events_total',
@@ -85,6 +97,7 @@ export function createMetrics(): Metrics {
     },
     collectFrom(db, eventStore) {
       store = db.dialect;
+      unfinishedTus = () => countUnfinished(db, new Date(), UPLOAD_EXPIRY_MS);
       registerScrapeGauges(registry, db, eventStore);
     },
   };
@@ -224,11 +237,11 @@ export function httpMetrics(metrics: Metrics): MiddlewareHandler {
 export function trackUploads(metrics: Metrics, method = 'POST'): MiddlewareHandler {
   return async function countUploadInProgress(c, next) {
     if (c.req.method !== method) return next();
-    metrics.uploadsInProgress.inc();
+    metrics.uploadsInProgress.inc({ kind: 'multipart' });
     try {
       await next();
     } finally {
-      metrics.uploadsInProgress.dec();
+      metrics.uploadsInProgress.dec({ kind: 'multipart' });
     }
   };
 }

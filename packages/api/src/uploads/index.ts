@@ -13,8 +13,9 @@
  * - When the last byte arrives the file goes through the same ingestion as the web upload
  *   (ffprobe, duration, thumbnail, `VideoUploaded`); the final PATCH answers 204 with
  *   `Upload-Video-Id`. A file that is not a video is answered 400 with the reason and removed.
- *   HEAD of a finished upload answers offset = length and `Upload-Video-Id`, so a client that lost
- *   the last answer does not send the file again. `GET /api/admin/uploads/{id}` answers the
+ *   HEAD of a finished upload answers offset = length and `Upload-Video-Id` on any API process (the
+ *   record is in the database, tusRecords.ts), so a client that lost the last answer does not send
+ *   the file again; a PATCH to it is a 409 with the same headers. `GET /api/admin/uploads/{id}` answers the
  *   upload's status as JSON.
  * - With PostgreSQL, an upload's lock is a PostgreSQL advisory lock (pgLocker.ts), so every API
  *   process sharing the database respects it; with SQLite, tus's in-memory lock.
@@ -41,9 +42,12 @@ function tusOf(ctx: Parameters<NonNullable<AppModule['start']>>[0]): TusUploads 
 export const uploadsModule: AppModule = {
   name: 'uploads',
   routes: (api, ctx) => uploadRoutes(tusOf(ctx))(api, ctx),
-  // Every process: its upload locks' connection closes with it.
-  start(ctx) {
+  // Every process: its upload locks' connection closes with it, and the completion records an
+  // earlier version kept in its own DATA_DIR (uploads/done) move into the shared table.
+  async start(ctx) {
     const tus = tusOf(ctx);
+    const imported = await tus.importDoneFiles();
+    if (imported) ctx.logger.info({ count: imported }, 'tus completion records moved into the database');
     return { stop: () => tus.close() };
   },
   // Leader only: one process sweeps a shared DATA_DIR.

@@ -1,23 +1,28 @@
 /**
  * The tus 1.0 server behind `/api/admin/uploads` (see index.ts for the protocol as we serve it).
  *
- * Disk layout under `DATA_DIR/uploads/`:
+ * Disk layout under `DATA_DIR/uploads/` (the local store):
  *   tus/{id}         the bytes received so far (its length is the upload's offset)
  *   tus/{id}.json    tus's record of the upload: declared size, metadata, creation date
- *   done/{id}.json   `{ videoId, size, completedAt }` once ingested, so a client that lost the last
- *                    answer learns the video id from HEAD instead of sending the file again
- * Files, not tables, so several API processes on one shared DATA_DIR see the same uploads.
+ * Files, so several API processes on one shared DATA_DIR see the same uploads.
+ *
+ * Every upload also has a row in the database (`tus_uploads`, tusRecords.ts): written at creation,
+ * and completed with `{ videoId, size, completedAt }` in the transaction that records the video, so
+ * a client that lost the last answer learns the video id from HEAD on any process instead of
+ * sending the file again, and the unfinished ones are counted across processes (the
+ * `uploads_in_progress{kind="tus"}` gauge). Records of an earlier version in `done/{id}.json` are
+ * imported at start.
  *
  * With an object store (MEDIA_STORE=s3://…) the bytes received so far go to the bucket instead
  * (@tus/s3-store: an S3 multipart upload per tus upload, objects `{id}`, `{id}.info`, `{id}.part`
  * at the bucket's root while it runs), so any API process can continue an upload another one
- * began, with no shared disk. A complete upload is copied to this process's scratch for probing,
- * ingested (which stores it under `videos/`), and its tus objects removed.
+ * began, with no shared disk. A complete upload is probed through a presigned URL, copied
+ * server-side to `videos/{videoId}/` as the original (CopyObject; UploadPartCopy above 5 GiB), and
+ * its tus objects removed: its bytes never come back to an API process.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import { type DataStore, Server, type Upload } from '@tus/server';
@@ -28,11 +33,22 @@ import { mediaStorageFor } from '../media/mediaStore.js';
 import { explainS3Error, parseMediaStore, s3ClientConfig } from '../media/s3Store.js';
 import { MEDIA_STORE_UNAVAILABLE, MediaStoreError } from '../media/storage.js';
 import { createPgLocker } from './pgLocker.js';
+import {
+  dropRecord,
+  expiredRecords,
+  type FinishedUpload,
+  finishedRecord,
+  forgetUnfinished,
+  importDoneFiles,
+  recordCreated,
+  recordFinished,
+  UPLOAD_EXPIRY_MS,
+  UploadAlreadyFinished,
+} from './tusRecords.js';
 import { parseUploadMetadata } from './uploadMetadata.js';
 
 export const UPLOADS_PATH = '/api/admin/uploads';
-/** An unfinished upload is removed this long after its creation (tus expiration extension). */
-export const UPLOAD_EXPIRY_MS = 7 * 86_400_000;
+export { UPLOAD_EXPIRY_MS } from './tusRecords.js';
 /** The header on the last PATCH (and on HEAD of a finished upload) naming the new video. */
 export const VIDEO_ID_HEADER = 'Upload-Video-Id';
 
@@ -41,11 +57,7 @@ export interface UploadActor {
   requestId: string | null;
 }
 
-export interface FinishedUpload {
-  videoId: string;
-  size: number;
-  completedAt: string;
-}
+export type { FinishedUpload } from './tusRecords.js';
 
 /** A tus hook error: @tus/server answers with this status and body. */
 class TusAnswer {
@@ -58,6 +70,8 @@ class TusAnswer {
 export interface TusUploads {
   server: Server;
   store: DataStore;
+  /** Passes a request to tus, and records a created upload (201) or forgets a terminated one (204). */
+  handle(req: Request): Promise<Response>;
   /** Who sends each request (set by the route before the request reaches tus). */
   actors: WeakMap<Request, UploadActor>;
   finished(id: string): Promise<FinishedUpload | undefined>;
@@ -65,6 +79,8 @@ export interface TusUploads {
   finish(id: string, actor: UploadActor): Promise<FinishedUpload>;
   /** Removes expired unfinished uploads and old completion records; returns how many went. */
   sweep(): Promise<number>;
+  /** Moves this process's completion records of an earlier version (`uploads/done/*.json`) into the database. */
+  importDoneFiles(): Promise<number>;
   /** Closes the upload locks' connection (PostgreSQL). */
   close(): Promise<void>;
 }
@@ -122,20 +138,20 @@ export function createTusUploads(ctx: AppContext): TusUploads {
   // With PostgreSQL several processes may serve one upload: its lock lives in the database. Alone
   // on SQLite, tus's default in-memory lock is the whole story.
   const locker = ctx.env.DATABASE_URL ? createPgLocker(ctx.env.DATABASE_URL, { logger: ctx.logger }) : undefined;
-  const donePath = (id: string) => path.join(dirs.done, `${id}.json`);
 
-  async function finished(id: string): Promise<FinishedUpload | undefined> {
-    try {
-      return JSON.parse(await fsp.readFile(donePath(id), 'utf8')) as FinishedUpload;
-    } catch {
-      return undefined;
-    }
-  }
+  const finished = (id: string) => finishedRecord(ctx.db, id);
 
+  /** The upload's bytes and tus record go (its database row is the caller's business). */
   async function removeUpload(id: string): Promise<void> {
     await store.remove(id).catch(() => {});
     await fsp.rm(path.join(dirs.tus, id), { force: true });
     await fsp.rm(path.join(dirs.tus, `${id}.json`), { force: true });
+  }
+
+  /** An upload refused at ingestion: nothing of it stays, not even its row. */
+  async function discardUpload(id: string): Promise<void> {
+    await removeUpload(id);
+    await forgetUnfinished(ctx.db, id).catch((err) => ctx.logger.warn({ err, uploadId: id }, 'could not forget a refused upload'));
   }
 
   async function ingest(id: string, actor: UploadActor): Promise<FinishedUpload> {
@@ -145,33 +161,46 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     if (upload.size === undefined || upload.offset !== upload.size) throw new TusAnswer(409, 'The upload is not complete yet');
     const meta = parseUploadMetadata(upload.metadata);
     if (!meta.ok) {
-      await removeUpload(id);
+      await discardUpload(id);
       throw new TusAnswer(400, meta.error);
     }
     const { filename, thumbnailAtSeconds, ...details } = meta.value;
     let result: Awaited<ReturnType<typeof ingestVideoFile>>;
-    // On the object store the bytes are in the bucket: a scratch copy for ffprobe and ingestion.
-    const scratch = s3Store ? await media.stagingPath('.tus') : null;
+    const size = upload.size;
+    let completedAt = '';
+    // On the object store the bytes are in the bucket: ffprobe reads them there, and the original
+    // is a server-side copy of the tus object (no round trip through this process).
+    const remote = s3Store && media.bucketObject ? { object: media.bucketObject(id), size } : undefined;
     try {
-      if (s3Store && scratch)
-        await pipeline(await s3Store.read(id), fs.createWriteStream(scratch, { flags: 'wx' })).catch((err) => {
-          throw explainS3Error(err, media.location);
-        });
-      result = await ingestVideoFile(ctx, {
-        filePath: scratch ?? path.join(dirs.tus, id),
-        originalName: filename,
-        ...details,
-        thumbnailAtSeconds: thumbnailAtSeconds ?? null,
-        actorId: actor.adminId,
-        requestId: actor.requestId,
-      });
+      result = await ingestVideoFile(
+        ctx,
+        {
+          ...(remote ? { remote } : { filePath: path.join(dirs.tus, id) }),
+          originalName: filename,
+          ...details,
+          thumbnailAtSeconds: thumbnailAtSeconds ?? null,
+          actorId: actor.adminId,
+          requestId: actor.requestId,
+        },
+        {
+          // The completion record commits with the video, or neither does.
+          inTransaction: (tx, videoId) => {
+            completedAt = new Date().toISOString();
+            return recordFinished(tx, id, { videoId, size, completedAt });
+          },
+        },
+      );
     } catch (err) {
+      const first = await finishedByAnother(id, err);
+      if (first) return first;
       // Storage or store trouble: keep the bytes, the client may ask again (HEAD finishes it).
       ctx.logger.error({ err, uploadId: id }, 'ingesting a finished upload failed');
       if (err instanceof MediaStoreError) throw new TusAnswer(503, MEDIA_STORE_UNAVAILABLE);
       throw new TusAnswer(500, 'Something went wrong! Please try again later.');
-    } finally {
-      if (scratch) await fsp.rm(scratch, { force: true });
+    }
+    if (!result.ok) {
+      const first = await finishedByAnother(id, result.error);
+      if (first) return first;
     }
     if (!result.ok && result.status === 503) {
       // The media store is down: keep the bytes, the client asks again later (HEAD finishes it).
@@ -179,15 +208,27 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     }
     if (!result.ok) {
       // Not a video, unreadable…: nothing stays behind, the client gets the reason.
-      await removeUpload(id);
+      await discardUpload(id);
       throw new TusAnswer(result.status, result.error);
     }
-    const done: FinishedUpload = { videoId: result.videoId, size: upload.size, completedAt: new Date().toISOString() };
-    await fsp.mkdir(dirs.done, { recursive: true });
-    await fsp.writeFile(donePath(id), JSON.stringify(done));
+    const done: FinishedUpload = { videoId: result.videoId, size, completedAt };
     await removeUpload(id);
     ctx.logger.info({ uploadId: id, videoId: done.videoId, bytes: done.size }, 'tus upload ingested');
     return done;
+  }
+
+  /**
+   * After a failed ingestion: whether another process finished the upload meanwhile — its video
+   * committed first (ours rolled back, UploadAlreadyFinished), or it removed the bytes we were
+   * reading. Then its video is the answer, not our failure.
+   */
+  async function finishedByAnother(id: string, reason: unknown): Promise<FinishedUpload | undefined> {
+    const first = await finished(id).catch(() => undefined);
+    if (!first) return undefined;
+    const why = reason instanceof UploadAlreadyFinished ? 'its video committed first' : String(reason);
+    ctx.logger.info({ uploadId: id, videoId: first.videoId, why }, 'tus upload finished by another request; its video stands');
+    await removeUpload(id);
+    return first;
   }
 
   function finish(id: string, actor: UploadActor): Promise<FinishedUpload> {
@@ -236,15 +277,19 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     let removed = 0;
     await fsp.mkdir(dirs.tus, { recursive: true });
     removed += await server.cleanUpExpiredUploads();
-    // Completion records outlive their upload by one expiry period, then go.
-    const cutoff = Date.now() - UPLOAD_EXPIRY_MS;
-    for (const name of await fsp.readdir(dirs.done).catch(() => [] as string[])) {
-      const file = path.join(dirs.done, name);
-      const stat = await fsp.stat(file).catch(() => null);
-      if (stat && stat.mtimeMs < cutoff) {
-        await fsp.rm(file, { force: true });
-        removed++;
-      }
+    // Completion records outlive their upload by one expiry period, then go; so do the rows of
+    // unfinished uploads, with whatever tus's sweep leaves: an upload whose every byte arrived but
+    // that was never ingested (its process died, its client never asked again) is not "expired" to
+    // tus. A row stays while its bytes cannot be removed (the store down): the next sweep tries again.
+    for (const id of await expiredRecords(ctx.db, new Date(), UPLOAD_EXPIRY_MS)) {
+      const gone = await store.remove(id).then(
+        () => true,
+        (err) => (err as { status_code?: number }).status_code === 404,
+      );
+      if (!gone) continue;
+      await removeUpload(id);
+      await dropRecord(ctx.db, id);
+      removed++;
     }
     // Part files of the earlier home-made protocol cannot be resumed by any client.
     for (const name of await fsp.readdir(dirs.root).catch(() => [] as string[])) {
@@ -256,7 +301,28 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     return removed;
   }
 
-  return { server, store, actors, finished, finish, sweep, close: async () => locker?.close() };
+  async function handle(req: Request): Promise<Response> {
+    const res = await server.handleWeb(req);
+    const id = (url: string | null) => url?.slice(url.lastIndexOf('/') + 1).split('?')[0] ?? '';
+    // After tus has answered: a row for an upload that exists (a failed creation leaves none). A
+    // database that fails here costs the gauge one upload, not the upload itself.
+    const note = (write: Promise<void>) => write.catch((err) => ctx.logger.warn({ err }, 'could not record a tus upload'));
+    if (req.method === 'POST' && res.status === 201) await note(recordCreated(ctx.db, id(res.headers.get('location')), new Date()));
+    if (req.method === 'DELETE' && res.status === 204) await note(forgetUnfinished(ctx.db, id(new URL(req.url).pathname)));
+    return res;
+  }
+
+  return {
+    server,
+    store,
+    actors,
+    handle,
+    finished,
+    finish,
+    sweep,
+    importDoneFiles: () => importDoneFiles(ctx.db, dirs.done),
+    close: async () => locker?.close(),
+  };
 }
 
 /** An error of the object store's client that says the store could not be reached (not a refusal, not our bug). */

@@ -1,7 +1,8 @@
 /**
  * tus uploads over real HTTP with the real tus-js-client, a real store and real ffmpeg-generated
  * videos: resume across a server restart, admin-only methods, discovery, limits, metadata checks,
- * ingestion errors, termination and expiry.
+ * ingestion errors, termination and expiry; completion records and the unfinished-upload count in
+ * the database (`tus_uploads`), and the import of an earlier version's record files.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +14,7 @@ import { adminToken } from '../../test/adminToken.js';
 import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { signAccessToken } from '../http/auth.js';
 import { USERS_SCHEMA } from '../identity/users.schema.js';
+import { parseExposition } from '../metrics/exposition.testkit.js';
 import { uploadsInProgress } from './tusUploads.js';
 
 const work = tmpDir('uploads-int-');
@@ -62,6 +64,9 @@ forEachStore('tus uploads', (kind) => {
   afterAll(async () => server?.close());
 
   const tusDir = () => path.join(server.store.dataDir, 'uploads', 'tus');
+  const unfinishedGauge = async () =>
+    parseExposition(await server.ctx.metrics.registry.metrics()).find('uploads_in_progress', { kind: 'tus' })[0]?.value;
+  const head = (url: string) => fetch(url, { method: 'HEAD', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' } });
 
   /** The real tus client on the file; resolves with the video id (header of the last answer) or the error. */
   function upload(
@@ -311,7 +316,29 @@ forEachStore('tus uploads', (kind) => {
     expect(videos()).toBe(before);
   });
 
+  it('counts an unfinished upload in uploads_in_progress{kind="tus"} until it is finished or terminated', async () => {
+    const before = (await unfinishedGauge()) as number;
+    expect(before).toBeGreaterThanOrEqual(0);
+    const url = await firstChunkOnly(40_000);
+    expect(await unfinishedGauge()).toBe(before + 1);
+    const removed = await fetch(url, { method: 'DELETE', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' } });
+    expect(removed.status).toBe(204);
+    expect(await unfinishedGauge()).toBe(before);
+    // Begun, counted, finished by the client resuming it: no longer counted, its record names the video.
+    const resumable = await firstChunkOnly(40_000);
+    expect(await unfinishedGauge()).toBe(before + 1);
+    const { done } = upload(video, { uploadUrl: resumable });
+    const outcome = await done;
+    expect(outcome.videoId).toBeTruthy();
+    expect(await unfinishedGauge()).toBe(before);
+    const row = await server.ctx.db.get('SELECT video_id, size FROM tus_uploads WHERE id = ?', [resumable.split('/').pop()]);
+    expect(row && [row.video_id, Number(row.size)]).toEqual([outcome.videoId, fs.statSync(video).size]);
+    // Nothing of it on this process's disk: no upload left, no completion record file.
+    expect(fs.existsSync(path.join(server.store.dataDir, 'uploads', 'done'))).toBe(false);
+  });
+
   it('expires an abandoned upload and removes its file', async () => {
+    const counted = (await unfinishedGauge()) as number;
     const url = await firstChunkOnly(40_000);
     const id = url.split('/').pop() as string;
     expect(fs.statSync(path.join(tusDir(), id)).size).toBe(40_000);
@@ -336,6 +363,8 @@ forEachStore('tus uploads', (kind) => {
     const info = JSON.parse(fs.readFileSync(record, 'utf8'));
     info.creation_date = new Date(Date.now() - 8 * 86_400_000).toISOString();
     fs.writeFileSync(record, JSON.stringify(info));
+    await server.ctx.db.run('UPDATE tus_uploads SET created_at = ? WHERE id = ?', [info.creation_date, id]);
+    expect(await unfinishedGauge()).toBe(counted); // past its expiry: no longer in progress
     // The sweep runs at start-up (and hourly).
     server = await server.restart({ PORT: String(server.port) });
     // The sweep removes the file, then its record: wait for both.
@@ -344,7 +373,76 @@ forEachStore('tus uploads', (kind) => {
     expect(fs.existsSync(path.join(tusDir(), id))).toBe(false);
     expect(fs.existsSync(record)).toBe(false);
     expect(await uploadsInProgress(server.store.dataDir)).toBe(0);
-    const gone = await fetch(url, { method: 'HEAD', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' } });
+    const gone = await head(url);
     expect(gone.status).toBe(404);
+    for (let k = 0; k < 100 && (await server.ctx.db.get('SELECT id FROM tus_uploads WHERE id = ?', [id])); k++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(await server.ctx.db.get('SELECT id FROM tus_uploads WHERE id = ?', [id])).toBeUndefined();
+  });
+
+  it('removes an upload whose every byte arrived but that was never ingested once it has expired', async () => {
+    const bytes = fs.readFileSync(video);
+    const created = await fetch(`${server.url}/api/admin/uploads`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'tus-resumable': '1.0.0',
+        'upload-length': String(bytes.length),
+        'upload-metadata': metadataHeader({ filename: 'forgotten.mp4', title: 'Forgotten' }),
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = (created.headers.get('location') as string).split('/').pop() as string;
+    // Every byte on disk, no ingestion (a process died in between), and nobody asked for a week and a day.
+    fs.writeFileSync(path.join(tusDir(), id), bytes);
+    const record = path.join(tusDir(), `${id}.json`);
+    const info = JSON.parse(fs.readFileSync(record, 'utf8'));
+    info.offset = bytes.length;
+    info.creation_date = new Date(Date.now() - 8 * 86_400_000).toISOString();
+    fs.writeFileSync(record, JSON.stringify(info));
+    await server.ctx.db.run('UPDATE tus_uploads SET created_at = ? WHERE id = ?', [info.creation_date, id]);
+    // tus's own sweep keeps a complete upload whatever its age; ours (at start, and hourly) does not.
+    server = await server.restart({ PORT: String(server.port) });
+    const left = async () =>
+      fs.existsSync(path.join(tusDir(), id)) ||
+      fs.existsSync(record) ||
+      (await server.ctx.db.get('SELECT id FROM tus_uploads WHERE id = ?', [id]));
+    for (let k = 0; k < 100 && (await left()); k++) await new Promise((r) => setTimeout(r, 20));
+    expect([fs.existsSync(path.join(tusDir(), id)), fs.existsSync(record)]).toEqual([false, false]);
+    expect(await server.ctx.db.get('SELECT id FROM tus_uploads WHERE id = ?', [id])).toBeUndefined();
+    expect(await server.ctx.db.all('SELECT id FROM videos WHERE title = ?', ['Forgotten'])).toEqual([]);
+  });
+
+  it("moves an earlier version's completion record files into the database at start; a week-old one expires", async () => {
+    // What a process of the earlier version left in its DATA_DIR: one record of today, one of eight days ago.
+    const doneDir = path.join(server.store.dataDir, 'uploads', 'done');
+    fs.mkdirSync(doneDir, { recursive: true });
+    const size = fs.statSync(video).size;
+    const recent = { id: 'f0f0f0f0-0000-4000-8000-000000000001', videoId: 'a0a0a0a0-0000-4000-8000-000000000001' };
+    const old = { id: 'f0f0f0f0-0000-4000-8000-000000000002', videoId: 'a0a0a0a0-0000-4000-8000-000000000002' };
+    const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
+    fs.writeFileSync(
+      path.join(doneDir, `${recent.id}.json`),
+      JSON.stringify({ videoId: recent.videoId, size, completedAt: new Date().toISOString() }),
+    );
+    fs.writeFileSync(
+      path.join(doneDir, `${old.id}.json`),
+      JSON.stringify({ videoId: old.videoId, size, completedAt: eightDaysAgo.toISOString() }),
+    );
+    fs.writeFileSync(path.join(doneDir, 'notes.txt'), 'not a record');
+    server = await server.restart({ PORT: String(server.port) });
+    // The recent record answers HEAD as before the upgrade, now from the database.
+    const answer = await head(`${server.url}/api/admin/uploads/${recent.id}`);
+    expect([answer.status, answer.headers.get('upload-offset'), answer.headers.get('upload-video-id')]).toEqual([
+      200,
+      String(size),
+      recent.videoId,
+    ]);
+    // The old one is swept at start like before (a week after completion).
+    for (let k = 0; k < 100 && (await server.ctx.db.get('SELECT id FROM tus_uploads WHERE id = ?', [old.id])); k++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect((await head(`${server.url}/api/admin/uploads/${old.id}`)).status).toBe(404);
+    // The record files are gone; anything else there is left alone.
+    expect(fs.readdirSync(doneDir)).toEqual(['notes.txt']);
   });
 });

@@ -15,7 +15,7 @@ import { fail, notFound, ok } from '../http/envelope.js';
 import { describe, type RouteDoc } from '../http/openapi.js';
 import { idParams, idSchema, paramOf } from '../http/validate.js';
 import { refuseOffProtocol, tusResumableHeader } from './tusProtocol.js';
-import { type TusUploads, VIDEO_ID_HEADER } from './tusUploads.js';
+import { type FinishedUpload, type TusUploads, VIDEO_ID_HEADER } from './tusUploads.js';
 
 /** tus answers with a text body on errors: the same status and headers, the envelope as body. */
 async function asEnvelope(c: Context<AppEnv>, res: Response): Promise<Response> {
@@ -34,8 +34,14 @@ export function uploadRoutes(tus: TusUploads) {
       const admin = await requireAdmin(ctx, c);
       const offProtocol = refuseOffProtocol(c);
       if (offProtocol) return offProtocol;
+      return forward(c, admin);
+    }
+    async function forward(c: Context<AppEnv>, admin: { id: string }, uploadId?: string): Promise<Response> {
       tus.actors.set(c.req.raw, { adminId: admin.id, requestId: c.get('requestId') ?? null });
-      const res = await tus.server.handleWeb(c.req.raw);
+      const res = await tus.handle(c.req.raw);
+      // Finished meanwhile by another process (which removed its bytes): answered as finished, not 404.
+      const late = res.status === 404 && uploadId ? await tus.finished(uploadId) : undefined;
+      if (late) return finishedAnswer(c, late);
       res.headers.set('Cache-Control', 'no-store');
       return asEnvelope(c, res);
     }
@@ -44,7 +50,15 @@ export function uploadRoutes(tus: TusUploads) {
     api.options('/admin/uploads', discovery, (c) => tus.server.handleWeb(c.req.raw));
     api.options('/admin/uploads/:id', describe({ ...TUS_DOCS.options, params: idParams }), (c) => tus.server.handleWeb(c.req.raw));
     api.post('/admin/uploads', describe(TUS_DOCS.create), tusResumableHeader, passToTus);
-    api.patch('/admin/uploads/:id', describe(TUS_DOCS.append), tusResumableHeader, passToTus);
+    api.patch('/admin/uploads/:id', describe(TUS_DOCS.append), tusResumableHeader, async function appendToUpload(c) {
+      // Finished already (on this process or another): a 409 with the video's id (finishedAnswer).
+      const admin = await requireAdmin(ctx, c);
+      const offProtocol = refuseOffProtocol(c);
+      if (offProtocol) return offProtocol;
+      const id = paramOf(c, 'id', idSchema);
+      const done = await tus.finished(id);
+      return done ? finishedAnswer(c, done) : forward(c, admin, id);
+    });
     api.delete('/admin/uploads/:id', describe(TUS_DOCS.terminate), tusResumableHeader, passToTus);
 
     // Hono serves HEAD through the GET route; HEAD is tus's offset request, GET our JSON status.
@@ -57,19 +71,25 @@ export function uploadRoutes(tus: TusUploads) {
       c.header('Cache-Control', 'no-store');
       const done = await tus.finished(id);
       if (c.req.raw.method === 'HEAD') {
-        if (done) return headOfFinished(c, done.size, done.videoId);
+        if (done) return finishedAnswer(c, done);
         const upload = await tus.store.getUpload(id).catch(() => undefined);
         // Every byte arrived but the answer to the last PATCH was lost (or the server stopped while
         // ingesting): finish it now, so the client learns the video id instead of sending again.
         if (upload && upload.size !== undefined && upload.offset === upload.size) {
           const finished = await tus.finish(id, actor).catch(() => undefined);
-          if (finished) return headOfFinished(c, finished.size, finished.videoId);
+          if (finished) return finishedAnswer(c, finished);
         }
-        return passToTus(c);
+        return forward(c, admin, id);
       }
-      if (done) return ok(c, { uploadId: id, status: 'completed', offset: done.size, size: done.size, videoId: done.videoId });
+      const completed = (f: FinishedUpload) =>
+        ok(c, { uploadId: id, status: 'completed', offset: f.size, size: f.size, videoId: f.videoId });
+      if (done) return completed(done);
       const upload = await tus.store.getUpload(id).catch(() => undefined);
-      if (!upload) throw notFound('Upload not found');
+      if (!upload) {
+        const late = await tus.finished(id);
+        if (late) return completed(late);
+        throw notFound('Upload not found');
+      }
       return ok(c, { uploadId: id, status: 'open', offset: upload.offset, size: upload.size ?? null, videoId: null });
     });
   };
@@ -116,7 +136,7 @@ const TUS_DOCS = {
   append: tus({
     summary: 'Send bytes at `Upload-Offset`',
     description:
-      'The last PATCH runs the ingestion (ffprobe, duration, thumbnail) and answers 204 with `Upload-Video-Id`; a file that is not a video is a 400 and nothing stays.',
+      'The last PATCH runs the ingestion (ffprobe, duration, thumbnail) and answers 204 with `Upload-Video-Id`; a file that is not a video is a 400 and nothing stays. A PATCH to an upload already finished (by any API process) is a 409 with `Upload-Offset` = its length and `Upload-Video-Id`.',
     params: idParams,
     parameters: [tusResumable, { name: 'Upload-Offset', in: 'header', required: true, schema: { type: 'string' } }],
     requestBody: {
@@ -143,10 +163,23 @@ const TUS_DOCS = {
   }),
 } satisfies Record<string, RouteDoc>;
 
-function headOfFinished(c: Context<AppEnv>, size: number, videoId: string): Response {
+/**
+ * A finished upload, for tus: HEAD answers offset = length and the video id; PATCH has nothing more
+ * to append: 409 (as tus answers an offset that is not the upload's) with the same headers, and
+ * tus clients then ask HEAD and count the upload as done.
+ */
+function finishedAnswer(c: Context<AppEnv>, done: FinishedUpload): Response {
+  if (c.req.raw.method === 'PATCH') {
+    const answer = fail(c, 409, 'This upload is already complete');
+    answer.headers.set('Upload-Offset', String(done.size));
+    answer.headers.set(VIDEO_ID_HEADER, done.videoId);
+    answer.headers.set('Cache-Control', 'no-store');
+    return answer;
+  }
   c.header('Tus-Resumable', '1.0.0');
-  c.header('Upload-Offset', String(size));
-  c.header('Upload-Length', String(size));
-  c.header(VIDEO_ID_HEADER, videoId);
+  c.header('Upload-Offset', String(done.size));
+  c.header('Upload-Length', String(done.size));
+  c.header(VIDEO_ID_HEADER, done.videoId);
+  c.header('Cache-Control', 'no-store');
   return c.body(null, 200);
 }

@@ -13,6 +13,7 @@ import { sessionDevices } from './006_session_devices.js';
 import { transcodeJobs } from './007_transcode_jobs.js';
 import { transcodeLeases } from './008_transcode_leases.js';
 import { mailSubject } from './009_mail_subject.js';
+import { tusUploads } from './010_tus_uploads.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   transcodeJobs,
   transcodeLeases,
   mailSubject,
+  tusUploads,
 ];

@@ -1,0 +1,115 @@
+/**
+ * The `tus_uploads` table (migration 010): which resumable uploads exist and which video each
+ * finished one became, shared by every API process through the database. An upload's row is written
+ * when tus creates it (unfinished: `video_id` NULL) and completed in the same transaction as its
+ * video's `VideoUploaded` event (`recordFinished`, run inside the append), so a crash never leaves a
+ * video without its record or a record without its video, and of two processes finishing one upload
+ * at once only the first commits a video. Plain SQL over `Queryable` (and the one-time import of an
+ * earlier version's record files): no HTTP, no tus.
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Queryable } from '../db/types.js';
+
+/** An unfinished upload is removed this long after its creation (tus expiration extension), a completion record this long after completion. */
+export const UPLOAD_EXPIRY_MS = 7 * 86_400_000;
+
+export interface FinishedUpload {
+  videoId: string;
+  size: number;
+  completedAt: string;
+}
+
+/** Another process (or an earlier request) finished this upload first: the append rolls back. */
+export class UploadAlreadyFinished extends Error {
+  constructor(readonly uploadId: string) {
+    super(`The upload ${uploadId} was already finished`);
+    this.name = 'UploadAlreadyFinished';
+  }
+}
+
+/** A new upload, unfinished (a row already there — an upload finished within its POST — stays as it is). */
+export async function recordCreated(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.run('INSERT INTO tus_uploads (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING', [id, at.toISOString()]);
+}
+
+/**
+ * Marks the upload finished as `done.videoId`, inside the video's append transaction. Throws
+ * UploadAlreadyFinished when it already names a video (PostgreSQL: a concurrent finisher's row lock
+ * is waited for, then its committed video seen), which rolls the second video back.
+ */
+export async function recordFinished(tx: Queryable, id: string, done: FinishedUpload): Promise<void> {
+  const { changes } = await tx.run(
+    `INSERT INTO tus_uploads (id, created_at, video_id, size, completed_at) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET video_id = excluded.video_id, size = excluded.size, completed_at = excluded.completed_at
+WHERE tus_uploads.video_id IS NULL`,
+    [id, done.completedAt, done.videoId, done.size, done.completedAt],
+  );
+  if (changes === 0) throw new UploadAlreadyFinished(id);
+}
+
+export async function finishedRecord(db: Queryable, id: string): Promise<FinishedUpload | undefined> {
+  const row = await db.get<{ video_id: string; size: number | string; completed_at: string }>(
+    'SELECT video_id, size, completed_at FROM tus_uploads WHERE id = ? AND video_id IS NOT NULL',
+    [id],
+  );
+  return row && { videoId: row.video_id, size: Number(row.size), completedAt: row.completed_at };
+}
+
+/** An unfinished upload that went (terminated by its client, refused at ingestion). */
+export async function forgetUnfinished(db: Queryable, id: string): Promise<void> {
+  await db.run('DELETE FROM tus_uploads WHERE id = ? AND video_id IS NULL', [id]);
+}
+
+/** Unfinished uploads not expired yet (created within `expiryMs` before `now`), on every process. */
+export async function countUnfinished(db: Queryable, now: Date, expiryMs: number): Promise<number> {
+  const row = await db.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM tus_uploads WHERE video_id IS NULL AND created_at >= ?', [
+    new Date(now.getTime() - expiryMs).toISOString(),
+  ]);
+  return Number(row?.n ?? 0);
+}
+
+/** Uploads whose rows are due to go: completion records `expiryMs` after completion, unfinished uploads `expiryMs` after creation. */
+export async function expiredRecords(db: Queryable, now: Date, expiryMs: number): Promise<string[]> {
+  const cutoff = new Date(now.getTime() - expiryMs).toISOString();
+  const rows = await db.all<{ id: string }>(
+    'SELECT id FROM tus_uploads WHERE (video_id IS NOT NULL AND completed_at < ?) OR (video_id IS NULL AND created_at < ?)',
+    [cutoff, cutoff],
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function dropRecord(db: Queryable, id: string): Promise<void> {
+  await db.run('DELETE FROM tus_uploads WHERE id = ?', [id]);
+}
+
+/**
+ * Moves the completion records an earlier version kept as files (`DATA_DIR/uploads/done/{id}.json`,
+ * `{ videoId, size, completedAt }`) into the table, then removes each file; a row already there
+ * wins. Run by every process at start (each may have its own DATA_DIR). A file that is not such a
+ * record is left where it is. Returns how many were imported.
+ */
+export async function importDoneFiles(db: Queryable, doneDir: string): Promise<number> {
+  let imported = 0;
+  for (const name of await fsp.readdir(doneDir).catch(() => [] as string[])) {
+    if (!name.endsWith('.json')) continue;
+    const file = path.join(doneDir, name);
+    const record = await fsp
+      .readFile(file, 'utf8')
+      .then((text) => JSON.parse(text) as Partial<FinishedUpload>)
+      .catch(() => null);
+    if (!record || typeof record.videoId !== 'string' || typeof record.size !== 'number') continue;
+    const stat = await fsp.stat(file);
+    const completedAt = typeof record.completedAt === 'string' ? record.completedAt : stat.mtime.toISOString();
+    await db.run(
+      `INSERT INTO tus_uploads (id, created_at, video_id, size, completed_at) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET video_id = excluded.video_id, size = excluded.size, completed_at = excluded.completed_at
+WHERE tus_uploads.video_id IS NULL`,
+      [name.slice(0, -'.json'.length), completedAt, record.videoId, record.size, completedAt],
+    );
+    await fsp.rm(file, { force: true });
+    imported++;
+  }
+  await fsp.rmdir(doneDir).catch(() => {});
+  return imported;
+}
