@@ -1,10 +1,12 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractThumbnail, mediaBinaries, probeVideo } from './ffmpeg';
 import { imageTypeOfFile } from './imageType';
-import { makeFakeVideo, makeImage, makeMp4, makeWebm } from './media.testkit';
+import { makeFakeVideo, makeImage, makeMp4, makeMpegTs, makeWebm } from './media.testkit';
 
 let dir: string;
 beforeAll(() => {
@@ -39,6 +41,34 @@ describe('ffmpeg/ffprobe', () => {
     });
     expect((await probeVideo(await makeImage(dir, 'png'))).ok).toBe(false);
     expect((await probeVideo(await makeImage(dir, 'jpg'))).ok).toBe(false);
+  });
+
+  // An uploaded "video" that is a playlist makes ffmpeg's HLS demuxer fetch what it names: any file
+  // of the server's disk when probed as a file, any address of the server's network when probed
+  // through a URL (a finished tus upload is probed through a presigned one). Only containers a
+  // video is uploaded in are demuxed.
+  it('refuses a playlist named .mp4 without fetching what it names, on disk or over HTTP', async () => {
+    const segment = await makeMpegTs(dir, 2);
+    const onDisk = path.join(dir, 'playlist-on-disk.mp4');
+    fs.writeFileSync(onDisk, `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n${segment}\n#EXT-X-ENDLIST\n`);
+    expect((await probeVideo(onDisk)).ok).toBe(false);
+
+    const asked: string[] = [];
+    const server = http.createServer((req, res) => {
+      asked.push(req.url ?? '');
+      if (req.url === '/upload') {
+        res.end(`#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n/internal/segment.ts\n#EXT-X-ENDLIST\n`);
+      } else fs.createReadStream(segment).pipe(res);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload`;
+      expect((await probeVideo(url)).ok).toBe(false);
+      await expect(extractThumbnail(url, 0.5, path.join(dir, 'never.jpg'))).rejects.toThrow();
+      expect(asked.every((u) => u === '/upload')).toBe(true);
+    } finally {
+      server.close();
+    }
   });
 
   it('extracts a JPEG thumbnail', async () => {

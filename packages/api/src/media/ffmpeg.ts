@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import ffmpeg from 'fluent-ffmpeg';
+import { UPLOADED_VIDEO_INPUT } from './uploadedVideoInput.js';
 
 const require = createRequire(import.meta.url);
 
@@ -68,14 +69,14 @@ function containerOf(formatName: string, codec: string): { mimeType: string; ext
 }
 
 /**
- * Probes a file by its bytes. Not a video (no video stream, a still image, no duration) → `ok: false`.
+ * Probes a file (a path, or a URL) by its bytes. Not a video (no video stream, a still image, no duration) → `ok: false`.
  * @example const r = await probeVideo('/tmp/upload.part'); if (r.ok) r.probe.durationSeconds
  */
 export function probeVideo(filePath: string): Promise<ProbeResult> {
   mediaBinaries();
   const notVideo = 'The uploaded file is not a playable video (no video stream found)';
   return new Promise((resolve) => {
-    ffmpeg.ffprobe(filePath, (err, data) => {
+    ffmpeg.ffprobe(filePath, UPLOADED_VIDEO_INPUT, (err, data) => {
       if (err || !data) return resolve({ ok: false, error: notVideo });
       const video = data.streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
       const formatName = String(data.format.format_name ?? '');
@@ -108,6 +109,7 @@ export function extractThumbnail(videoPath: string, atSeconds: number, outPath: 
   mediaBinaries();
   return new Promise((resolve, reject) => {
     ffmpeg(videoPath)
+      .inputOptions(UPLOADED_VIDEO_INPUT)
       .seekInput(Math.max(0, atSeconds).toFixed(3))
       .outputOptions(['-frames:v 1', '-vf scale=min(640\\,iw):-2', '-q:v 4', '-f image2', '-y'])
       .output(outPath)

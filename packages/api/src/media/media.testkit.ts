@@ -43,6 +43,21 @@ export const makeMp4 = (dir: string, seconds = 3) =>
     '+faststart',
   ]);
 
+/** H.264/AAC in MPEG-TS (what an HLS segment is) of `seconds` seconds. */
+export const makeMpegTs = (dir: string, seconds = 2) =>
+  ffmpegTo(path.join(dir, `clip-${seconds}s.ts`), [
+    ...sources(seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+  ]);
+
 /** VP9/Opus WebM of `seconds` seconds. */
 export const makeWebm = (dir: string, seconds = 2) =>
   ffmpegTo(path.join(dir, `clip-${seconds}s.webm`), [

@@ -7,6 +7,7 @@
  * upscaled; a source taller than 1080 lines adds its own resolution (capped at 2160) as one more
  * rendition, which only plans entitled above 1080p see (streaming/entitlement.ts).
  */
+import { UPLOADED_VIDEO_INPUT } from '../media/uploadedVideoInput.js';
 
 export interface Rendition {
   /** "1080p": also the folder name under `hls/`. */
@@ -98,7 +99,19 @@ export function ladderArgs(job: LadderJob): string[] {
   // An original read from the object store (a presigned URL): a dropped connection is resumed from
   // where it broke (a Range request) for a few seconds before ffmpeg gives up.
   const reconnect = /^https?:/.test(job.input) ? ['-reconnect', '1', '-reconnect_delay_max', '5'] : [];
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...reconnect, '-i', job.input, '-filter_complex', filter];
+  const args = [
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    ...reconnect,
+    ...UPLOADED_VIDEO_INPUT,
+    '-i',
+    job.input,
+    '-filter_complex',
+    filter,
+  ];
   for (let i = 0; i < n; i++) {
     args.push('-map', `[v${i}]`);
     if (job.hasAudio) args.push('-map', '0:a:0');
