@@ -35,7 +35,7 @@ if (process.env.TEST_DATABASE_URL) {
 // The S3 media store's suites run against a real S3 server: a single-node Ceph cluster on memstore.
 let rgw;
 if (process.env.TEST_S3_ENDPOINT) {
-  for (const v of ['TEST_S3_ENDPOINT', 'TEST_S3_ACCESS_KEY', 'TEST_S3_SECRET_KEY']) env[v] = process.env[v];
+  for (const v of ['TEST_S3_ENDPOINT', 'TEST_S3_ACCESS_KEY', 'TEST_S3_SECRET_KEY', 'TEST_S3_CEPH_DIR']) if (process.env[v]) env[v] = process.env[v];
 } else {
   try {
     rgw = await startRgwCluster();
@@ -43,7 +43,13 @@ if (process.env.TEST_S3_ENDPOINT) {
     cluster?.stop();
     throw err;
   }
-  Object.assign(env, { TEST_S3_ENDPOINT: rgw.endpoint, TEST_S3_ACCESS_KEY: rgw.accessKey, TEST_S3_SECRET_KEY: rgw.secretKey });
+  // TEST_S3_CEPH_DIR: the cluster's folder (its ceph.conf), for the bench test's garbage collection (bench/lib/s3Services.mjs).
+  Object.assign(env, {
+    TEST_S3_ENDPOINT: rgw.endpoint,
+    TEST_S3_ACCESS_KEY: rgw.accessKey,
+    TEST_S3_SECRET_KEY: rgw.secretKey,
+    TEST_S3_CEPH_DIR: rgw.dir,
+  });
   console.log(`Ceph RGW (S3) for the tests: ${rgw.endpoint} (ready in ${(rgw.readyMs / 1000).toFixed(1)} s)`);
 }
 

@@ -3,7 +3,9 @@
 // name running ones, as for the tests; without them a throwaway Ceph RGW (scripts/rgwCluster.mjs)
 // and PostgreSQL (scripts/pgCluster.mjs) are started here and stopped by `stop()`. Each bench gets
 // its own bucket and database, removed at the end, so a shared gateway keeps nothing of it.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { startPgCluster } from '../../scripts/pgCluster.mjs';
@@ -24,6 +26,8 @@ export async function startServices(opts = {}) {
   const stops = [];
   try {
     let s3;
+    // The gateway's configuration, for its garbage collection (below): the tests' cluster folder, or ours.
+    let cephConf = process.env.TEST_S3_CEPH_DIR ? path.join(process.env.TEST_S3_CEPH_DIR, 'ceph.conf') : undefined;
     if (process.env.TEST_S3_ENDPOINT) {
       s3 = {
         endpoint: process.env.TEST_S3_ENDPOINT,
@@ -35,6 +39,7 @@ export async function startServices(opts = {}) {
       stops.push(() => rgw.stop());
       console.log(`Ceph RGW started for the bench: ${rgw.endpoint} (ready in ${(rgw.readyMs / 1000).toFixed(1)} s)`);
       s3 = { endpoint: rgw.endpoint, accessKey: rgw.accessKey, secretKey: rgw.secretKey };
+      cephConf = path.join(rgw.dir, 'ceph.conf');
     }
     const client = new s3sdk.S3Client({
       endpoint: s3.endpoint,
@@ -47,7 +52,12 @@ export async function startServices(opts = {}) {
     });
     const bucket = `bench-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
     await client.send(new s3sdk.CreateBucketCommand({ Bucket: bucket }));
-    stops.push(() => emptyBucket(client, bucket).then(() => client.send(new s3sdk.DeleteBucketCommand({ Bucket: bucket }))));
+    stops.push(async () => {
+      await emptyBucket(client, bucket);
+      await client.send(new s3sdk.DeleteBucketCommand({ Bucket: bucket }));
+      if (cephConf && process.env.TEST_S3_CEPH_DIR)
+        spawnSync('radosgw-admin', ['-c', cephConf, 'gc', 'process', '--include-all'], { stdio: 'ignore', timeout: 120_000 });
+    });
 
     let databaseUrl;
     if (opts.database) {
@@ -79,8 +89,17 @@ export async function startServices(opts = {}) {
       },
       /** One SQL statement on the bench's database (`$1` parameters): the rows. */
       query: async (text, params = []) => (await withPg(databaseUrl, (c) => c.query(text, params))).rows,
-      /** Removes every object under `prefix` (the bench keeps the shared gateway's memory free between runs). */
-      empty: (prefix = '') => emptyBucket(client, bucket, prefix),
+      /**
+       * Removes every object under `prefix`, and has the gateway free their space at once: RGW keeps
+       * a deleted object's data for its garbage collection (two hours by default), and the test
+       * gateway's `memstore` (2 GiB of memory) fills and stops taking writes after a few hundred MB
+       * uploaded per round. Without the cluster's folder (TEST_S3_CEPH_DIR) the space stays taken.
+       */
+      async empty(prefix = '') {
+        await emptyBucket(client, bucket, prefix);
+        if (cephConf && fs.existsSync(cephConf))
+          spawnSync('radosgw-admin', ['-c', cephConf, 'gc', 'process', '--include-all'], { stdio: 'ignore', timeout: 120_000 });
+      },
       async stop() {
         for (const s of stops.reverse()) await Promise.resolve(s()).catch((err) => console.error(`cleanup: ${err.message}`));
         stops.length = 0;
