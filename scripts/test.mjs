@@ -35,7 +35,8 @@ if (process.env.TEST_DATABASE_URL) {
 // The S3 media store's suites run against a real S3 server: a single-node Ceph cluster on memstore.
 let rgw;
 if (process.env.TEST_S3_ENDPOINT) {
-  for (const v of ['TEST_S3_ENDPOINT', 'TEST_S3_ACCESS_KEY', 'TEST_S3_SECRET_KEY', 'TEST_S3_CEPH_DIR']) if (process.env[v]) env[v] = process.env[v];
+  for (const v of ['TEST_S3_ENDPOINT', 'TEST_S3_ACCESS_KEY', 'TEST_S3_SECRET_KEY', 'TEST_S3_CEPH_DIR'])
+    if (process.env[v]) env[v] = process.env[v];
 } else {
   try {
     rgw = await startRgwCluster();
