@@ -262,6 +262,8 @@ async function main() {
     }
     const two = spread(perMinute[2]);
     const one = spread(perMinute[1]);
+    // Round k ran one runner and two moments apart: the ratio is the median of those pairs'.
+    const paired = spread(perMinute[2].map((v, k) => v / (perMinute[1][k] as number)));
     report({
       figure: `Transcode batch of ${VIDEOS} queued ${BATCH_SECONDS} s ${HEIGHT}p videos, two runners (--concurrency 1 each), ${BATCH_ROUNDS} rounds`,
       note: `cores busy ${pct(spread(busy[2]).median)} (two), ${pct(spread(busy[1]).median)} (one)`,
@@ -271,6 +273,8 @@ async function main() {
       reference: one.median,
       referenceRange: BATCH_ROUNDS > 1 ? one.range : undefined,
       referenceLabel: 'one runner',
+      ratio: paired.median,
+      ratioRange: BATCH_ROUNDS > 1 ? paired.range : undefined,
       target: 'report',
     });
   } finally {
