@@ -19,7 +19,7 @@
  *
  *   node bench/media-nginx.mjs [--seconds 5] [--rounds 7] [--connections 16] [--mb 100]
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { renderNginxConf, standaloneNginxConf } from '../deploy/render-nginx.mjs';
 import { apiCall } from './lib/benchServer.mjs';
 import { QUICK, report, spread } from './lib/report.mjs';
+import { listening, wrkRanges } from './lib/wrkRanges.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -56,15 +57,6 @@ const freePort = () =>
     });
   });
 
-const listening = (port) =>
-  new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1', () => {
-      s.end();
-      resolve(true);
-    });
-    s.on('error', () => resolve(false));
-  });
-
 const children = [];
 function start(cmd, args, env, ready) {
   const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -86,33 +78,8 @@ function start(cmd, args, env, ready) {
   });
 }
 
-/** Runs wrk against `url` with random 1 MiB ranges of a `size`-byte file; answers MB/s. */
-function wrk(label, url, size, work) {
-  const script = path.join(work, 'ranges.lua');
-  fs.writeFileSync(
-    script,
-    `local chunks = ${Math.floor(size / MiB)}
-math.randomseed(42)
-request = function()
-  local first = math.random(0, chunks - 1) * ${MiB}
-  return wrk.format("GET", nil, { ["Range"] = "bytes=" .. first .. "-" .. (first + ${MiB - 1}) })
-end
-done = function(summary, latency, requests)
-  io.write(string.format("RESULT %d %d %d %d\\n", summary.bytes, summary.duration, summary.requests,
-    summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
-end
-`,
-  );
-  // A generous timeout: on a loaded machine a slow answer is a slow answer, not a failure.
-  const r = spawnSync('/usr/bin/wrk', ['-t', '2', '-c', String(CONNECTIONS), '-d', `${SECONDS}s`, '--timeout', '30s', '-s', script, url], {
-    encoding: 'utf8',
-  });
-  const m = /RESULT (\d+) (\d+) (\d+) (\d+)/.exec(r.stdout);
-  if (!m) throw new Error(`wrk failed for ${label}: ${r.stdout}${r.stderr}`);
-  const [bytes, micros, requests, errors] = m.slice(1).map(Number);
-  if (errors > 0) throw new Error(`${label}: ${errors} failed or non-2xx answers of ${requests}`);
-  return { label, mbps: bytes / MiB / (micros / 1e6), requests };
-}
+/** wrk's random 1 MiB ranges of a `size`-byte file at `url` (bench/lib/wrkRanges.mjs); answers MB/s. */
+const wrk = (label, url, size, work) => wrkRanges({ label, url, size, work, connections: CONNECTIONS, seconds: SECONDS });
 
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-media-'));

@@ -55,7 +55,9 @@ try {
     .join(' ')} at the end, Node ${process.version}`;
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   console.log(`\n${table}\n\n${machine}; ${minutes} min${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
-  const heading = `## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${quick ? 'quick' : 'full'} run`;
+  // A run of some benches only says which: the docs' table is the newest run of them all (scripts/docs/figures.mjs).
+  const of = only.length ? ` of ${benches.map((b) => `bench/${b}`).join(', ')}` : '';
+  const heading = `## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${quick ? 'quick' : 'full'} run${of}`;
   const section = `${heading}\n\nMachine: ${machine}. Took ${minutes} min.${failed.length ? ` Benches that failed: ${failed.join(', ')}.` : ''}\n\n${table}\n`;
   if (!fs.existsSync(resultsFile)) fs.writeFileSync(resultsFile, RESULTS_HEADER);
   fs.appendFileSync(resultsFile, `\n${section}`);

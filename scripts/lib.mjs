@@ -77,7 +77,7 @@ const SYSTEM_NEEDS = [
   { pkg: 'ceph-common', present: () => fs.existsSync('/usr/bin/radosgw-admin') && fs.existsSync('/usr/bin/ceph') },
 ];
 
-/** The benchmarks' extra needs beyond the tests' (none today: wrk is one of the tests' needs). */
+/** The benchmarks' extra needs beyond the tests' (none today: wrk, nginx, ffmpeg, PostgreSQL and Ceph RGW, which the media-tier benches start, are the tests' needs too). */
 export const BENCH_NEEDS = [];
 
 /** Installs missing Debian packages the tests need (ffmpeg, chromium, firefox-esr, webkit2gtk-driver, xvfb, postgresql, nginx, wrk, Ceph RGW), plus `extra`. */

@@ -44,7 +44,8 @@ if (process.env.TEST_S3_ENDPOINT) {
     cluster?.stop();
     throw err;
   }
-  // TEST_S3_CEPH_DIR: the cluster's folder, where media/storeRestart.int.test.ts starts a gateway of its own to kill.
+  // TEST_S3_CEPH_DIR: the cluster's folder (its ceph.conf), where media/storeRestart.int.test.ts starts a
+  // gateway of its own to kill, and where the bench test runs RGW's garbage collection (bench/lib/s3Services.mjs).
   Object.assign(env, {
     TEST_S3_ENDPOINT: rgw.endpoint,
     TEST_S3_ACCESS_KEY: rgw.accessKey,

@@ -117,4 +117,27 @@ describe('generated figures', () => {
     expect(out).toContain('| a | 2 |');
     expect(out).not.toContain('| a | 3 |');
   });
+
+  it('keep the newest run of every bench, and add newer runs of some benches under their own heading', () => {
+    const results = [
+      '# Benchmark results',
+      '## 2026-01-02 10:00 UTC — full run',
+      'Machine: 2 cores.',
+      '| figure | ours |',
+      '| a | 2 |',
+      '## 2026-01-03 10:00 UTC — full run of bench/media-s3.mjs',
+      'Machine: loaded.',
+      '| figure | ours |',
+      '| s3 | 9 |',
+      '## 2026-01-04 10:00 UTC — quick run of bench/media-s3.mjs',
+      '| figure | ours |',
+      '| s3 | 1 |',
+    ].join('\n');
+    const out = renderBench(results);
+    expect(out).toContain('2026-01-02 10:00 UTC — full run. Machine: 2 cores.');
+    expect(out).toContain('| a | 2 |');
+    expect(out).toContain('**Since then**, 2026-01-03 10:00 UTC — full run of bench/media-s3.mjs. Machine: loaded.');
+    expect(out).toContain('| s3 | 9 |');
+    expect(out).not.toContain('| s3 | 1 |');
+  });
 });

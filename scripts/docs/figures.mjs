@@ -152,21 +152,30 @@ export function renderMetrics({ series }) {
   return table(['series', 'type', 'labels', 'what'], rows);
 }
 
-/** The newest full run of bench/RESULTS.md: its date, machine line and table. */
+/**
+ * The newest full run of every bench in bench/RESULTS.md (its date, machine line and table), then
+ * the tables of newer full runs of some benches only (`pnpm bench NAME`), each under its heading.
+ */
 export function renderBench(resultsMd) {
   const sections = resultsMd.split(/^## /m).slice(1);
-  const full = sections.filter((s) => /full run/.test(s.split('\n')[0]));
-  const last = full.at(-1);
-  if (!last) return '_No full run in bench/RESULTS.md yet._';
-  const lines = last.split('\n');
-  const heading = lines[0].trim();
-  const machine = lines.find((l) => l.startsWith('Machine:')) ?? '';
-  const rows = lines.filter((l) => l.startsWith('|'));
-  return [
-    `**Latest figures**: the newest full run in [\`bench/RESULTS.md\`](../bench/RESULTS.md), ${heading}. ${machine}`,
+  const heading = (s) => s.split('\n')[0].trim();
+  const lastAll = sections.findLastIndex((s) => /— full run$/.test(heading(s)));
+  if (lastAll < 0) return '_No full run in bench/RESULTS.md yet._';
+  const parts = (s) => {
+    const lines = s.split('\n');
+    return { machine: lines.find((l) => l.startsWith('Machine:')) ?? '', rows: lines.filter((l) => l.startsWith('|')) };
+  };
+  const all = parts(sections[lastAll]);
+  const out = [
+    `**Latest figures**: the newest full run in [\`bench/RESULTS.md\`](../bench/RESULTS.md), ${heading(sections[lastAll])}. ${all.machine}`,
     '',
-    ...rows,
-  ].join('\n');
+    ...all.rows,
+  ];
+  for (const s of sections.slice(lastAll + 1).filter((x) => /— full run of /.test(heading(x)))) {
+    const p = parts(s);
+    out.push('', `**Since then**, ${heading(s)}. ${p.machine}`, '', ...p.rows);
+  }
+  return out.join('\n');
 }
 
 /** Every generated block, rendered now: `[{ file, before, after }]` per file. */

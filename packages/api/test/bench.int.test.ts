@@ -55,6 +55,13 @@ it('pnpm bench -- --quick prints and records one table with every figure', async
       /\| Media directly from Node .*\(nginx serving the file\)/,
       /\| Upload [\d,]+ MB multipart .*\(nginx writing the body to a file\)/,
       /\| Upload [\d,]+ MB over tus, one PATCH [^|]*\| [\d,.]+ \([\d,.]+–[\d,.]+\) MB\/s \| [\d,.]+ \([\d,.]+–[\d,.]+\) MB\/s \(nginx writing the body to a file\)/,
+      // The media tier on the object store (bench/media-s3.mjs, bench/runners.ts).
+      /\| Upload [\d,]+ MB to the object store, multipart route [^|]*\| [\d,.]+ \([\d,.]+–[\d,.]+\) MB\/s \| [\d,.]+ \([\d,.]+–[\d,.]+\) MB\/s \(the AWS SDK storing the file/,
+      /\| Upload [\d,]+ MB to the object store over tus, one PATCH .*\(the AWS SDK storing the file/,
+      /\| Media from the object store through nginx .*\(presigned GET straight from the store\)/,
+      /\| Media decisions of the API alone .* req\/s \|/,
+      /\| Transcode CPU per second of video, one job by pnpm cli transcode-runner .*\(the same ffmpeg command alone on the same presigned original\)/,
+      /\| Transcode batch of \d+ queued .* videos\/min \(one runner\)/,
       /\| Login: argon2id verifications per core \(m=19 MiB, t=2, p=1; OWASP minimum met\)/,
       /\| Web: first-load JS of \/ /,
       /\| Web: time until the age gate is visible/,
