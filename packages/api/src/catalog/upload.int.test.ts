@@ -7,6 +7,9 @@ import { filesUnder, makeFakeVideo, makeImage, makeMp4, makeWebm } from '../medi
 import { createTestUser, type TestViewer } from '../streaming/viewers.testkit';
 import { postUpload } from './upload.testkit';
 
+/** An upload's answer as the client reads it: status and body. */
+const answer = (r: { status: number; body: unknown }) => ({ status: r.status, body: r.body });
+
 const fixtures = tmpDir('upload-fixtures-');
 afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
 
@@ -79,7 +82,7 @@ forEachStore('video upload', (kind) => {
       [{}, { video }],
     ] as const) {
       const r = await postUpload(server.url, admin.token, fields, files);
-      expect(r).toEqual({ status: 400, body: { success: false, error: 'Please provide at least a title and video file' } });
+      expect(answer(r)).toEqual({ status: 400, body: { success: false, error: 'Please provide at least a title and video file' } });
     }
     const json = await api.post('/admin/upload-video', { title: 'json' }, admin.token);
     expect(json.status).toBe(400);
@@ -89,7 +92,7 @@ forEachStore('video upload', (kind) => {
   it('a text file renamed .mp4 and a fake thumbnail are refused and leave nothing behind', async () => {
     const before = mediaFiles();
     const notVideo = await postUpload(server.url, admin.token, { title: 'Fake' }, { video: makeFakeVideo(fixtures) });
-    expect(notVideo).toEqual({
+    expect(answer(notVideo)).toEqual({
       status: 400,
       body: { success: false, error: 'The uploaded file is not a playable video (no video stream found)' },
     });
@@ -101,7 +104,7 @@ forEachStore('video upload', (kind) => {
       { title: 'Bad thumb' },
       { video: await makeMp4(fixtures, 3), thumbnail: fakeThumb },
     );
-    expect(badThumb).toEqual({ status: 400, body: { success: false, error: 'The thumbnail must be a JPEG, PNG or WebP image' } });
+    expect(answer(badThumb)).toEqual({ status: 400, body: { success: false, error: 'The thumbnail must be a JPEG, PNG or WebP image' } });
     const badLevel = await postUpload(
       server.url,
       admin.token,
@@ -147,7 +150,7 @@ forEachStore('video upload', (kind) => {
       const video = await makeMp4(fixtures, 3);
       expect(fs.statSync(video).size).toBeGreaterThan(20000);
       const r = await postUpload(small.url, smallAdmin.token, { title: 'Big' }, { video });
-      expect(r).toEqual({ status: 413, body: { success: false, error: 'The video file is too large (limit 20000 bytes)' } });
+      expect(answer(r)).toEqual({ status: 413, body: { success: false, error: 'The video file is too large (limit 20000 bytes)' } });
       expect(filesUnder(path.join(small.store.dataDir, 'media'))).toEqual([]);
       expect((await apiClient(small.url).get('/videos')).body.data.total).toBe(0);
       // A declared length far over the limit is refused before any byte is read.
