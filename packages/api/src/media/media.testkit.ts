@@ -26,37 +26,15 @@ const sources = (seconds: number) => [
   `sine=frequency=440:duration=${seconds}`,
 ];
 
+/** H.264 (ultrafast) and AAC, as the clips below are encoded. */
+const h264Aac = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest'];
+
 /** H.264/AAC MP4 (faststart) of `seconds` seconds. */
 export const makeMp4 = (dir: string, seconds = 3) =>
-  ffmpegTo(path.join(dir, `clip-${seconds}s.mp4`), [
-    ...sources(seconds),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-shortest',
-    '-movflags',
-    '+faststart',
-  ]);
+  ffmpegTo(path.join(dir, `clip-${seconds}s.mp4`), [...sources(seconds), ...h264Aac, '-movflags', '+faststart']);
 
 /** H.264/AAC in MPEG-TS (what an HLS segment is) of `seconds` seconds. */
-export const makeMpegTs = (dir: string, seconds = 2) =>
-  ffmpegTo(path.join(dir, `clip-${seconds}s.ts`), [
-    ...sources(seconds),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-shortest',
-  ]);
+export const makeMpegTs = (dir: string, seconds = 2) => ffmpegTo(path.join(dir, `clip-${seconds}s.ts`), [...sources(seconds), ...h264Aac]);
 
 /** VP9/Opus WebM of `seconds` seconds. */
 export const makeWebm = (dir: string, seconds = 2) =>

@@ -66,6 +66,17 @@ forEachStore('tus uploads', (kind) => {
   const tusDir = () => path.join(server.store.dataDir, 'uploads', 'tus');
   const unfinishedGauge = async () =>
     parseExposition(await server.ctx.metrics.registry.metrics()).find('uploads_in_progress', { kind: 'tus' })[0]?.value;
+  /** A tus creation request (POST) for an upload of `length` bytes. */
+  const createUpload = (length: number, metadata: Record<string, string>) =>
+    fetch(`${server.url}/api/admin/uploads`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'tus-resumable': '1.0.0',
+        'upload-length': String(length),
+        'upload-metadata': metadataHeader(metadata),
+      },
+    });
   const head = (url: string) => fetch(url, { method: 'HEAD', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' } });
 
   /** The real tus client on the file; resolves with the video id (header of the last answer) or the error. */
@@ -166,15 +177,7 @@ forEachStore('tus uploads', (kind) => {
 
   it('finishes on HEAD an upload whose bytes all arrived but whose ingestion never ran (server stopped in between)', async () => {
     const bytes = fs.readFileSync(video);
-    const created = await fetch(`${server.url}/api/admin/uploads`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'tus-resumable': '1.0.0',
-        'upload-length': String(bytes.length),
-        'upload-metadata': metadataHeader({ filename: 'late.mp4', title: 'Late clip' }),
-      },
-    });
+    const created = await createUpload(bytes.length, { filename: 'late.mp4', title: 'Late clip' });
     expect(created.status).toBe(201);
     const url = new URL(created.headers.get('location') as string, server.url).toString();
     // The state a crash between the last byte and ingestion leaves: every byte on disk, no video.
@@ -382,15 +385,7 @@ forEachStore('tus uploads', (kind) => {
 
   it('removes an upload whose every byte arrived but that was never ingested once it has expired', async () => {
     const bytes = fs.readFileSync(video);
-    const created = await fetch(`${server.url}/api/admin/uploads`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'tus-resumable': '1.0.0',
-        'upload-length': String(bytes.length),
-        'upload-metadata': metadataHeader({ filename: 'forgotten.mp4', title: 'Forgotten' }),
-      },
-    });
+    const created = await createUpload(bytes.length, { filename: 'forgotten.mp4', title: 'Forgotten' });
     expect(created.status).toBe(201);
     const id = (created.headers.get('location') as string).split('/').pop() as string;
     // Every byte on disk, no ingestion (a process died in between), and nobody asked for a week and a day.
