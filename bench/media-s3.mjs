@@ -195,7 +195,7 @@ async function main() {
       refLabel,
     });
     row({
-      figure: `Upload ${sizeText} to the object store over tus, one PATCH (8 MiB parts, then ingested and stored again), ${ROUNDS} rounds`,
+      figure: `Upload ${sizeText} to the object store over tus, one PATCH (8 MiB parts, probed through a presigned URL, copied inside the bucket), ${ROUNDS} rounds`,
       ours: uploads.tus,
       ref: sdk,
       refLabel,

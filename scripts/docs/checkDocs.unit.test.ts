@@ -140,4 +140,29 @@ describe('generated figures', () => {
     expect(out).toContain('| s3 | 9 |');
     expect(out).not.toContain('| s3 | 1 |');
   });
+
+  it('drops a partial run once a newer partial run measured all of its benches again', () => {
+    const results = [
+      '# Benchmark results',
+      '## 2026-01-02 10:00 UTC — full run',
+      '| figure | ours |',
+      '| a | 2 |',
+      '## 2026-01-03 10:00 UTC — full run of bench/media-s3.mjs, bench/runners.ts',
+      '| figure | ours |',
+      '| s3 | 9 |',
+      '| runners | 4 |',
+      '## 2026-01-04 10:00 UTC — full run of bench/media-s3.mjs',
+      '| figure | ours |',
+      '| s3 | 5 |',
+      '## 2026-01-05 10:00 UTC — full run of bench/media-s3.mjs, bench/runners.ts',
+      '| figure | ours |',
+      '| s3 | 7 |',
+      '| runners | 3 |',
+    ].join('\n');
+    const out = renderBench(results);
+    expect(out).toContain('| a | 2 |');
+    expect(out).toContain('| s3 | 7 |');
+    expect(out).toContain('| runners | 3 |');
+    for (const old of ['| s3 | 9 |', '| runners | 4 |', '| s3 | 5 |']) expect(out).not.toContain(old);
+  });
 });

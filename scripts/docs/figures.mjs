@@ -171,7 +171,14 @@ export function renderBench(resultsMd) {
     '',
     ...all.rows,
   ];
-  for (const s of sections.slice(lastAll + 1).filter((x) => /— full run of /.test(heading(x)))) {
+  // A partial run is shown unless a newer partial run measured all of its benches again.
+  const benchesOf = (s) =>
+    heading(s)
+      .replace(/^.*— full run of /, '')
+      .split(/,\s*/);
+  const partial = sections.slice(lastAll + 1).filter((x) => /— full run of /.test(heading(x)));
+  const current = partial.filter((s, i) => benchesOf(s).some((b) => !partial.slice(i + 1).some((newer) => benchesOf(newer).includes(b))));
+  for (const s of current) {
     const p = parts(s);
     out.push('', `**Since then**, ${heading(s)}. ${p.machine}`, '', ...p.rows);
   }
