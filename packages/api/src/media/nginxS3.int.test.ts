@@ -14,12 +14,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderNginxConf, standaloneNginxConf } from '../../../../deploy/render-nginx.mjs';
 import { adminToken } from '../../test/adminToken.js';
-import { apiClient, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
-import { type FreshBucket, freshBucket, mediaKinds, TEST_S3 } from '../../test/s3.js';
+import { apiClient, type TestServer, tmpDir } from '../../test/harness.js';
+import { type FreshBucket, mediaKinds } from '../../test/s3.js';
 import { postUpload } from '../catalog/upload.testkit.js';
 import { createTestUser, grantActiveSubscriptionForTest, type TestViewer } from '../streaming/viewers.testkit.js';
 import { makeMp4 } from './media.testkit.js';
-import { type Relay, relay } from './relay.testkit.js';
+import type { Relay } from './relay.testkit.js';
+import { type ServerBehindRelay, serverBehindRelay } from './storeRelay.testkit.js';
 
 const fixtures = tmpDir('nginx-s3-fixtures-');
 afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
@@ -62,21 +63,13 @@ describe.runIf(mediaKinds().includes('s3') && fs.existsSync('/usr/sbin/nginx'))(
   let clip: Buffer;
   let videoId: string;
   let link: Relay;
+  let setup: ServerBehindRelay | undefined;
 
   beforeAll(async () => {
-    bucket = await freshBucket();
     // The store is reached through a relay that counts what it sends (nginx fetches from the
     // endpoint the API presigns for).
-    link = await relay(new URL(TEST_S3?.endpoint as string));
-    server = await startTestServer('sqlite', {
-      env: {
-        ...bucket.env,
-        AWS_ENDPOINT_URL_S3: link.url,
-        MEDIA_ACCEL: 'nginx',
-        TRANSCODE_CONCURRENCY: '1',
-        TRANSCODE_PRESET: 'ultrafast',
-      },
-    });
+    setup = await serverBehindRelay({ env: { MEDIA_ACCEL: 'nginx', TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' } });
+    ({ bucket, link, server } = setup);
     prefix = tmpDir('members-nginx-s3-');
     fs.mkdirSync(path.join(prefix, 'tmp'));
     fs.chmodSync(prefix, 0o755);
@@ -116,9 +109,7 @@ describe.runIf(mediaKinds().includes('s3') && fs.existsSync('/usr/sbin/nginx'))(
   }, 120_000);
   afterAll(async () => {
     nginx?.kill('SIGTERM');
-    await server?.close();
-    await link?.close();
-    await bucket?.cleanup();
+    await setup?.close();
     if (prefix) fs.rmSync(prefix, { recursive: true, force: true });
   });
 

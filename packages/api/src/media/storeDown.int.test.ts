@@ -9,13 +9,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
-import { apiClient, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
-import { bucketKeys, type FreshBucket, freshBucket, mediaKinds, TEST_S3 } from '../../test/s3.js';
+import { apiClient, type TestServer, tmpDir } from '../../test/harness.js';
+import { bucketKeys, type FreshBucket, mediaKinds } from '../../test/s3.js';
 import { postUpload } from '../catalog/upload.testkit.js';
 import { waitFor } from '../transcode/runners.testkit.js';
 import { makeMp4 } from './media.testkit.js';
-import { type Relay, relay } from './relay.testkit.js';
+import type { Relay } from './relay.testkit.js';
 import { MEDIA_STORE_UNAVAILABLE } from './storage.js';
+import { type ServerBehindRelay, serverBehindRelay } from './storeRelay.testkit.js';
 
 const fixtures = tmpDir('store-down-fixtures-');
 afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
@@ -27,17 +28,13 @@ describe.runIf(mediaKinds().includes('s3'))('the object store down during upload
   let bucket: FreshBucket;
   let link: Relay;
   let server: TestServer;
+  let setup: ServerBehindRelay | undefined;
 
   beforeAll(async () => {
-    bucket = await freshBucket();
-    link = await relay(new URL(TEST_S3?.endpoint as string));
-    server = await startTestServer('sqlite', { env: { ...bucket.env, AWS_ENDPOINT_URL_S3: link.url } });
+    setup = await serverBehindRelay();
+    ({ bucket, link, server } = setup);
   });
-  afterAll(async () => {
-    await server?.close();
-    await link?.close();
-    await bucket?.cleanup();
-  });
+  afterAll(() => setup?.close());
 
   it('refuses the upload with 503 and publishes nothing, then takes it once the store is back', async () => {
     const token = await adminToken(server);

@@ -16,15 +16,16 @@ import { GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, PutOb
 import { S3Store } from '@tus/s3-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
-import { startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
-import { bucketKeys, type FreshBucket, freshBucket, mediaKinds, TEST_S3, testS3Client } from '../../test/s3.js';
+import { type TestServer, tmpDir } from '../../test/harness.js';
+import { bucketKeys, type FreshBucket, mediaKinds, TEST_S3, testS3Client } from '../../test/s3.js';
 import { ingestVideoFile } from '../catalog/ingest.js';
 import { filesUnder, makeFakeVideo, makeSizedClip } from './media.testkit.js';
 import { mediaStorageFor } from './mediaStore.js';
-import { type Relay, relay } from './relay.testkit.js';
+import type { Relay } from './relay.testkit.js';
 import { copyWithinBucket } from './s3Copy.js';
 import { s3ClientConfig } from './s3Store.js';
 import { type BucketObject, MEDIA_STORE_UNAVAILABLE } from './storage.js';
+import { type ServerBehindRelay, serverBehindRelay } from './storeRelay.testkit.js';
 
 const fixtures = tmpDir('tus-adopt-fixtures-');
 afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
@@ -35,17 +36,13 @@ describe.runIf(mediaKinds().includes('s3'))('a finished tus upload is adopted in
   let bucket: FreshBucket;
   let link: Relay;
   let server: TestServer;
+  let setup: ServerBehindRelay | undefined;
 
   beforeAll(async () => {
-    bucket = await freshBucket('site');
-    link = await relay(new URL(TEST_S3?.endpoint as string), { backpressure: true });
-    server = await startTestServer('sqlite', { env: { ...bucket.env, AWS_ENDPOINT_URL_S3: link.url } });
+    setup = await serverBehindRelay({ prefix: 'site', backpressure: true });
+    ({ bucket, link, server } = setup);
   });
-  afterAll(async () => {
-    await server?.close();
-    await link?.close();
-    await bucket?.cleanup();
-  });
+  afterAll(() => setup?.close());
 
   it('the final PATCH probes the upload where it is and copies it server-side: a fraction of its bytes cross, none twice', async () => {
     const clip = await makeSizedClip(fixtures, { width: 1280, height: 720, seconds: 20, kbps: 40_000 });
