@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, mailsTo, startTestServer, TEST_ADMIN, type TestServer } from '../../api/test/support';
-import { collectCspViolations, ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+import { ageVerifiedContext, collectCspViolations, ensureBuilt, launchChromium, screenshot, signIn, WEB_DIST } from './browser';
 
 const T = 15_000;
 const PHONE_UA =
@@ -28,19 +28,9 @@ async function see(page: Page, text: string | RegExp, timeout = T) {
 const cspViolations: string[] = [];
 
 async function verifiedContext(): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const ctx = await ageVerifiedContext(browser, { viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   await collectCspViolations(ctx, cspViolations);
-  await ctx.addInitScript(() => {
-    if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
-  });
   return ctx;
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
 /** A session opened elsewhere (another device), as the API sees it. */
@@ -96,7 +86,7 @@ describe('account settings in Chromium', () => {
     const page = await ctx.newPage();
 
     // 1. Signed in, the top bar leads to the settings.
-    await signIn(page, member.email, member.password);
+    await signIn(page, base, member.email, member.password);
     await page.waitForURL(`${base}/videos`, { timeout: T });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click();
     await page.waitForURL(`${base}/account`, { timeout: T });
@@ -177,7 +167,7 @@ describe('account settings in Chromium', () => {
     // 7. An admin opens the member's page from the member search and sees their history.
     const adminCtx = await verifiedContext();
     const admin = await adminCtx.newPage();
-    await signIn(admin, TEST_ADMIN.email, TEST_ADMIN.password);
+    await signIn(admin, base, TEST_ADMIN.email, TEST_ADMIN.password);
     await admin.waitForURL(`${base}/admin`, { timeout: T });
     await admin.getByLabel('Find a member (e-mail or name)').fill(newEmail);
     await admin.getByRole('link', { name: newEmail }).click();
@@ -210,7 +200,7 @@ describe('account settings in Chromium', () => {
 
     // 10. The login is refused, with the new and the old address alike.
     for (const email of [newEmail, member.email]) {
-      await signIn(page, email, 'brand-new-password-1');
+      await signIn(page, base, email, 'brand-new-password-1');
       await see(page, 'Invalid email or password');
     }
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, makeMp4, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
-import { collectCspViolations, ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+import { ageVerifiedContext, collectCspViolations, ensureBuilt, launchChromium, screenshot, signIn, WEB_DIST } from './browser';
 
 const T = 15_000;
 let server: TestServer;
@@ -23,19 +23,9 @@ async function see(page: Page, text: string | RegExp, timeout = T) {
 const cspViolations: string[] = [];
 
 async function verifiedContext(): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const ctx = await ageVerifiedContext(browser, { viewport: { width: 1280, height: 900 } });
   await collectCspViolations(ctx, cspViolations);
-  await ctx.addInitScript(() => {
-    if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
-  });
   return ctx;
-}
-
-async function login(page: Page, email: string, password: string) {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
 async function register(email: string) {
@@ -72,7 +62,7 @@ describe('admin and session in Chromium', () => {
   it('shows a red banner for a wrong password', async () => {
     const ctx = await verifiedContext();
     const page = await ctx.newPage();
-    await login(page, TEST_ADMIN.email, 'wrong-password');
+    await signIn(page, base, TEST_ADMIN.email, 'wrong-password');
     await page.getByRole('alert').filter({ hasText: 'Invalid email or password' }).waitFor({ timeout: T });
     await screenshot(page, '20-login-error');
     await ctx.close();
@@ -81,7 +71,7 @@ describe('admin and session in Chromium', () => {
   it('uploads a video through the admin form with a progress bar', async () => {
     const ctx = await verifiedContext();
     const page = await ctx.newPage();
-    await login(page, TEST_ADMIN.email, TEST_ADMIN.password);
+    await signIn(page, base, TEST_ADMIN.email, TEST_ADMIN.password);
     await page.waitForURL(`${base}/admin`, { timeout: T });
     await see(page, 'Upload New Video');
     await page.getByRole('button', { name: 'Upload Video' }).click();
@@ -121,7 +111,7 @@ describe('admin and session in Chromium', () => {
       if (r.method() === 'PATCH') patchOffsets.push(Number(r.headers()['upload-offset']));
       if (r.method() === 'HEAD') heads++;
     });
-    await login(page, TEST_ADMIN.email, TEST_ADMIN.password);
+    await signIn(page, base, TEST_ADMIN.email, TEST_ADMIN.password);
     await page.waitForURL(`${base}/admin`, { timeout: T });
     await page.getByLabel('Title *').fill('Resumed Upload');
     await page.getByLabel('Video File *').setInputFiles(await makeMp4(media, 20));
@@ -150,7 +140,7 @@ describe('admin and session in Chromium', () => {
     const id = list.body.data.videos[0].id as string;
     const ctx = await verifiedContext();
     const page = await ctx.newPage();
-    await login(page, TEST_ADMIN.email, TEST_ADMIN.password);
+    await signIn(page, base, TEST_ADMIN.email, TEST_ADMIN.password);
     await page.waitForURL(`${base}/admin`, { timeout: T });
     await page.route('**/api/videos/*/stream', (r) =>
       r.fulfill({
@@ -174,7 +164,7 @@ describe('admin and session in Chromium', () => {
     await register('reject.me@example.test');
     const ctx = await verifiedContext();
     const page = await ctx.newPage();
-    await login(page, TEST_ADMIN.email, TEST_ADMIN.password);
+    await signIn(page, base, TEST_ADMIN.email, TEST_ADMIN.password);
     await page.waitForURL(`${base}/admin`, { timeout: T });
     await page.getByRole('button', { name: 'Reject reject.me@example.test' }).click();
     const dialog = page.getByRole('dialog');
@@ -192,7 +182,7 @@ describe('admin and session in Chromium', () => {
     await register('blocked.member@example.test');
     const ctx = await verifiedContext();
     const page = await ctx.newPage();
-    await login(page, 'blocked.member@example.test', 'member-password-1');
+    await signIn(page, base, 'blocked.member@example.test', 'member-password-1');
     await page.waitForURL(`${base}/pending-approval`, { timeout: T });
     // Leave the app before the reject: the pending page polls the session, and its own 403 redirect to
     // /blocked would otherwise abort the goto below (it did on CI's faster machine).
@@ -214,7 +204,7 @@ describe('admin and session in Chromium', () => {
   it('refreshes an expired access token, and logs out when the refresh fails', async () => {
     const ctx = await verifiedContext();
     const page = await ctx.newPage();
-    await login(page, TEST_ADMIN.email, TEST_ADMIN.password);
+    await signIn(page, base, TEST_ADMIN.email, TEST_ADMIN.password);
     await page.waitForURL(`${base}/admin`, { timeout: T });
     const first = await page.evaluate(() => localStorage.getItem('authToken'));
     // Leave the page first: the admin library polls while earlier tests' transcodes are queued, and a

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, makeMp4, postUpload, seedMember, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
-import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+import { ageVerifiedContext, ensureBuilt, launchChromium, screenshot, signIn, WEB_DIST } from './browser';
 
 const T = 15_000;
 let server: TestServer;
@@ -21,15 +21,9 @@ async function see(page: Page, text: string | RegExp, timeout = T) {
 }
 
 async function adminPage(): Promise<{ ctx: BrowserContext; page: Page }> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await ctx.addInitScript(() => {
-    if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
-  });
+  const ctx = await ageVerifiedContext(browser, { viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(TEST_ADMIN.email);
-  await page.getByLabel('Password', { exact: true }).fill(TEST_ADMIN.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await signIn(page, base, TEST_ADMIN.email, TEST_ADMIN.password);
   await page.waitForURL(`${base}/admin`, { timeout: T });
   return { ctx, page };
 }

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 
 export const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIST = path.join(WEB_DIR, 'dist');
@@ -24,6 +24,23 @@ export function launchChromium(): Promise<Browser> {
       '--autoplay-policy=no-user-gesture-required',
     ],
   });
+}
+
+/** A context whose pages are past the 18+ age gate (the suites that test the gate open plain ones). */
+export async function ageVerifiedContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const ctx = await browser.newContext(options);
+  await ctx.addInitScript(() => {
+    if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
+  });
+  return ctx;
+}
+
+/** Opens `${base}/login`, fills the sign-in form and sends it (what follows is the caller's to wait for). */
+export async function signIn(page: Page, base: string, email: string, password: string): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -30,7 +30,7 @@ import {
   TEST_DATABASE_URL,
   tmpDir,
 } from '../../api/test/support';
-import { collectCspViolations, ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+import { ageVerifiedContext, collectCspViolations, ensureBuilt, launchChromium, screenshot, signIn, WEB_DIST } from './browser';
 
 const MEMBER = { email: 'across.viewer@example.test', password: 'member-password-1' };
 const T = 30_000;
@@ -107,10 +107,7 @@ describe.runIf(available)('hls.js in Chromium plays a video uploaded through the
     expect(runner.output()).toMatch(new RegExp(`"videoId":"${videoId}","outcome":"completed"`));
 
     browser = await launchChromium();
-    ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await ctx.addInitScript(() => {
-      if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
-    });
+    ctx = await ageVerifiedContext(browser, { viewport: { width: 1280, height: 900 } });
     await collectCspViolations(ctx, cspViolations);
     page = await ctx.newPage();
     page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
@@ -136,10 +133,7 @@ describe.runIf(available)('hls.js in Chromium plays a video uploaded through the
   });
 
   it("a subscriber on B's site plays it through hls.js: playlists, key and segments from B, currentTime advancing, no console error", async () => {
-    await page.goto(`${b.url}/login`);
-    await page.getByLabel('Email').fill(MEMBER.email);
-    await page.getByLabel('Password', { exact: true }).fill(MEMBER.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await signIn(page, b.url, MEMBER.email, MEMBER.password);
     await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: T });
     await page.goto(`${b.url}/videos/${videoId}`);
     await page.getByRole('button', { name: /Watch Now/ }).click({ timeout: T });

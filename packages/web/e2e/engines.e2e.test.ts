@@ -10,21 +10,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  adminToken,
-  apiClient,
-  approvedMember,
-  makeSizedClip,
-  startTestServer,
-  type TestServer,
-  tmpDir,
-  uploadTranscoded,
-} from '../../api/test/support';
-import { ensureBuilt, SCREENSHOT_DIR, WEB_DIST } from './browser';
+import { type TestServer, tmpDir } from '../../api/test/support';
+import { SCREENSHOT_DIR } from './browser';
 import { chromiumDriver } from './engines/chromium';
 import { firefoxDriver } from './engines/firefox';
 import { type EngineDriver, type JourneyResult, memberJourney } from './engines/journey';
 import { webkitDriver } from './engines/webkit';
+import { playerServer } from './playerServer';
 
 const MEMBER = { email: 'engines.viewer@example.test', password: 'member-password-1' };
 
@@ -61,19 +53,12 @@ function expectFullJourney(r: JourneyResult) {
 
 describe('member journey in three engines', () => {
   beforeAll(async () => {
-    ensureBuilt();
-    server = await startTestServer('sqlite', { env: { WEB_DIST, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' } });
-    const api = apiClient(server.url);
-    const admin = await adminToken(server);
-    await approvedMember(api, {
-      email: MEMBER.email,
-      password: MEMBER.password,
-      firstName: 'Eng',
-      lastName: 'Ines',
-      dateOfBirth: '1990-05-06',
-    });
-    const clip = await makeSizedClip(media, { width: 1280, height: 720, seconds: 16, kbps: 1200 });
-    videoId = await uploadTranscoded(server.url, admin, clip, { title: 'Three Engines', duration: '0:16', accessLevel: 'free' });
+    ({ server, videoId } = await playerServer({
+      media,
+      member: { ...MEMBER, firstName: 'Eng', lastName: 'Ines', dateOfBirth: '1990-05-06' },
+      clip: { width: 1280, height: 720, seconds: 16, kbps: 1200 },
+      video: { title: 'Three Engines', duration: '0:16', accessLevel: 'free' },
+    }));
   }, 240_000);
 
   afterAll(async () => {

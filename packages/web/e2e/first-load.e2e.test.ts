@@ -8,7 +8,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../api/test/support';
-import { ensureBuilt, launchChromium, WEB_DIST } from './browser';
+import { ageVerifiedContext, ensureBuilt, launchChromium, WEB_DIST } from './browser';
 
 const BUDGET_BYTES = 150 * 1024;
 
@@ -35,10 +35,7 @@ describe('first load of /', () => {
   it('the landing page in Chromium loads no admin, player or chart chunk', async () => {
     const browser = await launchChromium();
     try {
-      const ctx = await browser.newContext();
-      await ctx.addInitScript(() => {
-        if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
-      });
+      const ctx = await ageVerifiedContext(browser);
       const page = await ctx.newPage();
       const scripts: string[] = [];
       page.on('response', (r) => {

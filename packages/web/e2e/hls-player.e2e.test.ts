@@ -9,19 +9,9 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  adminToken,
-  apiClient,
-  approvedMember,
-  makeSizedClip,
-  postUpload,
-  startTestServer,
-  TEST_ADMIN,
-  type TestServer,
-  tmpDir,
-  uploadTranscoded,
-} from '../../api/test/support';
-import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+import { adminToken, apiClient, makeSizedClip, postUpload, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
+import { ageVerifiedContext, launchChromium, screenshot, signIn } from './browser';
+import { playerServer } from './playerServer';
 
 const MEMBER = { email: 'hls.viewer@example.test', password: 'member-password-1' };
 const T = 30_000;
@@ -43,25 +33,15 @@ const videoState = () =>
 
 describe('adaptive HLS player in Chromium', () => {
   beforeAll(async () => {
-    ensureBuilt();
-    server = await startTestServer('sqlite', { env: { WEB_DIST, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' } });
-    const api = apiClient(server.url);
-    const admin = await adminToken(server);
-    await approvedMember(api, {
-      email: MEMBER.email,
-      password: MEMBER.password,
-      firstName: 'Hana',
-      lastName: 'Viewer',
-      dateOfBirth: '1991-02-03',
-    });
-    const clip = await makeSizedClip(media, { width: 1280, height: 720, seconds: 16, kbps: 1200 });
     // The worker transcodes it (vitest's hook timeout is the limit, no timing assertion).
-    videoId = await uploadTranscoded(server.url, admin, clip, { title: 'Adaptive Evening', duration: '0:16', accessLevel: 'free' });
+    ({ server, videoId } = await playerServer({
+      media,
+      member: { ...MEMBER, firstName: 'Hana', lastName: 'Viewer', dateOfBirth: '1991-02-03' },
+      clip: { width: 1280, height: 720, seconds: 16, kbps: 1200 },
+      video: { title: 'Adaptive Evening', duration: '0:16', accessLevel: 'free' },
+    }));
     browser = await launchChromium();
-    ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await ctx.addInitScript(() => {
-      if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
-    });
+    ctx = await ageVerifiedContext(browser, { viewport: { width: 1280, height: 900 } });
     page = await ctx.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('response', (r) => requests.push({ url: r.url(), status: r.status() }));
@@ -83,9 +63,7 @@ describe('adaptive HLS player in Chromium', () => {
   });
 
   it('plays the HLS ladder through hls.js: master, key and encrypted segments; currentTime advances', async () => {
-    await page.getByLabel('Email').fill(MEMBER.email);
-    await page.getByLabel('Password', { exact: true }).fill(MEMBER.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await signIn(page, server.url, MEMBER.email, MEMBER.password);
     await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: T });
     await page.goto(`${server.url}/videos/${videoId}`);
     await page.getByRole('button', { name: /Watch Now/ }).click({ timeout: T });
@@ -182,16 +160,10 @@ describe('adaptive HLS player in Chromium', () => {
   });
 
   it('the admin library shows each transcode: a progress bar (or queued) while it runs, then the qualities', async () => {
-    const adminCtx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await adminCtx.addInitScript(() => {
-      if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
-    });
+    const adminCtx = await ageVerifiedContext(browser, { viewport: { width: 1400, height: 900 } });
     const admin = await adminCtx.newPage();
     admin.on('pageerror', (e) => pageErrors.push(e.message));
-    await admin.goto(`${server.url}/login`);
-    await admin.getByLabel('Email').fill(TEST_ADMIN.email);
-    await admin.getByLabel('Password', { exact: true }).fill(TEST_ADMIN.password);
-    await admin.getByRole('button', { name: 'Sign In' }).click();
+    await signIn(admin, server.url, TEST_ADMIN.email, TEST_ADMIN.password);
     await admin.waitForURL((u) => u.pathname.startsWith('/admin'), { timeout: T });
     const row = (title: string) => admin.getByRole('row').filter({ hasText: title });
     await row('Adaptive Evening').getByText('720p · 480p · 360p').waitFor({ timeout: T });

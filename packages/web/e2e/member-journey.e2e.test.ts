@@ -10,7 +10,7 @@ import { maxBirthDate } from '@members/ui/registration';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, makeImage, makeMp4, postUpload, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
-import { collectCspViolations, ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+import { ageVerifiedContext, collectCspViolations, ensureBuilt, launchChromium, screenshot, signIn, WEB_DIST } from './browser';
 
 const MEMBER = { firstName: 'Mia', lastName: 'Tester', email: 'mia.tester@example.test', password: 'member-password-1', dob: '1990-04-12' };
 const TX_HASH = 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90';
@@ -38,21 +38,11 @@ const cspViolations: string[] = [];
 
 /** A context that has passed the age gate already. */
 async function verifiedContext(opts: { timezoneId?: string } = {}): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
+  const ctx = await ageVerifiedContext(browser, { viewport: { width: 1280, height: 900 }, ...opts });
   ctx.on('page', (p) => p.on('pageerror', (e) => pageErrors.push(`${p.url()}: ${e.message}`)));
   await collectCspViolations(ctx, cspViolations);
-  await ctx.addInitScript(() => {
-    if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
-  });
   await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   return ctx;
-}
-
-async function login(page: Page, email: string, password: string) {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
 describe('member journey in Chromium', () => {
@@ -168,7 +158,7 @@ describe('member journey in Chromium', () => {
   });
 
   it('a pending member lands on /pending-approval and cannot watch', async () => {
-    await login(member, MEMBER.email, MEMBER.password);
+    await signIn(member, base, MEMBER.email, MEMBER.password);
     await member.waitForURL(`${base}/pending-approval`, { timeout: T });
     await see(member, 'Account Pending Approval');
     await see(member, MEMBER.email);
@@ -189,7 +179,7 @@ describe('member journey in Chromium', () => {
   it('the admin logs in to /admin and approves the member', async () => {
     adminCtx = await verifiedContext();
     admin = await adminCtx.newPage();
-    await login(admin, TEST_ADMIN.email, TEST_ADMIN.password);
+    await signIn(admin, base, TEST_ADMIN.email, TEST_ADMIN.password);
     await admin.waitForURL(`${base}/admin`, { timeout: T });
     await see(admin, 'Pending User Approvals (1)');
     await see(admin, 'Pending Approvals');
@@ -202,7 +192,7 @@ describe('member journey in Chromium', () => {
   it('a non-admin sees Access Denied on /admin; an approved member logs in to /videos', async () => {
     await member.goto(`${base}/logout`);
     await member.waitForURL(`${base}/login`, { timeout: T });
-    await login(member, MEMBER.email, MEMBER.password);
+    await signIn(member, base, MEMBER.email, MEMBER.password);
     await member.waitForURL(`${base}/videos`, { timeout: T });
     await see(member, `Welcome, ${MEMBER.firstName}`);
     await member.goto(`${base}/admin`);
@@ -386,10 +376,7 @@ describe('member journey in Chromium', () => {
   });
 
   it('is usable at 375 px', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 375, height: 812 } });
-    await ctx.addInitScript(() => {
-      if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
-    });
+    const ctx = await ageVerifiedContext(browser, { viewport: { width: 375, height: 812 } });
     const page = await ctx.newPage();
     await page.goto(`${base}/subscription`);
     await see(page, 'Sign In to Subscribe');

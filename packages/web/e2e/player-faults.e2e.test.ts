@@ -14,17 +14,9 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  adminToken,
-  apiClient,
-  approvedMember,
-  makeSizedClip,
-  startTestServer,
-  type TestServer,
-  tmpDir,
-  uploadTranscoded,
-} from '../../api/test/support';
-import { ensureBuilt, launchChromium, WEB_DIST } from './browser';
+import { type TestServer, tmpDir } from '../../api/test/support';
+import { ageVerifiedContext, launchChromium, signIn } from './browser';
+import { playerServer } from './playerServer';
 
 const MEMBER = { email: 'faults.viewer@example.test', password: 'member-password-1' };
 const T = 30_000;
@@ -72,29 +64,16 @@ const firstFrame = (page: Page) =>
 
 describe('the player when a stream fetch fails', () => {
   beforeAll(async () => {
-    ensureBuilt();
-    server = await startTestServer('sqlite', { env: { WEB_DIST, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' } });
-    const api = apiClient(server.url);
-    const admin = await adminToken(server);
-    await approvedMember(api, {
-      email: MEMBER.email,
-      password: MEMBER.password,
-      firstName: 'Fay',
-      lastName: 'Ults',
-      dateOfBirth: '1991-02-03',
-    });
-    const clip = await makeSizedClip(media, { width: 640, height: 360, seconds: 4, kbps: 600 });
-    videoId = await uploadTranscoded(server.url, admin, clip, { title: 'Faulty Evening', duration: '0:04', accessLevel: 'free' });
+    ({ server, videoId } = await playerServer({
+      media,
+      member: { ...MEMBER, firstName: 'Fay', lastName: 'Ults', dateOfBirth: '1991-02-03' },
+      clip: { width: 640, height: 360, seconds: 4, kbps: 600 },
+      video: { title: 'Faulty Evening', duration: '0:04', accessLevel: 'free' },
+    }));
     browser = await launchChromium();
-    ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await ctx.addInitScript(() => {
-      if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
-    });
+    ctx = await ageVerifiedContext(browser, { viewport: { width: 1280, height: 900 } });
     const login = await ctx.newPage();
-    await login.goto(`${server.url}/login`);
-    await login.getByLabel('Email').fill(MEMBER.email);
-    await login.getByLabel('Password', { exact: true }).fill(MEMBER.password);
-    await login.getByRole('button', { name: 'Sign In' }).click();
+    await signIn(login, server.url, MEMBER.email, MEMBER.password);
     await login.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: T });
     await login.close();
   }, 240_000);

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, makeMp4, postUpload, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
-import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+import { ageVerifiedContext, ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
 describe('region block in Chromium', () => {
   let server: TestServer;
@@ -38,10 +38,7 @@ describe('region block in Chromium', () => {
   it('shows the region reason and Back to Videos', async () => {
     const browser = await launchChromium();
     try {
-      const ctx = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '8.8.8.8' } });
-      await ctx.addInitScript(() => {
-        if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
-      });
+      const ctx = await ageVerifiedContext(browser, { extraHTTPHeaders: { 'X-Forwarded-For': '8.8.8.8' } });
       const page = await ctx.newPage();
       await page.goto(`${server.url}/videos/${videoId}`);
       await page.getByText('Content not available in your region').waitFor({ timeout: 15_000 });

@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, TEST_ADMIN, type TestServer, totpCode, wrongTotpCode } from '../../api/test/support';
-import { collectCspViolations, ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+import { ageVerifiedContext, collectCspViolations, ensureBuilt, launchChromium, screenshot, signIn, WEB_DIST } from './browser';
 
 const T = 15_000;
 let server: TestServer;
@@ -18,22 +18,12 @@ async function see(page: Page, text: string | RegExp, timeout = T) {
   await page.getByText(text).first().waitFor({ state: 'visible', timeout });
 }
 
-async function signIn(page: Page, who: { email: string; password: string } = TEST_ADMIN) {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password', { exact: true }).fill(who.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-}
-
 /** Content-Security-Policy violations in any page (the QR codes are data: images the policy must allow). */
 const cspViolations: string[] = [];
 
 async function newPage(): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const ctx = await ageVerifiedContext(browser, { viewport: { width: 1280, height: 900 } });
   await collectCspViolations(ctx, cspViolations);
-  await ctx.addInitScript(() => {
-    if (location.protocol.startsWith('http')) localStorage.setItem('ageVerified', 'true');
-  });
   return ctx.newPage();
 }
 
@@ -54,7 +44,7 @@ describe('two-factor authentication in Chromium', () => {
     const page = await newPage();
 
     // 1. Password only: the setup screen, and the dashboard sends the admin back to it.
-    await signIn(page);
+    await signIn(page, base, TEST_ADMIN.email, TEST_ADMIN.password);
     await page.waitForURL(`${base}/account/two-factor`, { timeout: T });
     await see(page, 'Two-factor authentication is required for administrators. Set it up to continue.');
     await page.goto(`${base}/admin`);
@@ -76,7 +66,7 @@ describe('two-factor authentication in Chromium', () => {
     await page.goto(`${base}/logout`);
     await page.waitForURL((u) => !u.pathname.startsWith('/logout'), { timeout: T });
     server.clock.advance(30_000);
-    await signIn(page);
+    await signIn(page, base, TEST_ADMIN.email, TEST_ADMIN.password);
     const codeField = page.getByLabel('Authentication code');
     await codeField.waitFor({ state: 'visible', timeout: T });
     const code = totpCode(secret, server.clock.now());
@@ -102,7 +92,7 @@ describe('two-factor authentication in Chromium', () => {
     });
     expect(registered.status).toBe(201);
     const page = await newPage();
-    await signIn(page, member);
+    await signIn(page, base, member.email, member.password);
     await page.waitForURL((u) => u.pathname !== '/login', { timeout: T });
     await page.goto(`${base}/account/two-factor`);
     await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
