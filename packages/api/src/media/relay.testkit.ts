@@ -35,11 +35,15 @@ export async function relay(target: URL, opts: { backpressure?: boolean } = {}):
   const holdAt = { down: Number.POSITIVE_INFINITY, up: Number.POSITIVE_INFINITY };
   const sockets = new Set<net.Socket>();
   const paused = new Set<net.Socket>();
+  const pause = (socket: net.Socket) => {
+    socket.pause();
+    paused.add(socket);
+  };
   const holdAll = () => {
     held = true;
     holdAt.down = Number.POSITIVE_INFINITY;
     holdAt.up = Number.POSITIVE_INFINITY;
-    for (const s of sockets) s.pause(), paused.add(s);
+    for (const s of sockets) pause(s);
   };
   /** Copies `from` to `to`, honouring hold and the hold marks. */
   const pump = (from: net.Socket, to: net.Socket, way: 'down' | 'up') => {
@@ -55,7 +59,7 @@ export async function relay(target: URL, opts: { backpressure?: boolean } = {}):
       }
       const flowing = to.write(chunk);
       passed[way] += chunk.length;
-      if (held) from.pause(), paused.add(from);
+      if (held) pause(from);
       else if (!flowing && opts.backpressure) {
         from.pause();
         to.once('drain', () => !held && from.resume());
@@ -77,7 +81,7 @@ export async function relay(target: URL, opts: { backpressure?: boolean } = {}):
     }
     pump(client, upstream, 'up');
     pump(upstream, client, 'down');
-    if (held) for (const s of [client, upstream]) s.pause(), paused.add(s);
+    if (held) for (const s of [client, upstream]) pause(s);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
