@@ -22,11 +22,11 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderNginxConf, standaloneNginxConf } from '../deploy/render-nginx.mjs';
+import { freePort } from '../scripts/freePort.mjs';
 import { apiCall } from './lib/benchServer.mjs';
 import { QUICK, report, spread } from './lib/report.mjs';
 import { listening, wrkRanges } from './lib/wrkRanges.mjs';
@@ -48,14 +48,6 @@ for (const bin of ['/usr/sbin/nginx', '/usr/bin/wrk']) {
     process.exit(1);
   }
 }
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 const children = [];
 function start(cmd, args, env, ready) {

@@ -2,9 +2,9 @@
 // binaries, run as the `postgres` user when we are root). Prints nothing but returns the URL.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './freePort.mjs';
 
 export function findPgBin() {
   const base = '/usr/lib/postgresql';
@@ -14,17 +14,6 @@ export function findPgBin() {
     .filter((v) => fs.existsSync(path.join(base, v, 'bin/initdb')))
     .sort((a, b) => Number(b) - Number(a));
   return versions.length ? path.join(base, versions[0], 'bin') : undefined;
-}
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 function asPostgres(cmd, args) {

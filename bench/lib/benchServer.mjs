@@ -3,21 +3,15 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../scripts/freePort.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export const BENCH_ADMIN = { email: 'bench-admin@example.test', password: 'bench-password-123' };
 
-export const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
+export { freePort };
 
 /**
  * One call to the API at `baseUrl` (JSON in, the envelope's `data` out); anything but a successful

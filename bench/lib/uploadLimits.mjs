@@ -9,14 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
+import { freePort } from '../../scripts/freePort.mjs';
 
 /** nginx (Debian's, with the DAV module) that stores every PUT body under `dir/files`. */
 export async function startNginxBodySink(dir) {

@@ -13,6 +13,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderNginxConf, standaloneNginxConf } from '../../../../deploy/render-nginx.mjs';
+import { freePort } from '../../../../scripts/freePort.mjs';
 import { adminToken } from '../../test/adminToken.js';
 import { apiClient, type TestServer, tmpDir } from '../../test/harness.js';
 import { type FreshBucket, mediaKinds } from '../../test/s3.js';
@@ -24,17 +25,6 @@ import { type ServerBehindRelay, serverBehindRelay } from './storeRelay.testkit.
 
 const fixtures = tmpDir('nginx-s3-fixtures-');
 afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitListening(port: number, proc: ChildProcess, log: () => string): Promise<void> {
   for (let i = 0; i < 200; i++) {

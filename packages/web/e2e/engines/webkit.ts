@@ -10,23 +10,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import { Builder, By, type WebDriver } from 'selenium-webdriver';
+import { freePort } from '../../../../scripts/freePort.mjs';
 import type { EngineDriver } from './journey';
 
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 export const MINIBROWSER = process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
 const by = (s: string) => (s.startsWith('//') ? By.xpath(s) : By.css(s));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function portOpen(port: number, timeoutMs: number, died: () => string | null): Promise<void> {
   const deadline = Date.now() + timeoutMs;
