@@ -137,13 +137,7 @@ function registerScrapeGauges(registry: Registry, db: Db, store: EventStore): vo
   });
   // The transcode queue and its runners, from the same queries as /api/health, once per scrape. The
   // runner label is bounded: a runner leaves the set when it stops, or 15 minutes after it went silent.
-  let queue: ReturnType<typeof queueStatus> | undefined;
-  const transcode = () => {
-    queue ??= queueStatus(db, new Date()).finally(() => {
-      queue = undefined;
-    });
-    return queue;
-  };
+  const transcode = onceAtATime(() => queueStatus(db, new Date()));
   new Gauge({
     name: 'transcode_queue_depth',
     help: 'Transcode jobs waiting for a runner (queued, or left by a runner whose lease passed)',
@@ -173,13 +167,7 @@ function registerScrapeGauges(registry: Registry, db: Db, store: EventStore): vo
   });
   // The admin dashboard's figures, from the same queries as GET /api/admin/stats; one query set per
   // scrape, shared by the three gauges.
-  let pending: ReturnType<typeof adminStats> | undefined;
-  const stats = () => {
-    pending ??= adminStats(db).finally(() => {
-      pending = undefined;
-    });
-    return pending;
-  };
+  const stats = onceAtATime(() => adminStats(db));
   new Gauge({
     name: 'members_pending_approvals',
     help: 'Registrations waiting for an admin’s approval',
@@ -266,4 +254,18 @@ export function countedBody(metrics: Metrics, source: AsyncIterable<Uint8Array> 
     },
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * `load`, run at most once at a time: calls while it runs share its promise (the gauges of one
+ * scrape read one query set), and the next call after it settled runs it again.
+ */
+function onceAtATime<T>(load: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => {
+    running ??= load().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
 }
