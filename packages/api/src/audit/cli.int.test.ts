@@ -102,17 +102,18 @@ forEachStore('pnpm cli audit …', (kind) => {
     const all = ndjson((await cli('audit', 'payments', '--format', 'ndjson')).out);
     // The submission made through the server above: recorded today (UTC) by the server's clock.
     const submitted = all.find((r) => r.action === 'submitted' && r.txHash === HASH(4242));
-    const today = (submitted?.time as string).slice(0, 10);
+    if (!submitted) throw new Error('the submission made through the server is not in audit payments');
+    const today = submitted.time.slice(0, 10);
     const dayBefore = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
     const replayedToday = await cli('audit', 'replay', '--to', today, '--format', 'ndjson');
     expect(replayedToday.code).toBe(0);
     expect(replayedToday.err).toContain(`up to position ${head}`);
     const paymentsToday = ndjson((await cli('audit', 'payments', '--to', today, '--format', 'ndjson')).out);
-    expect(paymentsToday.map((r) => r.position)).toContain(submitted?.position);
+    expect(paymentsToday.map((r) => r.position)).toContain(submitted.position);
     const replayedBefore = await cli('audit', 'replay', '--to', dayBefore, '--format', 'ndjson');
-    expect(Number(/up to position (\d+)/.exec(replayedBefore.err)?.[1])).toBeLessThan(submitted?.position as number);
+    expect(Number(/up to position (\d+)/.exec(replayedBefore.err)?.[1])).toBeLessThan(submitted.position);
     const paymentsBefore = ndjson((await cli('audit', 'payments', '--to', dayBefore, '--format', 'ndjson')).out);
-    expect(paymentsBefore.map((r) => r.position)).not.toContain(submitted?.position);
+    expect(paymentsBefore.map((r) => r.position)).not.toContain(submitted.position);
     expect((await cli('audit', 'replay', '--to', '2026-02-31')).code).toBe(2);
     expect((await cli('audit', 'payments', '--to', '2026-02-31')).code).toBe(2);
   });
