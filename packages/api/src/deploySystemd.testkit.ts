@@ -108,12 +108,11 @@ export function readUnit(file: string, instance: string): UnitService {
     if (section !== 'Service') continue;
     const eq = t.indexOf('=');
     const key = t.slice(0, eq).trim();
-    (raw[key] ??= []).push(
-      t
-        .slice(eq + 1)
-        .trim()
-        .replace(/%i/g, instance),
-    );
+    const value = t
+      .slice(eq + 1)
+      .trim()
+      .replace(/%i/g, instance);
+    raw[key] = [...(raw[key] ?? []), value];
   }
   const words = (v: string) => [...v.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => (m[1] ?? m[2]) as string);
   const environment: Record<string, string> = {};
