@@ -111,7 +111,8 @@ const SYSTEM_NEEDS = [
 ];
 
 function dpkgInstalled(pkg) {
-  const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+  // `${Status}` is dpkg-query's own format field, not a template placeholder.
+  const r = spawnSync('dpkg-query', ['-W', '-f=$' + '{Status}', pkg], { encoding: 'utf8' });
   return !r.error && r.status === 0 && r.stdout.includes('install ok installed');
 }
 
