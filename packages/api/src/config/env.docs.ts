@@ -136,4 +136,13 @@ export const envDocs: Record<string, EnvVarDoc> = {
   },
   TRANSCODE_PRESET: { meaning: 'x264 preset of the HLS ladder (`ultrafast` … `veryslow`): speed against size at the same quality' },
   HLS_KEY_TOKEN_TTL_SECONDS: { meaning: 'lifetime of the token in an HLS key URL' },
+  FFMPEG_PATH: {
+    default: '`/usr/bin/ffmpeg`, else the `@ffmpeg-installer` static build',
+    meaning:
+      'the ffmpeg binary for thumbnails, previews and HLS transcodes (server, CLI and runners; an unset or missing path falls back to the default); see [Videos](videos.md)',
+  },
+  FFPROBE_PATH: {
+    default: '`/usr/bin/ffprobe`, else the `@ffprobe-installer` static build',
+    meaning: 'the ffprobe binary that reads duration, size and codecs of every upload (same fallback as `FFMPEG_PATH`)',
+  },
 };

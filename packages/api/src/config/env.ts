@@ -111,6 +111,9 @@ export const envSchema = z.object({
     .default('veryfast'),
   /** Lifetime of the short-lived token in an HLS key URL (the player fetches the key right after the playlist). */
   HLS_KEY_TOKEN_TTL_SECONDS: intFrom(300, 10),
+  /** The ffmpeg and ffprobe binaries (media/ffmpeg.ts reads them; default: Debian's /usr/bin, then the npm static builds). */
+  FFMPEG_PATH: z.string().min(1).optional(),
+  FFPROBE_PATH: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema> & { DATA_DIR: string; REQUIRE_ADMIN_2FA: boolean };
