@@ -95,7 +95,7 @@ describe('the player names a playback failure as one', () => {
     expect((await refused).status()).toBe(403);
     const alert = page.getByRole('dialog').getByRole('alert');
     await alert.getByRole('heading', { name: 'Access Restricted' }).waitFor({ timeout: T });
-    expect(await alert.innerText()).not.toContain('Playback failed');
+    expect(await alert.textContent()).not.toContain('Playback failed');
     expect(await alert.getByRole('button', { name: 'Try again' }).count()).toBe(0);
     await page.close();
   });
@@ -113,8 +113,8 @@ describe('the player names a playback failure as one', () => {
     await heading.waitFor({ timeout: 60_000 });
     // Access was granted: the stream request succeeded, and the refusal heading is nowhere.
     expect(streamAsks).toEqual([200]);
-    expect(await dialog.innerText()).not.toContain('Access Restricted');
-    const text = await dialog.getByRole('alert').innerText();
+    expect(await dialog.textContent()).not.toContain('Access Restricted');
+    const text = (await dialog.getByRole('alert').textContent()) ?? '';
     expect(text).toMatch(/another browser such as Chrome or Firefox/);
     expect(text).toMatch(/check your connection/);
     // What happened is where the keyboard and the screen reader are.
@@ -124,7 +124,7 @@ describe('the player names a playback failure as one', () => {
     await dialog.getByRole('button', { name: 'Try again' }).click();
     await expect.poll(() => streamAsks.length, { timeout: T }).toBe(2);
     await heading.waitFor({ timeout: 60_000 });
-    expect(await dialog.innerText()).not.toContain('Access Restricted');
+    expect(await dialog.textContent()).not.toContain('Access Restricted');
     await dialog.getByRole('button', { name: 'Go Back' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: T });
     await page.close();

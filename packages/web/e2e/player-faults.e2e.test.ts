@@ -108,7 +108,7 @@ describe('the player when a stream fetch fails', () => {
     await openPlayer(page);
     await page.getByRole('alert').filter({ hasText: 'Failed to load video' }).waitFor({ timeout: T });
     // Refused on the way (403), not undecodable: the refusal heading, not 'Playback failed' (failure.ts).
-    expect(await page.getByRole('alert').getByRole('heading').innerText()).toBe('Access Restricted');
+    expect(await page.getByRole('alert').getByRole('heading').textContent()).toBe('Access Restricted');
     const seen = await problems(page);
     expect(seen).toContainEqual(expect.objectContaining({ engine: 'hls.js', fatal: true }));
     expect(seen).toContainEqual(expect.objectContaining({ engine: 'progressive', fatal: true }));

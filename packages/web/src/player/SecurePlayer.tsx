@@ -69,6 +69,7 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
   const previews = useSeekPreviews(state.kind === 'ready' ? state.stream.previewsUrl : null);
 
   // 1. The stream is asked for only when the user may watch (spec §4, §5).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` asks again on "Try again"
   useEffect(() => {
     let active = true;
     if (refusal === 'geo_loading') return;
