@@ -44,7 +44,7 @@ async function openPlayer(page: Page, id: string): Promise<void> {
   await page.getByRole('button', { name: /Watch Now/ }).click({ timeout: T });
 }
 
-describe('the player names a playback failure as one', () => {
+describe('a 360p upload: true featured badges, and a player that names a playback failure as one', () => {
   beforeAll(async () => {
     ({ server, videoId } = await playerServer({
       media,
