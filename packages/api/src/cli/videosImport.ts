@@ -443,7 +443,7 @@ async function actingAdmin(ctx: AppContext, as: string | undefined): Promise<str
 
 export const videosImport: CliCommand = {
   summary:
-    'import every video file of DIR through the upload ingest (titles from file names or a NAME.json sidecar); files already imported (same SHA-256) are skipped: [--access LEVEL] [--publish] [--recursive] [--as EMAIL]',
+    'import the video files of DIR through the upload ingest, each file once (by SHA-256; run again to resume): DIR [--access LEVEL] [--publish] [--recursive] [--as EMAIL]',
   async run({ env, site, args }) {
     let opts: ImportArgs;
     try {
