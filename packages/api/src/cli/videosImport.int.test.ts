@@ -4,9 +4,11 @@
  * clips (one with a sidecar), a file named like a video that is not one and a text file. The first
  * run imports three and fails one (exit 1); the second skips the three by their SHA-256; the library
  * holds each clip once, with the sidecar's title and access, recorded by the admin, unpublished, and
- * the running site's transcode queue has taken them. Bad arguments exit 2 with the usage.
+ * the running site's transcode queue has taken them. Ctrl-C stops a run (130) and the same command
+ * finishes it; two runs at once make each file one video (the hash is the read model's key: with it
+ * made a no-op, this test saw 5 and 6 videos). Bad arguments exit 2 with the usage.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,6 +149,74 @@ forEachStore('videos import', (kind) => {
       for (const v of videos) expect(fs.existsSync(path.join(server.store.dataDir, 'media', v.video_key))).toBe(true);
     } finally {
       await server.close();
+    }
+  }, 180_000);
+});
+
+forEachStore('videos import, interrupted or twice at once', (kind) => {
+  it('two runs at once on one folder make each file one video', async () => {
+    const server = await startTestServer(kind);
+    const dir = await folderOfClips();
+    fs.rmSync(path.join(dir, 'fake.mp4'));
+    try {
+      const env = { ...server.store.env };
+      const runs = await Promise.all([cli(env, [dir]), cli(env, [dir])]);
+      const total = (what: RegExp) => runs.reduce((n, r) => n + Number(what.exec(r.stdout)?.[1] ?? Number.NaN), 0);
+      expect(runs.map((r) => r.code)).toEqual([0, 0]);
+      expect(total(/Imported (\d+),/)).toBe(3);
+      expect(total(/skipped (\d+) /)).toBe(3);
+      expect((await library(server)).map((v) => v.title)).toEqual(['Golden Hour', 'My clip 01', 'Second']);
+    } finally {
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('Ctrl-C stops after the file in hand (exit 130); the same command then imports the rest, each file once; a terminal gets a bar', async () => {
+    const server = await startTestServer(kind);
+    const dir = await folderOfClips();
+    fs.rmSync(path.join(dir, 'fake.mp4'));
+    try {
+      const env = { ...server.store.env };
+      // Node with tsx's loader (not the tsx CLI, which would be a second process between the signal and the import).
+      const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'videos', 'import', dir], {
+        cwd: ROOT,
+        env: childEnv({ ...env, VIDEOS_IMPORT_TEST_PAUSE_MS: '5000' }),
+      });
+      let out = '';
+      let interrupted = false;
+      child.stdout.on('data', (d) => {
+        out += d;
+        // Once: a second Ctrl-C quits at once.
+        if (!interrupted && /\[1\/3\] golden\.webm: imported as video/.test(out)) interrupted = child.kill('SIGINT');
+      });
+      child.stderr.on('data', (d) => (out += d));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      expect(out).toMatch(/Imported 1, skipped 0 \(already imported\), failed 0 of 3 video files/);
+      expect(out).toContain('Interrupted: run the same command again to import the rest');
+      expect(code).toBe(130);
+      expect((await library(server)).map((v) => v.title)).toEqual(['Golden Hour']);
+
+      const resumed = await cli(env, [dir]);
+      expect(resumed.stdout).toMatch(/Imported 2, skipped 1 \(already imported\), failed 0 of 3 video files/);
+      expect(resumed.code).toBe(0);
+      expect((await library(server)).map((v) => v.title)).toEqual(['Golden Hour', 'My clip 01', 'Second']);
+
+      // On a terminal (a pty from script(1)): the line is redrawn as a bar.
+      const tty = await promisify(execFile)(
+        'script',
+        ['-qec', `${process.execPath} --import tsx ${CLI} videos import ${dir}`, '/dev/null'],
+        {
+          cwd: ROOT,
+          env: childEnv(env),
+        },
+      );
+      expect(tty.stdout).toContain('\r\u001b[2K[1/3] golden.webm hashing');
+      expect(tty.stdout).toMatch(/golden\.webm hashing +\[#{24}\] 100%/);
+      expect(tty.stdout).toMatch(/Imported 0, skipped 3/);
+    } finally {
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 180_000);
 });

@@ -407,6 +407,7 @@ async function importFolder(ctx: AppContext, opts: ImportArgs, actorId: string):
         failures.push(`${rel}: ${outcome.why}`);
       }
       counts[outcome.kind]++;
+      await testPause(stop.signal);
     }
   } finally {
     process.off('SIGINT', interrupt);
@@ -426,6 +427,19 @@ async function importFolder(ctx: AppContext, opts: ImportArgs, actorId: string):
     return 130;
   }
   return counts.failed ? 1 : 0;
+}
+
+/** Only the tests slow an import down between two files (to interrupt it at a known point); a Ctrl-C ends the wait. */
+function testPause(signal: AbortSignal): Promise<void> {
+  const ms = process.env.NODE_ENV === 'test' ? Number(process.env.VIDEOS_IMPORT_TEST_PAUSE_MS ?? 0) : 0;
+  if (!ms || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** The admin recorded as the uploader: `--as EMAIL`, or the site's configured admin address. */
