@@ -318,7 +318,8 @@ async function importOne(run: ImportRun, rel: string, label: string): Promise<Ou
       if (again !== sha256) return { kind: 'failed', why: 'the file changed while it was being imported; run again once it is complete' };
     } catch (err) {
       if (signal.aborted) throw err;
-      return { kind: 'failed', why: `cannot read it (${(err as Error).message})` };
+      // Reading it worked a moment ago: most likely the staging disk (DATA_DIR) is full or not writable.
+      return { kind: 'failed', why: `could not copy it to ${path.dirname(staged)} (${(err as Error).message})` };
     }
     progress.update(label, 'storing', size, size);
     // 3. The upload's own ingest.
