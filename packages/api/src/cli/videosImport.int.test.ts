@@ -17,6 +17,7 @@ import { expect, it } from 'vitest';
 import { childEnv } from '../../test/childServer.js';
 import { forEachStore, type StoreKind, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { bucketKeys, mediaKinds } from '../../test/s3.js';
+import { appendTestUser } from '../identity/identity.testkit.js';
 import { makeMp4, makeWebm } from '../media/media.testkit.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -147,6 +148,21 @@ forEachStore('videos import', (kind) => {
     const { server, videos } = await importTwice(kind, 'local');
     try {
       for (const v of videos) expect(fs.existsSync(path.join(server.store.dataDir, 'media', v.video_key))).toBe(true);
+      // The uploader must be an admin account: --as naming no account, or a member, exits 2 and imports nothing.
+      const empty = tmpDir('members-import-empty-');
+      try {
+        await appendTestUser(server.ctx, { id: `member-${Date.now().toString(36)}`, email: 'mia@example.test' });
+        for (const as of ['nobody@example.test', 'mia@example.test']) {
+          const r = await cli(server.store.env, [empty, '--as', as]);
+          expect({ as, code: r.code, err: r.stderr }).toMatchObject({
+            as,
+            code: 2,
+            err: expect.stringMatching(/No account with the address|is not an admin account/),
+          });
+        }
+      } finally {
+        fs.rmSync(empty, { recursive: true, force: true });
+      }
     } finally {
       await server.close();
     }
