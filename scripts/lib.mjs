@@ -96,6 +96,8 @@ const SYSTEM_NEEDS = [
   { pkg: 'nginx', present: () => fs.existsSync('/usr/sbin/nginx') },
   // The load test's short run of bench/load.mjs (and the benchmarks) drive the server with wrk.
   { pkg: 'wrk', present: () => fs.existsSync('/usr/bin/wrk') },
+  // The walkthrough's commands (docs/walkthrough.md, run by packages/api/test/walkthrough.int.test.ts) are curl.
+  { pkg: 'curl', present: () => fs.existsSync('/usr/bin/curl') },
   // The S3 media store is tested against a throwaway Ceph RADOS Gateway (scripts/rgwCluster.mjs).
   { pkg: 'ceph-mon', present: () => fs.existsSync('/usr/bin/ceph-mon') },
   { pkg: 'ceph-osd', present: () => fs.existsSync('/usr/bin/ceph-osd') },
