@@ -107,6 +107,12 @@ function describe(e: RecordedEvent): Described | undefined {
         summary: `Payment rejected: ${str(d.reason)}`,
         details: { paymentId: str(d.paymentId), amountSats: Number(d.amountSats), reason: str(d.reason) },
       };
+    case 'PaymentCanceled':
+      return {
+        category: 'payment',
+        summary: 'Payment canceled: the account was erased',
+        details: { paymentId: str(d.paymentId), amountSats: Number(d.amountSats), reason: str(d.reason) },
+      };
     case 'SubscriptionActivated':
       return { category: 'subscription', summary: `Subscription started: ${plan(d.planType)} until ${day(d.periodEnd)}`, details: {} };
     case 'SubscriptionRenewed':
@@ -120,7 +126,12 @@ function describe(e: RecordedEvent): Described | undefined {
     case 'SubscriptionUnpaid':
       return { category: 'subscription', summary: 'Subscription unpaid', details: {} };
     case 'SubscriptionCanceled':
-      return { category: 'subscription', summary: 'Subscription ended (canceled at period end)', details: {} };
+      return {
+        category: 'subscription',
+        summary:
+          d.reason === 'account_erased' ? 'Subscription ended (the account was erased)' : 'Subscription ended (canceled at period end)',
+        details: {},
+      };
     case 'MemberErased':
       return { category: 'erasure', summary: d.reason ? `Erased: ${str(d.reason)}` : 'Erased', details: { reason: str(d.reason) || null } };
     default:

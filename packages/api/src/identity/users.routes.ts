@@ -4,7 +4,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { requireUser } from '../http/auth.js';
+import { requireAccountHolder, requireUser } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { jsonBody } from '../http/validate.js';
@@ -43,13 +43,14 @@ export function userRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     ok: { 200: profileAnswerSchema },
   });
 
+  // Reading one's own status and profile is part of a rejected member's restricted session.
   api.get('/users/approval-status', approvalStatusDoc, async function approvalStatus(c) {
-    const user = await requireUser(ctx, c);
+    const user = await requireAccountHolder(ctx, c);
     return ok(c, { approved: Number(user.approved) === 1, status: user.status });
   });
 
   api.get('/users/profile', readProfileDoc, async function readProfile(c) {
-    const user = await requireUser(ctx, c);
+    const user = await requireAccountHolder(ctx, c);
     return ok(c, { user: valueOr(await getProfile(ctx, user.id)) });
   });
 
