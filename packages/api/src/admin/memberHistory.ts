@@ -42,6 +42,10 @@ function describe(e: RecordedEvent): Described | undefined {
         summary: d.reason ? `Rejected: ${str(d.reason)}` : 'Rejected',
         details: { reason: str(d.reason) || null },
       };
+    case 'UserSuspended':
+      return { category: 'approval', summary: `Suspended: ${str(d.reason)}`, details: { reason: str(d.reason) || null } };
+    case 'UserReinstated':
+      return { category: 'approval', summary: 'Reinstated', details: {} };
     case 'AdminRoleGranted':
       return { category: 'account', summary: 'Made an admin', details: {} };
     case 'PasswordChanged':

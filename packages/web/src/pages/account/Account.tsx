@@ -6,6 +6,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { REJECTED_MEMBER_PATH } from '@members/ui/format';
 import { Link, Navigate } from 'react-router-dom';
 import { session } from '../../app/api';
 import { useSession } from '../../app/session';
@@ -31,6 +32,7 @@ export default function Account() {
       </div>
     );
   if (!loggedIn || !user) return <Navigate to="/login" replace />;
+  if (user.status === 'rejected') return <Navigate to={REJECTED_MEMBER_PATH} replace />;
 
   return (
     <div className="container narrow section account-page">

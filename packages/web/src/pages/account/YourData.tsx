@@ -57,8 +57,10 @@ export function DeleteAccount({ onDeleted }: { onDeleted(): void }) {
   const [confirmation, setConfirmation] = useState('');
   const [error, setError] = useState<string | null>(null);
   const needsCode = status.data?.enabled === true;
+  // A rejected member's restricted session cannot read the second-factor state: offer the field, optional.
+  const mayNeedCode = needsCode || status.isError;
   const remove = useMutation({
-    mutationFn: () => api.deleteAccount({ password, confirmation, ...(needsCode ? { code: code.trim() } : {}) }),
+    mutationFn: () => api.deleteAccount({ password, confirmation, ...(code.trim() ? { code: code.trim() } : {}) }),
     onSuccess: onDeleted,
     onError: (err) => setError(errorText(err, 'Could not delete the account')),
   });
@@ -86,14 +88,18 @@ export function DeleteAccount({ onDeleted }: { onDeleted(): void }) {
           onChange={(e) => setPassword(e.target.value)}
           required
         />
-        {needsCode && (
+        {mayNeedCode && (
           <FormField
-            label="Code from your authenticator app (or a recovery code)"
+            label={
+              needsCode
+                ? 'Code from your authenticator app (or a recovery code)'
+                : 'Code from your authenticator app, if you turned on two-factor authentication'
+            }
             name="deleteCode"
             autoComplete="one-time-code"
             value={code}
             onChange={(e) => setCode(e.target.value)}
-            required
+            required={needsCode}
           />
         )}
         <FormField
