@@ -134,7 +134,9 @@ export function MemberHistoryView({ memberId, client, explorerTemplate }: Member
         <Card title={member.status === 'suspended' ? 'Reinstate member' : 'Suspend member'} className="admin-section">
           {standing.isError && <Alert>{(standing.error as Error).message}</Alert>}
           {standing.isSuccess && (
-            <Alert tone="success">{standing.variables === 'suspend' ? 'The member has been suspended.' : 'The member has been reinstated.'}</Alert>
+            <Alert tone="success">
+              {standing.variables === 'suspend' ? 'The member has been suspended.' : 'The member has been reinstated.'}
+            </Alert>
           )}
           {member.status === 'suspended' ? (
             <>

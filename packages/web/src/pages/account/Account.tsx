@@ -4,9 +4,10 @@
  * second factor (managed on `/account/two-factor`), the signed-in sessions (sign one or all others
  * out), "Download my data" (JSON and a readable HTML summary) and "Delete my account".
  */
+
+import { REJECTED_MEMBER_PATH } from '@members/ui/format';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { REJECTED_MEMBER_PATH } from '@members/ui/format';
 import { Link, Navigate } from 'react-router-dom';
 import { session } from '../../app/api';
 import { useSession } from '../../app/session';
