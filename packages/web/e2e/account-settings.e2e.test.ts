@@ -4,6 +4,7 @@
  * out), changes the e-mail by following the link from the outbox, downloads their data (JSON and
  * HTML), reads the privacy policy's erasure section, and deletes the account, after which the login
  * is refused. An admin sees the member's history on the member page, then erases another member.
+ * A rejected member signs in to their data page (download, delete); an admin suspends and reinstates a member.
  */
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';

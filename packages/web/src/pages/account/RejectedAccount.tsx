@@ -66,6 +66,7 @@ export default function RejectedAccount() {
       </div>
       <DownloadData />
       <DeleteAccount
+        restricted
         onDeleted={() => {
           setDeleted(true);
           session.clear();

@@ -50,15 +50,18 @@ export function DownloadData() {
   );
 }
 
-export function DeleteAccount({ onDeleted }: { onDeleted(): void }) {
-  const status = useQuery({ queryKey: ['mfa-status'], queryFn: () => api.mfaStatus(), retry: false });
+/**
+ * `restricted`: a rejected member's session, which cannot read the second-factor state (the API
+ * answers 403 there): the code field is offered as optional instead.
+ */
+export function DeleteAccount({ onDeleted, restricted = false }: { onDeleted(): void; restricted?: boolean }) {
+  const status = useQuery({ queryKey: ['mfa-status'], queryFn: () => api.mfaStatus(), retry: false, enabled: !restricted });
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [error, setError] = useState<string | null>(null);
   const needsCode = status.data?.enabled === true;
-  // A rejected member's restricted session cannot read the second-factor state: offer the field, optional.
-  const mayNeedCode = needsCode || status.isError;
+  const mayNeedCode = needsCode || restricted;
   const remove = useMutation({
     mutationFn: () => api.deleteAccount({ password, confirmation, ...(code.trim() ? { code: code.trim() } : {}) }),
     onSuccess: onDeleted,
