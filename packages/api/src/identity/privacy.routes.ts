@@ -37,7 +37,7 @@ export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLi
   const exportMyDataDoc = describe({
     summary: 'Everything stored about me (data export)',
     description:
-      'A JSON attachment (`my-data-<date>.json`, not the envelope), or `?format=html` for a readable page with the same content.',
+      "A JSON attachment (`my-data-<date>.json`, not the envelope), or `?format=html` for a readable page with the same content. A rejected member's restricted session reaches it too.",
     tags: ['identity'],
     access: 'member',
     query: exportQuery,
@@ -54,7 +54,8 @@ export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLi
   });
   const deleteMyAccountDoc = describe({
     summary: 'Delete my account (erasure by crypto-shredding)',
-    description: 'Password, the second-factor code when one is enabled, and `confirmation: "DELETE"`. Clears the session cookies.',
+    description:
+      'Password, the second-factor code when one is enabled, and `confirmation: "DELETE"`. Clears the session cookies. A rejected member\'s restricted session reaches it too; open payments are canceled and the subscription ends (billing events).',
     tags: ['identity'],
     access: 'member',
     body: eraseOwnSchema,

@@ -29,11 +29,18 @@ const profileSchema = z.strictObject(
 export function userRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const approvalStatusDoc = describe({
     summary: 'My approval status',
+    description: "Also answers a rejected member's restricted session.",
     tags: ['identity'],
     access: 'member',
     ok: { 200: approvalStatusSchema },
   });
-  const readProfileDoc = describe({ summary: 'My profile', tags: ['identity'], access: 'member', ok: { 200: profileAnswerSchema } });
+  const readProfileDoc = describe({
+    summary: 'My profile',
+    description: "Also answers a rejected member's restricted session.",
+    tags: ['identity'],
+    access: 'member',
+    ok: { 200: profileAnswerSchema },
+  });
   const editProfileDoc = describe({
     summary: 'Change my first or last name',
     description: 'Only `firstName` and `lastName` are editable; any other field is a 400.',
