@@ -107,8 +107,6 @@ export async function eraseMember(
   } as const;
   const ran = await runUserCommand(ctx, userId, command, caller);
   if (!ran.ok) return ran;
-  // Billing's side: open payments canceled, the subscription ended (the lifecycle pass retries after a crash here).
-  const billing = await closeBillingOfErasedMember(ctx, userId, eventMetadata(ctx, caller));
   // 3. Outside the log.
   await ctx.db.transaction(async (tx) => {
     await tx.run('DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM refresh_sessions WHERE user_id = ?)', [userId]);
@@ -120,6 +118,12 @@ export async function eraseMember(
   // removed here); later ones see it gone and write nothing (privacy/personalWrites.ts).
   await waitForPersonalWrites(ctx.db, userId);
   const mails = await forgetMail(ctx, userId, addresses);
+  // Billing's side: open payments canceled, the subscription ended. Verifying a payment of an erased
+  // member is refused already (payments.service.ts); if this fails, the lifecycle pass finishes it.
+  const billing = await closeBillingOfErasedMember(ctx, userId, eventMetadata(ctx, caller)).catch((err) => {
+    ctx.logger.warn({ err, userId }, 'could not close the billing of an erased member yet; the lifecycle pass will');
+    return { canceledPayments: 0, endedSubscriptions: 0 };
+  });
   if (ctx.db.dialect === 'sqlite') await ctx.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   ctx.logger.info({ userId, requestedBy: opts.requestedBy, actorId: caller.actorId, mailsRemoved: mails, ...billing }, 'member erased');
   return success({ erased: true });
