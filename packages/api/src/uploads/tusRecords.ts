@@ -1,6 +1,7 @@
 /**
- * The `tus_uploads` table (migrations 010, 011): which resumable uploads exist, who created each (`created_by`), and which video each
- * finished one became, shared by every API process through the database. An upload's row is written
+ * The `tus_uploads` table (migrations 010, 011): which resumable uploads exist, which admin created
+ * each (`created_by`), and which video each finished one became, shared by every API process
+ * through the database. An upload's row is written
  * when tus creates it (unfinished: `video_id` NULL) and completed in the same transaction as its
  * video's `VideoUploaded` event (`recordFinished`, run inside the append), so a crash never leaves a
  * video without its record or a record without its video, and of two processes finishing one upload

@@ -16,17 +16,18 @@
  * With an object store (MEDIA_STORE=s3://BUCKET/PREFIX) the bytes received so far go to the bucket
  * instead (@tus/s3-store: an S3 multipart upload per tus upload, objects `PREFIX/tus/{id}`,
  * `PREFIX/tus/{id}.info`, `PREFIX/tus/{id}.part` while it runs), so any API process can continue an
- * upload another one began, with no shared disk. Every key the tus store uses goes through
- * `prefixedClient`, and its expiry sweep lists only the multipart uploads under `PREFIX/tus/`, so
- * sites sharing a bucket under different prefixes neither see nor abort each other's uploads.
- * Uploads begun before that layout (no owner, objects at the bucket root) cannot be continued; this
- * site's sweep removes their root objects by the ids of its own `tus_uploads` rows once they expire.
+ * upload another one began, with no shared disk. A complete upload is probed through a presigned
+ * URL, copied server-side to `videos/{videoId}/` as the original (CopyObject; UploadPartCopy above
+ * 5 GiB), and its tus objects removed: its bytes never come back to an API process.
+ * Every key the tus store uses goes through `prefixedClient`, and its expiry sweep lists only the
+ * multipart uploads under `PREFIX/tus/`, so sites sharing a bucket under different prefixes neither
+ * see nor abort each other's uploads. Uploads begun before that layout (no owner, objects at the
+ * bucket root) cannot be continued; this site's sweep removes their root objects by the ids of its
+ * own `tus_uploads` rows once they expire.
  *
  * Each upload belongs to the admin who created it (`tus_uploads.created_by`, migration 011): HEAD,
  * PATCH, DELETE and GET of another admin's upload answer 404, as for an upload that does not exist.
- * A row without an owner (created before the owner was recorded) stays open to every admin. A complete upload is probed through a presigned URL, copied
- * server-side to `videos/{videoId}/` as the original (CopyObject; UploadPartCopy above 5 GiB), and
- * its tus objects removed: its bytes never come back to an API process.
+ * A row without an owner (created before the owner was recorded) stays open to every admin.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
