@@ -102,6 +102,9 @@ const open = (status: number, adminNo2fa = 403): Row => ({
 /** `requireUser`: signed in (pending included), not rejected. */
 const signedIn = (status: number, adminNo2fa = 403): Row => ({ ...open(status, adminNo2fa), visitor: 401, rejected: 403 });
 
+/** `requireAccountHolder`: signed in, rejected members included (their restricted session: data rights, own profile). */
+const accountHolder = (status: number): Row => ({ ...signedIn(status), rejected: status });
+
 /** `requireAdmin` / `adminOnly`. */
 const adminOnly = (status: number): Row => ({
   visitor: 401,
@@ -210,6 +213,20 @@ async function registered(fx: Fixtures): Promise<Account> {
 
 /** A pending member's id (for approve/reject). */
 const pendingTarget = async (fx: Fixtures) => (await registered(fx)).id;
+
+/** A fresh approved member's id (for suspend). */
+async function approvedTarget(fx: Fixtures): Promise<string> {
+  const member = await registered(fx);
+  await must('approve target', api(fx).post(`/admin/users/${member.id}/approve`, undefined, fx.admin.token));
+  return member.id;
+}
+
+/** A fresh suspended member's id (for reinstate). */
+async function suspendedTarget(fx: Fixtures): Promise<string> {
+  const id = await approvedTarget(fx);
+  await must('suspend target', api(fx).post(`/admin/users/${id}/suspend`, { reason: 'Matrix' }, fx.admin.token));
+  return id;
+}
 
 /** A submitted, unverified payment of a fresh approved member (for verify/reject). */
 async function submittedPayment(fx: Fixtures): Promise<string> {
@@ -403,6 +420,18 @@ const MATRIX: Record<string, Cell> = {
       path: `/api/admin/users/${await pendingTarget(fx)}/reject`,
       ...json({ reason: 'Incomplete' }),
     }),
+  },
+  'POST /api/admin/users/:id/suspend': {
+    expect: adminOnly(200),
+    prepare: async (_p, fx) => ({
+      method: 'POST',
+      path: `/api/admin/users/${await approvedTarget(fx)}/suspend`,
+      ...json({ reason: 'Abuse' }),
+    }),
+  },
+  'POST /api/admin/users/:id/reinstate': {
+    expect: adminOnly(200),
+    prepare: async (_p, fx) => ({ method: 'POST', path: `/api/admin/users/${await suspendedTarget(fx)}/reinstate` }),
   },
   'GET /api/admin/videos/:id': {
     expect: adminOnly(200),
@@ -649,8 +678,9 @@ const MATRIX: Record<string, Cell> = {
   },
 
   // The member's own account.
-  'GET /api/users/approval-status': { expect: signedIn(200) },
-  'GET /api/users/profile': { expect: signedIn(200) },
+  // A rejected member's restricted session reads these two (their own status and profile).
+  'GET /api/users/approval-status': { expect: accountHolder(200) },
+  'GET /api/users/profile': { expect: accountHolder(200) },
   'PUT /api/users/profile': {
     expect: signedIn(200),
     prepare: async () => ({ method: 'PUT', path: '/api/users/profile', ...json({ firstName: 'Matrix' }) }),
@@ -658,9 +688,10 @@ const MATRIX: Record<string, Cell> = {
   // Data rights (README "Privacy"): each principal exports its own data. The erasure cell sends a wrong
   // confirmation (400 for whoever passes the guard): a real erasure would consume the principal's
   // account; the erasure itself is proven in privacy/erasure.int.test.ts.
-  'GET /api/users/me/export': { expect: signedIn(200) },
+  // A rejected member keeps these rights (their restricted session).
+  'GET /api/users/me/export': { expect: accountHolder(200) },
   'DELETE /api/users/me': {
-    expect: signedIn(400),
+    expect: accountHolder(400),
     note: 'a wrong confirmation, so no principal is erased',
     prepare: async () => ({ method: 'DELETE', path: '/api/users/me', ...json({ password: 'not-checked', confirmation: 'no' }) }),
   },

@@ -12,7 +12,7 @@ export interface LedgerPayment {
   userId: string;
   planType: string;
   amountSats: number;
-  status: 'requested' | 'submitted' | 'verified' | 'rejected';
+  status: 'requested' | 'submitted' | 'verified' | 'rejected' | 'canceled';
   address?: string;
   txHash?: string | null;
   verifiedAt?: string;
@@ -90,6 +90,10 @@ function applyPayment(l: Ledger, e: RecordedEvent, d: Data): void {
       break;
     case 'PaymentRejected':
       next.status = 'rejected';
+      break;
+    case 'PaymentCanceled':
+      // An open payment closed by the member's erasure: never revenue, no longer pending.
+      next.status = 'canceled';
       break;
   }
   l.payments.set(paymentId, next);

@@ -164,13 +164,16 @@ forEachStore('identity', (kind) => {
   });
 
   describe('rejected users', () => {
-    it('cannot log in, with a clear error', async () => {
+    it('sign in to a restricted session (their data rights); everything else refuses them with a clear error', async () => {
       const m = await registerMember(api);
       const admin = await adminLogin(api);
       expect((await api.post(`/admin/users/${m.id}/reject`, { reason: 'incomplete' }, admin.token)).status).toBe(200);
       const res = await api.post('/auth/login', { email: m.email, password: m.password });
-      expect(res.status).toBe(403);
-      expect(res.body.error).toMatch(/not approved/);
+      expect(res.status).toBe(200);
+      expect(res.body.data.user).toMatchObject({ status: 'rejected', approved: false });
+      const elsewhere = await api.get('/users/me/sessions', res.body.data.token);
+      expect(elsewhere.status).toBe(403);
+      expect(elsewhere.body.error).toMatch(/not approved/);
     });
   });
 

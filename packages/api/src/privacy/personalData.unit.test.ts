@@ -37,6 +37,7 @@ describe('personal fields', () => {
     for (const f of ['userId', 'paymentId', 'amountSats', 'planType', 'registeredAt', 'address', 'txHash', 'status', 'reason', 'role'])
       expect({ f, personal: isPersonalField('PaymentRejected', f) }).toEqual({ f, personal: false });
     expect(isPersonalField('UserRejected', 'reason')).toBe(true);
+    expect(isPersonalField('UserSuspended', 'reason')).toBe(true);
     expect(isPersonalField('MemberErased', 'reason')).toBe(false);
   });
 });

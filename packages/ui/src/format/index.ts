@@ -16,5 +16,5 @@ export {
   topQualityBadge,
   videoSpecs,
 } from './library';
-export { isAdmin, postLoginPath, type SessionUserLike } from './session';
+export { isAdmin, postLoginPath, REJECTED_MEMBER_PATH, type SessionUserLike } from './session';
 export { type BadgeTone, type SubscriptionLike, subscriptionAction, subscriptionBadge } from './subscriptionBadge';
