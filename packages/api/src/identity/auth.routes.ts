@@ -75,7 +75,8 @@ export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimit
   });
 
   api.post('/auth/login', perIp, loginDoc, async function login(c) {
-    const session = valueOr(await logIn(ctx, limits, await jsonBody(c, loginSchema), deviceOf(c)));
+    const address = clientIp(c, ctx.env);
+    const session = valueOr(await logIn(ctx, limits, await jsonBody(c, loginSchema), deviceOf(c), address));
     // A second factor is due: no session yet, only the challenge (mfa.routes.ts completes it).
     if ('mfaRequired' in session) return ok(c, session);
     setSessionCookies(ctx, c, session.refresh);
