@@ -27,12 +27,12 @@ const loginSchema = z.object({
 export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits): void {
   const registerMemberDoc = describe({
     summary: "Register (the account waits for an admin's approval)",
-    description: 'Spec §5 rules, checked server-side with the same messages; a used e-mail (any case) is a 409.',
+    description:
+      'Spec §5 rules, checked server-side with the same messages. An address that already has an account gets the same 201 answer (no account is made; its holder is mailed instead), so registration does not tell who has an account.',
     tags: ['identity'],
     access: 'public',
     body: registrationSchema,
     ok: { 201: registrationAnswerSchema },
-    errors: [409],
     rateLimited: true,
   });
   const loginDoc = describe({

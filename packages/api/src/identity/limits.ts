@@ -52,7 +52,7 @@ const BACKOFF_BASE_MS = 1000;
  * address typed at login (and the client address), and on PostgreSQL they are a table, so an address
  * (an erased member's too, typed by anyone after the erasure) would otherwise sit in the database's bytes.
  */
-function keyedByHmac(limiter: RateLimiter, secret: string, scope: string): RateLimiter {
+export function keyedByHmac(limiter: RateLimiter, secret: string, scope: string): RateLimiter {
   const k = (key: string) => createHmac('sha256', secret).update(`${scope}\n${key}`).digest('base64url').slice(0, 32);
   return {
     hit: (key) => limiter.hit(k(key)),
