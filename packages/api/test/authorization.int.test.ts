@@ -781,6 +781,9 @@ forEachStore('authorization matrix', (kind) => {
       env: {
         REQUIRE_ADMIN_2FA: 'true',
         AUTH_REQUESTS_PER_IP_PER_MINUTE: '100000000',
+        // One reset user gets a reset link per principal (the limits are tested in identity/mailAbuse.int.test.ts).
+        MAILS_PER_RECIPIENT_PER_HOUR: '100000000',
+        MAILS_PER_ACCOUNT_PER_HOUR: '100000000',
         ACCESS_TOKEN_TTL_SECONDS: String(90 * 24 * 3600),
         GRACE_PERIOD_DAYS: String(GRACE_DAYS),
         AUDIT_SIGNING_KEY: generateSigningKeys().privateKey,
