@@ -90,6 +90,8 @@ async function main() {
     const [nodePort, accelPort, sitePort, directPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const common = {
       NODE_ENV: 'production',
+      // The bench sends no mail to anyone: the outbox, said out loud (production requires it or SMTP_URL).
+      MAIL_TRANSPORT: 'outbox',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DATABASE_URL: '',

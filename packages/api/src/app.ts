@@ -55,7 +55,11 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
   });
 
   app.onError((err, c) => {
-    if (err instanceof HttpError) return fail(c, err.status, err.message, err.details);
+    if (err instanceof HttpError) {
+      // RFC 9110 §10.2.3: a 429 says when to come back (a minute when the thrower did not know).
+      if (err.status === 429) c.header('Retry-After', String(err.retryAfterSeconds ?? 60));
+      return fail(c, err.status, err.message, err.details);
+    }
     if (err instanceof UniqueViolation) return fail(c, 409, 'That record already exists');
     const status = (err as { status?: number }).status;
     if (status === 413) return fail(c, 413, 'Request body is too large');

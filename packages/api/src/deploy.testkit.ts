@@ -134,6 +134,8 @@ export async function startDeployment(media: MediaKind): Promise<Deployment> {
   const base = `http://127.0.0.1:${pn}`;
   const env = (name: string, dataDir: string): Record<string, string> => ({
     NODE_ENV: 'production',
+    // No mail server in this deployment test: mails go to the outbox files, said out loud.
+    MAIL_TRANSPORT: 'outbox',
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
     PORT: '0',

@@ -83,6 +83,28 @@ describe('the server entry point', () => {
     expect(err.out).toMatch(/PORT/);
   });
 
+  it('refuses production without SMTP_URL, naming it and MAIL_TRANSPORT=outbox; starts with the outbox said out loud', async () => {
+    const production = {
+      NODE_ENV: 'production',
+      TOKEN_SECRET: 'main-test-token-secret-main-test-token-secret',
+      MFA_KEY_SECRET: 'main-test-mfa-key-main-test-mfa-key-0123456789',
+      DATA_KEY_SECRET: 'main-test-data-key-main-test-data-key-0123456789',
+      ADMIN_EMAIL: 'admin@example.test',
+      ADMIN_PASSWORD: 'admin-password-123',
+      PUBLIC_URL: 'http://127.0.0.1',
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'members-main-prod-')),
+    };
+    const err = (await launch(production).catch((e) => e)) as { code: number; out: string };
+    expect(err.code).toBe(2);
+    expect(err.out).toMatch(/SMTP_URL must be set when NODE_ENV=production/);
+    expect(err.out).toMatch(/MAIL_TRANSPORT=outbox/);
+    expect(err.out).toMatch(/for testing only/);
+    const outbox = await launch({ ...production, MAIL_TRANSPORT: 'outbox' });
+    outbox.child.kill('SIGTERM');
+    expect(await exited(outbox.child)).toBe(0);
+    fs.rmSync(production.DATA_DIR, { recursive: true, force: true });
+  });
+
   it('prints a generated dev admin password once, stops cleanly on SIGTERM after an in-flight request, and keeps data', async () => {
     const first = await launch({});
     const printed = /admin password:\s+(\S+)/.exec(first.output());

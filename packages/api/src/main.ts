@@ -5,7 +5,7 @@
 
 import path from 'node:path';
 import { fillDevDefaults } from './config/devDefaults.js';
-import { ConfigError, parseEnv } from './config/env.js';
+import { ConfigError, checkMailTransport, parseEnv } from './config/env.js';
 import { loadSiteConfig, ROOT_DIR } from './config/site.js';
 import { describeStore, SchemaTooNewError } from './context.js';
 import { modules } from './modules.js';
@@ -15,6 +15,7 @@ async function main() {
   const env = parseEnv();
   for (const d of fillDevDefaults(env, { inProduction: 'throw' }))
     console.warn(`[dev default] ${d.variable} not set: using a generated secret stored in ${d.file}`);
+  checkMailTransport(env);
   const { config: site, file: siteFile } = loadSiteConfig(env.SITE_CONFIG);
   if (siteFile.endsWith('site.config.example.json'))
     console.warn(`[dev default] using ${siteFile}; copy it to site.config.json for your brand`);

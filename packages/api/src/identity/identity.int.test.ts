@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer } from '../../test/harness.js';
 import { rebuildProjections } from '../eventstore/projections.js';
+import { mailsTo } from '../mail/outbox.testkit.js';
 import { adminLogin, login, registerMember, registrationPayload } from './identity.testkit.js';
 
 forEachStore('identity', (kind) => {
@@ -79,14 +80,20 @@ forEachStore('identity', (kind) => {
       expect(array.status).toBe(400);
     });
 
-    it('refuses the same e-mail in another letter case with 409', async () => {
+    it('answers a used e-mail (in another letter case) like a new registration, creating nothing, and mails the holder', async () => {
       const first = await registerMember(api, { email: 'dup@example.test' });
       const before = await countUsers();
       const res = await api.post('/auth/register', registrationPayload({ email: 'DUP@Example.TEST' }));
-      expect(res.status).toBe(409);
-      expect(res.body.error).toBe('An account with this email already exists');
+      expect(res.status).toBe(201);
+      expect(res.body.data).toEqual({
+        user: expect.objectContaining({ email: 'DUP@Example.TEST', status: 'pending', approved: false }),
+        message: 'Registration received. Your account is pending approval.',
+      });
+      expect(res.body.data.user.id).not.toBe(first.id);
       expect(await countUsers()).toBe(before);
-      expect(first.id).toBeTruthy();
+      expect((await api.post('/auth/login', { email: 'dup@example.test', password: first.password })).status).toBe(200);
+      const notice = (await mailsTo(server, 'dup@example.test')).filter((m) => m.key.startsWith('registration-attempt:'));
+      expect(notice.map((m) => m.subject)).toEqual([`${server.site.siteName}: someone tried to register with your e-mail address`]);
     });
   });
 

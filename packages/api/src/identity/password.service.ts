@@ -41,6 +41,7 @@ export async function confirmPasswordReset(
   limits: AuthLimits,
   input: { token: string; password: string },
   caller: Omit<Caller, 'actorId'>,
+  address?: string,
 ): Promise<Result<{ message: string }>> {
   const tokenHash = sha256(input.token);
   const userId = await findUserIdByResetToken(ctx.db, tokenHash);
@@ -55,6 +56,7 @@ export async function confirmPasswordReset(
   if (!ran.ok) return ran;
   await revokeUserSessions(ctx.db, userId, ctx.clock.now());
   const user = await findUserById(ctx.db, userId);
-  if (user) await limits.failedLogins.reset(user.email_lower);
+  // The holder proved the mailbox: their failed logins, and those from where they reset, are forgiven.
+  if (user) await limits.failedLogins.reset(user.email_lower, address);
   return success({ message: PASSWORD_RESET_DONE });
 }

@@ -68,20 +68,25 @@ export async function issueSession(ctx: AppContext, user: UserRow, refresh?: Iss
 export const mayLogIn = (user: Pick<UserRow, 'status'> & { erased_at?: string | null }): boolean =>
   user.status !== 'suspended' && !user.erased_at;
 
+/**
+ * Checks the password from `address` (the client's; failures are counted per account and per
+ * account and address, see limits.ts).
+ */
 export async function logIn(
   ctx: AppContext,
   limits: AuthLimits,
   credentials: { email: string; password: string },
   device?: Device,
+  address = 'unknown',
 ): Promise<Result<IssuedSession | MfaChallenge>> {
   const key = credentials.email.trim().toLowerCase();
-  const blocked = await loginBlocked(ctx, limits, key);
+  const blocked = await loginBlocked(ctx, limits, key, address);
   if (blocked) return blocked;
   const user = await findUserByEmail(ctx.db, key);
   // The dummy check keeps an unknown address as slow as a wrong password.
   const valid = user ? await verifyPassword(user.password_hash, credentials.password) : await verifyAgainstDummy(credentials.password);
   if (!user || !valid) {
-    await limits.failedLogins.hit(key);
+    await limits.failedLogins.hit(key, address);
     return failure('unauthorized', INVALID_LOGIN);
   }
   if (!mayLogIn(user)) return failure('forbidden', SUSPENDED_LOGIN);
@@ -89,7 +94,7 @@ export async function logIn(
   // knowing the password does not buy fresh guesses at the code.
   if ((await findSecondFactor(ctx.db, user.id))?.status === 'enabled')
     return success({ mfaRequired: true, mfaToken: await signMfaToken(ctx, user) });
-  await limits.failedLogins.reset(key);
+  await limits.failedLogins.reset(key, address);
   return success(await issueSession(ctx, user, undefined, device));
 }
 

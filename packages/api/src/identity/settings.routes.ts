@@ -76,7 +76,7 @@ export function settingsRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthL
   const emailDoc = describe({
     summary: 'Ask to change my e-mail address',
     description:
-      'Needs the password. A confirmation link is mailed to the new address; nothing changes until it is opened (POST /auth/email-change/confirm). An address in use is a 409.',
+      'Approved accounts only (403 for a pending one: it could otherwise have mail sent to anyone). Needs the password. A confirmation link is mailed to the new address (within the mail limits); nothing changes until it is opened (POST /auth/email-change/confirm). An address in use is a 409.',
     tags,
     access: 'member',
     body: emailSchema,

@@ -134,6 +134,11 @@ export interface UserState {
 }
 
 export const SAME_EMAIL = 'This is already your email address';
+export const EMAIL_CHANGE_APPROVED_ONLY =
+  'You can change your email address once your account has been approved. Until then, write to support if it is wrong.';
+
+/** Only an approved account may have a link mailed to another address (a pending one could mail anyone). */
+export const mayChangeEmail = (status: UserStatus): boolean => status === 'approved';
 export const INVALID_EMAIL_CHANGE_LINK = 'This email change link is invalid or has already been used';
 export const EXPIRED_EMAIL_CHANGE_LINK = 'This email change link has expired. Please ask for a new one from your account settings.';
 
@@ -214,6 +219,7 @@ function decide(command: UserCommand, state: UserState) {
       if (state.emailVerified) return accept<UserEvent>();
       return accept<UserEvent>({ type: 'EmailVerified', data: { userId, email: state.email, verifiedAt: command.now } });
     case 'RequestEmailChange':
+      if (!mayChangeEmail(state.status)) return reject('forbidden', EMAIL_CHANGE_APPROVED_ONLY);
       if (command.newEmail.toLowerCase() === state.email.toLowerCase()) return reject('validation', SAME_EMAIL);
       return accept<UserEvent>({
         type: 'EmailChangeRequested',

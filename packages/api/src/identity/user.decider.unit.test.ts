@@ -1,7 +1,7 @@
 /** Given these events, when this command, then these events (or this error). */
 import { describe, expect, it } from 'vitest';
 import { deciderSpec, thenError, thenEvents } from '../shared/decider.testkit.js';
-import { type UserCommand, type UserEvent, userDecider } from './user.decider.js';
+import { EMAIL_CHANGE_APPROVED_ONLY, type UserCommand, type UserEvent, userDecider } from './user.decider.js';
 
 const NOW = '2026-01-15T12:00:00.000Z';
 const LATER = '2026-01-15T12:30:00.000Z';
@@ -254,8 +254,17 @@ describe('user decider: e-mail change', () => {
 
   it('records a request for a different address, and refuses the current one in any letter case', () => {
     thenEvents(given([registered, approved]).when(request), [requested]);
-    thenError(given([registered]).when({ ...request, newEmail: 'ann@example.TEST' }), 'validation', 'This is already your email address');
+    thenError(
+      given([registered, approved]).when({ ...request, newEmail: 'ann@example.TEST' }),
+      'validation',
+      'This is already your email address',
+    );
     thenError(given([]).when(request), 'not_found');
+  });
+  it('refuses a pending or rejected account: it could have a link mailed to anyone', () => {
+    thenError(given([registered]).when(request), 'forbidden', EMAIL_CHANGE_APPROVED_ONLY);
+    const rejected: UserEvent = { type: 'UserRejected', data: { userId: 'u1', rejectedBy: 'a1', rejectedAt: NOW, reason: null } };
+    thenError(given([registered, rejected]).when(request), 'forbidden', EMAIL_CHANGE_APPROVED_ONLY);
   });
   it('changes the address with the matching link before it expires, from the old address', () => {
     thenEvents(given([registered, requested]).when({ type: 'ConfirmEmailChange', tokenHash: 'ec-1', now: NOW }), [
