@@ -199,8 +199,11 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       expect(stream.headers.get('x-frame-options')).toBe('DENY');
       for (const r of [reg, adminLogin, approved, login, intent, submitted, verified, sub, stream]) served.add(servedBy(r));
       expect(served).toEqual(new Set(['api-a', 'api-b']));
-      streamUrl = stream.body.data.streamUrl as string;
+      // The original is the admins' progressive file (a member's is a rendition within their cap, once transcoded).
+      const adminStream = await api.get(`/videos/${videoId}/stream`, admin);
+      streamUrl = adminStream.body.data.streamUrl as string;
       expect(streamUrl.startsWith(`${base}/api/media/videos/${videoId}?`)).toBe(true);
+      expect(new URL(streamUrl).searchParams.get('r')).toBe('original');
 
       const size = videoFile.length;
       const ranges: [number, number][] = [
@@ -377,8 +380,8 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       });
       const otherId = other.body.data.user.id as string;
       const env = parseEnv({ ...process.env, TOKEN_SECRET, DATA_DIR: dep.store.dataDir });
-      const expired = signStreamPath({ env, clock: new TestClock(new Date(Date.now() - 3 * 3600_000)) }, videoId, memberId).path;
-      const fresh = (u: string) => signStreamPath({ env, clock: new TestClock(new Date()) }, videoId, u).path;
+      const expired = signStreamPath({ env, clock: new TestClock(new Date(Date.now() - 3 * 3600_000)) }, videoId, memberId, 'original').path;
+      const fresh = (u: string) => signStreamPath({ env, clock: new TestClock(new Date()) }, videoId, u, 'original').path;
       const key = `videos/${videoId}/video.mp4`;
       const attempts: Record<string, string> = {
         'the internal location directly': `/_protected_media/${key}`,
@@ -391,10 +394,11 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
         'no signature': `/api/media/videos/${videoId}`,
         'a guessed id with a valid signature for another id': `/api/media/videos/00000000-0000-4000-8000-000000000000?${q}`,
         'an expired URL': expired,
-        "another member's id on this member's signature": `/api/media/videos/${videoId}?u=${otherId}&e=${q.get('e')}&s=${q.get('s')}`,
-        'a tampered signature': `/api/media/videos/${videoId}?u=${q.get('u')}&e=${q.get('e')}&s=${'A'.repeat(43)}`,
-        'a moved expiry': `/api/media/videos/${videoId}?u=${q.get('u')}&e=${Number(q.get('e')) + 3600}&s=${q.get('s')}`,
-        'a signature made with another secret': fresh(memberId).replace(/s=[^&]+/, `s=${'x'.repeat(43)}`),
+        "another member's id on this member's signature": `/api/media/videos/${videoId}?u=${otherId}&e=${q.get('e')}&r=original&s=${q.get('s')}`,
+        'a tampered signature': `/api/media/videos/${videoId}?u=${q.get('u')}&e=${q.get('e')}&r=original&s=${'A'.repeat(43)}`,
+        'a moved expiry': `/api/media/videos/${videoId}?u=${q.get('u')}&e=${Number(q.get('e')) + 3600}&r=original&s=${q.get('s')}`,
+        "a member's own signature for the original (members get renditions)": fresh(memberId),
+        'a signature made with another secret': fresh(q.get('u') as string).replace(/s=[^&]+/, `s=${'x'.repeat(43)}`),
         'a path traversal into the internal location': `/api/media/../_protected_media/${key}`,
         ...(media === 's3' && {
           "the object store's internal location directly": `/_protected_media/http/${s3Path}/${key}`,
@@ -409,7 +413,7 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
         expect({ what, fromNginx: res.headers.get('x-media-served-by') }).toEqual({ what, fromNginx: null });
         expect({ what, leaked: body.length > 0 && videoFile.subarray(0, body.length).equals(body) }).toEqual({ what, leaked: false });
       }
-      // And the signed URL of this member still works for anyone holding it (it is the capability).
+      // And the admin's signed URL still works for anyone holding it (it is the capability).
       expect((await fetch(streamUrl, { headers: { range: 'bytes=0-9' } })).status).toBe(206);
     });
 

@@ -109,8 +109,6 @@ export const envSchema = z.object({
   TRANSCODE_PRESET: z
     .enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'])
     .default('veryfast'),
-  /** Lifetime of the short-lived token in an HLS key URL (the player fetches the key right after the playlist). */
-  HLS_KEY_TOKEN_TTL_SECONDS: intFrom(300, 10),
 });
 
 export type Env = z.infer<typeof envSchema> & { DATA_DIR: string; REQUIRE_ADMIN_2FA: boolean };
