@@ -380,7 +380,12 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       });
       const otherId = other.body.data.user.id as string;
       const env = parseEnv({ ...process.env, TOKEN_SECRET, DATA_DIR: dep.store.dataDir });
-      const expired = signStreamPath({ env, clock: new TestClock(new Date(Date.now() - 3 * 3600_000)) }, videoId, memberId, 'original').path;
+      const expired = signStreamPath(
+        { env, clock: new TestClock(new Date(Date.now() - 3 * 3600_000)) },
+        videoId,
+        memberId,
+        'original',
+      ).path;
       const fresh = (u: string) => signStreamPath({ env, clock: new TestClock(new Date()) }, videoId, u, 'original').path;
       const key = `videos/${videoId}/video.mp4`;
       const attempts: Record<string, string> = {

@@ -5,8 +5,8 @@
 import type { adminVideoSchema, videoSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import type { Queryable } from '../db/types.js';
-import type { HlsLadder, VideoRow } from './catalog.projection.js';
 import { redactSecrets } from '../shared/redact.js';
+import type { HlsLadder, VideoRow } from './catalog.projection.js';
 
 /** The Video entity (spec §3) as the API answers it: the shared schema the OpenAPI document and the clients use. */
 export type VideoEntity = z.infer<typeof videoSchema>;

@@ -29,12 +29,12 @@ import { describe } from '../http/openapi.js';
 import { mediaStorageFor } from '../media/mediaStore.js';
 import { MediaStoreError } from '../media/storage.js';
 import { keyOf, windowKey } from '../transcode/videoKeys.js';
+import { recheckAccess } from './accessRecheck.js';
 import { entitledRenditions } from './entitlement.js';
 import { masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists.js';
 import { type HlsGrant, signKeyToken, verifyHlsGrant, verifyKeyToken } from './hlsSignature.js';
 import { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './media.route.js';
 import { SHARED_CACHE, sendStoredFile } from './sendMedia.js';
-import { recheckAccess } from './accessRecheck.js';
 import { authorizeViewing } from './viewing.service.js';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../shared/clock.testkit';
+import { windowedPlaylist } from '../transcode/hlsPackaging';
 import { entitledRenditions, maxRenditionHeight } from './entitlement';
 import { masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists';
-import { windowedPlaylist } from '../transcode/hlsPackaging';
 import { signHlsGrant, signKeyToken, verifyHlsGrant, verifyKeyToken } from './hlsSignature';
 
 const media = { maxHeightByPlan: { monthly: 1080, annual: 2160 }, freeMaxHeight: 720 };

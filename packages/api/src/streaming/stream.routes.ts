@@ -105,7 +105,8 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     c.header('Cache-Control', 'private, no-store');
     const hls = adaptiveStream(video, viewer, maxHeight, base);
     // Every URL handed out here expires together (STREAM_URL_TTL_SECONDS from now).
-    const expiresAt = signed?.expiresAt ?? new Date((Math.floor(ctx.clock.now().getTime() / 1000) + ctx.env.STREAM_URL_TTL_SECONDS) * 1000).toISOString();
+    const expiresAt =
+      signed?.expiresAt ?? new Date((Math.floor(ctx.clock.now().getTime() / 1000) + ctx.env.STREAM_URL_TTL_SECONDS) * 1000).toISOString();
     return ok(c, { streamUrl: signed ? `${base}${signed.path}` : null, ...hls, watermarkText: watermarkFor(viewer), expiresAt });
   });
 

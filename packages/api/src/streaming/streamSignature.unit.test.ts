@@ -17,7 +17,9 @@ describe('stream signatures', () => {
     expect(verifyStreamSignature(ctx, 'video2', q)).toEqual({ ok: false, reason: 'invalid' });
     expect(verifyStreamSignature(ctx, 'video1', { ...q, u: 'user2' })).toEqual({ ok: false, reason: 'invalid' });
     expect(verifyStreamSignature(ctx, 'video1', { ...q, e: String(Number(q.e) + 3600) })).toEqual({ ok: false, reason: 'invalid' });
-    expect(verifyStreamSignature(ctx, 'video1', { ...q, s: `${q.s?.[0] === 'A' ? 'B' : 'A'}${q.s?.slice(1)}` })).toMatchObject({ ok: false });
+    expect(verifyStreamSignature(ctx, 'video1', { ...q, s: `${q.s?.[0] === 'A' ? 'B' : 'A'}${q.s?.slice(1)}` })).toMatchObject({
+      ok: false,
+    });
     expect(verifyStreamSignature(ctx, 'video1', {})).toEqual({ ok: false, reason: 'invalid' });
   });
   it('the file is signed: a taller rendition or the original is invalid, an unknown name too', () => {

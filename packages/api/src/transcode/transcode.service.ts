@@ -73,8 +73,7 @@ export async function runTranscodeJob(ctx: AppContext, job: TranscodeJob, signal
  * duration (a ladder of five renditions of a 4K source on a slow runner encodes at ~0.2× real time),
  * at most 6 hours.
  */
-export const transcodeReadSeconds = (durationSeconds: number) =>
-  Math.min(6 * 3600, 600 + Math.ceil(6 * Math.max(0, durationSeconds)));
+export const transcodeReadSeconds = (durationSeconds: number) => Math.min(6 * 3600, 600 + Math.ceil(6 * Math.max(0, durationSeconds)));
 
 async function transcodeClaimed(ctx: AppContext, job: TranscodeJob, signal?: AbortSignal): Promise<JobOutcome> {
   const videoId = job.video_id;
