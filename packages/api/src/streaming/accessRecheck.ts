@@ -58,10 +58,11 @@ export async function recheckAccess(ctx: AppContext, videoId: string, userId: st
     cache.delete(key);
     entry = { until: now + ACCESS_RECHECK_SECONDS * 1000, result: await decide(ctx, videoId, userId, regionBlocked) };
     cache.set(key, entry);
-    if (cache.size > RECHECK_ENTRIES)
-      for (const old of cache.keys())
-        if (cache.size > RECHECK_ENTRIES) cache.delete(old);
-        else break;
+    // Bounded: the oldest entries (the Map keeps insertion order) go first.
+    for (const old of cache.keys()) {
+      if (cache.size <= RECHECK_ENTRIES) break;
+      cache.delete(old);
+    }
   }
   const result = entry.result;
   if (!result.ok && result.error.kind === 'unauthorized') throw forbidden(STREAM_LINK_INVALID);

@@ -38,7 +38,7 @@ describe('key windows', () => {
     fs.mkdirSync(rendition);
     fs.writeFileSync(path.join(rendition, 'index.m3u8'), playlist(9));
     const plain = Array.from({ length: 9 }, (_, i) => Buffer.alloc(188 * 3 + i, 0x47));
-    plain.forEach((b, i) => fs.writeFileSync(path.join(rendition, `seg_${String(i).padStart(5, '0')}.ts`), b));
+    for (const [i, b] of plain.entries()) fs.writeFileSync(path.join(rendition, `seg_${String(i).padStart(5, '0')}.ts`), b);
     await encryptInWindows(rendition, videoKey);
     for (const i of [0, 6, 7, 8]) {
       const enc = fs.readFileSync(path.join(rendition, `seg_${String(i).padStart(5, '0')}.ts`));
