@@ -12,7 +12,7 @@ import type { VideoRow } from '../catalog/catalog.projection.js';
 import type { AppContext } from '../context.js';
 import { forbidden, valueOr } from '../http/envelope.js';
 import type { Result } from '../shared/result.js';
-import { STREAM_LINK_INVALID } from './media.route.js';
+import { STREAM_LINK_INVALID } from './linkMessages.js';
 import { authorizeViewing, renditionEntitlement, type Viewer } from './viewing.service.js';
 
 /** How long a decision is reused (the revocation bound's first term, docs/security.md). */

@@ -19,11 +19,11 @@ import { forbidden, notFound } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams } from '../http/validate.js';
 import { recheckAccess } from './accessRecheck.js';
+import { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './linkMessages.js';
 import { sendStoredFile } from './sendMedia.js';
 import { verifyStreamSignature } from './streamSignature.js';
 
-export const STREAM_LINK_INVALID = 'This video link is not valid. Please open the video again.';
-export const STREAM_LINK_EXPIRED = 'This video link has expired. Please open the video again.';
+export { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './linkMessages.js';
 
 /** The storage key of a rendition's progressive MP4 (transcode/hlsPackaging.ts). */
 export const progressiveKey = (videoId: string, rendition: string) => `videos/${videoId}/hls/${rendition}/progressive.mp4`;
