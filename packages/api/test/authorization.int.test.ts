@@ -629,7 +629,7 @@ const MATRIX: Record<string, Cell> = {
     note: "the key token (for the monthly subscriber) is the credential, and the token's member must still pass the access decision",
     prepare: async (_p, fx) => ({
       path: `/api/hls/${fx.premiumVideoId}/key`,
-      query: `${signKeyToken(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id, Math.floor(Date.now() / 1000) + 600)}&w=0`,
+      query: `${signKeyToken(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id, Math.floor(fx.server.ctx.clock.now().getTime() / 1000) + 600)}&w=0`,
     }),
   },
   'POST /api/admin/videos/:id/transcode/retry': {

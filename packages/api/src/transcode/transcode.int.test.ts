@@ -187,7 +187,7 @@ forEachStore('HLS transcode', (kind) => {
 
     // A member whose access decision refuses the video gets no key, even with a token signed for them.
     const memberKey = await fetch(
-      `${server.url}/api/hls/${videoId}/key?${signKeyToken(server.ctx, videoId, member.id, Math.floor(Date.now() / 1000) + 600)}&w=0`,
+      `${server.url}/api/hls/${videoId}/key?${signKeyToken(server.ctx, videoId, member.id, Math.floor(server.clock.now().getTime() / 1000) + 600)}&w=0`,
     );
     expect([memberKey.status, ((await memberKey.json()) as { error: string }).error]).toEqual([
       403,
