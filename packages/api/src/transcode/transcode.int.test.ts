@@ -108,6 +108,9 @@ forEachStore('HLS transcode', (kind) => {
     expect((await api.get(`/videos/${videoId}`)).body.data.qualities).toEqual(['1080p', '720p', '480p', '360p']);
     const folder = path.join(server.store.dataDir, 'media', 'videos', videoId, 'hls');
     expect(fs.readdirSync(folder).sort()).toEqual(['1080p', '360p', '480p', '720p', 'master.m3u8', 'previews.vtt', 'sprites']);
+    // Each rendition has its progressive MP4 beside its segments (recorded in the event).
+    for (const r of renditions) expect(fs.existsSync(path.join(folder, r.name, 'progressive.mp4'))).toBe(true);
+    expect(completed?.data.renditions).toEqual(renditions.map(() => expect.objectContaining({ progressive: true })));
     expect(fs.readdirSync(path.join(server.store.dataDir, 'media', 'videos', videoId)).filter((n) => n.startsWith('hls.'))).toEqual([]);
   }, 300_000);
 
@@ -220,6 +223,7 @@ forEachStore('HLS transcode', (kind) => {
       const ours = manifest.media.map((f) => f.path).filter((p) => p.startsWith(`videos/${videoId}/`));
       expect(ours).toContain(`videos/${videoId}/hls/master.m3u8`);
       expect(ours).toContain(`videos/${videoId}/hls/720p/seg_00000.ts`);
+      expect(ours).toContain(`videos/${videoId}/hls/720p/progressive.mp4`);
       expect(ours).toContain(`videos/${videoId}/hls/sprites/sprite-001.jpg`);
       expect(ours.filter((p) => p.includes('hls.tmp-'))).toEqual([]);
     } finally {
