@@ -31,7 +31,7 @@ import { emailVerificationToken } from '../src/identity/tokens.js';
 import { totpCode } from '../src/identity/totp.js';
 import { makeMp4 } from '../src/media/media.testkit.js';
 import { signHlsGrant, signKeyToken } from '../src/streaming/hlsSignature.js';
-import { signStreamPath } from '../src/streaming/streamSignature.js';
+import { type StreamFile, signStreamPath } from '../src/streaming/streamSignature.js';
 import { transcodeForTest } from '../src/transcode/transcode.testkit.js';
 import { apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from './harness.js';
 import { mountedApiRoutes } from './routeList.js';
@@ -627,9 +627,10 @@ const MATRIX: Record<string, Cell> = {
   },
   'GET /api/media/videos/:id': {
     expect: open(206),
-    note: 'the first 100 bytes (206) through a valid signed URL (granted to the monthly subscriber) is the credential: the bearer token is not needed',
+    note: "the first 100 bytes (206) through a valid signed URL (the monthly subscriber's rendition) is the credential: the bearer token is not needed",
     prepare: async (_p, fx) => {
-      const signed = signStreamPath(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id);
+      const file = (await firstRendition(fx)) as StreamFile;
+      const signed = signStreamPath(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id, file);
       const [p, q] = signed.path.split('?');
       return { path: p as string, query: q, headers: { range: 'bytes=0-99' } };
     },
@@ -659,7 +660,7 @@ const MATRIX: Record<string, Cell> = {
     note: "the key token (for the monthly subscriber) is the credential, and the token's member must still pass the access decision",
     prepare: async (_p, fx) => ({
       path: `/api/hls/${fx.premiumVideoId}/key`,
-      query: signKeyToken(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id),
+      query: `${signKeyToken(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id, Math.floor(fx.server.ctx.clock.now().getTime() / 1000) + 600)}&w=0`,
     }),
   },
   'POST /api/admin/videos/:id/transcode/retry': {

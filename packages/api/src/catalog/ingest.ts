@@ -247,8 +247,8 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts:
   }
 }
 
-/** How long ffprobe and ffmpeg may read a video in the bucket during its ingestion. */
-const REMOTE_READ_SECONDS = 3600;
+/** How long ffprobe and ffmpeg may read a video in the bucket during its ingestion (a probe and one thumbnail frame: seconds to minutes). */
+const REMOTE_READ_SECONDS = 600;
 
 /** Whether the media store cannot be reached right now (a refusal or a missing bucket is not "down"). */
 const storeDown = (storage: MediaStorage) =>

@@ -156,7 +156,6 @@ export const envDocs: Record<string, EnvVarDoc> = {
       'how long a claimed transcode job stays with its runner without a renewal (renewed every third of it); a runner that dies loses its job to another after this (see [Transcode runners](transcode-runners.md#leases-what-happens-when-a-runner-dies))',
   },
   TRANSCODE_PRESET: { meaning: 'x264 preset of the HLS ladder (`ultrafast` … `veryslow`): speed against size at the same quality' },
-  HLS_KEY_TOKEN_TTL_SECONDS: { meaning: 'lifetime of the token in an HLS key URL' },
   FFMPEG_PATH: {
     default: '`/usr/bin/ffmpeg`, else the `@ffmpeg-installer` static build',
     meaning:

@@ -120,8 +120,6 @@ export const envSchema = z.object({
   TRANSCODE_PRESET: z
     .enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'])
     .default('veryfast'),
-  /** Lifetime of the short-lived token in an HLS key URL (the player fetches the key right after the playlist). */
-  HLS_KEY_TOKEN_TTL_SECONDS: intFrom(300, 10),
   /** The ffmpeg and ffprobe binaries (media/ffmpeg.ts reads them; default: Debian's /usr/bin, then the npm static builds). */
   FFMPEG_PATH: z.string().min(1).optional(),
   FFPROBE_PATH: z.string().min(1).optional(),

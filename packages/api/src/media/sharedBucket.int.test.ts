@@ -157,7 +157,9 @@ describe.runIf(available)('two API servers, two data directories, one database a
   });
 
   async function streamUrlOf(server: TestServer, videoId: string, field: 'streamUrl' | 'hlsUrl' = 'streamUrl'): Promise<string> {
-    const r = await apiClient(server.url).get(`/videos/${videoId}/stream`, viewer.token);
+    // The original is the admins' progressive file; members get HLS (and a rendition within their cap).
+    const token = field === 'streamUrl' ? await adminToken(server) : viewer.token;
+    const r = await apiClient(server.url).get(`/videos/${videoId}/stream`, token);
     expect(r.status).toBe(200);
     // The URL names the server the viewer asked; any server of the site serves it.
     const url = new URL(r.body.data[field]);
