@@ -18,7 +18,7 @@ import { api } from '../app/api';
 import { useGeo } from '../app/geo';
 import { useSession } from '../app/session';
 import { type AdaptiveSource, attachStream, type Engine, type Quality, type StreamProblem } from './adaptiveSource';
-import { type FailureKind, mediaFailure, PLAYBACK_FAILED, streamRequestFailure } from './failure';
+import { type FailureKind, mediaFailure, NOT_READY, nothingToPlay, PLAYBACK_FAILED, streamRequestFailure } from './failure';
 import { keyTargetOf, playerKeyAction } from './playerKeys';
 import { isBlockedShortcut, MIN_VIEW_SECONDS, randomWatermarkPosition, WATERMARK_MOVE_MS } from './protection';
 import { SeekPreview, useSeekPreviews } from './SeekPreview';
@@ -80,7 +80,11 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
     setState({ kind: 'loading' });
     api
       .getStream(video.id)
-      .then((stream) => active && setState({ kind: 'ready', stream }))
+      .then((stream) => {
+        if (!active) return;
+        if (nothingToPlay(stream)) setState({ kind: 'error', failure: 'preparing', message: NOT_READY.message });
+        else setState({ kind: 'ready', stream });
+      })
       .catch(
         (err: Error & { status?: number }) =>
           active && setState({ kind: 'error', failure: streamRequestFailure(err.status), message: err.message || 'Failed to load video' }),
@@ -282,12 +286,12 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
             </button>
           </div>
         )}
-        {state.kind === 'error' && state.failure === 'playback' && (
+        {state.kind === 'error' && state.failure !== 'refused' && (
           <div className="player-message" role="alert" data-problem={problem ?? state.message}>
             <h3 ref={alertRef} tabIndex={-1}>
-              {PLAYBACK_FAILED.heading}
+              {state.failure === 'preparing' ? NOT_READY.heading : PLAYBACK_FAILED.heading}
             </h3>
-            <p>{PLAYBACK_FAILED.message}</p>
+            <p>{state.failure === 'preparing' ? NOT_READY.message : PLAYBACK_FAILED.message}</p>
             <div className="player-message-actions">
               <button type="button" className="btn btn-primary" onClick={() => setAttempt((n) => n + 1)}>
                 Try again

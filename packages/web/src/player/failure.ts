@@ -8,7 +8,7 @@
  * Pure, so every case is covered by a unit test; the browser suite covers both in Chromium.
  */
 
-export type FailureKind = 'refused' | 'playback';
+export type FailureKind = 'refused' | 'playback' | 'preparing';
 
 /** The copy of a playback failure (short; the overlay adds "Try again" and "Go Back" buttons). */
 export const PLAYBACK_FAILED = {
@@ -16,6 +16,22 @@ export const PLAYBACK_FAILED = {
   message:
     'Your browser could not play this video. Try again; if it keeps failing, check your connection or open the site in another browser such as Chrome or Firefox.',
 } as const;
+
+/** The copy when access was granted but nothing is playable yet for this member (issue 27: originals are
+ * for admins only, so before the transcode finishes a member has neither HLS nor a capped file). */
+export const NOT_READY = {
+  heading: 'Video not ready yet',
+  message: 'This video is still being prepared for streaming. Please try again in a few minutes.',
+} as const;
+
+/**
+ * A granted stream with nothing to play: no HLS ladder yet and no progressive file within the
+ * member's quality cap. Said as "not ready", not as a failure of the member's browser.
+ * @example nothingToPlay({ hlsUrl: null, streamUrl: null }) // true
+ */
+export function nothingToPlay(stream: { hlsUrl: string | null; streamUrl: string | null }): boolean {
+  return !stream.hlsUrl && !stream.streamUrl;
+}
 
 /** HTTP statuses that mean "not for you": the member is signed out, not entitled, blocked or the video is gone. */
 const REFUSALS = new Set([401, 402, 403, 404, 410, 451]);

@@ -1,6 +1,6 @@
 /** Which heading the player shows when it cannot show the video: 'Access Restricted' only for a refusal. */
 import { describe, expect, it } from 'vitest';
-import { mediaFailure, streamRequestFailure } from './failure';
+import { mediaFailure, nothingToPlay, streamRequestFailure } from './failure';
 
 describe('streamRequestFailure', () => {
   it('a 4xx answer to the stream request is a refusal of access', () => {
@@ -25,5 +25,15 @@ describe('mediaFailure', () => {
   it('a media fetch refused on the way (a stale signature, a revoked grant) makes it a refusal', () => {
     expect(mediaFailure([{ status: 500 }, { status: 403 }, {}])).toBe('refused');
     expect(mediaFailure([{ status: 401 }])).toBe('refused');
+  });
+});
+
+describe('nothingToPlay', () => {
+  it('a granted stream without HLS and without a capped progressive file is "not ready", not a failure', () => {
+    expect(nothingToPlay({ hlsUrl: null, streamUrl: null })).toBe(true);
+  });
+  it('either source is something to play', () => {
+    expect(nothingToPlay({ hlsUrl: '/api/hls/v/master.m3u8?u=1', streamUrl: null })).toBe(false);
+    expect(nothingToPlay({ hlsUrl: null, streamUrl: '/api/media/videos/v?r=360p' })).toBe(false);
   });
 });
