@@ -135,7 +135,7 @@ try {
   await pool(members, 4, async (m) => {
     m.streams = {};
     for (const v of videos.filter((x) => m.subscribed || x.accessLevel === 'free')) {
-      const u = new URL((await call('GET', `/videos/${v.id}/stream`, undefined, m.token)).streamUrl);
+      const u = new URL((await call('GET', `/videos/${v.id}/stream`, undefined, m.token)).streamUrl, 'http://site.invalid');
       m.streams[v.id] = u.pathname + u.search;
     }
   });

@@ -102,6 +102,8 @@ async function main() {
       MFA_KEY_SECRET: randomBytes(32).toString('hex'),
       DATA_KEY_SECRET: randomBytes(32).toString('hex'),
       REQUIRE_ADMIN_2FA: 'false',
+      // Production requires it: the site's address is nginx's.
+      PUBLIC_URL: `http://127.0.0.1:${sitePort}`,
     };
     const main = ['--import', 'tsx', 'packages/api/src/main.ts'];
     const ready = (out) => out.includes('Site running at');
@@ -138,7 +140,7 @@ async function main() {
     });
     await apiCall(nodeUrl, 'POST', `/admin/users/${reg.user.id}/approve`, undefined, admin);
     const token = (await apiCall(nodeUrl, 'POST', '/auth/login', member)).token;
-    const stream = new URL((await apiCall(nodeUrl, 'GET', `/videos/${videoId}/stream`, undefined, token)).streamUrl);
+    const stream = new URL((await apiCall(nodeUrl, 'GET', `/videos/${videoId}/stream`, undefined, token)).streamUrl, nodeUrl);
     const signedPath = `${stream.pathname}${stream.search}`;
     const size = fs.statSync(clip).size;
 
@@ -148,6 +150,7 @@ async function main() {
     const site = renderNginxConf({
       upstreams: [`127.0.0.1:${accelPort}`],
       listen: `127.0.0.1:${sitePort}`,
+      serverName: '127.0.0.1',
       mediaRoot,
       cacheDir: path.join(work, 'grants'),
     });

@@ -219,7 +219,7 @@ async function main() {
     });
     await apiCall(server.url, 'POST', `/admin/users/${reg.user.id}/approve`, undefined, token);
     const viewer = (await apiCall(server.url, 'POST', '/auth/login', member)).token;
-    const stream = new URL((await apiCall(server.url, 'GET', `/videos/${videoId}/stream`, undefined, viewer)).streamUrl);
+    const stream = new URL((await apiCall(server.url, 'GET', `/videos/${videoId}/stream`, undefined, viewer)).streamUrl, server.url);
 
     const nginxPort = await freePort();
     const prefix = path.join(work, 'nginx');
@@ -228,6 +228,7 @@ async function main() {
       mediaStore: 's3',
       upstreams: [new URL(server.url).host],
       listen: `127.0.0.1:${nginxPort}`,
+      serverName: '127.0.0.1',
       cacheDir: path.join(prefix, 'cache'),
       resolver: '127.0.0.1',
     });

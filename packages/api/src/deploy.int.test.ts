@@ -199,8 +199,9 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       expect(stream.headers.get('x-frame-options')).toBe('DENY');
       for (const r of [reg, adminLogin, approved, login, intent, submitted, verified, sub, stream]) served.add(servedBy(r));
       expect(served).toEqual(new Set(['api-a', 'api-b']));
-      streamUrl = stream.body.data.streamUrl as string;
-      expect(streamUrl.startsWith(`${base}/api/media/videos/${videoId}?`)).toBe(true);
+      // A same-origin path (never an absolute URL from the request's Host), fetched here through nginx.
+      expect((stream.body.data.streamUrl as string).startsWith(`/api/media/videos/${videoId}?`)).toBe(true);
+      streamUrl = `${base}${stream.body.data.streamUrl}`;
 
       const size = videoFile.length;
       const ranges: [number, number][] = [
@@ -267,8 +268,8 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
         hls = (await api.get(`/videos/${videoId}/stream`, memberToken)).body.data;
         if (!hls.hlsUrl) await new Promise((r) => setTimeout(r, 500));
       }
-      const hlsUrl = hls.hlsUrl;
-      expect(hlsUrl.startsWith(`${base}/api/hls/${videoId}/master.m3u8?`)).toBe(true);
+      expect(hls.hlsUrl.startsWith(`/api/hls/${videoId}/master.m3u8?`)).toBe(true);
+      const hlsUrl = `${base}${hls.hlsUrl}`;
       const masterRes = await fetch(hlsUrl);
       const master = await masterRes.text();
       const mediaUrl = new URL(master.split('\n').find((l) => /^\d+p\/index\.m3u8\?/.test(l)) as string, hlsUrl);

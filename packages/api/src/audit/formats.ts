@@ -52,12 +52,26 @@ export const CONTENT_TYPES: Record<ReportFormat, string> = {
   ndjson: 'application/x-ndjson; charset=utf-8',
 };
 
-/** Parses a `--from/--to` or `?from=&to=` value; a bare date `2026-01-31` as `to` means the end of that day. */
+/** `YYYY-MM-DD`, optionally with `THH:MM[:SS[.fff]]` and `Z` or `±HH:MM`: ISO 8601 as the API documents it. */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))?)?$/;
+
+/**
+ * Parses a `--from/--to` or `?from=&to=` value; a bare date `2026-01-31` as `to` means the end of
+ * that day. Strict: a date that is not on the calendar (`2026-02-31`, `2026-13-01`, hour 24) or not in
+ * ISO 8601 (`March 3`) is 'invalid', never rolled over into another day as `new Date` would.
+ */
 export function parseDateBound(value: string | undefined, end: boolean): Date | undefined | 'invalid' {
   if (value === undefined || value === '') return undefined;
-  const dayOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const d = new Date(dayOnly ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value);
-  return Number.isNaN(d.getTime()) ? 'invalid' : d;
+  const m = ISO_DATE.exec(value);
+  if (!m) return 'invalid';
+  const [y, mo, d, h, mi, sec, , zh, zm] = m.slice(1).map((p) => (p === undefined ? 0 : Number(p)));
+  const day = new Date(Date.UTC(y as number, (mo as number) - 1, d as number));
+  const onCalendar = day.getUTCFullYear() === y && day.getUTCMonth() === (mo as number) - 1 && day.getUTCDate() === d;
+  if (!onCalendar || (h as number) > 23 || (mi as number) > 59 || (sec as number) > 59 || (zh as number) > 23 || (zm as number) > 59)
+    return 'invalid';
+  const dayOnly = m[4] === undefined;
+  const parsed = new Date(dayOnly ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value);
+  return Number.isNaN(parsed.getTime()) ? 'invalid' : parsed;
 }
 
 /** Joins small chunks into pieces of about `size` characters (fewer writes to a socket). */

@@ -5,6 +5,7 @@
  * within the size of the customer base.
  */
 import type { RecordedEvent } from '../eventstore/types.js';
+import { parseDateBound } from './formats.js';
 
 export interface LedgerPayment {
   paymentId: string;
@@ -155,8 +156,9 @@ export type ReplayPoint = { position: number } | { time: Date };
 
 export function parseReplayPoint(text: string): ReplayPoint | undefined {
   if (/^\d+$/.test(text.trim())) return { position: Number(text.trim()) };
-  const t = new Date(text.trim());
-  return Number.isNaN(t.getTime()) ? undefined : { time: t };
+  // Strict ISO 8601 (formats.ts): `2026-02-31` is refused, not read as 3 March.
+  const t = parseDateBound(text.trim(), false);
+  return t === undefined || t === 'invalid' ? undefined : { time: t };
 }
 
 export function isAfter(point: ReplayPoint | undefined, e: RecordedEvent): boolean {

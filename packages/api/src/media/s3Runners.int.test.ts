@@ -172,7 +172,7 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
       const stream = (await api.get(`/videos/${videoId}/stream`, admin)).body.data;
       const { stdout } = await run(
         mediaBinaries().ffprobe,
-        ['-v', 'error', '-show_entries', 'stream=codec_type,height', '-of', 'json', stream.hlsUrl],
+        ['-v', 'error', '-show_entries', 'stream=codec_type,height', '-of', 'json', `${server.url}${stream.hlsUrl}`],
         { timeout: 120_000 },
       );
       const heights = (JSON.parse(stdout).streams as { codec_type: string; height?: number }[])
@@ -231,7 +231,7 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
       const stream = (await api.get(`/videos/${videoId}/stream`, admin)).body.data;
       const { stdout } = await run(
         mediaBinaries().ffprobe,
-        ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', stream.hlsUrl],
+        ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', `${server.url}${stream.hlsUrl}`],
         {
           timeout: 120_000,
         },

@@ -32,17 +32,6 @@ const viewSchema = z.object({
 /** Identifies the viewer on screen so a leaked recording can be traced. */
 export const watermarkFor = (viewer: { id: string; email: string }) => `${viewer.email} · ${viewer.id.slice(0, 8)}`;
 
-/** Where browsers reach us: PUBLIC_URL, else the proxy's forwarded host (when trusted), else this request's origin. */
-function publicOrigin(ctx: AppContext, c: Context): string {
-  if (ctx.env.PUBLIC_URL) return ctx.env.PUBLIC_URL.replace(/\/$/, '');
-  if (ctx.env.TRUST_PROXY) {
-    const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
-    const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
-    if (host && /^[\w.-]+(:\d+)?$/.test(host)) return `${proto === 'https' ? 'https' : 'http'}://${host}`;
-  }
-  return new URL(c.req.url).origin;
-}
-
 export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const getStreamDoc = describe({
     summary: 'A signed, expiring URL of the video bytes, when the access decision allows',
@@ -71,14 +60,14 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   }
 
   /** The adaptive stream once the ladder exists: the master lists only what this viewer may watch. */
-  async function adaptiveStream(video: VideoRow, viewer: Viewer, base: string) {
+  async function adaptiveStream(video: VideoRow, viewer: Viewer) {
     const ladder = hlsLadderOf(video);
     if (!ladder) return { hlsUrl: null, previewsUrl: null, qualities: [] as string[] };
     const maxHeight = await renditionEntitlement(ctx, video, viewer);
     const { query } = signHlsGrant(ctx, video.id, viewer.id, maxHeight);
     return {
-      hlsUrl: `${base}${hlsBase(video.id)}/master.m3u8?${query}`,
-      previewsUrl: ladder.previews ? `${base}${hlsBase(video.id)}/previews.vtt?${query}` : null,
+      hlsUrl: `${hlsBase(video.id)}/master.m3u8?${query}`,
+      previewsUrl: ladder.previews ? `${hlsBase(video.id)}/previews.vtt?${query}` : null,
       qualities: entitledRenditions(ladder.renditions, maxHeight).map((r) => r.name),
     };
   }
@@ -86,10 +75,11 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.get('/videos/:id/stream', getStreamDoc, async function getStream(c) {
     const { video, viewer } = await authorize(c, videoIdParam(c));
     const { path, expiresAt } = signStreamPath(ctx, video.id, viewer.id);
-    const base = publicOrigin(ctx, c);
     c.header('Cache-Control', 'private, no-store');
-    const hls = await adaptiveStream(video, viewer, base);
-    return ok(c, { streamUrl: `${base}${path}`, ...hls, watermarkText: watermarkFor(viewer), expiresAt });
+    const hls = await adaptiveStream(video, viewer);
+    // Same-origin paths, never an absolute URL: nothing here follows the request's Host or
+    // X-Forwarded-Host, and the page's CSP (`'self'`) allows them whatever address it was loaded from.
+    return ok(c, { streamUrl: path, ...hls, watermarkText: watermarkFor(viewer), expiresAt });
   });
 
   api.post('/videos/:id/view', countViewDoc, async function countView(c) {

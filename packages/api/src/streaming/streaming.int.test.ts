@@ -107,7 +107,7 @@ forEachStore('streaming', (kind) => {
     let bytes: Buffer;
     beforeAll(async () => {
       const r = await stream(videos.premium, users.subscriber?.token);
-      url = new URL(r.body.data.streamUrl);
+      url = new URL(r.body.data.streamUrl, server.url);
       expect(r.body.data.watermarkText).toContain(users.subscriber?.email);
       bytes = fs.readFileSync(mp4);
     });

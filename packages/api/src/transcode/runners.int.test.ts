@@ -142,7 +142,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       const stream = (await api.get(`/videos/${videoId}/stream`, admin)).body.data;
       const { stdout } = await run(
         mediaBinaries().ffprobe,
-        ['-v', 'error', '-show_entries', 'stream=codec_type,height', '-of', 'json', stream.hlsUrl],
+        ['-v', 'error', '-show_entries', 'stream=codec_type,height', '-of', 'json', `${server.url}${stream.hlsUrl}`],
         {
           timeout: 120_000,
         },
