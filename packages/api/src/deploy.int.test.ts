@@ -86,8 +86,9 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       }
       expect(new Set(seen)).toEqual(new Set(['api-a', 'api-b']));
       for (let i = 1; i < seen.length; i++) expect(seen[i]).not.toBe(seen[i - 1]);
-      // Each process reports the media store it uses, and who transcodes: the leader, or the two runners.
-      const { media: store, transcode } = (await api.get('/health')).body.data;
+      // Each process reports (to an admin) the media store it uses, and who transcodes: the leader, or the two runners.
+      const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
+      const { media: store, transcode } = (await api.get('/health', admin)).body.data;
       expect(store).toEqual({ kind: media, reachable: true });
       expect(transcode.inServer).toBe(media === 'local');
       expect(transcode.runners.filter((r: { kind: string }) => r.kind === 'runner').length).toBe(media === 's3' ? 2 : 0);

@@ -102,7 +102,7 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
       const up = await postUpload(server.url, admin, { title: 'Runners on S3', accessLevel: 'free' }, { video: clip });
       expect(up.status).toBe(201);
       const videoId = up.body.data.videoId as string;
-      await waitFor(async () => ((await api.get('/health')).body.data.transcode.queued === 1 ? true : undefined));
+      await waitFor(async () => ((await api.get('/health', admin)).body.data.transcode.queued === 1 ? true : undefined));
 
       // Both runners read and write the bucket through the relay; the original comes slowly.
       const runnerEnv = (dataDir: string) => ({ ...env, DATA_DIR: dataDir, AWS_ENDPOINT_URL_S3: link.url });

@@ -314,7 +314,7 @@ describe.runIf(available)('two API servers, two data directories, one database a
   });
 
   it('/api/health names the media store and that it is reachable', async () => {
-    const health = await apiClient(b.url).get('/health');
+    const health = await apiClient(b.url).get('/health', await adminToken(b));
     expect(health.body.data.media).toEqual({ kind: 's3', reachable: true });
   });
 
