@@ -72,7 +72,10 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
     if (unreadableBody(err)) {
       // The client's fault (a malformed chunked body, `Transfer-Encoding: identity`, a body cut
       // short): Node's parser has answered 400 and closed the socket; this is a client error, not ours.
-      ctx.logger.info({ requestId: c.get('requestId'), path: c.req.path, code: (err as NodeJS.ErrnoException).code }, 'request body unreadable');
+      ctx.logger.info(
+        { requestId: c.get('requestId'), path: c.req.path, code: (err as NodeJS.ErrnoException).code },
+        'request body unreadable',
+      );
       return fail(c, 400, 'The request body is malformed or was cut short');
     }
     if (err instanceof MediaStoreError) {

@@ -71,4 +71,3 @@ export function fillDevDefaults(env: Env, opts: { inProduction: 'throw' | 'leave
   }
   return filled;
 }
-

@@ -140,6 +140,11 @@ forEachStore('answer hygiene (production configuration)', (kind) => {
     const logins = log.slice(before).filter((l) => l.msg === 'request' && l.path === '/api/auth/login');
     expect(logins.map((l) => l.status)).toEqual([400, 400]);
     expect(log.filter((l) => l.level >= 50)).toEqual([]);
-    expect(log.slice(before).filter((l) => l.msg === 'request body unreadable').map((l) => l.level)).toEqual([30, 30]);
+    expect(
+      log
+        .slice(before)
+        .filter((l) => l.msg === 'request body unreadable')
+        .map((l) => l.level),
+    ).toEqual([30, 30]);
   });
 });

@@ -42,11 +42,15 @@ forEachStore('JSON only, same origin only (production configuration)', (kind) =>
   afterAll(() => server?.close());
 
   it('a text/plain login from a foreign page signs nobody in and sets no cookie', async () => {
-    for (const headers of [{ 'content-type': 'text/plain;charset=UTF-8', origin: EVIL }, { 'content-type': 'text/plain;charset=UTF-8' }]) {
+    const attempts: Record<string, string>[] = [
+      { 'content-type': 'text/plain;charset=UTF-8', origin: EVIL },
+      { 'content-type': 'text/plain;charset=UTF-8' },
+    ];
+    for (const headers of attempts) {
       const res = await login(headers);
       expect(res.status === 403 || res.status === 415).toBe(true);
       expect(res.headers.getSetCookie()).toEqual([]);
-      const body = await res.json();
+      const body = (await res.json()) as { success: boolean; data?: unknown };
       expect(body.success).toBe(false);
       expect(body.data).toBeUndefined();
     }
@@ -86,10 +90,11 @@ forEachStore('JSON only, same origin only (production configuration)', (kind) =>
   });
 
   it("the site's own page and callers without Origin (curl, the desktop app) still sign in", async () => {
-    for (const headers of [
+    const own: Record<string, string>[] = [
       { 'content-type': 'application/json', origin: PUBLIC_URL, 'sec-fetch-site': 'same-origin' },
       { 'content-type': 'application/json; charset=utf-8' },
-    ]) {
+    ];
+    for (const headers of own) {
       const res = await login(headers);
       expect(res.status).toBe(200);
       expect(res.headers.getSetCookie().length).toBe(2);
