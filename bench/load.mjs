@@ -135,12 +135,12 @@ try {
   // The clips are not transcoded here, so a member has no progressive file within their cap
   // (streamUrl null): their range requests go to the free clip's original, signed for the admin
   // (the same route, decision and bytes per range).
-  const original = new URL((await call('GET', `/videos/${videos[0].id}/stream`, undefined, admin)).streamUrl);
+  const original = new URL((await call('GET', `/videos/${videos[0].id}/stream`, undefined, admin)).streamUrl, 'http://site.invalid');
   await pool(members, 4, async (m) => {
     m.streams = {};
     for (const v of videos.filter((x) => m.subscribed || x.accessLevel === 'free')) {
       const signed = (await call('GET', `/videos/${v.id}/stream`, undefined, m.token)).streamUrl;
-      const u = signed ? new URL(signed) : original;
+      const u = signed ? new URL(signed, 'http://site.invalid') : original;
       m.streams[v.id] = u.pathname + u.search;
     }
   });

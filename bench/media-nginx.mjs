@@ -104,6 +104,8 @@ async function main() {
       MFA_KEY_SECRET: randomBytes(32).toString('hex'),
       DATA_KEY_SECRET: randomBytes(32).toString('hex'),
       REQUIRE_ADMIN_2FA: 'false',
+      // Production requires it: the site's address is nginx's.
+      PUBLIC_URL: `http://127.0.0.1:${sitePort}`,
     };
     const main = ['--import', 'tsx', 'packages/api/src/main.ts'];
     const ready = (out) => out.includes('Site running at');
@@ -131,7 +133,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 500));
     }
     // The original, as an admin's stream names it (a member's is a rendition within their cap).
-    const stream = new URL((await apiCall(nodeUrl, 'GET', `/videos/${videoId}/stream`, undefined, admin)).streamUrl);
+    const stream = new URL((await apiCall(nodeUrl, 'GET', `/videos/${videoId}/stream`, undefined, admin)).streamUrl, nodeUrl);
     const signedPath = `${stream.pathname}${stream.search}`;
     const size = fs.statSync(clip).size;
 
@@ -141,6 +143,7 @@ async function main() {
     const site = renderNginxConf({
       upstreams: [`127.0.0.1:${accelPort}`],
       listen: `127.0.0.1:${sitePort}`,
+      serverName: '127.0.0.1',
       mediaRoot,
       cacheDir: path.join(work, 'grants'),
     });

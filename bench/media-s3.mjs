@@ -210,7 +210,7 @@ async function main() {
     ]);
     const videoId = await uploadMultipart(server.url, token, clip);
     // The original: the admins' progressive file (a member's is a rendition, and none before a transcode).
-    const stream = new URL((await apiCall(server.url, 'GET', `/videos/${videoId}/stream`, undefined, token)).streamUrl);
+    const stream = new URL((await apiCall(server.url, 'GET', `/videos/${videoId}/stream`, undefined, token)).streamUrl, server.url);
 
     const nginxPort = await freePort();
     const prefix = path.join(work, 'nginx');
@@ -219,6 +219,7 @@ async function main() {
       mediaStore: 's3',
       upstreams: [new URL(server.url).host],
       listen: `127.0.0.1:${nginxPort}`,
+      serverName: '127.0.0.1',
       cacheDir: path.join(prefix, 'cache'),
       resolver: '127.0.0.1',
     });

@@ -86,8 +86,9 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       }
       expect(new Set(seen)).toEqual(new Set(['api-a', 'api-b']));
       for (let i = 1; i < seen.length; i++) expect(seen[i]).not.toBe(seen[i - 1]);
-      // Each process reports the media store it uses, and who transcodes: the leader, or the two runners.
-      const { media: store, transcode } = (await api.get('/health')).body.data;
+      // Each process reports (to an admin) the media store it uses, and who transcodes: the leader, or the two runners.
+      const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
+      const { media: store, transcode } = (await api.get('/health', admin)).body.data;
       expect(store).toEqual({ kind: media, reachable: true });
       expect(transcode.inServer).toBe(media === 'local');
       expect(transcode.runners.filter((r: { kind: string }) => r.kind === 'runner').length).toBe(media === 's3' ? 2 : 0);
@@ -206,8 +207,9 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
         await new Promise((r) => setTimeout(r, 500));
         info = (await api.get(`/videos/${videoId}/stream`, token)).body.data;
       }
-      streamUrl = info.streamUrl;
-      expect(streamUrl.startsWith(`${base}/api/media/videos/${videoId}?`)).toBe(true);
+      // A same-origin path (never an absolute URL from the request's Host), fetched here through nginx.
+      expect(info.streamUrl.startsWith(`/api/media/videos/${videoId}?`)).toBe(true);
+      streamUrl = `${base}${info.streamUrl}`;
       const fileKey = `videos/${videoId}/hls/${new URL(streamUrl).searchParams.get('r')}/progressive.mp4`;
       const progressiveFile =
         media === 'local'
@@ -284,8 +286,8 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
         hls = (await api.get(`/videos/${videoId}/stream`, memberToken)).body.data;
         if (!hls.hlsUrl) await new Promise((r) => setTimeout(r, 500));
       }
-      const hlsUrl = hls.hlsUrl;
-      expect(hlsUrl.startsWith(`${base}/api/hls/${videoId}/master.m3u8?`)).toBe(true);
+      expect(hls.hlsUrl.startsWith(`/api/hls/${videoId}/master.m3u8?`)).toBe(true);
+      const hlsUrl = `${base}${hls.hlsUrl}`;
       const masterRes = await fetch(hlsUrl);
       const master = await masterRes.text();
       const mediaUrl = new URL(master.split('\n').find((l) => /^\d+p\/index\.m3u8\?/.test(l)) as string, hlsUrl);

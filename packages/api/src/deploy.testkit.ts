@@ -204,7 +204,8 @@ export async function startDeployment(media: MediaKind): Promise<Deployment> {
     const site = renderNginxConf({
       upstreams: apiPorts.map((p) => `127.0.0.1:${p}`),
       listen: `127.0.0.1:${pn}`,
-      serverName: 'localhost',
+      // The name in PUBLIC_URL (`base`): any other Host is closed by the default server.
+      serverName: '127.0.0.1',
       mediaRoot: path.join(store.dataDir, 'media'),
       mediaPrefix: '/_protected_media/',
       cacheDir: path.join(prefix, 'grants'),

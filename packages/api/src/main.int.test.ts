@@ -148,6 +148,32 @@ describe('the server entry point', () => {
     expect(await exited(second.child)).toBe(0);
   });
 
+  it('refuses to start in production without PUBLIC_URL, naming it with an example (exit 2); with it, the same environment starts', async () => {
+    const prodDir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-main-prod-'));
+    const production = {
+      NODE_ENV: 'production',
+      DATA_DIR: prodDir,
+      TOKEN_SECRET: 'main-test-token-secret-0123456789abcdef0123',
+      MFA_KEY_SECRET: 'main-test-mfa-key-secret-0123456789abcdef01',
+      DATA_KEY_SECRET: 'main-test-data-key-secret-0123456789abcdef0',
+      ADMIN_EMAIL: 'admin@example.test',
+      ADMIN_PASSWORD: 'admin-password-123',
+      SMTP_URL: 'smtp://127.0.0.1:1',
+    };
+    try {
+      const err = (await launch(production).catch((e) => e)) as { code: number; out: string };
+      expect(err.code).toBe(2);
+      expect(err.out).toMatch(/PUBLIC_URL must be set when NODE_ENV=production: .*e\.g\. PUBLIC_URL=https:\/\/videos\.example\.com/);
+      // Only PUBLIC_URL was missing. (`launch` waits for an http:// address.)
+      const started = await launch({ ...production, PUBLIC_URL: 'http://videos.example.test' });
+      expect(started.url).toBe('http://videos.example.test');
+      started.child.kill('SIGTERM');
+      expect(await exited(started.child)).toBe(0);
+    } finally {
+      fs.rmSync(prodDir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses to start on a database whose schema is newer than the code (exit 3, says why)', async () => {
     const newerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-main-newer-'));
     try {

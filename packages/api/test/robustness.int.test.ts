@@ -552,7 +552,7 @@ forEachStore('robustness', (kind) => {
       // The original (an admin's progressive file: the video is not transcoded here, so a member has none).
       const stream = await send('GET', `/api/videos/${videoId}/stream`, { token: admin });
       expect(stream.status).toBe(200);
-      const url = new URL(JSON.parse(stream.text).data.streamUrl as string);
+      const url = new URL(JSON.parse(stream.text).data.streamUrl as string, 'http://site.invalid');
       const media = `${url.pathname}${url.search}`;
       const problems: string[] = [];
       for (const range of [

@@ -153,7 +153,7 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.post('/admin/users/:id/approve', approveDoc, async function approve(c) {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
-    valueOr(await approveUser(ctx, id, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) }));
+    valueOr(await approveUser(ctx, id, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx) }));
     return ok(c, { id, status: 'approved', message: 'User approved successfully!' });
   });
 
@@ -161,7 +161,7 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
     const { reason } = await jsonBody(c, rejectSchema);
-    valueOr(await rejectUser(ctx, id, reason, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) }));
+    valueOr(await rejectUser(ctx, id, reason, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx) }));
     return ok(c, { id, status: 'rejected', message: 'User rejected successfully' });
   });
 

@@ -57,7 +57,11 @@ export const envDocs: Record<string, EnvVarDoc> = {
     default: '`true` when `NODE_ENV=production`, else `false`',
     meaning: 'admins must enrol a second factor before any other API call (see [Security](security.md#two-factor-authentication-totp))',
   },
-  PUBLIC_URL: { default: 'request origin', meaning: 'base URL used in e-mailed links; an https URL also turns on HSTS' },
+  PUBLIC_URL: {
+    default: 'dev: `http://localhost:PORT`; **required** when `NODE_ENV=production`',
+    meaning:
+      "the site's address (e.g. `https://videos.example.com`): mailed links, the cookies' `Secure` flag and the same-origin check come from it, never from the request's `Host` or `X-Forwarded-Host`; an https URL also turns on HSTS",
+  },
   SMTP_URL: {
     meaning:
       'the mail server (`smtp://` or `smtps://`); **required when `NODE_ENV=production`** unless `MAIL_TRANSPORT=outbox`. Without it (development, tests), mails are written as `.eml` files to `DATA_DIR/outbox` (mode 0600) and their outbox key is logged',

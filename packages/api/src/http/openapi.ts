@@ -106,6 +106,9 @@ export function describe(doc: RouteDoc): MiddlewareHandler {
     responses[status] = { description: status === '201' ? 'Created' : 'OK', content: json(dataEnvelope(data)) };
   }
   Object.assign(responses, doc.responses as DescribeRouteOptions['responses']);
+  // http/sameOrigin.ts: a JSON route refuses any other body type.
+  if (doc.body)
+    responses['415'] ??= { description: 'The body must be JSON (`Content-Type: application/json`)', content: json(errorEnvelopeSchema) };
   for (const status of [...errors].sort()) {
     responses[String(status)] ??= { description: ERROR_TEXT[status] ?? 'Refused', content: json(errorEnvelopeSchema) };
   }

@@ -69,7 +69,7 @@ export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimit
   api.post('/auth/register', perIp, registerMemberDoc, async function registerMember(c) {
     const input = await jsonBody(c, registrationSchema);
     const geo = lookupIp(clientIp(c, ctx.env));
-    const caller = { actorId: null, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) };
+    const caller = { actorId: null, requestId: c.get('requestId'), origin: linkOrigin(ctx) };
     const user = valueOr(await register(ctx, input, { geo, caller }));
     return ok(c, { user, message: REGISTRATION_RECEIVED }, 201);
   });

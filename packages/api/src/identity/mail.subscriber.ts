@@ -12,6 +12,7 @@ import type { Queryable } from '../db/types.js';
 import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { tokenSecret } from '../http/auth.js';
+import { publicUrl } from '../http/linkOrigin.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { type MailKind, mailLimitsFor } from './mailLimits.js';
 import {
@@ -33,11 +34,6 @@ import { findUserById } from './users.queries.js';
 
 export function identityMailSubscriber(ctx: AppContext): Subscriber {
   const site = ctx.site.siteName;
-  const originOf = (event: RecordedEvent) =>
-    (typeof event.metadata.origin === 'string'
-      ? event.metadata.origin
-      : (ctx.env.PUBLIC_URL ?? `http://localhost:${ctx.env.PORT}`)
-    ).replace(/\/+$/, '');
 
   const limits = mailLimitsFor(ctx);
 
@@ -63,7 +59,9 @@ export function identityMailSubscriber(ctx: AppContext): Subscriber {
     ],
     async handle(tx, recorded) {
       const event = recorded as unknown as (UserEvent | SecondFactorEvent) & RecordedEvent;
-      const origin = originOf(recorded);
+      // Links point at PUBLIC_URL alone, never at an origin stored with the event (events recorded by
+      // an earlier version carry the request's Host, which the caller chose).
+      const origin = publicUrl(ctx.env);
       switch (event.type) {
         case 'UserRegistered': {
           const d = event.data;

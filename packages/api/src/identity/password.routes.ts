@@ -63,7 +63,7 @@ export function passwordRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthL
 
   api.post('/auth/reset-password', perIp, requestResetDoc, async function requestReset(c) {
     const { email } = await jsonBody(c, resetSchema);
-    const caller = { actorId: null, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) };
+    const caller = { actorId: null, requestId: c.get('requestId'), origin: linkOrigin(ctx) };
     return ok(c, valueOr(await requestPasswordReset(ctx, email, caller)));
   });
 

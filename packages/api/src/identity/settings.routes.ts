@@ -59,7 +59,7 @@ export function settingsRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthL
   /** The signed-in member, their session (the one to keep) and where mailed links point. */
   async function settingsCaller(c: Context<AppEnv>): Promise<SettingsCaller> {
     const user = await requireUser(ctx, c);
-    return { actorId: user.id, sessionId: c.get('auth')?.sessionId, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) };
+    return { actorId: user.id, sessionId: c.get('auth')?.sessionId, requestId: c.get('requestId'), origin: linkOrigin(ctx) };
   }
 
   const tags: ['identity'] = ['identity'];

@@ -161,9 +161,8 @@ describe.runIf(available)('two API servers, two data directories, one database a
     const token = field === 'streamUrl' ? await adminToken(server) : viewer.token;
     const r = await apiClient(server.url).get(`/videos/${videoId}/stream`, token);
     expect(r.status).toBe(200);
-    // The URL names the server the viewer asked; any server of the site serves it.
-    const url = new URL(r.body.data[field]);
-    return `${server.url}${url.pathname}${url.search}`;
+    // A same-origin path: any server of the site serves it.
+    return `${server.url}${r.body.data[field]}`;
   }
 
   it('each video is transcoded once into the bucket and plays over HLS through the other server', async () => {
@@ -315,7 +314,7 @@ describe.runIf(available)('two API servers, two data directories, one database a
   });
 
   it('/api/health names the media store and that it is reachable', async () => {
-    const health = await apiClient(b.url).get('/health');
+    const health = await apiClient(b.url).get('/health', await adminToken(b));
     expect(health.body.data.media).toEqual({ kind: 's3', reachable: true });
   });
 

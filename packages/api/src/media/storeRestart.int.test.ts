@@ -54,7 +54,7 @@ describe.runIf(mediaKinds().includes('s3'))('the object store restarting during 
     const stream = (await apiClient(server.url).get(`/videos/${videoId}/stream`, await adminToken(server))).body.data;
     const { stdout } = await run(
       mediaBinaries().ffprobe,
-      ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', stream[field]],
+      ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', `${server.url}${stream[field]}`],
       {
         timeout: 120_000,
       },

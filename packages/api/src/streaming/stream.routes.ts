@@ -35,17 +35,6 @@ const viewSchema = z.object({
 /** Identifies the viewer on screen so a leaked recording can be traced. */
 export const watermarkFor = (viewer: { id: string; email: string }) => `${viewer.email} · ${viewer.id.slice(0, 8)}`;
 
-/** Where browsers reach us: PUBLIC_URL, else the proxy's forwarded host (when trusted), else this request's origin. */
-function publicOrigin(ctx: AppContext, c: Context): string {
-  if (ctx.env.PUBLIC_URL) return ctx.env.PUBLIC_URL.replace(/\/$/, '');
-  if (ctx.env.TRUST_PROXY) {
-    const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
-    const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
-    if (host && /^[\w.-]+(:\d+)?$/.test(host)) return `${proto === 'https' ? 'https' : 'http'}://${host}`;
-  }
-  return new URL(c.req.url).origin;
-}
-
 /**
  * The progressive file this viewer gets (pure): the original for an admin; for a member the
  * progressive MP4 of the tallest rendition within their cap, or none.
@@ -85,13 +74,13 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   }
 
   /** The adaptive stream once the ladder exists: the master lists only what this viewer may watch. */
-  function adaptiveStream(video: VideoRow, viewer: Viewer, maxHeight: number, base: string) {
+  function adaptiveStream(video: VideoRow, viewer: Viewer, maxHeight: number) {
     const ladder = hlsLadderOf(video);
     if (!ladder) return { hlsUrl: null, previewsUrl: null, qualities: [] as string[] };
     const { query } = signHlsGrant(ctx, video.id, viewer.id, maxHeight);
     return {
-      hlsUrl: `${base}${hlsBase(video.id)}/master.m3u8?${query}`,
-      previewsUrl: ladder.previews ? `${base}${hlsBase(video.id)}/previews.vtt?${query}` : null,
+      hlsUrl: `${hlsBase(video.id)}/master.m3u8?${query}`,
+      previewsUrl: ladder.previews ? `${hlsBase(video.id)}/previews.vtt?${query}` : null,
       qualities: entitledRenditions(ladder.renditions, maxHeight).map((r) => r.name),
     };
   }
@@ -101,13 +90,14 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const maxHeight = await renditionEntitlement(ctx, video, viewer);
     const file = progressiveFileFor(video, viewer, maxHeight);
     const signed = file ? signStreamPath(ctx, video.id, viewer.id, file) : null;
-    const base = publicOrigin(ctx, c);
     c.header('Cache-Control', 'private, no-store');
-    const hls = adaptiveStream(video, viewer, maxHeight, base);
-    // Every URL handed out here expires together (STREAM_URL_TTL_SECONDS from now).
+    const hls = adaptiveStream(video, viewer, maxHeight);
+    // Every URL handed out here expires together (STREAM_URL_TTL_SECONDS from now). Same-origin paths,
+    // never an absolute URL: nothing here follows the request's Host or X-Forwarded-Host, and the page's
+    // CSP (`'self'`) allows them whatever address it was loaded from.
     const expiresAt =
       signed?.expiresAt ?? new Date((Math.floor(ctx.clock.now().getTime() / 1000) + ctx.env.STREAM_URL_TTL_SECONDS) * 1000).toISOString();
-    return ok(c, { streamUrl: signed ? `${base}${signed.path}` : null, ...hls, watermarkText: watermarkFor(viewer), expiresAt });
+    return ok(c, { streamUrl: signed ? signed.path : null, ...hls, watermarkText: watermarkFor(viewer), expiresAt });
   });
 
   api.post('/videos/:id/view', countViewDoc, async function countView(c) {

@@ -109,7 +109,7 @@ forEachStore('streaming', (kind) => {
     let bytes: Buffer;
     beforeAll(async () => {
       const r = await stream(videos.premium, users.subscribedAdmin?.token);
-      url = new URL(r.body.data.streamUrl);
+      url = new URL(r.body.data.streamUrl, server.url);
       expect(url.searchParams.get('r')).toBe('original');
       expect(r.body.data.watermarkText).toContain(users.subscribedAdmin?.email);
       bytes = fs.readFileSync(mp4);

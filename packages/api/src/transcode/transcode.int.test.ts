@@ -120,7 +120,7 @@ forEachStore('HLS transcode', (kind) => {
     // The progressive fallback: the tallest rendition within the subscriber's cap (1080), not the upload.
     expect(stream.body.data.streamUrl).toMatch(/\/api\/media\/videos\/.*[?&]r=1080p&/);
     expect(stream.body.data.qualities).toEqual(['1080p', '720p', '480p', '360p']);
-    const hlsUrl = new URL(stream.body.data.hlsUrl);
+    const hlsUrl = new URL(stream.body.data.hlsUrl, server.url);
     const probe = await ffprobeJson(hlsUrl.toString());
     expect(probe.ok).toBe(true);
     const heights = probe.ok ? probe.streams.filter((s) => s.codec_type === 'video').map((s) => s.height) : [];
@@ -136,8 +136,9 @@ forEachStore('HLS transcode', (kind) => {
 
   it('segments and keys: encrypted on disk, refused without a valid signature or token, the key only to an allowed viewer', async () => {
     const stream = (await api.get(`/videos/${videoId}/stream`, subscriber.token)).body.data;
-    const master = await (await fetch(stream.hlsUrl)).text();
-    const mediaUrl = new URL(master.split('\n').find((l: string) => l.startsWith('720p/')) as string, stream.hlsUrl);
+    const hlsUrl = new URL(stream.hlsUrl, server.url);
+    const master = await (await fetch(hlsUrl)).text();
+    const mediaUrl = new URL(master.split('\n').find((l: string) => l.startsWith('720p/')) as string, hlsUrl);
     const playlist = await fetch(mediaUrl);
     expect(playlist.headers.get('cache-control')).toBe('private, no-store');
     const text = await playlist.text();
@@ -207,13 +208,14 @@ forEachStore('HLS transcode', (kind) => {
 
   it('the seek previews: a WebVTT of signed sprite tiles', async () => {
     const stream = (await api.get(`/videos/${videoId}/stream`, subscriber.token)).body.data;
-    const vtt = await (await fetch(stream.previewsUrl)).text();
+    const previewsUrl = new URL(stream.previewsUrl, server.url);
+    const vtt = await (await fetch(previewsUrl)).text();
     expect(vtt.startsWith('WEBVTT')).toBe(true);
     const cue = /^(sprites\/sprite-001\.jpg\?[^#\s]+)#xywh=0,0,160,90$/m.exec(vtt);
     expect(cue).not.toBeNull();
-    const sprite = await fetch(new URL(cue?.[1] as string, stream.previewsUrl));
+    const sprite = await fetch(new URL(cue?.[1] as string, previewsUrl));
     expect([sprite.status, sprite.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
-    expect((await fetch(new URL('sprites/sprite-001.jpg', stream.previewsUrl))).status).toBe(403);
+    expect((await fetch(new URL('sprites/sprite-001.jpg', previewsUrl))).status).toBe(403);
   });
 
   it('a backup carries the ladder with the video (and the key with the store)', async () => {
@@ -323,8 +325,9 @@ describe('entitlement per rendition with a 4K source', () => {
 
     const masterOf = async (id: string, token: string) => {
       const s = (await api.get(`/videos/${id}/stream`, token)).body.data;
-      const text = await (await fetch(s.hlsUrl)).text();
-      return { qualities: s.qualities, listed: [...text.matchAll(/^(\d+p)\/index\.m3u8/gm)].map((m) => m[1]), url: s.hlsUrl as string };
+      const url = `${server.url}${s.hlsUrl}`;
+      const text = await (await fetch(url)).text();
+      return { qualities: s.qualities, listed: [...text.matchAll(/^(\d+p)\/index\.m3u8/gm)].map((m) => m[1]), url };
     };
     const a = await masterOf(premium, annual.token);
     expect(a.listed).toEqual(['2160p', '1080p', '720p', '480p', '360p']);

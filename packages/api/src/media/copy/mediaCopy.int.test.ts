@@ -171,14 +171,14 @@ describe.runIf(available)('media copy between the local disk and a bucket [sqlit
       const r = await apiClient(server.url).get(`/videos/${id}/stream`, viewer.token);
       expect(r.status).toBe(200);
       // The member's progressive file: a rendition's MP4 from the bucket; the admin's: the original.
-      expect((await fetch(r.body.data.streamUrl)).status).toBe(200);
+      expect((await fetch(new URL(r.body.data.streamUrl, server.url))).status).toBe(200);
       const original = (await apiClient(server.url).get(`/videos/${id}/stream`, await adminToken(server))).body.data.streamUrl;
-      const progressive = await fetch(original);
+      const progressive = await fetch(new URL(original, server.url));
       expect(progressive.status).toBe(200);
       expect(Buffer.from(await progressive.arrayBuffer()).equals(fs.readFileSync(clip))).toBe(true);
       const { stdout } = await promisify(execFile)(
         mediaBinaries().ffprobe,
-        ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'json', r.body.data.hlsUrl],
+        ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'json', `${server.url}${r.body.data.hlsUrl}`],
         { timeout: 120_000 },
       );
       expect(JSON.parse(stdout).streams.map((x: { codec_type: string }) => x.codec_type)).toContain('video');
