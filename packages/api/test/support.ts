@@ -7,7 +7,7 @@
  */
 
 export { seedMember } from '../src/billing/billing.testkit.js';
-export { postUpload, uploadTranscoded } from '../src/catalog/upload.testkit.js';
+export { postUpload, uploadTranscoded, waitTranscoded } from '../src/catalog/upload.testkit.js';
 export { approvedMember } from '../src/identity/identity.testkit.js';
 export { totpCode } from '../src/identity/totp.js';
 export { wrongTotpCode } from '../src/identity/totp.testkit.js';

@@ -9,7 +9,17 @@ import fs from 'node:fs';
 import { brandPalette } from '@members/ui/theme';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, makeImage, makeMp4, postUpload, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
+import {
+  apiClient,
+  makeImage,
+  makeMp4,
+  postUpload,
+  startTestServer,
+  TEST_ADMIN,
+  type TestServer,
+  tmpDir,
+  waitTranscoded,
+} from '../../api/test/support';
 import { axeContext, axeViolations } from './axe';
 import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
 
@@ -136,6 +146,8 @@ function visitsFor(role: Role): Visit[] {
           path: `/videos/${premiumVideoId}`,
           ready: /Watch Now/,
           act: async (page) => {
+            // Members play renditions (the original is for admins only): the ladder must exist first.
+            await waitTranscoded(base, sessions.admin?.token as string, premiumVideoId);
             await page.getByRole('button', { name: /Watch Now/ }).click();
             await page.getByTestId('secure-video').waitFor({ timeout: T });
             await page.getByRole('button', { name: 'Close player' }).waitFor({ timeout: T });

@@ -178,7 +178,7 @@ describe('admin and session in Chromium', () => {
     await ctx.close();
   });
 
-  it('a rejected member is sent to /blocked by the 403', async () => {
+  it('a member rejected while signed in is sent to their data page (export, erasure), not to /blocked', async () => {
     await register('blocked.member@example.test');
     const ctx = await verifiedContext();
     const page = await ctx.newPage();
@@ -192,12 +192,13 @@ describe('admin and session in Chromium', () => {
     const pending = (await api.get('/admin/users/pending', admin)).body.data.users as { id: string; email: string }[];
     const target = pending.find((u) => u.email === 'blocked.member@example.test');
     await api.post(`/admin/users/${target?.id}/reject`, {}, admin);
-    // The 403 sends the app to /blocked while /videos may still be loading, which aborts a goto
-    // that waits for 'load'; wait only for the navigation to commit (before any script runs), then for the redirect.
-    await page.goto(`${base}/videos`, { waitUntil: 'commit' });
-    await page.waitForURL(`${base}/blocked`, { timeout: T });
-    await see(page, 'Content not available in your region.');
-    await screenshot(page, '22-blocked');
+    // A rejected member keeps their data rights (issue 27 finding 9): the pending page's status check
+    // sees the rejection and sends them to their data page, where they can download or delete their data.
+    await page.goto(`${base}/pending-approval`, { waitUntil: 'commit' });
+    await page.waitForURL(`${base}/account/your-data`, { timeout: T });
+    await page.getByRole('heading', { name: 'Your data' }).waitFor({ timeout: T });
+    expect(page.url()).not.toContain('/blocked');
+    await screenshot(page, '22-rejected-your-data');
     await ctx.close();
   });
 

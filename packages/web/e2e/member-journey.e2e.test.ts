@@ -9,7 +9,17 @@ import path from 'node:path';
 import { maxBirthDate } from '@members/ui/registration';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, makeImage, makeMp4, postUpload, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
+import {
+  apiClient,
+  makeImage,
+  makeMp4,
+  postUpload,
+  startTestServer,
+  TEST_ADMIN,
+  type TestServer,
+  tmpDir,
+  waitTranscoded,
+} from '../../api/test/support';
 import { ageVerifiedContext, collectCspViolations, ensureBuilt, launchChromium, screenshot, signIn, WEB_DIST } from './browser';
 
 const MEMBER = { firstName: 'Mia', lastName: 'Tester', email: 'mia.tester@example.test', password: 'member-password-1', dob: '1990-04-12' };
@@ -20,6 +30,7 @@ let server: TestServer;
 let browser: Browser;
 let base: string;
 let premiumVideoId: string;
+let uploaderToken: string;
 let freeVideoId: string;
 let media: string;
 let adminCtx: BrowserContext;
@@ -55,6 +66,7 @@ describe('member journey in Chromium', () => {
     const api = apiClient(base);
     const adminLogin = await api.post('/auth/login', { email: TEST_ADMIN.email, password: TEST_ADMIN.password });
     const token = adminLogin.body.data.token as string;
+    uploaderToken = token;
     const mp4 = await makeMp4(media, 20);
     const thumb = await makeImage(media, 'jpg');
     const premium = await postUpload(
@@ -249,6 +261,8 @@ describe('member journey in Chromium', () => {
   });
 
   it('the member plays the premium video in the secure overlay; the view is counted', async () => {
+    // Members play renditions (the original is for admins only): the ladder must exist first.
+    await waitTranscoded(base, uploaderToken, premiumVideoId);
     const before = (await apiClient(base).get(`/videos/${premiumVideoId}`)).body.data.viewCount as number;
     await member.goto(`${base}/videos/${premiumVideoId}`);
     await member.getByRole('button', { name: /Watch Now/ }).click({ timeout: T });

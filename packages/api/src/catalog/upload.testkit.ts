@@ -30,11 +30,20 @@ export async function uploadTranscoded(baseUrl: string, token: string, video: st
   const up = await postUpload(baseUrl, token, fields, { video });
   if (up.status !== 201) throw new Error(`upload failed: ${up.status} ${up.body.error}`);
   const videoId = up.body.data.videoId as string;
+  await waitTranscoded(baseUrl, token, videoId);
+  return videoId;
+}
+
+/**
+ * Waits (as an admin) until a video's HLS ladder is published. A member plays a video only once it is
+ * transcoded: the original is for admins only, and members' progressive files are renditions.
+ */
+export async function waitTranscoded(baseUrl: string, token: string, videoId: string): Promise<void> {
   for (;;) {
     const res = await fetch(`${baseUrl}/api/admin/videos/${videoId}`, { headers: { authorization: `Bearer ${token}` } });
     const { transcode } = ((await res.json()) as { data: { transcode: { status: string; error?: string } } }).data;
     if (transcode.status === 'failed') throw new Error(`transcode failed: ${transcode.error}`);
-    if (transcode.status === 'completed') return videoId;
+    if (transcode.status === 'completed') return;
     await new Promise((r) => setTimeout(r, 300));
   }
 }

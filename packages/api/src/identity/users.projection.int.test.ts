@@ -148,6 +148,8 @@ describe('users projection', () => {
 
   it('EmailChangeRequested changes nothing; EmailChanged sets the new address, its lower-case key and verified', async () => {
     const alice = account(ALICE, 'alice@example.test');
+    // Only approved members change their address (issue 27 finding 4).
+    const approved = alice.decide(userDecider, { type: 'Approve', approvedBy: 'admin-1', now: T2 });
     const requested = alice.decide(userDecider, {
       type: 'RequestEmailChange',
       changeId: 'c1',
@@ -157,17 +159,19 @@ describe('users projection', () => {
       now: T2,
     });
     const row = 'SELECT email, email_lower, email_verified FROM users';
-    await given(alice.registered, requested).thenRows(row, [
+    await given(alice.registered, approved, requested).thenRows(row, [
       { email: 'alice@example.test', email_lower: 'alice@example.test', email_verified: 0 },
     ]);
     const changed = alice.decide(userDecider, { type: 'ConfirmEmailChange', tokenHash: 'change-tok', now: T2 });
-    await given(alice.registered, requested, changed).thenRows(row, [
+    await given(alice.registered, approved, requested, changed).thenRows(row, [
       { email: 'Alice.New@Example.test', email_lower: 'alice.new@example.test', email_verified: 1 },
     ]);
   });
 
   it('EmailChanged to an address registered since the request: refused by the unique key, rolled back whole', async () => {
     const alice = account(ALICE, 'alice@example.test');
+    // Only approved members change their address (issue 27 finding 4).
+    const approved = alice.decide(userDecider, { type: 'Approve', approvedBy: 'admin-1', now: T2 });
     const requested = alice.decide(userDecider, {
       type: 'RequestEmailChange',
       changeId: 'c1',
@@ -178,7 +182,7 @@ describe('users projection', () => {
     });
     const bob = account(BOB, 'BOB@example.test');
     const changed = alice.decide(userDecider, { type: 'ConfirmEmailChange', tokenHash: 'change-tok', now: T2 });
-    await given(alice.registered, requested, bob.registered)
+    await given(alice.registered, approved, requested, bob.registered)
       .when(changed)
       .thenFails((err) => expect(err).toBeInstanceOf(UniqueViolation));
   });
