@@ -35,6 +35,7 @@ const TwoFactor = lazy(() => import('../pages/account/TwoFactor'));
 const Account = lazy(() => import('../pages/account/Account'));
 const ConfirmEmail = lazy(() => import('../pages/auth/ConfirmEmail'));
 const AdminMember = lazy(() => import('../pages/admin/Member'));
+const Chat = lazy(() => import('../pages/Chat'));
 
 function page(el: ReactNode) {
   return <Suspense fallback={<Spinner label="Loading..." />}>{el}</Suspense>;
@@ -66,6 +67,7 @@ export const router = createBrowserRouter([
       { path: 'logout', element: page(<Logout />) },
       { path: 'blocked', element: page(<Blocked />) },
       { path: 'account', element: page(<Account />) },
+      { path: 'chat', element: page(<Chat />) },
       { path: 'account/two-factor', element: page(<TwoFactor />) },
       { path: 'auth/login', element: <Navigate to="/login" replace /> },
       { path: 'auth/forgot-password', element: page(<ForgotPassword />) },

@@ -1,8 +1,8 @@
 /** Members' chat with the site's team (issue 30) as the API answers it; the interface is fixed by the issue. */
 import { z } from 'zod';
+import { CHAT_MAX_LENGTH } from '../chatLimits';
 
-/** Longest message, in characters after trimming (docs/chat.md). */
-export const CHAT_MAX_LENGTH = 2000;
+export { CHAT_MAX_LENGTH };
 
 /** One message of a conversation; `text` is plain text (clients render it as text, never HTML). */
 export const chatMessageSchema = z
