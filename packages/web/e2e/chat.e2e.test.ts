@@ -7,18 +7,19 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingTestKit, HASH } from '../../api/src/billing/billing.testkit';
-import { killHard } from '../../api/test/childServer';
-import { testEnv } from '../../api/test/harness';
 import {
   approvedMember,
+  billingTestKit,
   type ChildServer,
   freshStore,
+  HASH,
+  killHard,
   launchServer,
   startTestServer,
   TEST_ADMIN,
   TEST_DATABASE_URL,
   type TestServer,
+  testEnv,
 } from '../../api/test/support';
 import { ageVerifiedContext, collectCspViolations, ensureBuilt, launchChromium, screenshot, signIn, WEB_DIST } from './browser';
 

@@ -275,7 +275,9 @@ forEachStore('chat', (kind) => {
     expect((await reply(m.id, answer)).status).toBe(201);
     const exported = await kit.api.get('/users/me/export', m.token);
     expect(exported.status).toBe(200);
-    expect(exported.body.chatMessages.map((x: { text: string; from: string }) => [x.from, x.text])).toEqual([
+    // The export is a JSON attachment, not an envelope.
+    const { chatMessages } = exported.body as unknown as { chatMessages: { text: string; from: string }[] };
+    expect(chatMessages.map((x) => [x.from, x.text])).toEqual([
       ['member', secret],
       ['admin', answer],
     ]);
