@@ -114,6 +114,7 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
     access: 'public',
     query: socketQuery,
     errors: [401, 426],
+    responses: { '101': { description: 'Switching Protocols: the WebSocket is open; each push is a JSON text frame' } },
   });
   const adminListDoc = describe({
     summary: 'The chat inbox: VIP (annual) conversations first, then the longest waiting',
