@@ -6,7 +6,7 @@ export { AdminAccessDenied, AdminDashboard, type AdminDashboardProps, adminKeys 
 export { ApiClientProvider, useApiClient, useOptionalApiClient } from './components/ApiContext';
 export { Button, type ButtonProps } from './components/Button';
 export { Card, type CardProps } from './components/Card';
-export { ChatInbox, chatKeys, waitingFor } from './components/ChatInbox';
+export { ChatInbox, chatKeys, spanLabel, waitingFor } from './components/ChatInbox';
 export { ChatThread, type ChatThreadProps, chatTime, withMessage } from './components/ChatThread';
 export { ConfirmDialog, type ConfirmDialogProps } from './components/ConfirmDialog';
 export { type Column, DataTable, type DataTableProps } from './components/DataTable';

@@ -115,6 +115,8 @@ describe.runIf(Boolean(TEST_DATABASE_URL))('live chat in two browsers across two
       await adminPage.getByRole('button', { name: 'Send' }).click();
       await memberPage.locator('.chat-text', { hasText: reply }).waitFor({ timeout: T });
       console.log(`[chat e2e] admin on B → member on A shown after ${Date.now() - sentAt} ms (click to render)`);
+      // The inbox's answer time per tier counts the VIP's answered wait.
+      await adminPage.getByText(/Median answer, last 30 days: VIP \d+ min \(1 answered\)/).waitFor({ timeout: T });
       await screenshot(memberPage, '91-chat-member');
 
       // And back: the member's next message appears in the admin's open thread.

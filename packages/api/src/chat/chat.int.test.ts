@@ -203,6 +203,12 @@ forEachStore('chat', (kind) => {
       (c: { userId: string }) => c.userId === early.id,
     );
     expect(after).toMatchObject({ unread: 0, waitingSince: null });
+    // The admin stats' answer time per tier: the VIP's wait (from their first message) is the only VIP answer on this server.
+    server.clock.advance(180_000);
+    expect((await reply(vip.id, 'VIP answered')).status).toBe(201);
+    const stats = (await kit.api.get('/admin/stats', kit.admin)).body.data.chatAnswers;
+    expect(stats.vip).toEqual({ answered: 1, medianSeconds: 180 });
+    expect(stats.standard.answered).toBeGreaterThanOrEqual(1);
     expect((await kit.api.get('/admin/chat/conversations/no-such-member/messages', kit.admin)).status).toBe(404);
     expect((await kit.api.get('/admin/chat/conversations', early.token)).status).toBe(403);
   });

@@ -3,8 +3,10 @@
  * member's conversation, then its rows (live and rebuilt from the log).
  */
 import { describe, it } from 'vitest';
+import { billingProjection } from '../billing/billing.projection.js';
 import { projectionSpec, stream } from '../eventstore/projection.testkit.js';
 import { userDecider, userStream } from '../identity/user.decider.js';
+import { usersProjection } from '../identity/users.projection.js';
 import { chatDecider, chatStream } from './chat.decider.js';
 import { chatProjection } from './chat.projection.js';
 
@@ -16,7 +18,8 @@ const T2 = '2026-03-02T09:10:00.000Z';
 const T3 = '2026-03-02T09:20:00.000Z';
 const T4 = '2026-03-02T09:30:00.000Z';
 
-const { given } = projectionSpec(chatProjection);
+// After identity's and billing's (modules.ts order): a reply's tier is read from their tables.
+const { given } = projectionSpec(chatProjection, { after: [usersProjection, billingProjection] });
 const MESSAGES = 'SELECT id, user_id, sender, author_id, text, sent_at, deleted_at FROM chat_messages ORDER BY position';
 const CONVERSATIONS =
   'SELECT user_id, last_message_at, waiting_since, admin_unread, member_unread FROM chat_conversations ORDER BY user_id';
@@ -65,6 +68,19 @@ describe('chat projection', () => {
     ];
     await given(...history).thenRows(CONVERSATIONS, [
       { user_id: ALICE, last_message_at: T4, waiting_since: T4, admin_unread: 1, member_unread: 0 },
+    ]);
+  });
+
+  it('a reply that ends a wait records how long the member waited (from their first unanswered message); a second reply records nothing', async () => {
+    const a = conversation(ALICE);
+    const history = [
+      a.member('m1', 'Hello', T1),
+      a.member('m2', 'Still there?', T2),
+      a.admin('a1', 'Yes', T3),
+      a.admin('a2', 'Anything else?', T4),
+    ];
+    await given(...history).thenRows('SELECT reply_id, user_id, tier, waited_ms, answered_at FROM chat_answers ORDER BY answered_at', [
+      { reply_id: 'a1', user_id: ALICE, tier: 'standard', waited_ms: Date.parse(T3) - Date.parse(T1), answered_at: T3 },
     ]);
   });
 

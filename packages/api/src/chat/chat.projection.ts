@@ -5,6 +5,11 @@
  * for an answer). The conversation row is recomputed from the messages after every chat event, so
  * a deletion or a read can never leave a counter off by one.
  *
+ * `chat_answers` keeps one row per team reply that ended a wait: how long the member waited and their
+ * tier then (VIP: an annual plan with an active membership, read from billing's and identity's
+ * tables, which project before this one, so a rebuild sees the same tier), for the admin stats'
+ * answer time per tier. No text, no name: it stays after an erasure.
+ *
  * `MemberErased` blanks the member's message text (their key is gone from then on, so a rebuild
  * reads the text as the erased placeholder, stored as '' too).
  */
@@ -35,6 +40,14 @@ CREATE TABLE IF NOT EXISTS chat_conversations (
   member_read_position BIGINT NOT NULL DEFAULT 0,
   admin_read_position BIGINT NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS chat_answers (
+  reply_id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL,
+  tier TEXT NOT NULL,
+  waited_ms BIGINT NOT NULL,
+  answered_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chat_answers_time ON chat_answers (answered_at);
 `;
 
 export interface ChatMessageRow {
@@ -80,10 +93,30 @@ async function recount(tx: Queryable, userId: string): Promise<void> {
   ]);
 }
 
+/** A team reply to a waiting member: how long they waited, by their tier at that moment. */
+async function recordAnswer(tx: Queryable, replyId: string, userId: string, sentAt: string): Promise<void> {
+  const conv = await tx.get<{ waiting_since: string | null }>('SELECT waiting_since FROM chat_conversations WHERE user_id = ?', [userId]);
+  if (!conv?.waiting_since) return;
+  const member = await tx.get<{ plan_type: string | null; membership_status: string | null }>(
+    `SELECT s.plan_type, u.membership_status FROM users u LEFT JOIN billing_subscriptions s ON s.user_id = u.id WHERE u.id = ?`,
+    [userId],
+  );
+  const tier = member?.plan_type === 'annual' && member.membership_status === 'active' ? 'vip' : 'standard';
+  const waited = Math.max(0, Date.parse(sentAt) - Date.parse(conv.waiting_since));
+  await tx.run('INSERT INTO chat_answers (reply_id, user_id, tier, waited_ms, answered_at) VALUES (?, ?, ?, ?, ?)', [
+    replyId,
+    userId,
+    tier,
+    waited,
+    sentAt,
+  ]);
+}
+
 async function applyChatEvent(tx: Queryable, event: ChatEvent, position: number): Promise<void> {
   switch (event.type) {
     case 'ChatMessageSent': {
       const d = event.data;
+      if (d.from === 'admin') await recordAnswer(tx, d.messageId, d.userId, d.sentAt);
       await tx.run('INSERT INTO chat_messages (id, user_id, position, sender, author_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
         d.messageId,
         d.userId,
@@ -118,7 +151,7 @@ async function applyChatEvent(tx: Queryable, event: ChatEvent, position: number)
 export const chatProjection: Projection = {
   name: 'chat',
   version: 1,
-  tables: ['chat_messages', 'chat_conversations'],
+  tables: ['chat_messages', 'chat_conversations', 'chat_answers'],
   schema: CHAT_SCHEMA,
   async apply(tx, event: RecordedEvent) {
     if (event.type === ERASURE_EVENT) {

@@ -8,7 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client';
-import type { ChatConversation, ChatMessage } from '../api/types';
+import type { AdminStats, ChatConversation, ChatMessage } from '../api/types';
 import { useOptionalApiClient } from './ApiContext';
 import { Card } from './Card';
 import { ChatThread, withMessage } from './ChatThread';
@@ -21,13 +21,22 @@ export const chatKeys = {
   thread: (userId: string) => ['admin', 'chat', 'thread', userId] as const,
 };
 
+/** "5 min", "2 h", "3 d" for a span of seconds. */
+export function spanLabel(seconds: number): string {
+  const minutes = Math.max(0, Math.floor(seconds / 60));
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h`;
+  return `${Math.floor(minutes / (24 * 60))} d`;
+}
+
 /** "waiting 5 min", "waiting 2 h", "waiting 3 d" since `since`. */
 export function waitingFor(since: string, now: number = Date.now()): string {
-  const minutes = Math.max(0, Math.floor((now - new Date(since).getTime()) / 60_000));
-  if (minutes < 60) return `waiting ${minutes} min`;
-  if (minutes < 48 * 60) return `waiting ${Math.floor(minutes / 60)} h`;
-  return `waiting ${Math.floor(minutes / (24 * 60))} d`;
+  return `waiting ${spanLabel((now - new Date(since).getTime()) / 1000)}`;
 }
+
+type TierAnswers = AdminStats['chatAnswers']['vip'];
+const answerLabel = (t: TierAnswers) =>
+  t.medianSeconds === null ? 'none answered' : `${spanLabel(t.medianSeconds)} (${t.answered} answered)`;
 
 export function ChatInbox({ client }: { client?: ApiClient }) {
   const fromContext = useOptionalApiClient();
@@ -37,6 +46,8 @@ export function ChatInbox({ client }: { client?: ApiClient }) {
   const [selected, setSelected] = useState<string | null>(null);
   const [, setTick] = useState(0);
 
+  // The dashboard's figures (the same query as its stat cards): the median answer time per tier.
+  const stats = useQuery({ queryKey: ['admin', 'stats'], queryFn: () => api.adminStats() });
   const list = useQuery({ queryKey: chatKeys.conversations, queryFn: () => api.chatConversations(), refetchInterval: 60_000 });
   const thread = useQuery({
     queryKey: chatKeys.thread(selected ?? ''),
@@ -69,6 +80,11 @@ export function ChatInbox({ client }: { client?: ApiClient }) {
 
   return (
     <Card title="Member chat">
+      {stats.data && (
+        <p className="chat-answer-times">
+          Median answer, last 30 days: VIP {answerLabel(stats.data.chatAnswers.vip)} · others {answerLabel(stats.data.chatAnswers.standard)}
+        </p>
+      )}
       <div className="chat-inbox">
         <nav aria-label="Conversations" className="chat-conversations">
           {list.isLoading && <Spinner label="Loading conversations..." />}
@@ -110,6 +126,7 @@ export function ChatInbox({ client }: { client?: ApiClient }) {
                 const m = await api.replyToMember(selected, text);
                 qc.setQueryData<ChatMessage[]>(chatKeys.thread(selected), (old) => withMessage(old, m));
                 void qc.invalidateQueries({ queryKey: chatKeys.conversations });
+                void qc.invalidateQueries({ queryKey: ['admin', 'stats'] });
               }}
             />
           )}
