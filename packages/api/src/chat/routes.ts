@@ -203,12 +203,19 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
         let backlogDone = false;
         const buffered: LiveMessage[] = [];
         stopFollowing = live.follow(follow, (m) => (backlogDone ? send(m) : buffered.push(m)));
-        if (after && follow) {
-          const missed = await listMessages(ctx, follow, { after, limit: 100 });
-          if (missed.ok) for (const m of missed.value) send({ ...m, userId: follow });
+        try {
+          if (after && follow) {
+            const missed = await listMessages(ctx, follow, { after, limit: 100 });
+            if (missed.ok) for (const m of missed.value) send({ ...m, userId: follow });
+          }
+        } catch (err) {
+          // The client re-reads GET /api/chat/messages when the socket closes.
+          ctx.logger.error({ err }, 'chat socket backlog failed');
+          ws.close(1011, 'backlog failed');
+        } finally {
+          backlogDone = true;
+          for (const m of buffered) send(m);
         }
-        backlogDone = true;
-        for (const m of buffered) send(m);
       },
       onClose() {
         stopFollowing?.();
