@@ -132,10 +132,15 @@ try {
   });
   // The signed stream URL each member's player would hold for each video it may watch (the run asks
   // for stream URLs too, and fetches ranges of these: wrk's scripts do not chain answers).
+  // The clips are not transcoded here, so a member has no progressive file within their cap
+  // (streamUrl null): their range requests go to the free clip's original, signed for the admin
+  // (the same route, decision and bytes per range).
+  const original = new URL((await call('GET', `/videos/${videos[0].id}/stream`, undefined, admin)).streamUrl, 'http://site.invalid');
   await pool(members, 4, async (m) => {
     m.streams = {};
     for (const v of videos.filter((x) => m.subscribed || x.accessLevel === 'free')) {
-      const u = new URL((await call('GET', `/videos/${v.id}/stream`, undefined, m.token)).streamUrl);
+      const signed = (await call('GET', `/videos/${v.id}/stream`, undefined, m.token)).streamUrl;
+      const u = signed ? new URL(signed, 'http://site.invalid') : original;
       m.streams[v.id] = u.pathname + u.search;
     }
   });

@@ -6,7 +6,7 @@
  *   nginx direct   nginx serving the file from a plain location (the physical reference);
  *   through nginx  the signed URL through nginx (deploy/nginx.conf, MEDIA_ACCEL=nginx): the API
  *                  checks the signature and names the file, nginx sends the bytes and reuses the
- *                  decision for the next ranges of the same URL for up to a minute;
+ *                  decision for the next ranges of the same URL for up to 15 s;
  *   Node direct    the signed URL straight to the API (MEDIA_ACCEL unset: Node sends the bytes).
  *
  * nginx direct is a limit: through nginx sends the same file from a location with the same
@@ -90,6 +90,8 @@ async function main() {
     const [nodePort, accelPort, sitePort, directPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const common = {
       NODE_ENV: 'production',
+      // The bench sends no mail to anyone: the outbox, said out loud (production requires it or SMTP_URL).
+      MAIL_TRANSPORT: 'outbox',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DATABASE_URL: '',
@@ -102,6 +104,8 @@ async function main() {
       MFA_KEY_SECRET: randomBytes(32).toString('hex'),
       DATA_KEY_SECRET: randomBytes(32).toString('hex'),
       REQUIRE_ADMIN_2FA: 'false',
+      // Production requires it: the site's address is nginx's.
+      PUBLIC_URL: `http://127.0.0.1:${sitePort}`,
     };
     const main = ['--import', 'tsx', 'packages/api/src/main.ts'];
     const ready = (out) => out.includes('Site running at');
@@ -128,17 +132,8 @@ async function main() {
       if (v.transcode.status === 'completed' || v.transcode.status === 'failed') break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    const member = { email: 'bench-viewer@example.test', password: 'bench-viewer-123' };
-    const reg = await apiCall(nodeUrl, 'POST', '/auth/register', {
-      ...member,
-      firstName: 'Bench',
-      lastName: 'Viewer',
-      dateOfBirth: '1990-01-01',
-      agreeToTerms: true,
-    });
-    await apiCall(nodeUrl, 'POST', `/admin/users/${reg.user.id}/approve`, undefined, admin);
-    const token = (await apiCall(nodeUrl, 'POST', '/auth/login', member)).token;
-    const stream = new URL((await apiCall(nodeUrl, 'GET', `/videos/${videoId}/stream`, undefined, token)).streamUrl);
+    // The original, as an admin's stream names it (a member's is a rendition within their cap).
+    const stream = new URL((await apiCall(nodeUrl, 'GET', `/videos/${videoId}/stream`, undefined, admin)).streamUrl, nodeUrl);
     const signedPath = `${stream.pathname}${stream.search}`;
     const size = fs.statSync(clip).size;
 
@@ -148,6 +143,7 @@ async function main() {
     const site = renderNginxConf({
       upstreams: [`127.0.0.1:${accelPort}`],
       listen: `127.0.0.1:${sitePort}`,
+      serverName: '127.0.0.1',
       mediaRoot,
       cacheDir: path.join(work, 'grants'),
     });

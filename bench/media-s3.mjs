@@ -209,17 +209,8 @@ async function main() {
       ...['-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', clip],
     ]);
     const videoId = await uploadMultipart(server.url, token, clip);
-    const member = { email: 'bench-viewer@example.test', password: 'bench-viewer-123' };
-    const reg = await apiCall(server.url, 'POST', '/auth/register', {
-      ...member,
-      firstName: 'Bench',
-      lastName: 'Viewer',
-      dateOfBirth: '1990-01-01',
-      agreeToTerms: true,
-    });
-    await apiCall(server.url, 'POST', `/admin/users/${reg.user.id}/approve`, undefined, token);
-    const viewer = (await apiCall(server.url, 'POST', '/auth/login', member)).token;
-    const stream = new URL((await apiCall(server.url, 'GET', `/videos/${videoId}/stream`, undefined, viewer)).streamUrl);
+    // The original: the admins' progressive file (a member's is a rendition, and none before a transcode).
+    const stream = new URL((await apiCall(server.url, 'GET', `/videos/${videoId}/stream`, undefined, token)).streamUrl, server.url);
 
     const nginxPort = await freePort();
     const prefix = path.join(work, 'nginx');
@@ -228,6 +219,7 @@ async function main() {
       mediaStore: 's3',
       upstreams: [new URL(server.url).host],
       listen: `127.0.0.1:${nginxPort}`,
+      serverName: '127.0.0.1',
       cacheDir: path.join(prefix, 'cache'),
       resolver: '127.0.0.1',
     });

@@ -24,7 +24,8 @@ export const S3_SNIPPET = path.join(path.dirname(fileURLToPath(import.meta.url))
 export const DEFAULTS = {
   upstreams: ['127.0.0.1:8081', '127.0.0.1:8082'],
   listen: '80',
-  serverName: '_',
+  /** PUBLIC_URL's host name: the only name served; any other Host gets 444 (the default server). */
+  serverName: 'localhost',
   mediaRoot: '/var/lib/members/media',
   mediaPrefix: '/_protected_media/',
   // MAX_UPLOAD_BYTES' default (4 GiB).

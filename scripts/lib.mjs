@@ -35,16 +35,42 @@ export function pnpmRun(args, opts) {
   must(cmd, [...pre, ...args], opts);
 }
 
+/** `engines.node` of the root package.json: `^22.12 || ^24`. */
+export function enginesNode() {
+  return JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node;
+}
+
 /**
- * Stops with a clear message on a Node older than the supported LTS lines (package.json `engines`):
- * better-sqlite3 13 needs Node 22+ and crashes on load (SIGSEGV) on older ones, which npm's engine
- * check only warns about.
+ * Whether `version` (`22.11.0`, `v24.1.0`) satisfies `range`, a `||` list of caret ranges
+ * (`^22.12`: 22.12.0 and later 22.x) — the only form our `engines` uses.
  */
-export function requireSupportedNode() {
-  const major = Number(process.versions.node.split('.')[0]);
-  if (major >= 22) return;
+export function nodeSatisfies(version, range) {
+  const v = version.replace(/^v/, '').split('.').map(Number);
+  return range.split('||').some((alt) => {
+    const m = /^\s*\^(\d+)(?:\.(\d+))?(?:\.(\d+))?\s*$/.exec(alt);
+    if (!m) throw new Error(`engines.node: ${alt.trim()} is not a caret range`);
+    const want = [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)];
+    if (v[0] !== want[0]) return false;
+    return v[1] > want[1] || (v[1] === want[1] && v[2] >= want[2]);
+  });
+}
+
+/**
+ * Stops with a clear message on a Node that package.json's `engines` does not allow (22 before
+ * 22.12, 23, anything older): better-sqlite3 13 needs Node 22+ and crashes on load (SIGSEGV) on
+ * older ones, and npm's engine check only warns. A major newer than every supported one is let
+ * through with a warning (not tested).
+ */
+export function requireSupportedNode(version = process.versions.node) {
+  const range = enginesNode();
+  if (nodeSatisfies(version, range)) return;
+  const majors = [...range.matchAll(/\^(\d+)/g)].map((m) => Number(m[1]));
+  if (Number(version.split('.')[0]) > Math.max(...majors)) {
+    console.warn(`Node ${version} is newer than the supported lines (${range}): not tested; Node 24 LTS is.`);
+    return;
+  }
   console.error(
-    `Node ${process.version} is not supported (end of life): install Node 24 LTS (22.12+ works too), see docs/browsers-and-runtime.md (e.g. \`npm i --prefix ~/node24 node@24\`). .ci/run does this by itself.`,
+    `Node ${version} is not supported (engines: ${range}): install Node 24 LTS (22.12+ works too), see docs/browsers-and-runtime.md (e.g. \`npm i --prefix ~/node24 node@24\`). .ci/run does this by itself.`,
   );
   process.exit(1);
 }
@@ -70,17 +96,32 @@ const SYSTEM_NEEDS = [
   { pkg: 'nginx', present: () => fs.existsSync('/usr/sbin/nginx') },
   // The load test's short run of bench/load.mjs (and the benchmarks) drive the server with wrk.
   { pkg: 'wrk', present: () => fs.existsSync('/usr/bin/wrk') },
+  // The walkthrough's commands (docs/walkthrough.md, run by packages/api/test/walkthrough.int.test.ts) are curl.
+  { pkg: 'curl', present: () => fs.existsSync('/usr/bin/curl') },
   // The S3 media store is tested against a throwaway Ceph RADOS Gateway (scripts/rgwCluster.mjs).
   { pkg: 'ceph-mon', present: () => fs.existsSync('/usr/bin/ceph-mon') },
   { pkg: 'ceph-osd', present: () => fs.existsSync('/usr/bin/ceph-osd') },
   { pkg: 'radosgw', present: () => fs.existsSync('/usr/bin/radosgw') },
   { pkg: 'ceph-common', present: () => fs.existsSync('/usr/bin/radosgw-admin') && fs.existsSync('/usr/bin/ceph') },
+  // WebKitGTK's H.264 (GStreamer's libav plugin): without it the WebKit journey cannot play the HLS
+  // ladder, and only this package brings it (issue 28).
+  { pkg: 'gstreamer1.0-libav', present: () => dpkgInstalled('gstreamer1.0-libav') },
+  // `systemd-analyze verify` on deploy/members-api@.service (packages/api/src/deploySystemd.int.test.ts).
+  { pkg: 'systemd', present: () => fs.existsSync('/usr/bin/systemd-analyze') },
+  // The mail suite reads messages back with Python's strict e-mail parser (mail/lineEnds.int.test.ts).
+  { pkg: 'python3', present: () => fs.existsSync('/usr/bin/python3') },
 ];
+
+function dpkgInstalled(pkg) {
+  // `${Status}` is dpkg-query's own format field, not a template placeholder.
+  const r = spawnSync('dpkg-query', ['-W', '-f=$' + '{Status}', pkg], { encoding: 'utf8' });
+  return !r.error && r.status === 0 && r.stdout.includes('install ok installed');
+}
 
 /** The benchmarks' extra needs beyond the tests' (none today: wrk, nginx, ffmpeg, PostgreSQL and Ceph RGW, which the media-tier benches start, are the tests' needs too). */
 export const BENCH_NEEDS = [];
 
-/** Installs missing Debian packages the tests need (ffmpeg, chromium, firefox-esr, webkit2gtk-driver, xvfb, postgresql, nginx, wrk, Ceph RGW), plus `extra`. */
+/** Installs missing Debian packages the tests need (SYSTEM_NEEDS above; .ci/run installs the same list), plus `extra`. */
 export function ensureSystemPackages(extra = []) {
   const missing = [...SYSTEM_NEEDS, ...extra].filter((n) => !n.present()).map((n) => n.pkg);
   if (missing.length === 0) return;

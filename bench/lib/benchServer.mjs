@@ -45,6 +45,8 @@ export async function startBenchServer(dataDir, extraEnv = {}, nodeArgs = []) {
     NODE_ENV: 'development',
     HOST: '127.0.0.1',
     PORT: String(port),
+    // The address the bench (and its browser) uses: links and the same-origin check follow it.
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     DATABASE_URL: '',
     LOG_LEVEL: 'warn',

@@ -13,6 +13,7 @@ export const BLOCKS = [
   { file: 'docs/operations.md', name: 'metrics' },
   { file: 'docs/benchmarks.md', name: 'bench' },
   { file: 'docs/api.md', name: 'openapi' },
+  { file: 'docs/api.md', name: 'openapi-size' },
   { file: 'docs/security.md', name: 'matrix-summary' },
   { file: 'docs/security.md', name: 'matrix' },
   { file: 'docs/security.md', name: 'matrix-log' },
@@ -90,14 +91,16 @@ export async function appFacts(root) {
     );
     const res = await app.request('/api/openapi.json');
     if (res.status !== 200) throw new Error(`GET /api/openapi.json answered ${res.status}`);
-    const doc = await res.json();
+    const text = await res.text();
+    const openapiBytes = Buffer.byteLength(text);
+    const doc = JSON.parse(text);
     const verbs = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
     const operations = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).filter((k) => verbs.has(k)).length, 0);
     const matrixSource = fs.readFileSync(path.join(root, 'packages/api/test/authorization.int.test.ts'), 'utf8');
     const list = /const PRINCIPALS = \[([^\]]*)\] as const/.exec(matrixSource);
     if (!list) throw new Error('PRINCIPALS not found in packages/api/test/authorization.int.test.ts');
     const principals = [...list[1].matchAll(/'([^']+)'/g)].length;
-    return { routes: routes.size, paths: Object.keys(doc.paths).length, operations, principals };
+    return { routes: routes.size, paths: Object.keys(doc.paths).length, operations, principals, openapiBytes };
   } finally {
     await closeContext(ctx);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -109,6 +112,8 @@ const n = (x) => x.toLocaleString('en-US');
 export function renderOpenapi({ routes, paths, operations }) {
   return `${n(paths)} paths, ${n(operations)} operations (every one of the ${n(routes)} mounted routes, plus tus \`OPTIONS\` and the \`HEAD\` requests that mean something)`;
 }
+/** The served document's size, to the nearest 10 KB (a figure that moves with every described field otherwise). */
+export const renderOpenapiSize = ({ openapiBytes }) => `~${Math.round(openapiBytes / 10_000) * 10} KB`;
 export const renderMatrixSummary = ({ routes, principals }) =>
   `**${n(routes * principals)} cells per store** (${n(routes)} routes × ${n(principals)} principals), ${n(2 * routes * principals)} in all`;
 export const renderMatrix = ({ routes, principals }) =>
@@ -190,6 +195,7 @@ export async function regenerate(root, facts) {
   facts ??= { ...(await codeFacts(root)), ...(await appFacts(root)) };
   const render = {
     openapi: () => renderOpenapi(facts),
+    'openapi-size': () => renderOpenapiSize(facts),
     'matrix-summary': () => renderMatrixSummary(facts),
     matrix: () => renderMatrix(facts),
     'matrix-log': () => renderMatrixLog(facts),

@@ -5,9 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { healthSchema } from '@members/ui/api/schemas';
+import { healthSchema, publicHealthSchema } from '@members/ui/api/schemas';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
 import type { AppContext } from './context.js';
 import { UniqueViolation } from './db/types.js';
 import { subscriberLag } from './eventstore/subscriber.js';
@@ -15,7 +16,10 @@ import type { AppEnv } from './http/appEnv.js';
 import { authenticate } from './http/auth.js';
 import { fail, HttpError, ok } from './http/envelope.js';
 import { describe } from './http/openapi.js';
+import { sameOriginJson } from './http/sameOrigin.js';
 import { securityHeaders } from './http/securityHeaders.js';
+import { adminLacksSecondFactor } from './identity/secondFactors.js';
+import { findMemberStanding } from './identity/users.queries.js';
 import { mediaStorageFor } from './media/mediaStore.js';
 import { MEDIA_STORE_UNAVAILABLE, MediaStoreError } from './media/storage.js';
 import { httpMetrics, metricsOnMainPort } from './metrics/index.js';
@@ -26,6 +30,12 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 
 /** Routes that stream large bodies themselves (uploads) are exempt from the JSON body limit. */
 const STREAMED_BODY = /^\/api\/(admin\/upload-video|admin\/uploads)/;
+
+/** Reading the request body failed in Node's HTTP parser or because the client went away. */
+function unreadableBody(err: Error): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return (code === 'ECONNRESET' && err.message === 'aborted') || (typeof code === 'string' && code.startsWith('HPE_'));
+}
 
 export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: { webDist?: string } = {}) {
   const app = new Hono<AppEnv>();
@@ -55,10 +65,23 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
   });
 
   app.onError((err, c) => {
-    if (err instanceof HttpError) return fail(c, err.status, err.message, err.details);
+    if (err instanceof HttpError) {
+      // RFC 9110 §10.2.3: a 429 says when to come back (a minute when the thrower did not know).
+      if (err.status === 429) c.header('Retry-After', String(err.retryAfterSeconds ?? 60));
+      return fail(c, err.status, err.message, err.details);
+    }
     if (err instanceof UniqueViolation) return fail(c, 409, 'That record already exists');
     const status = (err as { status?: number }).status;
     if (status === 413) return fail(c, 413, 'Request body is too large');
+    if (unreadableBody(err)) {
+      // The client's fault (a malformed chunked body, `Transfer-Encoding: identity`, a body cut
+      // short): Node's parser has answered 400 and closed the socket; this is a client error, not ours.
+      ctx.logger.info(
+        { requestId: c.get('requestId'), path: c.req.path, code: (err as NodeJS.ErrnoException).code },
+        'request body unreadable',
+      );
+      return fail(c, 400, 'The request body is malformed or was cut short');
+    }
     if (err instanceof MediaStoreError) {
       // The object store is down or refuses us: the client may retry; the operator reads the log.
       ctx.logger.error({ err, requestId: c.get('requestId'), path: c.req.path }, 'media store error');
@@ -69,6 +92,14 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
   });
 
   const api = new Hono<AppEnv>();
+  // Answers with tokens or personal data must not be kept by a browser or a proxy: no-store unless
+  // the route says otherwise (public thumbnails, media, the API docs page set their own).
+  api.use('*', async function noStoreByDefault(c, next) {
+    await next();
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+  });
+  // JSON only, same origin only (http/sameOrigin.ts): uploads take multipart and tus bodies.
+  api.use('*', sameOriginJson(ctx.env, { otherBodies: STREAMED_BODY }));
   const jsonBodyLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT,
     onError: (cc) => fail(cc, 413, `Request body is too large (limit ${JSON_BODY_LIMIT} bytes)`),
@@ -82,14 +113,26 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
   });
   api.use('*', authenticate(ctx));
   const healthDoc = describe({
-    summary: 'Liveness, the event store and the transcode queue',
+    summary: 'Liveness; for an admin also the event store, the subscribers, the media store and the transcode queue',
+    description:
+      'Anonymous callers (and members) get `{ status }` only: positions, queue counts and runner ids are for admins (and in the metrics).',
     tags: ['site'],
     access: 'public',
-    ok: { 200: healthSchema },
+    ok: { 200: z.union([healthSchema, publicHealthSchema]) },
     errors: [503],
   });
+  /** An admin (past the second-factor enrolment REQUIRE_ADMIN_2FA asks for) sees the details. */
+  async function adminCaller(userId: string | undefined): Promise<boolean> {
+    if (!userId || (await findMemberStanding(ctx.db, userId))?.role !== 'admin') return false;
+    return !(ctx.env.REQUIRE_ADMIN_2FA && (await adminLacksSecondFactor(ctx.db, userId)));
+  }
   api.get('/health', healthDoc, async (c) => {
     try {
+      if (!(await adminCaller(c.get('auth')?.userId))) {
+        // One cheap query: an unreachable store still answers 503.
+        await ctx.store.headPosition();
+        return ok(c, { status: 'ok' as const });
+      }
       const subscribers = await subscriberLag(ctx.db, ctx.store);
       const head = await ctx.store.headPosition();
       // Lag > 0 right after a start on a restored store: the subscribers are catching up beside serving.

@@ -86,8 +86,9 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       }
       expect(new Set(seen)).toEqual(new Set(['api-a', 'api-b']));
       for (let i = 1; i < seen.length; i++) expect(seen[i]).not.toBe(seen[i - 1]);
-      // Each process reports the media store it uses, and who transcodes: the leader, or the two runners.
-      const { media: store, transcode } = (await api.get('/health')).body.data;
+      // Each process reports (to an admin) the media store it uses, and who transcodes: the leader, or the two runners.
+      const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
+      const { media: store, transcode } = (await api.get('/health', admin)).body.data;
       expect(store).toEqual({ kind: media, reachable: true });
       expect(transcode.inServer).toBe(media === 'local');
       expect(transcode.runners.filter((r: { kind: string }) => r.kind === 'runner').length).toBe(media === 's3' ? 2 : 0);
@@ -199,10 +200,28 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       expect(stream.headers.get('x-frame-options')).toBe('DENY');
       for (const r of [reg, adminLogin, approved, login, intent, submitted, verified, sub, stream]) served.add(servedBy(r));
       expect(served).toEqual(new Set(['api-a', 'api-b']));
-      streamUrl = stream.body.data.streamUrl as string;
-      expect(streamUrl.startsWith(`${base}/api/media/videos/${videoId}?`)).toBe(true);
+      // The member's progressive file: the MP4 of the tallest rendition within their cap, once the
+      // ladder exists (none before: the original is for admins only).
+      let info = stream.body.data as { streamUrl: string | null };
+      while (!info.streamUrl) {
+        await new Promise((r) => setTimeout(r, 500));
+        info = (await api.get(`/videos/${videoId}/stream`, token)).body.data;
+      }
+      // A same-origin path (never an absolute URL from the request's Host), fetched here through nginx.
+      expect(info.streamUrl.startsWith(`/api/media/videos/${videoId}?`)).toBe(true);
+      streamUrl = `${base}${info.streamUrl}`;
+      const fileKey = `videos/${videoId}/hls/${new URL(streamUrl).searchParams.get('r')}/progressive.mp4`;
+      const progressiveFile =
+        media === 'local'
+          ? fs.readFileSync(path.join(dep.store.dataDir, 'media', fileKey))
+          : Buffer.from(
+              await ((
+                await testS3Client().send(new GetObjectCommand({ Bucket: dep.bucket?.bucket, Key: fileKey }))
+              ).Body?.transformToByteArray() ?? new Uint8Array()),
+            );
+      expect(progressiveFile.equals(videoFile)).toBe(false);
 
-      const size = videoFile.length;
+      const size = progressiveFile.length;
       const ranges: [number, number][] = [
         [0, 99],
         [1000, 4095],
@@ -218,7 +237,7 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
         expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
         // The bytes come from nginx's internal location (from the disk or the bucket), not from the API.
         expect(res.headers.get('x-media-served-by')).toBe(dep.mediaServedBy);
-        expect(Buffer.from(await res.arrayBuffer()).equals(videoFile.subarray(start, end + 1))).toBe(true);
+        expect(Buffer.from(await res.arrayBuffer()).equals(progressiveFile.subarray(start, end + 1))).toBe(true);
       }
       // On the disk, nginx asked the API once for these three ranges: it keeps the decision for the
       // signed URL. From the bucket each range is decided (the presigned URL lives 60 s, not cached).
@@ -243,20 +262,20 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       });
       expect(decision.status).toBe(200);
       if (media === 'local') {
-        expect(decision.headers.get('x-accel-redirect')).toBe(`/_protected_media/videos/${videoId}/video.mp4`);
-        expect(decision.headers.get('x-media-key')).toBe(`videos/${videoId}/video.mp4`);
+        expect(decision.headers.get('x-accel-redirect')).toBe(`/_protected_media/${fileKey}`);
+        expect(decision.headers.get('x-media-key')).toBe(fileKey);
         expect(Number(decision.headers.get('x-accel-expires'))).toBeGreaterThan(0);
       } else {
         // A presigned GET of the object, valid for 60 s, for nginx's internal location to follow.
         const target = new URL(decision.headers.get('x-accel-redirect') as string, base);
-        expect(target.pathname).toBe(`/_protected_media/http/${s3Path}/videos/${videoId}/video.mp4`);
+        expect(target.pathname).toBe(`/_protected_media/http/${s3Path}/${fileKey}`);
         expect([target.searchParams.get('X-Amz-Expires'), target.searchParams.has('X-Amz-Signature')]).toEqual(['60', true]);
       }
       expect((await decision.arrayBuffer()).byteLength).toBe(0);
       const full = await fetch(streamUrl);
       expect(full.status).toBe(200);
       expect(Number(full.headers.get('content-length'))).toBe(size);
-      expect(Buffer.from(await full.arrayBuffer()).equals(videoFile)).toBe(true);
+      expect(Buffer.from(await full.arrayBuffer()).equals(progressiveFile)).toBe(true);
     });
 
     it(`streams the HLS ladder through nginx: segments from its internal location, playlists and key from the API${media === 's3' ? ' (transcoded by a runner)' : ''}`, async () => {
@@ -267,8 +286,8 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
         hls = (await api.get(`/videos/${videoId}/stream`, memberToken)).body.data;
         if (!hls.hlsUrl) await new Promise((r) => setTimeout(r, 500));
       }
-      const hlsUrl = hls.hlsUrl;
-      expect(hlsUrl.startsWith(`${base}/api/hls/${videoId}/master.m3u8?`)).toBe(true);
+      expect(hls.hlsUrl.startsWith(`/api/hls/${videoId}/master.m3u8?`)).toBe(true);
+      const hlsUrl = `${base}${hls.hlsUrl}`;
       const masterRes = await fetch(hlsUrl);
       const master = await masterRes.text();
       const mediaUrl = new URL(master.split('\n').find((l) => /^\d+p\/index\.m3u8\?/.test(l)) as string, hlsUrl);
@@ -311,12 +330,11 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       expect(internal.status).toBe(404);
       if (media === 'local') return;
 
-      // Another viewer's grant for the same segment (signed as the server signs the admin's, whose
-      // premium access needs no subscription here): from nginx's cache, not from the bucket again.
-      const adminId = (await api.post('/auth/login', TEST_ADMIN)).body.data.user.id as string;
+      // Another grant for the same segment (signed as the server signs them, a minute later: another
+      // signed URL): from nginx's cache, not from the bucket again.
       const env = parseEnv({ ...process.env, TOKEN_SECRET, DATA_DIR: dep.store.dataDir });
       const maxHeight = Number(new URL(hlsUrl).searchParams.get('m'));
-      const adminHls = `${base}/api/hls/${videoId}/master.m3u8?${signHlsGrant({ env, clock: new TestClock(new Date()) }, videoId, adminId, maxHeight).query}`;
+      const adminHls = `${base}/api/hls/${videoId}/master.m3u8?${signHlsGrant({ env, clock: new TestClock(new Date(Date.now() + 60_000)) }, videoId, memberId, maxHeight).query}`;
       const adminMaster = await (await fetch(adminHls)).text();
       const adminMedia = new URL(adminMaster.split('\n').find((l) => l.startsWith(`${rendition}/index.m3u8?`)) as string, adminHls);
       const adminText = await (await fetch(adminMedia)).text();
@@ -377,8 +395,13 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       });
       const otherId = other.body.data.user.id as string;
       const env = parseEnv({ ...process.env, TOKEN_SECRET, DATA_DIR: dep.store.dataDir });
-      const expired = signStreamPath({ env, clock: new TestClock(new Date(Date.now() - 3 * 3600_000)) }, videoId, memberId).path;
-      const fresh = (u: string) => signStreamPath({ env, clock: new TestClock(new Date()) }, videoId, u).path;
+      const expired = signStreamPath(
+        { env, clock: new TestClock(new Date(Date.now() - 3 * 3600_000)) },
+        videoId,
+        memberId,
+        'original',
+      ).path;
+      const fresh = (u: string) => signStreamPath({ env, clock: new TestClock(new Date()) }, videoId, u, 'original').path;
       const key = `videos/${videoId}/video.mp4`;
       const attempts: Record<string, string> = {
         'the internal location directly': `/_protected_media/${key}`,
@@ -391,10 +414,11 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
         'no signature': `/api/media/videos/${videoId}`,
         'a guessed id with a valid signature for another id': `/api/media/videos/00000000-0000-4000-8000-000000000000?${q}`,
         'an expired URL': expired,
-        "another member's id on this member's signature": `/api/media/videos/${videoId}?u=${otherId}&e=${q.get('e')}&s=${q.get('s')}`,
-        'a tampered signature': `/api/media/videos/${videoId}?u=${q.get('u')}&e=${q.get('e')}&s=${'A'.repeat(43)}`,
-        'a moved expiry': `/api/media/videos/${videoId}?u=${q.get('u')}&e=${Number(q.get('e')) + 3600}&s=${q.get('s')}`,
-        'a signature made with another secret': fresh(memberId).replace(/s=[^&]+/, `s=${'x'.repeat(43)}`),
+        "another member's id on this member's signature": `/api/media/videos/${videoId}?u=${otherId}&e=${q.get('e')}&r=${q.get('r')}&s=${q.get('s')}`,
+        'a tampered signature': `/api/media/videos/${videoId}?u=${q.get('u')}&e=${q.get('e')}&r=${q.get('r')}&s=${'A'.repeat(43)}`,
+        'a moved expiry': `/api/media/videos/${videoId}?u=${q.get('u')}&e=${Number(q.get('e')) + 3600}&r=${q.get('r')}&s=${q.get('s')}`,
+        "a member's own signature for the original (members get renditions)": fresh(memberId),
+        'a signature made with another secret': fresh(q.get('u') as string).replace(/s=[^&]+/, `s=${'x'.repeat(43)}`),
         'a path traversal into the internal location': `/api/media/../_protected_media/${key}`,
         ...(media === 's3' && {
           "the object store's internal location directly": `/_protected_media/http/${s3Path}/${key}`,
@@ -409,21 +433,24 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
         expect({ what, fromNginx: res.headers.get('x-media-served-by') }).toEqual({ what, fromNginx: null });
         expect({ what, leaked: body.length > 0 && videoFile.subarray(0, body.length).equals(body) }).toEqual({ what, leaked: false });
       }
-      // And the signed URL of this member still works for anyone holding it (it is the capability).
+      // And the admin's signed URL still works for anyone holding it (it is the capability).
       expect((await fetch(streamUrl, { headers: { range: 'bytes=0-9' } })).status).toBe(206);
     });
 
-    it('counts failed logins in PostgreSQL: 11 failures alternating between the processes get 429', async () => {
+    it('counts failed logins in PostgreSQL: after 5 from one address, alternating between the processes, the address waits', async () => {
       const api = apiClient(base);
       const statuses: number[] = [];
       const served: (string | null)[] = [];
-      for (let i = 0; i < 11; i++) {
+      let retryAfter: string | null = null;
+      for (let i = 0; i < 7; i++) {
         const res = await api.post('/auth/login', { email: 'behind-nginx@example.test', password: `wrong-password-${i}` });
         statuses.push(res.status);
         served.push(servedBy(res));
+        retryAfter ??= res.headers.get('retry-after');
       }
-      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
-      expect(statuses[10]).toBe(429);
+      // LOGIN_FAILURES_PER_ADDRESS (5) free failures, then backoff: 429 with Retry-After.
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+      expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
       for (let i = 1; i < served.length; i++) expect(served[i]).not.toBe(served[i - 1]);
     });
 

@@ -134,6 +134,8 @@ export async function startDeployment(media: MediaKind): Promise<Deployment> {
   const base = `http://127.0.0.1:${pn}`;
   const env = (name: string, dataDir: string): Record<string, string> => ({
     NODE_ENV: 'production',
+    // No mail server in this deployment test: mails go to the outbox files, said out loud.
+    MAIL_TRANSPORT: 'outbox',
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
     PORT: '0',
@@ -202,7 +204,8 @@ export async function startDeployment(media: MediaKind): Promise<Deployment> {
     const site = renderNginxConf({
       upstreams: apiPorts.map((p) => `127.0.0.1:${p}`),
       listen: `127.0.0.1:${pn}`,
-      serverName: 'localhost',
+      // The name in PUBLIC_URL (`base`): any other Host is closed by the default server.
+      serverName: '127.0.0.1',
       mediaRoot: path.join(store.dataDir, 'media'),
       mediaPrefix: '/_protected_media/',
       cacheDir: path.join(prefix, 'grants'),

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS, renderNginxConf } from '../../../deploy/render-nginx.mjs';
 import { fillDevDefaults } from './config/devDefaults.js';
-import { envSchema, parseEnv } from './config/env.js';
+import { checkMailTransport, envSchema, parseEnv } from './config/env.js';
 import {
   type ComposeModel,
   DEPLOY,
@@ -68,8 +68,9 @@ for (const [shape, files] of Object.entries(SHAPES)) {
           expect({ name, key, known: known.has(key) }).toEqual({ name, key, known: true });
         const env = parseEnv({ ...API_IMAGE, ...s.environment });
         expect(env.NODE_ENV).toBe('production');
-        // Production refuses to start without its secrets (config/devDefaults.ts).
+        // Production refuses to start without its secrets (config/devDefaults.ts), and the API without a mail server.
         expect(() => fillDevDefaults(env, { inProduction: 'throw' })).not.toThrow();
+        if (name !== 'runner') expect(() => checkMailTransport(env)).not.toThrow();
       }
     });
 

@@ -83,6 +83,28 @@ describe('the server entry point', () => {
     expect(err.out).toMatch(/PORT/);
   });
 
+  it('refuses production without SMTP_URL, naming it and MAIL_TRANSPORT=outbox; starts with the outbox said out loud', async () => {
+    const production = {
+      NODE_ENV: 'production',
+      TOKEN_SECRET: 'main-test-token-secret-main-test-token-secret',
+      MFA_KEY_SECRET: 'main-test-mfa-key-main-test-mfa-key-0123456789',
+      DATA_KEY_SECRET: 'main-test-data-key-main-test-data-key-0123456789',
+      ADMIN_EMAIL: 'admin@example.test',
+      ADMIN_PASSWORD: 'admin-password-123',
+      PUBLIC_URL: 'http://127.0.0.1',
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'members-main-prod-')),
+    };
+    const err = (await launch(production).catch((e) => e)) as { code: number; out: string };
+    expect(err.code).toBe(2);
+    expect(err.out).toMatch(/SMTP_URL must be set when NODE_ENV=production/);
+    expect(err.out).toMatch(/MAIL_TRANSPORT=outbox/);
+    expect(err.out).toMatch(/for testing only/);
+    const outbox = await launch({ ...production, MAIL_TRANSPORT: 'outbox' });
+    outbox.child.kill('SIGTERM');
+    expect(await exited(outbox.child)).toBe(0);
+    fs.rmSync(production.DATA_DIR, { recursive: true, force: true });
+  });
+
   it('prints a generated dev admin password once, stops cleanly on SIGTERM after an in-flight request, and keeps data', async () => {
     const first = await launch({});
     const printed = /admin password:\s+(\S+)/.exec(first.output());
@@ -124,6 +146,32 @@ describe('the server entry point', () => {
     expect((await login(second.url, 'admin@localhost', password)).status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
+  });
+
+  it('refuses to start in production without PUBLIC_URL, naming it with an example (exit 2); with it, the same environment starts', async () => {
+    const prodDir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-main-prod-'));
+    const production = {
+      NODE_ENV: 'production',
+      DATA_DIR: prodDir,
+      TOKEN_SECRET: 'main-test-token-secret-0123456789abcdef0123',
+      MFA_KEY_SECRET: 'main-test-mfa-key-secret-0123456789abcdef01',
+      DATA_KEY_SECRET: 'main-test-data-key-secret-0123456789abcdef0',
+      ADMIN_EMAIL: 'admin@example.test',
+      ADMIN_PASSWORD: 'admin-password-123',
+      SMTP_URL: 'smtp://127.0.0.1:1',
+    };
+    try {
+      const err = (await launch(production).catch((e) => e)) as { code: number; out: string };
+      expect(err.code).toBe(2);
+      expect(err.out).toMatch(/PUBLIC_URL must be set when NODE_ENV=production: .*e\.g\. PUBLIC_URL=https:\/\/videos\.example\.com/);
+      // Only PUBLIC_URL was missing. (`launch` waits for an http:// address.)
+      const started = await launch({ ...production, PUBLIC_URL: 'http://videos.example.test' });
+      expect(started.url).toBe('http://videos.example.test');
+      started.child.kill('SIGTERM');
+      expect(await exited(started.child)).toBe(0);
+    } finally {
+      fs.rmSync(prodDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to start on a database whose schema is newer than the code (exit 3, says why)', async () => {

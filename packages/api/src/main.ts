@@ -4,8 +4,8 @@
  */
 
 import path from 'node:path';
-import { fillDevDefaults } from './config/devDefaults.js';
-import { ConfigError, parseEnv } from './config/env.js';
+import { devPublicUrl, fillDevDefaults } from './config/devDefaults.js';
+import { ConfigError, checkMailTransport, parseEnv } from './config/env.js';
 import { loadSiteConfig, ROOT_DIR } from './config/site.js';
 import { describeStore, SchemaTooNewError } from './context.js';
 import { modules } from './modules.js';
@@ -13,15 +13,22 @@ import { startServer } from './server.js';
 
 async function main() {
   const env = parseEnv();
+  const publicUrlDefaulted = !env.PUBLIC_URL;
   for (const d of fillDevDefaults(env, { inProduction: 'throw' }))
     console.warn(`[dev default] ${d.variable} not set: using a generated secret stored in ${d.file}`);
+  checkMailTransport(env);
   const { config: site, file: siteFile } = loadSiteConfig(env.SITE_CONFIG);
   if (siteFile.endsWith('site.config.example.json'))
     console.warn(`[dev default] using ${siteFile}; copy it to site.config.json for your brand`);
   const webDist = env.WEB_DIST ?? path.join(ROOT_DIR, 'packages/web/dist');
   const server = await startServer(env, site, modules, { webDist });
+  if (publicUrlDefaulted) {
+    // PORT=0: the port the system gave.
+    env.PUBLIC_URL = devPublicUrl(server.port);
+    console.warn(`[dev default] PUBLIC_URL not set: using ${env.PUBLIC_URL} (mailed links, cookies); set it to the address members use`);
+  }
   server.ctx.logger.info({ url: server.url, store: describeStore(env), metrics: server.metricsUrl }, 'server listening');
-  console.log(`Site running at ${env.PUBLIC_URL ?? server.url} (store: ${describeStore(env)})`);
+  console.log(`Site running at ${publicUrlDefaulted ? server.url : env.PUBLIC_URL} (store: ${describeStore(env)})`);
 
   let shuttingDown = false;
   const shutdown = (signal: string) => {

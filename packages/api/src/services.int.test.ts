@@ -7,7 +7,8 @@ import { forEachStore, startTestServer, type TestServer } from '../test/harness.
 import { payerRefusal, submitPayment } from './billing/payments.service.js';
 import { approveUser, DUPLICATE_EMAIL, register, rejectUser } from './identity/accounts.service.js';
 import { createAuthLimits } from './identity/limits.js';
-import { logIn, REJECTED_LOGIN, refreshSession, SESSION_EXPIRED } from './identity/session.service.js';
+import { logIn, refreshSession, SESSION_EXPIRED, SUSPENDED_LOGIN } from './identity/session.service.js';
+import { suspendUser } from './identity/suspension.service.js';
 import { findMemberStanding, findUserByEmail } from './identity/users.queries.js';
 import { SYSTEM_CALLER } from './shared/eventMetadata.js';
 
@@ -42,7 +43,7 @@ forEachStore('application services without HTTP', (kind) => {
     });
   });
 
-  it('a rejected member cannot log in, and their session ends at the next refresh', async () => {
+  it('a rejected member signs in to a restricted session (their data rights), which refresh keeps; a suspended one cannot', async () => {
     const { ctx } = server;
     const limits = createAuthLimits(ctx);
     await register(ctx, member('rex@example.test'), { geo: null, caller: SYSTEM_CALLER });
@@ -50,16 +51,27 @@ forEachStore('application services without HTTP', (kind) => {
     const session = await logIn(ctx, limits, { email: 'rex@example.test', password: 'member-password-1' });
     expect(session.ok).toBe(true);
     expect((await rejectUser(ctx, user?.id as string, 'not eligible', { actorId: 'admin-1' })).ok).toBe(true);
-    expect(await logIn(ctx, limits, { email: 'rex@example.test', password: 'member-password-1' })).toEqual({
-      ok: false,
-      error: { kind: 'forbidden', message: REJECTED_LOGIN },
-    });
+    const again = await logIn(ctx, limits, { email: 'rex@example.test', password: 'member-password-1' });
+    if (!again.ok || 'mfaRequired' in again.value) throw new Error('a rejected member signs in to the restricted session');
+    expect(again.value.answer.user).toMatchObject({ status: 'rejected', approved: false });
     if (!session.ok || 'mfaRequired' in session.value) throw new Error('login failed');
-    expect(await refreshSession(ctx, session.value.refresh.token)).toEqual({
+    expect((await refreshSession(ctx, session.value.refresh.token)).ok).toBe(true);
+    expect((await approveUser(ctx, user?.id as string, { actorId: 'admin-1' })).ok).toBe(false);
+
+    await register(ctx, member('sue@example.test'), { geo: null, caller: SYSTEM_CALLER });
+    const sue = (await findUserByEmail(ctx.db, 'sue@example.test'))?.id as string;
+    await approveUser(ctx, sue, { actorId: 'admin-1' });
+    const before = await logIn(ctx, limits, { email: 'sue@example.test', password: 'member-password-1' });
+    if (!before.ok || 'mfaRequired' in before.value) throw new Error('login failed');
+    expect((await suspendUser(ctx, sue, 'Chargeback', { actorId: 'admin-1' })).ok).toBe(true);
+    expect(await logIn(ctx, limits, { email: 'sue@example.test', password: 'member-password-1' })).toEqual({
+      ok: false,
+      error: { kind: 'forbidden', message: SUSPENDED_LOGIN },
+    });
+    expect(await refreshSession(ctx, before.value.refresh.token)).toEqual({
       ok: false,
       error: { kind: 'unauthorized', message: SESSION_EXPIRED },
     });
-    expect((await approveUser(ctx, user?.id as string, { actorId: 'admin-1' })).ok).toBe(false);
   });
 
   it('payments: only approved members, own account, exact price; a hash is used once', async () => {

@@ -31,7 +31,7 @@ import { emailVerificationToken } from '../src/identity/tokens.js';
 import { totpCode } from '../src/identity/totp.js';
 import { makeMp4 } from '../src/media/media.testkit.js';
 import { signHlsGrant, signKeyToken } from '../src/streaming/hlsSignature.js';
-import { signStreamPath } from '../src/streaming/streamSignature.js';
+import { type StreamFile, signStreamPath } from '../src/streaming/streamSignature.js';
 import { transcodeForTest } from '../src/transcode/transcode.testkit.js';
 import { apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from './harness.js';
 import { mountedApiRoutes } from './routeList.js';
@@ -101,6 +101,9 @@ const open = (status: number, adminNo2fa = 403): Row => ({
 
 /** `requireUser`: signed in (pending included), not rejected. */
 const signedIn = (status: number, adminNo2fa = 403): Row => ({ ...open(status, adminNo2fa), visitor: 401, rejected: 403 });
+
+/** `requireAccountHolder`: signed in, rejected members included (their restricted session: data rights, own profile). */
+const accountHolder = (status: number): Row => ({ ...signedIn(status), rejected: status });
 
 /** `requireAdmin` / `adminOnly`. */
 const adminOnly = (status: number): Row => ({
@@ -210,6 +213,20 @@ async function registered(fx: Fixtures): Promise<Account> {
 
 /** A pending member's id (for approve/reject). */
 const pendingTarget = async (fx: Fixtures) => (await registered(fx)).id;
+
+/** A fresh approved member's id (for suspend). */
+async function approvedTarget(fx: Fixtures): Promise<string> {
+  const member = await registered(fx);
+  await must('approve target', api(fx).post(`/admin/users/${member.id}/approve`, undefined, fx.admin.token));
+  return member.id;
+}
+
+/** A fresh suspended member's id (for reinstate). */
+async function suspendedTarget(fx: Fixtures): Promise<string> {
+  const id = await approvedTarget(fx);
+  await must('suspend target', api(fx).post(`/admin/users/${id}/suspend`, { reason: 'Matrix' }, fx.admin.token));
+  return id;
+}
 
 /** A submitted, unverified payment of a fresh approved member (for verify/reject). */
 async function submittedPayment(fx: Fixtures): Promise<string> {
@@ -333,6 +350,8 @@ async function resetTokenFor(fx: Fixtures, email: string): Promise<string> {
 /** A fresh member's pending e-mail change: the token of the link mailed to the new address. */
 async function emailChangeToken(fx: Fixtures): Promise<string> {
   const who = await registered(fx);
+  // Only an approved account may ask for an e-mail change.
+  await must('approve for e-mail change', api(fx).post(`/admin/users/${who.id}/approve`, undefined, fx.admin.token));
   const login = await must<{ token: string }>(
     'login for e-mail change',
     api(fx).post('/auth/login', { email: who.email, password: who.password }),
@@ -403,6 +422,18 @@ const MATRIX: Record<string, Cell> = {
       path: `/api/admin/users/${await pendingTarget(fx)}/reject`,
       ...json({ reason: 'Incomplete' }),
     }),
+  },
+  'POST /api/admin/users/:id/suspend': {
+    expect: adminOnly(200),
+    prepare: async (_p, fx) => ({
+      method: 'POST',
+      path: `/api/admin/users/${await approvedTarget(fx)}/suspend`,
+      ...json({ reason: 'Abuse' }),
+    }),
+  },
+  'POST /api/admin/users/:id/reinstate': {
+    expect: adminOnly(200),
+    prepare: async (_p, fx) => ({ method: 'POST', path: `/api/admin/users/${await suspendedTarget(fx)}/reinstate` }),
   },
   'GET /api/admin/videos/:id': {
     expect: adminOnly(200),
@@ -596,9 +627,10 @@ const MATRIX: Record<string, Cell> = {
   },
   'GET /api/media/videos/:id': {
     expect: open(206),
-    note: 'the first 100 bytes (206) through a valid signed URL (granted to the monthly subscriber) is the credential: the bearer token is not needed',
+    note: "the first 100 bytes (206) through a valid signed URL (the monthly subscriber's rendition) is the credential: the bearer token is not needed",
     prepare: async (_p, fx) => {
-      const signed = signStreamPath(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id);
+      const file = (await firstRendition(fx)) as StreamFile;
+      const signed = signStreamPath(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id, file);
       const [p, q] = signed.path.split('?');
       return { path: p as string, query: q, headers: { range: 'bytes=0-99' } };
     },
@@ -628,7 +660,7 @@ const MATRIX: Record<string, Cell> = {
     note: "the key token (for the monthly subscriber) is the credential, and the token's member must still pass the access decision",
     prepare: async (_p, fx) => ({
       path: `/api/hls/${fx.premiumVideoId}/key`,
-      query: signKeyToken(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id),
+      query: `${signKeyToken(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id, Math.floor(fx.server.ctx.clock.now().getTime() / 1000) + 600)}&w=0`,
     }),
   },
   'POST /api/admin/videos/:id/transcode/retry': {
@@ -692,8 +724,9 @@ const MATRIX: Record<string, Cell> = {
   },
 
   // The member's own account.
-  'GET /api/users/approval-status': { expect: signedIn(200) },
-  'GET /api/users/profile': { expect: signedIn(200) },
+  // A rejected member's restricted session reads these two (their own status and profile).
+  'GET /api/users/approval-status': { expect: accountHolder(200) },
+  'GET /api/users/profile': { expect: accountHolder(200) },
   'PUT /api/users/profile': {
     expect: signedIn(200),
     prepare: async () => ({ method: 'PUT', path: '/api/users/profile', ...json({ firstName: 'Matrix' }) }),
@@ -701,9 +734,10 @@ const MATRIX: Record<string, Cell> = {
   // Data rights (README "Privacy"): each principal exports its own data. The erasure cell sends a wrong
   // confirmation (400 for whoever passes the guard): a real erasure would consume the principal's
   // account; the erasure itself is proven in privacy/erasure.int.test.ts.
-  'GET /api/users/me/export': { expect: signedIn(200) },
+  // A rejected member keeps these rights (their restricted session).
+  'GET /api/users/me/export': { expect: accountHolder(200) },
   'DELETE /api/users/me': {
-    expect: signedIn(400),
+    expect: accountHolder(400),
     note: 'a wrong confirmation, so no principal is erased',
     prepare: async () => ({ method: 'DELETE', path: '/api/users/me', ...json({ password: 'not-checked', confirmation: 'no' }) }),
   },
@@ -724,8 +758,8 @@ const MATRIX: Record<string, Cell> = {
     },
   },
   'POST /api/users/me/email': {
-    expect: signedIn(200),
-    note: 'only asks: nothing changes until the link mailed to the new address is followed',
+    expect: payer(200),
+    note: 'approved accounts only (a pending one could have mail sent to anyone); only asks: nothing changes until the link mailed to the new address is followed',
     prepare: async (p, fx) => ({
       method: 'POST',
       path: '/api/users/me/email',
@@ -822,6 +856,9 @@ forEachStore('authorization matrix', (kind) => {
       env: {
         REQUIRE_ADMIN_2FA: 'true',
         AUTH_REQUESTS_PER_IP_PER_MINUTE: '100000000',
+        // One reset user gets a reset link per principal (the limits are tested in identity/mailAbuse.int.test.ts).
+        MAILS_PER_RECIPIENT_PER_HOUR: '100000000',
+        MAILS_PER_ACCOUNT_PER_HOUR: '100000000',
         ACCESS_TOKEN_TTL_SECONDS: String(90 * 24 * 3600),
         GRACE_PERIOD_DAYS: String(GRACE_DAYS),
         AUDIT_SIGNING_KEY: generateSigningKeys().privateKey,

@@ -126,6 +126,9 @@ export async function startTestServer(
   const site = { ...exampleSiteConfig(), ...opts.site } as SiteConfig;
   const env = testEnv({ ...store.env, ...bucket?.env, ...opts.env });
   const server = await startServer(env, site, modules, { clock, logger: opts.logger ?? pino({ level: 'silent' }) });
+  // The server's own address is its PUBLIC_URL (main.ts does the same for PORT=0 in development):
+  // mailed links and the same-origin check point at it.
+  if (!env.PUBLIC_URL) server.ctx.env.PUBLIC_URL = server.url;
   const ts: TestServer = {
     ...server,
     clock,

@@ -13,6 +13,7 @@ export { totpCode } from '../src/identity/totp.js';
 export { wrongTotpCode } from '../src/identity/totp.testkit.js';
 export { mailsTo } from '../src/mail/outbox.testkit.js';
 export { filesUnder, makeImage, makeMp4, makeSizedClip } from '../src/media/media.testkit.js';
+export { TestClock } from '../src/shared/clock.testkit.js';
 export { killAll, type Runner, startRunner } from '../src/transcode/runners.testkit.js';
 export { adminToken } from './adminToken.js';
 export { type ChildServer, killHard, launchServer } from './childServer.js';

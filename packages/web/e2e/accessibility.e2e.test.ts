@@ -225,6 +225,7 @@ async function checkRole(role: Role, width: number, session: Session | undefined
 
 describe('WCAG 2.2 AA (axe-core) on every page', () => {
   let buyer: Session;
+  let rejected: Session;
 
   beforeAll(async () => {
     ensureBuilt();
@@ -276,6 +277,10 @@ describe('WCAG 2.2 AA (axe-core) on every page', () => {
     expect(verified.status, JSON.stringify(verified.body)).toBe(200);
     sessions.subscriber = await logIn('subscriber@example.test');
     buyer = await logIn('buyer@example.test');
+    const rejectedId = await register('rejected@example.test');
+    const refused = await api.post(`/admin/users/${rejectedId}/reject`, { reason: 'Not eligible' }, adminToken);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(200);
+    rejected = await logIn('rejected@example.test');
   });
 
   afterAll(async () => {
@@ -325,6 +330,13 @@ describe('WCAG 2.2 AA (axe-core) on every page', () => {
         expect(found).toEqual([]);
       });
     }
+    it(`rejected member at ${width} px: their data page (download, delete) has no violations`, async () => {
+      const found = await checkRole('pending', width, rejected, [
+        { name: 'your data (rejected)', path: '/account/your-data', ready: 'Your data' },
+      ]);
+      if (found.length) console.error(found.join('\n'));
+      expect(found).toEqual([]);
+    });
     it(`approved member at ${width} px: the Bitcoin payment view has no violations`, async () => {
       const found = await checkRole('subscriber', width, buyer, [PAYMENT_VIEW]);
       if (found.length) console.error(found.join('\n'));

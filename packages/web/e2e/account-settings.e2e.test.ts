@@ -4,6 +4,7 @@
  * out), changes the e-mail by following the link from the outbox, downloads their data (JSON and
  * HTML), reads the privacy policy's erasure section, and deletes the account, after which the login
  * is refused. An admin sees the member's history on the member page, then erases another member.
+ * A rejected member signs in to their data page (download, delete); an admin suspends and reinstates a member.
  */
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -223,5 +224,59 @@ describe('account settings in Chromium', () => {
     expect(cspViolations).toEqual([]);
     await ctx.close();
     await adminCtx.close();
+  });
+
+  it('a rejected member signs in to their data page: downloads the data and deletes the account; an admin suspends and reinstates a member', async () => {
+    const m = {
+      email: `rejected-${Date.now().toString(36)}@example.test`,
+      password: 'member-password-1',
+      firstName: 'Rita',
+      lastName: 'Member',
+      dateOfBirth: '1990-05-01',
+      agreeToTerms: true,
+    };
+    const registered = await api.post('/auth/register', m);
+    const adminToken = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
+    expect((await api.post(`/admin/users/${registered.body.data.user.id}/reject`, { reason: 'Not eligible' }, adminToken)).status).toBe(
+      200,
+    );
+
+    const ctx = await verifiedContext();
+    const page = await ctx.newPage();
+    await signIn(page, base, m.email, m.password);
+    await page.waitForURL(`${base}/account/your-data`, { timeout: T });
+    await see(page, 'Your account registration was not approved');
+    const json = await download(page, 'Download my data (JSON)');
+    expect(JSON.parse(json.text).member.email).toBe(m.email);
+    // The rest of the site stays closed: the settings page sends them back here.
+    await page.goto(`${base}/account`);
+    await page.waitForURL(`${base}/account/your-data`, { timeout: T });
+    const del = page.getByTestId('delete-account');
+    await del.getByLabel('Password', { exact: true }).fill(m.password);
+    await del.getByLabel('Type DELETE to confirm').fill('DELETE');
+    await del.getByRole('button', { name: 'Delete my account' }).click();
+    await page.getByTestId('account-deleted').waitFor({ state: 'visible', timeout: T });
+    expect((await api.post('/auth/login', { email: m.email, password: m.password })).status).toBe(401);
+
+    // Suspension from the member page: the member's login is refused until reinstated.
+    const member = await approvedMember({ firstName: 'Sam' });
+    const admin = await ctx.newPage();
+    await signIn(admin, base, TEST_ADMIN.email, TEST_ADMIN.password);
+    await admin.waitForURL(`${base}/admin`, { timeout: T });
+    await admin.goto(`${base}/admin/users/${member.id}`);
+    await admin.getByLabel('Reason for suspending (recorded)').fill('Chargeback fraud');
+    await admin.getByRole('button', { name: 'Suspend member' }).click();
+    await see(admin, 'The member has been suspended.');
+    await admin.getByRole('cell', { name: 'Suspended: Chargeback fraud' }).waitFor({ state: 'visible', timeout: T });
+    const refused = await api.post('/auth/login', { email: member.email, password: member.password });
+    expect([refused.status, refused.body.error]).toEqual([
+      403,
+      'Your account has been suspended. Please contact support if you believe this is a mistake.',
+    ]);
+    await admin.getByRole('button', { name: 'Reinstate member' }).click();
+    await see(admin, 'The member has been reinstated.');
+    expect((await api.post('/auth/login', { email: member.email, password: member.password })).status).toBe(200);
+    expect(cspViolations).toEqual([]);
+    await ctx.close();
   });
 });

@@ -4,8 +4,8 @@
  * on the way to the real server, one fetch at a time. Can playback stall without a word?
  * - the AES key refused (a key token gone stale, a revoked grant): hls.js's fatal `keyLoadError` is
  *   reported on the <video> (`streamproblem` event, `data-problem`) and the original file plays;
- * - the HLS stream and the original file both refused: the member reads "Failed to load video"
- *   instead of a black frame forever;
+ * - the HLS stream and the original file both refused: the member reads 'Access Restricted' and
+ *   "Failed to load video" instead of a black frame forever;
  * - a key that answers late (a loaded machine): playback waits for it and then shows the frame, and
  *   the slow request is what a bench sees, not an error;
  * - a key that fails with 500 twice: hls.js retries (up to 8 times, 1 s more each time: ~36 s
@@ -107,6 +107,8 @@ describe('the player when a stream fetch fails', () => {
     await page.route(/\/api\/media\/videos\//, refuse);
     await openPlayer(page);
     await page.getByRole('alert').filter({ hasText: 'Failed to load video' }).waitFor({ timeout: T });
+    // Refused on the way (403), not undecodable: the refusal heading, not 'Playback failed' (failure.ts).
+    expect(await page.getByRole('alert').getByRole('heading').textContent()).toBe('Access Restricted');
     const seen = await problems(page);
     expect(seen).toContainEqual(expect.objectContaining({ engine: 'hls.js', fatal: true }));
     expect(seen).toContainEqual(expect.objectContaining({ engine: 'progressive', fatal: true }));

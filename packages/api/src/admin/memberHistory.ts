@@ -42,6 +42,10 @@ function describe(e: RecordedEvent): Described | undefined {
         summary: d.reason ? `Rejected: ${str(d.reason)}` : 'Rejected',
         details: { reason: str(d.reason) || null },
       };
+    case 'UserSuspended':
+      return { category: 'approval', summary: `Suspended: ${str(d.reason)}`, details: { reason: str(d.reason) || null } };
+    case 'UserReinstated':
+      return { category: 'approval', summary: 'Reinstated', details: {} };
     case 'AdminRoleGranted':
       return { category: 'account', summary: 'Made an admin', details: {} };
     case 'PasswordChanged':
@@ -107,6 +111,12 @@ function describe(e: RecordedEvent): Described | undefined {
         summary: `Payment rejected: ${str(d.reason)}`,
         details: { paymentId: str(d.paymentId), amountSats: Number(d.amountSats), reason: str(d.reason) },
       };
+    case 'PaymentCanceled':
+      return {
+        category: 'payment',
+        summary: 'Payment canceled: the account was erased',
+        details: { paymentId: str(d.paymentId), amountSats: Number(d.amountSats), reason: str(d.reason) },
+      };
     case 'SubscriptionActivated':
       return { category: 'subscription', summary: `Subscription started: ${plan(d.planType)} until ${day(d.periodEnd)}`, details: {} };
     case 'SubscriptionRenewed':
@@ -120,7 +130,12 @@ function describe(e: RecordedEvent): Described | undefined {
     case 'SubscriptionUnpaid':
       return { category: 'subscription', summary: 'Subscription unpaid', details: {} };
     case 'SubscriptionCanceled':
-      return { category: 'subscription', summary: 'Subscription ended (canceled at period end)', details: {} };
+      return {
+        category: 'subscription',
+        summary:
+          d.reason === 'account_erased' ? 'Subscription ended (the account was erased)' : 'Subscription ended (canceled at period end)',
+        details: {},
+      };
     case 'MemberErased':
       return { category: 'erasure', summary: d.reason ? `Erased: ${str(d.reason)}` : 'Erased', details: { reason: str(d.reason) || null } };
     default:

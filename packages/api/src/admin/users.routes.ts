@@ -2,8 +2,10 @@
  * The admin's approval queue: GET /admin/users/pending (oldest first, keyset pages: `?limit=&after=`), POST /admin/users/{id}/approve
  * and /reject (optional `{ reason }`), GET /admin/users?q= (find members by e-mail or name, newest first, 50 at most),
  * GET /admin/users/{id}/history (the member page: the member and
- * their history from their events, memberHistory.service.ts). Approving twice or approving a rejected user is a 409 from
- * the decider, never a second event.
+ * their history from their events, memberHistory.service.ts), POST /admin/users/{id}/suspend `{ reason }` and /reinstate
+ * (identity/suspension.service.ts). Approving twice or approving a rejected user is a 409 from
+ * the decider, never a second event; so are suspending anyone but an approved member and reinstating
+ * anyone not suspended.
  */
 import {
   memberHistoryAnswerSchema,
@@ -21,12 +23,17 @@ import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
 import { approveUser, rejectUser } from '../identity/accounts.service.js';
+import { reinstateUser, suspendUser } from '../identity/suspension.service.js';
 import { geoLocationOf, identityCounts, pendingUsers, searchUsers } from '../identity/users.queries.js';
 import { pageOf, pageQuerySchema } from '../shared/paging.js';
 import { getMemberHistory } from './memberHistory.service.js';
 
 const rejectSchema = z.object({
   reason: z.string({ error: 'must be a string' }).trim().max(500, 'must be at most 500 characters').nullish(),
+});
+
+const suspendSchema = z.object({
+  reason: z.string({ error: 'is required' }).trim().min(1, 'is required').max(500, 'must be at most 500 characters'),
 });
 
 const searchSchema = z.object({
@@ -57,6 +64,26 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     access: 'admin',
     params: idParams,
     body: rejectSchema,
+    ok: { 200: userDecisionAnswerSchema },
+    errors: [404, 409],
+  });
+  const suspendDoc = describe({
+    summary: 'Suspend an approved member, with a reason',
+    description:
+      "Ends the member's sessions at once; they cannot sign in, and the access decision refuses them videos and subscribing, until reinstated. Only an approved member (not an admin) can be suspended: anything else is a 409.",
+    tags: ['identity', 'admin'],
+    access: 'admin',
+    params: idParams,
+    body: suspendSchema,
+    ok: { 200: userDecisionAnswerSchema },
+    errors: [404, 409],
+  });
+  const reinstateDoc = describe({
+    summary: 'Reinstate a suspended member',
+    description: 'The member is approved again and can sign in. Reinstating an account that is not suspended is a 409.',
+    tags: ['identity', 'admin'],
+    access: 'admin',
+    params: idParams,
     ok: { 200: userDecisionAnswerSchema },
     errors: [404, 409],
   });
@@ -126,7 +153,7 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.post('/admin/users/:id/approve', approveDoc, async function approve(c) {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
-    valueOr(await approveUser(ctx, id, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) }));
+    valueOr(await approveUser(ctx, id, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx) }));
     return ok(c, { id, status: 'approved', message: 'User approved successfully!' });
   });
 
@@ -134,7 +161,22 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
     const { reason } = await jsonBody(c, rejectSchema);
-    valueOr(await rejectUser(ctx, id, reason, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) }));
+    valueOr(await rejectUser(ctx, id, reason, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx) }));
     return ok(c, { id, status: 'rejected', message: 'User rejected successfully' });
+  });
+
+  api.post('/admin/users/:id/suspend', suspendDoc, async function suspend(c) {
+    const admin = await requireAdmin(ctx, c);
+    const id = paramOf(c, 'id', idSchema);
+    const { reason } = await jsonBody(c, suspendSchema);
+    valueOr(await suspendUser(ctx, id, reason, { actorId: admin.id, requestId: c.get('requestId') }));
+    return ok(c, { id, status: 'suspended', message: 'User suspended; their sessions have ended' });
+  });
+
+  api.post('/admin/users/:id/reinstate', reinstateDoc, async function reinstate(c) {
+    const admin = await requireAdmin(ctx, c);
+    const id = paramOf(c, 'id', idSchema);
+    valueOr(await reinstateUser(ctx, id, { actorId: admin.id, requestId: c.get('requestId') }));
+    return ok(c, { id, status: 'approved', message: 'User reinstated' });
   });
 }

@@ -4,8 +4,8 @@
  * validate requests and type answers. Paths are relative to the server URL `/api`.
  *
  * It lints clean under Redocly's `recommended` rules (apiDocs/openapi.int.test.ts), hence:
- * - a licence: the API is the site operator's own, `LicenseRef-Proprietary` (an SPDX expression for
- *   a licence that is not on the SPDX list); no site config names one;
+ * - a licence: MIT, the project's (LICENSE at the repository root; `info.license.identifier` is its
+ *   SPDX id);
  * - the media playlist's path spelled as its URLs are, `/hls/{id}/{height}p/index.m3u8` (Hono's
  *   route has one whole-segment parameter, `:rendition{[0-9]+p}`), so no path matcher can take
  *   `/hls/{id}/segments/{segment}` or `/hls/{id}/sprites/{sprite}` for it. The URLs are unchanged.
@@ -54,7 +54,7 @@ export async function buildOpenApiDocument(api: Hono<AppEnv>, info: { title: str
       info: {
         title: info.title,
         version: info.version,
-        license: { name: 'Proprietary: the site operator’s own API', identifier: 'LicenseRef-Proprietary' },
+        license: { name: 'MIT', identifier: 'MIT' },
         description: [
           'Every JSON answer is an envelope: `{ "success": true, "data": … }` or `{ "success": false, "error": "message", "details"?: [...] }`.',
           'Authenticate with `Authorization: Bearer <access token>` from POST /auth/login (15 minutes; POST /auth/refresh renews it from the httpOnly refresh cookie with the `X-CSRF-Token` header).',

@@ -13,6 +13,7 @@ import { requireAdmin } from '../http/auth.js';
 import { notFound } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import type { AppModule } from '../module.js';
+import { APP_VERSION } from '../version.js';
 import { DOCS_CSP, DOCS_HTML, docsAsset } from './docsPage.js';
 import { buildOpenApiDocument } from './document.js';
 
@@ -29,7 +30,7 @@ function mountApiDocs(api: Hono<AppEnv>, ctx: AppContext): void {
   const documentOf = () => {
     let doc = documents.get(api);
     if (!doc) {
-      doc = buildOpenApiDocument(api, { title: `${ctx.site.siteName} API`, version: '1.0.0' });
+      doc = buildOpenApiDocument(api, { title: `${ctx.site.siteName} API`, version: APP_VERSION });
       documents.set(api, doc);
     }
     return doc;

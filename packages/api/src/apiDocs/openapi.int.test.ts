@@ -19,6 +19,7 @@ import { adminToken } from '../../test/adminToken.js';
 import { apiClient, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { mountedApiRoutes } from '../../test/routeList.js';
 import { createTestUser } from '../streaming/viewers.testkit.js';
+import { APP_VERSION } from '../version.js';
 import { DOCUMENTED_PATHS } from './document.js';
 
 const toOpenApiPath = (apiPath: string) => {
@@ -47,6 +48,11 @@ describe('OpenAPI document', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
+  });
+
+  it("names the project's licence (MIT, LICENSE) and release (package.json's version)", () => {
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    expect(doc.info.version).toBe(APP_VERSION);
   });
 
   it("lints clean under Redocly's recommended rules: no error, no warning", async () => {

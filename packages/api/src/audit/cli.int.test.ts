@@ -92,6 +92,32 @@ forEachStore('pnpm cli audit …', (kind) => {
     expect(await auditReplay.run({ env: testEnv(env), site: server.site, args: [] })).toBe(2);
   });
 
+  it('audit replay --to DAY includes the whole of that day, as audit payments --to DAY does', async () => {
+    const ndjson = (out: string) =>
+      out
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { position: number; time: string; action: string; txHash: string | null });
+    const all = ndjson((await cli('audit', 'payments', '--format', 'ndjson')).out);
+    // The submission made through the server above: recorded today (UTC) by the server's clock.
+    const submitted = all.find((r) => r.action === 'submitted' && r.txHash === HASH(4242));
+    if (!submitted) throw new Error('the submission made through the server is not in audit payments');
+    const today = submitted.time.slice(0, 10);
+    const dayBefore = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    const replayedToday = await cli('audit', 'replay', '--to', today, '--format', 'ndjson');
+    expect(replayedToday.code).toBe(0);
+    expect(replayedToday.err).toContain(`up to position ${head}`);
+    const paymentsToday = ndjson((await cli('audit', 'payments', '--to', today, '--format', 'ndjson')).out);
+    expect(paymentsToday.map((r) => r.position)).toContain(submitted.position);
+    const replayedBefore = await cli('audit', 'replay', '--to', dayBefore, '--format', 'ndjson');
+    expect(Number(/up to position (\d+)/.exec(replayedBefore.err)?.[1])).toBeLessThan(submitted.position);
+    const paymentsBefore = ndjson((await cli('audit', 'payments', '--to', dayBefore, '--format', 'ndjson')).out);
+    expect(paymentsBefore.map((r) => r.position)).not.toContain(submitted.position);
+    expect((await cli('audit', 'replay', '--to', '2026-02-31')).code).toBe(2);
+    expect((await cli('audit', 'payments', '--to', '2026-02-31')).code).toBe(2);
+  });
+
   it('audit reconcile exits 0 on the untouched store and 1 when a read model row is altered', async () => {
     const ok = await cli('audit', 'reconcile');
     expect(ok.out).toContain('OK: read models match the events');

@@ -52,11 +52,28 @@ export const CONTENT_TYPES: Record<ReportFormat, string> = {
   ndjson: 'application/x-ndjson; charset=utf-8',
 };
 
-/** Parses a `--from/--to` or `?from=&to=` value; a bare date `2026-01-31` as `to` means the end of that day. */
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** `2026-02-31` and `2026-13-01` are no day: the calendar date must survive a round trip through UTC. */
+const realDay = (y: string, m: string, d: string) => {
+  const t = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  return t.getUTCFullYear() === Number(y) && t.getUTCMonth() === Number(m) - 1 && t.getUTCDate() === Number(d);
+};
+
+/**
+ * The one meaning of a date in every audit command and audit route (docs/audit.md#dates): a bare day
+ * `2026-11-26` is that whole day in UTC, so as a start (`--from`, `?from=`) it is 00:00:00.000 and as
+ * an end (`--to`, `?to=`) 23:59:59.999; an ISO 8601 timestamp with a zone (`2026-11-26T15:00:00Z`,
+ * `…+01:00`) is that instant. Anything else, an impossible day (`2026-02-31`) included, is `invalid`.
+ */
 export function parseDateBound(value: string | undefined, end: boolean): Date | undefined | 'invalid' {
   if (value === undefined || value === '') return undefined;
-  const dayOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const d = new Date(dayOnly ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value);
+  const text = value.trim();
+  const day = DAY.exec(text);
+  const m = day ?? TIMESTAMP.exec(text);
+  if (!m || !realDay(m[1] as string, m[2] as string, m[3] as string)) return 'invalid';
+  const d = new Date(day ? `${text}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : text);
   return Number.isNaN(d.getTime()) ? 'invalid' : d;
 }
 

@@ -5,13 +5,14 @@
  * within the size of the customer base.
  */
 import type { RecordedEvent } from '../eventstore/types.js';
+import { parseDateBound } from './formats.js';
 
 export interface LedgerPayment {
   paymentId: string;
   userId: string;
   planType: string;
   amountSats: number;
-  status: 'requested' | 'submitted' | 'verified' | 'rejected';
+  status: 'requested' | 'submitted' | 'verified' | 'rejected' | 'canceled';
   address?: string;
   txHash?: string | null;
   verifiedAt?: string;
@@ -90,6 +91,10 @@ function applyPayment(l: Ledger, e: RecordedEvent, d: Data): void {
     case 'PaymentRejected':
       next.status = 'rejected';
       break;
+    case 'PaymentCanceled':
+      // An open payment closed by the member's erasure: never revenue, no longer pending.
+      next.status = 'canceled';
+      break;
   }
   l.payments.set(paymentId, next);
 }
@@ -153,10 +158,11 @@ export function applyToLedger(l: Ledger, e: RecordedEvent): void {
 /** The point in history to stop at: a position, or an instant (events recorded after it are left out). */
 export type ReplayPoint = { position: number } | { time: Date };
 
+/** A log position, or a date as every audit command reads it (`parseDateBound`: a bare day means through its end, UTC). */
 export function parseReplayPoint(text: string): ReplayPoint | undefined {
   if (/^\d+$/.test(text.trim())) return { position: Number(text.trim()) };
-  const t = new Date(text.trim());
-  return Number.isNaN(t.getTime()) ? undefined : { time: t };
+  const t = parseDateBound(text, true);
+  return t === undefined || t === 'invalid' ? undefined : { time: t };
 }
 
 export function isAfter(point: ReplayPoint | undefined, e: RecordedEvent): boolean {

@@ -1,6 +1,6 @@
 /**
  * The full payment history, replayed from events: one row per request, submission, verification or
- * rejection, in log order, with the member's e-mail, the plan, the BTC amount, the address, the
+ * rejection or cancellation, in log order, with the member's e-mail, the plan, the BTC amount, the address, the
  * transaction hash and the acting admin. Rows are yielded as the log streams past; only e-mails
  * (per member) and addresses (per payment) are remembered.
  */
@@ -8,7 +8,7 @@
 import { satsToBtc } from '@members/ui/money';
 import type { RecordedEvent } from '../eventstore/types.js';
 
-export type PaymentAction = 'requested' | 'submitted' | 'verified' | 'rejected';
+export type PaymentAction = 'requested' | 'submitted' | 'verified' | 'rejected' | 'canceled';
 
 export interface PaymentHistoryRow {
   position: number;
@@ -32,12 +32,14 @@ const ACTIONS: Record<string, PaymentAction> = {
   PaymentSubmitted: 'submitted',
   PaymentVerified: 'verified',
   PaymentRejected: 'rejected',
+  PaymentCanceled: 'canceled',
 };
 const TIME_FIELD: Record<PaymentAction, string> = {
   requested: 'requestedAt',
   submitted: 'submittedAt',
   verified: 'verifiedAt',
   rejected: 'rejectedAt',
+  canceled: 'canceledAt',
 };
 
 export interface PaymentHistoryOptions {
@@ -75,14 +77,14 @@ export async function* paymentHistory(
     // Verified and rejected payments leave no open state to remember.
     const address = addresses.get(paymentId) ?? null;
     const txHash = s(d.txHash) ?? txHashes.get(paymentId) ?? null;
-    if (action === 'verified' || action === 'rejected') {
+    if (action === 'verified' || action === 'rejected' || action === 'canceled') {
       addresses.delete(paymentId);
       txHashes.delete(paymentId);
     }
     const time = s(d[TIME_FIELD[action]]) ?? e.recordedAt;
     const t = new Date(time).getTime();
     if (t < from || t > to) continue;
-    const admin = s(d.verifiedBy) ?? s(d.rejectedBy);
+    const admin = s(d.verifiedBy) ?? s(d.rejectedBy) ?? (action === 'canceled' ? s(d.canceledBy) : null);
     const amountSats = Number(d.amountSats ?? 0);
     yield {
       position: e.position,

@@ -166,6 +166,16 @@ forEachStore('audit reconcile and reports', (kind) => {
     const beforeAll = await kit.api.get(`/admin/audit/replay?to=${encodeURIComponent('2000-01-01')}`, admin);
     expect(beforeAll.body.data).toEqual([]);
     expect((await kit.api.get('/admin/audit/replay?to=yesterday', admin)).status).toBe(400);
+    // A bare day is the whole day (UTC): replaying to the day of the last event reaches the head.
+    const head = await server.ctx.store.headPosition();
+    const [last] = await server.ctx.store.readAll({ after: head - 1 });
+    const day = String(last?.recordedAt).slice(0, 10);
+    const today = await fetch(`${server.url}/api/admin/audit/replay?to=${day}&format=ndjson`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    await today.text();
+    expect(today.headers.get('x-replayed-to-position')).toBe(String(head));
+    expect((await kit.api.get('/admin/audit/replay?to=2026-02-31', admin)).status).toBe(400);
   });
 
   it('still reconciles after renewals, cancellations and the lifecycle moving a year on (runs last)', async () => {

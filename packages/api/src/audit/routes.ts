@@ -88,8 +88,8 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     tags: ['audit', 'admin'],
     access: 'admin',
     query: reportFormatQuery.extend({
-      from: z.string().optional().describe('YYYY-MM-DD or ISO 8601'),
-      to: z.string().optional().describe('YYYY-MM-DD (the whole day) or ISO 8601'),
+      from: z.string().optional().describe('YYYY-MM-DD (from the start of that day, UTC) or an ISO 8601 timestamp with a zone'),
+      to: z.string().optional().describe('YYYY-MM-DD (through the end of that day, UTC) or an ISO 8601 timestamp with a zone'),
     }),
     responses: streamedRows(paymentHistoryRowSchema),
   });
@@ -104,7 +104,9 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     description: 'Header `X-Replayed-To-Position` names the position replayed to.',
     tags: ['audit', 'admin'],
     access: 'admin',
-    query: reportFormatQuery.extend({ to: z.string().describe('A log position or a date') }),
+    query: reportFormatQuery.extend({
+      to: z.string().describe('A log position, or YYYY-MM-DD (through the end of that day, UTC) or an ISO 8601 timestamp with a zone'),
+    }),
     responses: streamedRows(subscriptionAtRowSchema),
   });
 
@@ -145,7 +147,7 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     await requireAdmin(ctx, c);
     const format = formatOf(c);
     const point = parseReplayPoint(c.req.query('to') ?? '');
-    if (!point) throw badRequest('to: must be a log position or a date');
+    if (!point) throw badRequest('to: must be a log position or a date (YYYY-MM-DD or an ISO 8601 timestamp with a zone)');
     const { ledger, rows } = await subscriptionsAt(ctx.store, point);
     c.header('X-Replayed-To-Position', String(ledger.position));
     return streamReport(ctx, c, format, 'subscriptions', formatRows(rows, format, SUBSCRIPTION_AT_COLUMNS));

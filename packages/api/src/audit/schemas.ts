@@ -57,7 +57,7 @@ export const reconcileReportSchema = z.object({
 export const paymentHistoryRowSchema = z.object({
   position: z.number().int(),
   time: z.string(),
-  action: z.enum(['requested', 'submitted', 'verified', 'rejected']),
+  action: z.enum(['requested', 'submitted', 'verified', 'rejected', 'canceled']),
   paymentId: z.string(),
   userId: z.string(),
   memberEmail: z.string().nullable(),

@@ -107,6 +107,10 @@ async function applyPayment(tx: Queryable, event: PaymentEvent): Promise<void> {
         event.data.paymentId,
       ]);
       return;
+    case 'PaymentCanceled':
+      // Closed by the member's erasure: out of the pending list and the pending counter, never revenue.
+      await tx.run(`UPDATE billing_payments SET status = 'canceled' WHERE id = ?`, [event.data.paymentId]);
+      return;
   }
 }
 

@@ -2,7 +2,7 @@
  * The billing module: Bitcoin payments verified by hand, and the subscription lifecycle.
  *
  * Streams: `payment-{paymentId}` (PaymentRequested, PaymentSubmitted, PaymentVerified,
- * PaymentRejected), `subscription-{userId}` (SubscriptionActivated, SubscriptionRenewed,
+ * PaymentRejected, PaymentCanceled), `subscription-{userId}` (SubscriptionActivated, SubscriptionRenewed,
  * SubscriptionCancelRequested, SubscriptionReactivated, SubscriptionPastDue, SubscriptionUnpaid,
  * SubscriptionCanceled) and `address-allocator` (AddressAllocated, xpub mode only).
  * Read models: billing_payments, billing_subscriptions, billing_daily, users' subscription columns.

@@ -4,6 +4,8 @@
  * by an admin. A member may also submit without a prior request (the spec's flow). Verification
  * happens at most once: the command handler's optimistic concurrency makes a second admin
  * re-decide against the verified state and get "already verified".
+ * A payment still open (requested or submitted) when its member's account is erased is canceled
+ * (`PaymentCanceled`, reason `account_erased`): nobody can verify it afterwards.
  */
 import { accept, type Decider, reject } from '../shared/decider.js';
 import type { PlanType } from './plans.js';
@@ -59,16 +61,43 @@ export interface PaymentRejected {
     rejectedAt: string;
   };
 }
-export type PaymentEvent = PaymentRequested | PaymentSubmitted | PaymentVerified | PaymentRejected;
-export const PAYMENT_EVENT_TYPES = ['PaymentRequested', 'PaymentSubmitted', 'PaymentVerified', 'PaymentRejected'] as const;
+/** Why an open payment was closed without a verification; `account_erased`: its member's account was erased. */
+export type PaymentCancelReason = 'account_erased';
+/** An open payment closed without money changing hands in the books: it can no longer be submitted, verified or rejected. */
+export interface PaymentCanceled {
+  type: 'PaymentCanceled';
+  data: {
+    paymentId: string;
+    userId: string;
+    planType: PlanType;
+    amountSats: number;
+    /** What the payment was when it was canceled. */
+    previousStatus: 'requested' | 'submitted';
+    reason: PaymentCancelReason;
+    canceledBy: string;
+    canceledAt: string;
+  };
+}
+export type PaymentEvent = PaymentRequested | PaymentSubmitted | PaymentVerified | PaymentRejected | PaymentCanceled;
+export const PAYMENT_EVENT_TYPES = [
+  'PaymentRequested',
+  'PaymentSubmitted',
+  'PaymentVerified',
+  'PaymentRejected',
+  'PaymentCanceled',
+] as const;
+
+/** What verifying (or rejecting, or submitting) a payment canceled by its member's erasure answers. */
+export const CANCELED_BY_ERASURE = "This payment was canceled because the member's account was erased; it cannot be verified";
 
 export type PaymentCommand =
   | { type: 'RequestPayment'; data: Omit<PaymentRequested['data'], 'requestedAt'>; now: string }
   | { type: 'SubmitPayment'; data: Omit<PaymentSubmitted['data'], 'submittedAt' | 'address'>; now: string }
   | { type: 'VerifyPayment'; paymentId: string; verifiedBy: string; now: string }
-  | { type: 'RejectPayment'; paymentId: string; reason: string; rejectedBy: string; now: string };
+  | { type: 'RejectPayment'; paymentId: string; reason: string; rejectedBy: string; now: string }
+  | { type: 'CancelPayment'; paymentId: string; reason: PaymentCancelReason; canceledBy: string; now: string };
 
-export type PaymentStatus = 'none' | 'requested' | 'submitted' | 'verified' | 'rejected';
+export type PaymentStatus = 'none' | 'requested' | 'submitted' | 'verified' | 'rejected' | 'canceled';
 
 export interface PaymentState {
   status: PaymentStatus;
@@ -106,6 +135,7 @@ function decide(command: PaymentCommand, state: PaymentState) {
     case 'SubmitPayment': {
       const d = command.data;
       if (d.txHash !== undefined && !TX_HASH.test(d.txHash)) return reject('validation', TX_HASH_PROBLEM);
+      if (state.status === 'canceled') return reject('conflict', CANCELED_BY_ERASURE);
       if (state.status === 'submitted') return reject('conflict', 'This payment has already been submitted and is awaiting verification');
       if (state.status === 'verified' || state.status === 'rejected')
         return reject('conflict', `This payment has already been ${state.status}`);
@@ -122,6 +152,7 @@ function decide(command: PaymentCommand, state: PaymentState) {
       if (state.status === 'requested') return reject('conflict', 'This payment has not been submitted yet');
       if (state.status === 'verified') return reject('conflict', 'This payment has already been verified');
       if (state.status === 'rejected') return reject('conflict', 'This payment was rejected and cannot be verified');
+      if (state.status === 'canceled') return reject('conflict', CANCELED_BY_ERASURE);
       return accept<PaymentEvent>({
         type: 'PaymentVerified',
         data: {
@@ -142,6 +173,7 @@ function decide(command: PaymentCommand, state: PaymentState) {
       if (state.status === 'requested') return reject('conflict', 'This payment has not been submitted yet');
       if (state.status === 'verified') return reject('conflict', 'This payment has already been verified and cannot be rejected');
       if (state.status === 'rejected') return reject('conflict', 'This payment has already been rejected');
+      if (state.status === 'canceled') return reject('conflict', CANCELED_BY_ERASURE);
       return accept<PaymentEvent>({
         type: 'PaymentRejected',
         data: {
@@ -152,6 +184,24 @@ function decide(command: PaymentCommand, state: PaymentState) {
           reason,
           rejectedBy: command.rejectedBy,
           rejectedAt: command.now,
+        },
+      });
+    }
+    case 'CancelPayment': {
+      if (state.status === 'none') return reject('not_found', 'Payment not found');
+      // Only an open payment is canceled; a verified or rejected one is already closed (nothing to do).
+      if (state.status !== 'requested' && state.status !== 'submitted') return accept<PaymentEvent>();
+      return accept<PaymentEvent>({
+        type: 'PaymentCanceled',
+        data: {
+          paymentId: command.paymentId,
+          userId: state.userId as string,
+          planType: state.planType as PlanType,
+          amountSats: state.amountSats as number,
+          previousStatus: state.status,
+          reason: command.reason,
+          canceledBy: command.canceledBy,
+          canceledAt: command.now,
         },
       });
     }
@@ -172,6 +222,8 @@ function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
       return { ...state, status: 'verified' };
     case 'PaymentRejected':
       return { ...state, status: 'rejected' };
+    case 'PaymentCanceled':
+      return { ...state, status: 'canceled' };
     default:
       return state;
   }

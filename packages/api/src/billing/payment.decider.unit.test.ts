@@ -125,4 +125,35 @@ describe('payment decider', () => {
     expect(given([requested]).when(rejectCmd())).toMatchObject({ ok: false, error: { code: 'conflict' } });
     expect(given([]).when(rejectCmd())).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
+
+  it("cancels an open payment when its member's account is erased; nothing verifies, rejects or submits it afterwards", () => {
+    const cancel: PaymentCommand = { type: 'CancelPayment', paymentId: 'p1', reason: 'account_erased', canceledBy: 'u1', now: T1 };
+    const canceled: PaymentEvent = {
+      type: 'PaymentCanceled',
+      data: {
+        paymentId: 'p1',
+        userId: 'u1',
+        planType: 'annual',
+        amountSats: 500000,
+        previousStatus: 'submitted',
+        reason: 'account_erased',
+        canceledBy: 'u1',
+        canceledAt: T1,
+      },
+    };
+    expect(given([requested, submitted]).when(cancel)).toEqual({ ok: true, events: [canceled] });
+    expect(given([requested]).when(cancel)).toEqual({
+      ok: true,
+      events: [{ ...canceled, data: { ...canceled.data, previousStatus: 'requested' } }],
+    });
+    const erased = "This payment was canceled because the member's account was erased; it cannot be verified";
+    expect(given([submitted, canceled]).when(verify)).toEqual({ ok: false, error: { code: 'conflict', message: erased } });
+    expect(given([submitted, canceled]).when(rejectCmd())).toEqual({ ok: false, error: { code: 'conflict', message: erased } });
+    expect(given([requested, canceled]).when(submitCmd())).toEqual({ ok: false, error: { code: 'conflict', message: erased } });
+    // Closed payments stay as they are; a second cancellation adds nothing.
+    expect(given([submitted, verified]).when(cancel)).toEqual({ ok: true, events: [] });
+    expect(given([submitted, rejected]).when(cancel)).toEqual({ ok: true, events: [] });
+    expect(given([submitted, canceled]).when(cancel)).toEqual({ ok: true, events: [] });
+    expect(given([]).when(cancel)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
 });

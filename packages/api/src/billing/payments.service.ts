@@ -4,7 +4,7 @@
  * pre-checks), runs them through `handleCommand`, and turns the race-proof unique indexes into
  * clear conflicts. Every use case answers a `Result`; none needs HTTP.
  */
-import { isApproved, SUBSCRIBING_NEEDS_APPROVAL } from '@members/ui/access';
+import { isApproved, SUBSCRIBING_NEEDS_APPROVAL, SUBSCRIBING_WHILE_SUSPENDED } from '@members/ui/access';
 import { parseBtc } from '@members/ui/money';
 import type { SiteConfig } from '../config/site.js';
 import type { AppContext } from '../context.js';
@@ -15,7 +15,15 @@ import { type Failure, failure, fromDomain, type Result, success } from '../shar
 import { receivingAddressFor } from './addressAllocator.js';
 import { uniqueRule } from './billing.projection.js';
 import { bip21Uri } from './bitcoinAddress.js';
-import { normalizeTxHash, type PaymentVerified, paymentDecider, paymentStreamId, TX_HASH_PROBLEM } from './payment.decider.js';
+import { closeBillingOfErasedMember } from './erasure.js';
+import {
+  CANCELED_BY_ERASURE,
+  normalizeTxHash,
+  type PaymentVerified,
+  paymentDecider,
+  paymentStreamId,
+  TX_HASH_PROBLEM,
+} from './payment.decider.js';
 import { type PlanType, planLabel, planOf } from './plans.js';
 import { latestRequest, type PaymentRow, paymentById, paymentByTxHash, pendingPaymentOf } from './readModels.js';
 import { applyVerifiedPayment } from './subscriptions.service.js';
@@ -31,7 +39,14 @@ export type Payer = Pick<MemberStanding, 'id' | 'email' | 'approved' | 'status'>
 
 /** Only approved members may pay (spec §4, the shared approval rule); undefined when they may. */
 export function payerRefusal(payer: Pick<Payer, 'approved' | 'status'>): Failure | undefined {
+  if (payer.status === 'suspended') return failure('forbidden', SUBSCRIBING_WHILE_SUSPENDED);
   return isApproved({ approved: Number(payer.approved), status: payer.status }) ? undefined : failure('forbidden', APPROVAL_REQUIRED);
+}
+
+/** Whether the account was erased (identity's read model keeps the row with `erased_at`). */
+async function memberErased(ctx: AppContext, userId: string): Promise<boolean> {
+  const row = await ctx.db.get<{ erased_at: string | null }>('SELECT erased_at FROM users WHERE id = ?', [userId]);
+  return Boolean(row?.erased_at);
 }
 
 /** Returns the member's open request for the plan, or makes a new one (fresh address in xpub mode). */
@@ -142,9 +157,18 @@ export async function submitPayment(ctx: AppContext, payer: Payer, input: Submis
   return success((await paymentById(ctx.db, paymentId)) as PaymentRow);
 }
 
-/** Verifies once and activates or renews the member's subscription (answers the subscription). */
+/**
+ * Verifies once and activates or renews the member's subscription (answers the subscription). A
+ * payment of an erased member is canceled (if an erasure made before that rule left it open) and
+ * refused: no subscription is activated for an erased account.
+ */
 export async function verifyPayment(ctx: AppContext, paymentId: string, caller: Caller & { actorId: string }) {
   const meta = eventMetadata(ctx, caller);
+  const row = await paymentById(ctx.db, paymentId);
+  if (row && (await memberErased(ctx, row.user_id))) {
+    await closeBillingOfErasedMember(ctx, row.user_id, meta);
+    return failure('conflict', CANCELED_BY_ERASURE);
+  }
   const result = await handleCommand(
     ctx.store,
     paymentStreamId(paymentId),

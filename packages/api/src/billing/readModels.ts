@@ -15,7 +15,7 @@ export interface PaymentRow {
   user_email: string | null;
   plan_type: PlanType;
   amount_sats: number;
-  status: 'requested' | 'submitted' | 'verified' | 'rejected';
+  status: 'requested' | 'submitted' | 'verified' | 'rejected' | 'canceled';
   address: string | null;
   address_index: number | null;
   bip21_uri: string | null;
@@ -60,8 +60,12 @@ export const pendingPaymentOf = (db: Queryable, userId: string, planType: PlanTy
   db.get<PaymentRow>(`SELECT * FROM billing_payments WHERE user_id = ? AND plan_type = ? AND status = 'submitted'`, [userId, planType]);
 
 /** Verified payments whose activation was never appended (a crash between the two appends). */
+/** An erased member's are left out: nothing activates a subscription for an erased account (billing/erasure.ts). */
 export const unappliedVerifiedPayments = (db: Queryable) =>
-  db.all<PaymentRow>(`SELECT * FROM billing_payments WHERE status = 'verified' AND applied_at IS NULL`);
+  db.all<PaymentRow>(
+    `SELECT * FROM billing_payments WHERE status = 'verified' AND applied_at IS NULL
+       AND user_id NOT IN (SELECT id FROM users WHERE erased_at IS NOT NULL)`,
+  );
 
 /** Members whose subscription is past its period end (active) or grace period (past due) at `now`. */
 export const subscriptionsDue = (db: Queryable, now: string) =>

@@ -7,6 +7,9 @@
  * States (section 4): active → (cancel requested → reactivated)* → at period end canceled, or
  * past_due for the grace period (access continues) → unpaid. A verified payment activates
  * (none/canceled/unpaid) or renews from the current end (active/past_due), never shortening.
+ * Erasing the member's account ends a subscription that still grants access at once
+ * (`SubscriptionCanceled` with reason `account_erased`; the snapshot keeps the paid period as the
+ * ledger knows it), and no later payment activates one for the erased account.
  */
 import { accept, type Decider, reject } from '../shared/decider.js';
 import { addDays, type PlanType, periodEnd } from './plans.js';
@@ -32,7 +35,13 @@ export type SubscriptionEvent =
   | { type: 'SubscriptionReactivated'; data: Snapshot & { reactivatedAt: string } }
   | { type: 'SubscriptionPastDue'; data: Snapshot & { graceUntil: string; pastDueAt: string } }
   | { type: 'SubscriptionUnpaid'; data: Snapshot & { unpaidAt: string } }
-  | { type: 'SubscriptionCanceled'; data: Snapshot & { reason: 'canceled_at_period_end'; canceledAt: string } };
+  | { type: 'SubscriptionCanceled'; data: Snapshot & { reason: SubscriptionCancelReason; canceledAt: string } };
+
+/**
+ * Why a subscription ended as canceled: the member's cancellation reached the period end, or the
+ * member's account was erased (the subscription ends then, whatever was paid; the payments stay in the books).
+ */
+export type SubscriptionCancelReason = 'canceled_at_period_end' | 'account_erased';
 
 export const SUBSCRIPTION_EVENT_TYPES = [
   'SubscriptionActivated',
@@ -56,7 +65,9 @@ export type SubscriptionCommand =
     }
   | { type: 'RequestCancel'; subscriptionId?: string; now: string }
   | { type: 'Reactivate'; subscriptionId: string; now: string }
-  | { type: 'AdvanceLifecycle'; now: string; graceDays: number };
+  | { type: 'AdvanceLifecycle'; now: string; graceDays: number }
+  /** The member's account was erased: a subscription that grants access ends now. */
+  | { type: 'EndForErasure'; now: string };
 
 export interface SubscriptionState {
   status: SubscriptionStatus | 'none';
@@ -64,6 +75,8 @@ export interface SubscriptionState {
   cancelAtPeriodEnd: boolean;
   graceUntil?: string;
   appliedPayments: string[];
+  /** Ended by the member's erasure: nothing activates a subscription on this stream again. */
+  erased?: boolean;
 }
 
 export const subscriptionStreamId = (userId: string) => `subscription-${userId}`;
@@ -72,6 +85,9 @@ export const subscriptionStreamId = (userId: string) => `subscription-${userId}`
 export const grantsAccess = (status: SubscriptionStatus | 'none' | null | undefined): boolean =>
   status === 'active' || status === 'past_due';
 
+/** What activating a subscription for an erased account answers. */
+export const ERASED_ACCOUNT = "This member's account was erased; no subscription can be activated for it";
+
 const after = (now: string, iso: string) => new Date(now).getTime() >= new Date(iso).getTime();
 
 function decide(command: SubscriptionCommand, state: SubscriptionState) {
@@ -79,6 +95,7 @@ function decide(command: SubscriptionCommand, state: SubscriptionState) {
   switch (command.type) {
     case 'ApplyVerifiedPayment': {
       if (state.appliedPayments.includes(command.paymentId)) return accept<SubscriptionEvent>(); // already applied
+      if (state.erased) return reject('conflict', ERASED_ACCOUNT);
       const paid = { paymentId: command.paymentId, amountSats: command.amountSats, planType: command.planType };
       if (!cur || state.status === 'canceled' || state.status === 'unpaid') {
         const start = command.now;
@@ -138,6 +155,13 @@ function decide(command: SubscriptionCommand, state: SubscriptionState) {
         return accept<SubscriptionEvent>({ type: 'SubscriptionUnpaid', data: { ...cur, unpaidAt: now } });
       return accept<SubscriptionEvent>();
     }
+    case 'EndForErasure': {
+      if (!cur || !grantsAccess(state.status)) return accept<SubscriptionEvent>();
+      return accept<SubscriptionEvent>({
+        type: 'SubscriptionCanceled',
+        data: { ...cur, reason: 'account_erased', canceledAt: command.now },
+      });
+    }
   }
 }
 
@@ -163,7 +187,13 @@ function evolve(state: SubscriptionState, event: SubscriptionEvent): Subscriptio
     case 'SubscriptionUnpaid':
       return { ...state, current, status: 'unpaid', graceUntil: undefined };
     case 'SubscriptionCanceled':
-      return { ...state, current, status: 'canceled', cancelAtPeriodEnd: false };
+      return {
+        ...state,
+        current,
+        status: 'canceled',
+        cancelAtPeriodEnd: false,
+        ...(event.data.reason === 'account_erased' ? { erased: true } : {}),
+      };
     default:
       return state;
   }

@@ -181,3 +181,33 @@ describe('subscription decider: time', () => {
     expect(r.ok && r.events.map((e) => e.type)).toEqual(['SubscriptionPastDue', 'SubscriptionUnpaid']);
   });
 });
+
+describe('subscription decider: erasure', () => {
+  const T1 = '2026-02-10T09:00:00.000Z';
+  const end: SubscriptionCommand = { type: 'EndForErasure', now: T1 };
+  const ended: SubscriptionEvent = { type: 'SubscriptionCanceled', data: { ...base, reason: 'account_erased', canceledAt: T1 } };
+
+  it('ends a subscription that grants access at once (active, canceling or past due), keeping the paid period in the snapshot', () => {
+    expect(given([activated]).when(end)).toEqual({ ok: true, events: [ended] });
+    expect(given([activated, cancelRequested]).when(end)).toEqual({ ok: true, events: [ended] });
+    const r = given([activated, pastDue]).when(end);
+    expect(r.ok && r.events.map((e) => [e.type, (e.data as { reason?: string }).reason])).toEqual([
+      ['SubscriptionCanceled', 'account_erased'],
+    ]);
+    expect(stateOf([activated, ended])).toMatchObject({ status: 'canceled', erased: true, cancelAtPeriodEnd: false });
+  });
+
+  it('adds nothing without a subscription, after it ended, or a second time', () => {
+    expect(given([]).when(end)).toEqual({ ok: true, events: [] });
+    expect(given([activated, pastDue, unpaid]).when(end)).toEqual({ ok: true, events: [] });
+    expect(given([activated, cancelRequested, canceled]).when(end)).toEqual({ ok: true, events: [] });
+    expect(given([activated, ended]).when(end)).toEqual({ ok: true, events: [] });
+  });
+
+  it('no later payment activates a subscription for the erased account', () => {
+    expect(given([activated, ended]).when(pay({ paymentId: 'p9' }))).toEqual({
+      ok: false,
+      error: { code: 'conflict', message: "This member's account was erased; no subscription can be activated for it" },
+    });
+  });
+});

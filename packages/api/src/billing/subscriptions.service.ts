@@ -9,6 +9,7 @@ import { handleCommand } from '../eventstore/commandHandler.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { fromDomain, type Result, success } from '../shared/result.js';
+import { closeBillingOfErasedMembers } from './erasure.js';
 import type { PlanType } from './plans.js';
 import { type SubscriptionDto, subscriptionDto, subscriptionOf, subscriptionsDue, unappliedVerifiedPayments } from './readModels.js';
 import { type SubscriptionCommand, subscriptionDecider, subscriptionStreamId } from './subscription.decider.js';
@@ -72,7 +73,8 @@ function orThrow<T>(result: Result<T>): T {
 /**
  * One pass of the time-driven work, idempotent and safe to run from several processes:
  * 1. verified payments whose activation never got appended (a crash between the two appends) are applied;
- * 2. subscriptions past their period end (or grace period) get their next lifecycle event.
+ * 2. subscriptions past their period end (or grace period) get their next lifecycle event;
+ * 3. erased members' open payments are canceled and their subscriptions ended (billing/erasure.ts).
  */
 export async function runLifecycle(ctx: AppContext): Promise<{ applied: number; advanced: number }> {
   const meta = eventMetadata(ctx, SCHEDULER_CALLER);
@@ -92,6 +94,7 @@ export async function runLifecycle(ctx: AppContext): Promise<{ applied: number; 
     const r = orThrow(await run(ctx, user_id, { type: 'AdvanceLifecycle', now, graceDays: ctx.env.GRACE_PERIOD_DAYS }, meta));
     if (r.events.length) advanced++;
   }
+  await closeBillingOfErasedMembers(ctx, meta);
   return { applied: unapplied.length, advanced };
 }
 

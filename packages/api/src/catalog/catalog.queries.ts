@@ -5,6 +5,7 @@
 import type { adminVideoSchema, videoSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import type { Queryable } from '../db/types.js';
+import { redactSecrets } from '../shared/redact.js';
 import type { HlsLadder, VideoRow } from './catalog.projection.js';
 
 /** The Video entity (spec §3) as the API answers it: the shared schema the OpenAPI document and the clients use. */
@@ -51,7 +52,8 @@ export function toAdminVideo(row: VideoRow): AdminVideoEntity {
     transcode: {
       status: row.transcode_status as 'queued' | 'running' | 'completed' | 'failed',
       progress: Number(row.transcode_progress),
-      error: row.transcode_error,
+      // Failures recorded before signatures were redacted at the event still show none.
+      error: row.transcode_error === null ? null : redactSecrets(row.transcode_error),
     },
   };
 }

@@ -8,6 +8,7 @@ import type { AppModule } from '../module.js';
 import { mountAdminCatalogRoutes } from './admin.routes.js';
 import { catalogProjection } from './catalog.projection.js';
 import { mountCatalogRoutes } from './catalog.routes.js';
+import { importsProjection } from './imports.projection.js';
 import { mountUploadRoute } from './upload.route.js';
 
 export { findVideo, toVideoEntity, type VideoEntity } from './catalog.queries.js';
@@ -16,7 +17,7 @@ export { deleteVideo, editVideo, getAnyVideo } from './videos.service.js';
 
 export const catalogModule: AppModule = {
   name: 'catalog',
-  projections: [catalogProjection],
+  projections: [catalogProjection, importsProjection],
   async start(ctx) {
     // Uploads a killed process was receiving, and videos it was moving in without recording them.
     const isRecorded = async (id: string) => Boolean(await ctx.db.get('SELECT 1 AS one FROM videos WHERE id = ?', [id]));

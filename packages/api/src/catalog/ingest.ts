@@ -42,6 +42,12 @@ export interface IngestInput {
   thumbnailAtSeconds?: number | null;
   actorId: string;
   requestId?: string | null;
+  /** A named system actor beside the admin (the CLI import: 'cli:videos-import'), in the event's metadata. */
+  actor?: string;
+  /** SHA-256 of the file's bytes, recorded in the upload event's metadata (the CLI import's idempotency key). */
+  contentSha256?: string;
+  /** false: recorded hidden from members (VideoUnpublished in the same append); an upload is published at once. */
+  published?: boolean;
 }
 
 export interface IngestOptions {
@@ -202,6 +208,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts:
       videoDecider,
       {
         type: 'RecordUpload',
+        unpublished: input.published === false,
         data: {
           videoId,
           ...checked.details,
@@ -213,7 +220,11 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts:
           uploadedAt: at,
         },
       },
-      eventMetadata(ctx, { actorId: input.actorId, requestId: input.requestId }, { at, originalName: input.originalName ?? null }),
+      eventMetadata(
+        ctx,
+        { actorId: input.actorId, requestId: input.requestId, actor: input.actor },
+        { at, originalName: input.originalName ?? null, ...(input.contentSha256 && { contentSha256: input.contentSha256 }) },
+      ),
       { inTransaction: recordWith && ((tx) => recordWith(tx, videoId)) },
     );
     if (!result.ok) throw new Error(result.error.message);
@@ -236,8 +247,8 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts:
   }
 }
 
-/** How long ffprobe and ffmpeg may read a video in the bucket during its ingestion. */
-const REMOTE_READ_SECONDS = 3600;
+/** How long ffprobe and ffmpeg may read a video in the bucket during its ingestion (a probe and one thumbnail frame: seconds to minutes). */
+const REMOTE_READ_SECONDS = 600;
 
 /** Whether the media store cannot be reached right now (a refusal or a missing bucket is not "down"). */
 const storeDown = (storage: MediaStorage) =>

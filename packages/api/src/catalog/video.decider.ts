@@ -62,7 +62,8 @@ export type VideoDeleted = { type: 'VideoDeleted'; data: { videoId: string; dele
 export type VideoEvent = VideoUploaded | VideoUpdated | VideoPublished | VideoUnpublished | VideoDeleted;
 
 export type VideoCommand =
-  | { type: 'RecordUpload'; data: VideoUploaded['data'] }
+  /** `unpublished`: recorded hidden from members (an import the admin reviews first), in the same append. */
+  | { type: 'RecordUpload'; data: VideoUploaded['data']; unpublished?: boolean }
   | { type: 'EditVideo'; data: { videoId: string; changes: Partial<VideoDetails>; publish?: boolean; actorId: string; at: string } }
   | { type: 'DeleteVideo'; data: { videoId: string; actorId: string; at: string } };
 
@@ -92,7 +93,13 @@ export const videoDecider: Decider<VideoCommand, VideoEvent, VideoState> = {
   decide(command, state) {
     if (command.type === 'RecordUpload') {
       if (state.status !== 'none') return reject('conflict', 'This video already exists');
-      return accept<VideoEvent>({ type: 'VideoUploaded', data: command.data });
+      const uploaded: VideoEvent = { type: 'VideoUploaded', data: command.data };
+      if (!command.unpublished) return accept(uploaded);
+      const { videoId, uploadedBy, uploadedAt } = command.data;
+      return accept<VideoEvent>(uploaded, {
+        type: 'VideoUnpublished',
+        data: { videoId, unpublishedBy: uploadedBy, unpublishedAt: uploadedAt },
+      });
     }
     if (state.status !== 'active' || !state.details) return reject('not_found', 'Video not found');
     const { videoId, actorId, at } = command.data;

@@ -45,6 +45,16 @@ describe('video decider', () => {
   it('a second upload to one stream is a conflict', () => {
     expect(given([uploaded]).when({ type: 'RecordUpload', data: uploaded.data })).toMatchObject({ ok: false });
   });
+  it('an upload recorded unpublished (an import) is hidden from members in the same append', () => {
+    expect(given([]).when({ type: 'RecordUpload', data: uploaded.data })).toEqual({ ok: true, events: [uploaded] });
+    expect(given([]).when({ type: 'RecordUpload', data: uploaded.data, unpublished: true })).toEqual({
+      ok: true,
+      events: [
+        uploaded,
+        { type: 'VideoUnpublished', data: { videoId: 'v1', unpublishedBy: 'admin', unpublishedAt: '2026-01-01T00:00:00Z' } },
+      ],
+    });
+  });
   it('only real changes are recorded', () => {
     const r = given([uploaded]).when(edit({ title: 'T', tags: ['a'], accessLevel: 'vip' }));
     expect(r).toMatchObject({ ok: true, events: [{ type: 'VideoUpdated', data: { changes: { accessLevel: 'vip' } } }] });

@@ -19,10 +19,9 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin, requireUser } from '../http/auth.js';
-import { HttpError, ok, unauthorized, valueOr } from '../http/envelope.js';
+import { HttpError, ok, tooManyRequests, unauthorized, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
-import { tooManyRequests } from '../identity/limits.js';
 import type { Caller } from '../shared/eventMetadata.js';
 import { createRateLimiter } from '../shared/rateLimit.js';
 import { chatStatus, conversations, deleteMessage, listMessages, markRead, sendAsMember, sendMessage } from './chat.service.js';
@@ -158,7 +157,10 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
   api.post('/chat/messages', sendDoc, async function sendOwnMessage(c) {
     const user = await requireUser(ctx, c);
     const { text } = await jsonBody(c, textSchema);
-    if (!(await perMember.hit(user.id))) throw tooManyRequests(CHAT_RATE_LIMITED);
+    if (!(await perMember.hit(user.id))) {
+      const window = await perMember.peek(user.id);
+      throw tooManyRequests(CHAT_RATE_LIMITED, window ? (window.resetAt - ctx.clock.now().getTime()) / 1000 : 60);
+    }
     return ok(c, { message: valueOr(await sendAsMember(ctx, user, text, caller(c, user.id))) }, 201);
   });
 

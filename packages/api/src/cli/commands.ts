@@ -14,6 +14,7 @@ import { erasuresList, erasuresReapply, keysRotate } from './privacy.js';
 import { projectionsRebuild } from './projectionsRebuild.js';
 import { storeCopy } from './storeCopy.js';
 import { transcodeRunner } from './transcodeRunner.js';
+import { videosImport } from './videosImport.js';
 
 export type { CliCommand, CliInput } from './command.js';
 
@@ -35,4 +36,5 @@ export const commands: Record<string, CliCommand> = {
   'erasures list': erasuresList,
   'erasures reapply': erasuresReapply,
   'transcode-runner': transcodeRunner,
+  'videos import': videosImport,
 };

@@ -5,6 +5,8 @@
  * keys across restarts, and a CLI command reads what the server wrote. With NODE_ENV=production
  * nothing is filled: the server refuses to start without them. A backup carries these files (and
  * only these: never a secret set in the environment), marked as dev defaults (backup/siteBackup.ts).
+ * PUBLIC_URL, the site's address every absolute URL is built from, is filled the same way (not a
+ * secret, no file: `http://localhost:PORT`) and is required in production too.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -28,13 +30,24 @@ export interface FilledDefault {
   generated: boolean;
 }
 
+/** PUBLIC_URL's dev default: what a developer opens (main.ts puts the real port in when PORT=0). */
+export const devPublicUrl = (port: number) => `http://localhost:${port}`;
+
 /**
- * Fills every unset secret of `env` from (or into) its file in DATA_DIR and answers which ones it
- * filled. With NODE_ENV=production an unset secret is an error (`inProduction: 'throw'`, the server)
- * or stays unset (`'leave'`, the CLI: a command that needs it says so).
+ * Fills PUBLIC_URL's dev default (not a secret: never in the answer or a backup), then every unset
+ * secret of `env` from (or into) its file in DATA_DIR, and answers which secrets it filled. With
+ * NODE_ENV=production an unset secret or PUBLIC_URL is an error (`inProduction: 'throw'`, the
+ * server) or stays unset (`'leave'`, the CLI: a command that needs it says so).
  */
 export function fillDevDefaults(env: Env, opts: { inProduction: 'throw' | 'leave' }): FilledDefault[] {
   const filled: FilledDefault[] = [];
+  if (!env.PUBLIC_URL) {
+    if (env.NODE_ENV !== 'production') env.PUBLIC_URL = devPublicUrl(env.PORT);
+    else if (opts.inProduction === 'throw')
+      throw new ConfigError(
+        "PUBLIC_URL must be set when NODE_ENV=production: the address members use, e.g. PUBLIC_URL=https://videos.example.com (mailed links, redirects and the cookies' Secure flag come from it, never from the request's Host)",
+      );
+  }
   for (const s of DEV_SECRETS) {
     if (env[s.variable]) continue;
     if (env.NODE_ENV === 'production') {

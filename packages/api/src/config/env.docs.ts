@@ -57,8 +57,27 @@ export const envDocs: Record<string, EnvVarDoc> = {
     default: '`true` when `NODE_ENV=production`, else `false`',
     meaning: 'admins must enrol a second factor before any other API call (see [Security](security.md#two-factor-authentication-totp))',
   },
-  PUBLIC_URL: { default: 'request origin', meaning: 'base URL used in e-mailed links; an https URL also turns on HSTS' },
-  SMTP_URL: { meaning: 'without it, mails are written as `.eml` files to `DATA_DIR/outbox` and logged' },
+  PUBLIC_URL: {
+    default: 'dev: `http://localhost:PORT`; **required** when `NODE_ENV=production`',
+    meaning:
+      "the site's address (e.g. `https://videos.example.com`): mailed links, the cookies' `Secure` flag and the same-origin check come from it, never from the request's `Host` or `X-Forwarded-Host`; an https URL also turns on HSTS",
+  },
+  SMTP_URL: {
+    meaning:
+      'the mail server (`smtp://` or `smtps://`); **required when `NODE_ENV=production`** unless `MAIL_TRANSPORT=outbox`. Without it (development, tests), mails are written as `.eml` files to `DATA_DIR/outbox` (mode 0600) and their outbox key is logged',
+  },
+  MAIL_TRANSPORT: {
+    default: '`smtp` when `SMTP_URL` is set, else `outbox`',
+    meaning:
+      '`outbox` writes every mail as an `.eml` file under `DATA_DIR/outbox` instead of sending it: **for testing only** (nothing is delivered; production starts with it only when it is set explicitly); `smtp` needs `SMTP_URL`',
+  },
+  MAILS_PER_RECIPIENT_PER_HOUR: {
+    meaning:
+      'mails with a link that anyone can cause (sign-up, verification, password reset, "someone tried to register with your address", the link to a new address) per recipient address per hour; beyond it nothing is sent and the API answers the same (see [Security](security.md#mail-limits))',
+  },
+  MAILS_PER_ACCOUNT_PER_HOUR: {
+    meaning: 'the same mails per account per hour, and, in a budget of their own, the security notices to the holder',
+  },
   MAIL_FROM: { meaning: 'sender of every mail' },
   SITE_CONFIG: {
     default: '`site.config.json`, else `site.config.example.json`',
@@ -71,9 +90,15 @@ export const envDocs: Record<string, EnvVarDoc> = {
   },
   TRUST_PROXY: { meaning: 'honour `X-Forwarded-For` for the client IP (geo check, rate limits)' },
   LOGIN_FAILURES_PER_ACCOUNT: {
-    meaning: 'failed logins per account per window before 429 (in memory on the embedded store; shared by every process on PostgreSQL)',
+    meaning:
+      'the ceiling: failed logins for one account from every address together per window before the account itself waits (429 with `Retry-After`); in memory on the embedded store, shared by every process on PostgreSQL (see [Security](security.md#login-throttling))',
   },
   LOGIN_FAILURE_WINDOW_MINUTES: { meaning: 'the window of `LOGIN_FAILURES_PER_ACCOUNT`' },
+  LOGIN_FAILURES_PER_ADDRESS: {
+    meaning:
+      'failed logins for one account from one client address (IPv6: its /64) before that address waits: 1 s, doubling with each further failure; forgotten after a day without one or at a successful login',
+  },
+  LOGIN_BACKOFF_MAX_MINUTES: { meaning: 'the longest wait of that backoff (1–1440)' },
   AUTH_REQUESTS_PER_IP_PER_MINUTE: { meaning: 'auth requests per client IP per minute before 429' },
   ACCESS_TOKEN_TTL_SECONDS: { meaning: 'lifetime of an access token' },
   REFRESH_TOKEN_TTL_DAYS: { meaning: 'lifetime of a refresh session' },
@@ -135,5 +160,13 @@ export const envDocs: Record<string, EnvVarDoc> = {
       'how long a claimed transcode job stays with its runner without a renewal (renewed every third of it); a runner that dies loses its job to another after this (see [Transcode runners](transcode-runners.md#leases-what-happens-when-a-runner-dies))',
   },
   TRANSCODE_PRESET: { meaning: 'x264 preset of the HLS ladder (`ultrafast` … `veryslow`): speed against size at the same quality' },
-  HLS_KEY_TOKEN_TTL_SECONDS: { meaning: 'lifetime of the token in an HLS key URL' },
+  FFMPEG_PATH: {
+    default: '`/usr/bin/ffmpeg`, else the `@ffmpeg-installer` static build',
+    meaning:
+      'the ffmpeg binary for thumbnails, previews and HLS transcodes (server, CLI and runners; an unset or missing path falls back to the default); see [Videos](videos.md)',
+  },
+  FFPROBE_PATH: {
+    default: '`/usr/bin/ffprobe`, else the `@ffprobe-installer` static build',
+    meaning: 'the ffprobe binary that reads duration, size and codecs of every upload (same fallback as `FFMPEG_PATH`)',
+  },
 };

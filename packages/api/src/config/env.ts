@@ -38,14 +38,25 @@ export const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Members <no-reply@localhost>'),
+  /** `smtp` (needs SMTP_URL) or `outbox` (.eml files under DATA_DIR/outbox, for testing); unset: smtp when SMTP_URL is set. */
+  MAIL_TRANSPORT: z.enum(['smtp', 'outbox']).optional(),
+  /** Mails an anonymous or not-yet-approved caller can cause, per recipient address and per account, per hour (mail/limits). */
+  MAILS_PER_RECIPIENT_PER_HOUR: intFrom(5, 1),
+  MAILS_PER_ACCOUNT_PER_HOUR: intFrom(10, 1),
   SITE_CONFIG: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `auto`: readable lines in a terminal outside production, JSON lines otherwise (pipes, files, log shippers). */
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   TRUST_PROXY: bool.default(false),
-  /** Rate limits: failed logins per account per window; auth requests per IP per minute. */
-  LOGIN_FAILURES_PER_ACCOUNT: intFrom(10, 1),
-  LOGIN_FAILURE_WINDOW_MINUTES: intFrom(15, 1),
+  /**
+   * Rate limits (identity/limits.ts): failed logins per account per window over every address (the
+   * ceiling before the account itself waits); per (account, client address) the free failures before
+   * exponential backoff, and its longest wait; auth requests per IP per minute.
+   */
+  LOGIN_FAILURES_PER_ACCOUNT: intFrom(100, 1),
+  LOGIN_FAILURE_WINDOW_MINUTES: intFrom(60, 1),
+  LOGIN_FAILURES_PER_ADDRESS: intFrom(5, 1),
+  LOGIN_BACKOFF_MAX_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   AUTH_REQUESTS_PER_IP_PER_MINUTE: intFrom(60, 1),
   ACCESS_TOKEN_TTL_SECONDS: intFrom(900, 10),
   REFRESH_TOKEN_TTL_DAYS: intFrom(30, 1),
@@ -109,8 +120,9 @@ export const envSchema = z.object({
   TRANSCODE_PRESET: z
     .enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'])
     .default('veryfast'),
-  /** Lifetime of the short-lived token in an HLS key URL (the player fetches the key right after the playlist). */
-  HLS_KEY_TOKEN_TTL_SECONDS: intFrom(300, 10),
+  /** The ffmpeg and ffprobe binaries (media/ffmpeg.ts reads them; default: Debian's /usr/bin, then the npm static builds). */
+  FFMPEG_PATH: z.string().min(1).optional(),
+  FFPROBE_PATH: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema> & { DATA_DIR: string; REQUIRE_ADMIN_2FA: boolean };
@@ -127,4 +139,18 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   const requireAdmin2fa = parsed.data.REQUIRE_ADMIN_2FA ?? parsed.data.NODE_ENV === 'production';
   return { ...parsed.data, DATA_DIR: path.resolve(parsed.data.DATA_DIR), REQUIRE_ADMIN_2FA: requireAdmin2fa };
+}
+
+/**
+ * Production sends real mail: `SMTP_URL`, or `MAIL_TRANSPORT=outbox` said out loud (a test
+ * deployment). Without either, reset and verification links would only land in files on the server.
+ * Called at start (main.ts); `MAIL_TRANSPORT=smtp` without `SMTP_URL` is refused everywhere.
+ */
+export function checkMailTransport(env: Pick<Env, 'NODE_ENV' | 'SMTP_URL' | 'MAIL_TRANSPORT'>): void {
+  if (env.MAIL_TRANSPORT === 'smtp' && !env.SMTP_URL) throw new ConfigError('MAIL_TRANSPORT=smtp needs SMTP_URL (smtp:// or smtps://)');
+  if (env.NODE_ENV !== 'production' || env.SMTP_URL || env.MAIL_TRANSPORT === 'outbox') return;
+  throw new ConfigError(
+    'SMTP_URL must be set when NODE_ENV=production (e.g. smtp://user:password@mail.example.com:587), ' +
+      'or MAIL_TRANSPORT=outbox to write mails as files under DATA_DIR/outbox instead (for testing only: nothing is delivered)',
+  );
 }

@@ -7,6 +7,7 @@ import { apiClient, type FreshStore, forEachStore, freshStore, startTestServer, 
 import { exampleSiteConfig } from '../../test/siteConfig.js';
 import { closeContext, createContext } from '../context.js';
 import { modules } from '../modules.js';
+import { createTestUser } from '../streaming/viewers.testkit.js';
 
 /** Registrations: each one is work for the identity mail subscriber (two outbox rows). */
 const MEMBERS = 20_000;
@@ -54,7 +55,9 @@ forEachStore('catch-up beside serving', (kind) => {
 
     server = await startTestServer(kind, { store });
     const api = apiClient(server.url);
-    const during = await api.get('/health');
+    // The details are an admin's (anonymous callers get `{ status }`); a token signed here, no login in between.
+    const admin = (await createTestUser(server.ctx, { role: 'admin' })).token;
+    const during = await api.get('/health', admin);
     expect(during.status).toBe(200);
     // Answered before the catch-up finished: the identity mail subscriber still has most of the log ahead.
     expect(during.body.data.subscriberLag).toBeGreaterThan(0);
@@ -62,7 +65,7 @@ forEachStore('catch-up beside serving', (kind) => {
     expect(identity.lag).toBeGreaterThan(0);
 
     await server.subscribers.drain();
-    const after = await api.get('/health');
+    const after = await api.get('/health', admin);
     expect(after.body.data.subscriberLag).toBe(0);
     expect(after.body.data.headPosition).toBeGreaterThanOrEqual(head);
     // Every registration's two mails were queued exactly once.

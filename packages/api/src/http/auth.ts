@@ -121,12 +121,25 @@ export type CurrentUserRow = MemberStanding;
  */
 export const requireAccount = (ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }) => requireUser(ctx, c);
 
-/** The signed-in user as the read model has them now, or a 401. */
-export async function requireUser(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
+export const ACCOUNT_SUSPENDED = 'Your account has been suspended. Please contact support if you believe this is a mistake.';
+
+/**
+ * The signed-in account holder as the read model has them now, rejected members included: only for
+ * the routes of a rejected member's restricted session (their data export and erasure, their profile
+ * and approval status). A suspended account is a 401 (its sessions were ended), an erased one too.
+ */
+export async function requireAccountHolder(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
   const auth = c.get('auth');
   if (!auth) throw unauthorized('Please log in to continue');
   const user = await findMemberStanding(ctx.db, auth.userId);
   if (!user) throw unauthorized('Your account no longer exists');
+  if (user.status === 'suspended') throw unauthorized(ACCOUNT_SUSPENDED);
+  return user;
+}
+
+/** The signed-in user as the read model has them now, or a 401; a rejected member is a 403 here. */
+export async function requireUser(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
+  const user = await requireAccountHolder(ctx, c);
   if (user.status === 'rejected') throw forbidden('Your account registration was not approved');
   return user;
 }

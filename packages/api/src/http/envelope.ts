@@ -8,6 +8,9 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorKind, Result, ServiceError } from '../shared/result.js';
 
 export class HttpError extends Error {
+  /** Sent as `Retry-After` (seconds); every 429 carries one (app.ts). */
+  retryAfterSeconds?: number;
+
   constructor(
     readonly status: ContentfulStatusCode,
     message: string,
@@ -16,6 +19,13 @@ export class HttpError extends Error {
     super(message);
     this.name = 'HttpError';
   }
+}
+
+/** A 429 that says when to try again. */
+export function tooManyRequests(message: string, retryAfterSeconds: number): HttpError {
+  const err = new HttpError(429, message);
+  err.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return err;
 }
 
 export const badRequest = (message: string) => new HttpError(400, message);
@@ -36,7 +46,10 @@ const statusOfKind: Record<ErrorKind, ContentfulStatusCode> = {
 /** The HTTP status for a service error kind. */
 export const httpStatusOf = (kind: ErrorKind): ContentfulStatusCode => statusOfKind[kind];
 
-export const httpErrorOf = (error: ServiceError): HttpError => new HttpError(httpStatusOf(error.kind), error.message);
+export const httpErrorOf = (error: ServiceError): HttpError =>
+  error.kind === 'rate_limited'
+    ? tooManyRequests(error.message, error.retryAfterSeconds ?? 60)
+    : new HttpError(httpStatusOf(error.kind), error.message);
 
 /** A service result's value, or its failure thrown as the matching HttpError (routes only). */
 export function valueOr<T>(result: Result<T>): T {

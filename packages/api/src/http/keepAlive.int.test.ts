@@ -55,7 +55,12 @@ let member: string;
 
 beforeAll(async () => {
   server = await startTestServer('sqlite', {
-    env: { AUTH_REQUESTS_PER_IP_PER_MINUTE: '1000000', LOGIN_FAILURES_PER_ACCOUNT: '1000000', MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) },
+    env: {
+      AUTH_REQUESTS_PER_IP_PER_MINUTE: '1000000',
+      LOGIN_FAILURES_PER_ACCOUNT: '1000000',
+      LOGIN_FAILURES_PER_ADDRESS: '1000000',
+      MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES),
+    },
   });
   limited = await startTestServer('sqlite', { env: { AUTH_REQUESTS_PER_IP_PER_MINUTE: '2' } });
   admin = (await apiClient(server.url).post<{ token: string }>('/auth/login', TEST_ADMIN)).body.data?.token as string;

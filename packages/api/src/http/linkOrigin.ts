@@ -1,6 +1,21 @@
-import type { AppContext } from '../context.js';
+import type { Env } from '../config/env.js';
 
-/** Where mailed links point: PUBLIC_URL when configured, else the origin the request came to. */
-export function linkOrigin(ctx: AppContext, requestUrl: string): string {
-  return (ctx.env.PUBLIC_URL ?? new URL(requestUrl).origin).replace(/\/+$/, '');
+/**
+ * The site's address, from configuration alone: PUBLIC_URL (required when NODE_ENV=production,
+ * `http://localhost:PORT` as the dev default, config/devDefaults.ts), never the request's Host or
+ * X-Forwarded-Host, which a client chooses (a reset link to the attacker's host hands them the token).
+ * A server built without main.ts (the tests) and without PUBLIC_URL gets the same dev default.
+ */
+export function publicUrl(env: Pick<Env, 'PUBLIC_URL' | 'PORT'>): string {
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+}
+
+/** The origin (scheme, host, port) of `publicUrl`: what a same-origin browser request sends as `Origin`. */
+export function publicOrigin(env: Pick<Env, 'PUBLIC_URL' | 'PORT'>): string {
+  return new URL(publicUrl(env)).origin;
+}
+
+/** Where mailed links point: `publicUrl`. */
+export function linkOrigin(ctx: { env: Pick<Env, 'PUBLIC_URL' | 'PORT'> }): string {
+  return publicUrl(ctx.env);
 }

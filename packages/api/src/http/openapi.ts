@@ -60,7 +60,7 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'tus: a PATCH body must be sent as `Content-Type: application/offset+octet-stream`',
   416: 'Range not satisfiable',
   426: 'Upgrade Required: open this address as a WebSocket',
-  429: 'Too many requests from this address or for this account; try again later',
+  429: 'Too many requests from this address or for this account; try again after the `Retry-After` header’s seconds',
   503: 'The event store is unreachable',
 };
 
@@ -107,6 +107,9 @@ export function describe(doc: RouteDoc): MiddlewareHandler {
     responses[status] = { description: status === '201' ? 'Created' : 'OK', content: json(dataEnvelope(data)) };
   }
   Object.assign(responses, doc.responses as DescribeRouteOptions['responses']);
+  // http/sameOrigin.ts: a JSON route refuses any other body type.
+  if (doc.body)
+    responses['415'] ??= { description: 'The body must be JSON (`Content-Type: application/json`)', content: json(errorEnvelopeSchema) };
   for (const status of [...errors].sort()) {
     responses[String(status)] ??= { description: ERROR_TEXT[status] ?? 'Refused', content: json(errorEnvelopeSchema) };
   }

@@ -12,13 +12,18 @@ import { UniqueViolation } from '../db/types.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { tokenSecret } from '../http/auth.js';
+import { enqueueMail } from '../mail/outbox.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, fromDomain, type Result, success } from '../shared/result.js';
+import { mailLimitsFor } from './mailLimits.js';
+import { registrationAttemptMail } from './mails.js';
 import { hashPassword } from './passwords.js';
 import type { RegistrationInput } from './registration.js';
+import { mayLogIn } from './session.service.js';
 import { emailVerificationToken, safeEqual, verificationTokenUserId } from './tokens.js';
 import { type UserCommand, type UserState, userDecider, userStream } from './user.decider.js';
 import { findUserByEmail, findUserById, toUserDto, type UserDto } from './users.queries.js';
+import type { UserRow } from './users.schema.js';
 
 export const DUPLICATE_EMAIL = 'An account with this email already exists';
 export const REGISTRATION_RECEIVED = 'Registration received. Your account is pending approval.';
@@ -51,7 +56,8 @@ export async function register(ctx: AppContext, input: RegistrationInput, opts: 
   const checked = checkRegistration(input, ctx.clock.now());
   if (!checked.ok) return failure('invalid', checked.message);
   const { password, ...r } = checked.value;
-  if (await findUserByEmail(ctx.db, r.email)) return failure('conflict', DUPLICATE_EMAIL);
+  const holder = await findUserByEmail(ctx.db, r.email);
+  if (holder) return registrationWithUsedAddress(ctx, holder, { ...r, password }, opts);
   const data = {
     ...r,
     userId: ctx.ids.next(),
@@ -64,12 +70,61 @@ export async function register(ctx: AppContext, input: RegistrationInput, opts: 
     const ran = await runUserCommand(ctx, data.userId, { type: 'Register', data, now: ctx.clock.now().toISOString() }, opts.caller);
     if (!ran.ok) return ran;
   } catch (err) {
-    // Two registrations with one address at once: the read model's unique index decides.
-    if (err instanceof UniqueViolation) return failure('conflict', DUPLICATE_EMAIL);
-    throw err;
+    // Two registrations with one address at once: the read model's unique index decides, and the
+    // second is answered like any registration with a used address (its password is hashed already).
+    if (!(err instanceof UniqueViolation)) throw err;
+    const winner = await findUserByEmail(ctx.db, r.email);
+    if (!winner) throw err;
+    return registrationWithUsedAddress(ctx, winner, { ...r, password: null }, opts);
   }
   const user = await findUserById(ctx.db, data.userId);
   return success(user && toUserDto(user));
+}
+
+/**
+ * A registration with an address that has an account answers what a new registration answers (201,
+ * the same shape: a pending account that never exists) after the same work (the password hashed),
+ * so registration does not tell who has an account here. The holder is told instead, by a mail
+ * queued at once (no event: nothing happened to the account), within the mail limits.
+ */
+async function registrationWithUsedAddress(
+  ctx: AppContext,
+  holder: UserRow,
+  r: { email: string; firstName: string; lastName: string; dateOfBirth: string; password: string | null },
+  opts: RegisterOptions,
+): Promise<Result<UserDto>> {
+  if (r.password !== null) await hashPassword(r.password);
+  const now = ctx.clock.now();
+  if (mayLogIn(holder) && (await mailLimitsFor(ctx).allow('request', holder.email, holder.id))) {
+    const origin = (opts.caller.origin ?? ctx.env.PUBLIC_URL ?? `http://localhost:${ctx.env.PORT}`).replace(/\/+$/, '');
+    const mail = registrationAttemptMail(ctx.site.siteName, holder.first_name, `${origin}/login`, `${origin}/auth/forgot-password`);
+    const key = `registration-attempt:${ctx.ids.next()}`;
+    await enqueueMail(ctx.db.dialect, ctx.db, { key, subjectId: holder.id, to: holder.email, ...mail }, now);
+  }
+  const at = now.toISOString();
+  return success(
+    toUserDto({
+      id: ctx.ids.next(),
+      email: r.email,
+      email_lower: r.email.toLowerCase(),
+      first_name: r.firstName,
+      last_name: r.lastName,
+      date_of_birth: r.dateOfBirth,
+      password_hash: '',
+      role: 'member',
+      status: 'pending',
+      approved: 0,
+      email_verified: 0,
+      geo_country: opts.geo?.country ?? null,
+      geo_region: opts.geo?.region ?? null,
+      created_at: at,
+      approved_at: null,
+      rejected_at: null,
+      membership_status: 'inactive',
+      subscription_status: null,
+      erased_at: null,
+    }),
+  );
 }
 
 export async function approveUser(ctx: AppContext, userId: string, caller: Caller & { actorId: string }): Promise<Result<void>> {

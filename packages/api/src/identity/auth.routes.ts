@@ -27,12 +27,12 @@ const loginSchema = z.object({
 export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits): void {
   const registerMemberDoc = describe({
     summary: "Register (the account waits for an admin's approval)",
-    description: 'Spec §5 rules, checked server-side with the same messages; a used e-mail (any case) is a 409.',
+    description:
+      'Spec §5 rules, checked server-side with the same messages. An address that already has an account gets the same 201 answer (no account is made; its holder is mailed instead), so registration does not tell who has an account.',
     tags: ['identity'],
     access: 'public',
     body: registrationSchema,
     ok: { 201: registrationAnswerSchema },
-    errors: [409],
     rateLimited: true,
   });
   const loginDoc = describe({
@@ -69,13 +69,14 @@ export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimit
   api.post('/auth/register', perIp, registerMemberDoc, async function registerMember(c) {
     const input = await jsonBody(c, registrationSchema);
     const geo = lookupIp(clientIp(c, ctx.env));
-    const caller = { actorId: null, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) };
+    const caller = { actorId: null, requestId: c.get('requestId'), origin: linkOrigin(ctx) };
     const user = valueOr(await register(ctx, input, { geo, caller }));
     return ok(c, { user, message: REGISTRATION_RECEIVED }, 201);
   });
 
   api.post('/auth/login', perIp, loginDoc, async function login(c) {
-    const session = valueOr(await logIn(ctx, limits, await jsonBody(c, loginSchema), deviceOf(c)));
+    const address = clientIp(c, ctx.env);
+    const session = valueOr(await logIn(ctx, limits, await jsonBody(c, loginSchema), deviceOf(c), address));
     // A second factor is due: no session yet, only the challenge (mfa.routes.ts completes it).
     if ('mfaRequired' in session) return ok(c, session);
     setSessionCookies(ctx, c, session.refresh);

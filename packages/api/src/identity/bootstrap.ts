@@ -52,7 +52,7 @@ export async function bootstrapAdmin(ctx: AppContext): Promise<void> {
   let password = ctx.env.ADMIN_PASSWORD;
   if (!password && ctx.env.NODE_ENV !== 'production') password = devAdminPassword(ctx.env, email);
   if (!password && !existing) {
-    ctx.logger.warn({ email }, 'ADMIN_PASSWORD is not set: the admin account cannot be created');
+    ctx.logger.warn('ADMIN_PASSWORD is not set: the admin account (ADMIN_EMAIL) cannot be created');
     return;
   }
   // 1. Compare first: argon2 salts differ, so only a real mismatch may become a PasswordChanged.
@@ -68,5 +68,6 @@ export async function bootstrapAdmin(ctx: AppContext): Promise<void> {
   );
   if (!ran.ok) throw new Error(`admin bootstrap refused: ${ran.error.message}`);
   const { recorded } = ran.value;
-  if (recorded.length) ctx.logger.info({ email, events: recorded.map((e) => e.type) }, 'admin account bootstrapped');
+  // The user id, not the address: no addresses in the log.
+  if (recorded.length) ctx.logger.info({ userId: register.userId, events: recorded.map((e) => e.type) }, 'admin account bootstrapped');
 }

@@ -10,6 +10,7 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AppContext } from '../context.js';
 import { forbidden } from '../http/envelope.js';
+import { publicUrl } from '../http/linkOrigin.js';
 import { type IssuedToken, USER_AGENT_MAX } from './sessions.js';
 import { safeEqual } from './tokens.js';
 
@@ -18,13 +19,14 @@ export const CSRF_COOKIE = 'csrf_token';
 export const CSRF_HEADER = 'X-CSRF-Token';
 const REFRESH_PATH = '/api/auth';
 
-function secure(ctx: AppContext, c: Context): boolean {
-  return (ctx.env.PUBLIC_URL ?? c.req.url).startsWith('https:');
+/** `Secure` when the configured PUBLIC_URL is https (never decided by the request). */
+function secure(ctx: AppContext): boolean {
+  return publicUrl(ctx.env).startsWith('https:');
 }
 
 export function setSessionCookies(ctx: AppContext, c: Context, issued: IssuedToken): void {
   const maxAge = Math.max(1, Math.floor((issued.expiresAt.getTime() - ctx.clock.now().getTime()) / 1000));
-  const common = { sameSite: 'Strict', secure: secure(ctx, c), maxAge } as const;
+  const common = { sameSite: 'Strict', secure: secure(ctx), maxAge } as const;
   setCookie(c, REFRESH_COOKIE, issued.token, { ...common, httpOnly: true, path: REFRESH_PATH });
   setCookie(c, CSRF_COOKIE, randomBytes(24).toString('base64url'), { ...common, httpOnly: false, path: '/' });
 }

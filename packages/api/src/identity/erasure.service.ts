@@ -10,18 +10,21 @@
  *    mail to or about them (outbox rows and the dev outbox's .eml files), rate-limit counters keyed by
  *    their address (keyed by an HMAC of it, see limits.ts); the embedded store's WAL is checkpointed and truncated so old page images with
  *    their rows do not linger in its bytes (SQLite runs with `secure_delete`).
- * Payment records stay (ids, amounts, plan, dates, tx hashes) for accounting. The log line says who
- * was erased by id only.
+ * Payment records stay (ids, amounts, plan, dates, tx hashes) for accounting; the member's open
+ * payments are canceled and a subscription still granting access ends, as billing events right after
+ * `MemberErased` (billing/erasure.ts), so nobody verifies a payment for the erased account and the
+ * books say why. The log line says who was erased by id only.
  */
 
 import fs from 'node:fs';
 import path from 'node:path';
 import type { erasedAnswerSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
+import { closeBillingOfErasedMember } from '../billing/erasure.js';
 import type { AppContext } from '../context.js';
 import { emlFileName, outboxDir } from '../mail/transport.js';
 import { waitForPersonalWrites } from '../privacy/personalWrites.js';
-import type { Caller } from '../shared/eventMetadata.js';
+import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { runUserCommand } from './accounts.service.js';
 import { type AuthLimits, loginBlocked } from './limits.js';
@@ -115,8 +118,14 @@ export async function eraseMember(
   // removed here); later ones see it gone and write nothing (privacy/personalWrites.ts).
   await waitForPersonalWrites(ctx.db, userId);
   const mails = await forgetMail(ctx, userId, addresses);
+  // Billing's side: open payments canceled, the subscription ended. Verifying a payment of an erased
+  // member is refused already (payments.service.ts); if this fails, the lifecycle pass finishes it.
+  const billing = await closeBillingOfErasedMember(ctx, userId, eventMetadata(ctx, caller)).catch((err) => {
+    ctx.logger.warn({ err, userId }, 'could not close the billing of an erased member yet; the lifecycle pass will');
+    return { canceledPayments: 0, endedSubscriptions: 0 };
+  });
   if (ctx.db.dialect === 'sqlite') await ctx.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  ctx.logger.info({ userId, requestedBy: opts.requestedBy, actorId: caller.actorId, mailsRemoved: mails }, 'member erased');
+  ctx.logger.info({ userId, requestedBy: opts.requestedBy, actorId: caller.actorId, mailsRemoved: mails, ...billing }, 'member erased');
   return success({ erased: true });
 }
 

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer } from '../../test/harness.js';
 import { rebuildProjections } from '../eventstore/projections.js';
+import { mailsTo } from '../mail/outbox.testkit.js';
 import { adminLogin, login, registerMember, registrationPayload } from './identity.testkit.js';
 
 forEachStore('identity', (kind) => {
@@ -79,14 +80,20 @@ forEachStore('identity', (kind) => {
       expect(array.status).toBe(400);
     });
 
-    it('refuses the same e-mail in another letter case with 409', async () => {
+    it('answers a used e-mail (in another letter case) like a new registration, creating nothing, and mails the holder', async () => {
       const first = await registerMember(api, { email: 'dup@example.test' });
       const before = await countUsers();
       const res = await api.post('/auth/register', registrationPayload({ email: 'DUP@Example.TEST' }));
-      expect(res.status).toBe(409);
-      expect(res.body.error).toBe('An account with this email already exists');
+      expect(res.status).toBe(201);
+      expect(res.body.data).toEqual({
+        user: expect.objectContaining({ email: 'DUP@Example.TEST', status: 'pending', approved: false }),
+        message: 'Registration received. Your account is pending approval.',
+      });
+      expect(res.body.data.user.id).not.toBe(first.id);
       expect(await countUsers()).toBe(before);
-      expect(first.id).toBeTruthy();
+      expect((await api.post('/auth/login', { email: 'dup@example.test', password: first.password })).status).toBe(200);
+      const notice = (await mailsTo(server, 'dup@example.test')).filter((m) => m.key.startsWith('registration-attempt:'));
+      expect(notice.map((m) => m.subject)).toEqual([`${server.site.siteName}: someone tried to register with your e-mail address`]);
     });
   });
 
@@ -164,13 +171,16 @@ forEachStore('identity', (kind) => {
   });
 
   describe('rejected users', () => {
-    it('cannot log in, with a clear error', async () => {
+    it('sign in to a restricted session (their data rights); everything else refuses them with a clear error', async () => {
       const m = await registerMember(api);
       const admin = await adminLogin(api);
       expect((await api.post(`/admin/users/${m.id}/reject`, { reason: 'incomplete' }, admin.token)).status).toBe(200);
       const res = await api.post('/auth/login', { email: m.email, password: m.password });
-      expect(res.status).toBe(403);
-      expect(res.body.error).toMatch(/not approved/);
+      expect(res.status).toBe(200);
+      expect(res.body.data.user).toMatchObject({ status: 'rejected', approved: false });
+      const elsewhere = await api.get('/users/me/sessions', res.body.data.token);
+      expect(elsewhere.status).toBe(403);
+      expect(elsewhere.body.error).toMatch(/not approved/);
     });
   });
 

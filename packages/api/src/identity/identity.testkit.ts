@@ -2,6 +2,8 @@
 import type { apiClient } from '../../test/harness.js';
 import { TEST_ADMIN } from '../../test/harness.js';
 import type { AppContext } from '../context.js';
+import type { Clock } from '../shared/clock.js';
+import { totpCode } from './totp.js';
 
 type Api = ReturnType<typeof apiClient>;
 
@@ -92,4 +94,17 @@ export async function approvedMember(api: Api, overrides: Record<string, unknown
   const res = await api.post(`/admin/users/${member.id}/approve`, undefined, admin.token);
   if (res.status !== 200) throw new Error(`approve failed: ${res.status} ${res.body.error}`);
   return { ...member, ...(await login(api, member.email, member.password)) };
+}
+
+/**
+ * Enrols and confirms a TOTP second factor for the bearer of `token` (its answers through `headers`,
+ * e.g. an X-Forwarded-For); returns the secret and recovery codes. The confirming code's time step is spent.
+ */
+export async function enrolSecondFactor(api: Api, clock: Clock, token: string, headers: Record<string, string> = {}) {
+  const started = await api.call('POST', '/auth/mfa/enroll', { token, headers });
+  if (started.status !== 200) throw new Error(`enrol failed: ${started.status} ${started.body.error}`);
+  const { secret, recoveryCodes } = started.body.data as { secret: string; recoveryCodes: string[] };
+  const confirmed = await api.call('POST', '/auth/mfa/enroll/confirm', { token, headers, body: { code: totpCode(secret, clock.now()) } });
+  if (confirmed.status !== 200) throw new Error(`confirm failed: ${confirmed.status} ${confirmed.body.error}`);
+  return { secret, recoveryCodes };
 }

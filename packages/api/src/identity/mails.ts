@@ -1,13 +1,47 @@
-/** The identity e-mails' wording: pure functions from the event's facts to subject and text. */
+/**
+ * The identity e-mails' wording: pure functions from the event's facts to subject and text. A name
+ * is the one thing in them a caller chose, so it goes in through `plainName` (see there).
+ */
 export interface MailText {
   subject: string;
   text: string;
 }
 
+/** The longest name a mail greets with. */
+export const MAIL_NAME_MAX = 40;
+
+/** Tokens a mail reader (or its client) would take for a link: schemes, www., domain names, addresses, IPs. */
+const LINK_LIKE = /:\/\/|^www[.\u3002\uff0e\uff61]|@|[\p{L}\p{N}-]{2,}[.\u3002\uff0e\uff61][\p{L}]{2,}|\d+\.\d+\.\d+\.\d+/iu;
+/* (Full stops include the ideographic and full-width ones, which some clients also link.) */
+
+/**
+ * A name as plain text for a mail: control and format characters (line breaks, bidi overrides,
+ * zero-width ones) removed, anything that looks like a link (`https://…`, `www.…`, `phish.example/win`,
+ * an address) dropped, whitespace collapsed, and at most MAIL_NAME_MAX characters; "there" when nothing
+ * is left. So a pending account named "friend! Claim your prize at https://phish.example/win" cannot
+ * put a link in a mail to someone else.
+ * @example plainName('friend! Claim your prize at https://phish.example/win') // 'friend! Claim your prize at'
+ */
+export function plainName(name: string): string {
+  const words = name
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ')
+    .split(/\s+/)
+    .filter((w) => w && !LINK_LIKE.test(w));
+  const text = words.join(' ');
+  const capped =
+    [...text].length > MAIL_NAME_MAX
+      ? `${[...text]
+          .slice(0, MAIL_NAME_MAX - 1)
+          .join('')
+          .trimEnd()}…`
+      : text;
+  return capped || 'there';
+}
+
 export function registrationReceivedMail(site: string, firstName: string): MailText {
   return {
     subject: `${site}: we received your registration`,
-    text: `Hi ${firstName},
+    text: `Hi ${plainName(firstName)},
 
 Thank you for registering with ${site}. Every account is reviewed manually by our team; review takes 24-48 hours.
 We will e-mail you as soon as your account has been approved. After approval you can buy a subscription (Bitcoin only).
@@ -21,7 +55,7 @@ ${site}`,
 export function verifyEmailMail(site: string, firstName: string, link: string): MailText {
   return {
     subject: `${site}: please verify your e-mail address`,
-    text: `Hi ${firstName},
+    text: `Hi ${plainName(firstName)},
 
 Please confirm that this is your e-mail address by opening this link:
 
@@ -36,7 +70,7 @@ ${site}`,
 export function approvedMail(site: string, firstName: string, loginUrl: string): MailText {
   return {
     subject: `${site}: your account has been approved`,
-    text: `Hi ${firstName},
+    text: `Hi ${plainName(firstName)},
 
 Good news: your account has been approved. You can now log in, watch the free videos and subscribe for premium content:
 
@@ -49,7 +83,7 @@ ${site}`,
 export function rejectedMail(site: string, firstName: string, reason: string | null | undefined): MailText {
   return {
     subject: `${site}: your registration was not approved`,
-    text: `Hi ${firstName},
+    text: `Hi ${plainName(firstName)},
 
 We are sorry: after review, your registration was not approved.${reason ? `\n\nReason: ${reason}` : ''}
 
@@ -62,7 +96,7 @@ ${site}`,
 export function passwordResetMail(site: string, firstName: string, link: string): MailText {
   return {
     subject: `${site}: reset your password`,
-    text: `Hi ${firstName},
+    text: `Hi ${plainName(firstName)},
 
 Someone (hopefully you) asked to reset the password of your account. Open this link within one hour to choose a new password:
 
@@ -88,7 +122,7 @@ export function secondFactorMail(
   }[change];
   return {
     subject: `${site}: ${change === 'enabled' ? 'two-factor authentication turned on' : change === 'removed' ? 'two-factor authentication turned off' : 'a recovery code was used'}`,
-    text: `Hi ${firstName},
+    text: `Hi ${plainName(firstName)},
 
 ${what}
 
@@ -102,7 +136,7 @@ ${site}`,
 export function passwordChangedMail(site: string, firstName: string, resetUrl: string): MailText {
   return {
     subject: `${site}: your password was changed`,
-    text: `Hi ${firstName},
+    text: `Hi ${plainName(firstName)},
 
 The password of your account was just changed, and every other device signed in to your account was signed out.
 
@@ -118,7 +152,7 @@ ${site}`,
 export function confirmEmailChangeMail(site: string, firstName: string, link: string): MailText {
   return {
     subject: `${site}: confirm your new e-mail address`,
-    text: `Hi ${firstName},
+    text: `Hi ${plainName(firstName)},
 
 You asked to use this e-mail address for your ${site} account. Open this link within 24 hours to confirm the change:
 
@@ -134,11 +168,33 @@ ${site}`,
 export function emailChangedMail(site: string, firstName: string, newEmail: string): MailText {
   return {
     subject: `${site}: your e-mail address was changed`,
-    text: `Hi ${firstName},
+    text: `Hi ${plainName(firstName)},
 
 The e-mail address of your account was changed to ${newEmail}. From now on we write to that address, and you log in with it.
 
 If this was not you, contact support right away.
+
+${site}`,
+  };
+}
+
+/**
+ * To the holder of an address someone tried to register with: registration answers the same for a
+ * used address as for a new one (so it does not tell who has an account), and the holder learns of it here.
+ */
+export function registrationAttemptMail(site: string, firstName: string, loginUrl: string, resetUrl: string): MailText {
+  return {
+    subject: `${site}: someone tried to register with your e-mail address`,
+    text: `Hi ${plainName(firstName)},
+
+Someone tried to register a new ${site} account with this e-mail address, which already has an account. No new account was created.
+
+If it was you, sign in or reset your password:
+
+${loginUrl}
+${resetUrl}
+
+If it was not you, you can ignore this message; your account is unchanged.
 
 ${site}`,
   };

@@ -171,7 +171,7 @@ forEachStore('second factor', (kind) => {
     expect(statuses).toEqual([401, 401, 401, 401]);
     const blocked = await api.post('/auth/login', { email: m.email, password: m.password });
     expect(blocked.status).toBe(429);
-    server.clock.advance(15 * 60 * 1000 + 1000);
+    server.clock.advance(Number(blocked.headers.get('retry-after')) * 1000);
     const challenge = await api.post('/auth/login', { email: m.email, password: m.password });
     expect(
       (await api.post('/auth/mfa/verify', { mfaToken: challenge.body.data.mfaToken, code: totpCode(secret, server.clock.now()) })).status,
@@ -216,6 +216,58 @@ forEachStore('second factor', (kind) => {
       expect(bytes.length).toBeGreaterThan(0);
       expect(bytes).not.toContain(secret);
     }
+  });
+});
+
+forEachStore('second-factor challenge (production)', (kind) => {
+  let server: TestServer;
+  let api: Api;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, { env: { NODE_ENV: 'production' } });
+    api = apiClient(server.url);
+  });
+  afterAll(async () => server?.close());
+
+  it('one challenge token gives one session: a TOTP code, then a recovery code, then the next TOTP', async () => {
+    const m = await registerMember(api);
+    const { token } = await login(api, m.email, m.password);
+    const { secret, recoveryCodes } = await enrol(api, server, token);
+    const challenge = await api.post('/auth/login', { email: m.email, password: m.password });
+    const { mfaToken } = challenge.body.data;
+    const first = await api.post('/auth/mfa/verify', { mfaToken, code: totpCode(secret, server.clock.now()) });
+    expect(first.status).toBe(200);
+    const viaRecovery = await api.post('/auth/mfa/verify', { mfaToken, code: recoveryCodes[0] });
+    expect(viaRecovery.status).toBe(401);
+    expect(viaRecovery.body).toEqual({ success: false, error: 'This sign-in attempt has already been used. Please log in again.' });
+    nextStep(server);
+    const next = await api.post('/auth/mfa/verify', { mfaToken, code: totpCode(secret, server.clock.now()) });
+    expect(next.status).toBe(401);
+    expect(next.headers.getSetCookie()).toEqual([]);
+    // The recovery code was not spent by the refused attempt.
+    expect((await api.get('/auth/mfa', first.body.data.token)).body.data).toMatchObject({ recoveryCodesLeft: 10 });
+  });
+
+  it('two right codes at once with one token: one session', async () => {
+    const m = await registerMember(api);
+    const { token } = await login(api, m.email, m.password);
+    const { secret, recoveryCodes } = await enrol(api, server, token);
+    const { mfaToken } = (await api.post('/auth/login', { email: m.email, password: m.password })).body.data;
+    const answers = await Promise.all([
+      api.post('/auth/mfa/verify', { mfaToken, code: totpCode(secret, server.clock.now()) }),
+      api.post('/auth/mfa/verify', { mfaToken, code: recoveryCodes[1] }),
+      api.post('/auth/mfa/verify', { mfaToken, code: recoveryCodes[2] }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401]);
+  });
+
+  it('a wrong code does not use up the token', async () => {
+    const m = await registerMember(api);
+    const { token } = await login(api, m.email, m.password);
+    const { secret } = await enrol(api, server, token);
+    const { mfaToken } = (await api.post('/auth/login', { email: m.email, password: m.password })).body.data;
+    expect((await api.post('/auth/mfa/verify', { mfaToken, code: wrongTotpCode(secret, server.clock.now()) })).status).toBe(401);
+    expect((await api.post('/auth/mfa/verify', { mfaToken, code: totpCode(secret, server.clock.now()) })).status).toBe(200);
   });
 });
 

@@ -8,6 +8,7 @@ import { secondFactorEnrolmentSchema, secondFactorStatusSchema, sessionSchema } 
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { clientIp } from '../geo/lookup.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAccount } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
@@ -96,7 +97,8 @@ export function mfaRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits
 
   api.post('/auth/mfa/verify', perIp, verifySecondFactorDoc, async function verifySecondFactor(c) {
     const input = await jsonBody(c, verifySchema);
-    const session = valueOr(await completeMfaLogin(ctx, limits, input, { requestId: c.get('requestId') }, deviceOf(c)));
+    const caller = { requestId: c.get('requestId') };
+    const session = valueOr(await completeMfaLogin(ctx, limits, input, caller, deviceOf(c), clientIp(c, ctx.env)));
     setSessionCookies(ctx, c, session.refresh);
     return ok(c, session.answer);
   });

@@ -31,6 +31,7 @@ import { userStream } from './user.decider.js';
 import { findUserById } from './users.queries.js';
 
 export const MFA_SESSION_EXPIRED = 'Your sign-in attempt has expired. Please log in again.';
+export const MFA_CHALLENGE_USED = 'This sign-in attempt has already been used. Please log in again.';
 export const CODE_ALREADY_USED = 'This code has already been used. Wait for the next code from your authenticator app.';
 
 export function mfaKeySecret(ctx: AppContext): string {
@@ -132,26 +133,34 @@ export async function checkSecondFactor(ctx: AppContext, userId: string, code: s
   return runSecondFactorCommand(ctx, userId, command, caller);
 }
 
-/** The second step of a login: the challenge token plus a code give the session login would have given. */
+/**
+ * The second step of a login: the challenge token plus a code give the session login would have given,
+ * once. The token is claimed before the code is checked (atomically, shared by every process on
+ * PostgreSQL) and released only when the code is wrong, so one token never gives two sessions, even
+ * with two right codes at once; wrong codes count as failed logins from `address`.
+ */
 export async function completeMfaLogin(
   ctx: AppContext,
   limits: AuthLimits,
   input: { mfaToken: string; code: string },
   caller: Omit<Caller, 'actorId'>,
   device?: Device,
+  address = 'unknown',
 ): Promise<Result<IssuedSession>> {
   const claims = await readMfaToken(ctx, input.mfaToken);
   const user = claims ? await findUserById(ctx.db, claims.userId) : undefined;
   if (!claims || !user || !mfaTokenMatchesPassword(claims.pwd, user.password_hash)) return failure('unauthorized', MFA_SESSION_EXPIRED);
-  const blocked = await loginBlocked(ctx, limits, user.email_lower);
+  const blocked = await loginBlocked(ctx, limits, user.email_lower, address);
   if (blocked) return blocked;
   if (!mayLogIn(user)) return failure('unauthorized', MFA_SESSION_EXPIRED);
+  if (!(await limits.spentChallenges.hit(claims.attemptId))) return failure('unauthorized', MFA_CHALLENGE_USED);
   const checked = await checkSecondFactor(ctx, user.id, input.code, { ...caller, actorId: user.id });
   if (!checked.ok) {
-    await limits.failedLogins.hit(user.email_lower);
+    await limits.spentChallenges.reset(claims.attemptId);
+    await limits.failedLogins.hit(user.email_lower, address);
     return checked;
   }
-  await limits.failedLogins.reset(user.email_lower);
+  await limits.failedLogins.reset(user.email_lower, address);
   return success(await issueSession(ctx, user, undefined, device));
 }
 

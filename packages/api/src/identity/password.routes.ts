@@ -9,6 +9,7 @@ import { MIN_PASSWORD_LENGTH, REGISTRATION_MESSAGES } from '@members/ui/registra
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { clientIp } from '../geo/lookup.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
@@ -62,13 +63,14 @@ export function passwordRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthL
 
   api.post('/auth/reset-password', perIp, requestResetDoc, async function requestReset(c) {
     const { email } = await jsonBody(c, resetSchema);
-    const caller = { actorId: null, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) };
+    const caller = { actorId: null, requestId: c.get('requestId'), origin: linkOrigin(ctx) };
     return ok(c, valueOr(await requestPasswordReset(ctx, email, caller)));
   });
 
   api.post('/auth/reset-password/confirm', perIp, confirmResetDoc, async function confirmReset(c) {
     const input = await jsonBody(c, confirmSchema);
-    return ok(c, valueOr(await confirmPasswordReset(ctx, limits, input, { requestId: c.get('requestId') })));
+    const address = clientIp(c, ctx.env) ?? 'unknown';
+    return ok(c, valueOr(await confirmPasswordReset(ctx, limits, input, { requestId: c.get('requestId') }, address)));
   });
 
   api.post('/auth/verify-email', verifyAddressDoc, async function verifyAddress(c) {

@@ -18,10 +18,13 @@ export const RESET_REQUESTED = 'If an account exists for that email address, we 
 export const INVALID_RESET_LINK = 'This password reset link is invalid or has already been used';
 export const PASSWORD_RESET_DONE = 'Your password has been reset. You can now log in with the new password.';
 
-/** Records a reset request (the mail subscriber sends the link) unless the account is unknown or rejected. */
+/**
+ * Records a reset request (the mail subscriber sends the link) unless the account is unknown. A
+ * rejected member may reset too: their restricted session is how they export or erase their data.
+ */
 export async function requestPasswordReset(ctx: AppContext, email: string, caller: Caller): Promise<Result<{ message: string }>> {
   const user = await findUserByEmail(ctx.db, email);
-  if (user && user.status !== 'rejected') {
+  if (user && !user.erased_at) {
     const now = ctx.clock.now();
     const resetId = ctx.ids.next();
     const tokenHash = sha256(resetToken(tokenSecret(ctx), resetId));
@@ -38,6 +41,7 @@ export async function confirmPasswordReset(
   limits: AuthLimits,
   input: { token: string; password: string },
   caller: Omit<Caller, 'actorId'>,
+  address?: string,
 ): Promise<Result<{ message: string }>> {
   const tokenHash = sha256(input.token);
   const userId = await findUserIdByResetToken(ctx.db, tokenHash);
@@ -52,6 +56,7 @@ export async function confirmPasswordReset(
   if (!ran.ok) return ran;
   await revokeUserSessions(ctx.db, userId, ctx.clock.now());
   const user = await findUserById(ctx.db, userId);
-  if (user) await limits.failedLogins.reset(user.email_lower);
+  // The holder proved the mailbox: their failed logins, and those from where they reset, are forgiven.
+  if (user) await limits.failedLogins.reset(user.email_lower, address);
   return success({ message: PASSWORD_RESET_DONE });
 }

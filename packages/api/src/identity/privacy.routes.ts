@@ -11,7 +11,7 @@ import { resolver } from 'hono-openapi';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { requireAdmin, requireUser } from '../http/auth.js';
+import { requireAccountHolder, requireAdmin } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
@@ -37,7 +37,7 @@ export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLi
   const exportMyDataDoc = describe({
     summary: 'Everything stored about me (data export)',
     description:
-      'A JSON attachment (`my-data-<date>.json`, not the envelope), or `?format=html` for a readable page with the same content.',
+      "A JSON attachment (`my-data-<date>.json`, not the envelope), or `?format=html` for a readable page with the same content. A rejected member's restricted session reaches it too.",
     tags: ['identity'],
     access: 'member',
     query: exportQuery,
@@ -54,7 +54,8 @@ export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLi
   });
   const deleteMyAccountDoc = describe({
     summary: 'Delete my account (erasure by crypto-shredding)',
-    description: 'Password, the second-factor code when one is enabled, and `confirmation: "DELETE"`. Clears the session cookies.',
+    description:
+      'Password, the second-factor code when one is enabled, and `confirmation: "DELETE"`. Clears the session cookies. A rejected member\'s restricted session reaches it too; open payments are canceled and the subscription ends (billing events).',
     tags: ['identity'],
     access: 'member',
     body: eraseOwnSchema,
@@ -72,8 +73,9 @@ export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLi
     errors: [404, 409],
   });
 
+  // A rejected member reaches these two (their restricted session): data rights do not need approval.
   api.get('/users/me/export', exportMyDataDoc, async function exportMyData(c) {
-    const user = await requireUser(ctx, c);
+    const user = await requireAccountHolder(ctx, c);
     const { format } = queryOf(c, exportQuery);
     const data = valueOr(await exportMemberData(ctx, user.id));
     c.header('Cache-Control', 'no-store');
@@ -83,7 +85,7 @@ export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLi
   });
 
   api.delete('/users/me', limitPerIp(ctx, limits), deleteMyAccountDoc, async function deleteMyAccount(c) {
-    const user = await requireUser(ctx, c);
+    const user = await requireAccountHolder(ctx, c);
     const body = await jsonBody(c, eraseOwnSchema);
     const erased = valueOr(await eraseOwnAccount(ctx, limits, user.id, body, { actorId: user.id, requestId: c.get('requestId') }));
     clearSessionCookies(c);

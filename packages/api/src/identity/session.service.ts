@@ -1,6 +1,8 @@
 /**
  * Session use cases: log in (the failed-login limit, the password check, the rule that a
- * rejected account cannot log in, and the second-factor challenge when one is enrolled), refresh (rotation; a rejected account's session ends), log out.
+ * suspended account cannot log in, and the second-factor challenge when one is enrolled), refresh (rotation; a suspended account's session ends), log out.
+ * A rejected member signs in to a restricted session: only their data rights (export, erasure), their
+ * profile and sign-out answer them (http/auth.ts `requireAccountHolder`); every other route refuses them.
  * Each successful one issues an access token and a refresh token; the route puts the refresh token
  * in its cookie (cookies.ts), so nothing here needs HTTP.
  */
@@ -18,7 +20,7 @@ import { findUserByEmail, findUserById, toUserDto } from './users.queries.js';
 import type { UserRow } from './users.schema.js';
 
 export const INVALID_LOGIN = 'Invalid email or password';
-export const REJECTED_LOGIN = 'Your account registration was not approved. Please contact support if you believe this is a mistake.';
+export const SUSPENDED_LOGIN = 'Your account has been suspended. Please contact support if you believe this is a mistake.';
 export const SESSION_EXPIRED = 'Your session has expired. Please log in again.';
 
 /** A session as login, refresh and the second-factor step answer it (the shared `sessionSchema`). */
@@ -59,32 +61,40 @@ export async function issueSession(ctx: AppContext, user: UserRow, refresh?: Iss
   return { answer, refresh: issued };
 }
 
-/** A rejected account is refused even with the right password (spec: login of a rejected user); an erased one is gone. */
+/**
+ * A suspended account is refused even with the right password; an erased one is gone. A rejected one
+ * signs in to the restricted session of its data rights (see the top of this file).
+ */
 export const mayLogIn = (user: Pick<UserRow, 'status'> & { erased_at?: string | null }): boolean =>
-  user.status !== 'rejected' && !user.erased_at;
+  user.status !== 'suspended' && !user.erased_at;
 
+/**
+ * Checks the password from `address` (the client's; failures are counted per account and per
+ * account and address, see limits.ts).
+ */
 export async function logIn(
   ctx: AppContext,
   limits: AuthLimits,
   credentials: { email: string; password: string },
   device?: Device,
+  address = 'unknown',
 ): Promise<Result<IssuedSession | MfaChallenge>> {
   const key = credentials.email.trim().toLowerCase();
-  const blocked = await loginBlocked(ctx, limits, key);
+  const blocked = await loginBlocked(ctx, limits, key, address);
   if (blocked) return blocked;
   const user = await findUserByEmail(ctx.db, key);
   // The dummy check keeps an unknown address as slow as a wrong password.
   const valid = user ? await verifyPassword(user.password_hash, credentials.password) : await verifyAgainstDummy(credentials.password);
   if (!user || !valid) {
-    await limits.failedLogins.hit(key);
+    await limits.failedLogins.hit(key, address);
     return failure('unauthorized', INVALID_LOGIN);
   }
-  if (!mayLogIn(user)) return failure('forbidden', REJECTED_LOGIN);
+  if (!mayLogIn(user)) return failure('forbidden', SUSPENDED_LOGIN);
   // With a second factor the failed-login count is only cleared once the code is right too, so
   // knowing the password does not buy fresh guesses at the code.
   if ((await findSecondFactor(ctx.db, user.id))?.status === 'enabled')
     return success({ mfaRequired: true, mfaToken: await signMfaToken(ctx, user) });
-  await limits.failedLogins.reset(key);
+  await limits.failedLogins.reset(key, address);
   return success(await issueSession(ctx, user, undefined, device));
 }
 

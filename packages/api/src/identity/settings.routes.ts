@@ -59,7 +59,7 @@ export function settingsRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthL
   /** The signed-in member, their session (the one to keep) and where mailed links point. */
   async function settingsCaller(c: Context<AppEnv>): Promise<SettingsCaller> {
     const user = await requireUser(ctx, c);
-    return { actorId: user.id, sessionId: c.get('auth')?.sessionId, requestId: c.get('requestId'), origin: linkOrigin(ctx, c.req.url) };
+    return { actorId: user.id, sessionId: c.get('auth')?.sessionId, requestId: c.get('requestId'), origin: linkOrigin(ctx) };
   }
 
   const tags: ['identity'] = ['identity'];
@@ -76,7 +76,7 @@ export function settingsRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthL
   const emailDoc = describe({
     summary: 'Ask to change my e-mail address',
     description:
-      'Needs the password. A confirmation link is mailed to the new address; nothing changes until it is opened (POST /auth/email-change/confirm). An address in use is a 409.',
+      'Approved accounts only (403 for a pending one: it could otherwise have mail sent to anyone). Needs the password. A confirmation link is mailed to the new address (within the mail limits); nothing changes until it is opened (POST /auth/email-change/confirm). An address in use is a 409.',
     tags,
     access: 'member',
     body: emailSchema,

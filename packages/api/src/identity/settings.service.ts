@@ -15,7 +15,7 @@ import { type AuthLimits, loginBlocked } from './limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { activeSessions, revokeUserSession, revokeUserSessions } from './sessions.js';
 import { EMAIL_CHANGE_TTL_MS, emailChangeToken, sha256, verificationTokenUserId } from './tokens.js';
-import { INVALID_EMAIL_CHANGE_LINK } from './user.decider.js';
+import { EMAIL_CHANGE_APPROVED_ONLY, INVALID_EMAIL_CHANGE_LINK, mayChangeEmail } from './user.decider.js';
 import { findUserByEmail, findUserById } from './users.queries.js';
 
 export const WRONG_PASSWORD = 'Your current password is not correct';
@@ -74,6 +74,9 @@ export async function requestEmailChange(
   caller: SettingsCaller,
 ): Promise<Result<{ message: string; pendingEmail: string }>> {
   const newEmail = input.newEmail.trim();
+  // Before anything else, so a pending account learns nothing (not even which addresses are taken).
+  const standing = await findUserById(ctx.db, caller.actorId);
+  if (standing && !mayChangeEmail(standing.status)) return failure('forbidden', EMAIL_CHANGE_APPROVED_ONLY);
   const checked = await checkCurrentPassword(ctx, limits, caller.actorId, input.password);
   if (!checked.ok) return checked;
   const owner = await findUserByEmail(ctx.db, newEmail);

@@ -1,13 +1,14 @@
 /**
  * The user account aggregate (stream `user-{userId}`): registration, manual approval, password
  * changes and resets, e-mail verification, e-mail address changes (confirmed from the new
- * mailbox), profile edits and the admin bootstrap. Pure: hashes,
+ * mailbox), profile edits, an admin's suspension and reinstatement of an approved member, and the
+ * admin bootstrap. Pure: hashes,
  * tokens' hashes, ids and time arrive inside the commands.
  */
 import { accept, type Decider, reject } from '../shared/decider.js';
 
 export type Role = 'member' | 'admin';
-export type UserStatus = 'pending' | 'approved' | 'rejected';
+export type UserStatus = 'pending' | 'approved' | 'rejected' | 'suspended';
 
 export const userStream = (userId: string) => `user-${userId}`;
 
@@ -32,6 +33,13 @@ export type UserRejected = {
   type: 'UserRejected';
   data: { userId: string; rejectedBy: string; rejectedAt: string; reason?: string | null };
 };
+/**
+ * An admin suspended an approved member: they cannot sign in, their sessions end, and the access
+ * decision treats them as not approved until they are reinstated. `reason` is the admin's record.
+ */
+export type UserSuspended = { type: 'UserSuspended'; data: { userId: string; reason: string; suspendedBy: string; suspendedAt: string } };
+/** An admin lifted a suspension: the member is approved again (their subscription was never touched). */
+export type UserReinstated = { type: 'UserReinstated'; data: { userId: string; reinstatedBy: string; reinstatedAt: string } };
 export type PasswordChanged = {
   type: 'PasswordChanged';
   data: { userId: string; passwordHash: string; changedAt: string; via: 'reset' | 'bootstrap' | 'user' };
@@ -75,6 +83,8 @@ export type UserEvent =
   | EmailChanged
   | UserApproved
   | UserRejected
+  | UserSuspended
+  | UserReinstated
   | PasswordChanged
   | PasswordResetRequested
   | EmailVerified
@@ -86,6 +96,8 @@ export type UserCommand =
   | { type: 'Register'; data: Omit<UserRegistered['data'], 'registeredAt'>; now: string }
   | { type: 'Approve'; approvedBy: string; now: string }
   | { type: 'Reject'; rejectedBy: string; reason?: string | null; now: string }
+  | { type: 'Suspend'; suspendedBy: string; reason: string; now: string }
+  | { type: 'Reinstate'; reinstatedBy: string; now: string }
   | { type: 'ChangePassword'; passwordHash: string; now: string }
   | { type: 'RequestPasswordReset'; resetId: string; tokenHash: string; expiresAt: string; now: string }
   | { type: 'ConfirmPasswordReset'; tokenHash: string; passwordHash: string; now: string }
@@ -122,12 +134,20 @@ export interface UserState {
 }
 
 export const SAME_EMAIL = 'This is already your email address';
+export const EMAIL_CHANGE_APPROVED_ONLY =
+  'You can change your email address once your account has been approved. Until then, write to support if it is wrong.';
+
+/** Only an approved account may have a link mailed to another address (a pending one could mail anyone). */
+export const mayChangeEmail = (status: UserStatus): boolean => status === 'approved';
 export const INVALID_EMAIL_CHANGE_LINK = 'This email change link is invalid or has already been used';
 export const EXPIRED_EMAIL_CHANGE_LINK = 'This email change link has expired. Please ask for a new one from your account settings.';
 
 export const SYSTEM_ACTOR = 'system';
 
 const NOT_FOUND = reject('not_found', 'User not found');
+
+export const ALREADY_APPROVED = 'User is already approved and cannot be rejected; suspend the account instead';
+export const SUSPEND_REASON_REQUIRED = 'reason: Please give a reason for suspending the account';
 
 function decide(command: UserCommand, state: UserState) {
   const userId = state.userId;
@@ -149,14 +169,31 @@ function decide(command: UserCommand, state: UserState) {
     case 'Approve':
       if (state.status === 'approved') return reject('conflict', 'User is already approved');
       if (state.status === 'rejected') return reject('conflict', 'User has been rejected and cannot be approved');
+      if (state.status === 'suspended') return reject('conflict', 'User is suspended; reinstate the account instead');
       return accept<UserEvent>({ type: 'UserApproved', data: { userId, approvedBy: command.approvedBy, approvedAt: command.now } });
     case 'Reject':
       if (state.status === 'rejected') return reject('conflict', 'User is already rejected');
-      if (state.status === 'approved') return reject('conflict', 'User is already approved and cannot be rejected');
+      if (state.status === 'approved') return reject('conflict', ALREADY_APPROVED);
+      if (state.status === 'suspended') return reject('conflict', 'User is suspended and cannot be rejected');
       return accept<UserEvent>({
         type: 'UserRejected',
         data: { userId, rejectedBy: command.rejectedBy, rejectedAt: command.now, reason: command.reason ?? null },
       });
+    case 'Suspend': {
+      const reason = command.reason.trim();
+      if (!reason) return reject('validation', SUSPEND_REASON_REQUIRED);
+      if (state.role === 'admin') return reject('conflict', 'An admin account cannot be suspended');
+      if (state.status === 'suspended') return reject('conflict', 'User is already suspended');
+      if (state.status !== 'approved')
+        return reject('conflict', `Only an approved member can be suspended (this account is ${state.status})`);
+      return accept<UserEvent>({
+        type: 'UserSuspended',
+        data: { userId, reason, suspendedBy: command.suspendedBy, suspendedAt: command.now },
+      });
+    }
+    case 'Reinstate':
+      if (state.status !== 'suspended') return reject('conflict', 'User is not suspended');
+      return accept<UserEvent>({ type: 'UserReinstated', data: { userId, reinstatedBy: command.reinstatedBy, reinstatedAt: command.now } });
     case 'ChangePassword':
       return accept<UserEvent>({
         type: 'PasswordChanged',
@@ -182,6 +219,7 @@ function decide(command: UserCommand, state: UserState) {
       if (state.emailVerified) return accept<UserEvent>();
       return accept<UserEvent>({ type: 'EmailVerified', data: { userId, email: state.email, verifiedAt: command.now } });
     case 'RequestEmailChange':
+      if (!mayChangeEmail(state.status)) return reject('forbidden', EMAIL_CHANGE_APPROVED_ONLY);
       if (command.newEmail.toLowerCase() === state.email.toLowerCase()) return reject('validation', SAME_EMAIL);
       return accept<UserEvent>({
         type: 'EmailChangeRequested',
@@ -245,6 +283,10 @@ function evolve(state: UserState, event: UserEvent): UserState {
       return { ...state, status: 'approved' };
     case 'UserRejected':
       return { ...state, status: 'rejected' };
+    case 'UserSuspended':
+      return { ...state, status: 'suspended' };
+    case 'UserReinstated':
+      return { ...state, status: 'approved' };
     case 'PasswordChanged':
       return { ...state, passwordHash: event.data.passwordHash, pendingReset: null };
     case 'PasswordResetRequested':

@@ -1,7 +1,7 @@
 /** Given these events, when this command, then these events (or this error). */
 import { describe, expect, it } from 'vitest';
 import { deciderSpec, thenError, thenEvents } from '../shared/decider.testkit.js';
-import { type UserCommand, type UserEvent, userDecider } from './user.decider.js';
+import { EMAIL_CHANGE_APPROVED_ONLY, type UserCommand, type UserEvent, userDecider } from './user.decider.js';
 
 const NOW = '2026-01-15T12:00:00.000Z';
 const LATER = '2026-01-15T12:30:00.000Z';
@@ -74,6 +74,53 @@ describe('user decider: approval', () => {
     thenError(given([registered, rejected]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'conflict');
     thenError(given([registered, approved]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'conflict');
     thenError(given([]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'not_found');
+  });
+});
+
+describe('user decider: suspension', () => {
+  const suspend = (reason = 'Chargeback fraud'): UserCommand => ({ type: 'Suspend', suspendedBy: 'admin', reason, now: LATER });
+  const reinstate: UserCommand = { type: 'Reinstate', reinstatedBy: 'admin', now: MUCH_LATER };
+  const suspended: UserEvent = {
+    type: 'UserSuspended',
+    data: { userId: 'u1', reason: 'Chargeback fraud', suspendedBy: 'admin', suspendedAt: LATER },
+  };
+  const reinstated: UserEvent = { type: 'UserReinstated', data: { userId: 'u1', reinstatedBy: 'admin', reinstatedAt: MUCH_LATER } };
+
+  it('suspends an approved member with a trimmed reason, and reinstates them as approved', () => {
+    thenEvents(given([registered, approved]).when(suspend('  Chargeback fraud ')), [suspended]);
+    expect(given([registered, approved, suspended]).state.status).toBe('suspended');
+    thenEvents(given([registered, approved, suspended]).when(reinstate), [reinstated]);
+    expect(given([registered, approved, suspended, reinstated]).state.status).toBe('approved');
+  });
+
+  it('refuses no reason, a pending, rejected or suspended account, an admin, an erased or unknown one', () => {
+    thenError(given([registered, approved]).when(suspend('  ')), 'validation', 'reason: Please give a reason for suspending the account');
+    thenError(given([registered]).when(suspend()), 'conflict', 'Only an approved member can be suspended (this account is pending)');
+    thenError(given([registered, rejected]).when(suspend()), 'conflict');
+    thenError(given([registered, approved, suspended]).when(suspend()), 'conflict', 'User is already suspended');
+    const admin: UserEvent = { ...registered, data: { ...registered.data, role: 'admin' } };
+    thenError(given([admin, approved]).when(suspend()), 'conflict', 'An admin account cannot be suspended');
+    const erased: UserEvent = {
+      type: 'MemberErased',
+      data: { userId: 'u1', erasedBy: 'u1', erasedAt: NOW, requestedBy: 'member', reason: null },
+    };
+    thenError(given([registered, approved, erased]).when(suspend()), 'not_found');
+    thenError(given([]).when(suspend()), 'not_found');
+  });
+
+  it('reinstates only a suspended account; a suspended one is neither approved nor rejected again', () => {
+    thenError(given([registered, approved]).when(reinstate), 'conflict', 'User is not suspended');
+    thenError(given([registered]).when(reinstate), 'conflict');
+    thenError(given([registered, approved, suspended]).when({ type: 'Approve', approvedBy: 'admin', now: NOW }), 'conflict');
+    thenError(given([registered, approved, suspended]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'conflict');
+  });
+
+  it('rejecting an approved member points to suspension', () => {
+    thenError(
+      given([registered, approved]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }),
+      'conflict',
+      'User is already approved and cannot be rejected; suspend the account instead',
+    );
   });
 });
 
@@ -207,8 +254,17 @@ describe('user decider: e-mail change', () => {
 
   it('records a request for a different address, and refuses the current one in any letter case', () => {
     thenEvents(given([registered, approved]).when(request), [requested]);
-    thenError(given([registered]).when({ ...request, newEmail: 'ann@example.TEST' }), 'validation', 'This is already your email address');
+    thenError(
+      given([registered, approved]).when({ ...request, newEmail: 'ann@example.TEST' }),
+      'validation',
+      'This is already your email address',
+    );
     thenError(given([]).when(request), 'not_found');
+  });
+  it('refuses a pending or rejected account: it could have a link mailed to anyone', () => {
+    thenError(given([registered]).when(request), 'forbidden', EMAIL_CHANGE_APPROVED_ONLY);
+    const rejected: UserEvent = { type: 'UserRejected', data: { userId: 'u1', rejectedBy: 'a1', rejectedAt: NOW, reason: null } };
+    thenError(given([registered, rejected]).when(request), 'forbidden', EMAIL_CHANGE_APPROVED_ONLY);
   });
   it('changes the address with the matching link before it expires, from the old address', () => {
     thenEvents(given([registered, requested]).when({ type: 'ConfirmEmailChange', tokenHash: 'ec-1', now: NOW }), [

@@ -63,6 +63,13 @@ async function applyUserEvent(tx: Queryable, event: UserEvent): Promise<void> {
         event.data.userId,
       ]);
       return;
+    case 'UserSuspended':
+      // Not approved while suspended: every guard and the access decision read these columns.
+      await tx.run(`UPDATE users SET status = 'suspended', approved = 0 WHERE id = ?`, [event.data.userId]);
+      return;
+    case 'UserReinstated':
+      await tx.run(`UPDATE users SET status = 'approved', approved = 1 WHERE id = ?`, [event.data.userId]);
+      return;
     case 'PasswordChanged':
       await tx.run('UPDATE users SET password_hash = ? WHERE id = ?', [event.data.passwordHash, event.data.userId]);
       await tx.run('DELETE FROM password_resets WHERE user_id = ?', [event.data.userId]);
@@ -112,18 +119,31 @@ async function applyUserEvent(tx: Queryable, event: UserEvent): Promise<void> {
 }
 
 /** Events that can change an account's status or role (the counted groups). */
-const COUNTED = new Set(['UserRegistered', 'UserApproved', 'UserRejected', 'AdminRoleGranted']);
+const COUNTED = new Set([
+  'UserRegistered',
+  'UserApproved',
+  'UserRejected',
+  'UserSuspended',
+  'UserReinstated',
+  'AdminRoleGranted',
+  'MemberErased',
+]);
 
+/** `<status>:<role>`, or `erased:<role>` once erased: an erased account is no longer a pending or active member. */
 async function userGroup(tx: Queryable, id: string) {
-  const row = await tx.get<{ status: string; role: string }>('SELECT status, role FROM users WHERE id = ?', [id]);
-  return row ? { key: `${row.status}:${row.role}` } : undefined;
+  const row = await tx.get<{ status: string; role: string; erased_at: string | null }>(
+    'SELECT status, role, erased_at FROM users WHERE id = ?',
+    [id],
+  );
+  return row ? { key: `${row.erased_at ? 'erased' : row.status}:${row.role}` } : undefined;
 }
 
 export const usersProjection: Projection = {
   name: 'users',
   // 2: `erased_at` and the MemberErased placeholders (crypto-shredding).
   // 3: `users_counts`, the dashboard's counters kept beside the rows.
-  version: 3,
+  // 4: erased accounts counted apart (`erased:<role>`), not as pending or active members; suspension.
+  version: 4,
   tables: ['users', 'password_resets', USERS_COUNTS],
   schema: USERS_SCHEMA + PASSWORD_RESETS_SCHEMA + countsSchema(USERS_COUNTS),
   async apply(tx: Queryable, event: RecordedEvent) {

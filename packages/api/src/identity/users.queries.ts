@@ -40,7 +40,7 @@ export interface MemberStanding {
   id: string;
   email: string;
   role: 'admin' | 'member';
-  status: 'pending' | 'approved' | 'rejected';
+  status: 'pending' | 'approved' | 'rejected' | 'suspended';
   approved: number;
   membership_status: string;
   subscription_status: string | null;
@@ -78,7 +78,7 @@ export function pendingUsers(q: Queryable, page: Page): Promise<UserRow[]> {
 
 export interface IdentityCounts {
   pendingApprovals: number;
-  /** Approved, non-rejected members (admins are not members). */
+  /** Approved members, neither suspended nor erased (admins are not members). */
   activeMembers: number;
 }
 

@@ -4,7 +4,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { requireUser } from '../http/auth.js';
+import { requireAccountHolder, requireUser } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { jsonBody } from '../http/validate.js';
@@ -29,11 +29,18 @@ const profileSchema = z.strictObject(
 export function userRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const approvalStatusDoc = describe({
     summary: 'My approval status',
+    description: "Also answers a rejected member's restricted session.",
     tags: ['identity'],
     access: 'member',
     ok: { 200: approvalStatusSchema },
   });
-  const readProfileDoc = describe({ summary: 'My profile', tags: ['identity'], access: 'member', ok: { 200: profileAnswerSchema } });
+  const readProfileDoc = describe({
+    summary: 'My profile',
+    description: "Also answers a rejected member's restricted session.",
+    tags: ['identity'],
+    access: 'member',
+    ok: { 200: profileAnswerSchema },
+  });
   const editProfileDoc = describe({
     summary: 'Change my first or last name',
     description: 'Only `firstName` and `lastName` are editable; any other field is a 400.',
@@ -43,13 +50,14 @@ export function userRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     ok: { 200: profileAnswerSchema },
   });
 
+  // Reading one's own status and profile is part of a rejected member's restricted session.
   api.get('/users/approval-status', approvalStatusDoc, async function approvalStatus(c) {
-    const user = await requireUser(ctx, c);
+    const user = await requireAccountHolder(ctx, c);
     return ok(c, { approved: Number(user.approved) === 1, status: user.status });
   });
 
   api.get('/users/profile', readProfileDoc, async function readProfile(c) {
-    const user = await requireUser(ctx, c);
+    const user = await requireAccountHolder(ctx, c);
     return ok(c, { user: valueOr(await getProfile(ctx, user.id)) });
   });
 

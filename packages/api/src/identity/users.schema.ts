@@ -40,7 +40,7 @@ export interface UserRow {
   date_of_birth: string;
   password_hash: string;
   role: 'admin' | 'member';
-  status: 'pending' | 'approved' | 'rejected';
+  status: 'pending' | 'approved' | 'rejected' | 'suspended';
   approved: number;
   email_verified: number;
   geo_country: string | null;

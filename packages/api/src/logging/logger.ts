@@ -6,6 +6,7 @@
 import pino from 'pino';
 import pretty from 'pino-pretty';
 import type { Env } from '../config/env.js';
+import { redactSecrets } from '../shared/redact.js';
 
 export type LogFormat = 'json' | 'pretty';
 
@@ -19,12 +20,21 @@ export interface LoggerDestination extends NodeJS.WritableStream {
   isTTY?: boolean;
 }
 
+/** An error as pino writes it, with any signed URL in its message or stack redacted (shared/redact.ts). */
+function redactedErr(err: Error): Record<string, unknown> {
+  const out = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
+  for (const field of ['message', 'stack']) if (typeof out[field] === 'string') out[field] = redactSecrets(out[field] as string);
+  return out;
+}
+
+const options = (env: Pick<Env, 'LOG_LEVEL'>): pino.LoggerOptions => ({ level: env.LOG_LEVEL, serializers: { err: redactedErr } });
+
 export function createLogger(
   env: Pick<Env, 'LOG_FORMAT' | 'NODE_ENV' | 'LOG_LEVEL'>,
   out: LoggerDestination = process.stdout,
 ): pino.Logger {
   const format = logFormatFor(env, out.isTTY === true);
-  if (format === 'json') return out === process.stdout ? pino({ level: env.LOG_LEVEL }) : pino({ level: env.LOG_LEVEL }, out);
+  if (format === 'json') return out === process.stdout ? pino(options(env)) : pino(options(env), out);
   const stream = pretty({
     destination: out,
     colorize: out.isTTY === true,
@@ -33,5 +43,5 @@ export function createLogger(
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname',
   });
-  return pino({ level: env.LOG_LEVEL }, stream);
+  return pino(options(env), stream);
 }

@@ -14,6 +14,24 @@ import { createMailTransport, type MailTransport } from './transport.js';
 
 export const CLAIM_LEASE_MS = 5 * 60_000;
 
+const ADDRESS = /[^\s<>"'(),;:@]+@[^\s<>"'(),;:@]+/g;
+
+/**
+ * A failed delivery as it may be logged: the message, code and SMTP status with any e-mail address
+ * replaced, and none of nodemailer's other fields (`rejected`, `envelope`, `response` name the
+ * recipient). The log outlives an erasure; the outbox key names the mail instead.
+ */
+export function withoutAddresses(err: unknown): { message: string; code?: string; responseCode?: number; command?: string } {
+  const e = (err ?? {}) as { message?: unknown; code?: unknown; responseCode?: unknown; command?: unknown };
+  const message = String(e.message ?? err).replace(ADDRESS, '<address>');
+  return {
+    message,
+    ...(typeof e.code === 'string' && { code: e.code }),
+    ...(typeof e.responseCode === 'number' && { responseCode: e.responseCode }),
+    ...(typeof e.command === 'string' && { command: e.command.replace(ADDRESS, '<address>') }),
+  };
+}
+
 export function retryDelayMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 60 * 60_000);
 }
@@ -50,7 +68,7 @@ export function startMailSender(ctx: AppContext, opts: { pollMs?: number; transp
         if (await deliver(mail)) sent++;
       } catch (err) {
         const retryAt = new Date(ctx.clock.now().getTime() + retryDelayMs(mail.attempts + 1));
-        ctx.logger.warn({ err, key: mail.key, to: mail.to_address, retryAt }, 'mail not sent; will retry');
+        ctx.logger.warn({ err: withoutAddresses(err), key: mail.key, retryAt }, 'mail not sent; will retry');
         await markFailed(ctx.db, mail.key, (err as Error).message ?? String(err), retryAt);
       }
     }

@@ -12,10 +12,17 @@ export interface ReceivedMail {
 
 export async function startSmtpServer() {
   const received: ReceivedMail[] = [];
+  const refusing = new Set<string>();
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      // A permanent refusal naming the address, as real servers word it.
+      if (refusing.delete(address.address.toLowerCase()))
+        return callback(Object.assign(new Error(`<${address.address}>: Recipient address rejected: User unknown`), { responseCode: 550 }));
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -34,6 +41,8 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    /** The next delivery to this address is refused once (550, the address in the reply). */
+    refuseOnce: (address: string) => refusing.add(address.toLowerCase()),
     close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
   };
 }

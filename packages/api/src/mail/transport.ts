@@ -1,6 +1,9 @@
 /**
- * How a mail leaves: nodemailer over SMTP_URL, or — without SMTP_URL — an .eml file per mail under
- * DATA_DIR/outbox plus a log line (the dev outbox). The Message-ID is derived from the outbox key,
+ * How a mail leaves: nodemailer over SMTP_URL, or — without SMTP_URL, or with MAIL_TRANSPORT=outbox
+ * (for testing; production refuses to start with neither, config/env.ts) — an .eml file per mail
+ * under DATA_DIR/outbox plus a log line naming the outbox key (the dev outbox). The files hold reset
+ * and verification links, so only the server's user may read them: files 0600 in a 0700 folder.
+ * The Message-ID is derived from the outbox key,
  * so a resend after a crash carries the same id and a receiver can drop the duplicate. Both write
  * CRLF line ends (RFC 5322 §2.1), .eml files included.
  */
@@ -47,7 +50,7 @@ export function outboxDir(ctx: AppContext): string {
 }
 
 export function createMailTransport(ctx: AppContext): MailTransport {
-  if (ctx.env.SMTP_URL) {
+  if (ctx.env.SMTP_URL && ctx.env.MAIL_TRANSPORT !== 'outbox') {
     // Bounded waits (nodemailer's own are 2 and 10 minutes): a member's erasure waits for a delivery to
     // them that is under way (privacy/personalWrites.ts). Query parameters of SMTP_URL override these.
     const smtp = nodemailer.createTransport({ url: ctx.env.SMTP_URL, ...SMTP_TIMEOUTS });
@@ -64,10 +67,14 @@ export function createMailTransport(ctx: AppContext): MailTransport {
     async send(mail) {
       const info = await stream.sendMail(messageOf(ctx, mail));
       const dir = outboxDir(ctx);
-      fs.mkdirSync(dir, { recursive: true });
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      // A folder made by an older version (or another umask) is closed too.
+      fs.chmodSync(dir, 0o700);
       const file = path.join(dir, emlFileName(mail.key));
-      fs.writeFileSync(file, info.message as Buffer);
-      ctx.logger.info({ to: mail.to_address, subject: mail.subject, file }, 'mail written to the dev outbox (SMTP_URL not set)');
+      fs.writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+      fs.chmodSync(file, 0o600);
+      // The key and the file, never the address (the log outlives an erasure).
+      ctx.logger.info({ key: mail.key, file }, 'mail written to the outbox (MAIL_TRANSPORT=outbox or no SMTP_URL)');
     },
     close: () => stream.close(),
   };

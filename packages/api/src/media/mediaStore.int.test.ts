@@ -118,7 +118,7 @@ forEachMediaStore('media store contract', (kind) => {
     const mp4 = await makeMp4(fixtures, 2);
     const copy = localFile('clip.mp4', fs.readFileSync(mp4));
     const { key } = await storage.putFile('vid-probe', 'video.mp4', copy);
-    const input = await storage.ffmpegInput(key);
+    const input = await storage.ffmpegInput(key, 600);
     if (kind === 's3') expect(input).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*X-Amz-Signature=/);
     const probed = await probeVideo(input);
     expect(probed.ok && probed.probe.durationSeconds).toBeGreaterThan(1.5);

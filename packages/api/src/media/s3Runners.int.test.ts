@@ -102,7 +102,7 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
       const up = await postUpload(server.url, admin, { title: 'Runners on S3', accessLevel: 'free' }, { video: clip });
       expect(up.status).toBe(201);
       const videoId = up.body.data.videoId as string;
-      await waitFor(async () => ((await api.get('/health')).body.data.transcode.queued === 1 ? true : undefined));
+      await waitFor(async () => ((await api.get('/health', admin)).body.data.transcode.queued === 1 ? true : undefined));
 
       // Both runners read and write the bucket through the relay; the original comes slowly.
       const runnerEnv = (dataDir: string) => ({ ...env, DATA_DIR: dataDir, AWS_ENDPOINT_URL_S3: link.url });
@@ -172,7 +172,7 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
       const stream = (await api.get(`/videos/${videoId}/stream`, admin)).body.data;
       const { stdout } = await run(
         mediaBinaries().ffprobe,
-        ['-v', 'error', '-show_entries', 'stream=codec_type,height', '-of', 'json', stream.hlsUrl],
+        ['-v', 'error', '-show_entries', 'stream=codec_type,height', '-of', 'json', `${server.url}${stream.hlsUrl}`],
         { timeout: 120_000 },
       );
       const heights = (JSON.parse(stdout).streams as { codec_type: string; height?: number }[])
@@ -231,7 +231,7 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
       const stream = (await api.get(`/videos/${videoId}/stream`, admin)).body.data;
       const { stdout } = await run(
         mediaBinaries().ffprobe,
-        ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', stream.hlsUrl],
+        ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', `${server.url}${stream.hlsUrl}`],
         {
           timeout: 120_000,
         },

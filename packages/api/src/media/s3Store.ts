@@ -29,8 +29,6 @@ import { ingestMarker, scratchPath } from './localStore.js';
 import { copyWithinBucket } from './s3Copy.js';
 import { checkedKey, checkedVideoId, contentTypeOf, type MediaStorage, MediaStoreError, transcodeScratchDir } from './storage.js';
 
-/** How long ffmpeg may read an original through its presigned URL (a long transcode included). */
-const FFMPEG_URL_SECONDS = 6 * 3600;
 /** Parts of a multipart upload, and how many go at once. */
 const PART_BYTES = 16 * 1024 * 1024;
 const UPLOAD_CONCURRENCY = 4;
@@ -247,10 +245,8 @@ export function s3MediaStorage(env: S3Env): MediaStorage {
         throw explainS3Error(err, location);
       }
     },
-    async ffmpegInput(key) {
-      return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }), {
-        expiresIn: FFMPEG_URL_SECONDS,
-      });
+    async ffmpegInput(key, seconds) {
+      return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }), { expiresIn: seconds });
     },
     async presignedUrl(key, seconds) {
       return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }), { expiresIn: seconds });

@@ -9,7 +9,7 @@
  *   videos/{videoId}/video.{ext}        the video file, as uploaded (ext from its probed container)
  *   videos/{videoId}/thumbnail.{jpg|png|webp}
  *   videos/{videoId}/hls/…              the HLS ladder (transcode/hlsTranscoder.ts: playlists,
- *                                       encrypted segments, seek-preview sprites)
+ *                                       encrypted segments, each rendition's progressive MP4, seek-preview sprites)
  * A key is checked against a strict pattern before use, so nothing taken from a URL can reach
  * another path on disk or another object in the bucket.
  *
@@ -63,8 +63,8 @@ export interface MediaStorage {
   openRead(key: string, range?: { start: number; end: number }): Promise<Readable>;
   /** A small text object (a playlist, a WebVTT), or null when it does not exist. */
   readText(key: string): Promise<string | null>;
-  /** A path or a URL (valid for hours) ffmpeg and ffprobe can read the object from. */
-  ffmpegInput(key: string): Promise<string>;
+  /** A path, or a URL valid for `seconds` (as long as the job needs), ffmpeg and ffprobe can read the object from. */
+  ffmpegInput(key: string, seconds: number): Promise<string>;
   /** A presigned GET URL valid for `seconds` (object stores only; null on the local disk). */
   presignedUrl(key: string, seconds: number): Promise<string | null>;
   /** Where the transcoder stages the ladder of `videoId`. */
@@ -116,7 +116,7 @@ const INGEST_MARKER = /\.([A-Za-z0-9_-]{1,64})\.ingest$/;
 const STALE_STAGING_MS = 24 * 60 * 60 * 1000;
 
 const KEY =
-  /^videos\/[A-Za-z0-9_-]{1,64}\/((video|thumbnail)\.[a-z0-9]{2,5}|hls\/(master\.m3u8|previews\.vtt|\d{3,4}p\/(index\.m3u8|seg_\d{5}\.ts)|sprites\/sprite-\d{3}\.jpg))$/;
+  /^videos\/[A-Za-z0-9_-]{1,64}\/((video|thumbnail)\.[a-z0-9]{2,5}|hls\/(master\.m3u8|previews\.vtt|\d{3,4}p\/(index\.m3u8|seg_\d{5}\.ts|progressive\.mp4)|sprites\/sprite-\d{3}\.jpg))$/;
 export const VIDEO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function isValidKey(key: string): boolean {

@@ -42,7 +42,7 @@ describe.runIf(mediaKinds().includes('s3'))('the object store down during upload
     link.cut();
     const refused = await postUpload(server.url, token, { title: 'While down', accessLevel: 'free' }, { video: clip });
     expect([refused.status, refused.body]).toEqual([503, { success: false, error: MEDIA_STORE_UNAVAILABLE }]);
-    expect((await apiClient(server.url).get('/health')).body.data.media).toEqual({ kind: 's3', reachable: false });
+    expect((await apiClient(server.url).get('/health', token)).body.data.media).toEqual({ kind: 's3', reachable: false });
     expect(await server.ctx.db.all('SELECT id FROM videos')).toEqual([]);
     // No scratch copy; only the ingest's marker, kept until the store answers and confirms nothing of it is there.
     const left = filesUnder(path.join(server.store.dataDir, 'media'));
@@ -55,7 +55,7 @@ describe.runIf(mediaKinds().includes('s3'))('the object store down during upload
     const taken = await postUpload(server.url, token, { title: 'Once back', accessLevel: 'free' }, { video: clip });
     expect(taken.status).toBe(201);
     expect(await bucketKeys(bucket.bucket)).toHaveLength(2);
-    expect((await apiClient(server.url).get('/health')).body.data.media).toEqual({ kind: 's3', reachable: true });
+    expect((await apiClient(server.url).get('/health', token)).body.data.media).toEqual({ kind: 's3', reachable: true });
     const thumbnail = `${server.url}/api/videos/${taken.body.data?.videoId}/thumbnail`;
     const up = await fetch(thumbnail);
     expect([up.status, (await up.arrayBuffer()).byteLength > 0]).toEqual([200, true]);

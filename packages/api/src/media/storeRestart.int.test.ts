@@ -54,7 +54,7 @@ describe.runIf(mediaKinds().includes('s3'))('the object store restarting during 
     const stream = (await apiClient(server.url).get(`/videos/${videoId}/stream`, await adminToken(server))).body.data;
     const { stdout } = await run(
       mediaBinaries().ffprobe,
-      ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', stream[field]],
+      ['-v', 'error', '-show_entries', 'format=duration', '-of', 'json', `${server.url}${stream[field]}`],
       {
         timeout: 120_000,
       },
@@ -126,10 +126,10 @@ describe.runIf(mediaKinds().includes('s3'))('the object store restarting during 
     const keys = await bucketKeys(bucket.bucket, `videos/${videoId}/`);
     expect(keys.filter((k) => !k.includes('/hls/'))).toEqual([`videos/${videoId}/thumbnail.jpg`, `videos/${videoId}/video.mp4`]);
     // tus-js-client gives up an upload URL whose HEAD failed (503 while the gateway was down) and
-    // creates a new upload: the abandoned one's objects stay at the bucket's root until tus's
-    // expiry sweep; nothing of it is published.
+    // creates a new upload: the abandoned one's objects stay under `tus/` (the site's tus prefix; no
+    // PREFIX here) until tus's expiry sweep; nothing of it is published.
     const rest = (await bucketKeys(bucket.bucket)).filter((k) => !k.startsWith('videos/'));
-    expect(rest.every((k) => /^[A-Za-z0-9-]+(\.info|\.part)?$/.test(k))).toBe(true);
+    expect(rest.every((k) => /^tus\/[A-Za-z0-9-]+(\.info|\.part)?$/.test(k))).toBe(true);
     expect(filesUnder(path.join(server.store.dataDir, 'media'))).toEqual([]);
   }, 180_000);
 

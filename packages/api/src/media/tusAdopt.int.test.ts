@@ -19,6 +19,7 @@ import { adminToken } from '../../test/adminToken.js';
 import { type TestServer, tmpDir } from '../../test/harness.js';
 import { bucketKeys, type FreshBucket, mediaKinds, TEST_S3, testS3Client } from '../../test/s3.js';
 import { ingestVideoFile } from '../catalog/ingest.js';
+import { createTusS3Store } from '../uploads/tusUploads.js';
 import { filesUnder, makeFakeVideo, makeSizedClip } from './media.testkit.js';
 import { mediaStorageFor } from './mediaStore.js';
 import type { Relay } from './relay.testkit.js';
@@ -147,7 +148,7 @@ describe.runIf(mediaKinds().includes('s3'))('a finished tus upload is adopted in
     expect([head.status, head.headers.get('upload-offset')]).toEqual([200, String(bytes.length)]);
     const videoId = head.headers.get('upload-video-id');
     expect(await server.ctx.db.all('SELECT id FROM videos WHERE title = ?', ['Probe cut'])).toEqual([{ id: videoId }]);
-    expect((await bucketKeys(bucket.bucket)).filter((k) => k.startsWith(upload.id))).toEqual([]);
+    expect((await bucketKeys(bucket.bucket)).filter((k) => k.includes(upload.id))).toEqual([]);
   }, 60_000);
 
   it('a video in the bucket that cannot be read because the store is unreachable is a 503, not "not a video"', async () => {
@@ -176,7 +177,7 @@ describe.runIf(mediaKinds().includes('s3'))('a finished tus upload is adopted in
     const refused = await upload.send();
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: string }).error).toMatch(/not a playable video/);
-    expect((await bucketKeys(bucket.bucket)).filter((k) => k.startsWith(upload.id))).toEqual([]);
+    expect((await bucketKeys(bucket.bucket)).filter((k) => k.includes(upload.id))).toEqual([]);
     expect(await server.ctx.db.get('SELECT id FROM tus_uploads WHERE id = ?', [upload.id])).toBeUndefined();
   });
 
@@ -184,23 +185,49 @@ describe.runIf(mediaKinds().includes('s3'))('a finished tus upload is adopted in
     const bytes = fs.readFileSync(makeFakeVideo(fixtures));
     const upload = await created(bytes, 'Never ingested');
     // Every byte in the bucket behind the server's back: the state a process dying before ingestion leaves.
-    const direct = new S3Store({
-      partSize: 8 * MiB,
-      s3ClientConfig: { bucket: bucket.bucket, ...s3ClientConfig({ ...server.ctx.env, AWS_ENDPOINT_URL_S3: TEST_S3?.endpoint }) },
-    });
+    const direct = createTusS3Store({ ...server.ctx.env, AWS_ENDPOINT_URL_S3: TEST_S3?.endpoint ?? '' });
     await direct.write(Readable.from([bytes]), upload.id, 0);
-    expect((await bucketKeys(bucket.bucket)).filter((k) => k.startsWith(upload.id))).toEqual([upload.id, `${upload.id}.info`]);
+    expect((await bucketKeys(bucket.bucket)).filter((k) => k.includes(upload.id))).toEqual([
+      `site/tus/${upload.id}`,
+      `site/tus/${upload.id}.info`,
+    ]);
     // Eight days later nobody asked for it; the sweep at start (and hourly) removes it and its row.
     await server.ctx.db.run('UPDATE tus_uploads SET created_at = ? WHERE id = ?', [
       new Date(Date.now() - 8 * 86_400_000).toISOString(),
       upload.id,
     ]);
     server = await server.restart({ PORT: String(server.port) });
-    const left = async () => (await bucketKeys(bucket.bucket)).filter((k) => k.startsWith(upload.id));
+    const left = async () => (await bucketKeys(bucket.bucket)).filter((k) => k.includes(upload.id));
     const row = () => server.ctx.db.get('SELECT id FROM tus_uploads WHERE id = ?', [upload.id]);
     for (let i = 0; i < 100 && ((await left()).length > 0 || (await row())); i++) await new Promise((r) => setTimeout(r, 50));
     expect(await left()).toEqual([]);
     expect(await row()).toBeUndefined();
+  });
+
+  it('an upload begun before the PREFIX/tus/ layout (no owner, objects at the bucket root) is removed from the root once expired, by its id only', async () => {
+    // What the earlier version left: a tus upload at the bucket root, its row without an owner; and a
+    // neighbour's object at the root that this site knows nothing of.
+    const config = { bucket: bucket.bucket, ...s3ClientConfig({ ...server.ctx.env, AWS_ENDPOINT_URL_S3: TEST_S3?.endpoint ?? '' }) };
+    const atRoot = new S3Store({ partSize: 8 * MiB, s3ClientConfig: config });
+    const id = server.ctx.ids.next();
+    await atRoot.create({ id, size: 100, offset: 0, metadata: {}, creation_date: new Date().toISOString() } as never);
+    await atRoot.write(Readable.from([Buffer.alloc(10)]), id, 0);
+    const s3 = testS3Client();
+    await s3.send(new PutObjectCommand({ Bucket: bucket.bucket, Key: 'neighbour-upload', Body: 'x' }));
+    await server.ctx.db.run('INSERT INTO tus_uploads (id, created_at, created_by) VALUES (?, ?, NULL)', [
+      id,
+      new Date(Date.now() - 8 * 86_400_000).toISOString(),
+    ]);
+    expect((await bucketKeys(bucket.bucket)).filter((k) => k.startsWith(id))).toEqual([`${id}.info`, `${id}.part`]);
+    server = await server.restart({ PORT: String(server.port) });
+    const left = async () => (await bucketKeys(bucket.bucket)).filter((k) => k.startsWith(id));
+    const row = () => server.ctx.db.get('SELECT id FROM tus_uploads WHERE id = ?', [id]);
+    for (let i = 0; i < 100 && ((await left()).length > 0 || (await row())); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await left()).toEqual([]);
+    expect(await row()).toBeUndefined();
+    const open = (await s3.send(new ListMultipartUploadsCommand({ Bucket: bucket.bucket, Prefix: id }))).Uploads ?? [];
+    expect(open).toEqual([]);
+    expect(await bucketKeys(bucket.bucket, 'neighbour-upload')).toEqual(['neighbour-upload']);
   });
 
   it('an object above the single-copy limit is copied in UploadPartCopy ranges, byte for byte', async () => {

@@ -3,9 +3,9 @@
  * a subscription, a second factor and mail exports their data, deletes their account, and then
  * their e-mail, names and date of birth are found nowhere — not in the SQLite file and its WAL,
  * not in a `pg_dump` of the PostgreSQL database (Debian's pg_dump), not in the dev outbox, not in
- * the log lines written after the erasure — while the chain verifies, the payment totals and the
- * subscription replay are unchanged, a rebuild gives the same read models, and the address can
- * register again.
+ * the log lines written after the erasure — while the chain verifies, the payment totals are
+ * unchanged, the subscription replay shows the member's subscription ended with the account, a
+ * rebuild gives the same read models, and the address can register again.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -200,8 +200,14 @@ forEachStore('erasure by crypto-shredding', (kind) => {
     expect(own.at(-1)).toMatchObject({ type: 'MemberErased', data: { userId: member.id, requestedBy: 'member', reason: null } });
     const pending = await api.get('/admin/pending-payments', admin.token);
     expect(pending.status).toBe(200);
+    // The money is unchanged; the subscription the member paid for ended with the account
+    // (SubscriptionCanceled, reason account_erased), which is the one change the replay shows.
     const after = await auditFigures(server);
-    expect(after).toEqual(before.audit);
+    expect(after).toEqual({
+      ...before.audit,
+      subscriptions: before.audit.subscriptions.map((sub) => (sub.userId === member.id ? { ...sub, status: 'canceled' } : sub)),
+    });
+    expect(before.audit.subscriptions.find((sub) => sub.userId === member.id)).toMatchObject({ status: 'active' });
     const rows = await collect(paymentHistory(server.ctx.store.streamAll()));
     expect(rows.filter((r) => r.userId === member.id).map((r) => r.memberEmail)).toEqual(
       rows.filter((r) => r.userId === member.id).map(() => label),
@@ -212,7 +218,7 @@ forEachStore('erasure by crypto-shredding', (kind) => {
     );
     expect(payment).toMatchObject({ user_email: label, status: 'verified', tx_hash: txHash });
     const verified = await verifyChain(server.ctx.rawStore);
-    expect(verified).toMatchObject({ ok: true, events: before.head.events + 1 });
+    expect(verified).toMatchObject({ ok: true, events: before.head.events + 2 }); // MemberErased, SubscriptionCanceled
     const reconcile = await api.get('/admin/audit/reconcile', admin.token);
     expect(reconcile.body.data).toMatchObject({ ok: true });
 

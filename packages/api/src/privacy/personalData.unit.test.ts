@@ -37,6 +37,7 @@ describe('personal fields', () => {
     for (const f of ['userId', 'paymentId', 'amountSats', 'planType', 'registeredAt', 'address', 'txHash', 'status', 'reason', 'role'])
       expect({ f, personal: isPersonalField('PaymentRejected', f) }).toEqual({ f, personal: false });
     expect(isPersonalField('UserRejected', 'reason')).toBe(true);
+    expect(isPersonalField('UserSuspended', 'reason')).toBe(true);
     // A chat message, the team's replies too (both sealed under the member's key).
     expect(isPersonalField('ChatMessageSent', 'text')).toBe(true);
     expect(isPersonalField('ChatMessageSent', 'authorId')).toBe(false);

@@ -10,7 +10,7 @@ import type { Clock } from './clock.js';
 export interface Caller {
   actorId: string | null;
   requestId?: string | null | undefined;
-  /** Origin for links mailed because of this command (PUBLIC_URL or the request's origin). */
+  /** Origin for links mailed because of this command (PUBLIC_URL: http/linkOrigin.ts). */
   origin?: string | undefined;
   /** A named system actor (e.g. 'billing-scheduler') when no user caused it. */
   actor?: string | undefined;

@@ -103,6 +103,26 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       // Concurrent hits from both processes are all counted (one atomic upsert each).
       const many = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? la : lb).hit('burst')));
       expect(many.filter(Boolean)).toHaveLength(3);
+      // What one process counted, the other peeks (the login backoff reads the count and its window).
+      expect(await lb.peek('burst')).toEqual({ count: 20, resetAt: now + 60_000 });
+      expect(await lb.peek('never')).toBeUndefined();
+    });
+
+    it('a sliding window restarts at every hit, from either process', async () => {
+      let now = 5_000_000;
+      const la = createRateLimiter(a.db, 'test-sliding', 3, 60_000, () => now, { sliding: true });
+      const lb = createRateLimiter(b.db, 'test-sliding', 3, 60_000, () => now, { sliding: true });
+      await la.hit('k');
+      now += 50_000;
+      await lb.hit('k');
+      expect(await la.peek('k')).toEqual({ count: 2, resetAt: now + 60_000 });
+      now += 50_000;
+      // A fixed window would have ended 100 s after the first hit; this one ends 60 s after the last.
+      expect(await lb.peek('k')).toEqual({ count: 2, resetAt: now + 10_000 });
+      now += 10_001;
+      expect(await la.peek('k')).toBeUndefined();
+      await lb.hit('k');
+      expect(await la.peek('k')).toEqual({ count: 1, resetAt: now + 60_000 });
     });
   });
 }

@@ -11,6 +11,8 @@ export type ErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' |
 export interface ServiceError {
   kind: ErrorKind;
   message: string;
+  /** With `rate_limited`: when to try again (the `Retry-After` header, seconds). */
+  retryAfterSeconds?: number;
 }
 
 export type Failure = { ok: false; error: ServiceError };
@@ -18,6 +20,12 @@ export type Result<T> = { ok: true; value: T } | Failure;
 
 export const success = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
 export const failure = (kind: ErrorKind, message: string): Failure => ({ ok: false, error: { kind, message } });
+
+/** A `rate_limited` failure that says when to try again (whole seconds, at least 1). */
+export const rateLimited = (message: string, retryAfterMs: number): Failure => ({
+  ok: false,
+  error: { kind: 'rate_limited', message, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) },
+});
 
 const kindOfDomainCode: Record<DomainErrorCode, ErrorKind> = {
   validation: 'invalid',

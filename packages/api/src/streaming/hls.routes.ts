@@ -3,11 +3,16 @@
  * (hlsSignature.ts: `?u&e&m&s`, the grant naming the tallest rendition they may watch):
  *
  *   master.m3u8                    the renditions this viewer may watch, nothing else
- *   {name}/index.m3u8              a media playlist; segment URIs signed, key URI with a fresh short-lived token
+ *   {name}/index.m3u8              a media playlist; segment URIs signed, a key URI per key window
  *   segments/{name}-seg_00000.ts   an AES-128 encrypted segment (sendMedia.ts: nginx X-Accel-Redirect or Node)
  *   previews.vtt, sprites/…jpg     seek previews
- *   key?u&e&t                      the video's AES key: a valid key token AND the access decision
- *                                  now (approval, subscription, region), `Cache-Control: no-store`
+ *   key?u&e&t&w                    window w's AES key (no `w`: the video's one key, ladders made before
+ *                                  windows): a valid key token AND the access decision now
+ *                                  (approval, subscription, region), `Cache-Control: no-store`
+ *
+ * The master and media playlists make the access decision again too (accessRecheck.ts, at most
+ * 15 s old), so a grant handed out before an erasure or the end of a subscription stops there;
+ * segments stay shared and cacheable: a key fetched earlier opens its own window (~28 s) only.
  *
  * Anything without a valid signature (or for a rendition above the grant) is refused with the
  * progressive media route's messages; no playlist, segment or key is ever answered to it.
@@ -23,7 +28,8 @@ import { forbidden, notFound, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { mediaStorageFor } from '../media/mediaStore.js';
 import { MediaStoreError } from '../media/storage.js';
-import { keyOf } from '../transcode/videoKeys.js';
+import { keyOf, windowKey } from '../transcode/videoKeys.js';
+import { recheckAccess } from './accessRecheck.js';
 import { entitledRenditions } from './entitlement.js';
 import { masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists.js';
 import { type HlsGrant, signKeyToken, verifyHlsGrant, verifyKeyToken } from './hlsSignature.js';
@@ -113,12 +119,18 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     return c.body(body, 200);
   }
 
+  /** The grant's renditions the viewer may still watch now (the access decision made again, cached). */
+  async function stillAllowed(c: Context<AppEnv>, g: Awaited<ReturnType<typeof granted>>) {
+    const { maxHeight } = await recheckAccess(ctx, g.videoId, g.grant.userId, geoCheckFor(c, ctx).blocked);
+    return maxHeight >= g.grant.maxHeight ? g.allowed : entitledRenditions(g.ladder.renditions, maxHeight);
+  }
+
   api.get(
     '/hls/:id/master.m3u8',
     hlsDoc('The master playlist: the renditions this member may watch', idOnly, PLAYLIST_TYPE),
     async function hlsMaster(c) {
-      const { allowed, query } = await granted(c);
-      return text(c, masterPlaylist(allowed, query), PLAYLIST_TYPE);
+      const g = await granted(c);
+      return text(c, masterPlaylist(await stillAllowed(c, g), g.query), PLAYLIST_TYPE);
     },
   );
 
@@ -130,11 +142,12 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       PLAYLIST_TYPE,
     ),
     async function hlsMediaPlaylist(c) {
-      const { videoId, grant, allowed, query } = await granted(c);
-      const name = rendition(c, allowed);
+      const g = await granted(c);
+      const { videoId, grant, query } = g;
+      const name = rendition(c, await stillAllowed(c, g));
       const stored = await readStoredText(keyOfFile(videoId, `${name}/index.m3u8`));
       if (stored === null) throw notFound('Video not found');
-      const keyUri = `${hlsBase(videoId)}/key?${signKeyToken(ctx, videoId, grant.userId)}`;
+      const keyUri = `${hlsBase(videoId)}/key?${signKeyToken(ctx, videoId, grant.userId, grant.expires)}`;
       return text(c, rewriteMediaPlaylist(stored, name, query, keyUri), PLAYLIST_TYPE);
     },
   );
@@ -177,7 +190,14 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     hlsDoc("The video's AES-128 key (16 bytes, no-store), to a member the access decision allows", idOnly, 'application/octet-stream', [
       GRANT_PARAMS[0] as (typeof GRANT_PARAMS)[number],
       GRANT_PARAMS[1] as (typeof GRANT_PARAMS)[number],
-      { name: 't', in: 'query', required: true, description: 'Short-lived key token', schema: { type: 'string' } },
+      { name: 't', in: 'query', required: true, description: 'Key token', schema: { type: 'string' } },
+      {
+        name: 'w',
+        in: 'query',
+        required: false,
+        description: 'The key window (absent: the video key of a ladder made before windows)',
+        schema: { type: 'string' },
+      },
     ]),
     async function hlsKey(c) {
       c.header('Cache-Control', 'no-store');
@@ -185,13 +205,18 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       const videoId = videoIdParam(c);
       const check = verifyKeyToken(ctx, videoId, { u: c.req.query('u'), e: c.req.query('e'), t: c.req.query('t') });
       if (!check.ok) throw forbidden(check.reason === 'expired' ? STREAM_LINK_EXPIRED : STREAM_LINK_INVALID);
-      // 2. The access decision as it stands now, for the token's viewer and this request's region.
-      valueOr(await authorizeViewing(ctx, { videoId, userId: check.grant.userId, regionBlocked: geoCheckFor(c, ctx).blocked }));
+      const w = c.req.query('w');
+      if (w !== undefined && !/^\d{1,6}$/.test(w)) throw forbidden(STREAM_LINK_INVALID);
+      // 2. The access decision as it stands now (never cached), for the token's viewer and this request's region.
+      const decision = await authorizeViewing(ctx, { videoId, userId: check.grant.userId, regionBlocked: geoCheckFor(c, ctx).blocked });
+      // An account that no longer exists: the link is not valid (not a sign-in prompt).
+      if (!decision.ok && decision.error.kind === 'unauthorized') throw forbidden(STREAM_LINK_INVALID);
+      valueOr(decision);
       const key = await keyOf(ctx.db, videoId);
       if (!key) throw notFound('Video not found');
       c.header('Content-Type', 'application/octet-stream');
       c.header('X-Content-Type-Options', 'nosniff');
-      return c.body(new Uint8Array(key.key), 200);
+      return c.body(new Uint8Array(w === undefined ? key.key : windowKey(key.key, Number(w))), 200);
     },
   );
 }

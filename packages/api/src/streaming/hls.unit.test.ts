@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../shared/clock.testkit';
+import { windowedPlaylist } from '../transcode/hlsPackaging';
 import { entitledRenditions, maxRenditionHeight } from './entitlement';
 import { masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists';
 import { signHlsGrant, signKeyToken, verifyHlsGrant, verifyKeyToken } from './hlsSignature';
@@ -44,6 +45,28 @@ describe('playlists', () => {
     );
     expect(() => rewriteMediaPlaylist('#EXTM3U\n../../store.sqlite\n', '720p', 'q', 'k')).toThrow();
   });
+  it('a key per window: each #EXT-X-KEY keeps the window it names', () => {
+    const stored = windowedPlaylist(
+      `#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:0\n${[0, 1, 2].map((i) => `#EXTINF:4.0,\nseg_0000${i}.ts`).join('\n')}\n#EXT-X-ENDLIST\n`,
+      2,
+    ).text;
+    expect(rewriteMediaPlaylist(stored, '720p', 'q=1', '/api/hls/v/key?t=x')).toBe(
+      [
+        '#EXTM3U',
+        '#EXT-X-MEDIA-SEQUENCE:0',
+        '#EXT-X-KEY:METHOD=AES-128,URI="/api/hls/v/key?t=x&w=0"',
+        '#EXTINF:4.0,',
+        '../segments/720p-seg_00000.ts?q=1',
+        '#EXTINF:4.0,',
+        '../segments/720p-seg_00001.ts?q=1',
+        '#EXT-X-KEY:METHOD=AES-128,URI="/api/hls/v/key?t=x&w=1"',
+        '#EXTINF:4.0,',
+        '../segments/720p-seg_00002.ts?q=1',
+        '#EXT-X-ENDLIST',
+        '',
+      ].join('\n'),
+    );
+  });
   it('previews get signed sprite URIs before the fragment', () => {
     expect(rewritePreviewsVtt('WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nsprites/sprite-001.jpg#xywh=0,0,160,90\n', 'q=1')).toContain(
       'sprites/sprite-001.jpg?q=1#xywh=0,0,160,90',
@@ -53,7 +76,7 @@ describe('playlists', () => {
 
 describe('HLS signatures', () => {
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
-  const ctx = { env: { TOKEN_SECRET: 's'.repeat(40), STREAM_URL_TTL_SECONDS: 7200, HLS_KEY_TOKEN_TTL_SECONDS: 300 }, clock } as never;
+  const ctx = { env: { TOKEN_SECRET: 's'.repeat(40), STREAM_URL_TTL_SECONDS: 7200 }, clock } as never;
   const q = (s: string) => Object.fromEntries(new URLSearchParams(s)) as Record<string, string>;
   it('a grant covers its video, user and height until it expires', () => {
     const { query } = signHlsGrant(ctx, 'v1', 'u1', 1080);
@@ -61,9 +84,11 @@ describe('HLS signatures', () => {
     expect(verifyHlsGrant(ctx, 'v2', q(query))).toEqual({ ok: false, reason: 'invalid' });
     expect(verifyHlsGrant(ctx, 'v1', { ...q(query), m: '2160' })).toEqual({ ok: false, reason: 'invalid' });
   });
-  it('a key token is not a grant, and lives HLS_KEY_TOKEN_TTL_SECONDS', () => {
-    const token = q(signKeyToken(ctx, 'v1', 'u1'));
+  it('a key token is not a grant, and lives until the expiry it was signed with', () => {
+    const expires = Math.floor(clock.now().getTime() / 1000) + 300;
+    const token = q(signKeyToken(ctx, 'v1', 'u1', expires));
     expect(verifyKeyToken(ctx, 'v1', token).ok).toBe(true);
+    expect(verifyKeyToken(ctx, 'v1', { ...token, e: String(expires + 3600) })).toEqual({ ok: false, reason: 'invalid' });
     expect(verifyHlsGrant(ctx, 'v1', { u: token.u, e: token.e, m: '1080', s: token.t }).ok).toBe(false);
     (clock as TestClock).advance(301_000);
     expect(verifyKeyToken(ctx, 'v1', token)).toEqual({ ok: false, reason: 'expired' });

@@ -22,13 +22,19 @@ export function masterPlaylist(renditions: readonly RenditionInfo[], query: stri
 
 /**
  * Rewrites a media playlist of rendition `name`: every segment URI becomes
- * `../segments/{name}-seg_NNNNN.ts?query`, every `#EXT-X-KEY` URI becomes `keyUri`.
+ * `../segments/{name}-seg_NNNNN.ts?query`; every `#EXT-X-KEY` URI becomes `keyUri`, with the
+ * window it names (`key?w=3` → `keyUri&w=3`, transcode/hlsPackaging.ts) or none (a ladder
+ * transcoded with one key per video: its stored URI is `key`).
  */
 export function rewriteMediaPlaylist(text: string, name: string, query: string, keyUri: string): string {
   return text
     .split(/\r?\n/)
     .map((line) => {
-      if (line.startsWith('#EXT-X-KEY:')) return line.replace(/URI="[^"]*"/, `URI="${keyUri}"`);
+      if (line.startsWith('#EXT-X-KEY:'))
+        return line.replace(/URI="([^"]*)"/, (_, uri: string) => {
+          const window = /^key\?w=(\d{1,6})$/.exec(uri)?.[1];
+          return `URI="${keyUri}${window === undefined ? '' : `&w=${window}`}"`;
+        });
       if (line && !line.startsWith('#')) {
         if (!/^seg_\d{5}\.ts$/.test(line.trim())) throw new Error(`unexpected segment name in a stored playlist: ${line}`);
         return `../segments/${name}-${line.trim()}?${query}`;

@@ -3,7 +3,9 @@
  * the segments and the seek previews of the renditions up to `maxHeight` (the viewer's entitlement
  * when the stream was opened): HMAC-SHA256 over (video, user, expiry, max height) with a key of its
  * own derived from TOKEN_SECRET, so neither a progressive stream signature nor a session token can
- * pass for one. The AES key URL carries a separate short-lived token (HLS_KEY_TOKEN_TTL_SECONDS).
+ * pass for one. The AES key URLs carry a token of their own that expires with the grant: the media
+ * playlist is fetched once and names a key per window of segments (transcode/videoKeys.ts), which the
+ * player fetches as it plays; what stops them is the access decision the key route makes on each.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.js';
@@ -76,9 +78,8 @@ export interface KeyGrant {
   expires: number;
 }
 
-/** The key URL's query (`u`, `e`, `t`): valid HLS_KEY_TOKEN_TTL_SECONDS from now. */
-export function signKeyToken(ctx: SigningContext, videoId: string, userId: string): string {
-  const expires = nowSeconds(ctx) + ctx.env.HLS_KEY_TOKEN_TTL_SECONDS;
+/** The key URL's query (`u`, `e`, `t`): valid until `expires` (Unix seconds; the playlist's grant's). */
+export function signKeyToken(ctx: SigningContext, videoId: string, userId: string, expires: number): string {
   const t = mac(ctx, 'members/hls-key/v1', [videoId, userId, expires]);
   return new URLSearchParams({ u: userId, e: String(expires), t }).toString();
 }

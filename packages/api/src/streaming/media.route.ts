@@ -1,24 +1,32 @@
 /**
- * GET/HEAD /api/media/videos/{id}?u=&e=&s= — the protected video bytes behind a signed, expiring
+ * GET/HEAD /api/media/videos/{id}?u=&e=&r=&s= — the protected video bytes behind a signed, expiring
  * URL, with byte ranges as players use them (206, 416, If-Range), validators and private caching.
- * The file comes from the catalog row's storage key, never from anything in the URL.
+ * The signature names the file (`r`): `original` (the upload, for admins only) or a rendition's
+ * progressive MP4 no taller than the viewer's entitlement; the storage key comes from the catalog,
+ * never from anything in the URL. The access decision is made again for the URL's viewer
+ * (accessRecheck.ts, at most 15 s old), so erasure or the end of a subscription stops the URL.
  *
  * With MEDIA_ACCEL=nginx the route still decides (signature, live video, file present) but sends
  * no bytes (sendMedia.ts): nginx serves the file after this check (deploy/nginx.conf).
  */
 import type { Hono } from 'hono';
-import { findVideo } from '../catalog/catalog.queries.js';
+import { hlsLadderOf } from '../catalog/catalog.queries.js';
 import { videoIdParam } from '../catalog/catalog.routes.js';
 import type { AppContext } from '../context.js';
+import { geoCheckFor } from '../geo/geoCheck.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { forbidden, notFound } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams } from '../http/validate.js';
+import { recheckAccess } from './accessRecheck.js';
+import { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './linkMessages.js';
 import { sendStoredFile } from './sendMedia.js';
 import { verifyStreamSignature } from './streamSignature.js';
 
-export const STREAM_LINK_INVALID = 'This video link is not valid. Please open the video again.';
-export const STREAM_LINK_EXPIRED = 'This video link has expired. Please open the video again.';
+export { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './linkMessages.js';
+
+/** The storage key of a rendition's progressive MP4 (transcode/hlsPackaging.ts). */
+export const progressiveKey = (videoId: string, rendition: string) => `videos/${videoId}/hls/${rendition}/progressive.mp4`;
 
 export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
   const serveVideoDoc = describe({
@@ -31,6 +39,13 @@ export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
     parameters: [
       { name: 'u', in: 'query', required: true, description: 'The member the URL was signed for', schema: { type: 'string' } },
       { name: 'e', in: 'query', required: true, description: 'Expiry (Unix seconds)', schema: { type: 'string' } },
+      {
+        name: 'r',
+        in: 'query',
+        required: true,
+        description: 'The file: `original` (admins) or a rendition (`720p`)',
+        schema: { type: 'string' },
+      },
       { name: 's', in: 'query', required: true, description: 'HMAC-SHA256 signature', schema: { type: 'string' } },
       { name: 'Range', in: 'header', required: false, schema: { type: 'string', examples: ['bytes=0-1048575'] } },
     ],
@@ -46,12 +61,22 @@ export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
   api.get('/media/videos/:id', serveVideoDoc, async function serveVideo(c) {
     // 1. The signature, before any lookup.
     const videoId = videoIdParam(c);
-    const check = verifyStreamSignature(ctx, videoId, { u: c.req.query('u'), e: c.req.query('e'), s: c.req.query('s') });
+    const q = { u: c.req.query('u'), e: c.req.query('e'), r: c.req.query('r'), s: c.req.query('s') };
+    const check = verifyStreamSignature(ctx, videoId, q);
     if (!check.ok) throw forbidden(check.reason === 'expired' ? STREAM_LINK_EXPIRED : STREAM_LINK_INVALID);
 
-    // 2. The file of a live, published video.
-    const row = await findVideo(ctx.db, videoId);
-    if (!row) throw notFound('Video not found');
-    return sendStoredFile(c, ctx, row.video_key, row.video_mime, check.grant.expires);
+    // 2. The access decision as it stands now (a live, published video; the viewer still allowed).
+    const { video, viewer, maxHeight } = await recheckAccess(ctx, videoId, check.grant.userId, geoCheckFor(c, ctx).blocked);
+
+    // 3. The signed file, if this viewer may still have it.
+    const { file } = check.grant;
+    if (file === 'original') {
+      if (viewer.role !== 'admin') throw forbidden(STREAM_LINK_INVALID);
+      return sendStoredFile(c, ctx, video.video_key, video.video_mime, check.grant.expires);
+    }
+    const rendition = hlsLadderOf(video)?.renditions.find((r) => r.name === file && r.progressive);
+    if (!rendition) throw notFound('Video not found');
+    if (rendition.height > maxHeight) throw forbidden(STREAM_LINK_INVALID);
+    return sendStoredFile(c, ctx, progressiveKey(videoId, file), 'video/mp4', check.grant.expires);
   });
 }

@@ -26,7 +26,14 @@ const PRIVATE_CACHE = 'private, no-transform';
 const ACCEL_URL_SECONDS = 60;
 
 /**
- * @param expires the signed URL's expiry (Unix seconds): nginx may reuse the decision until then, a minute at most.
+ * How long nginx may reuse a decision for the next ranges of the same signed URL (the template's
+ * `members_media_grants` cache): with the API's own re-check cache (accessRecheck.ts, 15 s) a
+ * revoked viewer's progressive URL stops within 30 s.
+ */
+export const ACCEL_DECISION_SECONDS = 15;
+
+/**
+ * @param expires the signed URL's expiry (Unix seconds): nginx may reuse the decision until then, ACCEL_DECISION_SECONDS at most.
  */
 export async function sendStoredFile(
   c: Context<AppEnv>,
@@ -59,10 +66,10 @@ export async function sendStoredFile(
     c.header('Cache-Control', cacheControl);
     c.header('X-Accel-Redirect', `${ctx.env.MEDIA_ACCEL_PREFIX}${key}`);
     c.header('X-Media-Key', key);
-    // nginx may reuse this decision for the next ranges of the same signed URL: a minute at
-    // most (an unpublished video stops within it), never past the URL's expiry.
+    // nginx may reuse this decision for the next ranges of the same signed URL: 15 s at most
+    // (a revoked viewer or an unpublished video stops within it), never past the URL's expiry.
     const left = expires - Math.floor(ctx.clock.now().getTime() / 1000);
-    c.header('X-Accel-Expires', String(Math.max(0, Math.min(60, left))));
+    c.header('X-Accel-Expires', String(Math.max(0, Math.min(ACCEL_DECISION_SECONDS, left))));
     return c.body(null, 200);
   }
   c.header('Accept-Ranges', 'bytes');

@@ -1,6 +1,9 @@
 /**
  * GET /api/videos/{id}/stream → `{ streamUrl, hlsUrl, previewsUrl, qualities, watermarkText }` when the
- * access decision allows (`hlsUrl` null until the video is transcoded; the progressive file is the fallback);
+ * access decision allows (`hlsUrl` null until the video is transcoded). `streamUrl`, the player's
+ * fallback, never exceeds the viewer's cap: an admin gets the original, a member the progressive MP4 of
+ * the tallest rendition they are entitled to, or null where none fits (not transcoded yet, a ladder
+ * made before progressive files existed, a cap below the smallest rendition);
  * POST /api/videos/{id}/view `{ duration }` counts a view under the same decision.
  */
 import { streamInfoSchema, viewAnswerSchema } from '@members/ui/api/schemas';
@@ -18,7 +21,7 @@ import { idParams, jsonBody } from '../http/validate.js';
 import { entitledRenditions } from './entitlement.js';
 import { hlsBase } from './hls.routes.js';
 import { signHlsGrant } from './hlsSignature.js';
-import { signStreamPath } from './streamSignature.js';
+import { type StreamFile, signStreamPath } from './streamSignature.js';
 import { authorizeViewing, recordView, renditionEntitlement, type Viewer } from './viewing.service.js';
 
 const viewSchema = z.object({
@@ -32,15 +35,15 @@ const viewSchema = z.object({
 /** Identifies the viewer on screen so a leaked recording can be traced. */
 export const watermarkFor = (viewer: { id: string; email: string }) => `${viewer.email} · ${viewer.id.slice(0, 8)}`;
 
-/** Where browsers reach us: PUBLIC_URL, else the proxy's forwarded host (when trusted), else this request's origin. */
-function publicOrigin(ctx: AppContext, c: Context): string {
-  if (ctx.env.PUBLIC_URL) return ctx.env.PUBLIC_URL.replace(/\/$/, '');
-  if (ctx.env.TRUST_PROXY) {
-    const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
-    const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
-    if (host && /^[\w.-]+(:\d+)?$/.test(host)) return `${proto === 'https' ? 'https' : 'http'}://${host}`;
-  }
-  return new URL(c.req.url).origin;
+/**
+ * The progressive file this viewer gets (pure): the original for an admin; for a member the
+ * progressive MP4 of the tallest rendition within their cap, or none.
+ */
+export function progressiveFileFor(video: VideoRow, viewer: Pick<Viewer, 'role'>, maxHeight: number): StreamFile | null {
+  if (viewer.role === 'admin') return 'original';
+  const fits = (hlsLadderOf(video)?.renditions ?? []).filter((r) => r.progressive && r.height <= maxHeight);
+  const tallest = fits.sort((a, b) => b.height - a.height)[0];
+  return tallest ? (tallest.name as StreamFile) : null;
 }
 
 export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
@@ -71,25 +74,30 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   }
 
   /** The adaptive stream once the ladder exists: the master lists only what this viewer may watch. */
-  async function adaptiveStream(video: VideoRow, viewer: Viewer, base: string) {
+  function adaptiveStream(video: VideoRow, viewer: Viewer, maxHeight: number) {
     const ladder = hlsLadderOf(video);
     if (!ladder) return { hlsUrl: null, previewsUrl: null, qualities: [] as string[] };
-    const maxHeight = await renditionEntitlement(ctx, video, viewer);
     const { query } = signHlsGrant(ctx, video.id, viewer.id, maxHeight);
     return {
-      hlsUrl: `${base}${hlsBase(video.id)}/master.m3u8?${query}`,
-      previewsUrl: ladder.previews ? `${base}${hlsBase(video.id)}/previews.vtt?${query}` : null,
+      hlsUrl: `${hlsBase(video.id)}/master.m3u8?${query}`,
+      previewsUrl: ladder.previews ? `${hlsBase(video.id)}/previews.vtt?${query}` : null,
       qualities: entitledRenditions(ladder.renditions, maxHeight).map((r) => r.name),
     };
   }
 
   api.get('/videos/:id/stream', getStreamDoc, async function getStream(c) {
     const { video, viewer } = await authorize(c, videoIdParam(c));
-    const { path, expiresAt } = signStreamPath(ctx, video.id, viewer.id);
-    const base = publicOrigin(ctx, c);
+    const maxHeight = await renditionEntitlement(ctx, video, viewer);
+    const file = progressiveFileFor(video, viewer, maxHeight);
+    const signed = file ? signStreamPath(ctx, video.id, viewer.id, file) : null;
     c.header('Cache-Control', 'private, no-store');
-    const hls = await adaptiveStream(video, viewer, base);
-    return ok(c, { streamUrl: `${base}${path}`, ...hls, watermarkText: watermarkFor(viewer), expiresAt });
+    const hls = adaptiveStream(video, viewer, maxHeight);
+    // Every URL handed out here expires together (STREAM_URL_TTL_SECONDS from now). Same-origin paths,
+    // never an absolute URL: nothing here follows the request's Host or X-Forwarded-Host, and the page's
+    // CSP (`'self'`) allows them whatever address it was loaded from.
+    const expiresAt =
+      signed?.expiresAt ?? new Date((Math.floor(ctx.clock.now().getTime() / 1000) + ctx.env.STREAM_URL_TTL_SECONDS) * 1000).toISOString();
+    return ok(c, { streamUrl: signed ? signed.path : null, ...hls, watermarkText: watermarkFor(viewer), expiresAt });
   });
 
   api.post('/videos/:id/view', countViewDoc, async function countView(c) {

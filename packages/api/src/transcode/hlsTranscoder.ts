@@ -2,12 +2,16 @@
  * Runs the ladder's ffmpeg as a child process (never on the event loop: Node only reads its
  * progress lines), at a lower CPU priority than the API, into a staging folder beside the video;
  * on success the folder replaces the video's `hls/` in one rename, so players never see half a
- * ladder (with object storage the media store publishes the folder instead, playlists last). The key file ffmpeg needs lives in a private temporary folder, never under the media root.
+ * ladder (with object storage the media store publishes the folder instead, playlists last).
+ * ffmpeg writes the segments unencrypted into the staging folder; before anything is published each
+ * rendition gets its progressive MP4 and its segments are encrypted, a key per window
+ * (hlsPackaging.ts). No key is ever written to a file.
  *
  * Layout written (the same whoever transcodes, server or desktop console):
  *   videos/{id}/hls/master.m3u8            ffmpeg's master (every rendition; the API serves a filtered one)
- *   videos/{id}/hls/{name}/index.m3u8      one media playlist per rendition ("1080p"…)
- *   videos/{id}/hls/{name}/seg_00000.ts    AES-128-CBC encrypted MPEG-TS segments of ~4 s
+ *   videos/{id}/hls/{name}/index.m3u8      one media playlist per rendition ("1080p"…), an #EXT-X-KEY per key window
+ *   videos/{id}/hls/{name}/seg_00000.ts    AES-128-CBC encrypted MPEG-TS segments of ~4 s (a key per ~28 s window)
+ *   videos/{id}/hls/{name}/progressive.mp4 the rendition as one faststart MP4 (what a member capped at its height gets)
  *   videos/{id}/hls/sprites/sprite-001.jpg seek-preview sheets (10×10 tiles of 160×90)
  *   videos/{id}/hls/previews.vtt           WebVTT map of the tiles
  */
@@ -16,6 +20,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { mediaBinaries } from '../media/ffmpeg.js';
+import { encryptInWindows, remuxProgressive } from './hlsPackaging.js';
 import { ladderArgs, previewInterval, type Rendition, renditionBandwidth } from './ladder.js';
 import { previewLayout, previewsVtt } from './previews.js';
 import type { PreviewInfo, RenditionInfo } from './transcode.decider.js';
@@ -134,23 +139,16 @@ function runFfmpeg(args: string[], durationSeconds: number, onProgress?: (f: num
  */
 export async function transcodeToHls(input: TranscodeInput): Promise<TranscodeOutput> {
   const staging = path.join(input.videoDir, `hls.tmp-${input.attempt}-${process.pid}`);
-  const keyDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'members-hls-key-'));
   try {
     await removeStaging(input.videoDir);
     await fsp.mkdir(path.join(staging, 'sprites'), { recursive: true });
     for (const r of input.renditions) await fsp.mkdir(path.join(staging, r.name), { recursive: true });
-    const keyFile = path.join(keyDir, 'key.bin');
-    await fsp.writeFile(keyFile, input.key.key, { mode: 0o600 });
-    const keyInfo = path.join(keyDir, 'key.info');
-    // The URI is a placeholder: the API rewrites it per viewer with a short-lived token.
-    await fsp.writeFile(keyInfo, `key\n${keyFile}\n${input.key.iv.toString('hex')}\n`, { mode: 0o600 });
 
     const started = process.hrtime.bigint();
     await runFfmpeg(
       ladderArgs({
         input: input.source,
         outDir: staging,
-        keyInfoFile: keyInfo,
         renditions: input.renditions,
         hasAudio: input.hasAudio,
         durationSeconds: input.durationSeconds,
@@ -160,14 +158,12 @@ export async function transcodeToHls(input: TranscodeInput): Promise<TranscodeOu
       input.onProgress,
       input.signal,
     );
-    const ffmpegSeconds = Number(process.hrtime.bigint() - started) / 1e9;
 
     const codecs = codecsFromMaster(await fsp.readFile(path.join(staging, 'master.m3u8'), 'utf8'));
     const renditions: RenditionInfo[] = [];
     for (const r of input.renditions) {
       const playlist = await fsp.readFile(path.join(staging, r.name, 'index.m3u8'), 'utf8');
-      if (!playlist.includes('#EXT-X-ENDLIST') || !playlist.includes('METHOD=AES-128'))
-        throw new TranscodeError(`ffmpeg left an incomplete playlist for ${r.name}`);
+      if (!playlist.includes('#EXT-X-ENDLIST')) throw new TranscodeError(`ffmpeg left an incomplete playlist for ${r.name}`);
       // ffmpeg reads a source whose connection broke as ended, and exits 0 with half a ladder.
       const seconds = playlistSeconds(playlist);
       if (seconds < input.durationSeconds - Math.max(2, input.durationSeconds * 0.05))
@@ -180,8 +176,17 @@ export async function transcodeToHls(input: TranscodeInput): Promise<TranscodeOu
         height: r.height,
         bandwidth: renditionBandwidth(r, input.hasAudio),
         codecs: codecs.get(r.name) ?? (input.hasAudio ? 'avc1.640028,mp4a.40.2' : 'avc1.640028'),
+        progressive: true,
       });
     }
+    // The progressive file from the plain segments, then the segments encrypted in key windows.
+    for (const r of input.renditions) {
+      await remuxProgressive(path.join(staging, r.name), input.signal).catch((err: Error) => {
+        throw new TranscodeError(input.signal?.aborted ? 'transcode stopped: the server is shutting down' : err.message);
+      });
+      await encryptInWindows(path.join(staging, r.name), input.key.key);
+    }
+    const ffmpegSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     const layout = previewLayout(input.durationSeconds, previewInterval(input.durationSeconds));
     await fsp.writeFile(path.join(staging, 'previews.vtt'), previewsVtt(layout, input.durationSeconds));
     const totalBytes = await folderBytes(staging);
@@ -205,7 +210,5 @@ export async function transcodeToHls(input: TranscodeInput): Promise<TranscodeOu
   } catch (err) {
     await fsp.rm(staging, { recursive: true, force: true }).catch(() => {});
     throw err;
-  } finally {
-    await fsp.rm(keyDir, { recursive: true, force: true });
   }
 }

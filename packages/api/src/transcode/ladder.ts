@@ -76,8 +76,11 @@ export interface LadderJob {
   input: string;
   /** Output folder (the video's `hls` staging folder). */
   outDir: string;
-  /** ffmpeg's key-info file: key URI, key file path, IV. */
-  keyInfoFile: string;
+  /**
+   * ffmpeg's key-info file (key URI, key file path, IV), to have ffmpeg encrypt with one key. The
+   * transcoder leaves it out and encrypts per key window afterwards (hlsPackaging.ts).
+   */
+  keyInfoFile?: string;
   renditions: Rendition[];
   hasAudio: boolean;
   durationSeconds: number;
@@ -149,8 +152,7 @@ export function ladderArgs(job: LadderJob): string[] {
     'vod',
     '-hls_segment_type',
     'mpegts',
-    '-hls_key_info_file',
-    job.keyInfoFile,
+    ...(job.keyInfoFile ? ['-hls_key_info_file', job.keyInfoFile] : []),
     '-hls_segment_filename',
     `${job.outDir}/%v/seg_%05d.ts`,
     '-master_pl_name',

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { adminToken } from '../../test/adminToken';
 import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness';
 import { ingestVideoFile } from '../catalog/ingest';
 import { openDatabase } from '../context';
@@ -198,7 +199,7 @@ forEachStore('transcode leases', (kind) => {
     });
     try {
       await waitUntil(async () => (await typesOf(videoId)).includes('TranscodeStarted'));
-      const health = (await apiClient(server.url).get('/health')).body.data.transcode;
+      const health = (await apiClient(server.url).get('/health', await adminToken(server))).body.data.transcode;
       expect(health).toMatchObject({ inServer: true, queued: 0, running: 1 });
       expect(health.runners).toEqual([expect.objectContaining({ id: runner.id, kind: 'runner', concurrency: 1, jobs: 1 })]);
       expect((await claim(other, 'runner-b', pastLease()))?.video_id).toBe(videoId);
@@ -214,6 +215,6 @@ forEachStore('transcode leases', (kind) => {
       fs.renameSync(real, fifo);
     }
     // Stopped cleanly: gone from the runners.
-    expect((await apiClient(server.url).get('/health')).body.data.transcode.runners).toEqual([]);
+    expect((await apiClient(server.url).get('/health', await adminToken(server))).body.data.transcode.runners).toEqual([]);
   }, 120_000);
 });

@@ -81,7 +81,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
 
       // The API queues it and leaves it there: it runs no runner of its own.
       const queued = await waitFor(async () => {
-        const h = (await api.get('/health')).body.data.transcode;
+        const h = (await api.get('/health', admin)).body.data.transcode;
         return h.queued === 1 ? h : undefined;
       });
       expect(queued).toMatchObject({ inServer: false, queued: 1, running: 0, runners: [] });
@@ -97,7 +97,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       let killed: Runner;
       try {
         const claimed = await waitFor(async () => {
-          const h = (await api.get('/health')).body.data.transcode;
+          const h = (await api.get('/health', admin)).body.data.transcode;
           return h.running === 1 ? h : undefined;
         });
         const holder = claimed.runners.find((r: { jobs: number }) => r.jobs === 1);
@@ -142,7 +142,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       const stream = (await api.get(`/videos/${videoId}/stream`, admin)).body.data;
       const { stdout } = await run(
         mediaBinaries().ffprobe,
-        ['-v', 'error', '-show_entries', 'stream=codec_type,height', '-of', 'json', stream.hlsUrl],
+        ['-v', 'error', '-show_entries', 'stream=codec_type,height', '-of', 'json', `${server.url}${stream.hlsUrl}`],
         {
           timeout: 120_000,
         },
@@ -153,7 +153,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       expect(heights).toEqual([360]);
 
       // Health: nothing queued or running; the killed runner is listed with its last heartbeat, older than the lease.
-      const after = (await api.get('/health')).body.data.transcode;
+      const after = (await api.get('/health', admin)).body.data.transcode;
       expect(after).toMatchObject({ queued: 0, running: 0 });
       const dead = after.runners.find((r: { id: string }) => r.id.includes(`:${killed.pid}:`));
       const alive = after.runners.find((r: { id: string }) => r.id.includes(`:${survivor.pid}:`));
@@ -168,7 +168,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       // SIGTERM: the survivor stops cleanly and leaves the list.
       survivor.child.kill('SIGTERM');
       expect(await survivor.exited).toBe(0);
-      const ids = (await api.get('/health')).body.data.transcode.runners.map((r: { id: string }) => r.id);
+      const ids = (await api.get('/health', admin)).body.data.transcode.runners.map((r: { id: string }) => r.id);
       expect(ids).toEqual([dead.id]);
     }, 300_000);
 
@@ -179,7 +179,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       const up = await postUpload(server.url, admin, { title: 'Handed back', accessLevel: 'free' }, { video: clip });
       expect(up.status).toBe(201);
       const videoId = up.body.data.videoId as string;
-      await waitFor(async () => ((await api.get('/health')).body.data.transcode.queued === 1 ? true : undefined));
+      await waitFor(async () => ((await api.get('/health', admin)).body.data.transcode.queued === 1 ? true : undefined));
       const source = path.join(store.dataDir, 'media', 'videos', videoId, 'video.mp4');
       const real = `${source}.real`;
       fs.renameSync(source, real);

@@ -16,6 +16,8 @@ export interface RenditionInfo {
   bandwidth: number;
   /** RFC 6381 codecs, as the master playlist's CODECS. */
   codecs: string;
+  /** `{name}/progressive.mp4` was written (ladders transcoded before it existed have none: HLS only). */
+  progressive?: boolean;
 }
 
 export interface PreviewInfo {

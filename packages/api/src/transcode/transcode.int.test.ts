@@ -108,15 +108,19 @@ forEachStore('HLS transcode', (kind) => {
     expect((await api.get(`/videos/${videoId}`)).body.data.qualities).toEqual(['1080p', '720p', '480p', '360p']);
     const folder = path.join(server.store.dataDir, 'media', 'videos', videoId, 'hls');
     expect(fs.readdirSync(folder).sort()).toEqual(['1080p', '360p', '480p', '720p', 'master.m3u8', 'previews.vtt', 'sprites']);
+    // Each rendition has its progressive MP4 beside its segments (recorded in the event).
+    for (const r of renditions) expect(fs.existsSync(path.join(folder, r.name, 'progressive.mp4'))).toBe(true);
+    expect(completed?.data.renditions).toEqual(renditions.map(() => expect.objectContaining({ progressive: true })));
     expect(fs.readdirSync(path.join(server.store.dataDir, 'media', 'videos', videoId)).filter((n) => n.startsWith('hls.'))).toEqual([]);
   }, 300_000);
 
   it('ffprobe reads the signed master playlist over HTTP (key and encrypted segments included), and nothing without the signature', async () => {
     const stream = await api.get(`/videos/${videoId}/stream`, subscriber.token);
     expect(stream.status).toBe(200);
-    expect(stream.body.data.streamUrl).toMatch(/\/api\/media\/videos\//);
+    // The progressive fallback: the tallest rendition within the subscriber's cap (1080), not the upload.
+    expect(stream.body.data.streamUrl).toMatch(/\/api\/media\/videos\/.*[?&]r=1080p&/);
     expect(stream.body.data.qualities).toEqual(['1080p', '720p', '480p', '360p']);
-    const hlsUrl = new URL(stream.body.data.hlsUrl);
+    const hlsUrl = new URL(stream.body.data.hlsUrl, server.url);
     const probe = await ffprobeJson(hlsUrl.toString());
     expect(probe.ok).toBe(true);
     const heights = probe.ok ? probe.streams.filter((s) => s.codec_type === 'video').map((s) => s.height) : [];
@@ -132,13 +136,17 @@ forEachStore('HLS transcode', (kind) => {
 
   it('segments and keys: encrypted on disk, refused without a valid signature or token, the key only to an allowed viewer', async () => {
     const stream = (await api.get(`/videos/${videoId}/stream`, subscriber.token)).body.data;
-    const master = await (await fetch(stream.hlsUrl)).text();
-    const mediaUrl = new URL(master.split('\n').find((l: string) => l.startsWith('720p/')) as string, stream.hlsUrl);
+    const hlsUrl = new URL(stream.hlsUrl, server.url);
+    const master = await (await fetch(hlsUrl)).text();
+    const mediaUrl = new URL(master.split('\n').find((l: string) => l.startsWith('720p/')) as string, hlsUrl);
     const playlist = await fetch(mediaUrl);
     expect(playlist.headers.get('cache-control')).toBe('private, no-store');
     const text = await playlist.text();
     const keyUri = /URI="([^"]+)"/.exec(text)?.[1] as string;
-    const iv = Buffer.from((/IV=0x([0-9a-f]{32})/i.exec(text)?.[1] ?? '') as string, 'hex');
+    expect(new URL(keyUri, mediaUrl).searchParams.get('w')).toBe('0');
+    // No IV attribute: the segment's media sequence number is its IV (RFC 8216 §5.2); the first is 0.
+    expect(text).not.toMatch(/IV=0x/);
+    const iv = Buffer.alloc(16);
     const segUrl = new URL(text.split('\n').find((l) => l.startsWith('../segments/')) as string, mediaUrl);
     const keyUrl = new URL(keyUri, mediaUrl);
 
@@ -182,13 +190,15 @@ forEachStore('HLS transcode', (kind) => {
     expect((await fetch(`${server.url}/api/hls/${videoId}/key.info${segUrl.search}`)).status).toBe(404);
 
     // A member whose access decision refuses the video gets no key, even with a token signed for them.
-    const memberKey = await fetch(`${server.url}/api/hls/${videoId}/key?${signKeyToken(server.ctx, videoId, member.id)}`);
+    const memberKey = await fetch(
+      `${server.url}/api/hls/${videoId}/key?${signKeyToken(server.ctx, videoId, member.id, Math.floor(server.clock.now().getTime() / 1000) + 600)}&w=0`,
+    );
     expect([memberKey.status, ((await memberKey.json()) as { error: string }).error]).toEqual([
       403,
       'Active subscription required to view premium content',
     ]);
-    // And the key token is short-lived.
-    server.clock.advance((server.ctx.env.HLS_KEY_TOKEN_TTL_SECONDS + 1) * 1000);
+    // And the key token expires with the playlist's grant.
+    server.clock.advance((server.ctx.env.STREAM_URL_TTL_SECONDS + 1) * 1000);
     const late = await fetch(keyUrl);
     expect([late.status, ((await late.json()) as { error: string }).error]).toEqual([
       403,
@@ -198,13 +208,14 @@ forEachStore('HLS transcode', (kind) => {
 
   it('the seek previews: a WebVTT of signed sprite tiles', async () => {
     const stream = (await api.get(`/videos/${videoId}/stream`, subscriber.token)).body.data;
-    const vtt = await (await fetch(stream.previewsUrl)).text();
+    const previewsUrl = new URL(stream.previewsUrl, server.url);
+    const vtt = await (await fetch(previewsUrl)).text();
     expect(vtt.startsWith('WEBVTT')).toBe(true);
     const cue = /^(sprites\/sprite-001\.jpg\?[^#\s]+)#xywh=0,0,160,90$/m.exec(vtt);
     expect(cue).not.toBeNull();
-    const sprite = await fetch(new URL(cue?.[1] as string, stream.previewsUrl));
+    const sprite = await fetch(new URL(cue?.[1] as string, previewsUrl));
     expect([sprite.status, sprite.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
-    expect((await fetch(new URL('sprites/sprite-001.jpg', stream.previewsUrl))).status).toBe(403);
+    expect((await fetch(new URL('sprites/sprite-001.jpg', previewsUrl))).status).toBe(403);
   });
 
   it('a backup carries the ladder with the video (and the key with the store)', async () => {
@@ -214,6 +225,7 @@ forEachStore('HLS transcode', (kind) => {
       const ours = manifest.media.map((f) => f.path).filter((p) => p.startsWith(`videos/${videoId}/`));
       expect(ours).toContain(`videos/${videoId}/hls/master.m3u8`);
       expect(ours).toContain(`videos/${videoId}/hls/720p/seg_00000.ts`);
+      expect(ours).toContain(`videos/${videoId}/hls/720p/progressive.mp4`);
       expect(ours).toContain(`videos/${videoId}/hls/sprites/sprite-001.jpg`);
       expect(ours.filter((p) => p.includes('hls.tmp-'))).toEqual([]);
     } finally {
@@ -313,8 +325,9 @@ describe('entitlement per rendition with a 4K source', () => {
 
     const masterOf = async (id: string, token: string) => {
       const s = (await api.get(`/videos/${id}/stream`, token)).body.data;
-      const text = await (await fetch(s.hlsUrl)).text();
-      return { qualities: s.qualities, listed: [...text.matchAll(/^(\d+p)\/index\.m3u8/gm)].map((m) => m[1]), url: s.hlsUrl as string };
+      const url = `${server.url}${s.hlsUrl}`;
+      const text = await (await fetch(url)).text();
+      return { qualities: s.qualities, listed: [...text.matchAll(/^(\d+p)\/index\.m3u8/gm)].map((m) => m[1]), url };
     };
     const a = await masterOf(premium, annual.token);
     expect(a.listed).toEqual(['2160p', '1080p', '720p', '480p', '360p']);

@@ -9,6 +9,7 @@ import { handleCommand } from '../eventstore/commandHandler.js';
 import { mediaStorageFor } from '../media/mediaStore.js';
 import { type MediaStorage, MediaStoreError } from '../media/storage.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
+import { redactSecrets } from '../shared/redact.js';
 import { fromDomain, type Result, success } from '../shared/result.js';
 import { TranscodeError, transcodeToHls } from './hlsTranscoder.js';
 import { planLadder } from './ladder.js';
@@ -66,6 +67,14 @@ export async function runTranscodeJob(ctx: AppContext, job: TranscodeJob, signal
   }
 }
 
+/**
+ * How long ffmpeg's presigned URL of the original stays valid: as long as the job can need it, not
+ * longer (a URL that leaks anyway stops working soon). 10 minutes plus six times the video's
+ * duration (a ladder of five renditions of a 4K source on a slow runner encodes at ~0.2× real time),
+ * at most 6 hours.
+ */
+export const transcodeReadSeconds = (durationSeconds: number) => Math.min(6 * 3600, 600 + Math.ceil(6 * Math.max(0, durationSeconds)));
+
 async function transcodeClaimed(ctx: AppContext, job: TranscodeJob, signal?: AbortSignal): Promise<JobOutcome> {
   const videoId = job.video_id;
   const now = () => ctx.clock.now().toISOString();
@@ -106,7 +115,8 @@ async function transcodeClaimed(ctx: AppContext, job: TranscodeJob, signal?: Abo
     const failed = await decide(
       ctx,
       videoId,
-      { type: 'FailTranscode', data: { videoId, attempt, error, at: now() } },
+      // ffmpeg's stderr names the presigned URL it read: never stored with its signature.
+      { type: 'FailTranscode', data: { videoId, attempt, error: redactSecrets(error), at: now() } },
       WORKER,
       ending('failed'),
     );
@@ -121,7 +131,7 @@ async function transcodeClaimed(ctx: AppContext, job: TranscodeJob, signal?: Abo
   let step = 0;
   try {
     const out = await transcodeToHls({
-      source: await storage.ffmpegInput(row.video_key),
+      source: await storage.ffmpegInput(row.video_key, transcodeReadSeconds(Number(row.duration_seconds))),
       videoDir: workspace.dir,
       ...(workspace.publish && { publish: workspace.publish }),
       attempt,

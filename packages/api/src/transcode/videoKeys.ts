@@ -1,13 +1,27 @@
 /**
  * The AES-128 key (and IV) of each video's HLS segments, table `video_keys` (migration 007). One key
  * per video, made on its first transcode and kept across retries; removed with the video.
+ *
+ * Segments are encrypted per window (KEY_WINDOW_SEGMENTS segments, under 30 s of media) with a key
+ * of its own, derived from the video's key: `windowKey(key, w)` = the first 16 bytes of
+ * HMAC-SHA256(video key, "members/hls-window/v1\n" + w). A key fetched before a member lost access
+ * opens its own window and no other (the key route re-checks the access decision per window).
+ * Ladders transcoded before windows existed use the video's key itself for every segment.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/types.js';
 
 export interface VideoKey {
   key: Buffer;
   iv: Buffer;
+}
+
+/** Segments per key window: 7 × ~4 s = ~28 s of media under one key. */
+export const KEY_WINDOW_SEGMENTS = 7;
+
+/** The AES-128 key of window `index` (segments index×KEY_WINDOW_SEGMENTS …). */
+export function windowKey(videoKey: Buffer, index: number): Buffer {
+  return createHmac('sha256', videoKey).update(`members/hls-window/v1\n${index}`).digest().subarray(0, 16);
 }
 
 export async function keyOf(db: Queryable, videoId: string): Promise<VideoKey | undefined> {

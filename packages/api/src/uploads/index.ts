@@ -7,7 +7,7 @@
  * - Extensions: creation, creation-with-upload, creation-defer-length, termination, expiration.
  *   (The file store offers no checksum or concatenation.)
  * - Admin-only: POST, HEAD, PATCH, DELETE and GET need an admin bearer token (401 / 403);
- *   OPTIONS (discovery) is open.
+ *   OPTIONS (discovery) is open. An upload is its creator's: another admin gets 404 on it.
  * - `Upload-Metadata` carries the video's details (uploadMetadata.ts), checked at creation: bad
  *   details are a 400 before any byte is stored; `Upload-Length` over `MAX_UPLOAD_BYTES` is a 413.
  * - When the last byte arrives the file goes through the same ingestion as the web upload

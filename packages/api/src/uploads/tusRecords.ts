@@ -1,6 +1,7 @@
 /**
- * The `tus_uploads` table (migration 010): which resumable uploads exist and which video each
- * finished one became, shared by every API process through the database. An upload's row is written
+ * The `tus_uploads` table (migrations 010, 011): which resumable uploads exist, which admin created
+ * each (`created_by`), and which video each finished one became, shared by every API process
+ * through the database. An upload's row is written
  * when tus creates it (unfinished: `video_id` NULL) and completed in the same transaction as its
  * video's `VideoUploaded` event (`recordFinished`, run inside the append), so a crash never leaves a
  * video without its record or a record without its video, and of two processes finishing one upload
@@ -28,9 +29,25 @@ export class UploadAlreadyFinished extends Error {
   }
 }
 
-/** A new upload, unfinished (a row already there — an upload finished within its POST — stays as it is). */
-export async function recordCreated(db: Queryable, id: string, at: Date): Promise<void> {
-  await db.run('INSERT INTO tus_uploads (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING', [id, at.toISOString()]);
+/**
+ * A new upload, unfinished, owned by the admin who created it (a row already there — an upload
+ * finished within its POST — keeps its completion and gets its owner).
+ */
+export async function recordCreated(db: Queryable, id: string, at: Date, createdBy: string | null): Promise<void> {
+  await db.run(
+    `INSERT INTO tus_uploads (id, created_at, created_by) VALUES (?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET created_by = excluded.created_by WHERE tus_uploads.created_by IS NULL`,
+    [id, at.toISOString(), createdBy],
+  );
+}
+
+/**
+ * Whether `adminId` may see and touch the upload: it is theirs, or it has no recorded owner (an
+ * upload created before owners were recorded, or one this database does not know).
+ */
+export async function mayTouchUpload(db: Queryable, id: string, adminId: string): Promise<boolean> {
+  const row = await db.get<{ created_by: string | null }>('SELECT created_by FROM tus_uploads WHERE id = ?', [id]);
+  return !row?.created_by || row.created_by === adminId;
 }
 
 /**
@@ -69,14 +86,17 @@ export async function countUnfinished(db: Queryable, now: Date, expiryMs: number
   return Number(row?.n ?? 0);
 }
 
-/** Uploads whose rows are due to go: completion records `expiryMs` after completion, unfinished uploads `expiryMs` after creation. */
-export async function expiredRecords(db: Queryable, now: Date, expiryMs: number): Promise<string[]> {
+/**
+ * Uploads whose rows are due to go: completion records `expiryMs` after completion, unfinished uploads `expiryMs` after creation.
+ * `legacy`: created before owners (and the object store's `PREFIX/tus/` layout) were recorded.
+ */
+export async function expiredRecords(db: Queryable, now: Date, expiryMs: number): Promise<{ id: string; legacy: boolean }[]> {
   const cutoff = new Date(now.getTime() - expiryMs).toISOString();
-  const rows = await db.all<{ id: string }>(
-    'SELECT id FROM tus_uploads WHERE (video_id IS NOT NULL AND completed_at < ?) OR (video_id IS NULL AND created_at < ?)',
+  const rows = await db.all<{ id: string; created_by: string | null }>(
+    'SELECT id, created_by FROM tus_uploads WHERE (video_id IS NOT NULL AND completed_at < ?) OR (video_id IS NULL AND created_at < ?)',
     [cutoff, cutoff],
   );
-  return rows.map((r) => r.id);
+  return rows.map((r) => ({ id: r.id, legacy: r.created_by === null }));
 }
 
 export async function dropRecord(db: Queryable, id: string): Promise<void> {

@@ -13,16 +13,26 @@
  * `uploads_in_progress{kind="tus"}` gauge). Records of an earlier version in `done/{id}.json` are
  * imported at start.
  *
- * With an object store (MEDIA_STORE=s3://…) the bytes received so far go to the bucket instead
- * (@tus/s3-store: an S3 multipart upload per tus upload, objects `{id}`, `{id}.info`, `{id}.part`
- * at the bucket's root while it runs), so any API process can continue an upload another one
- * began, with no shared disk. A complete upload is probed through a presigned URL, copied
- * server-side to `videos/{videoId}/` as the original (CopyObject; UploadPartCopy above 5 GiB), and
- * its tus objects removed: its bytes never come back to an API process.
+ * With an object store (MEDIA_STORE=s3://BUCKET/PREFIX) the bytes received so far go to the bucket
+ * instead (@tus/s3-store: an S3 multipart upload per tus upload, objects `PREFIX/tus/{id}`,
+ * `PREFIX/tus/{id}.info`, `PREFIX/tus/{id}.part` while it runs), so any API process can continue an
+ * upload another one began, with no shared disk. A complete upload is probed through a presigned
+ * URL, copied server-side to `videos/{videoId}/` as the original (CopyObject; UploadPartCopy above
+ * 5 GiB), and its tus objects removed: its bytes never come back to an API process.
+ * Every key the tus store uses goes through `prefixedClient`, and its expiry sweep lists only the
+ * multipart uploads under `PREFIX/tus/`, so sites sharing a bucket under different prefixes neither
+ * see nor abort each other's uploads. Uploads begun before that layout (no owner, objects at the
+ * bucket root) cannot be continued; this site's sweep removes their root objects by the ids of its
+ * own `tus_uploads` rows once they expire.
+ *
+ * Each upload belongs to the admin who created it (`tus_uploads.created_by`, migration 011): HEAD,
+ * PATCH, DELETE and GET of another admin's upload answer 404, as for an upload that does not exist.
+ * A row without an owner (created before the owner was recorded) stays open to every admin.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { S3 } from '@aws-sdk/client-s3';
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import { type DataStore, Server, type Upload } from '@tus/server';
@@ -102,6 +112,26 @@ class SyncDirFileStore extends FileStore {
  * here whatever the multipart upload's state.
  */
 class CompletingS3Store extends S3Store {
+  constructor(
+    options: ConstructorParameters<typeof S3Store>[0],
+    /** Where this site's tus objects live in the bucket (`PREFIX/tus/`). */
+    readonly keyPrefix: string,
+  ) {
+    super(options);
+    this.client = prefixedClient(this.client, keyPrefix);
+  }
+
+  /** Removes what an upload begun before the `PREFIX/tus/` layout left at the bucket root (by its id only). */
+  async removeLegacy(id: string, rootClient: S3): Promise<void> {
+    const open = await rootClient.listMultipartUploads({ Bucket: this.bucket, Prefix: id });
+    for (const u of open.Uploads ?? [])
+      if (u.Key === id) await rootClient.abortMultipartUpload({ Bucket: this.bucket, Key: id, UploadId: u.UploadId });
+    await rootClient.deleteObjects({
+      Bucket: this.bucket,
+      Delete: { Objects: [{ Key: id }, { Key: `${id}.info` }, { Key: `${id}.part` }], Quiet: true },
+    });
+  }
+
   override async remove(id: string): Promise<void> {
     await super.remove(id).catch(() => {});
     await this.client.deleteObjects({
@@ -111,6 +141,74 @@ class CompletingS3Store extends S3Store {
     await this.clearCache(id);
   }
 }
+
+/** The S3 calls @tus/s3-store makes; each one's keys are put under the prefix (see `prefixedClient`). */
+const KEYED_CALLS = new Set([
+  'abortMultipartUpload',
+  'completeMultipartUpload',
+  'createMultipartUpload',
+  'deleteObject',
+  'deleteObjects',
+  'getObject',
+  'headObject',
+  'listMultipartUploads',
+  'listParts',
+  'putObject',
+  'uploadPart',
+]);
+
+/**
+ * The tus store's S3 client, seen through `prefix`: every `Key` (and each key of a batch delete)
+ * gets the prefix, and listing multipart uploads (tus's expiry sweep) lists only those under it,
+ * answered with the prefix taken off. The tus store keeps speaking of `{id}`; the bucket holds
+ * `{prefix}{id}`. A call the store starts making later that is not listed here fails loudly.
+ */
+export function prefixedClient(client: S3, prefix: string): S3 {
+  const put = (key: string) => `${prefix}${key}`;
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof prop !== 'string' || typeof value !== 'function' || prop === 'send' || prop === 'destroy' || prop === 'config')
+        return value;
+      if (!KEYED_CALLS.has(prop) && /^[a-z]+[A-Z]/.test(prop))
+        return () => Promise.reject(new Error(`tus store: S3 call ${prop} is not prefixed (uploads/tusUploads.ts KEYED_CALLS)`));
+      if (!KEYED_CALLS.has(prop)) return value;
+      return async (input: Record<string, unknown>) => {
+        const params: Record<string, unknown> = { ...input };
+        if (typeof params.Key === 'string') params.Key = put(params.Key);
+        const batch = params.Delete as { Objects?: { Key?: string }[] } | undefined;
+        if (batch?.Objects) params.Delete = { ...batch, Objects: batch.Objects.map((o) => ({ ...o, Key: put(o.Key ?? '') })) };
+        if (prop === 'listMultipartUploads') params.Prefix = put(typeof params.Prefix === 'string' ? params.Prefix : '');
+        const out = await (value as (p: unknown) => Promise<Record<string, unknown>>).call(target, params);
+        if (prop !== 'listMultipartUploads') return out;
+        const uploads = (out.Uploads as { Key?: string }[] | undefined) ?? [];
+        return {
+          ...out,
+          Uploads: uploads.filter((u) => u.Key?.startsWith(prefix)).map((u) => ({ ...u, Key: u.Key?.slice(prefix.length) })),
+        };
+      };
+    },
+  });
+}
+
+/**
+ * The tus store on the object store for a site's configuration: keys under `PREFIX/tus/`, unfinished
+ * uploads expiring after `expiryMs` (tests pass a shorter one to sweep at once).
+ */
+export function createTusS3Store(env: AppContext['env'], expiryMs = UPLOAD_EXPIRY_MS): CompletingS3Store {
+  return new CompletingS3Store(
+    {
+      // S3's smallest multipart part; a smaller PATCH waits in `{id}.part` until more comes.
+      partSize: 8 * 1024 * 1024,
+      expirationPeriodInMilliseconds: expiryMs,
+      s3ClientConfig: { bucket: parseMediaStore(env.MEDIA_STORE).bucket, ...s3ClientConfig(env) },
+    },
+    tusKeyPrefix(env.MEDIA_STORE),
+  );
+}
+
+/** The bucket-relative prefix of a site's tus objects: `PREFIX/tus/` (or `tus/` without a prefix). */
+export const tusKeyPrefix = (mediaStore: string) => `${parseMediaStore(mediaStore).prefix}tus/`;
 
 // The base class's method is private in its types, so the no-op goes on the prototype directly.
 Object.defineProperty(SyncDirFileStore.prototype, 'checkOrCreateDirectory', { value: () => {} });
@@ -123,15 +221,9 @@ export function uploadDirs(dataDir: string) {
 export function createTusUploads(ctx: AppContext): TusUploads {
   const dirs = uploadDirs(ctx.env.DATA_DIR);
   const media = mediaStorageFor(ctx);
-  const s3Store =
-    media.kind === 's3'
-      ? new CompletingS3Store({
-          // S3's smallest multipart part; a smaller PATCH waits in `{id}.part` until more comes.
-          partSize: 8 * 1024 * 1024,
-          expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
-          s3ClientConfig: { bucket: parseMediaStore(ctx.env.MEDIA_STORE).bucket, ...s3ClientConfig(ctx.env) },
-        })
-      : null;
+  const keyPrefix = media.kind === 's3' ? tusKeyPrefix(ctx.env.MEDIA_STORE) : '';
+  const s3Config = media.kind === 's3' ? { bucket: parseMediaStore(ctx.env.MEDIA_STORE).bucket, ...s3ClientConfig(ctx.env) } : null;
+  const s3Store = media.kind === 's3' ? createTusS3Store(ctx.env) : null;
   const store: DataStore = s3Store ?? new SyncDirFileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
   const actors = new WeakMap<Request, UploadActor>();
   const finishing = new Map<string, Promise<FinishedUpload>>();
@@ -170,7 +262,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     let completedAt = '';
     // On the object store the bytes are in the bucket: ffprobe reads them there, and the original
     // is a server-side copy of the tus object (no round trip through this process).
-    const remote = s3Store && media.bucketObject ? { object: media.bucketObject(id), size } : undefined;
+    const remote = s3Store && media.bucketObject ? { object: media.bucketObject(`${keyPrefix}${id}`), size } : undefined;
     try {
       result = await ingestVideoFile(
         ctx,
@@ -281,12 +373,26 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     // unfinished uploads, with whatever tus's sweep leaves: an upload whose every byte arrived but
     // that was never ingested (its process died, its client never asked again) is not "expired" to
     // tus. A row stays while its bytes cannot be removed (the store down): the next sweep tries again.
-    for (const id of await expiredRecords(ctx.db, new Date(), UPLOAD_EXPIRY_MS)) {
+    for (const { id, legacy } of await expiredRecords(ctx.db, new Date(), UPLOAD_EXPIRY_MS)) {
       const gone = await store.remove(id).then(
         () => true,
         (err) => (err as { status_code?: number }).status_code === 404,
       );
       if (!gone) continue;
+      // Begun before the `PREFIX/tus/` layout: its objects are at the bucket root, removed by id (never by listing).
+      if (legacy && s3Store && s3Config) {
+        const { bucket: _b, ...rootConfig } = s3Config;
+        const root = new S3(rootConfig);
+        const left = await s3Store.removeLegacy(id, root).then(
+          () => false,
+          (err) => {
+            ctx.logger.warn({ err, uploadId: id }, 'could not remove an upload begun before the tus prefix; will retry');
+            return true;
+          },
+        );
+        root.destroy();
+        if (left) continue;
+      }
       await removeUpload(id);
       await dropRecord(ctx.db, id);
       removed++;
@@ -307,7 +413,8 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     // After tus has answered: a row for an upload that exists (a failed creation leaves none). A
     // database that fails here costs the gauge one upload, not the upload itself.
     const note = (write: Promise<void>) => write.catch((err) => ctx.logger.warn({ err }, 'could not record a tus upload'));
-    if (req.method === 'POST' && res.status === 201) await note(recordCreated(ctx.db, id(res.headers.get('location')), new Date()));
+    if (req.method === 'POST' && res.status === 201)
+      await note(recordCreated(ctx.db, id(res.headers.get('location')), new Date(), actors.get(req)?.adminId ?? null));
     if (req.method === 'DELETE' && res.status === 204) await note(forgetUnfinished(ctx.db, id(new URL(req.url).pathname)));
     return res;
   }

@@ -4,6 +4,8 @@
  * request; OPTIONS is open because it touches no upload: it is tus discovery (version,
  * extensions, maximum size) and what a CORS preflight would send, which carries no credentials.
  * tus answers errors with a text body; they leave here as the JSON envelope with tus's headers.
+ * An upload belongs to the admin who created it: another admin's HEAD, PATCH, DELETE or GET of it
+ * answers 404 "Upload not found", exactly as an upload that does not exist (tusRecords.ts `mayTouchUpload`).
  */
 import { uploadStatusSchema } from '@members/ui/api/schemas';
 import type { Context, Hono } from 'hono';
@@ -15,6 +17,7 @@ import { fail, notFound, ok } from '../http/envelope.js';
 import { describe, type RouteDoc } from '../http/openapi.js';
 import { idParams, idSchema, paramOf } from '../http/validate.js';
 import { refuseOffProtocol, tusResumableHeader } from './tusProtocol.js';
+import { mayTouchUpload } from './tusRecords.js';
 import { type FinishedUpload, type TusUploads, VIDEO_ID_HEADER } from './tusUploads.js';
 
 /** tus answers with a text body on errors: the same status and headers, the envelope as body. */
@@ -28,12 +31,29 @@ async function asEnvelope(c: Context<AppEnv>, res: Response): Promise<Response> 
   return answer;
 }
 
+/** Another admin's upload, answered as one that does not exist (its existence is not revealed). */
+function notTheirs(c: Context<AppEnv>): Response {
+  const answer = fail(c, 404, 'Upload not found');
+  answer.headers.set('Tus-Resumable', '1.0.0');
+  answer.headers.set('Cache-Control', 'no-store');
+  return answer;
+}
+
 export function uploadRoutes(tus: TusUploads) {
   return (api: Hono<AppEnv>, ctx: AppContext): void => {
     async function passToTus(c: Context<AppEnv>): Promise<Response> {
       const admin = await requireAdmin(ctx, c);
       const offProtocol = refuseOffProtocol(c);
       if (offProtocol) return offProtocol;
+      return forward(c, admin);
+    }
+    /** DELETE of one upload: the owner's only. */
+    async function terminate(c: Context<AppEnv>): Promise<Response> {
+      const admin = await requireAdmin(ctx, c);
+      const offProtocol = refuseOffProtocol(c);
+      if (offProtocol) return offProtocol;
+      const id = paramOf(c, 'id', idSchema);
+      if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
       return forward(c, admin);
     }
     async function forward(c: Context<AppEnv>, admin: { id: string }, uploadId?: string): Promise<Response> {
@@ -56,10 +76,11 @@ export function uploadRoutes(tus: TusUploads) {
       const offProtocol = refuseOffProtocol(c);
       if (offProtocol) return offProtocol;
       const id = paramOf(c, 'id', idSchema);
+      if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
       const done = await tus.finished(id);
       return done ? finishedAnswer(c, done) : forward(c, admin, id);
     });
-    api.delete('/admin/uploads/:id', describe(TUS_DOCS.terminate), tusResumableHeader, passToTus);
+    api.delete('/admin/uploads/:id', describe(TUS_DOCS.terminate), tusResumableHeader, terminate);
 
     // Hono serves HEAD through the GET route; HEAD is tus's offset request, GET our JSON status.
     api.get('/admin/uploads/:id', describe(TUS_DOCS.status), tusResumableHeader, async function uploadStatus(c) {
@@ -67,6 +88,7 @@ export function uploadRoutes(tus: TusUploads) {
       const offProtocol = refuseOffProtocol(c);
       if (offProtocol) return offProtocol;
       const id = paramOf(c, 'id', idSchema);
+      if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
       const actor = { adminId: admin.id, requestId: c.get('requestId') ?? null };
       c.header('Cache-Control', 'no-store');
       const done = await tus.finished(id);

@@ -12,6 +12,7 @@ export type AccessDeniedReason =
   | 'region_blocked'
   | 'not_logged_in'
   | 'not_approved'
+  | 'suspended'
   | 'subscription_required'
   | 'vip_subscription_required'
   | 'invalid_access_level';
@@ -26,6 +27,8 @@ export const ACCESS_MESSAGES = {
   region_blocked: 'Content not available in your region',
   not_logged_in: 'Please log in to view videos',
   not_approved: 'Your account is pending approval. You will receive an email when approved.',
+  /** Not spec copy: an admin suspended an approved member (docs/members.md). */
+  suspended: 'Your account has been suspended. Please contact support if you believe this is a mistake.',
   subscription_required: 'Active subscription required to view premium content',
   vip_subscription_required: 'VIP subscription required to view this exclusive content',
   invalid_access_level: 'Invalid video access level',
@@ -58,6 +61,8 @@ export interface AccessInput {
 
 /** Spec §5: subscribing needs an approved account; the API refuses with, and the page shows, these words. */
 export const SUBSCRIBING_NEEDS_APPROVAL = 'Your account must be approved before subscribing. Please wait for admin approval.';
+/** What paying answers a suspended member (not spec copy). */
+export const SUBSCRIBING_WHILE_SUSPENDED = 'Your account has been suspended, so you cannot subscribe. Please contact support.';
 
 /**
  * The approval rule, the only copy (spec section 4): approved is true, or status is approved or
@@ -65,7 +70,7 @@ export const SUBSCRIBING_NEEDS_APPROVAL = 'Your account must be approved before 
  * decision all call it; nobody else restates it.
  */
 export function isApproved(user: AccessUser | null | undefined): boolean {
-  if (!user) return false;
+  if (!user || user.status === 'suspended') return false;
   return user.approved === true || user.approved === 1 || user.status === 'approved' || user.status === 'active';
 }
 
@@ -92,6 +97,8 @@ export function accessDecision(input: AccessInput): AccessDecision {
   if (!geo || geo.loading) return deny('geo_loading', 'wait');
   if (geo.blocked) return deny('region_blocked', 'back');
   if (!user) return deny('not_logged_in', 'login');
+  // A suspended member is refused like one not approved, with their own message.
+  if (user.status === 'suspended') return deny('suspended', null);
   if (!isApproved(user)) return deny('not_approved', null);
   switch (video.accessLevel) {
     case 'free':
@@ -122,7 +129,7 @@ export const CHAT_SUBSCRIPTION_REQUIRED = 'Active subscription required to use l
 
 export type ChatAccess =
   | { allowed: true; reason: 'allowed'; message: null }
-  | { allowed: false; reason: 'not_logged_in' | 'not_approved' | 'subscription_required'; message: string };
+  | { allowed: false; reason: 'not_logged_in' | 'suspended' | 'not_approved' | 'subscription_required'; message: string };
 
 /**
  * May this member write in the live chat (issue 30): approved (the §4 rule and words) with an active
@@ -131,6 +138,7 @@ export type ChatAccess =
  */
 export function chatAccess(user: AccessUser | null | undefined): ChatAccess {
   if (!user) return { allowed: false, reason: 'not_logged_in', message: ACCESS_MESSAGES.not_logged_in };
+  if (user.status === 'suspended') return { allowed: false, reason: 'suspended', message: ACCESS_MESSAGES.suspended };
   if (!isApproved(user)) return { allowed: false, reason: 'not_approved', message: ACCESS_MESSAGES.not_approved };
   if (!hasActiveSubscription(user)) return { allowed: false, reason: 'subscription_required', message: CHAT_SUBSCRIPTION_REQUIRED };
   return { allowed: true, reason: 'allowed', message: null };

@@ -56,6 +56,19 @@ describe('accessDecision — the order of spec section 4', () => {
   });
 });
 
+describe('accessDecision — a suspended member', () => {
+  it('is refused every level with the suspension message, even with an active subscription or a stale approved flag', () => {
+    const suspended: AccessUser = { approved: true, status: 'suspended', membershipStatus: 'active', subscriptionStatus: 'active' };
+    expect(isApproved(suspended)).toBe(false);
+    for (const accessLevel of ['free', 'premium', 'vip']) {
+      const d = accessDecision({ video: { accessLevel }, geo: open, user: suspended });
+      expect(d).toEqual({ allowed: false, reason: 'suspended', message: ACCESS_MESSAGES.suspended, remedy: null });
+      expect(d.message).toMatch(/suspended/);
+      expect(accessHttpStatus(d)).toBe(403);
+    }
+  });
+});
+
 describe('accessDecision — every role and level', () => {
   const subscribe = (msg: string) => ({ allowed: false, message: msg, remedy: 'subscribe' });
   const allowed = { allowed: true, reason: 'allowed', message: null, remedy: null };
@@ -121,6 +134,12 @@ describe('chatAccess — who may write in the live chat', () => {
       allowed: false,
       reason: 'not_approved',
       message: 'Your account is pending approval. You will receive an email when approved.',
+    });
+    // A suspended member keeps their approval flag; the suspension's own words.
+    expect(chatAccess({ status: 'suspended', approved: 1, membershipStatus: 'active' })).toMatchObject({
+      allowed: false,
+      reason: 'suspended',
+      message: ACCESS_MESSAGES.suspended,
     });
     expect(chatAccess({ status: 'approved', approved: 1, membershipStatus: 'inactive' })).toMatchObject({
       allowed: false,

@@ -513,6 +513,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
       post<UserDecision>(`/admin/users/${encodeURIComponent(id)}/approve`, {}, { fallbackError: 'Failed to approve user' }),
     rejectUser: (id: string) =>
       post<UserDecision>(`/admin/users/${encodeURIComponent(id)}/reject`, {}, { fallbackError: 'Failed to reject user' }),
+    /** Suspends an approved member (their sessions end); `reason` is required and recorded. */
+    suspendUser: (id: string, reason: string) =>
+      post<UserDecision>(`/admin/users/${encodeURIComponent(id)}/suspend`, { reason }, { fallbackError: 'Failed to suspend the member' }),
+    reinstateUser: (id: string) =>
+      post<UserDecision>(`/admin/users/${encodeURIComponent(id)}/reinstate`, {}, { fallbackError: 'Failed to reinstate the member' }),
     findMembers: async (q: string): Promise<MemberListRow[]> =>
       (await get<{ users: MemberListRow[] }>('/admin/users', { query: { q }, fallbackError: 'Failed to load members' })).users,
     memberHistory: (id: string) =>

@@ -1,8 +1,8 @@
 /**
  * The admin's member page body, shared by the web `/admin/users/:id` and (when wired) the desktop
  * console: who the member is now, their history from their events (registration, approval,
- * payments with transaction hashes, subscription, security changes, erasure), and "Erase member"
- * with a recorded reason. Over the API client from context (or the `client` prop).
+ * payments with transaction hashes, subscription, security changes, erasure), "Suspend member" /
+ * "Reinstate member" (an approved member; the reason is recorded) and "Erase member" with a recorded reason. Over the API client from context (or the `client` prop).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -19,6 +19,7 @@ import { TextAreaField } from './FormField';
 import { StatusBadge } from './StatusBadge';
 
 export const ERASE_REASON_MAX = 500;
+export const SUSPEND_REASON_MAX = 500;
 
 export interface MemberHistoryViewProps {
   memberId: string;
@@ -53,6 +54,15 @@ export function MemberHistoryView({ memberId, client, explorerTemplate }: Member
   const q = useQuery({ queryKey: key, queryFn: () => api.memberHistory(memberId), retry: false });
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
+  const [suspendReason, setSuspendReason] = useState('');
+  const standing = useMutation({
+    mutationFn: (action: 'suspend' | 'reinstate') =>
+      action === 'suspend' ? api.suspendUser(memberId, suspendReason.trim()) : api.reinstateUser(memberId),
+    onSuccess: async () => {
+      setSuspendReason('');
+      await qc.invalidateQueries({ queryKey: ['admin'] });
+    },
+  });
   const erase = useMutation({
     mutationFn: () => api.eraseMember(memberId, reason.trim()),
     onSuccess: async () => {
@@ -88,7 +98,15 @@ export function MemberHistoryView({ memberId, client, explorerTemplate }: Member
           <dt>Status</dt>
           <dd>
             <StatusBadge
-              tone={erased ? 'neutral' : member.status === 'approved' ? 'success' : member.status === 'rejected' ? 'danger' : 'warning'}
+              tone={
+                erased
+                  ? 'neutral'
+                  : member.status === 'approved'
+                    ? 'success'
+                    : member.status === 'rejected' || member.status === 'suspended'
+                      ? 'danger'
+                      : 'warning'
+              }
             >
               {erased ? 'Erased' : (member.status ?? 'unknown')}
             </StatusBadge>
@@ -111,6 +129,49 @@ export function MemberHistoryView({ memberId, client, explorerTemplate }: Member
           empty="No events"
         />
       </Card>
+
+      {!erased && member.role !== 'admin' && (member.status === 'approved' || member.status === 'suspended') && (
+        <Card title={member.status === 'suspended' ? 'Reinstate member' : 'Suspend member'} className="admin-section">
+          {standing.isError && <Alert>{(standing.error as Error).message}</Alert>}
+          {standing.isSuccess && (
+            <Alert tone="success">
+              {standing.variables === 'suspend' ? 'The member has been suspended.' : 'The member has been reinstated.'}
+            </Alert>
+          )}
+          {member.status === 'suspended' ? (
+            <>
+              <p>The member cannot sign in or watch videos while suspended. Reinstating approves the account again.</p>
+              <Button busy={standing.isPending} busyLabel="Reinstating..." onClick={() => standing.mutate('reinstate')}>
+                Reinstate member
+              </Button>
+            </>
+          ) : (
+            <>
+              <p>
+                Suspending ends the member's sessions at once; they cannot sign in, watch videos or subscribe until reinstated. Their
+                subscription and payments stay as they are.
+              </p>
+              <TextAreaField
+                label="Reason for suspending (recorded)"
+                name="suspendReason"
+                value={suspendReason}
+                maxLength={SUSPEND_REASON_MAX}
+                onChange={(e) => setSuspendReason(e.target.value)}
+                required
+              />
+              <Button
+                variant="danger"
+                disabled={!suspendReason.trim()}
+                busy={standing.isPending}
+                busyLabel="Suspending..."
+                onClick={() => standing.mutate('suspend')}
+              >
+                Suspend member
+              </Button>
+            </>
+          )}
+        </Card>
+      )}
 
       {!erased && member.role !== 'admin' && (
         <Card title="Erase member" className="admin-section danger-zone">

@@ -51,6 +51,8 @@ describe('post-login redirect', () => {
     expect(postLoginPath({ role: 'member', status: 'active' })).toBe('/videos');
     expect(postLoginPath({ role: 'member', status: 'approved', approved: false })).toBe('/videos');
     expect(postLoginPath({ role: 'admin', approved: false, status: 'pending' })).toBe('/pending-approval');
+    expect(postLoginPath({ role: 'member', approved: false, status: 'rejected' })).toBe('/account/your-data');
+    expect(postLoginPath({ role: 'member', approved: true, status: 'suspended' })).toBe('/pending-approval');
     expect(isApproved(null)).toBe(false);
   });
 });

@@ -5,6 +5,16 @@
  */
 export { formatDate, formatUsd } from './dates';
 export { formatDuration, parseDuration } from './duration';
-export { ACCESS_LEVEL_OPTIONS, accessLevelLabel, clampPage, formatFileSize, pageCount, topQualityBadge, videoSpecs } from './library';
-export { isAdmin, postLoginPath, type SessionUserLike } from './session';
+export {
+  ACCESS_LEVEL_OPTIONS,
+  accessLevelLabel,
+  clampPage,
+  featuredBadges,
+  formatFileSize,
+  NEW_BADGE_DAYS,
+  pageCount,
+  topQualityBadge,
+  videoSpecs,
+} from './library';
+export { isAdmin, postLoginPath, REJECTED_MEMBER_PATH, type SessionUserLike } from './session';
 export { type BadgeTone, type SubscriptionLike, subscriptionAction, subscriptionBadge } from './subscriptionBadge';

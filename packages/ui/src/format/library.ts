@@ -66,3 +66,24 @@ export function topQualityBadge(qualities: readonly string[] | null | undefined)
   const top = Math.max(...heights);
   return top >= 2160 ? '4K' : `${top}p`;
 }
+
+/** How long a published video carries the "NEW" badge on the featured cards (spec §2 Home page). */
+export const NEW_BADGE_DAYS = 14;
+const DAY_MS = 86_400_000;
+
+/**
+ * The badges of a catalog video's featured card, each one true of the video: "NEW" while it was
+ * published less than NEW_BADGE_DAYS before `now` (a date up to a day ahead counts too: the browser's
+ * clock may lag the server's; none without a date), then
+ * its quality badge (topQualityBadge: "4K" only when a 2160p rendition exists, none before transcode).
+ * @example featuredBadges({ publishedDate: '2026-11-20T10:00:00Z', qualities: ['360p'] }, new Date('2026-11-26')) // ['NEW', '360p']
+ */
+export function featuredBadges(video: { publishedDate?: string | null; qualities?: readonly string[] | null }, now: Date): string[] {
+  const badges: string[] = [];
+  const published = video.publishedDate ? Date.parse(video.publishedDate) : Number.NaN;
+  const age = now.getTime() - published;
+  if (Number.isFinite(age) && age > -DAY_MS && age < NEW_BADGE_DAYS * DAY_MS) badges.push('NEW');
+  const quality = topQualityBadge(video.qualities);
+  if (quality) badges.push(quality);
+  return badges;
+}

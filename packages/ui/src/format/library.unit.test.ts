@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { accessLevelLabel, clampPage, formatFileSize, pageCount, topQualityBadge, videoSpecs } from './library';
+import {
+  accessLevelLabel,
+  clampPage,
+  featuredBadges,
+  formatFileSize,
+  NEW_BADGE_DAYS,
+  pageCount,
+  topQualityBadge,
+  videoSpecs,
+} from './library';
 
 describe('video library helpers', () => {
   it.each([
@@ -52,5 +61,29 @@ describe('topQualityBadge', () => {
     expect(topQualityBadge(['720p', '480p'])).toBe('720p');
     expect(topQualityBadge([])).toBeNull();
     expect(topQualityBadge(undefined)).toBeNull();
+  });
+});
+
+describe('featuredBadges', () => {
+  const now = new Date('2026-11-26T12:00:00.000Z');
+  const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000).toISOString();
+
+  it('says 4K only for a 2160p rendition: a 360p upload gets "360p", an untranscoded one no quality badge', () => {
+    expect(featuredBadges({ publishedDate: daysAgo(1), qualities: ['2160p', '1080p'] }, now)).toEqual(['NEW', '4K']);
+    expect(featuredBadges({ publishedDate: daysAgo(1), qualities: ['360p'] }, now)).toEqual(['NEW', '360p']);
+    expect(featuredBadges({ publishedDate: daysAgo(1), qualities: [] }, now)).toEqual(['NEW']);
+  });
+
+  it(`says NEW only within ${NEW_BADGE_DAYS} days of publication`, () => {
+    expect(featuredBadges({ publishedDate: daysAgo(NEW_BADGE_DAYS - 0.01), qualities: ['2160p'] }, now)).toEqual(['NEW', '4K']);
+    expect(featuredBadges({ publishedDate: daysAgo(NEW_BADGE_DAYS), qualities: ['2160p'] }, now)).toEqual(['4K']);
+    expect(featuredBadges({ publishedDate: daysAgo(400), qualities: ['720p'] }, now)).toEqual(['720p']);
+    expect(featuredBadges({ publishedDate: null, qualities: ['720p'] }, now)).toEqual(['720p']);
+    expect(featuredBadges({ publishedDate: 'not a date', qualities: [] }, now)).toEqual([]);
+  });
+
+  it('tolerates a browser clock a little behind the server, not a date far ahead', () => {
+    expect(featuredBadges({ publishedDate: daysAgo(-0.01), qualities: [] }, now)).toEqual(['NEW']);
+    expect(featuredBadges({ publishedDate: daysAgo(-2), qualities: [] }, now)).toEqual([]);
   });
 });

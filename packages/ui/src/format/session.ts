@@ -17,11 +17,16 @@ export function isAdmin(user: SessionUserLike | null | undefined, adminEmail?: s
   return Boolean(adminEmail && user.email && user.email.toLowerCase() === adminEmail.toLowerCase());
 }
 
+/** Where a rejected member's restricted session lives: their data export and account deletion. */
+export const REJECTED_MEMBER_PATH = '/account/your-data';
+
 /**
- * Where a fresh login lands: approved admins on /admin, approved members on /videos, others on /pending-approval.
+ * Where a fresh login lands: approved admins on /admin, approved members on /videos, a rejected
+ * member on their data rights page, others on /pending-approval.
  * @example postLoginPath({ role: 'admin', approved: true }) // '/admin'
  */
 export function postLoginPath(user: SessionUserLike, adminEmail?: string): string {
+  if (user.status === 'rejected') return REJECTED_MEMBER_PATH;
   if (!isApproved(user)) return '/pending-approval';
   return isAdmin(user, adminEmail) ? '/admin' : '/videos';
 }

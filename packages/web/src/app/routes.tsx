@@ -33,6 +33,7 @@ const ServerError = lazy(() => import('../pages/errors/ServerError'));
 const Blocked = lazy(() => import('../pages/Blocked'));
 const TwoFactor = lazy(() => import('../pages/account/TwoFactor'));
 const Account = lazy(() => import('../pages/account/Account'));
+const RejectedAccount = lazy(() => import('../pages/account/RejectedAccount'));
 const ConfirmEmail = lazy(() => import('../pages/auth/ConfirmEmail'));
 const AdminMember = lazy(() => import('../pages/admin/Member'));
 const Chat = lazy(() => import('../pages/Chat'));
@@ -69,6 +70,7 @@ export const router = createBrowserRouter([
       { path: 'account', element: page(<Account />) },
       { path: 'chat', element: page(<Chat />) },
       { path: 'account/two-factor', element: page(<TwoFactor />) },
+      { path: 'account/your-data', element: page(<RejectedAccount />) },
       { path: 'auth/login', element: <Navigate to="/login" replace /> },
       { path: 'auth/forgot-password', element: page(<ForgotPassword />) },
       { path: 'auth/reset-password', element: page(<ForgotPassword />) },

@@ -1,6 +1,6 @@
 /** `/pending-approval`: what an unapproved member sees; moves on by itself once approved. */
 import { Button, StatusBadge } from '@members/ui';
-import { formatDate, postLoginPath } from '@members/ui/format';
+import { formatDate, postLoginPath, REJECTED_MEMBER_PATH } from '@members/ui/format';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
@@ -27,6 +27,7 @@ export default function PendingApproval() {
 
   if (!loggedIn || !user) return <Navigate to="/login" replace />;
   if (approved) return <Navigate to={postLoginPath(user, site.adminEmail)} replace />;
+  if (user.status === 'rejected') return <Navigate to={REJECTED_MEMBER_PATH} replace />;
 
   return (
     <div className="container narrow section">

@@ -1,9 +1,10 @@
 /**
  * Featured videos for the home and /videos pages: the newest from the real catalog when it has
- * videos, else the configured featured list (spec §2 "hard-coded" cards).
+ * videos, with the badges true of each (featuredBadges: NEW for 14 days, the real top quality),
+ * else the configured featured list (spec §2 "hard-coded" cards, badges as the operator wrote them).
  */
 import { type FeaturedVideo, type Video, VideoCard } from '@members/ui';
-import { formatDuration, topQualityBadge } from '@members/ui/format';
+import { featuredBadges, formatDuration, topQualityBadge } from '@members/ui/format';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { api } from '../app/api';
@@ -37,12 +38,14 @@ export function useFeatured(count = 4): FeaturedVideo[] {
   });
   const videos = catalog.data?.videos ?? [];
   if (videos.length) {
+    const now = new Date();
     return videos.slice(0, count).map((v) => ({
       id: v.id,
       title: v.title,
       duration: formatDuration(v.duration),
       thumbnailUrl: thumbnailOf(v),
-      badges: ['NEW', '4K'],
+      // Only what is true of this video: NEW while recent, its real top rendition (never a blanket '4K').
+      badges: featuredBadges(v, now),
     }));
   }
   return site.featuredVideos.slice(0, count);

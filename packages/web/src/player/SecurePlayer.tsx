@@ -5,7 +5,9 @@
  * The picture is the adaptive HLS stream when the video is transcoded (adaptiveSource.ts: hls.js,
  * native HLS on Safari, the progressive file as the fallback) with a quality menu ("Auto" or one
  * rendition) and seek previews over the seek bar (SeekPreview.tsx). Every control has a name for
- * screen readers, and the keyboard plays, pauses and seeks (playerKeys.ts).
+ * screen readers, and the keyboard plays, pauses and seeks (playerKeys.ts). When nothing can be
+ * shown, a refusal of access reads 'Access Restricted' and a fetch or decode failure after access
+ * was granted reads 'Playback failed' with a retry (failure.ts).
  */
 import { accessDecision } from '@members/ui/access';
 import type { StreamInfo, Video } from '@members/ui/api';
@@ -15,12 +17,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../app/api';
 import { useGeo } from '../app/geo';
 import { useSession } from '../app/session';
-import { type AdaptiveSource, attachStream, type Engine, type Quality } from './adaptiveSource';
+import { type AdaptiveSource, attachStream, type Engine, type Quality, type StreamProblem } from './adaptiveSource';
+import { type FailureKind, mediaFailure, NOT_READY, nothingToPlay, PLAYBACK_FAILED, streamRequestFailure } from './failure';
 import { keyTargetOf, playerKeyAction } from './playerKeys';
 import { isBlockedShortcut, MIN_VIEW_SECONDS, randomWatermarkPosition, WATERMARK_MOVE_MS } from './protection';
 import { SeekPreview, useSeekPreviews } from './SeekPreview';
 
-type StreamState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; stream: StreamInfo };
+type StreamState = { kind: 'loading' } | { kind: 'error'; failure: FailureKind; message: string } | { kind: 'ready'; stream: StreamInfo };
 
 export interface SecurePlayerProps {
   video: Video;
@@ -37,6 +40,9 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
   const watchedRef = useRef(0);
   const sentRef = useRef(false);
   const [state, setState] = useState<StreamState>({ kind: 'loading' });
+  // "Try again" after a playback failure asks for the stream afresh.
+  const [attempt, setAttempt] = useState(0);
+  const alertRef = useRef<HTMLHeadingElement>(null);
   const [playing, setPlaying] = useState(false);
   const [current, setCurrent] = useState(0);
   const [duration, setDuration] = useState(video.duration ?? 0);
@@ -58,24 +64,35 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
   const [problem, setProblem] = useState<string | null>(null);
   const [hover, setHover] = useState<{ time: number; fraction: number } | null>(null);
   const sourceRef = useRef<AdaptiveSource | null>(null);
+  // Every problem of this attempt, to tell a refused fetch from a failed decode when the last engine gives up.
+  const problemsRef = useRef<StreamProblem[]>([]);
   const previews = useSeekPreviews(state.kind === 'ready' ? state.stream.previewsUrl : null);
 
   // 1. The stream is asked for only when the user may watch (spec §4, §5).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` asks again on "Try again"
   useEffect(() => {
     let active = true;
     if (refusal === 'geo_loading') return;
     if (refusal) {
-      setState({ kind: 'error', message: refusalMessage ?? 'Failed to load video' });
+      setState({ kind: 'error', failure: 'refused', message: refusalMessage ?? 'Failed to load video' });
       return;
     }
+    setState({ kind: 'loading' });
     api
       .getStream(video.id)
-      .then((stream) => active && setState({ kind: 'ready', stream }))
-      .catch((err: Error) => active && setState({ kind: 'error', message: err.message || 'Failed to load video' }));
+      .then((stream) => {
+        if (!active) return;
+        if (nothingToPlay(stream)) setState({ kind: 'error', failure: 'preparing', message: NOT_READY.message });
+        else setState({ kind: 'ready', stream });
+      })
+      .catch(
+        (err: Error & { status?: number }) =>
+          active && setState({ kind: 'error', failure: streamRequestFailure(err.status), message: err.message || 'Failed to load video' }),
+      );
     return () => {
       active = false;
     };
-  }, [video.id, refusal, refusalMessage]);
+  }, [video.id, refusal, refusalMessage, attempt]);
 
   // 1b. The picture: adaptive HLS when transcoded, else (or on a fatal HLS error) the original file.
   const stream = state.kind === 'ready' ? state.stream : null;
@@ -84,6 +101,8 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
     if (!stream || !el) return;
     let active = true;
     let source: AdaptiveSource | null = null;
+    problemsRef.current = [];
+    setProblem(null);
     attachStream(el, stream, {
       onQualities: (q) => active && setQualities(q),
       onLevel: (h) => active && setLevelHeight(h),
@@ -94,9 +113,12 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
       },
       onProblem: (p) => {
         if (!active) return;
+        problemsRef.current.push(p);
         setProblem(`${p.engine} ${p.details}${p.status ? ` ${p.status}` : ''}${p.fatal ? ' (fatal)' : ''}`);
-        // Nothing left to fall back to: say so instead of showing a black frame for ever.
-        if (p.fatal && p.engine !== 'hls.js') setState({ kind: 'error', message: 'Failed to load video' });
+        // Nothing left to fall back to: say so instead of showing a black frame for ever, and say
+        // which: refused on the way, or fetched and not playable (failure.ts).
+        if (p.fatal && p.engine !== 'hls.js')
+          setState({ kind: 'error', failure: mediaFailure(problemsRef.current), message: 'Failed to load video' });
       },
     }).then((s) => {
       if (!active) return s.destroy();
@@ -110,6 +132,11 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
       sourceRef.current = null;
     };
   }, [stream]);
+
+  // 1c. A failure takes the focus, so a keyboard or screen-reader user lands on what happened and its actions.
+  useEffect(() => {
+    if (state.kind === 'error') alertRef.current?.focus();
+  }, [state]);
 
   // 2. A modal dialog: top layer, focus inside, Escape closes.
   useEffect(() => {
@@ -248,13 +275,31 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
             Loading video...
           </div>
         )}
-        {state.kind === 'error' && (
+        {state.kind === 'error' && state.failure === 'refused' && (
           <div className="player-message" role="alert">
-            <h3>Access Restricted</h3>
+            <h3 ref={alertRef} tabIndex={-1}>
+              Access Restricted
+            </h3>
             <p>{state.message}</p>
             <button type="button" className="btn btn-secondary" onClick={close}>
               Go Back
             </button>
+          </div>
+        )}
+        {state.kind === 'error' && state.failure !== 'refused' && (
+          <div className="player-message" role="alert" data-problem={problem ?? state.message}>
+            <h3 ref={alertRef} tabIndex={-1}>
+              {state.failure === 'preparing' ? NOT_READY.heading : PLAYBACK_FAILED.heading}
+            </h3>
+            <p>{state.failure === 'preparing' ? NOT_READY.message : PLAYBACK_FAILED.message}</p>
+            <div className="player-message-actions">
+              <button type="button" className="btn btn-primary" onClick={() => setAttempt((n) => n + 1)}>
+                Try again
+              </button>
+              <button type="button" className="btn btn-secondary" onClick={close}>
+                Go Back
+              </button>
+            </div>
           </div>
         )}
         {state.kind === 'ready' && (

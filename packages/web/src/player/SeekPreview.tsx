@@ -12,9 +12,11 @@ export function useSeekPreviews(previewsUrl: string | null | undefined): Preview
     setTiles([]);
     if (!previewsUrl) return;
     let active = true;
-    fetch(previewsUrl, { credentials: 'omit' })
+    // A same-origin path from the API: the tiles resolve against it as the page's address sees it.
+    const url = new URL(previewsUrl, window.location.href).toString();
+    fetch(url, { credentials: 'omit' })
       .then((r) => (r.ok ? r.text() : ''))
-      .then((text) => active && setTiles(parsePreviewsVtt(text, previewsUrl)))
+      .then((text) => active && setTiles(parsePreviewsVtt(text, url)))
       .catch(() => {});
     return () => {
       active = false;

@@ -1,7 +1,7 @@
 /**
  * Puts a stream on the player's <video>: the HLS master through hls.js where Media Source
  * Extensions exist (Chrome, Firefox, Edge, Android), native HLS where the browser plays it itself
- * (Safari, iOS), else the progressive original file. hls.js is imported here, on demand, so it
+ * (Safari, iOS), else the progressive file (within the viewer's quality cap, when there is one). hls.js is imported here, on demand, so it
  * is a chunk of its own that only the player loads (never part of `/`'s first load). A fatal
  * hls.js error that a media recovery does not cure falls back to the progressive file. A stall
  * watchdog (stallWatchdog.ts) restarts a Media Source playback frozen with its data buffered.
@@ -82,8 +82,15 @@ function direct(video: HTMLVideoElement, src: string, engine: Engine, cb: Adapti
   video.src = src;
   return { engine, setQuality() {}, destroy: () => video.removeEventListener('error', failed) };
 }
-const progressive = (video: HTMLVideoElement, stream: StreamInfo, cb: AdaptiveCallbacks) =>
-  direct(video, stream.streamUrl, 'progressive', cb);
+/**
+ * The progressive file; when the API hands out none (`streamUrl: null`: no file within the viewer's
+ * quality cap, e.g. before the transcode finishes), a fatal problem the player shows as a failure.
+ */
+function progressive(video: HTMLVideoElement, stream: StreamInfo, cb: AdaptiveCallbacks): AdaptiveSource {
+  if (stream.streamUrl) return direct(video, stream.streamUrl, 'progressive', cb);
+  reporter(video, cb)({ engine: 'progressive', fatal: true, details: 'noProgressiveFile' });
+  return { engine: 'progressive', setQuality() {}, destroy() {} };
+}
 
 export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, cb: AdaptiveCallbacks = {}): Promise<AdaptiveSource> {
   if (!stream.hlsUrl) return progressive(video, stream, cb);

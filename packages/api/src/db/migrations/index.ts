@@ -14,7 +14,8 @@ import { transcodeJobs } from './007_transcode_jobs.js';
 import { transcodeLeases } from './008_transcode_leases.js';
 import { mailSubject } from './009_mail_subject.js';
 import { tusUploads } from './010_tus_uploads.js';
-import { chatTickets } from './011_chat_tickets.js';
+import { tusUploadOwner } from './011_tus_upload_owner.js';
+import { chatTickets } from './012_chat_tickets.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -30,5 +31,6 @@ export const migrations: readonly Migration[] = [
   transcodeLeases,
   mailSubject,
   tusUploads,
+  tusUploadOwner,
   chatTickets,
 ];

@@ -129,6 +129,8 @@ describe.runIf(available)('media copy between the local disk and a bucket [sqlit
         expect.arrayContaining([`${id}/video.mp4`, `${id}/thumbnail.jpg`, `${id}/hls/master.m3u8`, `${id}/hls/previews.vtt`]),
       );
       expect(names.some((n) => /\/hls\/\d+p\/seg_\d{5}\.ts$/.test(n))).toBe(true);
+      // Each rendition's progressive MP4 (what a member's streamUrl opens) travels with the ladder.
+      expect(names.some((n) => /\/hls\/\d+p\/progressive\.mp4$/.test(n))).toBe(true);
     }
     const to = `s3://${bucket.bucket}`;
     // Ctrl-C: the copy stops after the objects in flight, says so, and exits 130.
@@ -168,12 +170,15 @@ describe.runIf(available)('media copy between the local disk and a bucket [sqlit
     for (const [id, clip] of Object.entries(clips)) {
       const r = await apiClient(server.url).get(`/videos/${id}/stream`, viewer.token);
       expect(r.status).toBe(200);
-      const progressive = await fetch(r.body.data.streamUrl);
+      // The member's progressive file: a rendition's MP4 from the bucket; the admin's: the original.
+      expect((await fetch(new URL(r.body.data.streamUrl, server.url))).status).toBe(200);
+      const original = (await apiClient(server.url).get(`/videos/${id}/stream`, await adminToken(server))).body.data.streamUrl;
+      const progressive = await fetch(new URL(original, server.url));
       expect(progressive.status).toBe(200);
       expect(Buffer.from(await progressive.arrayBuffer()).equals(fs.readFileSync(clip))).toBe(true);
       const { stdout } = await promisify(execFile)(
         mediaBinaries().ffprobe,
-        ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'json', r.body.data.hlsUrl],
+        ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'json', `${server.url}${r.body.data.hlsUrl}`],
         { timeout: 120_000 },
       );
       expect(JSON.parse(stdout).streams.map((x: { codec_type: string }) => x.codec_type)).toContain('video');

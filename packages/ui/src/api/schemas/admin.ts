@@ -33,4 +33,8 @@ export const pendingUsersAnswerSchema = z.object({
   total: z.number().int(),
 });
 
-export const userDecisionAnswerSchema = z.object({ id: z.string(), status: z.enum(['approved', 'rejected']), message: z.string() });
+export const userDecisionAnswerSchema = z.object({
+  id: z.string(),
+  status: z.enum(['approved', 'rejected', 'suspended']),
+  message: z.string(),
+});

@@ -49,7 +49,7 @@ export const paymentRequestSchema = z
     paymentId: z.string(),
     planType: planTypeSchema,
     planName: z.string(),
-    status: z.enum(['requested', 'submitted', 'verified', 'rejected']),
+    status: z.enum(['requested', 'submitted', 'verified', 'rejected', 'canceled']),
     address: z.string().nullable(),
     btcAmount: btc,
     amountSats: z.number().int(),

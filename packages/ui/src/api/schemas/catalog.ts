@@ -66,12 +66,14 @@ export const adminVideoPageSchema = z.object({
 export const deletedVideoSchema = z.object({ videoId: z.string(), deleted: z.literal(true) });
 
 /**
- * A signed, expiring URL of the video bytes (GET /api/media/videos/{id}?u&e&s, the progressive
- * fallback), the viewer's HLS master playlist and seek previews once transcoded (only the renditions
- * they may watch, listed in `qualities`), and the viewer's watermark.
+ * A signed, expiring URL of a progressive file (GET /api/media/videos/{id}?u&e&r&s, the player's
+ * fallback: the original for admins, for members the tallest rendition within their quality cap, or
+ * null when none fits, e.g. before the transcode), the viewer's HLS master playlist and seek previews once transcoded (only the renditions
+ * they may watch, listed in `qualities`), and the viewer's watermark. The URLs are same-origin paths
+ * (`/api/…`, URI references): a client not on the site's origin resolves them against the API's base.
  */
 export const streamInfoSchema = z.object({
-  streamUrl: z.string(),
+  streamUrl: z.string().nullable(),
   hlsUrl: z.string().nullable(),
   previewsUrl: z.string().nullable(),
   qualities: z.array(z.string()),

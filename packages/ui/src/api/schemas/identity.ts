@@ -8,7 +8,7 @@ export const userSchema = z
     firstName: z.string(),
     lastName: z.string(),
     role: z.enum(['admin', 'member']),
-    status: z.enum(['pending', 'approved', 'rejected']),
+    status: z.enum(['pending', 'approved', 'rejected', 'suspended']),
     approved: z.boolean(),
     emailVerified: z.boolean(),
     membershipStatus: z.enum(['active', 'inactive']),
@@ -54,7 +54,7 @@ export const secondFactorEnrolmentSchema = z.object({ secret: z.string(), otpaut
 export const messageAnswerSchema = z.object({ message: z.string() });
 export const emailVerifiedAnswerSchema = z.object({ emailVerified: z.literal(true) });
 export const loggedOutAnswerSchema = z.object({ loggedOut: z.literal(true) });
-export const approvalStatusSchema = z.object({ approved: z.boolean(), status: z.enum(['pending', 'approved', 'rejected']) });
+export const approvalStatusSchema = z.object({ approved: z.boolean(), status: z.enum(['pending', 'approved', 'rejected', 'suspended']) });
 export const profileAnswerSchema = z.object({ user: userSchema });
 
 /** DELETE /users/me and POST /admin/users/{id}/erase: the account and its personal data are erased. */

@@ -61,6 +61,10 @@ export const geoCheckSchema = z.object({
 });
 
 /** `subscriberLag` > 0 while a checkpointed subscriber catches up on the log (beside serving); each one's position and lag. */
+/** GET /api/health for anyone but an admin: liveness only. */
+export const publicHealthSchema = z.object({ status: z.literal('ok') });
+
+/** GET /api/health for an admin: the details (also in the metrics). */
 export const healthSchema = z.object({
   status: z.literal('ok'),
   store: z.enum(['sqlite', 'postgres']),

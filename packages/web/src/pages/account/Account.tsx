@@ -4,6 +4,8 @@
  * second factor (managed on `/account/two-factor`), the signed-in sessions (sign one or all others
  * out), "Download my data" (JSON and a readable HTML summary) and "Delete my account".
  */
+
+import { REJECTED_MEMBER_PATH } from '@members/ui/format';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Navigate } from 'react-router-dom';
@@ -31,6 +33,7 @@ export default function Account() {
       </div>
     );
   if (!loggedIn || !user) return <Navigate to="/login" replace />;
+  if (user.status === 'rejected') return <Navigate to={REJECTED_MEMBER_PATH} replace />;
 
   return (
     <div className="container narrow section account-page">

@@ -50,15 +50,20 @@ export function DownloadData() {
   );
 }
 
-export function DeleteAccount({ onDeleted }: { onDeleted(): void }) {
-  const status = useQuery({ queryKey: ['mfa-status'], queryFn: () => api.mfaStatus(), retry: false });
+/**
+ * `restricted`: a rejected member's session, which cannot read the second-factor state (the API
+ * answers 403 there): the code field is offered as optional instead.
+ */
+export function DeleteAccount({ onDeleted, restricted = false }: { onDeleted(): void; restricted?: boolean }) {
+  const status = useQuery({ queryKey: ['mfa-status'], queryFn: () => api.mfaStatus(), retry: false, enabled: !restricted });
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [error, setError] = useState<string | null>(null);
   const needsCode = status.data?.enabled === true;
+  const mayNeedCode = needsCode || restricted;
   const remove = useMutation({
-    mutationFn: () => api.deleteAccount({ password, confirmation, ...(needsCode ? { code: code.trim() } : {}) }),
+    mutationFn: () => api.deleteAccount({ password, confirmation, ...(code.trim() ? { code: code.trim() } : {}) }),
     onSuccess: onDeleted,
     onError: (err) => setError(errorText(err, 'Could not delete the account')),
   });
@@ -86,14 +91,18 @@ export function DeleteAccount({ onDeleted }: { onDeleted(): void }) {
           onChange={(e) => setPassword(e.target.value)}
           required
         />
-        {needsCode && (
+        {mayNeedCode && (
           <FormField
-            label="Code from your authenticator app (or a recovery code)"
+            label={
+              needsCode
+                ? 'Code from your authenticator app (or a recovery code)'
+                : 'Code from your authenticator app, if you turned on two-factor authentication'
+            }
             name="deleteCode"
             autoComplete="one-time-code"
             value={code}
             onChange={(e) => setCode(e.target.value)}
-            required
+            required={needsCode}
           />
         )}
         <FormField

@@ -1,0 +1,73 @@
+/**
+ * What erasing a member means for billing: their open payments (requested or submitted) are
+ * canceled (`PaymentCanceled`, reason `account_erased`) so no admin can verify them afterwards, and a
+ * subscription that still grants access ends (`SubscriptionCanceled`, reason `account_erased`).
+ * Both are events on billing's own streams, so the books an auditor replays show why the payment
+ * never became revenue and why the paid period stopped early; verified payments stay as they are.
+ *
+ * Identity's erasure calls `closeBillingOfErasedMember` right after `MemberErased`. The lifecycle
+ * pass (`runLifecycle`) calls `closeBillingOfErasedMembers` too: it finishes what a crash between
+ * the appends left open, catches a verification that raced the erasure, and closes what erasures
+ * made before this rule existed left open.
+ */
+import type { AppContext } from '../context.js';
+import { handleCommand } from '../eventstore/commandHandler.js';
+import type { EventMetadata } from '../eventstore/types.js';
+import { paymentDecider, paymentStreamId } from './payment.decider.js';
+import { subscriptionDecider, subscriptionStreamId } from './subscription.decider.js';
+
+export interface ClosedBilling {
+  canceledPayments: number;
+  endedSubscriptions: number;
+}
+
+/** Cancels the member's open payments and ends their subscription; safe to run again (adds nothing then). */
+export async function closeBillingOfErasedMember(ctx: AppContext, userId: string, meta: EventMetadata): Promise<ClosedBilling> {
+  const out: ClosedBilling = { canceledPayments: 0, endedSubscriptions: 0 };
+  const open = await ctx.db.all<{ id: string }>(
+    `SELECT id FROM billing_payments WHERE user_id = ? AND status IN ('requested', 'submitted') ORDER BY id`,
+    [userId],
+  );
+  const canceledBy = meta.actorId ?? 'system';
+  for (const { id } of open) {
+    const r = await handleCommand(
+      ctx.store,
+      paymentStreamId(id),
+      paymentDecider,
+      { type: 'CancelPayment', paymentId: id, reason: 'account_erased', canceledBy, now: meta.at },
+      meta,
+      { retries: 50 },
+    );
+    if (!r.ok) throw new Error(`could not cancel payment ${id} of erased member ${userId}: ${r.error.message}`);
+    out.canceledPayments += r.events.length;
+  }
+  const ended = await handleCommand(
+    ctx.store,
+    subscriptionStreamId(userId),
+    subscriptionDecider,
+    { type: 'EndForErasure', now: meta.at },
+    meta,
+    { retries: 50 },
+  );
+  if (!ended.ok) throw new Error(`could not end the subscription of erased member ${userId}: ${ended.error.message}`);
+  out.endedSubscriptions += ended.events.length;
+  return out;
+}
+
+/** Erased members that still have an open payment or a subscription granting access (the lifecycle's sweep). */
+export async function closeBillingOfErasedMembers(ctx: AppContext, meta: EventMetadata): Promise<ClosedBilling> {
+  const rows = await ctx.db.all<{ user_id: string }>(
+    `SELECT p.user_id FROM billing_payments p JOIN users u ON u.id = p.user_id
+       WHERE u.erased_at IS NOT NULL AND p.status IN ('requested', 'submitted')
+     UNION
+     SELECT s.user_id FROM billing_subscriptions s JOIN users u ON u.id = s.user_id
+       WHERE u.erased_at IS NOT NULL AND s.status IN ('active', 'past_due')`,
+  );
+  const out: ClosedBilling = { canceledPayments: 0, endedSubscriptions: 0 };
+  for (const { user_id } of rows) {
+    const r = await closeBillingOfErasedMember(ctx, user_id, meta);
+    out.canceledPayments += r.canceledPayments;
+    out.endedSubscriptions += r.endedSubscriptions;
+  }
+  return out;
+}

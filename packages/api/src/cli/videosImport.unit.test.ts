@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { listFolder, parseImportArgs, readSidecar, sidecarsOf, titleFromFileName } from './videosImport.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-import-unit-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('videos import', () => {
+  it('titles come from file names', () => {
+    expect(titleFromFileName('my_clip-01.mp4')).toBe('My clip 01');
+    expect(titleFromFileName('sub/Beach.Day__2.mkv')).toBe('Beach Day 2');
+    expect(titleFromFileName('___.mp4')).toBe('___');
+    expect(titleFromFileName(`${'a'.repeat(300)}.mp4`)).toHaveLength(200);
+  });
+
+  it('arguments: one folder, boolean flags that never take the folder, known options only', () => {
+    expect(parseImportArgs(['--publish', 'clips'])).toEqual({ dir: 'clips', publish: true, recursive: false });
+    expect(parseImportArgs(['clips', '--access=vip', '--as', 'a@b.c', '--recursive'])).toEqual({
+      dir: 'clips',
+      access: 'vip',
+      as: 'a@b.c',
+      publish: false,
+      recursive: true,
+    });
+    for (const bad of [[], ['a', 'b'], ['a', '--access', 'gold'], ['a', '--access'], ['a', '--publish=yes'], ['a', '--force']])
+      expect(() => parseImportArgs(bad)).toThrow();
+  });
+
+  it('a sidecar is checked: bad JSON, an unknown field or a wrong access level is that file’s error', async () => {
+    const write = (name: string, text: string) => {
+      fs.writeFileSync(path.join(dir, name), text);
+      return path.join(dir, name);
+    };
+    expect(await readSidecar(write('ok.json', '{"title":" T ","tags":["a"],"accessLevel":"free"}'))).toEqual({
+      ok: true,
+      value: { title: 'T', tags: ['a'], accessLevel: 'free' },
+    });
+    expect(await readSidecar(write('broken.json', '{"title":'))).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^broken\.json: /),
+    });
+    expect(await readSidecar(write('typo.json', '{"titel":"T"}'))).toMatchObject({ ok: false, error: expect.stringContaining('titel') });
+    expect(await readSidecar(write('level.json', '{"accessLevel":"gold"}'))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('accessLevel'),
+    });
+  });
+
+  it('a folder: video names in order, sidecars and captions belong to their video, the rest is listed as ignored', async () => {
+    const root = fs.mkdtempSync(path.join(dir, 'folder-'));
+    for (const f of ['b.mp4', 'a.MOV', 'a.json', 'a.en.vtt', 'b.srt', 'notes.txt', '.DS_Store', 'other.json', 'sub/c.webm']) {
+      fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+      fs.writeFileSync(path.join(root, f), 'x');
+    }
+    expect(await listFolder(root, false)).toEqual({ videos: ['a.MOV', 'b.mp4'], ignored: ['notes.txt', 'other.json'] });
+    expect((await listFolder(root, true)).videos).toEqual(['a.MOV', 'b.mp4', path.join('sub', 'c.webm')]);
+    expect(await sidecarsOf(root, 'a.MOV')).toEqual({ json: path.join(root, 'a.json'), captions: ['a.en.vtt'] });
+    expect(await sidecarsOf(root, 'b.mp4')).toEqual({ json: null, captions: ['b.srt'] });
+  });
+});
