@@ -278,6 +278,33 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       expect(Buffer.from(await full.arrayBuffer()).equals(progressiveFile)).toBe(true);
     });
 
+    it('pushes chat replies through nginx to the member’s WebSocket, whichever process each reply lands on', async () => {
+      const api = apiClient(base);
+      const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
+      const ticket = (await api.post('/chat/ticket', undefined, memberToken)).body.data.ticket as string;
+      const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/api/chat/socket?ticket=${ticket}`);
+      const received: string[] = [];
+      ws.addEventListener('message', (e) => received.push((JSON.parse(String(e.data)) as { message: { text: string } }).message.text));
+      await new Promise<void>((resolve, reject) => {
+        ws.addEventListener('open', () => resolve());
+        ws.addEventListener('error', () => reject(new Error('the chat socket did not open through nginx')));
+      });
+      try {
+        const servers = new Set<string | null>();
+        for (let i = 0; i < 4; i++) {
+          const r = await api.post(`/admin/chat/conversations/${memberId}/messages`, { text: `through nginx ${i}` }, admin);
+          expect(r.status).toBe(201);
+          servers.add(servedBy(r));
+        }
+        // Round robin: the replies were taken by both processes, and the socket (held by one) got them all.
+        expect(servers.size).toBe(2);
+        await waitFor('four pushes', async () => (received.length >= 4 ? true : undefined), 5000);
+        expect(received).toEqual(['through nginx 0', 'through nginx 1', 'through nginx 2', 'through nginx 3']);
+      } finally {
+        ws.close();
+      }
+    });
+
     it(`streams the HLS ladder through nginx: segments from its internal location, playlists and key from the API${media === 's3' ? ' (transcoded by a runner)' : ''}`, async () => {
       const api = apiClient(base);
       // The leader (or, on the object store, a runner) transcodes the upload in the background (a 160×120 clip: one rendition).

@@ -55,3 +55,15 @@ it("nginx's own answers (the media it sends) carry the app's security headers, w
       expect([file, name, set.filter(([n]) => n === name).length]).toEqual([file, name, mediaLocations]);
   }
 });
+
+it("the chat socket's location repeats every header the server sets for the API (a location's proxy_set_header replaces them all)", () => {
+  const conf = renderNginxConf();
+  const serverLevel = [...conf.matchAll(/^ {4}proxy_set_header (\S+) (.+);$/gm)].map((m) => `${m[1]} ${m[2]}`);
+  const socket = /location = \/api\/chat\/socket \{([\s\S]*?)\n {4}\}/.exec(conf)?.[1] ?? '';
+  const inSocket = new Set([...socket.matchAll(/proxy_set_header (\S+) (.+);/g)].map((m) => `${m[1]} ${m[2]}`));
+  expect(serverLevel.length).toBeGreaterThan(3);
+  // Connection is the one the upgrade must change.
+  expect(serverLevel.filter((h) => !h.startsWith('Connection ') && !inSocket.has(h))).toEqual([]);
+  expect(inSocket).toContain('Upgrade $http_upgrade');
+  expect(inSocket).toContain('Connection "upgrade"');
+});

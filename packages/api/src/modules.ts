@@ -8,6 +8,7 @@ import { apiDocsModule } from './apiDocs/index.js';
 import { auditModule } from './audit/index.js';
 import { billingModule } from './billing/index.js';
 import { catalogModule } from './catalog/index.js';
+import { chatModule } from './chat/index.js';
 import type { Projection } from './eventstore/projections.js';
 import { geoModule } from './geo/index.js';
 import { identityModule } from './identity/index.js';
@@ -30,6 +31,7 @@ export const modules: AppModule[] = [
   adminModule,
   auditModule,
   mailModule,
+  chatModule,
   // Last: its document lists every route mounted before it.
   apiDocsModule,
 ];

@@ -5,6 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { WebSocketServer } from 'ws';
 import { createApp } from './app.js';
 import type { Env } from './config/env.js';
 import type { SiteConfig } from './config/site.js';
@@ -63,7 +64,16 @@ export async function startServer(
   // Listen first: subscribers far behind the head catch up beside serving (their lag shows in
   // /api/health and the metrics), never before it.
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: settleUnreadBodies(app.fetch), port: env.PORT, hostname: env.HOST }, () => resolve(s));
+    const s = serve(
+      // WebSocket upgrades (the chat's socket) go through the app like any request (`upgradeWebSocket`).
+      {
+        fetch: settleUnreadBodies(app.fetch),
+        port: env.PORT,
+        hostname: env.HOST,
+        websocket: { server: new WebSocketServer({ noServer: true }) },
+      },
+      () => resolve(s),
+    );
   });
   const subscribers = startSubscribers(ctx.db, ctx.store, subscriberList, {
     logger: ctx.logger,

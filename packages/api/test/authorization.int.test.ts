@@ -680,6 +680,49 @@ const MATRIX: Record<string, Cell> = {
     prepare: async (_p, fx) => ({ method: 'POST', path: `/api/videos/${fx.premiumVideoId}/view`, ...json({ duration: 12 }) }),
   },
 
+  // The live chat (issue 30): everyone signed in reads their own conversation; writing takes the
+  // access decision's active subscription (past due included, as for premium videos). An admin
+  // answers from the inbox, not as a member (403 on the member's send, like premium content).
+  'GET /api/chat/messages': { expect: signedIn(200) },
+  'POST /api/chat/messages': {
+    expect: premiumViewer(201),
+    prepare: async () => ({ method: 'POST', path: '/api/chat/messages', ...json({ text: 'Hello from the matrix' }) }),
+  },
+  'GET /api/chat/status': { expect: signedIn(200) },
+  'POST /api/chat/read': { expect: signedIn(200), prepare: async () => ({ method: 'POST', path: '/api/chat/read' }) },
+  'DELETE /api/chat/messages/:id': {
+    expect: { ...signedIn(404), monthly: 200, annual: 200, canceled: 200, pastDue: 200 },
+    note: "the caller's own fresh message where they may write; elsewhere an id of no message of theirs (404)",
+    prepare: async (p, fx) => {
+      const sent = fx.tokens[p] ? await api(fx).post('/chat/messages', { text: 'to delete' }, fx.tokens[p]) : undefined;
+      const id = sent?.status === 201 ? (sent.body.data.message.id as string) : fx.server.ctx.ids.next();
+      return { method: 'DELETE', path: `/api/chat/messages/${id}` };
+    },
+  },
+  'POST /api/chat/ticket': { expect: signedIn(200), prepare: async () => ({ method: 'POST', path: '/api/chat/ticket' }) },
+  'GET /api/chat/socket': {
+    expect: open(426),
+    note: 'the ticket is the credential, redeemed only on a WebSocket upgrade (chat.int.test.ts); a plain GET is a 426',
+    prepare: async () => ({ path: '/api/chat/socket', query: 'ticket=not-redeemed-on-a-plain-get' }),
+  },
+  'GET /api/admin/chat/conversations': { expect: adminOnly(200) },
+  'GET /api/admin/chat/conversations/:userId/messages': {
+    expect: adminOnly(200),
+    prepare: async (_p, fx) => ({ path: `/api/admin/chat/conversations/${(fx.accounts.monthly as Account).id}/messages` }),
+  },
+  'POST /api/admin/chat/conversations/:userId/messages': {
+    expect: adminOnly(201),
+    prepare: async (_p, fx) => ({
+      method: 'POST',
+      path: `/api/admin/chat/conversations/${(fx.accounts.monthly as Account).id}/messages`,
+      ...json({ text: 'Reply from the matrix' }),
+    }),
+  },
+  'POST /api/admin/chat/conversations/:userId/read': {
+    expect: adminOnly(200),
+    prepare: async (_p, fx) => ({ method: 'POST', path: `/api/admin/chat/conversations/${(fx.accounts.monthly as Account).id}/read` }),
+  },
+
   // The member's own account.
   // A rejected member's restricted session reads these two (their own status and profile).
   'GET /api/users/approval-status': { expect: accountHolder(200) },

@@ -48,6 +48,8 @@ const PUBLIC_ROUTES = new Set([
   // The API reference viewer (static HTML and scripts, no data): the document it loads is admin-only.
   'GET /api/docs',
   'GET /api/docs/:asset',
+  // The chat's WebSocket: its credential is the single-use ticket, redeemed only on an upgrade (a plain GET is a 426).
+  'GET /api/chat/socket',
   // The HLS stream, likewise: a signed grant (playlists, segments, previews) or a short-lived key token.
   'GET /api/hls/:id/master.m3u8',
   'GET /api/hls/:id/:rendition{[0-9]+p}/index.m3u8',
@@ -66,6 +68,8 @@ const MAY_SUCCEED = new Map([
   ['PUT /api/users/profile', '{} (or no body) is a valid, empty profile update'],
   ['POST /api/auth/mfa/enroll', 'reads no body: (re)starting the second-factor enrolment is a valid answer to any body'],
   ['DELETE /api/users/me/sessions', 'reads no body: signing out every other session is a valid answer to any body'],
+  ['POST /api/chat/read', "reads no body: marking the team's replies read is a valid answer to any body"],
+  ['POST /api/chat/ticket', 'reads no body: a WebSocket ticket is a valid answer to any body'],
 ]);
 
 /** Every field name any route reads, set to hostile values by the wrong-type bodies. */

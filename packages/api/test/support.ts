@@ -6,7 +6,7 @@
  * from another package.
  */
 
-export { seedMember } from '../src/billing/billing.testkit.js';
+export { billingTestKit, HASH, seedMember } from '../src/billing/billing.testkit.js';
 export { postUpload, uploadTranscoded, waitTranscoded } from '../src/catalog/upload.testkit.js';
 export { approvedMember } from '../src/identity/identity.testkit.js';
 export { totpCode } from '../src/identity/totp.js';
@@ -16,6 +16,6 @@ export { filesUnder, makeImage, makeMp4, makeSizedClip } from '../src/media/medi
 export { TestClock } from '../src/shared/clock.testkit.js';
 export { killAll, type Runner, startRunner } from '../src/transcode/runners.testkit.js';
 export { adminToken } from './adminToken.js';
-export { type ChildServer, launchServer } from './childServer.js';
-export { apiClient, freshStore, startTestServer, TEST_ADMIN, TEST_DATABASE_URL, type TestServer, tmpDir } from './harness.js';
+export { type ChildServer, killHard, launchServer } from './childServer.js';
+export { apiClient, freshStore, startTestServer, TEST_ADMIN, TEST_DATABASE_URL, type TestServer, testEnv, tmpDir } from './harness.js';
 export { bucketKeys, freshBucket, mediaKinds } from './s3.js';

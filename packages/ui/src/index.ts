@@ -6,6 +6,8 @@ export { AdminAccessDenied, AdminDashboard, type AdminDashboardProps, adminKeys 
 export { ApiClientProvider, useApiClient, useOptionalApiClient } from './components/ApiContext';
 export { Button, type ButtonProps } from './components/Button';
 export { Card, type CardProps } from './components/Card';
+export { ChatInbox, chatKeys, spanLabel, waitingFor } from './components/ChatInbox';
+export { ChatThread, type ChatThreadProps, chatTime, withMessage } from './components/ChatThread';
 export { ConfirmDialog, type ConfirmDialogProps } from './components/ConfirmDialog';
 export { type Column, DataTable, type DataTableProps } from './components/DataTable';
 export { Alert, EmptyState, Spinner } from './components/Feedback';
@@ -27,6 +29,7 @@ export {
 export { StatCard, StatCards } from './components/StatCards';
 export { StatusBadge } from './components/StatusBadge';
 export { UploadVideoForm, type UploadVideoFormProps } from './components/UploadVideoForm';
+export { useChatSocket } from './components/useChatSocket';
 export { type LinkLikeProps, VideoCard, type VideoCardProps } from './components/VideoCard';
 export { LIBRARY_PAGE_SIZE, VideoLibrary, videoLibraryKey } from './components/VideoLibrary';
 export { type AccessLevelValue, VideoLibraryTable, type VideoLibraryTableProps } from './components/VideoLibraryTable';

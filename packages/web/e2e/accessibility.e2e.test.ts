@@ -165,6 +165,7 @@ function visitsFor(role: Role): Visit[] {
           },
         },
         { name: 'account', path: '/account', ready: 'Account settings' },
+        { name: 'chat', path: '/chat', ready: 'Chat with the team' },
       ];
     case 'admin':
       return [

@@ -94,6 +94,7 @@ forEachStore('admin list paging and counters', (kind) => {
       totalRevenue: expect.any(String),
       pendingPayments: await one(`SELECT COUNT(*) AS n FROM billing_payments WHERE status = 'submitted'`),
       activeSubscribers: await one(`SELECT COUNT(*) AS n FROM billing_subscriptions WHERE status IN ('active', 'past_due')`),
+      chatAnswers: { vip: { answered: 0, medianSeconds: null }, standard: { answered: 0, medianSeconds: null } },
     });
     const revenue = await one(`SELECT SUM(amount_sats) AS n FROM billing_payments WHERE status = 'verified'`);
     expect(revenue).toBeGreaterThan(0);

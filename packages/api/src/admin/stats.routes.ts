@@ -18,6 +18,6 @@ export function adminStatsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
 
   api.get('/admin/stats', getAdminStatsDoc, async function getAdminStats(c) {
     await requireAdmin(ctx, c);
-    return ok(c, await adminStats(ctx.db));
+    return ok(c, await adminStats(ctx.db, ctx.clock.now()));
   });
 }

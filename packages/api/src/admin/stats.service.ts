@@ -1,6 +1,7 @@
 /**
  * The admin dashboard's figures: identity's counters (pending approvals, active members) with
- * billing's (revenue as a BTC string, pending payments, active subscribers), each read through the
+ * billing's (revenue as a BTC string, pending payments, active subscribers) and the chat's answer time
+ * per tier (last 30 days), each read through the
  * owning area's queries.
  */
 
@@ -8,19 +9,21 @@ import type { adminStatsSchema } from '@members/ui/api/schemas';
 import { satsToBtc } from '@members/ui/money';
 import type { z } from 'zod';
 import { billingStats } from '../billing/stats.js';
+import { chatAnswerTimes } from '../chat/stats.js';
 import type { Queryable } from '../db/types.js';
 import { identityCounts } from '../identity/users.queries.js';
 
 /** The dashboard's figures (the shared `adminStatsSchema`). */
 export type AdminStats = z.infer<typeof adminStatsSchema>;
 
-export async function adminStats(db: Queryable): Promise<AdminStats> {
-  const [identity, billing] = await Promise.all([identityCounts(db), billingStats(db)]);
+export async function adminStats(db: Queryable, now: Date = new Date()): Promise<AdminStats> {
+  const [identity, billing, chatAnswers] = await Promise.all([identityCounts(db), billingStats(db), chatAnswerTimes(db, now)]);
   return {
     pendingApprovals: identity.pendingApprovals,
     activeMembers: identity.activeMembers,
     totalRevenue: satsToBtc(billing.totalRevenueSats),
     pendingPayments: billing.pendingPayments,
     activeSubscribers: billing.activeSubscribers,
+    chatAnswers,
   };
 }

@@ -23,6 +23,7 @@ const TAGS = [
   { name: 'catalog', description: 'The video library (public shop window) and its administration' },
   { name: 'streaming', description: 'Signed stream URLs under the access decision, the media bytes, views' },
   { name: 'billing', description: 'Plans, Bitcoin payment requests and submissions, subscriptions, verification' },
+  { name: 'chat', description: "Members' live chat with the team (text, WebSocket push), the admin inbox" },
   { name: 'uploads', description: 'tus 1.0 resumable uploads (binary, not JSON)' },
   { name: 'admin', description: 'Admin-only routes' },
   { name: 'audit', description: 'Tamper-evident history reports' },

@@ -59,6 +59,7 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'Request body is too large',
   415: 'tus: a PATCH body must be sent as `Content-Type: application/offset+octet-stream`',
   416: 'Range not satisfiable',
+  426: 'Upgrade Required: open this address as a WebSocket',
   429: 'Too many requests from this address or for this account; try again after the `Retry-After` header’s seconds',
   503: 'The event store is unreachable',
 };

@@ -5,7 +5,8 @@
  * A field is personal when its name says so (an e-mail address in any event: `email`, `userEmail`,
  * `newEmail`…; names; date of birth; IP-derived location `geo*`; IP addresses and user agents; the
  * password hash) or when the event type lists it (`UserRejected.reason`, `UserSuspended.reason`: an
- * admin's free text about a person). The subject is the event's `userId`: the member the data is about. Names are matched, not
+ * admin's free text about a person; `ChatMessageSent.text`: a chat message, the admin replies included).
+ * The subject is the event's `userId`: the member the data is about. Names are matched, not
  * listed per event type, so a new event that carries an e-mail address is encrypted without anyone
  * remembering to register it. Everything else (ids, satoshi amounts, plans, dates, statuses, Bitcoin
  * addresses and transaction hashes, which are public on the chain and needed for accounting) stays
@@ -22,7 +23,11 @@ export const ERASURE_EVENT = 'MemberErased';
 
 const PERSONAL_NAME =
   /^(email|[a-zA-Z]*Email|firstName|lastName|fullName|dateOfBirth|geo[A-Z][a-zA-Z]*|ip|[a-zA-Z]*Ip|userAgent|passwordHash)$/;
-const PERSONAL_BY_TYPE: Record<string, readonly string[]> = { UserRejected: ['reason'], UserSuspended: ['reason'] };
+const PERSONAL_BY_TYPE: Record<string, readonly string[]> = {
+  UserRejected: ['reason'],
+  UserSuspended: ['reason'],
+  ChatMessageSent: ['text'],
+};
 
 export interface Envelope {
   alg: 'A256GCM';

@@ -38,6 +38,9 @@ describe('personal fields', () => {
       expect({ f, personal: isPersonalField('PaymentRejected', f) }).toEqual({ f, personal: false });
     expect(isPersonalField('UserRejected', 'reason')).toBe(true);
     expect(isPersonalField('UserSuspended', 'reason')).toBe(true);
+    // A chat message, the team's replies too (both sealed under the member's key).
+    expect(isPersonalField('ChatMessageSent', 'text')).toBe(true);
+    expect(isPersonalField('ChatMessageSent', 'authorId')).toBe(false);
     expect(isPersonalField('MemberErased', 'reason')).toBe(false);
   });
 });

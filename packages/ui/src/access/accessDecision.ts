@@ -123,3 +123,23 @@ export function accessHttpStatus(decision: AccessDecision): 200 | 401 | 403 | 40
   if (decision.reason === 'not_logged_in') return 401;
   return 403;
 }
+
+/** Spec §9: the plans' "Live chat access"; without an active subscription a member reads their history but cannot write. */
+export const CHAT_SUBSCRIPTION_REQUIRED = 'Active subscription required to use live chat. You can still read your messages.';
+
+export type ChatAccess =
+  | { allowed: true; reason: 'allowed'; message: null }
+  | { allowed: false; reason: 'not_logged_in' | 'suspended' | 'not_approved' | 'subscription_required'; message: string };
+
+/**
+ * May this member write in the live chat (issue 30): approved (the §4 rule and words) with an active
+ * subscription. Reading their own history needs neither. The API enforces it; the chat page explains it.
+ * @example chatAccess(user).allowed
+ */
+export function chatAccess(user: AccessUser | null | undefined): ChatAccess {
+  if (!user) return { allowed: false, reason: 'not_logged_in', message: ACCESS_MESSAGES.not_logged_in };
+  if (user.status === 'suspended') return { allowed: false, reason: 'suspended', message: ACCESS_MESSAGES.suspended };
+  if (!isApproved(user)) return { allowed: false, reason: 'not_approved', message: ACCESS_MESSAGES.not_approved };
+  if (!hasActiveSubscription(user)) return { allowed: false, reason: 'subscription_required', message: CHAT_SUBSCRIPTION_REQUIRED };
+  return { allowed: true, reason: 'allowed', message: null };
+}

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ACCESS_MESSAGES, type AccessUser, accessDecision, accessHttpStatus, hasActiveSubscription, isApproved } from './accessDecision';
+import {
+  ACCESS_MESSAGES,
+  type AccessUser,
+  accessDecision,
+  accessHttpStatus,
+  CHAT_SUBSCRIPTION_REQUIRED,
+  chatAccess,
+  hasActiveSubscription,
+  isApproved,
+} from './accessDecision';
 
 const open = { blocked: false };
 const visitor = null;
@@ -115,5 +124,35 @@ describe('helpers', () => {
   });
   it('allowed answers 200', () => {
     expect(accessHttpStatus(accessDecision({ video: { accessLevel: 'free' }, geo: open, user: member }))).toBe(200);
+  });
+});
+
+describe('chatAccess — who may write in the live chat', () => {
+  it('refuses a visitor, a pending account and an approved member without a subscription, each with its words', () => {
+    expect(chatAccess(null)).toMatchObject({ allowed: false, message: ACCESS_MESSAGES.not_logged_in });
+    expect(chatAccess({ status: 'pending', approved: 0, membershipStatus: 'active' })).toMatchObject({
+      allowed: false,
+      reason: 'not_approved',
+      message: 'Your account is pending approval. You will receive an email when approved.',
+    });
+    // A suspended member keeps their approval flag; the suspension's own words.
+    expect(chatAccess({ status: 'suspended', approved: 1, membershipStatus: 'active' })).toMatchObject({
+      allowed: false,
+      reason: 'suspended',
+      message: ACCESS_MESSAGES.suspended,
+    });
+    expect(chatAccess({ status: 'approved', approved: 1, membershipStatus: 'inactive' })).toMatchObject({
+      allowed: false,
+      reason: 'subscription_required',
+      message: CHAT_SUBSCRIPTION_REQUIRED,
+    });
+  });
+
+  it('lets an approved member with an active subscription write', () => {
+    expect(chatAccess({ status: 'approved', approved: 1, membershipStatus: 'active' })).toEqual({
+      allowed: true,
+      reason: 'allowed',
+      message: null,
+    });
   });
 });

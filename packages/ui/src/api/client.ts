@@ -15,6 +15,9 @@ import type {
   ApprovalStatus,
   AuthResult,
   BitcoinPaymentSubmission,
+  ChatConversation,
+  ChatMessage,
+  ChatStatus,
   DeleteAccountPayload,
   DeletedVideo,
   EmailVerified,
@@ -146,6 +149,13 @@ export type ApiClient = ReturnType<typeof createApiClient>;
  * A client bound to one server and one session.
  * @example const api = createApiClient({ baseUrl: '/api' }); const { token, user } = await api.login(email, password);
  */
+function chatPageQuery(page: { before?: string; after?: string }): string {
+  const q = new URLSearchParams({ limit: '100' });
+  if (page.before) q.set('before', page.before);
+  if (page.after) q.set('after', page.after);
+  return `?${q.toString()}`;
+}
+
 export function createApiClient(options: ApiClientOptions = {}) {
   const baseUrl = (options.baseUrl ?? '/api').replace(/\/+$/, '');
   const session = options.session ?? createSessionStore();
@@ -549,6 +559,44 @@ export function createApiClient(options: ApiClientOptions = {}) {
         fallbackError: 'Failed to delete video',
       }),
     analytics: async (): Promise<AnalyticsPoint[]> => toAnalyticsPoints(await get<AnalyticsAnswer>('/admin/analytics')),
+
+    // chat (docs/chat.md)
+    chatMessages: async (page: { before?: string; after?: string } = {}): Promise<ChatMessage[]> =>
+      (await get<{ messages: ChatMessage[] }>(`/chat/messages${chatPageQuery(page)}`)).messages,
+    sendChatMessage: async (text: string): Promise<ChatMessage> =>
+      (
+        await post<{ message: ChatMessage }>(
+          '/chat/messages',
+          { text },
+          { redirectOn403: false, fallbackError: 'Could not send the message' },
+        )
+      ).message,
+    chatStatus: () => get<ChatStatus>('/chat/status'),
+    markChatRead: () => post<{ read: number }>('/chat/read'),
+    /** The WebSocket URL with a fresh single-use ticket (`after`: resume after that message). */
+    chatSocketUrl: async (after?: string | null): Promise<string> => {
+      const { ticket } = await post<{ ticket: string }>('/chat/ticket');
+      const url = new URL(`${baseUrl}/chat/socket`, globalThis.location?.href);
+      url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+      url.searchParams.set('ticket', ticket);
+      if (after) url.searchParams.set('after', after);
+      return url.toString();
+    },
+    chatConversations: async (): Promise<ChatConversation[]> =>
+      (await get<{ conversations: ChatConversation[] }>('/admin/chat/conversations')).conversations,
+    memberChatMessages: async (userId: string): Promise<ChatMessage[]> =>
+      (await get<{ messages: ChatMessage[] }>(`/admin/chat/conversations/${encodeURIComponent(userId)}/messages?limit=100`)).messages,
+    replyToMember: async (userId: string, text: string): Promise<ChatMessage> =>
+      (
+        await post<{ message: ChatMessage }>(
+          `/admin/chat/conversations/${encodeURIComponent(userId)}/messages`,
+          { text },
+          {
+            fallbackError: 'Could not send the reply',
+          },
+        )
+      ).message,
+    markMemberChatRead: (userId: string) => post<{ read: number }>(`/admin/chat/conversations/${encodeURIComponent(userId)}/read`),
     uploadVideo: (payload: UploadVideoPayload, onProgress?: (fraction: number) => void) => {
       // Without a thumbnail file everything fits in tus metadata: resumable, survives a dropped connection.
       if (!payload.thumbnail) return tusUpload(payload, onProgress);

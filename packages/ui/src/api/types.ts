@@ -12,6 +12,10 @@ import type {
   adminVideoSchema,
   analyticsSchema,
   approvalStatusSchema,
+  chatConversationSchema,
+  chatMessageSchema,
+  chatSocketMessageSchema,
+  chatStatusSchema,
   deletedVideoSchema,
   emailVerifiedAnswerSchema,
   featuredVideoSchema,
@@ -53,6 +57,12 @@ import type {
 } from './schemas';
 
 export type User = z.infer<typeof userSchema>;
+
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+export type ChatConversation = z.infer<typeof chatConversationSchema>;
+export type ChatStatus = z.infer<typeof chatStatusSchema>;
+/** What the chat WebSocket pushes. */
+export type ChatPush = z.infer<typeof chatSocketMessageSchema>;
 export type GeoLocation = NonNullable<User['geoLocation']>;
 /** A registration waiting for approval (GET /admin/users/pending). */
 export type PendingUser = z.infer<typeof pendingUserSchema>;

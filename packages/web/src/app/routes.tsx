@@ -36,6 +36,7 @@ const Account = lazy(() => import('../pages/account/Account'));
 const RejectedAccount = lazy(() => import('../pages/account/RejectedAccount'));
 const ConfirmEmail = lazy(() => import('../pages/auth/ConfirmEmail'));
 const AdminMember = lazy(() => import('../pages/admin/Member'));
+const Chat = lazy(() => import('../pages/Chat'));
 
 function page(el: ReactNode) {
   return <Suspense fallback={<Spinner label="Loading..." />}>{el}</Suspense>;
@@ -67,6 +68,7 @@ export const router = createBrowserRouter([
       { path: 'logout', element: page(<Logout />) },
       { path: 'blocked', element: page(<Blocked />) },
       { path: 'account', element: page(<Account />) },
+      { path: 'chat', element: page(<Chat />) },
       { path: 'account/two-factor', element: page(<TwoFactor />) },
       { path: 'account/your-data', element: page(<RejectedAccount />) },
       { path: 'auth/login', element: <Navigate to="/login" replace /> },

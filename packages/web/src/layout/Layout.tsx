@@ -1,6 +1,6 @@
 /**
  * The site layout of spec §2: a fixed top bar (Home, Videos, Models; welcome line, Admin badge,
- * Subscribe, Account (the member's settings), Admin, Logout when logged in; Login and 'JOIN NOW' when not) and the footer links.
+ * Subscribe, Chat (members with chat access, with the unread count), Account (the member's settings), Admin, Logout when logged in; Login and 'JOIN NOW' when not) and the footer links.
  */
 import { StatusBadge } from '@members/ui';
 import { useBrandPalette } from '@members/ui/theme/apply';
@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useProfileSync, useSession } from '../app/session';
 import { useSite } from '../app/site';
+import { ChatLink } from './ChatLink';
 
 export function Layout() {
   const { user, loggedIn, admin } = useSession();
@@ -75,6 +76,7 @@ export function Layout() {
                     )}
                   </span>
                   <NavLink to="/subscription">Subscribe</NavLink>
+                  <ChatLink />
                   <NavLink to="/account" end>
                     Account
                   </NavLink>

@@ -1,5 +1,5 @@
-/** `/admin`: the shared AdminDashboard for admins; 'Access Denied' for everyone else. */
-import { AdminAccessDenied, AdminDashboard } from '@members/ui';
+/** `/admin`: the shared AdminDashboard and the members' chat inbox for admins; 'Access Denied' for everyone else. */
+import { AdminAccessDenied, AdminDashboard, ChatInbox } from '@members/ui';
 import { Link, Navigate } from 'react-router-dom';
 import { useSession } from '../app/session';
 import { useSite } from '../app/site';
@@ -17,6 +17,7 @@ export default function Admin() {
         explorerTemplate={site.bitcoin.explorerTxUrl}
         renderMemberLink={(m) => <Link to={`/admin/users/${encodeURIComponent(m.id)}`}>{m.email}</Link>}
       />
+      <ChatInbox />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { transcodeLeases } from './008_transcode_leases.js';
 import { mailSubject } from './009_mail_subject.js';
 import { tusUploads } from './010_tus_uploads.js';
 import { tusUploadOwner } from './011_tus_upload_owner.js';
+import { chatTickets } from './012_chat_tickets.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   mailSubject,
   tusUploads,
   tusUploadOwner,
+  chatTickets,
 ];

@@ -8,6 +8,11 @@ export const adminStatsSchema = z.object({
   totalRevenue: z.string(),
   pendingPayments: z.number().int(),
   activeSubscribers: z.number().int(),
+  /** Members' chat: how long the team took to answer, per tier, over the last 30 days (median in seconds; null when none). */
+  chatAnswers: z.object({
+    vip: z.object({ answered: z.number().int(), medianSeconds: z.number().nullable() }),
+    standard: z.object({ answered: z.number().int(), medianSeconds: z.number().nullable() }),
+  }),
 });
 
 /** A registration waiting for approval (oldest first). */

@@ -81,6 +81,7 @@ export const memberExportSchema = z.object({
   views: z.array(z.object({ videoId: z.string(), watchedSeconds: z.number(), viewedAt: z.string() })),
   secondFactor: z.object({ enabled: z.boolean(), enrolledAt: z.string().nullable(), recoveryCodesLeft: z.number().int() }),
   sessions: z.array(z.object({ id: z.string(), createdAt: z.string(), revokedAt: z.string().nullable() })),
+  chatMessages: z.array(z.object({ id: z.string(), from: z.string(), text: z.string(), sentAt: z.string() })),
   notes: z.array(z.string()),
 });
 

@@ -7,6 +7,7 @@ export * from './account';
 export * from './admin';
 export * from './billing';
 export * from './catalog';
+export * from './chat';
 export * from './envelope';
 export * from './identity';
 export * from './site';

@@ -1,0 +1,104 @@
+/**
+ * Pushes new chat messages to the WebSockets this process holds. Where new messages come from:
+ * - PostgreSQL (any number of API processes): `LISTEN members_chat` on a connection of its own; the
+ *   payload is the message id only (sent by the append's transaction, delivered at commit), and the
+ *   row is read from the read model. Every process hears every message, its own included.
+ * - SQLite (one process): the store's local append notifications.
+ * No broker of our own: a message missed while the listening connection was down (it reconnects)
+ * is read again by the client (`?after=` on the socket, or `GET /api/chat/messages`).
+ */
+import pg from 'pg';
+import type { AppContext } from '../context.js';
+import { CHAT_CHANNEL, type ChatMessageDto, messageById, messageDto } from './chat.service.js';
+
+export type LiveMessage = ChatMessageDto & { userId: string };
+
+interface Listener {
+  /** The conversation to follow; null: every conversation (an admin's socket). */
+  userId: string | null;
+  push(message: LiveMessage): void;
+}
+
+export interface ChatHub {
+  follow(userId: string | null, push: (message: LiveMessage) => void): () => void;
+  stop(): Promise<void>;
+}
+
+const RECONNECT_MS = 1000;
+
+/** Starts listening (on PostgreSQL: resolves once `LISTEN` is in place, so no message of a socket opened later is missed). */
+export async function startChatHub(ctx: AppContext): Promise<ChatHub> {
+  const listeners = new Set<Listener>();
+  let stopped = false;
+
+  async function deliver(messageId: string): Promise<void> {
+    if (listeners.size === 0) return;
+    const row = await messageById(ctx, messageId);
+    if (!row) return;
+    const message = { ...messageDto(row), userId: row.user_id };
+    for (const l of listeners) {
+      if (l.userId !== null && l.userId !== row.user_id) continue;
+      try {
+        l.push(message);
+      } catch (err) {
+        ctx.logger.warn({ err }, 'chat push failed');
+      }
+    }
+  }
+  const deliverLogged = (id: string) => void deliver(id).catch((err) => ctx.logger.error({ err }, 'chat delivery failed'));
+
+  let stopSource: () => Promise<void>;
+  if (ctx.db.dialect === 'postgres' && ctx.env.DATABASE_URL) {
+    const url = ctx.env.DATABASE_URL;
+    let client: pg.Client | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const connect = async () => {
+      if (stopped) return;
+      const c = new pg.Client({ connectionString: url });
+      const retry = (err?: unknown) => {
+        if (client !== c) return;
+        client = undefined;
+        if (err) ctx.logger.warn({ err }, 'chat LISTEN connection lost; reconnecting');
+        c.end().catch(() => {});
+        if (!stopped) timer = setTimeout(() => void connect(), RECONNECT_MS);
+      };
+      client = c;
+      c.on('error', retry);
+      c.on('end', () => retry());
+      c.on('notification', (n) => {
+        if (n.channel === CHAT_CHANNEL && n.payload) deliverLogged(n.payload);
+      });
+      try {
+        await c.connect();
+        await c.query(`LISTEN ${CHAT_CHANNEL}`);
+      } catch (err) {
+        retry(err);
+      }
+    };
+    await connect();
+    stopSource = async () => {
+      clearTimeout(timer);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    };
+  } else {
+    const off = ctx.store.onAppended((events) => {
+      for (const e of events) if (e.type === 'ChatMessageSent') deliverLogged((e.data as { messageId: string }).messageId);
+    });
+    stopSource = async () => off();
+  }
+
+  return {
+    follow(userId, push) {
+      const l: Listener = { userId, push };
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    async stop() {
+      stopped = true;
+      listeners.clear();
+      await stopSource();
+    },
+  };
+}

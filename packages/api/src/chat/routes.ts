@@ -1,0 +1,267 @@
+/**
+ * The chat over HTTP (issue 30; the paths and shapes are fixed there, docs/chat.md explains them):
+ * the member's `/chat/*` (send, page, mark read, delete, status, ticket) and the WebSocket
+ * `/chat/socket?ticket=…`; the team's `/admin/chat/conversations…`. Use cases: chat.service.ts.
+ */
+import { upgradeWebSocket } from '@hono/node-server';
+import {
+  CHAT_MAX_LENGTH,
+  chatConversationsAnswerSchema,
+  chatDeletedAnswerSchema,
+  chatMessageAnswerSchema,
+  chatMessagesAnswerSchema,
+  chatReadAnswerSchema,
+  chatStatusSchema,
+  chatTicketAnswerSchema,
+} from '@members/ui/api/schemas';
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { requireAdmin, requireUser } from '../http/auth.js';
+import { HttpError, ok, tooManyRequests, unauthorized, valueOr } from '../http/envelope.js';
+import { describe } from '../http/openapi.js';
+import { idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
+import type { Caller } from '../shared/eventMetadata.js';
+import { createRateLimiter } from '../shared/rateLimit.js';
+import { chatStatus, conversations, deleteMessage, listMessages, markRead, sendAsMember, sendMessage } from './chat.service.js';
+import type { ChatHub, LiveMessage } from './live.js';
+import { issueTicket, redeemTicket } from './tickets.js';
+
+/** Messages a member may send per minute (docs/chat.md). */
+export const CHAT_RATE_LIMIT = 20;
+export const CHAT_RATE_LIMITED = 'Too many messages. Please wait a minute before sending more.';
+export const BAD_TICKET = 'This chat ticket is invalid, used or expired. Ask for a new one.';
+export const NOT_A_WEBSOCKET = 'Open this address as a WebSocket';
+
+const textSchema = z.object({
+  text: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'Message cannot be empty')
+    .max(CHAT_MAX_LENGTH, `must be at most ${CHAT_MAX_LENGTH} characters`),
+});
+const pageQuery = z.object({
+  before: idSchema.optional().describe('Messages sent before this one (the newest `limit` of them)'),
+  after: idSchema.optional().describe('Messages sent after this one (to catch up after a reconnect)'),
+  limit: z.coerce.number().int().min(1).max(100).optional().describe('At most this many (default 50, at most 100)'),
+});
+const socketQuery = z.object({
+  ticket: z.string().min(1).max(100).describe('From POST /api/chat/ticket: single use, 60 seconds'),
+  after: idSchema.optional().describe('Also send every message after this one first (resume after a reconnect)'),
+});
+const userParams = z.object({ userId: idSchema });
+const messageParams = z.object({ id: idSchema });
+
+export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promise<ChatHub>): void {
+  const perMember = createRateLimiter(ctx.db, 'chat-messages', CHAT_RATE_LIMIT, 60_000, () => ctx.clock.now().getTime());
+  const caller = (c: Context<AppEnv>, actorId: string): Caller => ({ actorId, requestId: c.get('requestId') });
+  const tags: ['chat'] = ['chat'];
+
+  const sendDoc = describe({
+    summary: 'Send a message to the team',
+    description: `Text only (rendered as text, never HTML), trimmed, 1 to ${CHAT_MAX_LENGTH} characters, at most ${CHAT_RATE_LIMIT} a minute. Needs an approved account with an active subscription (403 with the reason otherwise). Stored before the 201.`,
+    tags,
+    access: 'member',
+    body: textSchema,
+    ok: { 201: chatMessageAnswerSchema },
+    errors: [429],
+  });
+  const listDoc = describe({
+    summary: 'My conversation with the team, oldest first',
+    description: 'Everyone keeps reading their history, subscribed or not. `before` pages back; `after` catches up.',
+    tags,
+    access: 'member',
+    query: pageQuery,
+    ok: { 200: chatMessagesAnswerSchema },
+    errors: [404],
+  });
+  const statusDoc = describe({
+    summary: 'May I write, and how many replies are unread',
+    tags,
+    access: 'member',
+    ok: { 200: chatStatusSchema },
+  });
+  const readDoc = describe({
+    summary: "Mark the team's replies read",
+    tags,
+    access: 'member',
+    ok: { 200: chatReadAnswerSchema },
+  });
+  const deleteDoc = describe({
+    summary: 'Delete one of my messages',
+    description: 'Its text leaves the conversation (the sealed event stays until an erasure shreds it).',
+    tags,
+    access: 'member',
+    params: messageParams,
+    ok: { 200: chatDeletedAnswerSchema },
+    errors: [404],
+  });
+  const ticketDoc = describe({
+    summary: 'A ticket for the chat WebSocket',
+    description:
+      'Browsers cannot send a bearer token on a WebSocket: open `GET /api/chat/socket?ticket=…` with this within 60 seconds; it works once. A member follows their conversation, an admin every conversation.',
+    tags,
+    access: 'member',
+    ok: { 200: chatTicketAnswerSchema },
+  });
+  const socketDoc = describe({
+    summary: 'The chat WebSocket',
+    description:
+      'Upgrade to a WebSocket with a ticket; the server pushes `{ "type": "message", "message": { id, text, from, sentAt, userId } }` for every new message of the conversation (every conversation for an admin). With `after`, the messages after that one come first. A plain GET is a 426; a used, unknown or expired ticket a 401.',
+    tags,
+    access: 'public',
+    query: socketQuery,
+    errors: [401, 426],
+    responses: { '101': { description: 'Switching Protocols: the WebSocket is open; each push is a JSON text frame' } },
+  });
+  const adminListDoc = describe({
+    summary: 'The chat inbox: VIP (annual) conversations first, then the longest waiting',
+    tags,
+    access: 'admin',
+    ok: { 200: chatConversationsAnswerSchema },
+  });
+  const adminMessagesDoc = describe({
+    summary: "A member's conversation, oldest first",
+    tags,
+    access: 'admin',
+    params: userParams,
+    query: pageQuery,
+    ok: { 200: chatMessagesAnswerSchema },
+    errors: [404],
+  });
+  const adminReplyDoc = describe({
+    summary: 'Reply to a member',
+    tags,
+    access: 'admin',
+    params: userParams,
+    body: textSchema,
+    ok: { 201: chatMessageAnswerSchema },
+    errors: [404],
+  });
+  const adminReadDoc = describe({
+    summary: "Mark a member's messages read",
+    tags,
+    access: 'admin',
+    params: userParams,
+    ok: { 200: chatReadAnswerSchema },
+    errors: [404],
+  });
+
+  api.get('/chat/messages', listDoc, async function ownMessages(c) {
+    const user = await requireUser(ctx, c);
+    const page = queryOf(c, pageQuery);
+    return ok(c, { messages: valueOr(await listMessages(ctx, user.id, page)) });
+  });
+
+  api.post('/chat/messages', sendDoc, async function sendOwnMessage(c) {
+    const user = await requireUser(ctx, c);
+    const { text } = await jsonBody(c, textSchema);
+    if (!(await perMember.hit(user.id))) {
+      const window = await perMember.peek(user.id);
+      throw tooManyRequests(CHAT_RATE_LIMITED, window ? (window.resetAt - ctx.clock.now().getTime()) / 1000 : 60);
+    }
+    return ok(c, { message: valueOr(await sendAsMember(ctx, user, text, caller(c, user.id))) }, 201);
+  });
+
+  api.get('/chat/status', statusDoc, async function ownChatStatus(c) {
+    const user = await requireUser(ctx, c);
+    return ok(c, await chatStatus(ctx, user));
+  });
+
+  api.post('/chat/read', readDoc, async function readReplies(c) {
+    const user = await requireUser(ctx, c);
+    return ok(c, { read: valueOr(await markRead(ctx, user.id, 'member', user.id, caller(c, user.id))) });
+  });
+
+  api.delete('/chat/messages/:id', deleteDoc, async function deleteOwnMessage(c) {
+    const user = await requireUser(ctx, c);
+    const messageId = paramOf(c, 'id', idSchema);
+    return ok(c, valueOr(await deleteMessage(ctx, { userId: user.id, messageId, by: 'member', actorId: user.id }, caller(c, user.id))));
+  });
+
+  api.post('/chat/ticket', ticketDoc, async function chatTicket(c) {
+    const user = await requireUser(ctx, c);
+    return ok(c, await issueTicket(ctx, { userId: user.id, role: user.role === 'admin' ? 'admin' : 'member' }));
+  });
+
+  api.get('/chat/socket', socketDoc, async function chatSocket(c, next) {
+    if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError(426, NOT_A_WEBSOCKET);
+    const { ticket, after } = queryOf(c, socketQuery);
+    const holder = await redeemTicket(ctx, ticket);
+    if (!holder) throw unauthorized(BAD_TICKET);
+    const follow = holder.role === 'admin' ? null : holder.userId;
+    const live = await hub();
+    let stopFollowing: (() => void) | undefined;
+    const upgrade = upgradeWebSocket(() => ({
+      async onOpen(_evt, ws) {
+        const sent = new Set<string>();
+        const send = (message: LiveMessage) => {
+          if (sent.has(message.id)) return;
+          sent.add(message.id);
+          ws.send(JSON.stringify({ type: 'message', message }));
+        };
+        // Live first (buffered while the backlog goes out), so nothing falls between the two.
+        let backlogDone = false;
+        const buffered: LiveMessage[] = [];
+        stopFollowing = live.follow(follow, (m) => (backlogDone ? send(m) : buffered.push(m)));
+        try {
+          if (after && follow) {
+            const missed = await listMessages(ctx, follow, { after, limit: 100 });
+            if (missed.ok) for (const m of missed.value) send({ ...m, userId: follow });
+          }
+        } catch (err) {
+          // The client re-reads GET /api/chat/messages when the socket closes.
+          ctx.logger.error({ err }, 'chat socket backlog failed');
+          ws.close(1011, 'backlog failed');
+        } finally {
+          backlogDone = true;
+          for (const m of buffered) send(m);
+        }
+      },
+      onClose() {
+        stopFollowing?.();
+      },
+      onError() {
+        stopFollowing?.();
+      },
+    }));
+    return upgrade(c, next);
+  });
+
+  api.get('/admin/chat/conversations', adminListDoc, async function chatInbox(c) {
+    await requireAdmin(ctx, c);
+    return ok(c, { conversations: await conversations(ctx) });
+  });
+
+  /** The member of `:userId`, who must exist (an admin's own id is not a conversation). */
+  async function memberOf(c: Context<AppEnv>): Promise<string> {
+    const userId = paramOf(c, 'userId', idSchema);
+    const row = await ctx.db.get<{ role: string }>('SELECT role FROM users WHERE id = ? AND erased_at IS NULL', [userId]);
+    if (row?.role !== 'member') throw new HttpError(404, 'Member not found');
+    return userId;
+  }
+
+  api.get('/admin/chat/conversations/:userId/messages', adminMessagesDoc, async function memberConversation(c) {
+    await requireAdmin(ctx, c);
+    const userId = await memberOf(c);
+    return ok(c, { messages: valueOr(await listMessages(ctx, userId, queryOf(c, pageQuery))) });
+  });
+
+  api.post('/admin/chat/conversations/:userId/messages', adminReplyDoc, async function replyToMember(c) {
+    const admin = await requireAdmin(ctx, c);
+    const userId = await memberOf(c);
+    const { text } = await jsonBody(c, textSchema);
+    return ok(
+      c,
+      { message: valueOr(await sendMessage(ctx, { userId, from: 'admin', authorId: admin.id, text }, caller(c, admin.id))) },
+      201,
+    );
+  });
+
+  api.post('/admin/chat/conversations/:userId/read', adminReadDoc, async function readMemberMessages(c) {
+    const admin = await requireAdmin(ctx, c);
+    const userId = await memberOf(c);
+    return ok(c, { read: valueOr(await markRead(ctx, userId, 'admin', admin.id, caller(c, admin.id))) });
+  });
+}

@@ -1,0 +1,4 @@
+/** The chat's limits, without zod (the browser bundle's chat components import this, not the schemas). */
+
+/** Longest message, in characters after trimming (docs/chat.md). */
+export const CHAT_MAX_LENGTH = 2000;

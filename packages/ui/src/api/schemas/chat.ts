@@ -1,0 +1,55 @@
+/** Members' chat with the site's team (issue 30) as the API answers it; the interface is fixed by the issue. */
+import { z } from 'zod';
+import { CHAT_MAX_LENGTH } from '../chatLimits';
+
+export { CHAT_MAX_LENGTH };
+
+/** One message of a conversation; `text` is plain text (clients render it as text, never HTML). */
+export const chatMessageSchema = z
+  .object({
+    id: z.string(),
+    text: z.string(),
+    from: z.enum(['member', 'admin']),
+    sentAt: z.string(),
+  })
+  .meta({ id: 'ChatMessage' });
+export const chatMessageAnswerSchema = z.object({ message: chatMessageSchema });
+export const chatMessagesAnswerSchema = z.object({ messages: z.array(chatMessageSchema) });
+export const chatReadAnswerSchema = z.object({ read: z.number().int() });
+export const chatDeletedAnswerSchema = z.object({ deleted: z.literal(true) });
+
+/** The member's own view of their conversation: may they write, and how many team replies are unread. */
+export const chatStatusSchema = z
+  .object({
+    canWrite: z.boolean(),
+    /** Why not (the access decision's words), or null. */
+    reason: z.string().nullable(),
+    unread: z.number().int(),
+    vip: z.boolean(),
+  })
+  .meta({ id: 'ChatStatus' });
+
+/** A single-use, 60-second ticket for `GET /api/chat/socket?ticket=…` (browsers cannot send a bearer token on a WebSocket). */
+export const chatTicketAnswerSchema = z.object({ ticket: z.string(), expiresAt: z.string() });
+
+/** A line of the admin inbox: VIP (annual) conversations first, then the longest waiting. */
+export const chatConversationSchema = z
+  .object({
+    userId: z.string(),
+    displayName: z.string(),
+    plan: z.enum(['monthly', 'annual']).nullable(),
+    vip: z.boolean(),
+    /** Member messages the team has not read. */
+    unread: z.number().int(),
+    /** When the oldest unanswered member message was sent (null: nothing waits for an answer). */
+    waitingSince: z.string().nullable(),
+    lastMessageAt: z.string(),
+  })
+  .meta({ id: 'ChatConversation' });
+export const chatConversationsAnswerSchema = z.object({ conversations: z.array(chatConversationSchema) });
+
+/** What the socket pushes for every new message of the ticket's conversation(s); `userId` names the conversation. */
+export const chatSocketMessageSchema = z.object({
+  type: z.literal('message'),
+  message: chatMessageSchema.extend({ userId: z.string() }),
+});

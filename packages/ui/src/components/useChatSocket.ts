@@ -1,0 +1,58 @@
+/**
+ * Follows the chat in real time: asks for a single-use ticket, opens the WebSocket, hands every
+ * pushed message to `onMessage`, and when the socket closes (network, server restart) opens a new
+ * one after a pause, resuming after the last message it saw (`?after=`), so nothing is missed.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { ApiClient } from '../api/client';
+import type { ChatPush } from '../api/types';
+
+const RECONNECT_MS = 2000;
+
+export function useChatSocket(api: ApiClient, onMessage: (push: ChatPush['message']) => void, enabled = true): { connected: boolean } {
+  const [connected, setConnected] = useState(false);
+  const handler = useRef(onMessage);
+  handler.current = onMessage;
+
+  useEffect(() => {
+    if (!enabled || typeof WebSocket === 'undefined') return;
+    let stopped = false;
+    let socket: WebSocket | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let lastId: string | null = null;
+
+    const open = async () => {
+      if (stopped) return;
+      try {
+        const url = await api.chatSocketUrl(lastId);
+        if (stopped) return;
+        socket = new WebSocket(url);
+        socket.onopen = () => setConnected(true);
+        socket.onmessage = (e) => {
+          try {
+            const push = JSON.parse(String(e.data)) as ChatPush;
+            if (push.type !== 'message') return;
+            lastId = push.message.id;
+            handler.current(push.message);
+          } catch {
+            // not a push of ours: ignored
+          }
+        };
+        socket.onclose = () => {
+          setConnected(false);
+          if (!stopped) timer = setTimeout(() => void open(), RECONNECT_MS);
+        };
+      } catch {
+        if (!stopped) timer = setTimeout(() => void open(), RECONNECT_MS);
+      }
+    };
+    void open();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      socket?.close();
+    };
+  }, [api, enabled]);
+
+  return { connected };
+}

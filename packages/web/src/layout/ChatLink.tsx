@@ -1,0 +1,26 @@
+/** The header's "Chat" link with the count of unread team replies, for members who may use the live chat (issue 30). */
+import { StatusBadge } from '@members/ui';
+import { chatAccess } from '@members/ui/access';
+import { useQuery } from '@tanstack/react-query';
+import { NavLink } from 'react-router-dom';
+import { api } from '../app/api';
+import { useSession } from '../app/session';
+
+export function ChatLink() {
+  const { user, loggedIn, admin } = useSession();
+  const allowed = loggedIn && !admin && chatAccess(user).allowed;
+  const status = useQuery({ queryKey: ['chat', 'status'], queryFn: () => api.chatStatus(), enabled: allowed, refetchInterval: 60_000 });
+  if (!allowed) return null;
+  const unread = status.data?.unread ?? 0;
+  return (
+    <NavLink to="/chat" className="chat-link">
+      Chat
+      {unread > 0 && (
+        <StatusBadge tone="danger" className="chat-unread">
+          {unread}
+          <span className="visually-hidden"> unread</span>
+        </StatusBadge>
+      )}
+    </NavLink>
+  );
+}
