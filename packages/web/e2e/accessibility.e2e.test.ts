@@ -241,7 +241,7 @@ describe('WCAG 2.2 AA (axe-core) on every page', () => {
 
   beforeAll(async () => {
     ensureBuilt();
-    server = await startTestServer('sqlite', { env: { WEB_DIST } });
+    server = await startTestServer('sqlite', { env: { WEB_DIST, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' } });
     base = server.url;
     browser = await launchChromium();
     media = tmpDir('a11y-e2e-media-');

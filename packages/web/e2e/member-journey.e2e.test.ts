@@ -59,7 +59,7 @@ async function verifiedContext(opts: { timezoneId?: string } = {}): Promise<Brow
 describe('member journey in Chromium', () => {
   beforeAll(async () => {
     ensureBuilt();
-    server = await startTestServer('sqlite', { env: { WEB_DIST } });
+    server = await startTestServer('sqlite', { env: { WEB_DIST, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' } });
     base = server.url;
     browser = await launchChromium();
     media = tmpDir('web-e2e-media-');

@@ -160,6 +160,8 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
       expect(keys.filter((k) => !segments.includes(k))).toEqual(
         [
           `videos/${videoId}/hls/360p/index.m3u8`,
+          // The members' progressive file: the rendition remuxed, within their cap.
+          `videos/${videoId}/hls/360p/progressive.mp4`,
           `videos/${videoId}/hls/master.m3u8`,
           `videos/${videoId}/hls/previews.vtt`,
           `videos/${videoId}/hls/sprites/sprite-001.jpg`,
