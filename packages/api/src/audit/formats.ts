@@ -53,7 +53,9 @@ export const CONTENT_TYPES: Record<ReportFormat, string> = {
 };
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+// Hours 00–23, minutes and seconds 00–59, zone offsets up to ±23:59: `T24:00` is no time (JavaScript
+// would read it as the next day's midnight).
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 
 /** `2026-02-31` and `2026-13-01` are no day: the calendar date must survive a round trip through UTC. */
 const realDay = (y: string, m: string, d: string) => {

@@ -120,7 +120,10 @@ forEachStore('answer hygiene (production configuration)', (kind) => {
       ]);
     }
     const replay = await api.get('/admin/audit/replay?to=2026-02-31', admin);
-    expect([replay.status, replay.body.error]).toEqual([400, 'to: must be a log position or a date']);
+    expect([replay.status, replay.body.error]).toEqual([
+      400,
+      'to: must be a log position or a date (YYYY-MM-DD or an ISO 8601 timestamp with a zone)',
+    ]);
     const fine = await fetch(`${server.url}/api/admin/audit/payments?from=2024-02-29&to=2026-02-28`, {
       headers: { authorization: `Bearer ${admin}` },
     });
