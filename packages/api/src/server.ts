@@ -63,6 +63,9 @@ export async function startServer(
   const app = createApp(ctx, modules, { webDist: opts.webDist ?? env.WEB_DIST });
   // Listen first: subscribers far behind the head catch up beside serving (their lag shows in
   // /api/health and the metrics), never before it.
+  // Upgraded sockets (the chat) are no longer HTTP connections: `closeAllConnections` does not end
+  // them, and an open one would hold `http.close()` (a restart, SIGTERM) for ever. Tracked here.
+  const sockets = new WebSocketServer({ noServer: true });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve(
       // WebSocket upgrades (the chat's socket) go through the app like any request (`upgradeWebSocket`).
@@ -70,7 +73,7 @@ export async function startServer(
         fetch: settleUnreadBodies(app.fetch),
         port: env.PORT,
         hostname: env.HOST,
-        websocket: { server: new WebSocketServer({ noServer: true }) },
+        websocket: { server: sockets },
       },
       () => resolve(s),
     );
@@ -97,7 +100,12 @@ export async function startServer(
         const http = server as unknown as import('node:http').Server;
         const closed = new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeIdleConnections?.();
-        const timer = setTimeout(() => http.closeAllConnections?.(), env.SHUTDOWN_TIMEOUT_MS);
+        // 1001 "going away": clients reconnect to another process (or this one once it is back).
+        for (const ws of sockets.clients) ws.close(1001, 'The server is restarting');
+        const timer = setTimeout(() => {
+          http.closeAllConnections?.();
+          for (const ws of sockets.clients) ws.terminate();
+        }, env.SHUTDOWN_TIMEOUT_MS);
         await closed;
         clearTimeout(timer);
         await metricsListener?.stop();
