@@ -181,6 +181,8 @@ export async function memberJourney(d: EngineDriver, f: JourneyFixture): Promise
   await d.click('//a[@href="/account"]');
   await waitFor(d, 'the account page', `return [...document.querySelectorAll('h1')].some((h) => h.textContent === 'Account settings')`);
   step('account page');
+  // Where the probe is installed after load (WebKit), make sure this document has it before the self-check.
+  await probe();
 
   const collected = async () => [
     ...d.problems(),
