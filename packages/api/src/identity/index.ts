@@ -22,6 +22,7 @@ import { usersProjection } from './users.projection.js';
 import { userRoutes } from './users.routes.js';
 
 export { approveUser, rejectUser, runUserCommand } from './accounts.service.js';
+export { accountsAuthenticator } from './authenticator.js';
 export { configuredAdminEmail, isAdminEmail } from './bootstrap.js';
 export type { UserDto } from './users.queries.js';
 

@@ -3,6 +3,7 @@
  * subscribers with `enqueueMail` (outbox.ts); the outbox table comes from db/migrations.
  */
 import type { AppModule } from '../module.js';
+import { mailGauges } from './gauges.js';
 import { startMailSender } from './sender.js';
 
 export { enqueueMail, type OutgoingMail } from './outbox.js';
@@ -10,4 +11,5 @@ export { enqueueMail, type OutgoingMail } from './outbox.js';
 export const mailModule: AppModule = {
   name: 'mail',
   background: (ctx) => startMailSender(ctx),
+  gauges: mailGauges,
 };

@@ -6,6 +6,7 @@
  * which the catalog projection turns into the video's status, progress and renditions.
  */
 import type { AppModule } from '../module.js';
+import { transcodeGauges } from './gauges.js';
 import { transcodeQueueSubscriber } from './queue.subscriber.js';
 import { mountTranscodeRoutes } from './transcode.routes.js';
 import { startTranscodeWorker } from './worker.js';
@@ -16,6 +17,7 @@ export const transcodeModule: AppModule = {
   name: 'transcode',
   subscribers: () => [transcodeQueueSubscriber],
   background: (ctx) => startTranscodeWorker(ctx),
+  gauges: transcodeGauges,
   routes(api, ctx) {
     mountTranscodeRoutes(api, ctx);
   },
