@@ -19,11 +19,10 @@ import { describe } from './http/openapi.js';
 import { sameOriginJson } from './http/sameOrigin.js';
 import { securityHeaders } from './http/securityHeaders.js';
 import { accountsAuthenticator } from './identity/index.js';
-import { mediaStorageFor } from './media/mediaStore.js';
-import { MEDIA_STORE_UNAVAILABLE, MediaStoreError } from './media/storage.js';
+import { MEDIA_STORE_UNAVAILABLE, MediaStoreError, mediaStorageFor } from './media/index.js';
 import { httpMetrics, metricsOnMainPort } from './metrics/index.js';
 import type { AppModule } from './module.js';
-import { queueStatus } from './transcode/runnerRegistry.js';
+import { queueStatus } from './transcode/index.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 

@@ -7,6 +7,7 @@ import { mailGauges } from './gauges.js';
 import { startMailSender } from './sender.js';
 
 export { enqueueMail, type OutgoingMail } from './outbox.js';
+export { emlFileName, outboxDir } from './transport.js';
 
 export const mailModule: AppModule = {
   name: 'mail',

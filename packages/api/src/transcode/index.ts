@@ -11,7 +11,10 @@ import { transcodeQueueSubscriber } from './queue.subscriber.js';
 import { mountTranscodeRoutes } from './transcode.routes.js';
 import { startTranscodeWorker } from './worker.js';
 
-export { keyOf } from './videoKeys.js';
+export { startTranscodeRunner } from './runner.js';
+export { queueStatus } from './runnerRegistry.js';
+export type { RenditionInfo } from './transcode.decider.js';
+export { keyOf, windowKey } from './videoKeys.js';
 
 export const transcodeModule: AppModule = {
   name: 'transcode',
