@@ -49,6 +49,8 @@ export async function codeFacts(root) {
   const { createMetrics } = await load(root, 'packages/api/src/metrics/metrics.ts');
   const metrics = createMetrics();
   metrics.collectFrom({ dialect: 'sqlite' }, {}); // registers the scrape-time gauges; nothing is read before a scrape
+  const { modules } = await load(root, 'packages/api/src/modules.ts');
+  metrics.addGauges(modules.flatMap((m) => m.gauges?.({ db: { dialect: 'sqlite' } }) ?? [])); // each area's own gauges
   const series = metrics.registry
     .getMetricsAsArray()
     .filter((m) => !/^(process|nodejs)_/.test(m.name))

@@ -18,13 +18,11 @@ import { fail, HttpError, ok } from './http/envelope.js';
 import { describe } from './http/openapi.js';
 import { sameOriginJson } from './http/sameOrigin.js';
 import { securityHeaders } from './http/securityHeaders.js';
-import { adminLacksSecondFactor } from './identity/secondFactors.js';
-import { findMemberStanding } from './identity/users.queries.js';
-import { mediaStorageFor } from './media/mediaStore.js';
-import { MEDIA_STORE_UNAVAILABLE, MediaStoreError } from './media/storage.js';
+import { accountsAuthenticator } from './identity/index.js';
+import { MEDIA_STORE_UNAVAILABLE, MediaStoreError, mediaStorageFor } from './media/index.js';
 import { httpMetrics, metricsOnMainPort } from './metrics/index.js';
 import type { AppModule } from './module.js';
-import { queueStatus } from './transcode/runnerRegistry.js';
+import { queueStatus } from './transcode/index.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -111,7 +109,8 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
     if (STREAMED_BODY.test(c.req.path)) return next();
     return jsonBodyLimit(c, next);
   });
-  api.use('*', authenticate(ctx));
+  const accounts = accountsAuthenticator(ctx.db);
+  api.use('*', authenticate(ctx, accounts));
   const healthDoc = describe({
     summary: 'Liveness; for an admin also the event store, the subscribers, the media store and the transcode queue',
     description:
@@ -123,8 +122,8 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
   });
   /** An admin (past the second-factor enrolment REQUIRE_ADMIN_2FA asks for) sees the details. */
   async function adminCaller(userId: string | undefined): Promise<boolean> {
-    if (!userId || (await findMemberStanding(ctx.db, userId))?.role !== 'admin') return false;
-    return !(ctx.env.REQUIRE_ADMIN_2FA && (await adminLacksSecondFactor(ctx.db, userId)));
+    if (!userId || (await accounts.standing(userId))?.role !== 'admin') return false;
+    return !(ctx.env.REQUIRE_ADMIN_2FA && (await accounts.adminLacksSecondFactor(userId)));
   }
   api.get('/health', healthDoc, async (c) => {
     try {

@@ -16,8 +16,8 @@ import { createSqlEventStore } from './eventstore/sqlEventStore.js';
 import type { EventStore } from './eventstore/types.js';
 import { createLogger } from './logging/logger.js';
 import { createMetrics, type Metrics } from './metrics/index.js';
-import { masterKeysOf } from './privacy/dataKeys.js';
-import { createShredder, type Shredder } from './privacy/shredder.js';
+import { masterKeysOf } from './privacy/codec/dataKeys.js';
+import { createShredder, type Shredder } from './privacy/codec/shredder.js';
 import { type Clock, type IdGenerator, systemClock, uuidIds } from './shared/clock.js';
 
 export interface AppContext {

@@ -8,6 +8,7 @@ import type { AppContext } from './context.js';
 import type { Projection } from './eventstore/projections.js';
 import type { Subscriber } from './eventstore/subscriber.js';
 import type { AppEnv } from './http/appEnv.js';
+import type { ModuleGauge } from './metrics/index.js';
 
 export interface Started {
   stop(): Promise<void>;
@@ -26,4 +27,6 @@ export interface AppModule {
    * while this process is the elected leader (shared/leader.ts), stopped when it stops leading.
    */
   background?: (ctx: AppContext) => Promise<Started | undefined> | Started | undefined;
+  /** This area's series on /metrics, read at scrape time (the composition root registers them once per context). */
+  gauges?: (ctx: AppContext) => ModuleGauge[];
 }

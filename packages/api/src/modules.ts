@@ -14,6 +14,7 @@ import { geoModule } from './geo/index.js';
 import { identityModule } from './identity/index.js';
 import { mailModule } from './mail/index.js';
 import type { AppModule } from './module.js';
+import { privacyModule } from './privacy/index.js';
 import { siteModule } from './site/index.js';
 import { streamingModule } from './streaming/index.js';
 import { transcodeModule } from './transcode/index.js';
@@ -22,6 +23,7 @@ import { uploadsModule } from './uploads/index.js';
 export const modules: AppModule[] = [
   siteModule,
   identityModule,
+  privacyModule,
   billingModule,
   catalogModule,
   streamingModule,

@@ -39,6 +39,7 @@ export async function startServer(
     modules.flatMap((m) => m.projections ?? []),
     opts,
   );
+  ctx.metrics.addGauges(modules.flatMap((m) => m.gauges?.(ctx) ?? []));
   const started: Started[] = [];
   for (const m of modules) {
     const s = await m.start?.(ctx);

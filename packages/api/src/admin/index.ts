@@ -3,6 +3,7 @@
  * own /admin routes from their modules.
  */
 import type { AppModule } from '../module.js';
+import { adminGauges } from './gauges.js';
 import { adminStatsRoutes } from './stats.routes.js';
 import { adminUserRoutes } from './users.routes.js';
 
@@ -10,6 +11,7 @@ export { type AdminStats, adminStats } from './stats.service.js';
 
 export const adminModule: AppModule = {
   name: 'admin',
+  gauges: adminGauges,
   routes(api, ctx) {
     adminUserRoutes(api, ctx);
     adminStatsRoutes(api, ctx);

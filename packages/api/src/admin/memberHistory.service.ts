@@ -4,12 +4,9 @@
  * `subscription-{id}`; and each `payment-{id}` of theirs, found through billing's read model).
  */
 
-import { paymentStreamId } from '../billing/payment.decider.js';
-import { paymentIdsOfMember } from '../billing/readModels.js';
-import { subscriptionStreamId } from '../billing/subscription.decider.js';
+import { paymentIdsOfMember, paymentStreamId, subscriptionStreamId } from '../billing/index.js';
 import type { AppContext } from '../context.js';
-import { userStream } from '../identity/user.decider.js';
-import { findUserById, geoLocationOf } from '../identity/users.queries.js';
+import { findUserById, geoLocationOf, userStream } from '../identity/index.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type HistoryEntry, memberHistory } from './memberHistory.js';
 

@@ -8,10 +8,10 @@
 import type { adminStatsSchema } from '@members/ui/api/schemas';
 import { satsToBtc } from '@members/ui/money';
 import type { z } from 'zod';
-import { billingStats } from '../billing/stats.js';
-import { chatAnswerTimes } from '../chat/stats.js';
+import { billingStats } from '../billing/index.js';
+import { chatAnswerTimes } from '../chat/index.js';
 import type { Queryable } from '../db/types.js';
-import { identityCounts } from '../identity/users.queries.js';
+import { identityCounts } from '../identity/index.js';
 
 /** The dashboard's figures (the shared `adminStatsSchema`). */
 export type AdminStats = z.infer<typeof adminStatsSchema>;

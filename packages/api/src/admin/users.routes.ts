@@ -22,9 +22,16 @@ import { ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
-import { approveUser, rejectUser } from '../identity/accounts.service.js';
-import { reinstateUser, suspendUser } from '../identity/suspension.service.js';
-import { geoLocationOf, identityCounts, pendingUsers, searchUsers } from '../identity/users.queries.js';
+import {
+  approveUser,
+  geoLocationOf,
+  identityCounts,
+  pendingUsers,
+  reinstateUser,
+  rejectUser,
+  searchUsers,
+  suspendUser,
+} from '../identity/index.js';
 import { pageOf, pageQuerySchema } from '../shared/paging.js';
 import { getMemberHistory } from './memberHistory.service.js';
 

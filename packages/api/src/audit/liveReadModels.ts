@@ -4,7 +4,7 @@
  * with the auditor's replayed ledger.
  * The users table is paged by id so a large member base is never loaded at once.
  */
-import { billingStats, billingStatsFromRows } from '../billing/stats.js';
+import { billingStats, billingStatsFromRows } from '../billing/index.js';
 import type { Db } from '../db/types.js';
 import { comparePaymentRows, compareSubscriptionRows } from './billingRows.js';
 import type { Difference, ReplayedTotals } from './difference.js';

@@ -8,7 +8,7 @@
  *     subscription columns in users (see liveReadModels.ts and billingRows.ts).
  * Differences are data, not exceptions: the caller prints them and exits non-zero.
  */
-import { type PlanType, periodEnd } from '../billing/plans.js';
+import { type PlanType, periodEnd } from '../billing/index.js';
 import type { Db } from '../db/types.js';
 import type { EventStore } from '../eventstore/types.js';
 import type { Difference, ReplayedTotals } from './difference.js';

@@ -27,9 +27,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { copyMedia as copyAllMedia } from '../media/copy/copyMedia.js';
-import type { CopyEndpoint } from '../media/copy/endpoint.js';
-import { localEndpoint } from '../media/copy/localEndpoint.js';
+import { type CopyEndpoint, copyMedia as copyAllMedia, localEndpoint } from '../media/index.js';
 
 const run = promisify(execFile);
 

@@ -7,7 +7,7 @@
 import type { AppContext } from '../context.js';
 import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';
-import { enqueueMail } from '../mail/outbox.js';
+import { enqueueMail } from '../mail/index.js';
 import type { PaymentRejected } from './payment.decider.js';
 import { planOf } from './plans.js';
 import type { SubscriptionEvent } from './subscription.decider.js';

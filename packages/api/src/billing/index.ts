@@ -20,8 +20,12 @@ import { paymentRoutes } from './payments.routes.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { startLifecycleScheduler } from './subscriptions.service.js';
 
-export { billingStats } from './stats.js';
-export { grantsAccess } from './subscription.decider.js';
+export { closeBillingOfErasedMember } from './erasure.js';
+export { paymentStreamId } from './payment.decider.js';
+export { type PlanType, periodEnd } from './plans.js';
+export { paymentIdsOfMember, subscriptionOf } from './readModels.js';
+export { billingStats, billingStatsFromRows } from './stats.js';
+export { grantsAccess, subscriptionStreamId } from './subscription.decider.js';
 export { runLifecycle } from './subscriptions.service.js';
 
 export const billingModule: AppModule = {

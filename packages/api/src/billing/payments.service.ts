@@ -9,7 +9,7 @@ import { parseBtc } from '@members/ui/money';
 import type { SiteConfig } from '../config/site.js';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
-import type { MemberStanding } from '../identity/users.queries.js';
+import type { MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type Failure, failure, fromDomain, type Result, success } from '../shared/result.js';
 import { receivingAddressFor } from './addressAllocator.js';

@@ -7,7 +7,7 @@
 import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
-import type { PreviewInfo, RenditionInfo, TranscodeEvent } from '../transcode/transcode.decider.js';
+import type { PreviewInfo, RenditionInfo, TranscodeResultEvent } from './ladder.js';
 import type { VideoDetails, VideoEvent } from './video.decider.js';
 
 export const CATALOG_SCHEMA = `
@@ -169,7 +169,7 @@ async function applyVideoEvent(tx: Queryable, event: VideoEvent): Promise<void> 
   }
 }
 
-async function applyTranscodeEvent(tx: Queryable, event: TranscodeEvent): Promise<void> {
+async function applyTranscodeEvent(tx: Queryable, event: TranscodeResultEvent): Promise<void> {
   const id = event.data.videoId;
   switch (event.type) {
     case 'TranscodeStarted':
@@ -207,6 +207,6 @@ export const catalogProjection: Projection = {
       return;
     }
     if (event.type.startsWith('Video')) await applyVideoEvent(tx, event as unknown as VideoEvent);
-    else if (event.type.startsWith('Transcode')) await applyTranscodeEvent(tx, event as unknown as TranscodeEvent);
+    else if (event.type.startsWith('Transcode')) await applyTranscodeEvent(tx, event as unknown as TranscodeResultEvent);
   },
 };

@@ -10,7 +10,7 @@ import type { AppEnv } from '../http/appEnv.js';
 import { notFound, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema, queryOf } from '../http/validate.js';
-import { mediaStorageFor } from '../media/mediaStore.js';
+import { mediaStorageFor } from '../media/index.js';
 import { findVideo, listVideos, toVideoEntity } from './catalog.queries.js';
 
 /** The list query, shared with the clients (packages/ui). */

@@ -2,8 +2,7 @@
  * The catalog module: video uploads (multipart route and `ingestVideoFile` for the tus
  * uploads module), the catalog projection, the public catalog and the admin's edits.
  */
-import { mediaStorageFor } from '../media/mediaStore.js';
-import { sweepStaging } from '../media/storage.js';
+import { mediaStorageFor, sweepStaging } from '../media/index.js';
 import type { AppModule } from '../module.js';
 import { mountAdminCatalogRoutes } from './admin.routes.js';
 import { catalogProjection } from './catalog.projection.js';
@@ -11,8 +10,14 @@ import { mountCatalogRoutes } from './catalog.routes.js';
 import { importsProjection } from './imports.projection.js';
 import { mountUploadRoute } from './upload.route.js';
 
-export { findVideo, toVideoEntity, type VideoEntity } from './catalog.queries.js';
-export { type IngestInput, type IngestResult, ingestVideoFile } from './ingest.js';
+export type { VideoRow } from './catalog.projection.js';
+export { findVideo, hlsLadderOf, toVideoEntity, type VideoEntity, viewCountOf } from './catalog.queries.js';
+export { videoIdParam } from './catalog.routes.js';
+export { findImport } from './imports.projection.js';
+export { type IngestInput, type IngestResult, ingestVideoFile, validateDetails } from './ingest.js';
+export type { PreviewInfo, RenditionInfo, TranscodeResultEvent } from './ladder.js';
+export { ACCESS_LEVELS, type AccessLevel } from './video.decider.js';
+export { LIMITS } from './videoInput.js';
 export { deleteVideo, editVideo, getAnyVideo } from './videos.service.js';
 
 export const catalogModule: AppModule = {

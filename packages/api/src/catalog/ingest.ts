@@ -14,10 +14,16 @@ import fsp from 'node:fs/promises';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
-import { extractThumbnail, probeVideo } from '../media/ffmpeg.js';
-import { imageTypeOfFile } from '../media/imageType.js';
-import { mediaStorageFor } from '../media/mediaStore.js';
-import { type BucketObject, MEDIA_STORE_UNAVAILABLE, type MediaStorage, MediaStoreError } from '../media/storage.js';
+import {
+  type BucketObject,
+  extractThumbnail,
+  imageTypeOfFile,
+  MEDIA_STORE_UNAVAILABLE,
+  type MediaStorage,
+  MediaStoreError,
+  mediaStorageFor,
+  probeVideo,
+} from '../media/index.js';
 import { eventMetadata } from '../shared/eventMetadata.js';
 import type { ThumbnailInfo, VideoDetails, VideoFileInfo } from './video.decider.js';
 import { videoDecider, videoStreamId } from './video.decider.js';

@@ -9,7 +9,7 @@ import fsp from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Context } from 'hono';
-import type { MediaStorage } from '../media/storage.js';
+import type { MediaStorage } from '../media/index.js';
 
 export const THUMBNAIL_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 /** Room for the form fields and the thumbnail around the video itself. */

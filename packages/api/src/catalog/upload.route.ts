@@ -10,7 +10,7 @@ import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { mediaStorageFor } from '../media/mediaStore.js';
+import { mediaStorageFor } from '../media/index.js';
 import { trackUploads } from '../metrics/index.js';
 import { ingestVideoFile } from './ingest.js';
 import { receiveMultipart } from './multipartUpload.js';

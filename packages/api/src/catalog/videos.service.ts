@@ -5,7 +5,7 @@
  */
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
-import { mediaStorageFor } from '../media/mediaStore.js';
+import { mediaStorageFor } from '../media/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, fromDomain, type Result, success } from '../shared/result.js';
 import { findVideo, toAdminVideo } from './catalog.queries.js';

@@ -5,7 +5,7 @@
  * is arrive in the command; who may write at all (approval, subscription) is the service's question,
  * asked before the command (it depends on the member's standing, not on the conversation).
  *
- * `ChatMessageSent.text` is personal data sealed under the member's data key (privacy/personalData.ts,
+ * `ChatMessageSent.text` is personal data sealed under the member's data key (privacy/codec/personalData.ts,
  * subject `userId`), admin replies included: an erasure shreds the whole conversation's text.
  */
 import { CHAT_MAX_LENGTH } from '@members/ui/api/schemas';

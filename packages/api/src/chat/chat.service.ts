@@ -13,7 +13,7 @@ import type { chatConversationSchema, chatMessageSchema } from '@members/ui/api/
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
-import type { MemberStanding } from '../identity/users.queries.js';
+import type { MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, fromDomain, type Result, success } from '../shared/result.js';
 import { type ChatCommand, type ChatSide, chatDecider, chatStream } from './chat.decider.js';

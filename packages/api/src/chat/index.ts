@@ -10,6 +10,7 @@ import { type ChatHub, startChatHub } from './live.js';
 import { chatRoutes } from './routes.js';
 
 export { messagesForExport } from './chat.service.js';
+export { chatAnswerTimes } from './stats.js';
 
 const hubs = new WeakMap<AppContext, Promise<ChatHub>>();
 

@@ -4,8 +4,7 @@
  * `pnpm cli audit keygen` prints a fresh key pair (PEM) to put in the config and give to auditors.
  */
 import fs from 'node:fs';
-import { generateSigningKeys, signCheckpoint } from '../audit/checkpoint.js';
-import { describeVerify, verifyChain } from '../audit/verifyChain.js';
+import { describeVerify, generateSigningKeys, signCheckpoint, verifyChain } from '../audit/index.js';
 import { parseFlags } from './args.js';
 import { openAuditStore } from './auditStore.js';
 import type { CliCommand } from './command.js';

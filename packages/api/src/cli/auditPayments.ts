@@ -2,8 +2,7 @@
  * `pnpm cli audit payments [--from DATE] [--to DATE] [--format csv|json|ndjson] [--store URL]`: the
  * full payment history replayed from events, streamed to stdout.
  */
-import { formatRows, parseDateBound, parseFormat } from '../audit/formats.js';
-import { PAYMENT_HISTORY_COLUMNS, paymentHistory } from '../audit/paymentHistory.js';
+import { formatRows, PAYMENT_HISTORY_COLUMNS, parseDateBound, parseFormat, paymentHistory } from '../audit/index.js';
 import { parseFlags, writeChunks } from './args.js';
 import { openAuditStore } from './auditStore.js';
 import type { CliCommand } from './command.js';

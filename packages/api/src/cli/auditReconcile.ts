@@ -2,7 +2,7 @@
  * `pnpm cli audit reconcile [--json]`: replay all events into fresh in-memory state and compare
  * with the live read models; prints every difference and exits 1 when there is any.
  */
-import { describeReconcile, reconcile } from '../audit/reconcile.js';
+import { describeReconcile, reconcile } from '../audit/index.js';
 import { closeContext, createContext, describeStore } from '../context.js';
 import { allProjections } from '../modules.js';
 import { parseFlags } from './args.js';

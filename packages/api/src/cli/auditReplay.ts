@@ -2,9 +2,7 @@
  * `pnpm cli audit replay --to POSITION|DATE [--format csv|json|ndjson] [--store URL]`: the state of
  * every subscription as it was at that point in the log.
  */
-import { formatRows, parseFormat } from '../audit/formats.js';
-import { parseReplayPoint } from '../audit/ledger.js';
-import { SUBSCRIPTION_AT_COLUMNS, subscriptionsAt } from '../audit/subscriptionReplay.js';
+import { formatRows, parseFormat, parseReplayPoint, SUBSCRIPTION_AT_COLUMNS, subscriptionsAt } from '../audit/index.js';
 import { parseFlags, writeChunks } from './args.js';
 import { openAuditStore } from './auditStore.js';
 import type { CliCommand } from './command.js';

@@ -4,8 +4,7 @@
  * check its signature and that the log still reaches that hash at that position (no truncation).
  */
 import fs from 'node:fs';
-import { type SignedCheckpoint, verifyCheckpointSignature } from '../audit/checkpoint.js';
-import { describeVerify, verifyChain } from '../audit/verifyChain.js';
+import { describeVerify, type SignedCheckpoint, verifyChain, verifyCheckpointSignature } from '../audit/index.js';
 import { parseFlags } from './args.js';
 import { openAuditStore } from './auditStore.js';
 import type { CliCommand } from './command.js';

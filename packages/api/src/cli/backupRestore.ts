@@ -6,13 +6,12 @@
  * the backup and put back by the restore; a backup without a dev-default DATA_KEY_SECRET is restored
  * only with DATA_KEY_SECRET set (its data keys open with nothing else).
  */
-import { verifyChain } from '../audit/verifyChain.js';
-import { BackupError, backupSite, readBackupManifest, restoreSite } from '../backup/siteBackup.js';
+import { verifyChain } from '../audit/index.js';
+import { BackupError, backupSite, readBackupManifest, restoreSite } from '../backup/index.js';
 import type { Env } from '../config/env.js';
 import type { Queryable } from '../db/types.js';
-import { s3Endpoint } from '../media/copy/s3Endpoint.js';
-import { MediaStoreError } from '../media/storage.js';
-import { masterKeysOf, wrappedKid } from '../privacy/dataKeys.js';
+import { MediaStoreError, s3Endpoint } from '../media/index.js';
+import { masterKeysOf, wrappedKid } from '../privacy/codec/dataKeys.js';
 import { parseFlags } from './args.js';
 import { envStoreUrl, openAuditStore } from './auditStore.js';
 import type { CliCommand } from './command.js';

@@ -8,11 +8,7 @@
 import path from 'node:path';
 import type { Env } from '../config/env.js';
 import { envSchema } from '../config/env.js';
-import { type CopyProgress, copyMedia } from '../media/copy/copyMedia.js';
-import type { CopyEndpoint } from '../media/copy/endpoint.js';
-import { localEndpoint } from '../media/copy/localEndpoint.js';
-import { s3Endpoint } from '../media/copy/s3Endpoint.js';
-import { MediaStoreError } from '../media/storage.js';
+import { type CopyEndpoint, type CopyProgress, copyMedia, localEndpoint, MediaStoreError, s3Endpoint } from '../media/index.js';
 import { parseFlags } from './args.js';
 import type { CliCommand } from './command.js';
 

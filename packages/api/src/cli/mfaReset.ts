@@ -1,7 +1,6 @@
 /** `pnpm cli mfa reset EMAIL`: removes an account's second factor (lost device and recovery codes). */
 import { closeContext, createContext } from '../context.js';
-import { resetSecondFactor } from '../identity/mfa.service.js';
-import { findUserByEmail } from '../identity/users.queries.js';
+import { findUserByEmail, resetSecondFactor } from '../identity/index.js';
 import { allProjections } from '../modules.js';
 import type { CliCommand } from './command.js';
 

@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import { ConfigError } from '../config/env.js';
 import { closeContext, createContext, openDatabase } from '../context.js';
 import { migrate } from '../db/migrate.js';
-import { reapplyErasures } from '../identity/erasure.service.js';
 import { allProjections } from '../modules.js';
-import { erasedSubjects, masterKeysOf, rewrapDataKeys } from '../privacy/dataKeys.js';
+import { erasedSubjects, masterKeysOf, rewrapDataKeys } from '../privacy/codec/dataKeys.js';
+import { reapplyErasures } from '../privacy/index.js';
 import type { CliCommand } from './command.js';
 
 export const keysRotate: CliCommand = {

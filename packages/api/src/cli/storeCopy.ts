@@ -4,7 +4,7 @@
  * target, with the members' data keys and the subscribers' checkpoints (SQL to SQL); then verifies
  * the copy. Rebuild the target's read models with `projections rebuild`.
  */
-import { describeVerify, verifyChain } from '../audit/verifyChain.js';
+import { describeVerify, verifyChain } from '../audit/index.js';
 import { copyStore } from '../eventstore/copyStore.js';
 import { openStoreUrl } from '../eventstore/storeUrl.js';
 import { parseFlags } from './args.js';

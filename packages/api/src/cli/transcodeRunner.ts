@@ -9,7 +9,7 @@
 import { closeContext, createContext, describeStore } from '../context.js';
 import { startMetricsListener } from '../metrics/index.js';
 import { allProjections } from '../modules.js';
-import { startTranscodeRunner } from '../transcode/runner.js';
+import { startTranscodeRunner } from '../transcode/index.js';
 import { parseFlags } from './args.js';
 import type { CliCommand } from './command.js';
 

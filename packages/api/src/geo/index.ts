@@ -7,6 +7,7 @@ import type { AppModule } from '../module.js';
 import { geoCheckFor } from './geoCheck.js';
 
 export { checkLocation, type GeoCheckResult, geoCheckFor } from './geoCheck.js';
+export { clientIp, lookupIp } from './lookup.js';
 
 export const geoModule: AppModule = {
   name: 'geo',

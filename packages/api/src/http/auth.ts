@@ -8,11 +8,42 @@ import { SECOND_FACTOR_ENROLMENT_REQUIRED } from '@members/ui/secondFactor';
 import type { MiddlewareHandler } from 'hono';
 import { sign, verify } from 'hono/jwt';
 import type { AppContext } from '../context.js';
-import { adminLacksSecondFactor } from '../identity/secondFactors.js';
-import { sessionEnded } from '../identity/sessions.js';
-import { findMemberStanding, type MemberStanding } from '../identity/users.queries.js';
 import type { AppEnv, AuthInfo } from './appEnv.js';
 import { forbidden, unauthorized } from './envelope.js';
+
+/** The account as the read model has it now: what the guards decide on. */
+export interface AccountStanding {
+  id: string;
+  email: string;
+  role: 'admin' | 'member';
+  status: 'pending' | 'approved' | 'rejected' | 'suspended';
+  approved: number;
+  membership_status: string;
+  subscription_status: string | null;
+}
+
+/**
+ * The port the guards read accounts through. The accounts area provides it (identity's
+ * `accountsAuthenticator`) and the app wiring hands it to `authenticate`, so the routes layer knows
+ * no domain area.
+ */
+export interface Authenticator {
+  /** The account's standing now; none for an unknown or erased account. */
+  standing(userId: string): Promise<AccountStanding | undefined>;
+  /** The refresh session was revoked (logout, "sign out other devices", password change) or never existed. */
+  sessionEnded(sessionId: string): Promise<boolean>;
+  /** An admin without an enabled second factor (REQUIRE_ADMIN_2FA holds them to the enrolment routes). */
+  adminLacksSecondFactor(userId: string): Promise<boolean>;
+}
+
+/** Each context's authenticator, as `authenticate` received it (createApp mounts it before every route). */
+const authenticators = new WeakMap<AppContext, Authenticator>();
+
+function authenticatorOf(ctx: AppContext): Authenticator {
+  const port = authenticators.get(ctx);
+  if (!port) throw new Error('No authenticator for this context: createApp mounts authenticate(ctx, authenticator) first');
+  return port;
+}
 
 export interface AccessClaims {
   sub: string;
@@ -90,7 +121,8 @@ const apiPath = (path: string) => path.replace(/^\/api(?=\/)/, '');
  * Reads the bearer token when present; a present but invalid or expired token is a 401. With
  * REQUIRE_ADMIN_2FA, an admin without an enabled second factor is held to the enrolment routes.
  */
-export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
+export function authenticate(ctx: AppContext, accounts: Authenticator): MiddlewareHandler<AppEnv> {
+  authenticators.set(ctx, accounts);
   return async function authenticateBearer(c, next) {
     const header = c.req.header('authorization');
     c.set('auth', undefined);
@@ -99,12 +131,12 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
       if (!m) throw unauthorized('Malformed Authorization header');
       const auth = await verifyAccessToken(ctx, m[1] as string);
       // A token of a revoked session (logout, "sign out other devices", password change) ends with it.
-      if (!auth || (auth.sessionId && (await sessionEnded(ctx.db, auth.sessionId))))
+      if (!auth || (auth.sessionId && (await accounts.sessionEnded(auth.sessionId))))
         throw unauthorized('Your session has expired. Please log in again.');
       if (
         ctx.env.REQUIRE_ADMIN_2FA &&
         !ALLOWED_BEFORE_ENROLMENT.test(apiPath(c.req.path)) &&
-        (await adminLacksSecondFactor(ctx.db, auth.userId))
+        (await accounts.adminLacksSecondFactor(auth.userId))
       )
         throw forbidden(SECOND_FACTOR_ENROLMENT_REQUIRED);
       c.set('auth', auth);
@@ -113,7 +145,7 @@ export function authenticate(ctx: AppContext): MiddlewareHandler<AppEnv> {
   };
 }
 
-export type CurrentUserRow = MemberStanding;
+export type CurrentUserRow = AccountStanding;
 
 /**
  * The signed-in account for the second-factor routes: like `requireUser`; `authenticate` already let
@@ -131,7 +163,7 @@ export const ACCOUNT_SUSPENDED = 'Your account has been suspended. Please contac
 export async function requireAccountHolder(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
   const auth = c.get('auth');
   if (!auth) throw unauthorized('Please log in to continue');
-  const user = await findMemberStanding(ctx.db, auth.userId);
+  const user = await authenticatorOf(ctx).standing(auth.userId);
   if (!user) throw unauthorized('Your account no longer exists');
   if (user.status === 'suspended') throw unauthorized(ACCOUNT_SUSPENDED);
   return user;

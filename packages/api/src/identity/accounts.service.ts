@@ -12,7 +12,7 @@ import { UniqueViolation } from '../db/types.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { tokenSecret } from '../http/auth.js';
-import { enqueueMail } from '../mail/outbox.js';
+import { enqueueMail } from '../mail/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, fromDomain, type Result, success } from '../shared/result.js';
 import { mailLimitsFor } from './mailLimits.js';

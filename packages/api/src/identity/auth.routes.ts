@@ -7,7 +7,7 @@ import { loggedOutAnswerSchema, loginAnswerSchema, registrationAnswerSchema, ses
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { clientIp, lookupIp } from '../geo/lookup.js';
+import { clientIp, lookupIp } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { httpErrorOf, ok, unauthorized, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';

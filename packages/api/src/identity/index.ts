@@ -5,37 +5,53 @@
  * Use cases: accounts.service.ts (register, approve, reject, profile, verify e-mail),
  * session.service.ts (log in, refresh, log out), password.service.ts (reset request and confirm),
  * mfa.service.ts (the TOTP second factor: enrol, confirm, verify at login, remove),
- * export.service.ts and erasure.service.ts (data export; erasure by crypto-shredding, see privacy/),
  * settings.service.ts (change password or e-mail, list and revoke sessions).
  */
 import type { AppModule } from '../module.js';
 import { authRoutes } from './auth.routes.js';
 import { bootstrapAdmin } from './bootstrap.js';
-import { createAuthLimits } from './limits.js';
+import { authLimitsOf } from './limits.js';
 import { identityMailSubscriber } from './mail.subscriber.js';
 import { mfaRoutes } from './mfa.routes.js';
 import { passwordRoutes } from './password.routes.js';
-import { privacyRoutes } from './privacy.routes.js';
 import { secondFactorsProjection } from './secondFactors.js';
 import { settingsRoutes } from './settings.routes.js';
 import { usersProjection } from './users.projection.js';
 import { userRoutes } from './users.routes.js';
 
 export { approveUser, rejectUser, runUserCommand } from './accounts.service.js';
+export { accountsAuthenticator } from './authenticator.js';
 export { configuredAdminEmail, isAdminEmail } from './bootstrap.js';
+export { clearSessionCookies } from './cookies.js';
+export { type AuthLimits, authLimitsOf, limitPerIp, loginBlocked } from './limits.js';
+export { checkSecondFactor, resetSecondFactor } from './mfa.service.js';
+export { verifyPassword } from './passwords.js';
+export { LIMITS } from './registration.js';
+export { deleteSecret, findSecondFactor } from './secondFactors.js';
+export { reinstateUser, suspendUser } from './suspension.service.js';
+export { userStream } from './user.decider.js';
 export type { UserDto } from './users.queries.js';
+export {
+  findMemberStanding,
+  findUserByEmail,
+  findUserById,
+  geoLocationOf,
+  identityCounts,
+  type MemberStanding,
+  pendingUsers,
+  searchUsers,
+} from './users.queries.js';
 
 export const identityModule: AppModule = {
   name: 'identity',
   projections: [usersProjection, secondFactorsProjection],
   subscribers: (ctx) => [identityMailSubscriber(ctx)],
   routes(api, ctx) {
-    const limits = createAuthLimits(ctx);
+    const limits = authLimitsOf(ctx);
     authRoutes(api, ctx, limits);
     passwordRoutes(api, ctx, limits);
     mfaRoutes(api, ctx, limits);
     userRoutes(api, ctx);
-    privacyRoutes(api, ctx, limits);
     settingsRoutes(api, ctx, limits);
   },
   async start(ctx) {

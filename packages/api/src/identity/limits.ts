@@ -16,7 +16,7 @@ import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
 import type { AppContext } from '../context.js';
-import { clientIp } from '../geo/lookup.js';
+import { clientIp } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { tooManyRequests } from '../http/envelope.js';
 import { createRateLimiter, type RateLimiter } from '../shared/rateLimit.js';
@@ -78,6 +78,18 @@ export function addressKey(ip: string | undefined): string {
     .slice(0, 4)
     .map((g) => g.replace(/^0+(?=.)/, ''))
     .join(':')}::/64`;
+}
+
+/** Each context's limits, shared by identity's routes and privacy's (one count of failed passwords per account). */
+const perContext = new WeakMap<AppContext, AuthLimits>();
+
+export function authLimitsOf(ctx: AppContext): AuthLimits {
+  let limits = perContext.get(ctx);
+  if (!limits) {
+    limits = createAuthLimits(ctx);
+    perContext.set(ctx, limits);
+  }
+  return limits;
 }
 
 export function createAuthLimits(ctx: AppContext): AuthLimits {

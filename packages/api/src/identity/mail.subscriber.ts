@@ -4,7 +4,7 @@
  * changes (a security notice) into outbox rows in the same transaction as its checkpoint, keyed by the event id, so a crash or
  * a replay never loses or doubles a mail. The mail module's sender delivers them. Each write checks
  * in that transaction that the member still has their data key, exclusive with their erasure
- * (privacy/personalWrites.ts): a mail for a member erased meanwhile is not written. Every mail but the
+ * (privacy/codec/personalWrites.ts): a mail for a member erased meanwhile is not written. Every mail but the
  * admin's decisions is counted against the mail limits (mailLimits.ts) and not queued beyond them.
  */
 import type { AppContext } from '../context.js';
@@ -13,7 +13,7 @@ import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { tokenSecret } from '../http/auth.js';
 import { publicUrl } from '../http/linkOrigin.js';
-import { enqueueMail } from '../mail/outbox.js';
+import { enqueueMail } from '../mail/index.js';
 import { type MailKind, mailLimitsFor } from './mailLimits.js';
 import {
   approvedMail,

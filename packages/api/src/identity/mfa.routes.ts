@@ -8,7 +8,7 @@ import { secondFactorEnrolmentSchema, secondFactorStatusSchema, sessionSchema } 
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { clientIp } from '../geo/lookup.js';
+import { clientIp } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAccount } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';

@@ -9,7 +9,7 @@ import { MIN_PASSWORD_LENGTH, REGISTRATION_MESSAGES } from '@members/ui/registra
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { clientIp } from '../geo/lookup.js';
+import { clientIp } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';

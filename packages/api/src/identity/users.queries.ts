@@ -3,6 +3,7 @@ import type { userSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import type { Queryable } from '../db/types.js';
 import { readCounts } from '../eventstore/counts.js';
+import type { AccountStanding } from '../http/auth.js';
 import type { Page } from '../shared/paging.js';
 import { USERS_COUNTS, type UserRow } from './users.schema.js';
 
@@ -36,15 +37,8 @@ export function findUserById(q: Queryable, id: string): Promise<UserRow | undefi
 }
 
 /** What other areas may know of an account to authorize a call: role, approval, membership. */
-export interface MemberStanding {
-  id: string;
-  email: string;
-  role: 'admin' | 'member';
-  status: 'pending' | 'approved' | 'rejected' | 'suspended';
-  approved: number;
-  membership_status: string;
-  subscription_status: string | null;
-}
+/** The guards' view of an account (defined by the routes layer's authenticator port, provided here). */
+export type MemberStanding = AccountStanding;
 
 /** The account's standing as the read model has it now (the guards and the access decision read this); an erased member has none. */
 export function findMemberStanding(q: Queryable, id: string): Promise<MemberStanding | undefined> {

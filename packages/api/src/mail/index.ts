@@ -3,11 +3,14 @@
  * subscribers with `enqueueMail` (outbox.ts); the outbox table comes from db/migrations.
  */
 import type { AppModule } from '../module.js';
+import { mailGauges } from './gauges.js';
 import { startMailSender } from './sender.js';
 
 export { enqueueMail, type OutgoingMail } from './outbox.js';
+export { emlFileName, outboxDir } from './transport.js';
 
 export const mailModule: AppModule = {
   name: 'mail',
   background: (ctx) => startMailSender(ctx),
+  gauges: mailGauges,
 };

@@ -8,12 +8,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { adminStats } from '../admin/stats.service.js';
 import type { Db } from '../db/types.js';
 import type { AppendObserver } from '../eventstore/instrumentedStore.js';
 import type { EventStore } from '../eventstore/types.js';
-import { queueStatus } from '../transcode/runnerRegistry.js';
-import { countUnfinished, UPLOAD_EXPIRY_MS } from '../uploads/tusRecords.js';
 
 /** The route label of requests no route handled (keeps raw URLs out of the label set). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -34,6 +31,27 @@ export interface Metrics {
   appendObserver: AppendObserver;
   /** The scrape-time gauges need the database and the store; called once both exist. */
   collectFrom(db: Db, store: EventStore): void;
+  /** Registers the areas' own gauges (each module's `AppModule.gauges`); the composition root calls it once. */
+  addGauges(gauges: readonly ModuleGauge[]): void;
+}
+
+/** One series of a labelled gauge. */
+export interface GaugeSample {
+  labels: Record<string, string>;
+  value: number;
+}
+
+/**
+ * A gauge an area exposes on /metrics (`AppModule.gauges`), read at scrape time so it is exact
+ * whenever Prometheus looks and costs nothing in between. An area adds series to a gauge this file
+ * owns (`uploads_in_progress`) by naming it: its samples are set beside the process's own.
+ */
+export interface ModuleGauge {
+  name: string;
+  help: string;
+  labelNames?: readonly string[];
+  /** The figure now; for a labelled gauge every series (those not listed are dropped). */
+  read(): Promise<number | GaugeSample[]>;
 }
 
 export function createMetrics(): Metrics {
@@ -57,14 +75,18 @@ export function createMetrics(): Metrics {
     help: 'Media bytes the API process sent to clients: progressive video, HLS segments and preview sprites (with MEDIA_ACCEL=nginx nginx sends them and they are not counted here)',
     registers: [registry],
   });
-  let unfinishedTus: (() => Promise<number>) | undefined;
+  /** Series other areas add to `uploads_in_progress` (the uploads module's `kind="tus"`). */
+  const uploadSeries: ModuleGauge['read'][] = [];
   const uploadsInProgress = new Gauge({
     name: 'uploads_in_progress',
     help: 'Video uploads in progress: kind="multipart" being received by this process right now; kind="tus" resumable uploads begun and not finished nor expired, on every process of the site (take the max across instances, not the sum)',
     labelNames: ['kind'] as const,
     registers: [registry],
     async collect() {
-      if (unfinishedTus) this.set({ kind: 'tus' }, await unfinishedTus());
+      for (const read of uploadSeries) {
+        const figure = await read();
+        if (typeof figure !== 'number') for (const { labels, value } of figure) this.set(labels, value);
+      }
     },
   });
   uploadsInProgress.set({ kind: 'multipart' }, 0);
@@ -97,8 +119,13 @@ export function createMetrics(): Metrics {
     },
     collectFrom(db, eventStore) {
       store = db.dialect;
-      unfinishedTus = () => countUnfinished(db, new Date(), UPLOAD_EXPIRY_MS);
       registerScrapeGauges(registry, db, eventStore);
+    },
+    addGauges(gauges) {
+      for (const gauge of gauges) {
+        if (gauge.name === 'uploads_in_progress') uploadSeries.push(gauge.read);
+        else registerModuleGauge(registry, gauge);
+      }
     },
   };
 }
@@ -126,70 +153,19 @@ function registerScrapeGauges(registry: Registry, db: Db, store: EventStore): vo
       for (const r of rows) this.set({ subscriber: r.name }, Math.max(0, head - Number(r.position)));
     },
   });
+}
+
+function registerModuleGauge(registry: Registry, gauge: ModuleGauge): void {
   new Gauge({
-    name: 'mail_outbox_unsent',
-    help: 'E-mails in the outbox not sent yet (queued or retrying)',
+    name: gauge.name,
+    help: gauge.help,
+    labelNames: gauge.labelNames ?? [],
     registers: [registry],
     async collect() {
-      const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM mail_outbox WHERE sent_at IS NULL');
-      this.set(Number(row?.n ?? 0));
-    },
-  });
-  // The transcode queue and its runners, from the same queries as /api/health, once per scrape. The
-  // runner label is bounded: a runner leaves the set when it stops, or 15 minutes after it went silent.
-  const transcode = onceAtATime(() => queueStatus(db, new Date()));
-  new Gauge({
-    name: 'transcode_queue_depth',
-    help: 'Transcode jobs waiting for a runner (queued, or left by a runner whose lease passed)',
-    registers: [registry],
-    async collect() {
-      this.set((await transcode()).queued);
-    },
-  });
-  new Gauge({
-    name: 'transcode_jobs_running',
-    help: 'Transcode jobs being run under a live lease, on every runner',
-    registers: [registry],
-    async collect() {
-      this.set((await transcode()).running);
-    },
-  });
-  new Gauge({
-    name: 'transcode_runner_heartbeat_age_seconds',
-    help: 'Seconds since each transcode runner’s last heartbeat (runners seen in the last 15 minutes)',
-    labelNames: ['runner', 'kind'] as const,
-    registers: [registry],
-    async collect() {
-      const { runners } = await transcode();
+      const figure = await gauge.read();
+      if (typeof figure === 'number') return this.set(figure);
       this.reset();
-      for (const r of runners) this.set({ runner: r.id, kind: r.kind }, r.heartbeatAgeSeconds);
-    },
-  });
-  // The admin dashboard's figures, from the same queries as GET /api/admin/stats; one query set per
-  // scrape, shared by the three gauges.
-  const stats = onceAtATime(() => adminStats(db));
-  new Gauge({
-    name: 'members_pending_approvals',
-    help: 'Registrations waiting for an admin’s approval',
-    registers: [registry],
-    async collect() {
-      this.set((await stats()).pendingApprovals);
-    },
-  });
-  new Gauge({
-    name: 'billing_pending_payments',
-    help: 'Submitted payments waiting for an admin’s verification',
-    registers: [registry],
-    async collect() {
-      this.set((await stats()).pendingPayments);
-    },
-  });
-  new Gauge({
-    name: 'billing_active_subscriptions',
-    help: 'Subscriptions granting access now (active, or past due within the grace period)',
-    registers: [registry],
-    async collect() {
-      this.set((await stats()).activeSubscribers);
+      for (const { labels, value } of figure) this.set(labels, value);
     },
   });
 }
@@ -254,18 +230,4 @@ export function countedBody(metrics: Metrics, source: AsyncIterable<Uint8Array> 
     },
     { highWaterMark: 0 },
   );
-}
-
-/**
- * `load`, run at most once at a time: calls while it runs share its promise (the gauges of one
- * scrape read one query set), and the next call after it settled runs it again.
- */
-function onceAtATime<T>(load: () => Promise<T>): () => Promise<T> {
-  let running: Promise<T> | undefined;
-  return () => {
-    running ??= load().finally(() => {
-      running = undefined;
-    });
-    return running;
-  };
 }

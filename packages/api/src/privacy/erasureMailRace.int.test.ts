@@ -15,11 +15,11 @@ import { afterEach, expect, it } from 'vitest';
 import { forEachStore, randomBytes, startTestServer, type TestServer } from '../../test/harness.js';
 import { openPostgres } from '../db/postgres.js';
 import { startSubscribers } from '../eventstore/subscriber.js';
-import { eraseMember } from '../identity/erasure.service.js';
 import { appendTestUser } from '../identity/identity.testkit.js';
 import { identityMailSubscriber } from '../identity/mail.subscriber.js';
 import { startMailSender } from '../mail/sender.js';
 import { startSmtpServer } from '../mail/smtpServer.testkit.js';
+import { eraseMember } from '../privacy/erasure.service.js';
 
 const MEMBERS = 240;
 const LANES = 8;

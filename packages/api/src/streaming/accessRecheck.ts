@@ -8,7 +8,7 @@
  * oldest go first), so a player fetching range after range costs one decision per 15 s.
  * Time from the injected clock.
  */
-import type { VideoRow } from '../catalog/catalog.projection.js';
+import type { VideoRow } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import { forbidden, valueOr } from '../http/envelope.js';
 import type { Result } from '../shared/result.js';

@@ -5,7 +5,7 @@
  * Whether they may watch at all is the access decision's call, made before this.
  */
 import type { SiteConfig } from '../config/site.js';
-import type { RenditionInfo } from '../transcode/transcode.decider.js';
+import type { RenditionInfo } from '../transcode/index.js';
 
 export interface EntitlementInput {
   accessLevel: string;

@@ -19,16 +19,14 @@
  */
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { findVideo, hlsLadderOf } from '../catalog/catalog.queries.js';
-import { videoIdParam } from '../catalog/catalog.routes.js';
+import { findVideo, hlsLadderOf, videoIdParam } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
-import { geoCheckFor } from '../geo/geoCheck.js';
+import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { forbidden, notFound, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { mediaStorageFor } from '../media/mediaStore.js';
-import { MediaStoreError } from '../media/storage.js';
-import { keyOf, windowKey } from '../transcode/videoKeys.js';
+import { MediaStoreError, mediaStorageFor } from '../media/index.js';
+import { keyOf, windowKey } from '../transcode/index.js';
 import { recheckAccess } from './accessRecheck.js';
 import { entitledRenditions } from './entitlement.js';
 import { masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists.js';

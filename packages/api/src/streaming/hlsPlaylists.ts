@@ -4,7 +4,7 @@
  * short-lived key token, and the seek-preview WebVTT with signed sprite URIs. The files on disk keep
  * plain relative names (see transcode/hlsTranscoder.ts); nothing signed is ever stored.
  */
-import type { RenditionInfo } from '../transcode/transcode.decider.js';
+import type { RenditionInfo } from '../transcode/index.js';
 
 /**
  * @example masterPlaylist(renditions, 'u=…&e=…&m=1080&s=…') // "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=…\n1080p/index.m3u8?u=…"

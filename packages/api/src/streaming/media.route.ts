@@ -10,10 +10,9 @@
  * no bytes (sendMedia.ts): nginx serves the file after this check (deploy/nginx.conf).
  */
 import type { Hono } from 'hono';
-import { hlsLadderOf } from '../catalog/catalog.queries.js';
-import { videoIdParam } from '../catalog/catalog.routes.js';
+import { hlsLadderOf, videoIdParam } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
-import { geoCheckFor } from '../geo/geoCheck.js';
+import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { forbidden, notFound } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';

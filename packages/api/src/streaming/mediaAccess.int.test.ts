@@ -25,9 +25,9 @@ import { renderNginxConf, standaloneNginxConf } from '../../../../deploy/render-
 import { freePort } from '../../../../scripts/freePort.mjs';
 import { apiClient, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { ingestVideoFile } from '../catalog/ingest.js';
-import { eraseMember } from '../identity/erasure.service.js';
 import { mediaBinaries } from '../media/ffmpeg.js';
 import { makeSizedClip } from '../media/media.testkit.js';
+import { eraseMember } from '../privacy/erasure.service.js';
 import { ACCESS_RECHECK_SECONDS } from './accessRecheck.js';
 import { signStreamPath } from './streamSignature.js';
 import { createTestUser, grantPlanForTest, type TestViewer } from './viewers.testkit.js';

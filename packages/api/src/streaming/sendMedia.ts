@@ -10,8 +10,7 @@ import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { notFound } from '../http/envelope.js';
 import { MEDIA_REFERRER_POLICY } from '../http/securityHeaders.js';
-import { mediaStorageFor } from '../media/mediaStore.js';
-import { isValidKey } from '../media/storage.js';
+import { isValidKey, mediaStorageFor } from '../media/index.js';
 import { countedBody } from '../metrics/index.js';
 import { ifRangeMatches, parseRange } from './byteRange.js';
 

@@ -9,11 +9,9 @@
 import { streamInfoSchema, viewAnswerSchema } from '@members/ui/api/schemas';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import type { VideoRow } from '../catalog/catalog.projection.js';
-import { hlsLadderOf } from '../catalog/catalog.queries.js';
-import { videoIdParam } from '../catalog/catalog.routes.js';
+import { hlsLadderOf, type VideoRow, videoIdParam } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
-import { geoCheckFor } from '../geo/geoCheck.js';
+import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';

@@ -5,12 +5,11 @@
  * here needs HTTP. The video and the viewer are read through the owning areas' queries modules.
  */
 import { type AccessDecision, accessDecision, accessHttpStatus, hasActiveSubscription } from '@members/ui/access';
-import { subscriptionOf } from '../billing/readModels.js';
-import type { VideoRow } from '../catalog/catalog.projection.js';
-import { findVideo, viewCountOf } from '../catalog/catalog.queries.js';
+import { subscriptionOf } from '../billing/index.js';
+import { findVideo, type VideoRow, viewCountOf } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
-import { findMemberStanding, type MemberStanding } from '../identity/users.queries.js';
+import { findMemberStanding, type MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type ErrorKind, failure, fromDomain, type Result, success } from '../shared/result.js';
 import { maxRenditionHeight } from './entitlement.js';

@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { createCipheriv } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { mediaBinaries } from '../media/ffmpeg.js';
+import { mediaBinaries } from '../media/index.js';
 import { KEY_WINDOW_SEGMENTS, windowKey } from './videoKeys.js';
 
 export const PROGRESSIVE_FILE = 'progressive.mp4';

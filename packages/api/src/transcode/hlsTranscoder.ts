@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { mediaBinaries } from '../media/ffmpeg.js';
+import { mediaBinaries } from '../media/index.js';
 import { encryptInWindows, remuxProgressive } from './hlsPackaging.js';
 import { ladderArgs, previewInterval, type Rendition, renditionBandwidth } from './ladder.js';
 import { previewLayout, previewsVtt } from './previews.js';

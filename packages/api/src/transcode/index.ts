@@ -6,16 +6,21 @@
  * which the catalog projection turns into the video's status, progress and renditions.
  */
 import type { AppModule } from '../module.js';
+import { transcodeGauges } from './gauges.js';
 import { transcodeQueueSubscriber } from './queue.subscriber.js';
 import { mountTranscodeRoutes } from './transcode.routes.js';
 import { startTranscodeWorker } from './worker.js';
 
-export { keyOf } from './videoKeys.js';
+export { startTranscodeRunner } from './runner.js';
+export { queueStatus } from './runnerRegistry.js';
+export type { RenditionInfo } from './transcode.decider.js';
+export { keyOf, windowKey } from './videoKeys.js';
 
 export const transcodeModule: AppModule = {
   name: 'transcode',
   subscribers: () => [transcodeQueueSubscriber],
   background: (ctx) => startTranscodeWorker(ctx),
+  gauges: transcodeGauges,
   routes(api, ctx) {
     mountTranscodeRoutes(api, ctx);
   },

@@ -7,7 +7,7 @@
  * upscaled; a source taller than 1080 lines adds its own resolution (capped at 2160) as one more
  * rendition, which only plans entitled above 1080p see (streaming/entitlement.ts).
  */
-import { UPLOADED_VIDEO_INPUT } from '../media/uploadedVideoInput.js';
+import { UPLOADED_VIDEO_INPUT } from '../media/index.js';
 
 export interface Rendition {
   /** "1080p": also the folder name under `hls/`. */

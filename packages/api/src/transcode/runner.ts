@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../context.js';
-import { sweepTranscodeScratch } from '../media/storage.js';
+import { sweepTranscodeScratch } from '../media/index.js';
 import type { Started } from '../module.js';
 import { forgetRunner, forgetSilentRunners, RUNNER_FORGET_SECONDS, recordRunner } from './runnerRegistry.js';
 import { type JobOutcome, runTranscodeJob } from './transcode.service.js';

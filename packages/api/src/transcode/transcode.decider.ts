@@ -4,30 +4,13 @@
  * failed one. An attempt interrupted by a restart is simply started again (a higher attempt
  * number), so events of a dead attempt can never complete a newer one. Pure.
  */
+import type { PreviewInfo, RenditionInfo, TranscodeResultEvent } from '../catalog/index.js';
 import { accept, type Decider, reject } from '../shared/decider.js';
 
 export const transcodeStreamId = (videoId: string) => `transcode-${videoId}`;
 
-export interface RenditionInfo {
-  name: string;
-  width: number;
-  height: number;
-  /** Peak bit/s, as the master playlist's BANDWIDTH. */
-  bandwidth: number;
-  /** RFC 6381 codecs, as the master playlist's CODECS. */
-  codecs: string;
-  /** `{name}/progressive.mp4` was written (ladders transcoded before it existed have none: HLS only). */
-  progressive?: boolean;
-}
-
-export interface PreviewInfo {
-  interval: number;
-  count: number;
-  width: number;
-  height: number;
-  columns: number;
-  rows: number;
-}
+// The ladder's shape is the catalog's: it stores the completed ladder on the video.
+export type { PreviewInfo, RenditionInfo };
 
 export type TranscodeStarted = {
   type: 'TranscodeStarted';
@@ -58,6 +41,9 @@ export type TranscodeFailed = {
 export type TranscodeRetried = { type: 'TranscodeRetried'; data: { videoId: string; retriedBy: string; retriedAt: string } };
 
 export type TranscodeEvent = TranscodeStarted | TranscodeProgressed | TranscodeCompleted | TranscodeFailed | TranscodeRetried;
+
+/** What this area records is what the catalog projection folds (checked here, where both are seen). */
+export const foldedByCatalog = (event: TranscodeEvent): TranscodeResultEvent => event;
 
 export type TranscodeCommand =
   | { type: 'StartTranscode'; data: { videoId: string; renditions: string[]; at: string } }

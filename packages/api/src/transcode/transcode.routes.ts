@@ -5,8 +5,7 @@
 
 import { transcodeRetrySchema } from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
-import { findVideo } from '../catalog/catalog.queries.js';
-import { videoIdParam } from '../catalog/catalog.routes.js';
+import { findVideo, videoIdParam } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';

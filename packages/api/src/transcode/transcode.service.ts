@@ -2,12 +2,11 @@
  * The transcode use cases: run one queued job (the worker calls it; each step recorded as an event
  * through the transcode decider) and retry a failed one (an admin).
  */
-import { findVideo } from '../catalog/catalog.queries.js';
+import { findVideo } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
-import { mediaStorageFor } from '../media/mediaStore.js';
-import { type MediaStorage, MediaStoreError } from '../media/storage.js';
+import { type MediaStorage, MediaStoreError, mediaStorageFor } from '../media/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { redactSecrets } from '../shared/redact.js';
 import { fromDomain, type Result, success } from '../shared/result.js';

@@ -23,6 +23,7 @@
  *   hourly removes them.
  */
 import type { AppModule } from '../module.js';
+import { uploadsGauges } from './gauges.js';
 import { createTusUploads, type TusUploads } from './tusUploads.js';
 import { uploadRoutes } from './uploads.routes.js';
 
@@ -42,6 +43,7 @@ function tusOf(ctx: Parameters<NonNullable<AppModule['start']>>[0]): TusUploads 
 export const uploadsModule: AppModule = {
   name: 'uploads',
   routes: (api, ctx) => uploadRoutes(tusOf(ctx))(api, ctx),
+  gauges: uploadsGauges,
   // Every process: its upload locks' connection closes with it, and the completion records an
   // earlier version kept in its own DATA_DIR (uploads/done) move into the shared table.
   async start(ctx) {

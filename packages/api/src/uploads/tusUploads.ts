@@ -37,11 +37,16 @@ import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import { type DataStore, Server, type Upload } from '@tus/server';
 
-import { ingestVideoFile, validateDetails } from '../catalog/ingest.js';
+import { ingestVideoFile, validateDetails } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
-import { mediaStorageFor } from '../media/mediaStore.js';
-import { explainS3Error, parseMediaStore, s3ClientConfig } from '../media/s3Store.js';
-import { MEDIA_STORE_UNAVAILABLE, MediaStoreError } from '../media/storage.js';
+import {
+  explainS3Error,
+  MEDIA_STORE_UNAVAILABLE,
+  MediaStoreError,
+  mediaStorageFor,
+  parseMediaStore,
+  s3ClientConfig,
+} from '../media/index.js';
 import { createPgLocker } from './pgLocker.js';
 import {
   dropRecord,

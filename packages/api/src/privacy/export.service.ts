@@ -11,10 +11,8 @@ import { satsToBtc } from '@members/ui/money';
 import type { AppContext } from '../context.js';
 import { rowToEvent } from '../eventstore/sqlEventStore.js';
 import type { RecordedEvent } from '../eventstore/types.js';
+import { findSecondFactor, findUserById, geoLocationOf, userStream } from '../identity/index.js';
 import { failure, type Result, success } from '../shared/result.js';
-import { findSecondFactor } from './secondFactors.js';
-import { userStream } from './user.decider.js';
-import { findUserById, geoLocationOf } from './users.queries.js';
 
 const SECRET_FIELD = /^(passwordHash|tokenHash|codeHash|recoveryCodeHashes)$/;
 

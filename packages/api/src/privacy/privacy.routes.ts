@@ -15,11 +15,9 @@ import { requireAccountHolder, requireAdmin } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
-import { clearSessionCookies } from './cookies.js';
+import { type AuthLimits, clearSessionCookies, LIMITS, limitPerIp } from '../identity/index.js';
 import { eraseMember, eraseOwnAccount } from './erasure.service.js';
 import { exportMemberData, renderExportHtml } from './export.service.js';
-import { type AuthLimits, limitPerIp } from './limits.js';
-import { LIMITS } from './registration.js';
 
 const exportQuery = z.object({ format: z.enum(['json', 'html'], { error: 'must be json or html' }).optional() });
 

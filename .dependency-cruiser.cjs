@@ -1,0 +1,85 @@
+/**
+ * Module boundaries of packages/api/src, checked by `pnpm lint` (`pnpm run lint:boundaries`).
+ * docs/architecture.md ("Module boundaries") explains the layers and the exceptions.
+ *
+ *   infrastructure   config/ db/ eventstore/ logging/ privacy/codec/ shared/  any file, from anywhere
+ *   kernel           context.ts module.ts version.ts                     any file, from anywhere
+ *   routes layer     http/ — its public files (HTTP_PUBLIC below)         from areas and the wiring
+ *   domain areas     every other folder: its index.ts is its only face    from other areas and the wiring
+ *   wiring           app.ts modules.ts server.ts main.ts cli/             from nothing but the wiring
+ *
+ * Tests and testkits (`*.test.ts`, `*.testkit.ts`) are not cruised: they arrange state and read rows
+ * through an area's inner files on purpose.
+ */
+/** 'warn' while the code still has violations; 'error' once it has none. */
+const SEVERITY = 'warn';
+const SRC = '^packages/api/src/';
+const INFRA = ['config', 'db', 'eventstore', 'logging', 'privacy/codec', 'shared'];
+const KERNEL = ['context', 'module', 'version'];
+const WIRING_FILES = ['app', 'modules', 'server', 'main'];
+/** The routes layer's face: what a domain area's routes use to describe, guard, validate and answer. */
+const HTTP_PUBLIC = ['appEnv', 'auth', 'envelope', 'linkOrigin', 'openapi', 'securityHeaders', 'validate'];
+
+const infra = `${SRC}(${INFRA.join('|')})/`;
+const kernel = `${SRC}(${KERNEL.join('|')})\\.ts$`;
+const wiring = [`${SRC}(${WIRING_FILES.join('|')})\\.ts$`, `${SRC}cli/`];
+/** A domain area: any folder that is not infrastructure, the routes layer or the CLI. */
+const area = `${SRC}(?!(${[...INFRA, 'http', 'cli'].join('|')})/)[^/]+/`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'not-past-index',
+      severity: SEVERITY,
+      comment: "An area's index.ts is its only face: import another area through it (add the export there), never its inner files.",
+      from: { path: `${SRC}([^/]+)` },
+      to: { path: area, pathNot: [`${SRC}$1/`, `${SRC}[^/]+/index\\.ts$`] },
+    },
+    {
+      name: 'no-folder-cycle',
+      severity: SEVERITY,
+      comment:
+        'Areas depend on each other in one direction only: a cycle between folders means two areas are one, or one should receive a port.',
+      scope: 'folder',
+      from: { path: SRC },
+      to: { path: SRC, circular: true },
+    },
+    {
+      name: 'areas-not-to-http-internals',
+      severity: SEVERITY,
+      comment: `Domain areas use the routes layer's public files only (${HTTP_PUBLIC.join(', ')}); the rest is the app's wiring.`,
+      from: { path: [area, kernel, infra] },
+      to: { path: `${SRC}http/`, pathNot: `${SRC}http/(${HTTP_PUBLIC.join('|')})\\.ts$` },
+    },
+    {
+      name: 'not-to-wiring',
+      severity: SEVERITY,
+      comment: 'Only the composition roots (app.ts, modules.ts, server.ts, main.ts, cli/) import the wiring.',
+      from: { pathNot: wiring },
+      to: { path: wiring },
+    },
+    {
+      name: 'http-not-to-areas',
+      severity: SEVERITY,
+      comment: 'The routes layer knows no domain area: what it needs (the authenticator) is passed in as a port.',
+      from: { path: `${SRC}http/` },
+      to: { path: area },
+    },
+    {
+      name: 'infra-not-to-areas',
+      severity: SEVERITY,
+      comment: 'Infrastructure knows no domain area, no routes layer and no wiring.',
+      from: { path: infra },
+      to: { path: [area, `${SRC}http/`, ...wiring] },
+    },
+  ],
+  options: {
+    includeOnly: SRC,
+    exclude: { path: '\\.(test|testkit)\\.ts$' },
+    // `import type` counts: a type is part of a face too.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'packages/api/tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,20 @@
+/**
+ * The privacy module: a member's data rights. Data export (export.service.ts: everything stored
+ * about them, as JSON or a page) and erasure by crypto-shredding (erasure.service.ts: "delete my
+ * account", and an admin's erasure on a verified request), at privacy.routes.ts.
+ * The crypto-shredding codec itself (per-member data keys, sealing personal event fields, the
+ * shredder the event store reads through, waiting for personal writes) is in codec/: infrastructure
+ * the event store and every area writing personal data use, so it imports no area.
+ */
+import { authLimitsOf } from '../identity/index.js';
+import type { AppModule } from '../module.js';
+import { privacyRoutes } from './privacy.routes.js';
+
+export { eraseMember, reapplyErasures } from './erasure.service.js';
+
+export const privacyModule: AppModule = {
+  name: 'privacy',
+  routes(api, ctx) {
+    privacyRoutes(api, ctx, authLimitsOf(ctx));
+  },
+};
