@@ -7,9 +7,11 @@
  */
 import type { AppModule } from '../module.js';
 import { transcodeQueueSubscriber } from './queue.subscriber.js';
+import { mountRunnerApiRoutes } from './runnerApi.routes.js';
 import { mountTranscodeRoutes } from './transcode.routes.js';
 import { startTranscodeWorker } from './worker.js';
 
+export { createRunnerToken, listRunnerTokens, type RunnerTokenRow, revokeRunnerToken } from './runnerTokens.js';
 export { keyOf } from './videoKeys.js';
 
 export const transcodeModule: AppModule = {
@@ -18,5 +20,6 @@ export const transcodeModule: AppModule = {
   background: (ctx) => startTranscodeWorker(ctx),
   routes(api, ctx) {
     mountTranscodeRoutes(api, ctx);
+    mountRunnerApiRoutes(api, ctx);
   },
 };
