@@ -27,7 +27,7 @@ import { queueStatus } from './transcode/index.js';
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
 /** Routes that stream large bodies themselves (uploads) are exempt from the JSON body limit. */
-const STREAMED_BODY = /^\/api\/(admin\/upload-video|admin\/uploads)/;
+const STREAMED_BODY = /^\/api\/(admin\/upload-video|admin\/uploads|runners\/files\/)/;
 
 /** Reading the request body failed in Node's HTTP parser or because the client went away. */
 function unreadableBody(err: Error): boolean {

@@ -122,6 +122,12 @@ const adminOnly = (status: number): Row => ({
   otherKey: 401,
 });
 
+/** The runner API: a runner token only; every member's and admin's token, and none, is a 401. */
+const runnerOnly: Row = { ...open(401, 401) };
+
+/** A runner's job file without its job's signed URL: 403 whatever bearer token comes with it (none is read). */
+const signedOnly: Row = { ...open(403, 403), expired: 403, otherKey: 403 };
+
 /** `payerRefusal`: approved (or active) members only; the admin account is approved too. */
 const payer = (status: number): Row => ({ ...signedIn(status), pending: 403 });
 
@@ -667,6 +673,74 @@ const MATRIX: Record<string, Cell> = {
     expect: adminOnly(409),
     note: 'admin: 409, only a failed transcode can be retried (this one completed)',
     prepare: async (_p, fx) => ({ method: 'POST', path: `/api/admin/videos/${fx.premiumVideoId}/transcode/retry`, ...json({}) }),
+  },
+
+  'GET /api/admin/runners': { expect: adminOnly(200) },
+
+  // The runner API (transcode/runnerApi.routes.ts): a runner token only. No member's or admin's token
+  // opens it, valid or not (remoteRunner.int.test.ts: a runner token opens these and nothing else).
+  'POST /api/runners/heartbeat': {
+    expect: runnerOnly,
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/runners/heartbeat',
+      ...json({ runnerId: 'matrix:1:0000', concurrency: 1, startedAt: new Date().toISOString(), jobs: [] }),
+    }),
+  },
+  'POST /api/runners/jobs/claim': {
+    expect: runnerOnly,
+    prepare: async () => ({ method: 'POST', path: '/api/runners/jobs/claim', ...json({ runnerId: 'matrix:1:0000' }) }),
+  },
+  ...Object.fromEntries(
+    (
+      [
+        ['progress', { attempt: 1, percent: 50 }],
+        ['uploads', { files: ['master.m3u8'] }],
+        [
+          'complete',
+          {
+            attempt: 1,
+            files: ['master.m3u8', '360p/index.m3u8'],
+            renditions: [{ name: '360p', width: 640, height: 360, bandwidth: 900000, codecs: 'avc1.640028' }],
+            previews: null,
+            totalBytes: 1,
+            ffmpegSeconds: 1,
+          },
+        ],
+        ['fail', { attempt: 1, error: 'matrix' }],
+        ['release', {}],
+      ] as const
+    ).map(([name, extra]) => [
+      `POST /api/runners/jobs/:id/${name}`,
+      {
+        expect: runnerOnly,
+        prepare: async (_p: Principal, fx: Fixtures) => ({
+          method: 'POST',
+          path: `/api/runners/jobs/${fx.premiumVideoId}/${name}`,
+          ...json({ runnerId: 'matrix:1:0000', claimAttempt: 1, ...extra }),
+        }),
+      },
+    ]),
+  ),
+  'POST /api/runners/stop': {
+    expect: runnerOnly,
+    prepare: async () => ({ method: 'POST', path: '/api/runners/stop', ...json({ runnerId: 'matrix:1:0000' }) }),
+  },
+  // The local store's job files: the signed URL of a claimed job is the credential (none here: the
+  // suite runs no claim), so every bearer token, valid or not, meets the signature check's 403.
+  'GET /api/runners/files/:id/:claim/source': {
+    expect: signedOnly,
+    prepare: async (_p, fx) => ({ path: `/api/runners/files/${fx.premiumVideoId}/1/source`, query: 'e=9999999999&s=forged' }),
+  },
+  'PUT /api/runners/files/:id/:claim/hls/:path{.+}': {
+    expect: signedOnly,
+    prepare: async (_p, fx) => ({
+      method: 'PUT',
+      path: `/api/runners/files/${fx.premiumVideoId}/1/hls/master.m3u8`,
+      query: 'e=9999999999&s=forged',
+      body: '#EXTM3U\n',
+      contentType: 'application/vnd.apple.mpegurl',
+    }),
   },
 
   // Streaming a premium video: the access decision (login, approval, active or past-due subscription).

@@ -12,6 +12,7 @@ import { mfaReset } from './mfaReset.js';
 import { migrateCommand } from './migrate.js';
 import { erasuresList, erasuresReapply, keysRotate } from './privacy.js';
 import { projectionsRebuild } from './projectionsRebuild.js';
+import { runnersTokenCreate, runnersTokenList, runnersTokenRevoke } from './runnerTokens.js';
 import { storeCopy } from './storeCopy.js';
 import { transcodeRunner } from './transcodeRunner.js';
 import { videosImport } from './videosImport.js';
@@ -36,5 +37,8 @@ export const commands: Record<string, CliCommand> = {
   'erasures list': erasuresList,
   'erasures reapply': erasuresReapply,
   'transcode-runner': transcodeRunner,
+  'runners token create': runnersTokenCreate,
+  'runners token list': runnersTokenList,
+  'runners token revoke': runnersTokenRevoke,
   'videos import': videosImport,
 };

@@ -30,6 +30,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = commands[name] as (typeof commands)[string];
   const rest = argv.slice(name.split(' ').length);
+  const bare = command.runBare?.(rest);
+  if (bare) return bare;
   const env = parseEnv();
   const devDefaults = command.fillsDevDefaults ? [] : cliDevDefaults(env);
   const { config: site } = loadSiteConfig(env.SITE_CONFIG);

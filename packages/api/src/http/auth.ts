@@ -117,6 +117,9 @@ const ALLOWED_BEFORE_ENROLMENT = /^\/(auth\/|site$|health$|geo\/check$)/;
 /** The API path under /api, as the route table names it. */
 const apiPath = (path: string) => path.replace(/^\/api(?=\/)/, '');
 
+/** The transcode runners' routes: they read their own bearer token, a runner token (transcode/runnerApi.routes.ts). */
+const RUNNER_ROUTES = /^\/runners\//;
+
 /**
  * Reads the bearer token when present; a present but invalid or expired token is a 401. With
  * REQUIRE_ADMIN_2FA, an admin without an enabled second factor is held to the enrolment routes.
@@ -126,6 +129,7 @@ export function authenticate(ctx: AppContext, accounts: Authenticator): Middlewa
   return async function authenticateBearer(c, next) {
     const header = c.req.header('authorization');
     c.set('auth', undefined);
+    if (RUNNER_ROUTES.test(apiPath(c.req.path))) return next();
     if (header) {
       const m = /^Bearer\s+(\S+)$/i.exec(header);
       if (!m) throw unauthorized('Malformed Authorization header');

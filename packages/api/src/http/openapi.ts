@@ -20,9 +20,10 @@ import { z } from 'zod';
  * Who may call a route: `public` anyone; `member` a signed-in, approved-or-pending account
  * (bearer access token); `account` any signed-in account, also an admin who must still enrol a
  * second factor; `admin` an admin's access token; `signedUrl` no token but an HMAC-signed,
- * expiring URL (media bytes for a `<video>` element, which sends no header).
+ * expiring URL (media bytes for a `<video>` element, which sends no header); `runner` a transcode
+ * runner's token (`pnpm cli runners token create`), never a member's or an admin's.
  */
-export type Access = 'public' | 'member' | 'account' | 'admin' | 'signedUrl';
+export type Access = 'public' | 'member' | 'account' | 'admin' | 'signedUrl' | 'runner';
 
 export interface RouteDoc {
   summary: string;
@@ -91,6 +92,7 @@ const json = (schema: z.ZodType) => ({ 'application/json': { schema: resolver(sc
 export function describe(doc: RouteDoc): MiddlewareHandler {
   const errors = new Set(doc.errors ?? []);
   if (doc.access === 'member' || doc.access === 'account' || doc.access === 'admin') errors.add(401).add(403);
+  if (doc.access === 'runner') errors.add(401);
   if (doc.body || doc.query || doc.params) errors.add(400);
   if (doc.body) errors.add(413);
   if (doc.rateLimited) errors.add(429);
@@ -119,13 +121,15 @@ export function describe(doc: RouteDoc): MiddlewareHandler {
     ...(doc.query ? parametersOf('query', doc.query) : []),
     ...(doc.parameters ?? []),
   ];
-  const bearer = doc.access === 'member' || doc.access === 'account' || doc.access === 'admin';
+  const bearer = doc.access === 'member' || doc.access === 'account' || doc.access === 'admin' || doc.access === 'runner';
   const who = {
     public: 'Public.',
     member: 'Signed-in members and admins (bearer access token).',
     account: 'Any signed-in account, including an admin who has yet to enrol a second factor.',
     admin: 'Admins only (bearer access token of an admin).',
     signedUrl: 'No token: the signed, expiring query (`u`, `e`, `s`) of a stream URL from GET /videos/{id}/stream authorizes it.',
+    runner:
+      'Transcode runners only: `Authorization: Bearer <RUNNER_TOKEN>` (`pnpm cli runners token create NAME`); member and admin tokens are refused (401).',
   }[doc.access];
 
   return describeRoute({

@@ -103,6 +103,13 @@ export function localMediaStorage(dataDir: string): MediaStorage {
       checkedKey(key);
       return null;
     },
+    async presignedPutUrl(key) {
+      checkedKey(key);
+      return null;
+    },
+    async removeKeys(keys) {
+      for (const key of keys) await fsp.rm(resolveKey(key), { force: true });
+    },
     async hlsWorkspace(videoId) {
       const dir = videoDir(videoId);
       await fsp.mkdir(dir, { recursive: true });

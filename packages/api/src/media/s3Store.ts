@@ -19,6 +19,7 @@ import {
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
@@ -250,6 +251,13 @@ export function s3MediaStorage(env: S3Env): MediaStorage {
     },
     async presignedUrl(key, seconds) {
       return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }), { expiresIn: seconds });
+    },
+    async presignedPutUrl(key, seconds) {
+      const command = new PutObjectCommand({ Bucket: bucket, Key: objectKey(key), ContentType: contentTypeOf(key) });
+      return getSignedUrl(client, command, { expiresIn: seconds });
+    },
+    async removeKeys(keys) {
+      await deleteKeys(keys.map((k) => objectKey(k)));
     },
     async hlsWorkspace(videoId) {
       const dir = transcodeScratchDir(env.DATA_DIR, videoId);

@@ -67,6 +67,13 @@ export interface MediaStorage {
   ffmpegInput(key: string, seconds: number): Promise<string>;
   /** A presigned GET URL valid for `seconds` (object stores only; null on the local disk). */
   presignedUrl(key: string, seconds: number): Promise<string | null>;
+  /**
+   * A presigned PUT URL of `key` valid for `seconds`, to be sent with `Content-Type: contentTypeOf(key)`
+   * (object stores only; null on the local disk). A remote transcode runner writes its ladder with these.
+   */
+  presignedPutUrl(key: string, seconds: number): Promise<string | null>;
+  /** Removes these keys (missing ones are not an error): a published ladder's files no newer ladder has. */
+  removeKeys(keys: string[]): Promise<void>;
   /** Where the transcoder stages the ladder of `videoId`. */
   hlsWorkspace(videoId: string): Promise<HlsWorkspace>;
   /** Every key stored for one video (for tests and deletion checks). */

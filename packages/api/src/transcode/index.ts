@@ -8,11 +8,14 @@
 import type { AppModule } from '../module.js';
 import { transcodeGauges } from './gauges.js';
 import { transcodeQueueSubscriber } from './queue.subscriber.js';
+import { mountRunnerApiRoutes } from './runnerApi.routes.js';
 import { mountTranscodeRoutes } from './transcode.routes.js';
 import { startTranscodeWorker } from './worker.js';
 
+export { RunnerTokenRefused, startRemoteRunner } from './remoteRunner.js';
 export { startTranscodeRunner } from './runner.js';
 export { queueStatus } from './runnerRegistry.js';
+export { createRunnerToken, listRunnerTokens, type RunnerTokenRow, revokeRunnerToken } from './runnerTokens.js';
 export type { RenditionInfo } from './transcode.decider.js';
 export { keyOf, windowKey } from './videoKeys.js';
 
@@ -23,5 +26,6 @@ export const transcodeModule: AppModule = {
   gauges: transcodeGauges,
   routes(api, ctx) {
     mountTranscodeRoutes(api, ctx);
+    mountRunnerApiRoutes(api, ctx);
   },
 };

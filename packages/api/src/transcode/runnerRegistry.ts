@@ -18,13 +18,15 @@ export interface RunnerRow {
   concurrency: number;
   started_at: string;
   heartbeat_at: string;
+  /** The runner token an HTTP runner came with; null for an API leader's in-server runner. */
+  token_name?: string | null;
 }
 
 export async function recordRunner(db: Queryable, r: RunnerRow): Promise<void> {
   await db.run(
-    `INSERT INTO transcode_runners (id, kind, host, pid, concurrency, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO transcode_runners (id, kind, host, pid, concurrency, started_at, heartbeat_at, token_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`,
-    [r.id, r.kind, r.host, r.pid, r.concurrency, r.started_at, r.heartbeat_at],
+    [r.id, r.kind, r.host, r.pid, r.concurrency, r.started_at, r.heartbeat_at, r.token_name ?? null],
   );
 }
 
@@ -40,6 +42,7 @@ export async function forgetSilentRunners(db: Queryable, before: string): Promis
 export interface RunnerStatus {
   id: string;
   kind: 'server' | 'runner';
+  tokenName: string | null;
   concurrency: number;
   startedAt: string;
   heartbeatAt: string;
@@ -83,6 +86,7 @@ export async function queueStatus(db: Queryable, at: Date): Promise<QueueStatus>
     runners: runners.map((r) => ({
       id: r.id,
       kind: r.kind,
+      tokenName: r.token_name ?? null,
       concurrency: Number(r.concurrency),
       startedAt: r.started_at,
       heartbeatAt: r.heartbeat_at,

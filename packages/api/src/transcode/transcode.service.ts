@@ -16,13 +16,13 @@ import { type TranscodeCommand, transcodeDecider, transcodeStreamId } from './tr
 import { assertLease, claimOf, finishJob, LeaseLostError, type TranscodeJob } from './transcodeJobs.js';
 import { keyFor } from './videoKeys.js';
 
-const WORKER: Caller = { actorId: null, actor: 'transcode-worker' };
+export const WORKER: Caller = { actorId: null, actor: 'transcode-worker' };
 
 /** Progress is recorded sparsely: at these percentages only. */
 export const PROGRESS_STEPS = [25, 50, 75];
 
 /** `inTransaction` runs in the append's transaction: the claim's lease check (and the job's end). */
-function decide(
+export function decide(
   ctx: AppContext,
   videoId: string,
   command: TranscodeCommand,
@@ -40,7 +40,7 @@ function decide(
 export type JobOutcome = 'completed' | 'failed' | 'skipped' | 'interrupted' | 'lost' | 'unavailable';
 
 /** Whether `err` (or, for an ffmpeg failure, the store's state right now) says the media store is down. */
-async function storeDown(storage: MediaStorage, err?: unknown): Promise<boolean> {
+export async function storeDown(storage: MediaStorage, err?: unknown): Promise<boolean> {
   if (err instanceof MediaStoreError) return err.reason === 'unavailable';
   if (storage.kind === 'local' || (err !== undefined && !(err instanceof TranscodeError))) return false;
   return storage.check().then(

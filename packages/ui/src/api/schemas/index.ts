@@ -10,4 +10,5 @@ export * from './catalog';
 export * from './chat';
 export * from './envelope';
 export * from './identity';
+export * from './runners';
 export * from './site';

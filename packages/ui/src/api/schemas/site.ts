@@ -86,6 +86,8 @@ export const healthSchema = z.object({
       z.object({
         id: z.string(),
         kind: z.enum(['server', 'runner']),
+        /** The runner token it came with (`pnpm cli runners token create`); null for an API leader's in-server runner. */
+        tokenName: z.string().nullable(),
         concurrency: z.number().int(),
         startedAt: z.string(),
         heartbeatAt: z.string(),
