@@ -20,6 +20,10 @@ import { paymentRoutes } from './payments.routes.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { startLifecycleScheduler } from './subscriptions.service.js';
 
+export type { PaymentVerified } from './payment.decider.js';
+export { type CustomPaymentInput, onCustomPaymentVerified, openCustomRequestPayment, type Payer } from './payments.service.js';
+export { CUSTOM_REQUEST_PAYMENT } from './plans.js';
+export { type PaymentRow, paymentById } from './readModels.js';
 export { billingStats } from './stats.js';
 export { grantsAccess } from './subscription.decider.js';
 export { runLifecycle } from './subscriptions.service.js';
