@@ -9,6 +9,7 @@ import { auditModule } from './audit/index.js';
 import { billingModule } from './billing/index.js';
 import { catalogModule } from './catalog/index.js';
 import { chatModule } from './chat/index.js';
+import { customRequestsModule } from './customRequests/index.js';
 import type { Projection } from './eventstore/projections.js';
 import { geoModule } from './geo/index.js';
 import { identityModule } from './identity/index.js';
@@ -34,6 +35,7 @@ export const modules: AppModule[] = [
   auditModule,
   mailModule,
   chatModule,
+  customRequestsModule,
   // Last: its document lists every route mounted before it.
   apiDocsModule,
 ];

@@ -9,6 +9,7 @@ export { Card, type CardProps } from './components/Card';
 export { ChatInbox, chatKeys, spanLabel, waitingFor } from './components/ChatInbox';
 export { ChatThread, type ChatThreadProps, chatTime, withMessage } from './components/ChatThread';
 export { ConfirmDialog, type ConfirmDialogProps } from './components/ConfirmDialog';
+export { CustomRequestStatus, CustomRequestsQueue, customRequestKeys } from './components/CustomRequestsQueue';
 export { type Column, DataTable, type DataTableProps } from './components/DataTable';
 export { Alert, EmptyState, Spinner } from './components/Feedback';
 export { CheckboxField, FormField, type FormFieldProps, SelectField, TextAreaField } from './components/FormField';

@@ -16,6 +16,8 @@ export interface LedgerPayment {
   address?: string;
   txHash?: string | null;
   verifiedAt?: string;
+  /** The custom video request the payment pays for (`planType` 'custom'). */
+  customRequestId?: string;
   /** Position of the event that set the current status. */
   position: number;
 }
@@ -37,8 +39,19 @@ export interface LedgerSubscription {
   at: string;
 }
 
+/** A custom video request marked paid (`CustomRequestPaid`): by which payment, of whom, how much. */
+export interface LedgerRequestPaid {
+  requestId: string;
+  userId: string;
+  paymentId: string;
+  amountSats: number;
+  position: number;
+}
+
 export interface Ledger {
   payments: Map<string, LedgerPayment>;
+  /** Custom video requests marked paid, by request id. */
+  paidRequests: Map<string, LedgerRequestPaid>;
   /** The current (latest) subscription of each member. */
   subscriptions: Map<string, LedgerSubscription>;
   emails: Map<string, string>;
@@ -51,7 +64,7 @@ export interface Ledger {
 export const grantsAccess = (s: LedgerSubscription | undefined) => s?.status === 'active' || s?.status === 'past_due';
 
 export function emptyLedger(): Ledger {
-  return { payments: new Map(), subscriptions: new Map(), emails: new Map(), position: 0, events: 0 };
+  return { payments: new Map(), paidRequests: new Map(), subscriptions: new Map(), emails: new Map(), position: 0, events: 0 };
 }
 
 type Data = Record<string, unknown>;
@@ -69,6 +82,8 @@ function applyPayment(l: Ledger, e: RecordedEvent, d: Data): void {
     position: e.position,
   };
   const next: LedgerPayment = { ...base, position: e.position };
+  const customRequestId = str(d.customRequestId);
+  if (customRequestId) next.customRequestId = customRequestId;
   switch (e.type) {
     case 'PaymentRequested':
       next.status = 'requested';
@@ -152,6 +167,14 @@ export function applyToLedger(l: Ledger, e: RecordedEvent): void {
   l.events += 1;
   if (e.type === 'UserRegistered' && typeof d.email === 'string') l.emails.set(String(d.userId), d.email);
   else if (e.type.startsWith('Payment') && d.paymentId !== undefined) applyPayment(l, e, d);
+  else if (e.type === 'CustomRequestPaid')
+    l.paidRequests.set(String(d.requestId), {
+      requestId: String(d.requestId),
+      userId: String(d.userId),
+      paymentId: String(d.paymentId),
+      amountSats: Number(d.amountSats),
+      position: e.position,
+    });
   else if (e.type.startsWith('Subscription') && d.userId !== undefined && d.subscriptionId !== undefined) applySubscription(l, e, d);
 }
 

@@ -2,7 +2,8 @@
  * Reconciliation: replays every event from position 0 into a fresh ledger (ledger.ts) and checks
  *  1. every subscription that grants access is backed by verified payments of its member covering
  *     its whole period (periodStart advanced by each applied payment's plan = periodEnd);
- *  2. no payment is applied twice and no transaction hash is used by two payments;
+ *  2. no payment is applied twice and no transaction hash is used by two payments; every custom video
+ *     request marked paid is backed by a verified payment of its member, for it, of the same amount;
  *  3. the live read models agree: revenue = sum of verified payments, pending payments and active
  *     subscribers counters, every billing_payments and billing_subscriptions row, and each member's
  *     subscription columns in users (see liveReadModels.ts and billingRows.ts).
@@ -82,6 +83,21 @@ export function checkLedger(l: Ledger): Difference[] {
         expected: end,
         actual: s.periodEnd,
       });
+  }
+  for (const r of l.paidRequests.values()) {
+    const p = l.payments.get(r.paymentId);
+    const subject = `custom request ${r.requestId} (member ${l.emails.get(r.userId) ?? r.userId})`;
+    const problem =
+      p?.status !== 'verified'
+        ? `is paid but payment ${r.paymentId} is ${p ? p.status : 'not in the log'}`
+        : p.userId !== r.userId
+          ? `payment ${r.paymentId} belongs to member ${p.userId}`
+          : p.customRequestId !== r.requestId
+            ? `payment ${r.paymentId} pays for ${p.customRequestId ? `request ${p.customRequestId}` : `the ${p.planType} plan`}`
+            : p.amountSats !== r.amountSats
+              ? `payment ${r.paymentId} is ${p.amountSats} sats, the request ${r.amountSats}`
+              : undefined;
+    if (problem) out.push({ check: 'custom-request-backed-by-verified-payment', subject, message: problem });
   }
   const byHash = new Map<string, string>();
   for (const p of l.payments.values()) {

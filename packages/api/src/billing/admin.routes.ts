@@ -16,7 +16,7 @@ import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate
 import { pageQuerySchema } from '../shared/paging.js';
 import { analyticsSeries } from './analytics.projection.js';
 import { rejectPayment, verifyPayment } from './payments.service.js';
-import { pendingPayments } from './readModels.js';
+import { paymentById, pendingPayments } from './readModels.js';
 import { billingStats } from './stats.js';
 
 const rejectSchema = z.object({
@@ -75,7 +75,8 @@ export function adminPaymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const admin = await requireAdmin(ctx, c);
     const id = paramOf(c, 'id', idSchema);
     const subscription = valueOr(await verifyPayment(ctx, id, { actorId: admin.id, requestId: c.get('requestId') }));
-    return ok(c, { paymentId: id, status: 'verified', subscription });
+    const customRequestId = (await paymentById(ctx.db, id))?.custom_request_id;
+    return ok(c, { paymentId: id, status: 'verified', subscription, ...(customRequestId ? { customRequestId } : {}) });
   });
 
   api.post('/admin/payments/:id/reject', rejectOneDoc, async function rejectOne(c) {

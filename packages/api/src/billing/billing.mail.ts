@@ -9,7 +9,7 @@ import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { enqueueMail } from '../mail/index.js';
 import type { PaymentRejected } from './payment.decider.js';
-import { planOf } from './plans.js';
+import { paymentKindLabel, planOf } from './plans.js';
 import type { SubscriptionEvent } from './subscription.decider.js';
 
 const dateOf = (iso: string) => new Date(iso).toUTCString().replace(/ \d\d:\d\d:\d\d GMT$/, '');
@@ -26,8 +26,8 @@ export function billingMailSubscriber(ctx: AppContext): Subscriber {
       ]);
       if (!user) return;
       const hi = `Hi ${user.first_name},`;
-      const plan = planOf(ctx.site, event.data.planType).name;
       if (event.type === 'PaymentRejected') {
+        const what = paymentKindLabel(ctx.site, event.data.planType);
         await enqueueMail(
           ctx.db.dialect,
           tx,
@@ -36,7 +36,7 @@ export function billingMailSubscriber(ctx: AppContext): Subscriber {
             key: `payment-rejected:${recorded.eventId}`,
             to: user.email,
             subject: `${site}: your Bitcoin payment could not be verified`,
-            text: `${hi}\n\nWe could not verify your Bitcoin payment for ${plan}.\n\nReason: ${event.data.reason}\n\nIf you believe this is a mistake, reply to this e-mail or contact ${ctx.site.contactEmail} with your transaction hash.\n\n${site}`,
+            text: `${hi}\n\nWe could not verify your Bitcoin payment for ${what}.\n\nReason: ${event.data.reason}\n\nIf you believe this is a mistake, reply to this e-mail or contact ${ctx.site.contactEmail} with your transaction hash.\n\n${site}`,
           },
           ctx.clock.now(),
         );
@@ -44,6 +44,7 @@ export function billingMailSubscriber(ctx: AppContext): Subscriber {
       }
       if (event.type !== 'SubscriptionActivated' && event.type !== 'SubscriptionRenewed') return;
       const renewed = event.type === 'SubscriptionRenewed';
+      const plan = planOf(ctx.site, event.data.planType).name;
       await enqueueMail(
         ctx.db.dialect,
         tx,

@@ -38,10 +38,11 @@ CREATE TABLE IF NOT EXISTS billing_payments (
   rejected_by TEXT,
   reject_reason TEXT,
   subscription_id TEXT,
-  applied_at TEXT
+  applied_at TEXT,
+  custom_request_id TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS billing_payments_tx_hash ON billing_payments (tx_hash);
-CREATE UNIQUE INDEX IF NOT EXISTS billing_payments_one_pending ON billing_payments (user_id, plan_type) WHERE status = 'submitted';
+CREATE UNIQUE INDEX IF NOT EXISTS billing_payments_one_pending ON billing_payments (user_id, plan_type) WHERE status = 'submitted' AND plan_type <> 'custom';
 CREATE INDEX IF NOT EXISTS billing_payments_status ON billing_payments (status, submitted_at, id);
 CREATE INDEX IF NOT EXISTS billing_payments_user ON billing_payments (user_id, plan_type, status);
 CREATE TABLE IF NOT EXISTS billing_subscriptions (
@@ -75,20 +76,43 @@ async function applyPayment(tx: Queryable, event: PaymentEvent): Promise<void> {
     case 'PaymentRequested': {
       const d = event.data;
       await tx.run(
-        `INSERT INTO billing_payments (id, user_id, plan_type, amount_sats, status, address, address_index, bip21_uri, requested_at, expires_at)
-         VALUES (?, ?, ?, ?, 'requested', ?, ?, ?, ?, ?)`,
-        [d.paymentId, d.userId, d.planType, d.amountSats, d.address, d.addressIndex ?? null, d.bip21Uri, d.requestedAt, d.expiresAt],
+        `INSERT INTO billing_payments (id, user_id, plan_type, amount_sats, status, address, address_index, bip21_uri, requested_at, expires_at,
+           custom_request_id)
+         VALUES (?, ?, ?, ?, 'requested', ?, ?, ?, ?, ?, ?)`,
+        [
+          d.paymentId,
+          d.userId,
+          d.planType,
+          d.amountSats,
+          d.address,
+          d.addressIndex ?? null,
+          d.bip21Uri,
+          d.requestedAt,
+          d.expiresAt,
+          d.customRequestId ?? null,
+        ],
       );
       return;
     }
     case 'PaymentSubmitted': {
       const d = event.data;
       await tx.run(
-        `INSERT INTO billing_payments (id, user_id, user_email, plan_type, amount_sats, status, address, tx_hash, submitted_at)
-         VALUES (?, ?, ?, ?, ?, 'submitted', ?, ?, ?)
+        `INSERT INTO billing_payments (id, user_id, user_email, plan_type, amount_sats, status, address, tx_hash, submitted_at, custom_request_id)
+         VALUES (?, ?, ?, ?, ?, 'submitted', ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET user_email = excluded.user_email, plan_type = excluded.plan_type,
-           amount_sats = excluded.amount_sats, status = 'submitted', tx_hash = excluded.tx_hash, submitted_at = excluded.submitted_at`,
-        [d.paymentId, d.userId, d.userEmail, d.planType, d.amountSats, d.address ?? null, d.txHash ?? null, d.submittedAt],
+           amount_sats = excluded.amount_sats, status = 'submitted', tx_hash = excluded.tx_hash, submitted_at = excluded.submitted_at,
+           custom_request_id = COALESCE(excluded.custom_request_id, billing_payments.custom_request_id)`,
+        [
+          d.paymentId,
+          d.userId,
+          d.userEmail,
+          d.planType,
+          d.amountSats,
+          d.address ?? null,
+          d.txHash ?? null,
+          d.submittedAt,
+          d.customRequestId ?? null,
+        ],
       );
       return;
     }
@@ -184,7 +208,8 @@ export const billingProjection: Projection = {
   name: 'billing',
   // 2: an erased member's payments show `erased member <short id>` (MemberErased).
   // 3: `billing_counts`, the dashboard's counters kept beside the rows.
-  version: 3,
+  // 4: payments for custom video requests (`plan_type` 'custom', `custom_request_id`; several may be pending).
+  version: 4,
   tables: ['billing_payments', 'billing_subscriptions', BILLING_COUNTS],
   schema: BILLING_SCHEMA + countsSchema(BILLING_COUNTS),
   async apply(tx, event) {

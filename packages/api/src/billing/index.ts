@@ -21,9 +21,10 @@ import { subscriptionRoutes } from './subscriptions.routes.js';
 import { startLifecycleScheduler } from './subscriptions.service.js';
 
 export { closeBillingOfErasedMember } from './erasure.js';
-export { paymentStreamId } from './payment.decider.js';
-export { type PlanType, periodEnd } from './plans.js';
-export { paymentIdsOfMember, subscriptionOf } from './readModels.js';
+export { type PaymentVerified, paymentStreamId } from './payment.decider.js';
+export { type CustomPaymentInput, onCustomPaymentVerified, openCustomRequestPayment, type Payer } from './payments.service.js';
+export { CUSTOM_REQUEST_PAYMENT, type PlanType, periodEnd } from './plans.js';
+export { type PaymentRow, paymentById, paymentIdsOfMember, subscriptionOf } from './readModels.js';
 export { billingStats, billingStatsFromRows } from './stats.js';
 export { grantsAccess, subscriptionStreamId } from './subscription.decider.js';
 export { runLifecycle } from './subscriptions.service.js';

@@ -8,18 +8,20 @@
  * (`PaymentCanceled`, reason `account_erased`): nobody can verify it afterwards.
  */
 import { accept, type Decider, reject } from '../shared/decider.js';
-import type { PlanType } from './plans.js';
+import type { PaymentKind } from './plans.js';
 
 export interface PaymentRequested {
   type: 'PaymentRequested';
   data: {
     paymentId: string;
     userId: string;
-    planType: PlanType;
+    planType: PaymentKind;
     amountSats: number;
     address: string;
     addressIndex?: number;
     bip21Uri: string;
+    /** Set when the payment pays for a custom video request (`planType` 'custom'). */
+    customRequestId?: string;
     requestedAt: string;
     expiresAt: string;
   };
@@ -30,10 +32,11 @@ export interface PaymentSubmitted {
     paymentId: string;
     userId: string;
     userEmail: string;
-    planType: PlanType;
+    planType: PaymentKind;
     amountSats: number;
     address?: string;
     txHash?: string;
+    customRequestId?: string;
     submittedAt: string;
   };
 }
@@ -42,9 +45,10 @@ export interface PaymentVerified {
   data: {
     paymentId: string;
     userId: string;
-    planType: PlanType;
+    planType: PaymentKind;
     amountSats: number;
     txHash: string | null;
+    customRequestId?: string;
     verifiedBy: string;
     verifiedAt: string;
   };
@@ -54,7 +58,7 @@ export interface PaymentRejected {
   data: {
     paymentId: string;
     userId: string;
-    planType: PlanType;
+    planType: PaymentKind;
     amountSats: number;
     reason: string;
     rejectedBy: string;
@@ -69,7 +73,7 @@ export interface PaymentCanceled {
   data: {
     paymentId: string;
     userId: string;
-    planType: PlanType;
+    planType: PaymentKind;
     amountSats: number;
     /** What the payment was when it was canceled. */
     previousStatus: 'requested' | 'submitted';
@@ -103,7 +107,8 @@ export interface PaymentState {
   status: PaymentStatus;
   paymentId?: string;
   userId?: string;
-  planType?: PlanType;
+  planType?: PaymentKind;
+  customRequestId?: string;
   amountSats?: number;
   address?: string;
   txHash?: string;
@@ -158,9 +163,10 @@ function decide(command: PaymentCommand, state: PaymentState) {
         data: {
           paymentId: command.paymentId,
           userId: state.userId as string,
-          planType: state.planType as PlanType,
+          planType: state.planType as PaymentKind,
           amountSats: state.amountSats as number,
           txHash: state.txHash ?? null,
+          ...(state.customRequestId ? { customRequestId: state.customRequestId } : {}),
           verifiedBy: command.verifiedBy,
           verifiedAt: command.now,
         },
@@ -179,7 +185,7 @@ function decide(command: PaymentCommand, state: PaymentState) {
         data: {
           paymentId: command.paymentId,
           userId: state.userId as string,
-          planType: state.planType as PlanType,
+          planType: state.planType as PaymentKind,
           amountSats: state.amountSats as number,
           reason,
           rejectedBy: command.rejectedBy,
@@ -196,7 +202,7 @@ function decide(command: PaymentCommand, state: PaymentState) {
         data: {
           paymentId: command.paymentId,
           userId: state.userId as string,
-          planType: state.planType as PlanType,
+          planType: state.planType as PaymentKind,
           amountSats: state.amountSats as number,
           previousStatus: state.status,
           reason: command.reason,
@@ -211,8 +217,8 @@ function decide(command: PaymentCommand, state: PaymentState) {
 function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
   switch (event.type) {
     case 'PaymentRequested': {
-      const { paymentId, userId, planType, amountSats, address } = event.data;
-      return { status: 'requested', paymentId, userId, planType, amountSats, address };
+      const { paymentId, userId, planType, amountSats, address, customRequestId } = event.data;
+      return { status: 'requested', paymentId, userId, planType, amountSats, address, ...(customRequestId ? { customRequestId } : {}) };
     }
     case 'PaymentSubmitted': {
       const { paymentId, userId, planType, amountSats, txHash } = event.data;

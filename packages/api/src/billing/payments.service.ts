@@ -5,10 +5,11 @@
  * clear conflicts. Every use case answers a `Result`; none needs HTTP.
  */
 import { isApproved, SUBSCRIBING_NEEDS_APPROVAL, SUBSCRIBING_WHILE_SUSPENDED } from '@members/ui/access';
-import { parseBtc } from '@members/ui/money';
+import { parseBtc, satsToBtc } from '@members/ui/money';
 import type { SiteConfig } from '../config/site.js';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
+import type { EventMetadata } from '../eventstore/types.js';
 import type { MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type Failure, failure, fromDomain, type Result, success } from '../shared/result.js';
@@ -24,9 +25,9 @@ import {
   paymentStreamId,
   TX_HASH_PROBLEM,
 } from './payment.decider.js';
-import { type PlanType, planLabel, planOf } from './plans.js';
+import { CUSTOM_REQUEST_PAYMENT, type PlanType, planLabel, planOf } from './plans.js';
 import { latestRequest, type PaymentRow, paymentById, paymentByTxHash, pendingPaymentOf } from './readModels.js';
-import { applyVerifiedPayment } from './subscriptions.service.js';
+import { applyVerifiedPayment, currentSubscription } from './subscriptions.service.js';
 
 export const APPROVAL_REQUIRED = SUBSCRIBING_NEEDS_APPROVAL;
 export const HASH_USED = 'This transaction hash has already been used for another payment';
@@ -179,7 +180,105 @@ export async function verifyPayment(ctx: AppContext, paymentId: string, caller: 
   );
   if (!result.ok) return fromDomain(result.error);
   const verified = result.events[0] as PaymentVerified;
-  return applyVerifiedPayment(ctx, verified.data, meta);
+  const { customRequestId, planType } = verified.data;
+  if (planType === CUSTOM_REQUEST_PAYMENT) {
+    // Pays for a custom video request, not a plan: the subscription is left as it is.
+    if (customRequestId && customPaymentVerified) {
+      const paid = await customPaymentVerified(ctx, verified.data, meta);
+      if (!paid.ok) return paid;
+    }
+    return success(await currentSubscription(ctx, verified.data.userId));
+  }
+  return applyVerifiedPayment(ctx, { ...verified.data, planType }, meta);
+}
+
+/** What runs when a custom request's payment is verified (the custom requests area registers it). */
+export type CustomPaymentVerified = (ctx: AppContext, payment: PaymentVerified['data'], meta: EventMetadata) => Promise<Result<unknown>>;
+let customPaymentVerified: CustomPaymentVerified | undefined;
+/** Billing knows nothing of custom requests; their area tells it what a verified request payment does. */
+export function onCustomPaymentVerified(handler: CustomPaymentVerified): void {
+  customPaymentVerified = handler;
+}
+
+/** What the custom request payment is for, and its member. */
+export interface CustomPaymentInput {
+  customRequestId: string;
+  amountSats: number;
+  /** The BIP21 label, e.g. "Site custom video". */
+  label: string;
+  transactionHash?: string | null | undefined;
+}
+
+/**
+ * Opens the payment of a quoted custom request, like a subscription payment: a fresh receiving
+ * address (xpub mode), then the member's submission (with the transaction hash when given), so it
+ * waits in the admins' pending payments for `verifyPayment`. Answers the payment row.
+ */
+export async function openCustomRequestPayment(
+  ctx: AppContext,
+  payer: Payer,
+  input: CustomPaymentInput,
+  caller: Caller,
+): Promise<Result<PaymentRow>> {
+  const refused = payerRefusal(payer);
+  if (refused) return refused;
+  const txHash = normalizeTxHash(input.transactionHash);
+  if (txHash === null) return failure('invalid', TX_HASH_PROBLEM);
+  if (txHash && (await paymentByTxHash(ctx.db, txHash))) return failure('conflict', HASH_USED);
+  const meta = eventMetadata(ctx, caller);
+  const now = ctx.clock.now();
+  const paymentId = ctx.ids.next();
+  const { address, addressIndex } = await receivingAddressFor(ctx, paymentId, payer.id);
+  const expiresAt = new Date(now.getTime() + ctx.site.bitcoin.paymentRequestTtlHours * 3_600_000).toISOString();
+  const stream = paymentStreamId(paymentId);
+  const requested = await handleCommand(
+    ctx.store,
+    stream,
+    paymentDecider,
+    {
+      type: 'RequestPayment',
+      data: {
+        paymentId,
+        userId: payer.id,
+        planType: CUSTOM_REQUEST_PAYMENT,
+        amountSats: input.amountSats,
+        address,
+        ...(addressIndex === undefined ? {} : { addressIndex }),
+        bip21Uri: bip21Uri(address, satsToBtc(input.amountSats), input.label),
+        customRequestId: input.customRequestId,
+        expiresAt,
+      },
+      now: now.toISOString(),
+    },
+    meta,
+  );
+  if (!requested.ok) return fromDomain(requested.error);
+  try {
+    const submitted = await handleCommand(
+      ctx.store,
+      stream,
+      paymentDecider,
+      {
+        type: 'SubmitPayment',
+        data: {
+          paymentId,
+          userId: payer.id,
+          userEmail: payer.email,
+          planType: CUSTOM_REQUEST_PAYMENT,
+          amountSats: input.amountSats,
+          customRequestId: input.customRequestId,
+          ...(txHash ? { txHash } : {}),
+        },
+        now: now.toISOString(),
+      },
+      meta,
+    );
+    if (!submitted.ok) return fromDomain(submitted.error);
+  } catch (err) {
+    if (uniqueRule(err) === 'tx_hash') return failure('conflict', HASH_USED);
+    throw err;
+  }
+  return success((await paymentById(ctx.db, paymentId)) as PaymentRow);
 }
 
 export async function rejectPayment(

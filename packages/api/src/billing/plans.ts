@@ -10,6 +10,12 @@ import type { SiteConfig } from '../config/site.js';
 
 export const PLAN_TYPES = ['monthly', 'annual'] as const;
 export type PlanType = (typeof PLAN_TYPES)[number];
+/** What a payment pays for: a plan, or a member's custom video request (`customRequestId` on its events). */
+export const CUSTOM_REQUEST_PAYMENT = 'custom';
+export type PaymentKind = PlanType | typeof CUSTOM_REQUEST_PAYMENT;
+/** How a payment's purpose reads in mails and admin views. */
+export const paymentKindLabel = (site: SiteConfig, kind: PaymentKind) =>
+  kind === CUSTOM_REQUEST_PAYMENT ? 'a custom video request' : planOf(site, kind).name;
 
 /** A plan as the API answers it (the shared `planSchema`). */
 export type Plan = z.infer<typeof planSchema>;

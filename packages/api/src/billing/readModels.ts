@@ -6,14 +6,14 @@ import type { z } from 'zod';
 import type { SiteConfig } from '../config/site.js';
 import type { Queryable } from '../db/types.js';
 import { type Page, pageOf } from '../shared/paging.js';
-import { type PlanType, planOf } from './plans.js';
+import { CUSTOM_REQUEST_PAYMENT, type PaymentKind, type PlanType, planOf } from './plans.js';
 import type { SubscriptionStatus } from './subscription.decider.js';
 
 export interface PaymentRow {
   id: string;
   user_id: string;
   user_email: string | null;
-  plan_type: PlanType;
+  plan_type: PaymentKind;
   amount_sats: number;
   status: 'requested' | 'submitted' | 'verified' | 'rejected' | 'canceled';
   address: string | null;
@@ -28,6 +28,7 @@ export interface PaymentRow {
   reject_reason: string | null;
   subscription_id: string | null;
   applied_at: string | null;
+  custom_request_id: string | null;
 }
 
 export interface SubscriptionRow {
@@ -63,7 +64,7 @@ export const pendingPaymentOf = (db: Queryable, userId: string, planType: PlanTy
 /** An erased member's are left out: nothing activates a subscription for an erased account (billing/erasure.ts). */
 export const unappliedVerifiedPayments = (db: Queryable) =>
   db.all<PaymentRow>(
-    `SELECT * FROM billing_payments WHERE status = 'verified' AND applied_at IS NULL
+    `SELECT * FROM billing_payments WHERE status = 'verified' AND applied_at IS NULL AND plan_type <> 'custom'
        AND user_id NOT IN (SELECT id FROM users WHERE erased_at IS NOT NULL)`,
   );
 
@@ -78,11 +79,17 @@ export const subscriptionsDue = (db: Queryable, now: string) =>
 export const subscriptionOf = (db: Queryable, userId: string) =>
   db.get<SubscriptionRow>('SELECT * FROM billing_subscriptions WHERE user_id = ?', [userId]);
 
+/** A plan payment's row (custom request payments are answered by the custom requests' own routes). */
+const planTypeOf = (row: PaymentRow): PlanType => {
+  if (row.plan_type === CUSTOM_REQUEST_PAYMENT) throw new Error(`payment ${row.id} pays for a custom request, not a plan`);
+  return row.plan_type;
+};
+
 export function paymentRequestDto(site: SiteConfig, row: PaymentRow): z.infer<typeof paymentRequestSchema> {
-  const plan = planOf(site, row.plan_type);
+  const plan = planOf(site, planTypeOf(row));
   return {
     paymentId: row.id,
-    planType: row.plan_type,
+    planType: planTypeOf(row),
     planName: plan.name,
     status: row.status,
     address: row.address,
@@ -100,8 +107,8 @@ export function submittedPaymentDto(site: SiteConfig, row: PaymentRow): z.infer<
   return {
     paymentId: row.id,
     status: 'pending' as const,
-    planType: row.plan_type,
-    btcAmount: planOf(site, row.plan_type).btcAmount,
+    planType: planTypeOf(row),
+    btcAmount: planOf(site, planTypeOf(row)).btcAmount,
     submittedDate: row.submitted_at,
     ...(row.tx_hash ? { transactionHash: row.tx_hash } : {}),
     ...(row.address ? { address: row.address } : {}),
@@ -115,6 +122,7 @@ export function pendingPaymentDto(site: SiteConfig, row: PaymentRow): z.infer<ty
     userId: row.user_id,
     userEmail: row.user_email ?? '',
     planType: row.plan_type,
+    ...(row.custom_request_id ? { customRequestId: row.custom_request_id } : {}),
     btcAmount: satsToBtc(row.amount_sats),
     amountSats: Number(row.amount_sats),
     submittedDate: row.submitted_at ?? '',

@@ -84,7 +84,8 @@ export async function runLifecycle(ctx: AppContext): Promise<{ applied: number; 
     orThrow(
       await applyVerifiedPayment(
         ctx,
-        { paymentId: p.id, userId: p.user_id, planType: p.plan_type, amountSats: Number(p.amount_sats) },
+        // The query leaves custom request payments out: they pay for no plan.
+        { paymentId: p.id, userId: p.user_id, planType: p.plan_type as PlanType, amountSats: Number(p.amount_sats) },
         meta,
       ),
     );

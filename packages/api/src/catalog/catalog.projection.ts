@@ -2,7 +2,8 @@
  * The catalog read model: one `videos` row per live video (deleted ones are removed) and one
  * `video_labels` row per tag or category (lower-cased, for exact filters), kept by the video events;
  * `view_count` is kept by `ViewRecorded` (streaming module), the transcode columns and the HLS
- * ladder by the `Transcode*` events (transcode module).
+ * ladder by the `Transcode*` events (transcode module), `private_to` by `CustomRequestDelivered`
+ * (custom requests module: the video is its requester's alone).
  */
 import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
@@ -37,7 +38,8 @@ CREATE TABLE IF NOT EXISTS videos (
   transcode_status TEXT NOT NULL DEFAULT 'queued',
   transcode_progress INTEGER NOT NULL DEFAULT 0,
   transcode_error TEXT,
-  hls TEXT
+  hls TEXT,
+  private_to TEXT
 );
 CREATE INDEX IF NOT EXISTS videos_published ON videos (published, published_at);
 CREATE TABLE IF NOT EXISTS video_labels (
@@ -78,6 +80,8 @@ export interface VideoRow {
   transcode_error: string | null;
   /** JSON `HlsLadder` once a transcode completed, else null. */
   hls: string | null;
+  /** The member a custom request delivered this video to (null: the catalog's, for everyone). */
+  private_to: string | null;
 }
 
 /** What a completed transcode recorded: the renditions (tallest first) and the seek previews. */
@@ -198,10 +202,17 @@ async function applyTranscodeEvent(tx: Queryable, event: TranscodeResultEvent): 
 
 export const catalogProjection: Projection = {
   name: 'catalog',
-  version: 2,
+  // 3: \`private_to\`, the member a custom request's video was delivered to (CustomRequestDelivered).
+  version: 3,
   tables: ['videos', 'video_labels'],
   schema: CATALOG_SCHEMA,
   async apply(tx, event: RecordedEvent) {
+    if (event.type === 'CustomRequestDelivered') {
+      // A delivered custom video: only its requester (and admins) may find and stream it from now on.
+      const d = event.data as { videoId: string; userId: string };
+      await tx.run('UPDATE videos SET private_to = ? WHERE id = ?', [d.userId, d.videoId]);
+      return;
+    }
     if (event.type === 'ViewRecorded') {
       await tx.run('UPDATE videos SET view_count = view_count + 1 WHERE id = ?', [(event.data as { videoId: string }).videoId]);
       return;

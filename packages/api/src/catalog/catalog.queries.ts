@@ -58,11 +58,27 @@ export function toAdminVideo(row: VideoRow): AdminVideoEntity {
   };
 }
 
-export async function findVideo(db: Queryable, id: string, opts: { includeUnpublished?: boolean } = {}): Promise<VideoRow | undefined> {
+/**
+ * A video as `viewerId` may see it: published, or (admins' paths) any with `includeUnpublished`.
+ * A custom request's delivered video (`private_to`) exists only for its requester (published or
+ * not) and admins; to everyone else, the signed-out included, it is not found.
+ */
+export async function findVideo(
+  db: Queryable,
+  id: string,
+  opts: { includeUnpublished?: boolean; viewerId?: string | null | undefined } = {},
+): Promise<VideoRow | undefined> {
   const row = await db.get<VideoRow>('SELECT * FROM videos WHERE id = ?', [id]);
   if (!row) return undefined;
-  if (!opts.includeUnpublished && Number(row.published) !== 1) return undefined;
+  if (opts.includeUnpublished) return row;
+  if (row.private_to) return opts.viewerId && (row.private_to === opts.viewerId || (await isAdmin(db, opts.viewerId))) ? row : undefined;
+  if (Number(row.published) !== 1) return undefined;
   return row;
+}
+
+async function isAdmin(db: Queryable, userId: string): Promise<boolean> {
+  const row = await db.get<{ role: string }>('SELECT role FROM users WHERE id = ? AND erased_at IS NULL', [userId]);
+  return row?.role === 'admin';
 }
 
 /** How many counted views a video has (0 for an unknown video). */
@@ -81,6 +97,8 @@ export interface ListQuery {
   accessLevel?: string | undefined;
   sort: 'newest' | 'popular';
   includeUnpublished?: boolean;
+  /** The signed-in viewer: their own delivered custom videos are listed too. */
+  viewerId?: string | null | undefined;
 }
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
@@ -89,7 +107,11 @@ const likePattern = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (ch) =
 export async function listVideos(db: Queryable, q: ListQuery): Promise<{ rows: VideoRow[]; total: number }> {
   const where: string[] = [];
   const params: unknown[] = [];
-  if (!q.includeUnpublished) where.push('v.published = 1');
+  if (!q.includeUnpublished) {
+    // Custom videos delivered to someone else are nobody else's business (admins see them in the admin list).
+    where.push('((v.published = 1 AND v.private_to IS NULL) OR v.private_to = ?)');
+    params.push(q.viewerId ?? '');
+  }
   if (q.q) {
     const p = likePattern(q.q);
     where.push(

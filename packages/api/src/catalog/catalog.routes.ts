@@ -55,18 +55,18 @@ export function mountCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
 
   api.get('/videos', listCatalogDoc, async function listCatalog(c) {
     const query = queryOf(c, listQuerySchema);
-    const { rows, total } = await listVideos(ctx.db, query);
+    const { rows, total } = await listVideos(ctx.db, { ...query, viewerId: c.get('auth')?.userId });
     return ok(c, { videos: rows.map(toVideoEntity), total, page: query.page, pageSize: query.pageSize });
   });
 
   api.get('/videos/:id', getVideoDoc, async function getVideo(c) {
-    const row = await findVideo(ctx.db, videoIdParam(c));
+    const row = await findVideo(ctx.db, videoIdParam(c), { viewerId: c.get('auth')?.userId });
     if (!row) throw notFound('Video not found');
     return ok(c, toVideoEntity(row));
   });
 
   api.get('/videos/:id/thumbnail', getThumbnailDoc, async function getThumbnail(c) {
-    const row = await findVideo(ctx.db, videoIdParam(c));
+    const row = await findVideo(ctx.db, videoIdParam(c), { viewerId: c.get('auth')?.userId });
     if (!row) throw notFound('Video not found');
     const storage = mediaStorageFor(ctx);
     const stat = await storage.stat(row.thumbnail_key);

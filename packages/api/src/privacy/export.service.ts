@@ -1,7 +1,7 @@
 /**
  * "Download my data" (GDPR articles 15 and 20): everything the site stores about a member, as one
  * JSON document and a readable HTML rendering of the same content. Read from the read models
- * (profile, payments, subscription, second factor, sessions, chat messages) and from the member's own events
+ * (profile, payments, subscription, second factor, sessions, chat messages, custom video requests) and from the member's own events
  * (account history, subscription periods, views), decoded like every reader decodes them. Secrets
  * (password and token hashes, recovery-code hashes, the TOTP secret) are never included: they are
  * not information about the person, and a leaked export must not become a way in.
@@ -29,6 +29,8 @@ export interface MemberExport {
   sessions: { id: string; createdAt: string; revokedAt: string | null }[];
   /** The member's chat with the team (chat/), both sides, as it reads now (deleted messages are gone). */
   chatMessages: { id: string; from: string; text: string; sentAt: string }[];
+  /** The member's custom video requests (customRequests/), as they read now. */
+  customRequests: Record<string, unknown>[];
   notes: string[];
 }
 
@@ -61,6 +63,12 @@ export async function exportMemberData(ctx: AppContext, userId: string): Promise
   );
   const chat = await ctx.db.all<{ id: string; sender: string; text: string; sent_at: string }>(
     'SELECT id, sender, text, sent_at FROM chat_messages WHERE user_id = ? AND deleted_at IS NULL ORDER BY position',
+    [userId],
+  );
+  const requests = await ctx.db.all<Record<string, unknown>>(
+    `SELECT id, status, description, amount_sats AS "amountSats", payment_id AS "paymentId", video_id AS "videoId",
+            decline_reason AS "declineReason", requested_at AS "requestedAt", updated_at AS "updatedAt"
+       FROM custom_requests WHERE user_id = ? ORDER BY requested_at, id`,
     [userId],
   );
   return success({
@@ -135,6 +143,7 @@ export async function exportMemberData(ctx: AppContext, userId: string): Promise
     },
     sessions: sessions.map((s) => ({ id: s.id, createdAt: s.created_at, revokedAt: s.revoked_at })),
     chatMessages: chat.map((m) => ({ id: m.id, from: m.sender, text: m.text, sentAt: m.sent_at })),
+    customRequests: requests.map((r) => ({ ...r, amountSats: r.amountSats === null ? null : Number(r.amountSats) })),
     notes: [
       'Password, reset-token and recovery-code hashes and the second-factor secret are stored but never exported.',
       'Your personal fields are encrypted in the event log with a key of your own; deleting your account destroys that key.',
@@ -173,6 +182,7 @@ export function renderExportHtml(x: MemberExport): string {
 <h2>Two-factor authentication</h2>${table([x.secondFactor])}
 <h2>Sessions</h2>${table(x.sessions)}
 <h2>Chat messages</h2>${table(x.chatMessages)}
+<h2>Custom video requests</h2>${table(x.customRequests)}
 <h2>Notes</h2><ul>${x.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>
 </body></html>
 `;

@@ -76,7 +76,8 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const videoId = videoIdParam(c);
     const check = verifyHlsGrant(ctx, videoId, { u: c.req.query('u'), e: c.req.query('e'), m: c.req.query('m'), s: c.req.query('s') });
     if (!check.ok) throw forbidden(check.reason === 'expired' ? STREAM_LINK_EXPIRED : STREAM_LINK_INVALID);
-    const row = await findVideo(ctx.db, videoId);
+    // The grant's viewer: a delivered custom video exists for its requester (and admins) only.
+    const row = await findVideo(ctx.db, videoId, { viewerId: check.grant.userId });
     const ladder = row ? hlsLadderOf(row) : null;
     if (!row || !ladder) throw notFound('Video not found');
     const allowed = entitledRenditions(ladder.renditions, check.grant.maxHeight);

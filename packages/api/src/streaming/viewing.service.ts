@@ -33,7 +33,7 @@ export interface AccessCheck {
 }
 
 export async function checkVideoAccess(ctx: AppContext, request: ViewingRequest): Promise<AccessCheck> {
-  const video = await findVideo(ctx.db, request.videoId);
+  const video = await findVideo(ctx.db, request.videoId, { viewerId: request.userId });
   const viewer = request.userId ? await findMemberStanding(ctx.db, request.userId) : undefined;
   const decision = accessDecision({
     video: video ? { accessLevel: video.access_level } : null,

@@ -143,3 +143,29 @@ export function chatAccess(user: AccessUser | null | undefined): ChatAccess {
   if (!hasActiveSubscription(user)) return { allowed: false, reason: 'subscription_required', message: CHAT_SUBSCRIPTION_REQUIRED };
   return { allowed: true, reason: 'allowed', message: null };
 }
+
+/** Custom video requests are an annual (VIP) plan feature (spec §9, "Custom video requests"). */
+export const CUSTOM_REQUESTS_NEED_ANNUAL = 'An annual (VIP) subscription is required to request custom videos';
+
+export type CustomRequestAccess =
+  | { allowed: true; reason: 'allowed'; message: null }
+  | {
+      allowed: false;
+      reason: 'not_logged_in' | 'suspended' | 'not_approved' | 'subscription_required' | 'vip_subscription_required';
+      message: string;
+    };
+
+/**
+ * May this member request a custom video (issue 30): approved (the §4 rule and words), with an
+ * active annual subscription (`plan`: the plan of their current subscription, null without one).
+ * The API enforces it; the requests page explains it.
+ * @example customRequestAccess(user, 'monthly').reason // 'vip_subscription_required'
+ */
+export function customRequestAccess(user: AccessUser | null | undefined, plan: string | null | undefined): CustomRequestAccess {
+  if (!user) return { allowed: false, reason: 'not_logged_in', message: ACCESS_MESSAGES.not_logged_in };
+  if (user.status === 'suspended') return { allowed: false, reason: 'suspended', message: ACCESS_MESSAGES.suspended };
+  if (!isApproved(user)) return { allowed: false, reason: 'not_approved', message: ACCESS_MESSAGES.not_approved };
+  if (!hasActiveSubscription(user) || plan !== 'annual')
+    return { allowed: false, reason: 'vip_subscription_required', message: CUSTOM_REQUESTS_NEED_ANNUAL };
+  return { allowed: true, reason: 'allowed', message: null };
+}

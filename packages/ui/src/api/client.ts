@@ -6,6 +6,7 @@
 import { createSessionStore, type SessionStore, tokenExpiry } from './session';
 import type {
   AccountSession,
+  AdminCustomRequest,
   AdminStats,
   AdminVideo,
   AdminVideoChanges,
@@ -18,6 +19,8 @@ import type {
   ChatConversation,
   ChatMessage,
   ChatStatus,
+  CustomRequest,
+  CustomRequestPayment,
   DeleteAccountPayload,
   DeletedVideo,
   EmailVerified,
@@ -596,6 +599,47 @@ export function createApiClient(options: ApiClientOptions = {}) {
           },
         )
       ).message,
+    // custom video requests (annual plan, docs/chat.md)
+    customRequests: async (): Promise<CustomRequest[]> => (await get<{ requests: CustomRequest[] }>('/custom-requests')).requests,
+    requestCustomVideo: async (description: string): Promise<CustomRequest> =>
+      (
+        await post<{ request: CustomRequest }>(
+          '/custom-requests',
+          { description },
+          { redirectOn403: false, fallbackError: 'Could not send the request' },
+        )
+      ).request,
+    payCustomRequest: (id: string, transactionHash?: string) =>
+      post<CustomRequestPayment>(`/custom-requests/${encodeURIComponent(id)}/pay`, transactionHash ? { transactionHash } : {}, {
+        redirectOn403: false,
+        fallbackError: 'Could not open the payment',
+      }),
+    adminCustomRequests: async (): Promise<AdminCustomRequest[]> =>
+      (await get<{ requests: AdminCustomRequest[] }>('/admin/custom-requests')).requests,
+    quoteCustomRequest: async (id: string, btcAmount: string): Promise<CustomRequest> =>
+      (
+        await post<{ request: CustomRequest }>(
+          `/admin/custom-requests/${encodeURIComponent(id)}/quote`,
+          { btcAmount },
+          { fallbackError: 'Could not quote' },
+        )
+      ).request,
+    declineCustomRequest: async (id: string, reason: string): Promise<CustomRequest> =>
+      (
+        await post<{ request: CustomRequest }>(
+          `/admin/custom-requests/${encodeURIComponent(id)}/decline`,
+          { reason },
+          { fallbackError: 'Could not decline' },
+        )
+      ).request,
+    deliverCustomRequest: async (id: string, videoId: string): Promise<CustomRequest> =>
+      (
+        await post<{ request: CustomRequest }>(
+          `/admin/custom-requests/${encodeURIComponent(id)}/deliver`,
+          { videoId },
+          { fallbackError: 'Could not deliver' },
+        )
+      ).request,
     markMemberChatRead: (userId: string) => post<{ read: number }>(`/admin/chat/conversations/${encodeURIComponent(userId)}/read`),
     uploadVideo: (payload: UploadVideoPayload, onProgress?: (fraction: number) => void) => {
       // Without a thumbnail file everything fits in tus metadata: resumable, survives a dropped connection.

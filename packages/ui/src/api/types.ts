@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type {
   accessLevelSchema,
   accountSessionSchema,
+  adminCustomRequestSchema,
   adminStatsSchema,
   adminVideoPageSchema,
   adminVideoSchema,
@@ -16,6 +17,8 @@ import type {
   chatMessageSchema,
   chatSocketMessageSchema,
   chatStatusSchema,
+  customRequestPaymentAnswerSchema,
+  customRequestSchema,
   deletedVideoSchema,
   emailVerifiedAnswerSchema,
   featuredVideoSchema,
@@ -61,6 +64,12 @@ export type User = z.infer<typeof userSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 export type ChatConversation = z.infer<typeof chatConversationSchema>;
 export type ChatStatus = z.infer<typeof chatStatusSchema>;
+/** A custom video request (annual plan) as its member sees it. */
+export type CustomRequest = z.infer<typeof customRequestSchema>;
+/** A custom video request in the admins' queue (with who asked). */
+export type AdminCustomRequest = z.infer<typeof adminCustomRequestSchema>;
+/** The payment a member opens to pay a quoted request. */
+export type CustomRequestPayment = z.infer<typeof customRequestPaymentAnswerSchema>;
 /** What the chat WebSocket pushes. */
 export type ChatPush = z.infer<typeof chatSocketMessageSchema>;
 export type GeoLocation = NonNullable<User['geoLocation']>;

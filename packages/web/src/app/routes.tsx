@@ -37,6 +37,7 @@ const RejectedAccount = lazy(() => import('../pages/account/RejectedAccount'));
 const ConfirmEmail = lazy(() => import('../pages/auth/ConfirmEmail'));
 const AdminMember = lazy(() => import('../pages/admin/Member'));
 const Chat = lazy(() => import('../pages/Chat'));
+const CustomRequests = lazy(() => import('../pages/CustomRequests'));
 
 function page(el: ReactNode) {
   return <Suspense fallback={<Spinner label="Loading..." />}>{el}</Suspense>;
@@ -69,6 +70,7 @@ export const router = createBrowserRouter([
       { path: 'blocked', element: page(<Blocked />) },
       { path: 'account', element: page(<Account />) },
       { path: 'chat', element: page(<Chat />) },
+      { path: 'custom-requests', element: page(<CustomRequests />) },
       { path: 'account/two-factor', element: page(<TwoFactor />) },
       { path: 'account/your-data', element: page(<RejectedAccount />) },
       { path: 'auth/login', element: <Navigate to="/login" replace /> },

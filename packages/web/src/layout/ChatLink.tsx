@@ -1,4 +1,7 @@
-/** The header's "Chat" link with the count of unread team replies, for members who may use the live chat (issue 30). */
+/**
+ * The header's "Chat" link with the count of unread team replies, for members who may use the live
+ * chat, and "Requests" (custom video requests) for the annual (VIP) ones (issue 30).
+ */
 import { StatusBadge } from '@members/ui';
 import { chatAccess } from '@members/ui/access';
 import { useQuery } from '@tanstack/react-query';
@@ -13,14 +16,18 @@ export function ChatLink() {
   if (!allowed) return null;
   const unread = status.data?.unread ?? 0;
   return (
-    <NavLink to="/chat" className="chat-link">
-      Chat
-      {unread > 0 && (
-        <StatusBadge tone="danger" className="chat-unread">
-          {unread}
-          <span className="visually-hidden"> unread</span>
-        </StatusBadge>
-      )}
-    </NavLink>
+    <>
+      <NavLink to="/chat" className="chat-link">
+        Chat
+        {unread > 0 && (
+          <StatusBadge tone="danger" className="chat-unread">
+            {unread}
+            <span className="visually-hidden"> unread</span>
+          </StatusBadge>
+        )}
+      </NavLink>
+      {/* Annual (VIP) members also request custom videos. */}
+      {status.data?.vip && <NavLink to="/custom-requests">Requests</NavLink>}
+    </>
   );
 }

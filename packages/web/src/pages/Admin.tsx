@@ -1,5 +1,5 @@
-/** `/admin`: the shared AdminDashboard and the members' chat inbox for admins; 'Access Denied' for everyone else. */
-import { AdminAccessDenied, AdminDashboard, ChatInbox } from '@members/ui';
+/** `/admin`: the shared AdminDashboard, the members' chat inbox and the custom requests queue for admins; 'Access Denied' for everyone else. */
+import { AdminAccessDenied, AdminDashboard, ChatInbox, CustomRequestsQueue } from '@members/ui';
 import { Link, Navigate } from 'react-router-dom';
 import { useSession } from '../app/session';
 import { useSite } from '../app/site';
@@ -18,6 +18,7 @@ export default function Admin() {
         renderMemberLink={(m) => <Link to={`/admin/users/${encodeURIComponent(m.id)}`}>{m.email}</Link>}
       />
       <ChatInbox />
+      <CustomRequestsQueue />
     </div>
   );
 }

@@ -46,7 +46,11 @@ export default function Chat() {
   return (
     <div className="container narrow section chat-page">
       <h1>Chat with the team</h1>
-      {status.data?.vip && <p className="muted">VIP chat priority: your messages are answered first.</p>}
+      {status.data?.vip && (
+        <p className="muted">
+          VIP chat priority: your messages are answered first. <Link to="/custom-requests">Request a custom video</Link>
+        </p>
+      )}
       {messages.isLoading || status.isLoading ? (
         <Spinner label="Loading messages..." />
       ) : (

@@ -95,7 +95,9 @@ export const pendingPaymentSchema = z
     id: z.string(),
     userId: z.string(),
     userEmail: z.string(),
-    planType: planTypeSchema,
+    /** `custom`: the payment pays for a custom video request (`customRequestId`), not a plan. */
+    planType: z.enum([...PLAN_TYPE_VALUES, 'custom']),
+    customRequestId: z.string().optional(),
     btcAmount: btc,
     amountSats: z.number().int(),
     submittedDate: z.string(),
@@ -116,6 +118,8 @@ export const verifiedPaymentAnswerSchema = z.object({
   paymentId: z.string(),
   status: z.literal('verified'),
   subscription: currentSubscriptionSchema,
+  /** Set when the payment paid for a custom video request (now `paid`). */
+  customRequestId: z.string().optional(),
 });
 
 export const rejectedPaymentAnswerSchema = z.object({ paymentId: z.string(), status: z.literal('rejected'), reason: z.string() });

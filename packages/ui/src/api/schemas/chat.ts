@@ -53,3 +53,45 @@ export const chatSocketMessageSchema = z.object({
   type: z.literal('message'),
   message: chatMessageSchema.extend({ userId: z.string() }),
 });
+
+/** Custom video requests (issue 30, annual plan): the longest description a member may send. */
+export const CUSTOM_REQUEST_MAX_LENGTH = 2000;
+export const CUSTOM_REQUEST_STATUSES = ['requested', 'quoted', 'declined', 'paid', 'delivered'] as const;
+
+/** A custom video request as its member and the admins see it. */
+export const customRequestSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(CUSTOM_REQUEST_STATUSES),
+    description: z.string(),
+    requestedAt: z.string(),
+    /** The quoted price (null before a quote). */
+    btcAmount: z.string().nullable(),
+    declineReason: z.string().nullable(),
+    /** The payment opened to pay the quote: where to send how much (null before one). */
+    payment: z
+      .object({
+        id: z.string(),
+        address: z.string().nullable(),
+        btcAmount: z.string(),
+        status: z.string(),
+        bip21Uri: z.string().nullable(),
+      })
+      .nullable(),
+    /** The delivered video (visible to its requester only). */
+    videoId: z.string().nullable(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'CustomRequest' });
+/** The admins' view adds who asked. */
+export const adminCustomRequestSchema = customRequestSchema
+  .extend({ userId: z.string(), displayName: z.string() })
+  .meta({ id: 'AdminCustomRequest' });
+export const customRequestAnswerSchema = z.object({ request: customRequestSchema });
+export const customRequestsAnswerSchema = z.object({ requests: z.array(customRequestSchema) });
+export const adminCustomRequestsAnswerSchema = z.object({ requests: z.array(adminCustomRequestSchema) });
+/** `POST /custom-requests/{id}/pay`: the payment to send the quoted amount to (a fresh address, like a subscription payment). */
+export const customRequestPaymentAnswerSchema = z.object({
+  payment: z.object({ id: z.string(), address: z.string().nullable(), btcAmount: z.string(), bip21Uri: z.string().nullable() }),
+  request: customRequestSchema,
+});

@@ -82,6 +82,7 @@ export const memberExportSchema = z.object({
   secondFactor: z.object({ enabled: z.boolean(), enrolledAt: z.string().nullable(), recoveryCodesLeft: z.number().int() }),
   sessions: z.array(z.object({ id: z.string(), createdAt: z.string(), revokedAt: z.string().nullable() })),
   chatMessages: z.array(z.object({ id: z.string(), from: z.string(), text: z.string(), sentAt: z.string() })),
+  customRequests: z.array(z.record(z.string(), z.unknown())),
   notes: z.array(z.string()),
 });
 

@@ -1,0 +1,170 @@
+/**
+ * Custom video requests over HTTP (issue 30; the paths and shapes are fixed there, docs/chat.md
+ * explains them): the member's `/custom-requests` (ask, list, pay) and the admins'
+ * `/admin/custom-requests` (queue, quote, decline, deliver). The payment is verified with billing's
+ * `POST /admin/payments/{id}/verify`. Use cases: customRequests.service.ts.
+ */
+import {
+  adminCustomRequestsAnswerSchema,
+  CUSTOM_REQUEST_MAX_LENGTH,
+  customRequestAnswerSchema,
+  customRequestPaymentAnswerSchema,
+  customRequestsAnswerSchema,
+} from '@members/ui/api/schemas';
+import { satsToBtc } from '@members/ui/money';
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { requireAdmin, requireUser } from '../http/auth.js';
+import { ok, tooManyRequests, valueOr } from '../http/envelope.js';
+import { describe } from '../http/openapi.js';
+import { idParams, idSchema, jsonBody, paramOf } from '../http/validate.js';
+import { createRateLimiter } from '../shared/rateLimit.js';
+import {
+  allRequests,
+  declineRequest,
+  deliverRequest,
+  payRequest,
+  quoteRequest,
+  requestsOf,
+  submitRequest,
+} from './customRequests.service.js';
+
+/** Requests a member may send per day (docs/chat.md). */
+export const CUSTOM_REQUEST_RATE_LIMIT = 10;
+export const CUSTOM_REQUEST_RATE_LIMITED = 'Too many requests today. Please wait before asking for another custom video.';
+
+const descriptionSchema = z.object({
+  description: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'Please describe the video you would like')
+    .max(CUSTOM_REQUEST_MAX_LENGTH, `must be at most ${CUSTOM_REQUEST_MAX_LENGTH} characters`),
+});
+const quoteSchema = z.object({ btcAmount: z.string({ error: 'must be a BTC amount such as "0.002"' }).trim().min(1).max(30) });
+const declineSchema = z.object({
+  reason: z
+    .string({ error: 'Please give a reason for declining the request' })
+    .trim()
+    .min(1, 'Please give a reason for declining the request')
+    .max(500, 'must be at most 500 characters'),
+});
+const paySchema = z.object({ transactionHash: z.string().max(100).nullable().optional() });
+const deliverSchema = z.object({ videoId: idSchema });
+
+export function customRequestRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+  const perMember = createRateLimiter(ctx.db, 'custom-requests', CUSTOM_REQUEST_RATE_LIMIT, 86_400_000, () => ctx.clock.now().getTime());
+  const caller = (c: Context<AppEnv>, actorId: string) => ({ actorId, requestId: c.get('requestId') });
+  const tags: ['custom-requests'] = ['custom-requests'];
+
+  const submitDoc = describe({
+    summary: 'Request a custom video (annual plan)',
+    description: `A description of 1 to ${CUSTOM_REQUEST_MAX_LENGTH} characters, at most ${CUSTOM_REQUEST_RATE_LIMIT} a day. Annual (VIP) members with an active subscription only: others get a 403 with the reason.`,
+    tags,
+    access: 'member',
+    body: descriptionSchema,
+    ok: { 201: customRequestAnswerSchema },
+    errors: [429],
+  });
+  const listDoc = describe({
+    summary: 'My custom video requests, newest first',
+    tags,
+    access: 'member',
+    ok: { 200: customRequestsAnswerSchema },
+  });
+  const payDoc = describe({
+    summary: 'Pay a quoted request',
+    description:
+      'Opens a payment of the quoted amount to a fresh receiving address (like a subscription payment) and tells the team it is sent (`transactionHash` optional). An admin verifies it with POST /admin/payments/{id}/verify; the request is then `paid`. The open payment is answered again (200).',
+    tags,
+    access: 'member',
+    params: idParams,
+    body: paySchema,
+    ok: { 200: customRequestPaymentAnswerSchema, 201: customRequestPaymentAnswerSchema },
+    errors: [404, 409],
+  });
+  const adminListDoc = describe({
+    summary: 'The custom requests queue: paid (to deliver), new, quoted, then closed ones',
+    tags,
+    access: 'admin',
+    ok: { 200: adminCustomRequestsAnswerSchema },
+  });
+  const quoteDoc = describe({
+    summary: 'Quote a price in BTC',
+    tags,
+    access: 'admin',
+    params: idParams,
+    body: quoteSchema,
+    ok: { 200: customRequestAnswerSchema },
+    errors: [404, 409],
+  });
+  const declineDoc = describe({
+    summary: 'Decline a request with a reason',
+    tags,
+    access: 'admin',
+    params: idParams,
+    body: declineSchema,
+    ok: { 200: customRequestAnswerSchema },
+    errors: [404, 409],
+  });
+  const deliverDoc = describe({
+    summary: 'Deliver a paid request: a catalog video only its requester (and admins) can see',
+    tags,
+    access: 'admin',
+    params: idParams,
+    body: deliverSchema,
+    ok: { 200: customRequestAnswerSchema },
+    errors: [404, 409],
+  });
+
+  api.post('/custom-requests', submitDoc, async function requestCustomVideo(c) {
+    const user = await requireUser(ctx, c);
+    const { description } = await jsonBody(c, descriptionSchema);
+    if (!(await perMember.hit(user.id))) {
+      const window = await perMember.peek(user.id);
+      throw tooManyRequests(CUSTOM_REQUEST_RATE_LIMITED, window ? (window.resetAt - ctx.clock.now().getTime()) / 1000 : 86_400);
+    }
+    return ok(c, { request: valueOr(await submitRequest(ctx, user, description, caller(c, user.id))) }, 201);
+  });
+  api.get('/custom-requests', listDoc, async function ownCustomRequests(c) {
+    const user = await requireUser(ctx, c);
+    return ok(c, { requests: await requestsOf(ctx, user.id) });
+  });
+  api.post('/custom-requests/:id/pay', payDoc, async function payCustomRequest(c) {
+    const user = await requireUser(ctx, c);
+    const id = paramOf(c, 'id', idSchema);
+    const { transactionHash } = await jsonBody(c, paySchema);
+    const { created, payment, request } = valueOr(await payRequest(ctx, user, id, transactionHash, caller(c, user.id)));
+    const answer = {
+      id: payment.id,
+      address: payment.address,
+      btcAmount: satsToBtc(Number(payment.amount_sats)),
+      bip21Uri: payment.bip21_uri,
+    };
+    return ok(c, { payment: answer, request }, created ? 201 : 200);
+  });
+
+  api.get('/admin/custom-requests', adminListDoc, async function customRequestQueue(c) {
+    await requireAdmin(ctx, c);
+    return ok(c, { requests: await allRequests(ctx) });
+  });
+  api.post('/admin/custom-requests/:id/quote', quoteDoc, async function quoteCustomRequest(c) {
+    const admin = await requireAdmin(ctx, c);
+    const id = paramOf(c, 'id', idSchema);
+    const { btcAmount } = await jsonBody(c, quoteSchema);
+    return ok(c, { request: valueOr(await quoteRequest(ctx, id, btcAmount, caller(c, admin.id))) });
+  });
+  api.post('/admin/custom-requests/:id/decline', declineDoc, async function declineCustomRequest(c) {
+    const admin = await requireAdmin(ctx, c);
+    const id = paramOf(c, 'id', idSchema);
+    const { reason } = await jsonBody(c, declineSchema);
+    return ok(c, { request: valueOr(await declineRequest(ctx, id, reason, caller(c, admin.id))) });
+  });
+  api.post('/admin/custom-requests/:id/deliver', deliverDoc, async function deliverCustomRequest(c) {
+    const admin = await requireAdmin(ctx, c);
+    const id = paramOf(c, 'id', idSchema);
+    const { videoId } = await jsonBody(c, deliverSchema);
+    return ok(c, { request: valueOr(await deliverRequest(ctx, id, videoId, caller(c, admin.id))) });
+  });
+}
