@@ -26,8 +26,8 @@ import { queueStatus } from './transcode/index.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-/** Routes that stream large bodies themselves (uploads) are exempt from the JSON body limit. */
-const STREAMED_BODY = /^\/api\/(admin\/upload-video|admin\/uploads|runners\/files\/)/;
+/** Routes that take other bodies (uploads, runner files, caption files) set their own limits, not the JSON body limit. */
+const STREAMED_BODY = /^\/api\/(admin\/upload-video|admin\/uploads|runners\/files\/|admin\/videos\/[^/]+\/captions$)/;
 
 /** Reading the request body failed in Node's HTTP parser or because the client went away. */
 function unreadableBody(err: Error): boolean {

@@ -2,17 +2,50 @@
  * Admin catalog management: list every video (published or not), edit metadata, access level
  * and publication (PUT), delete (DELETE). The use cases are in videos.service.ts.
  */
-import { adminVideoPageSchema, adminVideoSchema, deletedVideoSchema, videoEditSchema } from '@members/ui/api/schemas';
-import type { Hono } from 'hono';
+import {
+  addedCaptionSchema,
+  adminVideoPageSchema,
+  adminVideoSchema,
+  deletedCaptionSchema,
+  deletedVideoSchema,
+  videoEditSchema,
+} from '@members/ui/api/schemas';
+import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
-import { ok, valueOr } from '../http/envelope.js';
+import { badRequest, fail, HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, jsonBody, queryOf } from '../http/validate.js';
+import { MAX_CAPTION_BYTES } from './captions.js';
+import { addCaptionTrack, CAPTION_FILE_MISSING, CAPTION_FILE_TOO_LARGE, removeCaptionTrack } from './captions.service.js';
 import { listVideos, toAdminVideo } from './catalog.queries.js';
 import { listQuerySchema, videoIdParam } from './catalog.routes.js';
 import { deleteVideo, editVideo, getAnyVideo } from './videos.service.js';
+
+/** The caption file plus the form's other fields and multipart framing. */
+const CAPTION_BODY_LIMIT = MAX_CAPTION_BYTES + 64 * 1024;
+
+/** The multipart caption upload's fields: `file`, `language`, optional `label`. */
+async function captionForm(c: Context<AppEnv>) {
+  if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data'))
+    throw new HttpError(415, 'Send the caption file as multipart/form-data (file, language, label)');
+  let form: FormData;
+  try {
+    form = await c.req.formData();
+  } catch {
+    throw badRequest('The form could not be read: send multipart/form-data with file, language and label');
+  }
+  const file = form.get('file');
+  if (!file || typeof file === 'string') throw badRequest(CAPTION_FILE_MISSING);
+  if (file.size > MAX_CAPTION_BYTES) throw new HttpError(413, CAPTION_FILE_TOO_LARGE);
+  const language = form.get('language');
+  if (typeof language !== 'string' || !language.trim()) throw badRequest('language is required: a BCP 47 tag such as en or pt-BR');
+  const label = form.get('label');
+  return { bytes: new Uint8Array(await file.arrayBuffer()), language, label: typeof label === 'string' ? label : undefined };
+}
 
 /** The edit, shared with the clients (packages/ui). */
 const editSchema = videoEditSchema;
@@ -50,6 +83,47 @@ export function mountAdminCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): voi
     params: idParams,
     ok: { 200: deletedVideoSchema },
     errors: [404, 409],
+  });
+
+  const addCaptionDoc = describe({
+    summary: 'Add a caption track (the same language replaces it)',
+    description:
+      "multipart/form-data: `file` (a .vtt or .srt, at most 1 MiB, UTF-8), `language` (BCP 47: `en`, `pt-BR`), optional `label` (else the language's own name). The file is parsed and written again: SRT becomes WebVTT, cue text keeps WebVTT markup only (b, i, u, c, v, lang, ruby, rt, timestamps), cues past the video's end are clipped. A file that is neither answers 400 naming the line.",
+    tags: ['catalog', 'admin'],
+    access: 'admin',
+    params: idParams,
+    ok: { 201: addedCaptionSchema },
+    errors: [400, 404, 413, 415],
+  });
+  const removeCaptionDoc = describe({
+    summary: 'Remove a caption track',
+    tags: ['catalog', 'admin'],
+    access: 'admin',
+    params: z.object({ id: z.string(), language: z.string() }),
+    ok: { 200: deletedCaptionSchema },
+    errors: [404],
+  });
+
+  api.post(
+    '/admin/videos/:id/captions',
+    addCaptionDoc,
+    bodyLimit({ maxSize: CAPTION_BODY_LIMIT, onError: (cc) => fail(cc, 413, CAPTION_FILE_TOO_LARGE) }),
+    async function addCaption(c) {
+      const admin = await requireAdmin(ctx, c);
+      const videoId = videoIdParam(c);
+      const upload = await captionForm(c);
+      const added = await addCaptionTrack(ctx, videoId, upload, { actorId: admin.id, requestId: c.get('requestId') });
+      if (!added.ok && 'line' in added.error && added.error.line !== undefined)
+        throw new HttpError(400, added.error.message, { line: added.error.line });
+      return ok(c, valueOr(added), 201);
+    },
+  );
+
+  api.delete('/admin/videos/:id/captions/:language', removeCaptionDoc, async function removeCaption(c) {
+    const admin = await requireAdmin(ctx, c);
+    const videoId = videoIdParam(c);
+    const language = c.req.param('language') ?? '';
+    return ok(c, valueOr(await removeCaptionTrack(ctx, videoId, language, { actorId: admin.id, requestId: c.get('requestId') })));
   });
 
   api.get('/admin/videos', listAllVideosDoc, async function listAllVideos(c) {

@@ -1,5 +1,5 @@
 /**
- * The catalog read model (`videos`, `video_labels`), given the video, transcode and view events as
+ * The catalog read model (`videos`, `video_labels`, `video_captions`), given the video, transcode and view events as
  * their deciders decide them, then its rows (live and rebuilt from the log).
  */
 import { describe, it } from 'vitest';
@@ -120,6 +120,7 @@ describe('catalog projection', () => {
           transcode_progress: 0,
           transcode_error: null,
           hls: null,
+          captions: '[]',
         },
       ],
       [LABELS]: [
@@ -191,6 +192,49 @@ describe('catalog projection', () => {
       'SELECT id FROM videos': [{ id: V2 }],
       [LABELS]: [{ video_id: V2, kind: 'tag', value_lower: 'other' }],
     });
+  });
+
+  it('CaptionTrackAdded/Removed: one row per language, the same language replaced, gone with the video', async () => {
+    const v1 = video(V1);
+    const v2 = video(V2);
+    const track = (videoId: string, language: string, label: string, hash: string) => ({
+      language,
+      label,
+      key: `videos/${videoId}/captions/${language}.${hash}.vtt`,
+      format: 'vtt' as const,
+      cues: 3,
+    });
+    const add = (s: typeof v1, videoId: string, t: ReturnType<typeof track>, at: string) =>
+      s.decide(videoDecider, { type: 'AddCaptionTrack', data: { videoId, track: t, actorId: 'admin-1', at } });
+    const en = add(v1, V1, track(V1, 'en', 'English', '0000000a'), T2);
+    const pt = add(v1, V1, track(V1, 'pt-BR', 'Português (Brasil)', '0000000b'), T2);
+    const enAgain = add(v1, V1, track(V1, 'en', 'English (CC)', '0000000c'), T3);
+    const other = add(v2, V2, track(V2, 'en', 'English', '0000000d'), T3);
+    const CAPTIONS = 'SELECT video_id, language, label, caption_key, added_at FROM video_captions ORDER BY video_id, language';
+    await given(v1.uploaded, v2.uploaded, en, pt, enAgain, other).thenRows(CAPTIONS, [
+      { video_id: V1, language: 'en', label: 'English (CC)', caption_key: `videos/${V1}/captions/en.0000000c.vtt`, added_at: T3 },
+      {
+        video_id: V1,
+        language: 'pt-BR',
+        label: 'Português (Brasil)',
+        caption_key: `videos/${V1}/captions/pt-BR.0000000b.vtt`,
+        added_at: T2,
+      },
+      { video_id: V2, language: 'en', label: 'English', caption_key: `videos/${V2}/captions/en.0000000d.vtt`, added_at: T3 },
+    ]);
+    const removed = v1.decide(videoDecider, {
+      type: 'RemoveCaptionTrack',
+      data: { videoId: V1, language: 'pt-BR', actorId: 'admin-1', at: T4 },
+    });
+    await given(v1.uploaded, v2.uploaded, en, pt, enAgain, other, removed).thenRows(CAPTIONS, [
+      { video_id: V1, language: 'en', label: 'English (CC)', caption_key: `videos/${V1}/captions/en.0000000c.vtt`, added_at: T3 },
+      { video_id: V2, language: 'en', label: 'English', caption_key: `videos/${V2}/captions/en.0000000d.vtt`, added_at: T3 },
+    ]);
+    const deleted = v1.decide(videoDecider, { type: 'DeleteVideo', data: { videoId: V1, actorId: 'admin-1', at: T4 } });
+    await given(v1.uploaded, v2.uploaded, en, pt, enAgain, other, removed, deleted).thenRows(
+      'SELECT video_id, language FROM video_captions',
+      [{ video_id: V2, language: 'en' }],
+    );
   });
 
   it('ViewRecorded: one more view on that video only', async () => {

@@ -1,9 +1,10 @@
 /**
  * The catalog read model: one `videos` row per live video (deleted ones are removed) and one
  * `video_labels` row per tag or category (lower-cased, for exact filters), kept by the video events;
- * `view_count` is kept by `ViewRecorded` (streaming module), the transcode columns and the HLS
- * ladder by the `Transcode*` events (transcode module), `private_to` by `CustomRequestDelivered`
- * (custom requests module: the video is its requester's alone).
+ * one `video_captions` row per caption track (language); `view_count` is kept by `ViewRecorded`
+ * (streaming module), the transcode columns and the HLS ladder by the `Transcode*` events (transcode
+ * module), `private_to` by `CustomRequestDelivered` (custom requests module: the video is its
+ * requester's alone).
  */
 import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
@@ -39,7 +40,8 @@ CREATE TABLE IF NOT EXISTS videos (
   transcode_progress INTEGER NOT NULL DEFAULT 0,
   transcode_error TEXT,
   hls TEXT,
-  private_to TEXT
+  private_to TEXT,
+  captions TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX IF NOT EXISTS videos_published ON videos (published, published_at);
 CREATE TABLE IF NOT EXISTS video_labels (
@@ -49,7 +51,24 @@ CREATE TABLE IF NOT EXISTS video_labels (
   PRIMARY KEY (video_id, kind, value_lower)
 );
 CREATE INDEX IF NOT EXISTS video_labels_value ON video_labels (kind, value_lower);
+CREATE TABLE IF NOT EXISTS video_captions (
+  video_id TEXT NOT NULL,
+  language TEXT NOT NULL,
+  label TEXT NOT NULL,
+  caption_key TEXT NOT NULL,
+  added_at TEXT NOT NULL,
+  PRIMARY KEY (video_id, language)
+);
 `;
+
+/** One caption track of a video (`CaptionTrack*` events). */
+export interface CaptionRow {
+  video_id: string;
+  language: string;
+  label: string;
+  caption_key: string;
+  added_at: string;
+}
 
 export interface VideoRow {
   id: string;
@@ -82,6 +101,8 @@ export interface VideoRow {
   hls: string | null;
   /** The member a custom request delivered this video to (null: the catalog's, for everyone). */
   private_to: string | null;
+  /** JSON `[{ language, label }]`, the caption tracks by language (copied from `video_captions`). */
+  captions: string;
 }
 
 /** What a completed transcode recorded: the renditions (tallest first) and the seek previews. */
@@ -94,6 +115,18 @@ async function writeLabels(tx: Queryable, videoId: string, kind: 'tag' | 'catego
   await tx.run('DELETE FROM video_labels WHERE video_id = ? AND kind = ?', [videoId, kind]);
   const unique = [...new Set(values.map((v) => v.toLowerCase()))];
   for (const v of unique) await tx.run('INSERT INTO video_labels (video_id, kind, value_lower) VALUES (?, ?, ?)', [videoId, kind, v]);
+}
+
+/** The video row's copy of its tracks, so a catalog page needs no second query. */
+async function writeCaptionList(tx: Queryable, videoId: string): Promise<void> {
+  const rows = await tx.all<{ language: string; label: string }>(
+    'SELECT language, label FROM video_captions WHERE video_id = ? ORDER BY language',
+    [videoId],
+  );
+  await tx.run('UPDATE videos SET captions = ? WHERE id = ?', [
+    JSON.stringify(rows.map((r) => ({ language: r.language, label: r.label }))),
+    videoId,
+  ]);
 }
 
 const COLUMNS: Record<keyof VideoDetails, string> = {
@@ -166,7 +199,25 @@ async function applyVideoEvent(tx: Queryable, event: VideoEvent): Promise<void> 
     case 'VideoUnpublished':
       await tx.run('UPDATE videos SET published = 0, updated_at = ? WHERE id = ?', [event.data.unpublishedAt, event.data.videoId]);
       return;
+    case 'CaptionTrackAdded': {
+      const d = event.data;
+      await tx.run('DELETE FROM video_captions WHERE video_id = ? AND language = ?', [d.videoId, d.language]);
+      await tx.run('INSERT INTO video_captions (video_id, language, label, caption_key, added_at) VALUES (?, ?, ?, ?, ?)', [
+        d.videoId,
+        d.language,
+        d.label,
+        d.key,
+        d.addedAt,
+      ]);
+      await writeCaptionList(tx, d.videoId);
+      return;
+    }
+    case 'CaptionTrackRemoved':
+      await tx.run('DELETE FROM video_captions WHERE video_id = ? AND language = ?', [event.data.videoId, event.data.language]);
+      await writeCaptionList(tx, event.data.videoId);
+      return;
     case 'VideoDeleted':
+      await tx.run('DELETE FROM video_captions WHERE video_id = ?', [event.data.videoId]);
       await tx.run('DELETE FROM video_labels WHERE video_id = ?', [event.data.videoId]);
       await tx.run('DELETE FROM videos WHERE id = ?', [event.data.videoId]);
       return;
@@ -202,9 +253,10 @@ async function applyTranscodeEvent(tx: Queryable, event: TranscodeResultEvent): 
 
 export const catalogProjection: Projection = {
   name: 'catalog',
-  // 3: \`private_to\`, the member a custom request's video was delivered to (CustomRequestDelivered).
-  version: 3,
-  tables: ['videos', 'video_labels'],
+  // 3: `private_to`, the member a custom request's video was delivered to (CustomRequestDelivered).
+  // 4: video_captions (caption tracks); rebuilt from the log, no migration.
+  version: 4,
+  tables: ['videos', 'video_labels', 'video_captions'],
   schema: CATALOG_SCHEMA,
   async apply(tx, event: RecordedEvent) {
     if (event.type === 'CustomRequestDelivered') {
@@ -217,7 +269,7 @@ export const catalogProjection: Projection = {
       await tx.run('UPDATE videos SET view_count = view_count + 1 WHERE id = ?', [(event.data as { videoId: string }).videoId]);
       return;
     }
-    if (event.type.startsWith('Video')) await applyVideoEvent(tx, event as unknown as VideoEvent);
+    if (event.type.startsWith('Video') || event.type.startsWith('CaptionTrack')) await applyVideoEvent(tx, event as unknown as VideoEvent);
     else if (event.type.startsWith('Transcode')) await applyTranscodeEvent(tx, event as unknown as TranscodeResultEvent);
   },
 };

@@ -33,6 +33,7 @@ export function toVideoEntity(row: VideoRow): VideoEntity {
     categories: JSON.parse(row.categories) as string[],
     accessLevel: row.access_level as VideoEntity['accessLevel'],
     qualities: hlsLadderOf(row)?.renditions.map((r) => r.name) ?? [],
+    captions: JSON.parse(row.captions ?? '[]') as VideoEntity['captions'],
   };
 }
 

@@ -59,19 +59,53 @@ export type VideoPublished = { type: 'VideoPublished'; data: { videoId: string; 
 export type VideoUnpublished = { type: 'VideoUnpublished'; data: { videoId: string; unpublishedBy: string; unpublishedAt: string } };
 export type VideoDeleted = { type: 'VideoDeleted'; data: { videoId: string; deletedBy: string; deletedAt: string } };
 
-export type VideoEvent = VideoUploaded | VideoUpdated | VideoPublished | VideoUnpublished | VideoDeleted;
+/** A caption track as recorded: the cleaned WebVTT in the media store under `key`. */
+export type CaptionTrack = {
+  /** Canonical BCP 47 tag (`en`, `pt-BR`). */
+  language: string;
+  label: string;
+  /** `videos/{id}/captions/{language}.{hash}.vtt` (media/storage.ts). */
+  key: string;
+  /** What the admin sent (`srt` is stored converted to WebVTT). */
+  format: 'vtt' | 'srt';
+  cues: number;
+};
+export type CaptionTrackAdded = {
+  type: 'CaptionTrackAdded';
+  /** The same language again replaces the earlier track. */
+  data: CaptionTrack & { videoId: string; addedBy: string; addedAt: string };
+};
+export type CaptionTrackRemoved = {
+  type: 'CaptionTrackRemoved';
+  data: { videoId: string; language: string; key: string; removedBy: string; removedAt: string };
+};
+
+export type VideoEvent =
+  | VideoUploaded
+  | VideoUpdated
+  | VideoPublished
+  | VideoUnpublished
+  | VideoDeleted
+  | CaptionTrackAdded
+  | CaptionTrackRemoved;
 
 export type VideoCommand =
   /** `unpublished`: recorded hidden from members (an import the admin reviews first), in the same append. */
   | { type: 'RecordUpload'; data: VideoUploaded['data']; unpublished?: boolean }
   | { type: 'EditVideo'; data: { videoId: string; changes: Partial<VideoDetails>; publish?: boolean; actorId: string; at: string } }
-  | { type: 'DeleteVideo'; data: { videoId: string; actorId: string; at: string } };
+  | { type: 'DeleteVideo'; data: { videoId: string; actorId: string; at: string } }
+  | { type: 'AddCaptionTrack'; data: { videoId: string; track: CaptionTrack; actorId: string; at: string } }
+  | { type: 'RemoveCaptionTrack'; data: { videoId: string; language: string; actorId: string; at: string } };
 
 export interface VideoState {
   status: 'none' | 'active' | 'deleted';
   published: boolean;
   details: VideoDetails | null;
+  /** The stored key of each language's track. */
+  captions: Record<string, string>;
 }
+
+export const CAPTION_NOT_FOUND = 'Caption track not found';
 
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -88,7 +122,7 @@ function realChanges(current: VideoDetails, changes: Partial<VideoDetails>): Par
 }
 
 export const videoDecider: Decider<VideoCommand, VideoEvent, VideoState> = {
-  initialState: () => ({ status: 'none', published: false, details: null }),
+  initialState: () => ({ status: 'none', published: false, details: null, captions: {} }),
 
   decide(command, state) {
     if (command.type === 'RecordUpload') {
@@ -105,6 +139,16 @@ export const videoDecider: Decider<VideoCommand, VideoEvent, VideoState> = {
     const { videoId, actorId, at } = command.data;
     if (command.type === 'DeleteVideo')
       return accept<VideoEvent>({ type: 'VideoDeleted', data: { videoId, deletedBy: actorId, deletedAt: at } });
+    if (command.type === 'AddCaptionTrack')
+      return accept<VideoEvent>({ type: 'CaptionTrackAdded', data: { ...command.data.track, videoId, addedBy: actorId, addedAt: at } });
+    if (command.type === 'RemoveCaptionTrack') {
+      const key = state.captions[command.data.language];
+      if (!key) return reject('not_found', CAPTION_NOT_FOUND);
+      return accept<VideoEvent>({
+        type: 'CaptionTrackRemoved',
+        data: { videoId, language: command.data.language, key, removedBy: actorId, removedAt: at },
+      });
+    }
 
     const events: VideoEvent[] = [];
     const changes = realChanges(state.details, command.data.changes);
@@ -121,7 +165,12 @@ export const videoDecider: Decider<VideoCommand, VideoEvent, VideoState> = {
     switch (event.type) {
       case 'VideoUploaded': {
         const { title, description, modelName, accessLevel, tags, categories } = event.data;
-        return { status: 'active', published: true, details: { title, description, modelName, accessLevel, tags, categories } };
+        return {
+          status: 'active',
+          published: true,
+          details: { title, description, modelName, accessLevel, tags, categories },
+          captions: {},
+        };
       }
       case 'VideoUpdated':
         return state.details ? { ...state, details: { ...state.details, ...event.data.changes } } : state;
@@ -131,6 +180,12 @@ export const videoDecider: Decider<VideoCommand, VideoEvent, VideoState> = {
         return { ...state, published: false };
       case 'VideoDeleted':
         return { ...state, status: 'deleted', published: false };
+      case 'CaptionTrackAdded':
+        return { ...state, captions: { ...state.captions, [event.data.language]: event.data.key } };
+      case 'CaptionTrackRemoved': {
+        const { [event.data.language]: _removed, ...captions } = state.captions;
+        return { ...state, captions };
+      }
       default:
         return state;
     }

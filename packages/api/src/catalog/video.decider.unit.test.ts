@@ -74,4 +74,28 @@ describe('video decider', () => {
     });
     expect(deleted.when(edit({ title: 'y' }))).toMatchObject({ ok: false });
   });
+  it('caption tracks: added, replaced by the same language, removed; removing a missing one is not found', () => {
+    const track = { language: 'en', label: 'English', key: 'videos/v1/captions/en.0000aaaa.vtt', format: 'vtt' as const, cues: 2 };
+    const add = (t: typeof track) => ({ type: 'AddCaptionTrack' as const, data: { videoId: 'v1', track: t, actorId: 'admin', at: 'x' } });
+    const remove = { type: 'RemoveCaptionTrack' as const, data: { videoId: 'v1', language: 'en', actorId: 'admin', at: 'y' } };
+    const added = given([uploaded]).when(add(track));
+    expect(added).toEqual({
+      ok: true,
+      events: [{ type: 'CaptionTrackAdded', data: { ...track, videoId: 'v1', addedBy: 'admin', addedAt: 'x' } }],
+    });
+    const withEn = given([uploaded, ...(added.ok ? added.events : [])]);
+    const replaced = withEn.when(add({ ...track, key: 'videos/v1/captions/en.0000bbbb.vtt' }));
+    const afterReplace = given([uploaded, ...(added.ok ? added.events : []), ...(replaced.ok ? replaced.events : [])]);
+    expect(afterReplace.when(remove)).toEqual({
+      ok: true,
+      events: [
+        {
+          type: 'CaptionTrackRemoved',
+          data: { videoId: 'v1', language: 'en', key: 'videos/v1/captions/en.0000bbbb.vtt', removedBy: 'admin', removedAt: 'y' },
+        },
+      ],
+    });
+    expect(given([uploaded]).when(remove)).toMatchObject({ ok: false, error: { code: 'not_found', message: 'Caption track not found' } });
+    expect(given([]).when(add(track))).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
 });

@@ -21,7 +21,7 @@ import { findVideo } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import type { EventMetadata } from '../eventstore/types.js';
-import type { MemberStanding } from '../identity/users.queries.js';
+import type { MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, fromDomain, type Result, success } from '../shared/result.js';
 import { type CustomRequestCommand, customRequestDecider, customRequestStream, REQUEST_NOT_FOUND } from './customRequest.decider.js';

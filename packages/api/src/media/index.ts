@@ -13,6 +13,7 @@ export { mediaStorageFor } from './mediaStore.js';
 export { explainS3Error, parseMediaStore, s3ClientConfig } from './s3Store.js';
 export {
   type BucketObject,
+  contentTypeOf,
   isValidKey,
   MEDIA_STORE_UNAVAILABLE,
   type MediaStorage,

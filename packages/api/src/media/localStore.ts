@@ -62,7 +62,7 @@ export function localMediaStorage(dataDir: string): MediaStorage {
     async putFile(videoId, name, sourcePath) {
       const key = `videos/${videoId}/${name}`;
       const target = resolveKey(key);
-      await fsp.mkdir(videoDir(videoId), { recursive: true });
+      await fsp.mkdir(path.dirname(target), { recursive: true });
       await moveFile(sourcePath, target);
       const { size } = await fsp.stat(target);
       return { key, size };
@@ -117,6 +117,9 @@ export function localMediaStorage(dataDir: string): MediaStorage {
     },
     async listVideo(videoId) {
       return listFiles(videoDir(videoId), `videos/${videoId}/`);
+    },
+    async remove(key) {
+      await fsp.rm(resolveKey(key), { force: true });
     },
     async removeVideo(videoId) {
       await fsp.rm(videoDir(videoId), { recursive: true, force: true });

@@ -288,6 +288,9 @@ export function s3MediaStorage(env: S3Env): MediaStorage {
     async listVideo(videoId) {
       return (await listKeys(videoPrefix(videoId))).map((k) => k.slice(prefix.length));
     },
+    async remove(key) {
+      await deleteKeys([objectKey(key)]);
+    },
     async removeVideo(videoId) {
       await deleteKeys(await listKeys(videoPrefix(videoId)));
       await abortUnfinished(videoPrefix(videoId));

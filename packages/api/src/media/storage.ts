@@ -8,6 +8,8 @@
  * Keys (stored in events and read models) are the relative paths `videos/{videoId}/{name}`:
  *   videos/{videoId}/video.{ext}        the video file, as uploaded (ext from its probed container)
  *   videos/{videoId}/thumbnail.{jpg|png|webp}
+ *   videos/{videoId}/captions/{language}.{hash}.vtt   a caption track, cleaned WebVTT (catalog/captions.ts);
+ *                                       outside `hls/`, so a new transcode keeps it
  *   videos/{videoId}/hls/…              the HLS ladder (transcode/hlsTranscoder.ts: playlists,
  *                                       encrypted segments, each rendition's progressive MP4, seek-preview sprites)
  * A key is checked against a strict pattern before use, so nothing taken from a URL can reach
@@ -78,6 +80,8 @@ export interface MediaStorage {
   hlsWorkspace(videoId: string): Promise<HlsWorkspace>;
   /** Every key stored for one video (for tests and deletion checks). */
   listVideo(videoId: string): Promise<string[]>;
+  /** Removes one file (a replaced caption track); a missing file is not an error. */
+  remove(key: string): Promise<void>;
   /** Removes every file of one video (missing files are not an error). */
   removeVideo(videoId: string): Promise<void>;
   /**
@@ -123,7 +127,7 @@ const INGEST_MARKER = /\.([A-Za-z0-9_-]{1,64})\.ingest$/;
 const STALE_STAGING_MS = 24 * 60 * 60 * 1000;
 
 const KEY =
-  /^videos\/[A-Za-z0-9_-]{1,64}\/((video|thumbnail)\.[a-z0-9]{2,5}|hls\/(master\.m3u8|previews\.vtt|\d{3,4}p\/(index\.m3u8|seg_\d{5}\.ts|progressive\.mp4)|sprites\/sprite-\d{3}\.jpg))$/;
+  /^videos\/[A-Za-z0-9_-]{1,64}\/((video|thumbnail)\.[a-z0-9]{2,5}|captions\/[A-Za-z0-9-]{2,35}\.[0-9a-f]{8}\.vtt|hls\/(master\.m3u8|previews\.vtt|\d{3,4}p\/(index\.m3u8|seg_\d{5}\.ts|progressive\.mp4)|sprites\/sprite-\d{3}\.jpg))$/;
 export const VIDEO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function isValidKey(key: string): boolean {

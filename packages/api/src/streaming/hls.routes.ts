@@ -6,6 +6,9 @@
  *   {name}/index.m3u8              a media playlist; segment URIs signed, a key URI per key window
  *   segments/{name}-seg_00000.ts   an AES-128 encrypted segment (sendMedia.ts: nginx X-Accel-Redirect or Node)
  *   previews.vtt, sprites/…jpg     seek previews
+ *   captions/{lang}/index.m3u8     a caption track's media playlist (one segment), listed in the master
+ *   captions/{lang}/captions.vtt   the track's WebVTT with X-TIMESTAMP-MAP (written at each request,
+ *                                  so a track added after the transcode plays without a new one)
  *   key?u&e&t&w                    window w's AES key (no `w`: the video's one key, ladders made before
  *                                  windows): a valid key token AND the access decision now
  *                                  (approval, subscription, region), `Cache-Control: no-store`
@@ -19,7 +22,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { findVideo, hlsLadderOf, videoIdParam } from '../catalog/index.js';
+import { captionOf, findVideo, hlsLadderOf, videoIdParam } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
@@ -29,7 +32,7 @@ import { MediaStoreError, mediaStorageFor } from '../media/index.js';
 import { keyOf, windowKey } from '../transcode/index.js';
 import { recheckAccess } from './accessRecheck.js';
 import { entitledRenditions } from './entitlement.js';
-import { masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists.js';
+import { captionMediaPlaylist, captionSegment, masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists.js';
 import { type HlsGrant, signKeyToken, verifyHlsGrant, verifyKeyToken } from './hlsSignature.js';
 import { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './media.route.js';
 import { SHARED_CACHE, sendStoredFile } from './sendMedia.js';
@@ -88,7 +91,7 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       m: String(check.grant.maxHeight),
       s: c.req.query('s') ?? '',
     }).toString();
-    return { videoId, grant: check.grant as HlsGrant, ladder, allowed, query };
+    return { videoId, row, grant: check.grant as HlsGrant, ladder, allowed, query };
   }
 
   const keyOfFile = (videoId: string, file: string) => `videos/${videoId}/hls/${file}`;
@@ -129,7 +132,40 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     hlsDoc('The master playlist: the renditions this member may watch', idOnly, PLAYLIST_TYPE),
     async function hlsMaster(c) {
       const g = await granted(c);
-      return text(c, masterPlaylist(await stillAllowed(c, g), g.query), PLAYLIST_TYPE);
+      const captions = JSON.parse(g.row.captions ?? '[]') as { language: string; label: string }[];
+      return text(c, masterPlaylist(await stillAllowed(c, g), g.query, captions), PLAYLIST_TYPE);
+    },
+  );
+
+  /** The signed grant, the access decision again, and the track's stored WebVTT. */
+  async function captionTrack(c: Context<AppEnv>) {
+    const g = await granted(c);
+    const allowed = await stillAllowed(c, g);
+    // A viewer the decision now refuses keeps no rendition: the captions stop with the video.
+    if (allowed.length === 0) throw forbidden(STREAM_LINK_INVALID);
+    const track = await captionOf(ctx.db, g.videoId, c.req.param('language') ?? '');
+    if (!track) throw notFound('Caption track not found');
+    return { g, track };
+  }
+
+  const captionParams = z.object({ id: z.string(), language: z.string() });
+  api.get(
+    '/hls/:id/captions/:language/index.m3u8',
+    hlsDoc("A caption track's media playlist (one WebVTT segment)", captionParams, PLAYLIST_TYPE),
+    async function hlsCaptionPlaylist(c) {
+      const { g } = await captionTrack(c);
+      return text(c, captionMediaPlaylist(Number(g.row.duration_seconds), g.query), PLAYLIST_TYPE);
+    },
+  );
+
+  api.get(
+    '/hls/:id/captions/:language/captions.vtt',
+    hlsDoc("A caption track's WebVTT segment", captionParams, 'text/vtt'),
+    async function hlsCaptionSegment(c) {
+      const { track } = await captionTrack(c);
+      const stored = await readStoredText(track.caption_key);
+      if (stored === null) throw notFound('Caption track not found');
+      return text(c, captionSegment(stored), 'text/vtt; charset=utf-8');
     },
   );
 

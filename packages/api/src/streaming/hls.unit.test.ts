@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { isValidKey } from '../media/storage';
 import { TestClock } from '../shared/clock.testkit';
 import { windowedPlaylist } from '../transcode/hlsPackaging';
 import { entitledRenditions, maxRenditionHeight } from './entitlement';
-import { masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists';
+import { captionMediaPlaylist, captionSegment, masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists';
 import { signHlsGrant, signKeyToken, verifyHlsGrant, verifyKeyToken } from './hlsSignature';
 
 const media = { maxHeightByPlan: { monthly: 1080, annual: 2160 }, freeMaxHeight: 720 };
@@ -37,6 +38,35 @@ describe('playlists', () => {
     const text = masterPlaylist([r(720), r(360)], 'u=a&s=b');
     expect(text).toContain('RESOLUTION=1280x720,CODECS="avc1.640028,mp4a.40.2",NAME="720p"\n720p/index.m3u8?u=a&s=b');
     expect(text).not.toContain('1080p');
+  });
+  it('caption tracks: one SUBTITLES rendition each, named by every variant; none without tracks', () => {
+    const text = masterPlaylist([r(720), r(360)], 'u=a&s=b', [
+      { language: 'en', label: 'English' },
+      { language: 'pt-BR', label: 'Say "hi"' },
+    ]);
+    expect(text.split('\n').filter((l) => l.startsWith('#EXT-X-MEDIA:'))).toEqual([
+      '#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="en",NAME="English",DEFAULT=NO,AUTOSELECT=YES,URI="captions/en/index.m3u8?u=a&s=b"',
+      '#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="pt-BR",NAME="Say \'hi\'",DEFAULT=NO,AUTOSELECT=YES,URI="captions/pt-BR/index.m3u8?u=a&s=b"',
+    ]);
+    expect(
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('#EXT-X-STREAM-INF:'))
+        .every((l) => l.endsWith(',SUBTITLES="subs"')),
+    ).toBe(true);
+    expect(masterPlaylist([r(720)], 'q')).not.toContain('SUBTITLES');
+    expect(captionMediaPlaylist(3, 'q=1')).toBe(
+      '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:3\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:3.000,\ncaptions.vtt?q=1\n#EXT-X-ENDLIST\n',
+    );
+    expect(captionSegment('WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHi\n')).toBe(
+      'WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000\n\n00:00:01.000 --> 00:00:02.000\nHi\n',
+    );
+  });
+  it('caption files are media keys (backup, restore and media copy carry them); nothing else under captions/ is', () => {
+    expect(isValidKey('videos/v1/captions/pt-BR.0123abcd.vtt')).toBe(true);
+    expect(isValidKey('videos/v1/captions/../../x.0123abcd.vtt')).toBe(false);
+    expect(isValidKey('videos/v1/captions/en.vtt')).toBe(false);
+    expect(isValidKey('videos/v1/captions/en.0123abcd.html')).toBe(false);
   });
   it('media playlists get signed segments and the key URI', () => {
     const stored = '#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI="key",IV=0x01\n#EXTINF:4.0,\nseg_00000.ts\n#EXT-X-ENDLIST\n';

@@ -9,15 +9,62 @@ import type { RenditionInfo } from '../transcode/index.js';
 /**
  * @example masterPlaylist(renditions, 'u=…&e=…&m=1080&s=…') // "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=…\n1080p/index.m3u8?u=…"
  */
-export function masterPlaylist(renditions: readonly RenditionInfo[], query: string): string {
+export function masterPlaylist(
+  renditions: readonly RenditionInfo[],
+  query: string,
+  captions: readonly { language: string; label: string }[] = [],
+): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  // One SUBTITLES rendition per caption track (RFC 8216 §4.3.4.1), written here at every request:
+  // a track added after the transcode is listed at once. Quoted values cannot hold `"` or a newline.
+  const quoted = (s: string) => s.replace(/["\r\n]/g, "'");
+  captions.forEach((t) => {
+    lines.push(
+      `#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="${quoted(t.language)}",NAME="${quoted(t.label)}",DEFAULT=NO,AUTOSELECT=YES,URI="${captionPlaylistPath(t.language)}?${query}"`,
+    );
+  });
+  const subtitles = captions.length ? ',SUBTITLES="subs"' : '';
   for (const r of renditions) {
     lines.push(
-      `#EXT-X-STREAM-INF:BANDWIDTH=${r.bandwidth},RESOLUTION=${r.width}x${r.height},CODECS="${r.codecs}",NAME="${r.name}"`,
+      `#EXT-X-STREAM-INF:BANDWIDTH=${r.bandwidth},RESOLUTION=${r.width}x${r.height},CODECS="${r.codecs}",NAME="${r.name}"${subtitles}`,
       `${r.name}/index.m3u8?${query}`,
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A caption track's media playlist, relative to the master. */
+export const captionPlaylistPath = (language: string) => `captions/${encodeURIComponent(language)}/index.m3u8`;
+
+/**
+ * The WebVTT offset of ffmpeg's MPEG-TS segments: the muxer starts the stream at 1.4 s (90 kHz
+ * ticks), and hls.js and Safari place a WebVTT segment's cues by this map (RFC 8216 §3.5), so a
+ * cue at 00:00:01.000 shows one second into the video.
+ */
+export const MPEGTS_START = 126000;
+
+/** A caption track's media playlist: one WebVTT segment covering the whole video. */
+export function captionMediaPlaylist(durationSeconds: number, query: string): string {
+  const duration = Math.max(1, durationSeconds);
+  return [
+    '#EXTM3U',
+    '#EXT-X-VERSION:3',
+    `#EXT-X-TARGETDURATION:${Math.ceil(duration)}`,
+    '#EXT-X-MEDIA-SEQUENCE:0',
+    '#EXT-X-PLAYLIST-TYPE:VOD',
+    `#EXTINF:${duration.toFixed(3)},`,
+    `captions.vtt?${query}`,
+    '#EXT-X-ENDLIST',
+    '',
+  ].join('\n');
+}
+
+/** The stored (clean) WebVTT as an HLS WebVTT segment: `X-TIMESTAMP-MAP` after its header line. */
+export function captionSegment(vtt: string): string {
+  const newline = vtt.indexOf('\n');
+  const header = newline === -1 ? vtt : vtt.slice(0, newline);
+  const rest = newline === -1 ? '' : vtt.slice(newline + 1);
+  return `${header}\nX-TIMESTAMP-MAP=MPEGTS:${MPEGTS_START},LOCAL:00:00:00.000\n${rest}`;
 }
 
 /**

@@ -4,21 +4,27 @@
  * fallback, never exceeds the viewer's cap: an admin gets the original, a member the progressive MP4 of
  * the tallest rendition they are entitled to, or null where none fits (not transcoded yet, a ladder
  * made before progressive files existed, a cap below the smallest rendition);
- * POST /api/videos/{id}/view `{ duration }` counts a view under the same decision.
+ * POST /api/videos/{id}/view `{ duration }` counts a view under the same decision;
+ * GET /api/videos/{id}/captions/{language} a caption track's WebVTT (a `<track>` for progressive
+ * playback), under the same decision: with the signed grant of the stream's `captions[].url` (a
+ * `<track>` cannot send a bearer token) or with the caller's own token.
  */
 import { streamInfoSchema, viewAnswerSchema } from '@members/ui/api/schemas';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { hlsLadderOf, type VideoRow, videoIdParam } from '../catalog/index.js';
+import { captionOf, hlsLadderOf, type VideoRow, videoIdParam } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { ok, valueOr } from '../http/envelope.js';
+import { forbidden, notFound, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, jsonBody } from '../http/validate.js';
+import { mediaStorageFor } from '../media/index.js';
+import { recheckAccess } from './accessRecheck.js';
 import { entitledRenditions } from './entitlement.js';
 import { hlsBase } from './hls.routes.js';
-import { signHlsGrant } from './hlsSignature.js';
+import { signHlsGrant, verifyHlsGrant } from './hlsSignature.js';
+import { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './linkMessages.js';
 import { type StreamFile, signStreamPath } from './streamSignature.js';
 import { authorizeViewing, recordView, renditionEntitlement, type Viewer } from './viewing.service.js';
 
@@ -43,6 +49,10 @@ export function progressiveFileFor(video: VideoRow, viewer: Pick<Viewer, 'role'>
   const tallest = fits.sort((a, b) => b.height - a.height)[0];
   return tallest ? (tallest.name as StreamFile) : null;
 }
+
+/** The progressive caption route of a track. */
+export const captionPath = (videoId: string, language: string) =>
+  `/api/videos/${encodeURIComponent(videoId)}/captions/${encodeURIComponent(language)}`;
 
 export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   const getStreamDoc = describe({
@@ -73,10 +83,13 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
 
   /** The adaptive stream once the ladder exists: the master lists only what this viewer may watch. */
   function adaptiveStream(video: VideoRow, viewer: Viewer, maxHeight: number) {
-    const ladder = hlsLadderOf(video);
-    if (!ladder) return { hlsUrl: null, previewsUrl: null, qualities: [] as string[] };
     const { query } = signHlsGrant(ctx, video.id, viewer.id, maxHeight);
+    const tracks = JSON.parse(video.captions ?? '[]') as { language: string; label: string }[];
+    const captions = tracks.map((t) => ({ ...t, url: `${captionPath(video.id, t.language)}?${query}` }));
+    const ladder = hlsLadderOf(video);
+    if (!ladder) return { hlsUrl: null, previewsUrl: null, qualities: [] as string[], captions };
     return {
+      captions,
       hlsUrl: `${hlsBase(video.id)}/master.m3u8?${query}`,
       previewsUrl: ladder.previews ? `${hlsBase(video.id)}/previews.vtt?${query}` : null,
       qualities: entitledRenditions(ladder.renditions, maxHeight).map((r) => r.name),
@@ -96,6 +109,40 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const expiresAt =
       signed?.expiresAt ?? new Date((Math.floor(ctx.clock.now().getTime() / 1000) + ctx.env.STREAM_URL_TTL_SECONDS) * 1000).toISOString();
     return ok(c, { streamUrl: signed ? signed.path : null, ...hls, watermarkText: watermarkFor(viewer), expiresAt });
+  });
+
+  const getCaptionsDoc = describe({
+    summary: "A caption track's WebVTT, when the access decision allows",
+    description:
+      'For a `<track>` element: use `captions[].url` from GET /videos/{id}/stream as it is (signed like the HLS URLs), or send the bearer token. `text/vtt`, `Cache-Control: private`.',
+    tags: ['streaming'],
+    access: 'member',
+    params: z.object({ id: z.string(), language: z.string() }),
+    responses: { 200: { description: 'The WebVTT', content: { 'text/vtt': { schema: { type: 'string' } } } } },
+    errors: [403, 404],
+  });
+
+  api.get('/videos/:id/captions/:language', getCaptionsDoc, async function getCaptions(c) {
+    const videoId = videoIdParam(c);
+    const signature = c.req.query('s');
+    if (signature !== undefined) {
+      const q = { u: c.req.query('u'), e: c.req.query('e'), m: c.req.query('m'), s: signature };
+      const check = verifyHlsGrant(ctx, videoId, q);
+      if (!check.ok) throw forbidden(check.reason === 'expired' ? STREAM_LINK_EXPIRED : STREAM_LINK_INVALID);
+      await recheckAccess(ctx, videoId, check.grant.userId, geoCheckFor(c, ctx).blocked);
+    } else await authorize(c, videoId);
+    const track = await captionOf(ctx.db, videoId, c.req.param('language') ?? '');
+    if (!track) throw notFound('Caption track not found');
+    const vtt = await mediaStorageFor(ctx).readText(track.caption_key);
+    if (vtt === null) throw notFound('Caption track not found');
+    // The key names the content (a hash): the same URL answers the same bytes until it is replaced.
+    const etag = `"c-${/\.([0-9a-f]{8})\.vtt$/.exec(track.caption_key)?.[1] ?? '0'}"`;
+    c.header('ETag', etag);
+    c.header('Cache-Control', 'private, max-age=300');
+    c.header('X-Content-Type-Options', 'nosniff');
+    if (c.req.header('if-none-match') === etag) return c.body(null, 304);
+    c.header('Content-Type', 'text/vtt; charset=utf-8');
+    return c.body(vtt, 200);
   });
 
   api.post('/videos/:id/view', countViewDoc, async function countView(c) {

@@ -4,6 +4,9 @@ import { z } from 'zod';
 export const ACCESS_LEVEL_VALUES = ['free', 'premium', 'vip'] as const;
 export const accessLevelSchema = z.enum(ACCESS_LEVEL_VALUES);
 
+/** A caption track of a video (WebVTT; SRT uploads are converted): its BCP 47 language and its label. */
+export const captionTrackSchema = z.object({ language: z.string(), label: z.string() }).meta({ id: 'CaptionTrack' });
+
 export const videoSchema = z
   .object({
     id: z.string(),
@@ -21,6 +24,8 @@ export const videoSchema = z
     accessLevel: accessLevelSchema,
     /** The HLS renditions ready to stream, tallest first ("2160p", "1080p", …); empty until transcoded. */
     qualities: z.array(z.string()),
+    /** Caption tracks, by language. */
+    captions: z.array(captionTrackSchema),
   })
   .meta({ id: 'Video' });
 
@@ -65,6 +70,10 @@ export const adminVideoPageSchema = z.object({
 
 export const deletedVideoSchema = z.object({ videoId: z.string(), deleted: z.literal(true) });
 
+/** A caption track as POST /api/admin/videos/{id}/captions answers it. */
+export const addedCaptionSchema = captionTrackSchema.extend({ cues: z.number().int(), format: z.enum(['vtt', 'srt']) });
+export const deletedCaptionSchema = z.object({ videoId: z.string(), language: z.string(), deleted: z.literal(true) });
+
 /**
  * A signed, expiring URL of a progressive file (GET /api/media/videos/{id}?u&e&r&s, the player's
  * fallback: the original for admins, for members the tallest rendition within their quality cap, or
@@ -77,6 +86,8 @@ export const streamInfoSchema = z.object({
   hlsUrl: z.string().nullable(),
   previewsUrl: z.string().nullable(),
   qualities: z.array(z.string()),
+  /** Each caption track with its signed WebVTT URL (a `<track>` for progressive playback; HLS lists them in the master). */
+  captions: z.array(captionTrackSchema.extend({ url: z.string() })),
   watermarkText: z.string(),
   expiresAt: z.string(),
 });
