@@ -121,6 +121,7 @@ describe('catalog projection', () => {
           transcode_error: null,
           hls: null,
           captions: '[]',
+          private_to: null,
         },
       ],
       [LABELS]: [
