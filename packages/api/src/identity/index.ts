@@ -23,7 +23,8 @@ import { userRoutes } from './users.routes.js';
 
 export { approveUser, rejectUser, runUserCommand } from './accounts.service.js';
 export { configuredAdminEmail, isAdminEmail } from './bootstrap.js';
-export type { UserDto } from './users.queries.js';
+export { sessionEnded } from './sessions.js';
+export { findMemberStanding, type UserDto } from './users.queries.js';
 
 export const identityModule: AppModule = {
   name: 'identity',

@@ -16,6 +16,7 @@ import { mailSubject } from './009_mail_subject.js';
 import { tusUploads } from './010_tus_uploads.js';
 import { tusUploadOwner } from './011_tus_upload_owner.js';
 import { chatTickets } from './012_chat_tickets.js';
+import { chatTicketSession } from './013_chat_ticket_session.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   tusUploads,
   tusUploadOwner,
   chatTickets,
+  chatTicketSession,
 ];
