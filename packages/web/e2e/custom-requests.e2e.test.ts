@@ -94,6 +94,9 @@ describe('custom video requests in the browser', () => {
       expect(await payment.textContent()).toMatch(/Send exactly 0\.002 BTC to (bc1|tb1|bcrt1)\w+/);
       await memberPage.getByTestId('payment-qr').waitFor({ timeout: T });
 
+      // The payment waits in the admin's pending payments, named as a custom request's.
+      await adminPage.reload();
+      await adminPage.getByText('Custom request', { exact: true }).waitFor({ timeout: T });
       const pending = (await kit.pending()).body.data.payments as { id: string; planType: string }[];
       const custom = pending.find((p) => p.planType === 'custom');
       expect(custom).toBeDefined();
