@@ -1,6 +1,7 @@
 /** Shared UI for the web app and the admin desktop: components, plus re-exports of the format helpers and API client. */
 
 export * from './access/accessDecision';
+export { CHAT_MAX_LENGTH, CUSTOM_REQUEST_MAX_LENGTH } from './api/chatLimits';
 export * from './api/index';
 export { AdminAccessDenied, AdminDashboard, type AdminDashboardProps, adminKeys } from './components/AdminDashboard';
 export { ApiClientProvider, useApiClient, useOptionalApiClient } from './components/ApiContext';

@@ -22,6 +22,7 @@ import { requireAdmin, requireUser } from '../http/auth.js';
 import { HttpError, ok, tooManyRequests, unauthorized, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
+import { findMemberStanding, sessionEnded } from '../identity/index.js';
 import type { Caller } from '../shared/eventMetadata.js';
 import { createRateLimiter } from '../shared/rateLimit.js';
 import { chatStatus, conversations, deleteMessage, listMessages, markRead, sendAsMember, sendMessage } from './chat.service.js';
@@ -33,6 +34,10 @@ export const CHAT_RATE_LIMIT = 20;
 export const CHAT_RATE_LIMITED = 'Too many messages. Please wait a minute before sending more.';
 export const BAD_TICKET = 'This chat ticket is invalid, used or expired. Ask for a new one.';
 export const NOT_A_WEBSOCKET = 'Open this address as a WebSocket';
+/** How often an idle socket checks that its session still stands (a push checks it at once). */
+export const SOCKET_SESSION_RECHECK_MS = 30_000;
+/** The close code of a socket whose session ended (logout, revocation, suspension, erasure). */
+export const SESSION_ENDED_CLOSE = 4401;
 
 const textSchema = z.object({
   text: z
@@ -139,6 +144,15 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
     ok: { 201: chatMessageAnswerSchema },
     errors: [404],
   });
+  const adminDeleteDoc = describe({
+    summary: "Delete a message of a member's conversation (either side's)",
+    description: 'Its text leaves the conversation for both sides (the sealed event stays until an erasure shreds it).',
+    tags,
+    access: 'admin',
+    params: userParams.extend({ id: idSchema }),
+    ok: { 200: chatDeletedAnswerSchema },
+    errors: [404],
+  });
   const adminReadDoc = describe({
     summary: "Mark a member's messages read",
     tags,
@@ -182,7 +196,8 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
 
   api.post('/chat/ticket', ticketDoc, async function chatTicket(c) {
     const user = await requireUser(ctx, c);
-    return ok(c, await issueTicket(ctx, { userId: user.id, role: user.role === 'admin' ? 'admin' : 'member' }));
+    const sessionId = c.get('auth')?.sessionId;
+    return ok(c, await issueTicket(ctx, { userId: user.id, role: user.role === 'admin' ? 'admin' : 'member', sessionId }));
   });
 
   api.get('/chat/socket', socketDoc, async function chatSocket(c, next) {
@@ -193,13 +208,47 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
     const follow = holder.role === 'admin' ? null : holder.userId;
     const live = await hub();
     let stopFollowing: (() => void) | undefined;
+    let recheck: ReturnType<typeof setInterval> | undefined;
+    const stop = () => {
+      stopFollowing?.();
+      if (recheck) clearInterval(recheck);
+    };
+    /** The socket lives no longer than its session and its holder's standing (suspended, erased, no longer an admin). */
+    async function holderGone(): Promise<boolean> {
+      if (holder?.sessionId && (await sessionEnded(ctx.db, holder.sessionId))) return true;
+      const standing = await findMemberStanding(ctx.db, holder?.userId ?? '');
+      return !standing || standing.status === 'suspended' || (holder?.role === 'admin' && standing.role !== 'admin');
+    }
     const upgrade = upgradeWebSocket(() => ({
       async onOpen(_evt, ws) {
+        let closed = false;
+        const endIfGone = async () => {
+          if (closed || !(await holderGone())) return closed;
+          closed = true;
+          stop();
+          ws.close(SESSION_ENDED_CLOSE, 'session ended');
+          return true;
+        };
+        recheck = setInterval(
+          () => void endIfGone().catch((err) => ctx.logger.error({ err }, 'chat socket recheck failed')),
+          SOCKET_SESSION_RECHECK_MS,
+        );
+        recheck.unref?.();
         const sent = new Set<string>();
-        const send = (message: LiveMessage) => {
+        const push = (message: LiveMessage) => {
           if (sent.has(message.id)) return;
           sent.add(message.id);
           ws.send(JSON.stringify({ type: 'message', message }));
+        };
+        // Each push first checks the session (in order, one after the other): a logged-out or
+        // suspended holder gets the close, not the message.
+        let pushes = Promise.resolve();
+        const send = (message: LiveMessage) => {
+          pushes = pushes
+            .then(async () => {
+              if (!(await endIfGone())) push(message);
+            })
+            .catch((err) => ctx.logger.error({ err }, 'chat socket recheck failed'));
         };
         // Live first (buffered while the backlog goes out), so nothing falls between the two.
         let backlogDone = false;
@@ -220,10 +269,10 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
         }
       },
       onClose() {
-        stopFollowing?.();
+        stop();
       },
       onError() {
-        stopFollowing?.();
+        stop();
       },
     }));
     return upgrade(c, next);
@@ -257,6 +306,13 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
       { message: valueOr(await sendMessage(ctx, { userId, from: 'admin', authorId: admin.id, text }, caller(c, admin.id))) },
       201,
     );
+  });
+
+  api.delete('/admin/chat/conversations/:userId/messages/:id', adminDeleteDoc, async function deleteMemberMessage(c) {
+    const admin = await requireAdmin(ctx, c);
+    const userId = await memberOf(c);
+    const messageId = paramOf(c, 'id', idSchema);
+    return ok(c, valueOr(await deleteMessage(ctx, { userId, messageId, by: 'admin', actorId: admin.id }, caller(c, admin.id))));
   });
 
   api.post('/admin/chat/conversations/:userId/read', adminReadDoc, async function readMemberMessages(c) {

@@ -9,12 +9,14 @@
  * requester only. The audit's reconciliation still finds no difference, and the payment is in the
  * payment history as a `custom` payment.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CUSTOM_REQUESTS_NEED_ANNUAL } from '@members/ui/access';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { reconcile } from '../audit/reconcile.js';
+import { pgTool } from '../backup/siteBackup.js';
 import { billingTestKit, HASH, type Member, seedMember } from '../billing/billing.testkit.js';
 import { ingestVideoFile } from '../catalog/ingest.js';
 import { makeSizedClip } from '../media/media.testkit.js';
@@ -23,6 +25,17 @@ import { TestClock } from '../shared/clock.testkit.js';
 const fixtures = tmpDir('custom-requests-fixtures-');
 afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
 let hashes = 7000;
+
+/** Every byte the store keeps: the SQLite file and its WAL, or a plain pg_dump of the database. */
+function storeBytes(server: TestServer): string {
+  const url = server.store.env.DATABASE_URL;
+  if (url) return execFileSync(pgTool('pg_dump'), ['--no-owner', '--no-acl', url], { maxBuffer: 256 * 1024 * 1024 }).toString('latin1');
+  const file = path.join(server.store.dataDir, 'store.sqlite');
+  return [file, `${file}-wal`]
+    .filter((f) => fs.existsSync(f))
+    .map((f) => fs.readFileSync(f).toString('latin1'))
+    .join('\n');
+}
 
 async function waitTranscoded(server: TestServer, videoId: string): Promise<void> {
   for (;;) {
@@ -198,5 +211,29 @@ forEachStore('custom video requests', (kind) => {
     expect(declined.body.data.request).toMatchObject({ status: 'declined', declineReason: 'Not something we film' });
     expect((await kit.api.post(`/admin/custom-requests/${id}/quote`, { btcAmount: '0.001' }, kit.admin)).status).toBe(409);
     expect((await kit.api.get('/custom-requests', annual.token)).body.data.requests[0]).toMatchObject({ id, status: 'declined' });
+  });
+
+  it('exports the member’s requests, and their erasure leaves none of their descriptions in the store’s bytes', async () => {
+    const annual = await subscribed('annual');
+    const secret = `request-secret-${Date.now().toString(36)}`;
+    const id = (await ask(annual, secret)).body.data.request.id as string;
+    expect((await kit.api.post(`/admin/custom-requests/${id}/quote`, { btcAmount: '0.001' }, kit.admin)).status).toBe(200);
+    const exported = await kit.api.get('/users/me/export', annual.token);
+    expect(exported.status).toBe(200);
+    const { customRequests } = exported.body as unknown as { customRequests: { id: string; description: string; amountSats: number }[] };
+    expect(customRequests).toEqual([expect.objectContaining({ id, description: secret, status: 'quoted', amountSats: 100_000 })]);
+    // Sealed in the log: the description is not in clear in the event's stored data.
+    const stored = await server.ctx.rawStore.readStream(`custom-request-${id}`);
+    expect(JSON.stringify(stored.map((e) => e.data))).not.toContain(secret);
+    expect((await kit.api.post(`/admin/users/${annual.id}/erase`, { reason: 'verified request' }, kit.admin)).status).toBe(200);
+    const bytes = storeBytes(server);
+    expect(bytes.length).toBeGreaterThan(10_000);
+    expect(bytes.includes(secret)).toBe(false);
+    // The request's shape stays for the auditors; its text reads empty.
+    expect(await server.ctx.db.get('SELECT description, status, amount_sats FROM custom_requests WHERE id = ?', [id])).toEqual({
+      description: '',
+      status: 'quoted',
+      amount_sats: 100_000,
+    });
   });
 });

@@ -35,7 +35,9 @@ export function PendingPaymentsTable({ payments, total, busyId, explorerTemplate
           key: 'plan',
           header: 'Plan',
           render: (p) => (
-            <StatusBadge tone={p.planType === 'annual' ? 'brand' : 'info'}>{p.planType === 'annual' ? 'Annual' : 'Monthly'}</StatusBadge>
+            <StatusBadge tone={p.planType === 'annual' ? 'brand' : p.planType === 'custom' ? 'warning' : 'info'}>
+              {p.planType === 'annual' ? 'Annual' : p.planType === 'custom' ? 'Custom request' : 'Monthly'}
+            </StatusBadge>
           ),
         },
         { key: 'amount', header: 'Amount', render: (p) => formatBtc(p.btcAmount) },

@@ -5,9 +5,18 @@
  * admin verified it and delivered the video, a link leads to it (visible to this member only).
  * Others see why they cannot ask (the shared `customRequestAccess` words) and keep their list.
  */
-import { Alert, Button, type CustomRequest, CustomRequestStatus, customRequestKeys, QrCode, Spinner, TextAreaField } from '@members/ui';
+import {
+  Alert,
+  Button,
+  CUSTOM_REQUEST_MAX_LENGTH,
+  type CustomRequest,
+  CustomRequestStatus,
+  customRequestKeys,
+  QrCode,
+  Spinner,
+  TextAreaField,
+} from '@members/ui';
 import { customRequestAccess } from '@members/ui/access';
-import { CUSTOM_REQUEST_MAX_LENGTH } from '@members/ui/api/schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, Navigate } from 'react-router-dom';

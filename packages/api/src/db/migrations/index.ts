@@ -17,6 +17,7 @@ import { tusUploads } from './010_tus_uploads.js';
 import { tusUploadOwner } from './011_tus_upload_owner.js';
 import { chatTickets } from './012_chat_tickets.js';
 import { runnerTokens } from './013_runner_tokens.js';
+import { chatTicketSession } from './014_chat_ticket_session.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -35,4 +36,5 @@ export const migrations: readonly Migration[] = [
   tusUploadOwner,
   chatTickets,
   runnerTokens,
+  chatTicketSession,
 ];

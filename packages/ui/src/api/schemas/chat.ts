@@ -1,8 +1,8 @@
 /** Members' chat with the site's team (issue 30) as the API answers it; the interface is fixed by the issue. */
 import { z } from 'zod';
-import { CHAT_MAX_LENGTH } from '../chatLimits';
+import { CHAT_MAX_LENGTH, CUSTOM_REQUEST_MAX_LENGTH } from '../chatLimits';
 
-export { CHAT_MAX_LENGTH };
+export { CHAT_MAX_LENGTH, CUSTOM_REQUEST_MAX_LENGTH };
 
 /** One message of a conversation; `text` is plain text (clients render it as text, never HTML). */
 export const chatMessageSchema = z
@@ -54,8 +54,6 @@ export const chatSocketMessageSchema = z.object({
   message: chatMessageSchema.extend({ userId: z.string() }),
 });
 
-/** Custom video requests (issue 30, annual plan): the longest description a member may send. */
-export const CUSTOM_REQUEST_MAX_LENGTH = 2000;
 export const CUSTOM_REQUEST_STATUSES = ['requested', 'quoted', 'declined', 'paid', 'delivered'] as const;
 
 /** A custom video request as its member and the admins see it. */
