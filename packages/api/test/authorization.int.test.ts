@@ -125,8 +125,8 @@ const adminOnly = (status: number): Row => ({
 /** The runner API: a runner token only; every member's and admin's token, and none, is a 401. */
 const runnerOnly: Row = { ...open(401, 401) };
 
-/** A runner's job file without its job's signed URL: 403 whatever bearer token comes with it (none is read). */
-const signedOnly: Row = { ...open(403, 403), expired: 403, otherKey: 403 };
+/** A runner's job file without its job's signed URL: 403 for everyone (a bearer token is checked as everywhere, and opens nothing). */
+const signedOnly: Row = open(403);
 
 /** `payerRefusal`: approved (or active) members only; the admin account is approved too. */
 const payer = (status: number): Row => ({ ...signedIn(status), pending: 403 });
@@ -727,7 +727,7 @@ const MATRIX: Record<string, Cell> = {
     prepare: async () => ({ method: 'POST', path: '/api/runners/stop', ...json({ runnerId: 'matrix:1:0000' }) }),
   },
   // The local store's job files: the signed URL of a claimed job is the credential (none here: the
-  // suite runs no claim), so every bearer token, valid or not, meets the signature check's 403.
+  // suite runs no claim), so every valid bearer token meets the signature check's 403.
   'GET /api/runners/files/:id/:claim/source': {
     expect: signedOnly,
     prepare: async (_p, fx) => ({ path: `/api/runners/files/${fx.premiumVideoId}/1/source`, query: 'e=9999999999&s=forged' }),

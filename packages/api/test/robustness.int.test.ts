@@ -361,7 +361,8 @@ forEachStore('robustness', (kind) => {
 
     it('every member-only route answers 401 without a token (and 403 for a rejected member, outside their data rights), no event appended', async () => {
       const problems: string[] = [];
-      const memberRoutes = routes.filter((r) => !isAdminRoute(r) && !isPublicRoute(r));
+      // The runner API takes runner tokens only (its own guard: transcode/remoteRunner.int.test.ts and the matrix).
+      const memberRoutes = routes.filter((r) => !isAdminRoute(r) && !isPublicRoute(r) && !r.path.startsWith('/api/runners/'));
       // A rejected member's restricted session (docs/members.md): their data rights, profile and status.
       const restricted = new Set([
         'GET /api/users/me/export',

@@ -30,6 +30,7 @@ export {
 } from './components/SecondFactor';
 export { StatCard, StatCards } from './components/StatCards';
 export { StatusBadge } from './components/StatusBadge';
+export { TranscodeRunners, transcodeRunnersKey } from './components/TranscodeRunners';
 export { UploadVideoForm, type UploadVideoFormProps } from './components/UploadVideoForm';
 export { useChatSocket } from './components/useChatSocket';
 export { type LinkLikeProps, VideoCard, type VideoCardProps } from './components/VideoCard';

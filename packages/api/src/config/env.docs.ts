@@ -149,7 +149,7 @@ export const envDocs: Record<string, EnvVarDoc> = {
   LIFECYCLE_INTERVAL_SECONDS: { meaning: 'how often the leader runs the subscription lifecycle pass' },
   TRANSCODE_CONCURRENCY: {
     meaning:
-      'HLS transcodes run at once per runner (the leader, or each `pnpm cli transcode-runner`; `0`: none, uploads wait in the queue; see [Media pipeline](videos.md#media-pipeline-hls-renditions-encrypted-segments-entitlement-per-plan))',
+      'HLS transcodes run at once by the leader (and by each deprecated full-context `pnpm cli transcode-runner` without `--concurrency`; a token runner takes `--concurrency`); `0`: none, uploads wait in the queue (see [Media pipeline](videos.md#media-pipeline-hls-renditions-encrypted-segments-entitlement-per-plan))',
   },
   TRANSCODE_IN_SERVER: {
     meaning:

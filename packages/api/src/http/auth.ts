@@ -117,8 +117,11 @@ const ALLOWED_BEFORE_ENROLMENT = /^\/(auth\/|site$|health$|geo\/check$)/;
 /** The API path under /api, as the route table names it. */
 const apiPath = (path: string) => path.replace(/^\/api(?=\/)/, '');
 
-/** The transcode runners' routes: they read their own bearer token, a runner token (transcode/runnerApi.routes.ts). */
-const RUNNER_ROUTES = /^\/runners\//;
+/**
+ * The transcode runners' API: it reads its own bearer token, a runner token (transcode/runnerApi.routes.ts).
+ * Not its job file routes, whose signed URL is the credential: a bearer token there is checked like anywhere.
+ */
+const RUNNER_ROUTES = /^\/runners\/(?!files\/)/;
 
 /**
  * Reads the bearer token when present; a present but invalid or expired token is a 401. With

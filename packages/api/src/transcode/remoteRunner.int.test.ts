@@ -144,93 +144,86 @@ for (const kind of storeKinds) {
         expect((await api.get('/admin/runners', admin)).body.data.runners).toEqual([]);
       }, 180_000);
 
-      it.runIf(media === 'local')(
-        'a job’s upload URL writes that job’s ladder only; a runner token opens no other route',
-        async () => {
-          const made = await createRunnerToken(server.ctx.db, 'attacker', server.clock.now().toISOString());
-          if (!made.ok) throw new Error(made.error);
-          const clip = await makeSizedClip(home, { width: 320, height: 240, seconds: 1 });
-          const a = (await postUpload(server.url, admin, { title: 'A', accessLevel: 'free' }, { video: clip })).body.data.videoId as string;
-          const b = (await postUpload(server.url, admin, { title: 'B', accessLevel: 'free' }, { video: clip })).body.data.videoId as string;
-          const claimed = await until(async () => {
-            const r = (await (await runnerCall(server, 'jobs/claim', made.token, { runnerId: 'evil:1:0000' })).json()) as {
-              data: { job: any };
-            };
-            return r.data.job ?? undefined;
-          }, 'a claim');
-          const other = claimed.videoId === a ? b : a;
-          const ref = { runnerId: 'evil:1:0000', claimAttempt: claimed.claimAttempt };
-          const uploads = (await (
-            await runnerCall(server, `jobs/${claimed.videoId}/uploads`, made.token, { ...ref, files: ['master.m3u8'] })
-          ).json()) as {
-            data: { uploads: { url: string }[] };
+      it('a job’s upload URL writes that job’s ladder only; a runner token opens no other route', async () => {
+        const made = await createRunnerToken(server.ctx.db, 'attacker', server.clock.now().toISOString());
+        if (!made.ok) throw new Error(made.error);
+        const clip = await makeSizedClip(home, { width: 320, height: 240, seconds: 1 });
+        const a = (await postUpload(server.url, admin, { title: 'A', accessLevel: 'free' }, { video: clip })).body.data.videoId as string;
+        const b = (await postUpload(server.url, admin, { title: 'B', accessLevel: 'free' }, { video: clip })).body.data.videoId as string;
+        const claimed = await until(async () => {
+          const r = (await (await runnerCall(server, 'jobs/claim', made.token, { runnerId: 'evil:1:0000' })).json()) as {
+            data: { job: any };
           };
-          const url = new URL(uploads.data.uploads[0]?.url as string, server.url);
-          const put = (u: URL) =>
-            fetch(u, { method: 'PUT', body: '#EXTM3U\n', headers: { 'content-type': 'application/vnd.apple.mpegurl' } });
-          // Another video's ladder with this job's signature: refused, nothing written.
-          const forged = new URL(url.toString().replace(`/files/${claimed.videoId}/`, `/files/${other}/`));
-          expect((await put(forged)).status).toBe(403);
-          // Outside the ladder, or a tampered signature: refused.
-          expect((await put(new URL(url.toString().replace('/hls/master.m3u8', '/hls/..%2Fvideo.mp4')))).status).toBeGreaterThanOrEqual(
-            400,
-          );
-          const badSig = new URL(url);
-          badSig.searchParams.set('s', 'x'.repeat(43));
-          expect((await put(badSig)).status).toBe(403);
-          expect((await put(url)).status).toBe(200);
-          // Another runner of another token cannot act on this claim.
-          const second = await createRunnerToken(server.ctx.db, 'other-box', server.clock.now().toISOString());
-          if (!second.ok) throw new Error(second.error);
-          expect(
-            (await runnerCall(server, `jobs/${claimed.videoId}/uploads`, second.token, { ...ref, files: ['master.m3u8'] })).status,
-          ).toBe(409);
+          return r.data.job ?? undefined;
+        }, 'a claim');
+        const other = claimed.videoId === a ? b : a;
+        const ref = { runnerId: 'evil:1:0000', claimAttempt: claimed.claimAttempt };
+        const uploads = (await (
+          await runnerCall(server, `jobs/${claimed.videoId}/uploads`, made.token, { ...ref, files: ['master.m3u8'] })
+        ).json()) as {
+          data: { uploads: { url: string }[] };
+        };
+        const url = new URL(uploads.data.uploads[0]?.url as string, server.url);
+        const put = (u: URL) =>
+          fetch(u, { method: 'PUT', body: '#EXTM3U\n', headers: { 'content-type': 'application/vnd.apple.mpegurl' } });
+        // Another video's ladder with this job's signature: refused, nothing written.
+        // (the local store's signed route, or the bucket's presigned PUT: the signature covers the key)
+        const forged = new URL(url.toString().replace(`/${claimed.videoId}/`, `/${other}/`));
+        expect((await put(forged)).status).toBe(403);
+        // Outside the ladder, or a tampered signature: refused.
+        expect((await put(new URL(url.toString().replace('/hls/master.m3u8', '/hls/..%2Fvideo.mp4')))).status).toBeGreaterThanOrEqual(400);
+        const badSig = new URL(url);
+        badSig.searchParams.set(media === 's3' ? 'X-Amz-Signature' : 's', media === 's3' ? '0'.repeat(64) : 'x'.repeat(43));
+        expect((await put(badSig)).status).toBe(403);
+        expect((await put(url)).status).toBe(200);
+        const keys = await (await import('../media/mediaStore')).mediaStorageFor(server.ctx).listVideo(other);
+        expect(keys.filter((k) => k.includes('/hls/'))).toEqual([]);
+        // Another runner of another token cannot act on this claim.
+        const second = await createRunnerToken(server.ctx.db, 'other-box', server.clock.now().toISOString());
+        if (!second.ok) throw new Error(second.error);
+        expect((await runnerCall(server, `jobs/${claimed.videoId}/uploads`, second.token, { ...ref, files: ['master.m3u8'] })).status).toBe(
+          409,
+        );
 
-          // A runner token on member and admin routes, and member/admin tokens on runner routes: 401.
-          for (const p of ['/api/admin/videos', '/api/admin/runners', '/api/users/profile', `/api/videos/${other}/stream`]) {
-            const r = await fetch(`${server.url}${p}`, { headers: { authorization: `Bearer ${made.token}` } });
-            expect([p, r.status]).toEqual([p, 401]);
-          }
-          expect((await runnerCall(server, 'jobs/claim', admin, { runnerId: 'admin:1:0000' })).status).toBe(401);
-          expect(
-            (
-              await fetch(`${server.url}/api/runners/jobs/claim`, {
-                method: 'POST',
-                body: '{}',
-                headers: { 'content-type': 'application/json' },
-              })
-            ).status,
-          ).toBe(401);
+        // A runner token on member and admin routes, and member/admin tokens on runner routes: 401.
+        for (const p of ['/api/admin/videos', '/api/admin/runners', '/api/users/profile', `/api/videos/${other}/stream`]) {
+          const r = await fetch(`${server.url}${p}`, { headers: { authorization: `Bearer ${made.token}` } });
+          expect([p, r.status]).toEqual([p, 401]);
+        }
+        expect((await runnerCall(server, 'jobs/claim', admin, { runnerId: 'admin:1:0000' })).status).toBe(401);
+        expect(
+          (
+            await fetch(`${server.url}/api/runners/jobs/claim`, {
+              method: 'POST',
+              body: '{}',
+              headers: { 'content-type': 'application/json' },
+            })
+          ).status,
+        ).toBe(401);
 
-          // Revoked: it can neither claim, renew, nor get upload URLs; a runner started with it stops with a message.
-          expect(await revokeRunnerToken(server.ctx.db, 'attacker', server.clock.now().toISOString())).toBe(true);
-          for (const [route, body] of [
-            ['jobs/claim', { runnerId: 'evil:1:0000' }],
-            [`jobs/${claimed.videoId}/uploads`, { ...ref, files: ['master.m3u8'] }],
-            ['heartbeat', { runnerId: 'evil:1:0000', concurrency: 1, startedAt: new Date().toISOString(), jobs: [] }],
-          ] as const) {
-            const r = await runnerCall(server, route, made.token, body);
-            expect([route, r.status, ((await r.json()) as { error: string }).error]).toEqual([
-              route,
-              401,
-              'Invalid or revoked runner token',
-            ]);
-          }
-          const revoked = spawnRunner(server.url, made.token, home);
-          procs.push(revoked);
-          expect(await revoked.exited).toBe(1);
-          expect(revoked.err()).toMatch(/refused RUNNER_TOKEN \(Invalid or revoked runner token\)/);
-          const wrong = spawnRunner(server.url, 'rnr_not-a-token', home);
-          procs.push(wrong);
-          expect(await wrong.exited).toBe(1);
-          expect(wrong.err()).toMatch(/refused RUNNER_TOKEN/);
-          const none = spawnRunner(server.url, undefined, home);
-          procs.push(none);
-          expect(await none.exited).toBe(2);
-          expect(none.err()).toMatch(/RUNNER_TOKEN is not set/);
-        },
-        120_000,
-      );
+        // Revoked: it can neither claim, renew, nor get upload URLs; a runner started with it stops with a message.
+        expect(await revokeRunnerToken(server.ctx.db, 'attacker', server.clock.now().toISOString())).toBe(true);
+        for (const [route, body] of [
+          ['jobs/claim', { runnerId: 'evil:1:0000' }],
+          [`jobs/${claimed.videoId}/uploads`, { ...ref, files: ['master.m3u8'] }],
+          ['heartbeat', { runnerId: 'evil:1:0000', concurrency: 1, startedAt: new Date().toISOString(), jobs: [] }],
+        ] as const) {
+          const r = await runnerCall(server, route, made.token, body);
+          expect([route, r.status, ((await r.json()) as { error: string }).error]).toEqual([route, 401, 'Invalid or revoked runner token']);
+        }
+        const revoked = spawnRunner(server.url, made.token, home);
+        procs.push(revoked);
+        expect(await revoked.exited).toBe(1);
+        expect(revoked.err()).toMatch(/refused RUNNER_TOKEN \(Invalid or revoked runner token\)/);
+        const wrong = spawnRunner(server.url, 'rnr_not-a-token', home);
+        procs.push(wrong);
+        expect(await wrong.exited).toBe(1);
+        expect(wrong.err()).toMatch(/refused RUNNER_TOKEN/);
+        const none = spawnRunner(server.url, undefined, home);
+        procs.push(none);
+        expect(await none.exited).toBe(2);
+        expect(none.err()).toMatch(/RUNNER_TOKEN is not set/);
+      }, 120_000);
 
       it.runIf(media === 'local')(
         'a running runner whose token is revoked stops at its next heartbeat, exit 1',

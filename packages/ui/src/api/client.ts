@@ -7,6 +7,7 @@ import { createSessionStore, type SessionStore, tokenExpiry } from './session';
 import type {
   AccountSession,
   AdminCustomRequest,
+  AdminRunners,
   AdminStats,
   AdminVideo,
   AdminVideoChanges,
@@ -503,6 +504,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     // admin
     adminStats: () => get<AdminStats>('/admin/stats'),
+    /** The transcode runner tokens (last contact, revoked) and the runners heard from in the last 15 minutes. */
+    adminRunners: () => get<AdminRunners>('/admin/runners', { fallbackError: 'Failed to load the transcode runners' }),
     /** The first page of the approval queue (oldest first); `pendingUsersPage` pages on. */
     pendingUsers: async (): Promise<PendingUser[]> => (await get<{ users: PendingUser[] }>('/admin/users/pending')).users,
     /** One keyset page of the approval queue: pass the previous page's `nextCursor` as `after`. */

@@ -8,6 +8,7 @@ import type {
   accessLevelSchema,
   accountSessionSchema,
   adminCustomRequestSchema,
+  adminRunnersSchema,
   adminStatsSchema,
   adminVideoPageSchema,
   adminVideoSchema,
@@ -131,6 +132,8 @@ export type BitcoinPaymentSubmission = z.input<typeof paymentSubmissionSchema>;
 
 export type Subscription = z.infer<typeof subscriptionSchema>;
 export type AdminStats = z.infer<typeof adminStatsSchema>;
+/** GET /admin/runners: the transcode runner tokens and the runners heard from. */
+export type AdminRunners = z.infer<typeof adminRunnersSchema>;
 export type PendingPayment = z.infer<typeof pendingPaymentSchema>;
 /** GET /admin/analytics. */
 export type AnalyticsAnswer = z.infer<typeof analyticsSchema>;

@@ -1,6 +1,6 @@
 /**
  * The admin dashboard composition shared by the web /admin page and the desktop app: stat cards,
- * upload form, video library, pending users, pending payments (verify or reject with a reason) and
+ * upload form, video library, transcode runners, pending users, pending payments (verify or reject with a reason) and
  * analytics, over the API client from context
  * (or the `client` prop). Needs a QueryClientProvider above it.
  */
@@ -18,6 +18,7 @@ import { PendingPaymentsTable } from './PendingPaymentsTable';
 import { PendingUsersTable } from './PendingUsersTable';
 import { RejectPaymentDialog } from './RejectPaymentDialog';
 import { StatCards } from './StatCards';
+import { TranscodeRunners } from './TranscodeRunners';
 import { UploadVideoForm } from './UploadVideoForm';
 import { VideoLibrary, videoLibraryKey } from './VideoLibrary';
 
@@ -137,6 +138,8 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
       <UploadVideoForm models={models} onUpload={(payload, onProgress) => api.uploadVideo(payload, onProgress)} onUploaded={refreshAll} />
 
       <VideoLibrary api={api} />
+
+      <TranscodeRunners api={api} />
 
       <Card className="admin-section">
         {users.error ? <Alert>{(users.error as Error).message}</Alert> : null}
