@@ -11,8 +11,6 @@
  * Tests and testkits (`*.test.ts`, `*.testkit.ts`) are not cruised: they arrange state and read rows
  * through an area's inner files on purpose.
  */
-/** 'warn' while the code still has violations; 'error' once it has none. */
-const SEVERITY = 'warn';
 const SRC = '^packages/api/src/';
 const INFRA = ['config', 'db', 'eventstore', 'logging', 'privacy/codec', 'shared'];
 const KERNEL = ['context', 'module', 'version'];
@@ -30,14 +28,14 @@ module.exports = {
   forbidden: [
     {
       name: 'not-past-index',
-      severity: SEVERITY,
+      severity: 'error',
       comment: "An area's index.ts is its only face: import another area through it (add the export there), never its inner files.",
       from: { path: `${SRC}([^/]+)` },
       to: { path: area, pathNot: [`${SRC}$1/`, `${SRC}[^/]+/index\\.ts$`] },
     },
     {
       name: 'no-folder-cycle',
-      severity: SEVERITY,
+      severity: 'error',
       comment:
         'Areas depend on each other in one direction only: a cycle between folders means two areas are one, or one should receive a port.',
       scope: 'folder',
@@ -46,28 +44,28 @@ module.exports = {
     },
     {
       name: 'areas-not-to-http-internals',
-      severity: SEVERITY,
+      severity: 'error',
       comment: `Domain areas use the routes layer's public files only (${HTTP_PUBLIC.join(', ')}); the rest is the app's wiring.`,
       from: { path: [area, kernel, infra] },
       to: { path: `${SRC}http/`, pathNot: `${SRC}http/(${HTTP_PUBLIC.join('|')})\\.ts$` },
     },
     {
       name: 'not-to-wiring',
-      severity: SEVERITY,
+      severity: 'error',
       comment: 'Only the composition roots (app.ts, modules.ts, server.ts, main.ts, cli/) import the wiring.',
       from: { pathNot: wiring },
       to: { path: wiring },
     },
     {
       name: 'http-not-to-areas',
-      severity: SEVERITY,
+      severity: 'error',
       comment: 'The routes layer knows no domain area: what it needs (the authenticator) is passed in as a port.',
       from: { path: `${SRC}http/` },
       to: { path: area },
     },
     {
       name: 'infra-not-to-areas',
-      severity: SEVERITY,
+      severity: 'error',
       comment: 'Infrastructure knows no domain area, no routes layer and no wiring.',
       from: { path: infra },
       to: { path: [area, `${SRC}http/`, ...wiring] },

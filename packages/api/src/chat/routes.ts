@@ -17,6 +17,7 @@ import {
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { createRateLimiter } from '../db/rateLimit.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin, requireUser } from '../http/auth.js';
 import { HttpError, ok, tooManyRequests, unauthorized, valueOr } from '../http/envelope.js';
@@ -24,7 +25,6 @@ import { describe } from '../http/openapi.js';
 import { idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
 import { findMemberStanding, sessionEnded } from '../identity/index.js';
 import type { Caller } from '../shared/eventMetadata.js';
-import { createRateLimiter } from '../shared/rateLimit.js';
 import { chatStatus, conversations, deleteMessage, listMessages, markRead, sendAsMember, sendMessage } from './chat.service.js';
 import type { ChatHub, LiveMessage } from './live.js';
 import { issueTicket, redeemTicket } from './tickets.js';

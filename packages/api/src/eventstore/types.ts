@@ -4,21 +4,10 @@
  * (`position`, 1..n, gap-free) and one SHA-256 hash chain over it for auditors.
  */
 import type { Queryable } from '../db/types.js';
+import type { EventMetadata, NewEvent } from '../shared/events.js';
 
-export interface EventMetadata {
-  /** The user who caused the event (absent for system actions such as the scheduler). */
-  actorId?: string | null;
-  requestId?: string | null;
-  /** ISO time the command was handled (from the injected clock). */
-  at: string;
-  [key: string]: unknown;
-}
-
-/** An event as a decider produces it. */
-export interface NewEvent<T extends string = string, D = Record<string, unknown>> {
-  type: T;
-  data: D;
-}
+// Defined beside the deciders that produce them (shared/ imports no store).
+export type { EventMetadata, NewEvent };
 
 export interface RecordedEvent<T extends string = string, D = Record<string, unknown>> {
   eventId: string;

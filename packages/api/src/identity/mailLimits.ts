@@ -15,7 +15,7 @@
  * every API process.
  */
 import type { AppContext } from '../context.js';
-import { createRateLimiter, type RateLimiter } from '../shared/rateLimit.js';
+import { createRateLimiter, type RateLimiter } from '../db/rateLimit.js';
 import { keyedByHmac } from './limits.js';
 
 export type MailKind = 'request' | 'notice';

@@ -2,7 +2,7 @@
  * The pure shape of every aggregate: `decide(command, state) -> events | error` and
  * `evolve(state, event) -> state`. No I/O: time, ids and lookups arrive inside the command.
  */
-import type { NewEvent } from '../eventstore/types.js';
+import type { NewEvent } from './events.js';
 
 /** Expected failures, mapped to HTTP statuses by the routes. */
 export type DomainErrorCode = 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict';

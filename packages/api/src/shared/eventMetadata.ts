@@ -3,8 +3,9 @@
  * system), which request (`requestId`), when (`at`, from the injected clock) and, for commands that
  * mail a link, the origin the link points to. Jobs name themselves with `actor`.
  */
-import type { EventMetadata } from '../eventstore/types.js';
+
 import type { Clock } from './clock.js';
+import type { EventMetadata } from './events.js';
 
 /** Who is calling a use case: the signed-in user (or null), and the HTTP request when there is one. */
 export interface Caller {

@@ -1,5 +1,5 @@
 /**
- * Rate-limit counters shared by every API process on one PostgreSQL (shared/rateLimit.ts).
+ * Rate-limit counters shared by every API process on one PostgreSQL (db/rateLimit.ts).
  * UNLOGGED: a crash may forget counts (they only throttle), and writes skip the WAL. The embedded
  * SQLite store runs one process and counts in memory, so it has no such table.
  */

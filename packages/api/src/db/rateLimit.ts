@@ -7,7 +7,7 @@
  *   process, counted with one atomic upsert that also restarts an expired window. Unlogged: the
  *   counters are not worth a WAL write and may vanish with a database crash (limits then restart).
  */
-import type { Db } from '../db/types.js';
+import type { Db } from './types.js';
 
 export interface RateLimiter {
   /** Counts one hit; resolves false when the key is over its limit. */
