@@ -15,12 +15,12 @@ import { satsToBtc } from '@members/ui/money';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { createRateLimiter } from '../db/rateLimit.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin, requireUser } from '../http/auth.js';
 import { ok, tooManyRequests, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema, jsonBody, paramOf } from '../http/validate.js';
-import { createRateLimiter } from '../shared/rateLimit.js';
 import {
   allRequests,
   declineRequest,
