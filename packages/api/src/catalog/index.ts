@@ -11,7 +11,7 @@ import { mountCatalogRoutes } from './catalog.routes.js';
 import { importsProjection } from './imports.projection.js';
 import { mountUploadRoute } from './upload.route.js';
 
-export { captionOf, captionsOf } from './captions.service.js';
+export { addCaptionTrack, captionOf, captionsOf } from './captions.service.js';
 export type { CaptionRow } from './catalog.projection.js';
 export { findVideo, toVideoEntity, type VideoEntity } from './catalog.queries.js';
 export { type IngestInput, type IngestResult, ingestVideoFile } from './ingest.js';
