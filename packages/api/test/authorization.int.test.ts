@@ -23,6 +23,7 @@ import { sign } from 'hono/jwt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSigningKeys } from '../src/audit/checkpoint.js';
 import { runLifecycle } from '../src/billing/subscriptions.service.js';
+import { addCaptionTrack } from '../src/catalog/index.js';
 import { ingestVideoFile } from '../src/catalog/ingest.js';
 import { registrationPayload } from '../src/identity/identity.testkit.js';
 import { hashPassword } from '../src/identity/passwords.js';
@@ -304,6 +305,26 @@ function multipartUpload(fx: Fixtures): Buffer {
   ]);
 }
 
+const CAPTION_VTT = 'WEBVTT\n\n00:00:00.100 --> 00:00:00.900\nMatrix caption\n';
+/** A caption upload: `language` and a small WebVTT `file`. */
+function multipartCaption(language: string): Buffer {
+  return Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="language"\r\n\r\n${language}\r\n` +
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="clip.vtt"\r\nContent-Type: text/vtt\r\n\r\n${CAPTION_VTT}\r\n` +
+      `--${BOUNDARY}--\r\n`,
+  );
+}
+/** A caption track of the premium video, added through the use case (the matrix's DELETE target). */
+async function captionTrack(fx: Fixtures, language: string): Promise<void> {
+  const r = await addCaptionTrack(
+    fx.server.ctx,
+    fx.premiumVideoId,
+    { bytes: Buffer.from(CAPTION_VTT), language },
+    { actorId: fx.admin.id },
+  );
+  if (!r.ok) throw new Error(r.error.message);
+}
+
 /** Starts and confirms a second factor for `token`; the secret. */
 async function enrol(server: TestServer, token: string): Promise<string> {
   const client = apiClient(server.url);
@@ -456,6 +477,24 @@ const MATRIX: Record<string, Cell> = {
   'DELETE /api/admin/videos/:id': {
     expect: adminOnly(200),
     prepare: async (_p, fx) => ({ method: 'DELETE', path: `/api/admin/videos/${await freshVideo(fx)}` }),
+  },
+  'POST /api/admin/videos/:id/captions': {
+    expect: adminOnly(201),
+    note: 'a small WebVTT for French in the multipart body',
+    prepare: async (_p, fx) => ({
+      method: 'POST',
+      path: `/api/admin/videos/${fx.premiumVideoId}/captions`,
+      body: multipartCaption('fr'),
+      contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    }),
+  },
+  'DELETE /api/admin/videos/:id/captions/:language': {
+    expect: adminOnly(200),
+    note: 'a German track added first for each cell',
+    prepare: async (_p, fx) => {
+      await captionTrack(fx, 'de');
+      return { method: 'DELETE', path: `/api/admin/videos/${fx.premiumVideoId}/captions/de` };
+    },
   },
   'POST /api/admin/upload-video': {
     expect: adminOnly(201),
@@ -669,6 +708,14 @@ const MATRIX: Record<string, Cell> = {
       query: `${signKeyToken(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id, Math.floor(fx.server.ctx.clock.now().getTime() / 1000) + 600)}&w=0`,
     }),
   },
+  'GET /api/hls/:id/captions/:language/index.m3u8': {
+    expect: open(200),
+    prepare: async (_p, fx) => hlsRequest(fx, 'captions/en/index.m3u8'),
+  },
+  'GET /api/hls/:id/captions/:language/captions.vtt': {
+    expect: open(200),
+    prepare: async (_p, fx) => hlsRequest(fx, 'captions/en/captions.vtt'),
+  },
   'POST /api/admin/videos/:id/transcode/retry': {
     expect: adminOnly(409),
     note: 'admin: 409, only a failed transcode can be retried (this one completed)',
@@ -748,6 +795,11 @@ const MATRIX: Record<string, Cell> = {
     expect: premiumViewer(200),
     note: 'admin: 403, an admin account without a subscription is refused premium content like any member (spec §4)',
     prepare: async (_p, fx) => ({ path: `/api/videos/${fx.premiumVideoId}/stream` }),
+  },
+  'GET /api/videos/:id/captions/:language': {
+    expect: premiumViewer(200),
+    note: "with the caller's bearer token (the stream's signed captions URL is the other way in); admin: 403 as for the stream",
+    prepare: async (_p, fx) => ({ path: `/api/videos/${fx.premiumVideoId}/captions/en` }),
   },
   'POST /api/videos/:id/view': {
     expect: premiumViewer(200),
@@ -1083,6 +1135,8 @@ forEachStore('authorization matrix', (kind) => {
     fx.premiumVideoId = await freshVideo(fx, 'premium');
     // Its HLS ladder (the suite runs no transcode worker), for the /api/hls/ rows.
     expect(await transcodeForTest(server, fx.premiumVideoId)).toBe('completed');
+    // An English caption track, for the caption rows.
+    await captionTrack(fx, 'en');
 
     // The states really are what the columns say.
     const sub = async (p: Principal) =>

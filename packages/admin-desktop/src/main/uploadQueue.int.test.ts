@@ -183,3 +183,30 @@ describe('upload queue', () => {
     expect(item?.attempts).toBe(0);
   });
 });
+
+describe('caption sidecars', () => {
+  it('a video uploaded with clip.en.vtt and clip.pt-BR.srt beside it gets both tracks (the SRT as WebVTT); a bad one is reported on the row', async () => {
+    const sub = fs.mkdtempSync(path.join(dir, 'captions-'));
+    const video = path.join(sub, 'clip.mp4');
+    fs.copyFileSync(files.a as string, video);
+    fs.writeFileSync(path.join(sub, 'clip.en.vtt'), 'WEBVTT\n\n00:00:00.100 --> 00:00:01.500\nHello\n');
+    fs.writeFileSync(path.join(sub, 'clip.pt-BR.srt'), '1\n00:00:00,100 --> 00:00:01,500\nOlá\n');
+    fs.writeFileSync(path.join(sub, 'clip.de.vtt'), 'not captions at all\nreally\n');
+    fs.writeFileSync(path.join(sub, 'other.en.vtt'), 'WEBVTT\n');
+    const queue = new UploadQueue(transport(), { progressIntervalMs: 0 });
+    queue.add([
+      { filePath: video, fileName: 'clip.mp4', size: fs.statSync(video).size, metadata: { title: 'Captioned', accessLevel: 'free' } },
+    ]);
+    await queue.whenIdle();
+    const [row] = queue.snapshot().items;
+    expect(row?.state).toBe('completed');
+    expect(row?.captions?.added).toEqual(['en', 'pt-BR']);
+    expect(row?.captions?.failed).toEqual([expect.stringMatching(/^clip\.de\.vtt: Not a valid SRT or WebVTT file: line \d+/)]);
+    const res = await fetch(`${server.url}/api/admin/videos/${row?.videoId}`, { headers: { authorization: `Bearer ${token}` } });
+    const { data } = (await res.json()) as { data: { captions: { language: string; label: string }[] } };
+    expect(data.captions).toEqual([
+      { language: 'en', label: 'English' },
+      { language: 'pt-BR', label: 'Português (Brasil)' },
+    ]);
+  }, 60_000);
+});

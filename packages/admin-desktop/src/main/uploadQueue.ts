@@ -7,6 +7,7 @@
  * process, the dev bridge and the tests.
  */
 
+import { uploadCaptionSidecars } from './captionSidecars.js';
 import { abortableSleep, backoffDelay, bytesPerSecond, type RateSample } from './transferTiming.js';
 import { AbortedError, runTusAttempt, type TusEndpoint, terminateUpload, UploadError, type UploadMetadataInput } from './tusClient.js';
 
@@ -39,6 +40,8 @@ export interface UploadItemSnapshot {
   attempts: number;
   uploadId?: string;
   videoId?: string;
+  /** Caption sidecars sent after the upload (captionSidecars.ts): languages added, files refused. */
+  captions?: { added: string[]; failed: string[] };
   error?: string;
   nextRetryAt?: number;
 }
@@ -235,6 +238,7 @@ export class UploadQueue {
       attempts: i.attempts,
       uploadId: i.uploadId,
       videoId: i.videoId,
+      captions: i.captions,
       error: i.error,
       nextRetryAt: i.state === 'retrying' ? i.nextRetryAt : undefined,
     };
@@ -361,6 +365,8 @@ export class UploadQueue {
       },
       signal,
     );
+    // Caption files beside the video (clip.en.vtt, clip.pt-BR.srt) become its tracks.
+    item.captions = await uploadCaptionSidecars(this.endpoint, videoId, item.input.filePath);
     item.state = 'completed';
     item.videoId = videoId;
     item.serverOffset = item.size;

@@ -43,8 +43,11 @@ export async function captionsOf(db: Queryable, videoId: string): Promise<Captio
   return db.all<CaptionRow>('SELECT * FROM video_captions WHERE video_id = ? ORDER BY language', [videoId]);
 }
 
+/** One track, by its language in any case (`pt-br` finds `pt-BR`). */
 export async function captionOf(db: Queryable, videoId: string, language: string): Promise<CaptionRow | undefined> {
-  return db.get<CaptionRow>('SELECT * FROM video_captions WHERE video_id = ? AND language = ?', [videoId, language]);
+  const tag = canonicalLanguage(language);
+  if (!tag) return undefined;
+  return db.get<CaptionRow>('SELECT * FROM video_captions WHERE video_id = ? AND language = ?', [videoId, tag]);
 }
 
 const decodeUtf8 = (bytes: Uint8Array): string | null => {

@@ -10,7 +10,7 @@ import { mountCatalogRoutes } from './catalog.routes.js';
 import { importsProjection } from './imports.projection.js';
 import { mountUploadRoute } from './upload.route.js';
 
-export { captionOf, captionsOf } from './captions.service.js';
+export { addCaptionTrack, captionOf, captionsOf } from './captions.service.js';
 export type { CaptionRow, VideoRow } from './catalog.projection.js';
 export { findVideo, hlsLadderOf, toVideoEntity, type VideoEntity, viewCountOf } from './catalog.queries.js';
 export { videoIdParam } from './catalog.routes.js';

@@ -19,6 +19,7 @@ import { forEachStore, type StoreKind, startTestServer, type TestServer, tmpDir 
 import { bucketKeys, mediaKinds } from '../../test/s3.js';
 import { appendTestUser } from '../identity/identity.testkit.js';
 import { makeMp4, makeWebm } from '../media/media.testkit.js';
+import { mediaStorageFor } from '../media/mediaStore.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -49,6 +50,9 @@ async function folderOfClips(): Promise<string> {
     path.join(dir, 'golden.json'),
     JSON.stringify({ title: 'Golden Hour', description: 'Sunset on the beach', accessLevel: 'vip', tags: ['sunset', 'beach'] }),
   );
+  // Caption sidecars: added as Golden Hour's tracks (the SRT converted), the language from the name.
+  fs.writeFileSync(path.join(dir, 'golden.en.vtt'), 'WEBVTT\n\n00:00:00.200 --> 00:00:01.500\nSunset <script>x</script>\n');
+  fs.writeFileSync(path.join(dir, 'golden.pt-BR.srt'), '1\n00:00:00,200 --> 00:00:01,500\nPôr do sol\n');
   fs.writeFileSync(path.join(dir, 'fake.mp4'), 'this is not a video, only text with a video name\n'.repeat(20));
   fs.writeFileSync(path.join(dir, 'notes.txt'), 'what the folder holds\n');
   return dir;
@@ -86,7 +90,9 @@ async function importTwice(kind: StoreKind, media: 'local' | 's3') {
     expect(first.stdout).toContain('Not video files, left alone: notes.txt');
     // A pipe gets plain lines, no bar.
     expect(first.stdout).toMatch(/\[1\/4\] fake\.mp4: failed: /);
-    expect(first.stdout).toMatch(/\[2\/4\] golden\.webm: imported as video \S+/);
+    expect(first.stdout).toMatch(
+      /\[2\/4\] golden\.webm: imported as video \S+ \(captions golden\.en\.vtt as en, golden\.pt-BR\.srt as pt-BR\)/,
+    );
     expect(first.stdout).not.toContain('\r');
     expect(first.code).toBe(1);
 
@@ -97,6 +103,21 @@ async function importTwice(kind: StoreKind, media: 'local' | 's3') {
       ['Second', 'free', 0],
     ]);
     expect(JSON.parse((videos[0] as VideoRow).tags)).toEqual(['sunset', 'beach']);
+    // The running site's projection reads what the CLI appended.
+    const tracks = await waitFor(
+      () =>
+        server.ctx.db.all<{ language: string; label: string; caption_key: string }>(
+          'SELECT language, label, caption_key FROM video_captions WHERE video_id = ? ORDER BY language',
+          [(videos[0] as VideoRow).id],
+        ),
+      (rows) => rows.length === 2,
+    );
+    expect(tracks.map((t) => [t.language, t.label])).toEqual([
+      ['en', 'English'],
+      ['pt-BR', 'Português (Brasil)'],
+    ]);
+    const srt = await mediaStorageFor(server.ctx).readText((tracks[1] as { caption_key: string }).caption_key);
+    expect(srt).toBe('WEBVTT\n\n1\n00:00:00.200 --> 00:00:01.500\nPôr do sol\n');
 
     // Recorded as an upload is: VideoUploaded by the admin (and hidden until published), with the file's hash.
     const events = (await server.ctx.store.readAll()).filter((e) => e.type === 'VideoUploaded' || e.type === 'VideoUnpublished');
@@ -133,7 +154,15 @@ async function importTwice(kind: StoreKind, media: 'local' | 's3') {
     const third = await cli(env, [dir]);
     expect(third.stdout).toMatch(/Imported 0, skipped 3 \(already imported\), failed 0 of 3 video files/);
     expect(third.code).toBe(0);
-    expect(fs.readdirSync(dir).sort()).toEqual(['golden.json', 'golden.webm', 'my_clip-01.mp4', 'notes.txt', 'second.mp4']);
+    expect(fs.readdirSync(dir).sort()).toEqual([
+      'golden.en.vtt',
+      'golden.json',
+      'golden.pt-BR.srt',
+      'golden.webm',
+      'my_clip-01.mp4',
+      'notes.txt',
+      'second.mp4',
+    ]);
     return { server, videos };
   } catch (err) {
     await server.close();

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { ACCESS_LEVELS, type AccessLevel, findImport, ingestVideoFile, LIMITS } from '../catalog/index.js';
+import { ACCESS_LEVELS, type AccessLevel, addCaptionTrack, findImport, ingestVideoFile, LIMITS } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import { closeContext, createContext, describeStore } from '../context.js';
 import { configuredAdminEmail, findUserByEmail } from '../identity/index.js';
@@ -54,7 +54,7 @@ export const VIDEO_EXTENSIONS = [
   '.mpeg',
   '.mxf',
 ];
-/** Caption files beside a video: not imported, because the site has no captions yet (the hook is `sidecarsOf`). */
+/** Caption files beside a video (`sidecarsOf`), added as its caption tracks once it is recorded. */
 const CAPTION_EXTENSIONS = ['.vtt', '.srt'];
 
 /** What a sidecar `NAME.json` may say; anything else in it is an error for that file (a typo must not pass silently). */
@@ -161,8 +161,8 @@ export interface Sidecars {
   /** `NAME.json`, when there is one. */
   json: string | null;
   /**
-   * `NAME.vtt`, `NAME.LANG.vtt`, `.srt`: found and reported, not imported. The site has no captions
-   * yet; when it has, they are ingested here, after the video is recorded, with the language from the name.
+   * `NAME.vtt`, `NAME.LANG.vtt`, `.srt`: added as the video's caption tracks after it is recorded,
+   * with the language from the name (`NAME.vtt`: English).
    */
   captions: string[];
 }
@@ -181,6 +181,39 @@ export async function sidecarsOf(root: string, video: string): Promise<Sidecars>
     })
     .sort();
   return { json, captions };
+}
+
+/** The caption language a sidecar's name gives (`clip.pt-BR.srt` → `pt-BR`); none in the name: `en`. */
+export function captionLanguageOf(video: string, caption: string): string {
+  const base = path.basename(video, path.extname(video));
+  const name = path.basename(caption);
+  return name.slice(base.length + 1, -path.extname(name).length) || 'en';
+}
+
+/** Adds the caption files beside an imported video as its tracks; one line per outcome. */
+async function importCaptions(
+  ctx: AppContext,
+  root: string,
+  rel: string,
+  videoId: string,
+  actorId: string,
+  captions: string[],
+): Promise<string> {
+  const added: string[] = [];
+  const refused: string[] = [];
+  for (const caption of captions) {
+    const file = path.join(path.dirname(path.join(root, rel)), caption);
+    const bytes = new Uint8Array(await fsp.readFile(file));
+    const r = await addCaptionTrack(
+      ctx,
+      videoId,
+      { bytes, language: captionLanguageOf(rel, caption) },
+      { actorId, actor: 'cli:videos-import' },
+    );
+    if (r.ok) added.push(`${caption} as ${r.value.language}`);
+    else refused.push(`${caption} not added: ${r.error.message}`);
+  }
+  return [added.length ? `captions ${added.join(', ')}` : '', ...refused].filter(Boolean).join('; ');
 }
 
 /** The sidecar's fields, or the reason it cannot be used (bad JSON, an unknown or invalid field). */
@@ -394,10 +427,11 @@ async function importFolder(ctx: AppContext, opts: ImportArgs, actorId: string):
         }
         throw err;
       }
-      const { captions } = await sidecarsOf(root, rel);
-      const note = captions.length ? ` (captions ${captions.join(', ')} not imported: the site has no captions yet)` : '';
-      if (outcome.kind === 'imported') progress.line(`${label}: imported as video ${outcome.videoId}${note}`);
-      else if (outcome.kind === 'skipped') progress.line(`${label}: skipped, ${outcome.why}`);
+      if (outcome.kind === 'imported') {
+        const { captions } = await sidecarsOf(root, rel);
+        const note = captions.length ? await importCaptions(ctx, root, rel, outcome.videoId, actorId, captions) : '';
+        progress.line(`${label}: imported as video ${outcome.videoId}${note ? ` (${note})` : ''}`);
+      } else if (outcome.kind === 'skipped') progress.line(`${label}: skipped, ${outcome.why}`);
       else {
         progress.line(`${label}: failed: ${outcome.why}`);
         failures.push(`${rel}: ${outcome.why}`);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listFolder, parseImportArgs, readSidecar, sidecarsOf, titleFromFileName } from './videosImport.js';
+import { captionLanguageOf, listFolder, parseImportArgs, readSidecar, sidecarsOf, titleFromFileName } from './videosImport.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-import-unit-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -58,5 +58,11 @@ describe('videos import', () => {
     expect((await listFolder(root, true)).videos).toEqual(['a.MOV', 'b.mp4', path.join('sub', 'c.webm')]);
     expect(await sidecarsOf(root, 'a.MOV')).toEqual({ json: path.join(root, 'a.json'), captions: ['a.en.vtt'] });
     expect(await sidecarsOf(root, 'b.mp4')).toEqual({ json: null, captions: ['b.srt'] });
+  });
+
+  it("a caption sidecar's language is in its name, English when none", () => {
+    expect(captionLanguageOf('clip.mp4', 'clip.vtt')).toBe('en');
+    expect(captionLanguageOf('sub/clip.mp4', 'clip.en.vtt')).toBe('en');
+    expect(captionLanguageOf('clip.mov', 'clip.pt-BR.srt')).toBe('pt-BR');
   });
 });

@@ -77,6 +77,7 @@ forEachStore('streaming', (kind) => {
           if (message) expect(r.body).toEqual({ success: false, error: message });
           else {
             expect(Object.keys(r.body.data).sort()).toEqual([
+              'captions',
               'expiresAt',
               'hlsUrl',
               'previewsUrl',

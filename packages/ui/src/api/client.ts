@@ -6,6 +6,7 @@
 import { createSessionStore, type SessionStore, tokenExpiry } from './session';
 import type {
   AccountSession,
+  AddedCaption,
   AdminCustomRequest,
   AdminRunners,
   AdminStats,
@@ -23,6 +24,7 @@ import type {
   CustomRequest,
   CustomRequestPayment,
   DeleteAccountPayload,
+  DeletedCaption,
   DeletedVideo,
   EmailVerified,
   GeoCheck,
@@ -563,6 +565,21 @@ export function createApiClient(options: ApiClientOptions = {}) {
     deleteVideo: (id: string) =>
       request<DeletedVideo>('DELETE', `/admin/videos/${encodeURIComponent(id)}`, {
         fallbackError: 'Failed to delete video',
+      }),
+    /** Adds a caption track (.vtt or .srt); the same language replaces it (docs/videos.md#captions). */
+    addCaption: (id: string, file: Blob, language: string, label?: string, fileName = 'captions.vtt') => {
+      const form = new FormData();
+      form.append('language', language);
+      if (label) form.append('label', label);
+      form.append('file', file, fileName);
+      return request<AddedCaption>('POST', `/admin/videos/${encodeURIComponent(id)}/captions`, {
+        body: form,
+        fallbackError: 'Failed to add captions',
+      });
+    },
+    removeCaption: (id: string, language: string) =>
+      request<DeletedCaption>('DELETE', `/admin/videos/${encodeURIComponent(id)}/captions/${encodeURIComponent(language)}`, {
+        fallbackError: 'Failed to remove captions',
       }),
     analytics: async (): Promise<AnalyticsPoint[]> => toAnalyticsPoints(await get<AnalyticsAnswer>('/admin/analytics')),
 

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type {
   accessLevelSchema,
   accountSessionSchema,
+  addedCaptionSchema,
   adminCustomRequestSchema,
   adminRunnersSchema,
   adminStatsSchema,
@@ -20,6 +21,7 @@ import type {
   chatStatusSchema,
   customRequestPaymentAnswerSchema,
   customRequestSchema,
+  deletedCaptionSchema,
   deletedVideoSchema,
   emailVerifiedAnswerSchema,
   featuredVideoSchema,
@@ -113,6 +115,8 @@ export type TranscodeState = z.infer<typeof transcodeStateSchema>;
 /** POST /videos/{id}/view. */
 export type ViewAnswer = z.infer<typeof viewAnswerSchema>;
 export type DeletedVideo = z.infer<typeof deletedVideoSchema>;
+export type AddedCaption = z.infer<typeof addedCaptionSchema>;
+export type DeletedCaption = z.infer<typeof deletedCaptionSchema>;
 export type GeoCheck = z.infer<typeof geoCheckSchema>;
 
 export type PlanType = z.infer<typeof planTypeSchema>;

@@ -2,7 +2,8 @@
  * 'Video Library': every uploaded video, published or not (GET /admin/videos), ten to a page, with
  * access level, publish/unpublish (PUT /admin/videos/{id}) and delete after a confirmation
  * (DELETE /admin/videos/{id}), the HLS transcode's progress (polled while one is queued or running)
- * and a retry of a failed one (POST /admin/videos/{id}/transcode/retry). Lives under the ['admin'] query key, so the dashboard's refresh
+ * and a retry of a failed one (POST /admin/videos/{id}/transcode/retry), and each video's caption
+ * tracks (VideoCaptions.tsx). Lives under the ['admin'] query key, so the dashboard's refresh
  * after an upload reloads it too.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -14,6 +15,7 @@ import { Button } from './Button';
 import { Card } from './Card';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Alert, Spinner } from './Feedback';
+import { VideoCaptions } from './VideoCaptions';
 import { VideoLibraryTable } from './VideoLibraryTable';
 
 export const videoLibraryKey = ['admin', 'videos'] as const;
@@ -37,6 +39,7 @@ export function VideoLibrary({ api, pageSize = LIBRARY_PAGE_SIZE }: { api: ApiCl
   const [notice, setNotice] = useState<Notice>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<AdminVideo | null>(null);
+  const [captionsOf, setCaptionsOf] = useState<string | null>(null);
   const key = [...videoLibraryKey, page, pageSize] as const;
 
   const list = useQuery({
@@ -118,7 +121,12 @@ export function VideoLibrary({ api, pageSize = LIBRARY_PAGE_SIZE }: { api: ApiCl
             onTogglePublished={(video) => update.mutate({ video, changes: { published: !video.published } })}
             onDelete={(video) => setDeleting(video)}
             onRetryTranscode={(video) => retry.mutate(video)}
+            onCaptions={(video) => setCaptionsOf((open) => (open === video.id ? null : video.id))}
           />
+          {(() => {
+            const video = list.data?.videos.find((v) => v.id === captionsOf);
+            return video ? <VideoCaptions api={api} video={video} onChanged={refresh} /> : null;
+          })()}
           {pages > 1 && (
             <nav className="pagination" aria-label="Video library pages">
               <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => Math.max(1, p - 1))}>

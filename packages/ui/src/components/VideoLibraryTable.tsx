@@ -26,6 +26,8 @@ export interface VideoLibraryTableProps {
   onDelete(video: AdminVideo): void;
   /** Queues a failed transcode again. */
   onRetryTranscode?(video: AdminVideo): void;
+  /** Opens the video's caption tracks. */
+  onCaptions?(video: AdminVideo): void;
 }
 
 /** The transcode cell: what the member player will get. */
@@ -78,6 +80,7 @@ export function VideoLibraryTable({
   onTogglePublished,
   onDelete,
   onRetryTranscode,
+  onCaptions,
 }: VideoLibraryTableProps) {
   return (
     <DataTable
@@ -144,6 +147,11 @@ export function VideoLibraryTable({
               >
                 {v.published ? 'Unpublish' : 'Publish'}
               </Button>
+              {onCaptions && (
+                <Button size="sm" variant="secondary" onClick={() => onCaptions(v)} aria-label={`Captions of ${v.title}`}>
+                  Captions{v.captions?.length ? ` (${v.captions.length})` : ''}
+                </Button>
+              )}
               <Button size="sm" variant="danger" disabled={busyId === v.id} onClick={() => onDelete(v)} aria-label={`Delete ${v.title}`}>
                 Delete
               </Button>

@@ -7,7 +7,10 @@
  * rendition) and seek previews over the seek bar (SeekPreview.tsx). Every control has a name for
  * screen readers, and the keyboard plays, pauses and seeks (playerKeys.ts). When nothing can be
  * shown, a refusal of access reads 'Access Restricted' and a fetch or decode failure after access
- * was granted reads 'Playback failed' with a retry (failure.ts).
+ * was granted reads 'Playback failed' with a retry (failure.ts). Caption tracks are `<track>`
+ * elements over the signed WebVTT URLs (every engine renders them, hls.js or native or progressive),
+ * chosen in the CC menu (a menu button, arrow keys inside it, Escape closes) and remembered for the
+ * member's next videos (captions.ts).
  */
 import { accessDecision } from '@members/ui/access';
 import type { StreamInfo, Video } from '@members/ui/api';
@@ -18,6 +21,7 @@ import { api } from '../app/api';
 import { useGeo } from '../app/geo';
 import { useSession } from '../app/session';
 import { type AdaptiveSource, attachStream, type Engine, type Quality, type StreamProblem } from './adaptiveSource';
+import { chooseCaption, rememberCaption, rememberedCaption, showCaption } from './captions';
 import { type FailureKind, mediaFailure, NOT_READY, nothingToPlay, PLAYBACK_FAILED, streamRequestFailure } from './failure';
 import { keyTargetOf, playerKeyAction } from './playerKeys';
 import { isBlockedShortcut, MIN_VIEW_SECONDS, randomWatermarkPosition, WATERMARK_MOVE_MS } from './protection';
@@ -67,6 +71,10 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
   // Every problem of this attempt, to tell a refused fetch from a failed decode when the last engine gives up.
   const problemsRef = useRef<StreamProblem[]>([]);
   const previews = useSeekPreviews(state.kind === 'ready' ? state.stream.previewsUrl : null);
+  const [caption, setCaption] = useState<string | null>(null);
+  const [captionMenu, setCaptionMenu] = useState(false);
+  const captionButtonRef = useRef<HTMLButtonElement>(null);
+  const captionMenuRef = useRef<HTMLDivElement>(null);
 
   // 1. The stream is asked for only when the user may watch (spec §4, §5).
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` asks again on "Try again"
@@ -133,6 +141,49 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
     };
   }, [stream]);
 
+  // 1c'. Captions: the member's remembered language when this video has it; shown on the element
+  // (again whenever a text track is added: native HLS adds the master's own, kept hidden).
+  const tracks = stream?.captions ?? [];
+  useEffect(() => {
+    setCaption(stream ? chooseCaption(stream.captions ?? [], rememberedCaption()) : null);
+  }, [stream]);
+  useEffect(() => {
+    const el = videoRef.current;
+    if (!el || !stream) return;
+    const apply = () => showCaption(el, caption);
+    apply();
+    el.textTracks.addEventListener('addtrack', apply);
+    return () => el.textTracks.removeEventListener('addtrack', apply);
+  }, [caption, stream]);
+  useEffect(() => {
+    if (!captionMenu) return;
+    const menu = captionMenuRef.current;
+    (menu?.querySelector<HTMLElement>('[aria-checked=true]') ?? menu?.querySelector<HTMLElement>('[role=menuitemradio]'))?.focus();
+  }, [captionMenu]);
+
+  function pickCaption(language: string | null) {
+    setCaption(language);
+    rememberCaption(language);
+    setCaptionMenu(false);
+    captionButtonRef.current?.focus();
+  }
+
+  function captionMenuKeys(e: React.KeyboardEvent<HTMLDivElement>) {
+    const items = [...(captionMenuRef.current?.querySelectorAll<HTMLElement>('[role=menuitemradio]') ?? [])];
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const go = (i: number) => items[(i + items.length) % items.length]?.focus();
+    if (e.key === 'ArrowDown') go(at + 1);
+    else if (e.key === 'ArrowUp') go(at - 1);
+    else if (e.key === 'Home') go(0);
+    else if (e.key === 'End') go(items.length - 1);
+    else if (e.key === 'Escape' || e.key === 'Tab') {
+      setCaptionMenu(false);
+      if (e.key === 'Tab') return;
+      captionButtonRef.current?.focus();
+    } else return;
+    e.preventDefault();
+  }
+
   // 1c. A failure takes the focus, so a keyboard or screen-reader user lands on what happened and its actions.
   useEffect(() => {
     if (state.kind === 'error') alertRef.current?.focus();
@@ -166,6 +217,8 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
     if (!d) return;
     function onKey(e: KeyboardEvent) {
       if (e.defaultPrevented) return;
+      // Inside the captions menu the arrows, Home, End and Escape are the menu's.
+      if ((e.target as Element | null)?.closest?.('[role=menu]')) return;
       const el = videoRef.current;
       const action = playerKeyAction(e, keyTargetOf(e.target));
       if (!el || !action) return;
@@ -305,7 +358,7 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
         {state.kind === 'ready' && (
           <>
             <div ref={frameRef} className={`player-frame${fullscreen ? ' is-fullscreen' : ''}`}>
-              {/* biome-ignore lint/a11y/useMediaCaption: the catalog has no caption tracks */}
+              {/* biome-ignore lint/a11y/useMediaCaption: the caption tracks are the video's own (none until an admin adds one) */}
               <video
                 ref={attachVideo}
                 data-testid="secure-video"
@@ -323,7 +376,11 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
                 onTimeUpdate={(e) => setCurrent(e.currentTarget.currentTime)}
                 onLoadedMetadata={(e) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)}
                 onVolumeChange={(e) => setVolume(e.currentTarget.volume)}
-              />
+              >
+                {tracks.map((t) => (
+                  <track key={t.language} kind="captions" srcLang={t.language} label={t.label} src={t.url} />
+                ))}
+              </video>
               <div className="watermark" data-testid="watermark" aria-hidden="true" style={{ top: `${mark.top}%`, left: `${mark.left}%` }}>
                 {state.stream.watermarkText}
               </div>
@@ -418,6 +475,49 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
                       ))}
                     </select>
                   </label>
+                )}
+                {tracks.length > 0 && (
+                  <div className="captions">
+                    <button
+                      ref={captionButtonRef}
+                      type="button"
+                      className={`ctrl cc${caption ? ' is-on' : ''}`}
+                      aria-label="Captions"
+                      aria-haspopup="menu"
+                      aria-expanded={captionMenu}
+                      aria-controls="captions-menu"
+                      data-caption={caption ?? 'off'}
+                      onClick={() => setCaptionMenu((open) => !open)}
+                    >
+                      CC
+                    </button>
+                    {captionMenu && (
+                      // biome-ignore lint/a11y/useSemanticElements: an ARIA menu of radio items (no native element is one)
+                      <div
+                        id="captions-menu"
+                        ref={captionMenuRef}
+                        className="captions-menu"
+                        role="menu"
+                        aria-label="Captions"
+                        tabIndex={-1}
+                        onKeyDown={captionMenuKeys}
+                      >
+                        {[{ language: null as string | null, label: 'Off' }, ...tracks].map((t) => (
+                          <button
+                            key={t.language ?? 'off'}
+                            type="button"
+                            role="menuitemradio"
+                            aria-checked={caption === t.language}
+                            lang={t.language ?? undefined}
+                            tabIndex={-1}
+                            onClick={() => pickCaption(t.language)}
+                          >
+                            {t.label}
+                          </button>
+                        ))}
+                      </div>
+                    )}
+                  </div>
                 )}
                 <button
                   type="button"

@@ -46,6 +46,12 @@ function UploadCell({ row, onControl }: { row: BulkRow; onControl: BulkTableProp
         <ProgressLine label={`Upload progress for ${row.fileName}`} done={u.uploadedBytes} total={u.size} speed={u.speed} />
       )}
       {u.state === 'completed' && <span className="bulk-video-id">Video ID: {u.videoId}</span>}
+      {u.state === 'completed' && u.captions && u.captions.added.length > 0 && (
+        <span className="bulk-captions">Captions: {u.captions.added.join(', ')}</span>
+      )}
+      {u.state === 'completed' && u.captions && u.captions.failed.length > 0 && (
+        <span className="bulk-error">Captions not added: {u.captions.failed.join('; ')}</span>
+      )}
       {(u.state === 'failed' || u.state === 'retrying') && u.error && <span className="bulk-error">{u.error}</span>}
       <div className="row-actions">
         {(u.state === 'uploading' || u.state === 'queued' || u.state === 'retrying') && (
