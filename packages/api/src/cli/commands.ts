@@ -15,6 +15,7 @@ import { projectionsRebuild } from './projectionsRebuild.js';
 import { storeCopy } from './storeCopy.js';
 import { transcodeRunner } from './transcodeRunner.js';
 import { videosImport } from './videosImport.js';
+import { watermarkIdentify } from './watermark.js';
 
 export type { CliCommand, CliInput } from './command.js';
 
@@ -37,4 +38,5 @@ export const commands: Record<string, CliCommand> = {
   'erasures reapply': erasuresReapply,
   'transcode-runner': transcodeRunner,
   'videos import': videosImport,
+  'watermark identify': watermarkIdentify,
 };

@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { findVideo, hlsLadderOf } from '../catalog/catalog.queries.js';
 import { videoIdParam } from '../catalog/catalog.routes.js';
 import type { AppContext } from '../context.js';
+import { memberVariants } from '../forensics/index.js';
 import { geoCheckFor } from '../geo/geoCheck.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { forbidden, notFound, valueOr } from '../http/envelope.js';
@@ -31,7 +32,7 @@ import { MediaStoreError } from '../media/storage.js';
 import { keyOf, windowKey } from '../transcode/videoKeys.js';
 import { recheckAccess } from './accessRecheck.js';
 import { entitledRenditions } from './entitlement.js';
-import { masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists.js';
+import { isMarkedPlaylist, masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists.js';
 import { type HlsGrant, signKeyToken, verifyHlsGrant, verifyKeyToken } from './hlsSignature.js';
 import { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './media.route.js';
 import { SHARED_CACHE, sendStoredFile } from './sendMedia.js';
@@ -148,15 +149,23 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       const stored = await readStoredText(keyOfFile(videoId, `${name}/index.m3u8`));
       if (stored === null) throw notFound('Video not found');
       const keyUri = `${hlsBase(videoId)}/key?${signKeyToken(ctx, videoId, grant.userId, grant.expires)}`;
-      return text(c, rewriteMediaPlaylist(stored, name, query, keyUri), PLAYLIST_TYPE);
+      // A marked ladder (FORENSIC_WATERMARK): the member's own A/B sequence, their code (docs/leak-tracing.md).
+      const variants = isMarkedPlaylist(stored)
+        ? await memberVariants(ctx, grant.userId, videoId, stored.split(/\r?\n/).filter((l) => l && !l.startsWith('#')).length)
+        : null;
+      return text(
+        c,
+        rewriteMediaPlaylist(stored, name, query, keyUri, variants ? (i) => (variants[i] === 1 ? 1 : 0) : undefined),
+        PLAYLIST_TYPE,
+      );
     },
   );
 
   // One parameter for "{rendition}-seg_NNNNN.ts": a segment URL has two parameters, not three.
   api.get(
-    '/hls/:id/segments/:segment{[0-9]+p-seg_[0-9]+\\.ts}',
+    '/hls/:id/segments/:segment{[0-9]+p-seg_[0-9]+b?\\.ts}',
     hlsDoc(
-      'An AES-128 encrypted MPEG-TS segment ({rendition}-seg_NNNNN.ts)',
+      'An AES-128 encrypted MPEG-TS segment ({rendition}-seg_NNNNN.ts; a marked ladder also has variant B, seg_NNNNNb.ts)',
       z.object({ id: z.string(), segment: z.string() }),
       'video/mp2t',
     ),
