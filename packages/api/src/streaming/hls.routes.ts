@@ -4,7 +4,9 @@
  *
  *   master.m3u8                    the renditions this viewer may watch, nothing else
  *   {name}/index.m3u8              a media playlist; segment URIs signed, a key URI per key window
- *   segments/{name}-seg_00000.ts   an AES-128 encrypted segment (sendMedia.ts: nginx X-Accel-Redirect or Node)
+ *   segments/{name}-seg_00000.ts   an AES-128 encrypted segment (sendMedia.ts: nginx X-Accel-Redirect or Node);
+ *                                  a marked ladder (FORENSIC_WATERMARK) also has variant B, `seg_00000b.ts`, and
+ *                                  each member's media playlist picks A or B per position (docs/leak-tracing.md)
  *   previews.vtt, sprites/…jpg     seek previews
  *   key?u&e&t&w                    window w's AES key (no `w`: the video's one key, ladders made before
  *                                  windows): a valid key token AND the access decision now

@@ -14,6 +14,8 @@
  *   videos/{id}/hls/{name}/progressive.mp4 the rendition as one faststart MP4 (what a member capped at its height gets)
  *   videos/{id}/hls/sprites/sprite-001.jpg seek-preview sheets (10×10 tiles of 160×90)
  *   videos/{id}/hls/previews.vtt           WebVTT map of the tiles
+ * With FORENSIC_WATERMARK (watermarkVariants.ts): 1 s segments, `{name}/seg_00000b.ts` beside every
+ * `seg_00000.ts` (variant B), no progressive.mp4, and `hls/watermark/` (the detector's reference frames).
  */
 import { spawn } from 'node:child_process';
 import fsp from 'node:fs/promises';
