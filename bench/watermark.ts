@@ -156,7 +156,7 @@ const members = Array.from({ length: MEMBERS - 1 }, () => randomBytes(32)).conca
 const t0 = performance.now();
 const frames = framesOf(await grayFrames(copy));
 const at = align(mean, frames);
-const reads = readSegments(a, b, frames, at?.offset ?? 0, starts).filter((r) => r.bit !== null);
+const reads = readSegments(a, b, frames, at?.offset ?? 0, starts, patternShape('bench')).filter((r) => r.bit !== null);
 const first = reads[0]?.index ?? 0;
 const span = (reads[reads.length - 1]?.index ?? 0) - first + 1;
 let best = Number.POSITIVE_INFINITY;

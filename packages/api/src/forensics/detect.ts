@@ -5,12 +5,13 @@
  * covers is read as A or B from the sign of the mark pattern's share in what the copy holds.
  *
  * Per frame, the copy `c` is fitted by least squares as `α·m + β + γ·p`, where `m = (A+B)/2` is
- * the reference frame without the mark and `p = (A−B)/2` the mark itself as the encoder kept it
- * (averaged over the whole video: the pattern never moves). γ ≈ +1 in an A segment, −1 in a B
+ * the reference frame without the mark and `p = (A−B)/2` the mark itself (the pattern's formula at 64×36). γ ≈ +1 in an A segment, −1 in a B
  * segment, ≈ 0 in a copy that never carried the mark; α and β absorb a changed contrast or
  * brightness (a screen capture, a re-grade). A segment's bit counts only when the mean of its
  * frames' γ is at least MIN_GAMMA away from 0 and agrees in sign in most of its frames.
  */
+
+import { MARK_AMPLITUDE, type PatternShape } from './pattern.js';
 
 export const FRAME_WIDTH = 64;
 export const FRAME_HEIGHT = 36;
@@ -103,14 +104,19 @@ export function align(reference: Frames, copy: Frames): Alignment | null {
   return best;
 }
 
-/** The mark as the encoder kept it: the mean over the video of (A−B)/2, per pixel. */
-export function markPattern(a: Frames, b: Frames): Float64Array {
+/**
+ * The mark at the detector's size: the pattern's formula (pattern.ts) evaluated at each 64×36
+ * cell's centre. Taken from the formula, not from the decoded variants: A and B decoded apart may
+ * pick their frames a frame apart, and their difference would then hold motion, not the mark.
+ */
+export function markPattern(shape: PatternShape): Float64Array {
   const p = new Float64Array(FRAME_PIXELS);
-  const n = Math.min(a.count, b.count);
-  for (let i = 0; i < n; i++)
-    for (let k = 0; k < FRAME_PIXELS; k++)
-      p[k] = (p[k] ?? 0) + ((a.data[i * FRAME_PIXELS + k] ?? 0) - (b.data[i * FRAME_PIXELS + k] ?? 0)) / 2;
-  for (let k = 0; k < FRAME_PIXELS; k++) p[k] = (p[k] ?? 0) / Math.max(1, n);
+  for (let y = 0; y < FRAME_HEIGHT; y++)
+    for (let x = 0; x < FRAME_WIDTH; x++)
+      p[y * FRAME_WIDTH + x] =
+        MARK_AMPLITUDE *
+        Math.cos((2 * Math.PI * shape.fx * (x + 0.5)) / FRAME_WIDTH + shape.phaseX) *
+        Math.cos((2 * Math.PI * shape.fy * (y + 0.5)) / FRAME_HEIGHT + shape.phaseY);
   return p;
 }
 
@@ -172,8 +178,15 @@ export interface SegmentRead {
  * Reads every segment the aligned copy covers. `segmentStarts` are the segments' start times in
  * seconds (the last entry: the video's end).
  */
-export function readSegments(a: Frames, b: Frames, copy: Frames, offset: number, segmentStarts: readonly number[]): SegmentRead[] {
-  const p = markPattern(a, b);
+export function readSegments(
+  a: Frames,
+  b: Frames,
+  copy: Frames,
+  offset: number,
+  segmentStarts: readonly number[],
+  shape: PatternShape,
+): SegmentRead[] {
+  const p = markPattern(shape);
   const reads: SegmentRead[] = [];
   for (let s = 0; s + 1 < segmentStarts.length; s++) {
     const from = (segmentStarts[s] ?? 0) + EDGE_SECONDS;

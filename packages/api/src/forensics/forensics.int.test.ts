@@ -20,6 +20,7 @@ import { allowedErrors, codeBits } from './code';
 import { align, framesOf, readSegments } from './detect';
 import { grayFrames } from './frames';
 import { describeIdentification, identifyCopy } from './identify';
+import { patternShape } from './pattern';
 
 const run = promisify(execFile);
 const ffmpeg = (args: string[]) =>
@@ -162,7 +163,7 @@ forEachStore('leak tracing', (kind) => {
     for (const name of [`leak-${kind}-0.mp4`, `leak-${kind}-1.mp4`, `leak-${kind}-unmarked.mp4`]) {
       const copy = framesOf(await grayFrames(path.join(fixtures, name)));
       const at = align(mean, copy);
-      const reads = readSegments(a, b, copy, at?.offset ?? 0, starts).filter((r) => r.bit !== null);
+      const reads = readSegments(a, b, copy, at?.offset ?? 0, starts, patternShape(videoId)).filter((r) => r.bit !== null);
       const allowed = allowedErrors(reads.length);
       for (let k = 0; k < 200 && reads.length > 0; k++) {
         const bits = codeBits(randomBytes(32), videoId, 0, starts.length);

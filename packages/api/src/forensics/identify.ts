@@ -11,7 +11,7 @@ import { type Candidate, codeBits, minimumBits, verdict } from './code.js';
 import { align, type Frames, framesOf, readSegments } from './detect.js';
 import { grayFrames } from './frames.js';
 import { liveCodeSecrets } from './memberCodes.js';
-import { MARKED_SEGMENT_SECONDS } from './pattern.js';
+import { MARKED_SEGMENT_SECONDS, patternShape } from './pattern.js';
 
 /** Mean frame correlation below which a copy is not taken to be (this part of) a video. */
 export const MIN_ALIGNMENT = 0.9;
@@ -79,7 +79,7 @@ export async function identifyCopy(
   }
   if (!best || best.score < MIN_ALIGNMENT) return { kind: 'no-match', videoId: opts.videoId ?? null, bits: 0, stretch: null };
   const { ref, offset } = best;
-  const covered = readSegments(ref.a, ref.b, copy, offset, ref.segmentStarts);
+  const covered = readSegments(ref.a, ref.b, copy, offset, ref.segmentStarts, patternShape(ref.videoId));
   const reads = covered.filter((r) => r.bit !== null);
   const videoId = ref.videoId;
   // Too short: fewer whole segments than any verdict needs. Long enough but unreadable: no mark, no match.
