@@ -16,6 +16,7 @@ import { runnersTokenCreate, runnersTokenList, runnersTokenRevoke } from './runn
 import { storeCopy } from './storeCopy.js';
 import { transcodeRunner } from './transcodeRunner.js';
 import { videosImport } from './videosImport.js';
+import { watermarkIdentify } from './watermark.js';
 
 export type { CliCommand, CliInput } from './command.js';
 
@@ -41,4 +42,5 @@ export const commands: Record<string, CliCommand> = {
   'runners token list': runnersTokenList,
   'runners token revoke': runnersTokenRevoke,
   'videos import': videosImport,
+  'watermark identify': watermarkIdentify,
 };

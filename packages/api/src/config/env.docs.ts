@@ -160,6 +160,10 @@ export const envDocs: Record<string, EnvVarDoc> = {
       'how long a claimed transcode job stays with its runner without a renewal (renewed every third of it); a runner that dies loses its job to another after this (see [Transcode runners](transcode-runners.md#leases-what-happens-when-a-runner-dies))',
   },
   TRANSCODE_PRESET: { meaning: 'x264 preset of the HLS ladder (`ultrafast` … `veryslow`): speed against size at the same quality' },
+  FORENSIC_WATERMARK: {
+    meaning:
+      "Leak tracing: every rendition transcoded twice (A/B, 1 s segments) so each member's playlist spells their code; about twice the transcode CPU and segment storage, no progressive files (docs/leak-tracing.md)",
+  },
   FFMPEG_PATH: {
     default: '`/usr/bin/ffmpeg`, else the `@ffmpeg-installer` static build',
     meaning:

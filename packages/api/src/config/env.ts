@@ -120,6 +120,8 @@ export const envSchema = z.object({
   TRANSCODE_PRESET: z
     .enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'])
     .default('veryfast'),
+  /** Leak tracing: every rendition transcoded in A/B variants spelling each member's code in their playlists (docs/leak-tracing.md). */
+  FORENSIC_WATERMARK: bool.default(false),
   /** The ffmpeg and ffprobe binaries (media/ffmpeg.ts reads them; default: Debian's /usr/bin, then the npm static builds). */
   FFMPEG_PATH: z.string().min(1).optional(),
   FFPROBE_PATH: z.string().min(1).optional(),

@@ -127,7 +127,7 @@ const INGEST_MARKER = /\.([A-Za-z0-9_-]{1,64})\.ingest$/;
 const STALE_STAGING_MS = 24 * 60 * 60 * 1000;
 
 const KEY =
-  /^videos\/[A-Za-z0-9_-]{1,64}\/((video|thumbnail)\.[a-z0-9]{2,5}|captions\/[A-Za-z0-9-]{2,35}\.[0-9a-f]{8}\.vtt|hls\/(master\.m3u8|previews\.vtt|\d{3,4}p\/(index\.m3u8|seg_\d{5}\.ts|progressive\.mp4)|sprites\/sprite-\d{3}\.jpg))$/;
+  /^videos\/[A-Za-z0-9_-]{1,64}\/((video|thumbnail)\.[a-z0-9]{2,5}|captions\/[A-Za-z0-9-]{2,35}\.[0-9a-f]{8}\.vtt|hls\/(master\.m3u8|previews\.vtt|\d{3,4}p\/(index\.m3u8|seg_\d{5}b?\.ts|progressive\.mp4)|sprites\/sprite-\d{3}\.jpg|watermark\/(ref-[ab]\.gray|ref\.json)))$/;
 export const VIDEO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function isValidKey(key: string): boolean {

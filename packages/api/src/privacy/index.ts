@@ -10,6 +10,7 @@ import { authLimitsOf } from '../identity/index.js';
 import type { AppModule } from '../module.js';
 import { privacyRoutes } from './privacy.routes.js';
 
+export { DataKeyError, dataKeyFor, dataKeyRows, type MasterKeys, masterKeysOf, unwrapKey } from './codec/dataKeys.js';
 export { eraseMember, reapplyErasures } from './erasure.service.js';
 
 export const privacyModule: AppModule = {

@@ -4,7 +4,9 @@
  *
  *   master.m3u8                    the renditions this viewer may watch, nothing else
  *   {name}/index.m3u8              a media playlist; segment URIs signed, a key URI per key window
- *   segments/{name}-seg_00000.ts   an AES-128 encrypted segment (sendMedia.ts: nginx X-Accel-Redirect or Node)
+ *   segments/{name}-seg_00000.ts   an AES-128 encrypted segment (sendMedia.ts: nginx X-Accel-Redirect or Node);
+ *                                  a marked ladder (FORENSIC_WATERMARK) also has variant B, `seg_00000b.ts`, and
+ *                                  each member's media playlist picks A or B per position (docs/leak-tracing.md)
  *   previews.vtt, sprites/…jpg     seek previews
  *   captions/{lang}/index.m3u8     a caption track's media playlist (one segment), listed in the master
  *   captions/{lang}/captions.vtt   the track's WebVTT with X-TIMESTAMP-MAP (written at each request,
@@ -24,6 +26,7 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { captionOf, findVideo, hlsLadderOf, videoIdParam } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
+import { memberVariants } from '../forensics/index.js';
 import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { forbidden, notFound, valueOr } from '../http/envelope.js';
@@ -32,7 +35,14 @@ import { MediaStoreError, mediaStorageFor } from '../media/index.js';
 import { keyOf, windowKey } from '../transcode/index.js';
 import { recheckAccess } from './accessRecheck.js';
 import { entitledRenditions } from './entitlement.js';
-import { captionMediaPlaylist, captionSegment, masterPlaylist, rewriteMediaPlaylist, rewritePreviewsVtt } from './hlsPlaylists.js';
+import {
+  captionMediaPlaylist,
+  captionSegment,
+  isMarkedPlaylist,
+  masterPlaylist,
+  rewriteMediaPlaylist,
+  rewritePreviewsVtt,
+} from './hlsPlaylists.js';
 import { type HlsGrant, signKeyToken, verifyHlsGrant, verifyKeyToken } from './hlsSignature.js';
 import { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './media.route.js';
 import { SHARED_CACHE, sendStoredFile } from './sendMedia.js';
@@ -183,15 +193,23 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       const stored = await readStoredText(keyOfFile(videoId, `${name}/index.m3u8`));
       if (stored === null) throw notFound('Video not found');
       const keyUri = `${hlsBase(videoId)}/key?${signKeyToken(ctx, videoId, grant.userId, grant.expires)}`;
-      return text(c, rewriteMediaPlaylist(stored, name, query, keyUri), PLAYLIST_TYPE);
+      // A marked ladder (FORENSIC_WATERMARK): the member's own A/B sequence, their code (docs/leak-tracing.md).
+      const variants = isMarkedPlaylist(stored)
+        ? await memberVariants(ctx, grant.userId, videoId, stored.split(/\r?\n/).filter((l) => l && !l.startsWith('#')).length)
+        : null;
+      return text(
+        c,
+        rewriteMediaPlaylist(stored, name, query, keyUri, variants ? (i) => (variants[i] === 1 ? 1 : 0) : undefined),
+        PLAYLIST_TYPE,
+      );
     },
   );
 
   // One parameter for "{rendition}-seg_NNNNN.ts": a segment URL has two parameters, not three.
   api.get(
-    '/hls/:id/segments/:segment{[0-9]+p-seg_[0-9]+\\.ts}',
+    '/hls/:id/segments/:segment{[0-9]+p-seg_[0-9]+b?\\.ts}',
     hlsDoc(
-      'An AES-128 encrypted MPEG-TS segment ({rendition}-seg_NNNNN.ts)',
+      'An AES-128 encrypted MPEG-TS segment ({rendition}-seg_NNNNN.ts; a marked ladder also has variant B, seg_NNNNNb.ts)',
       z.object({ id: z.string(), segment: z.string() }),
       'video/mp2t',
     ),

@@ -67,15 +67,29 @@ export function captionSegment(vtt: string): string {
   return `${header}\nX-TIMESTAMP-MAP=MPEGTS:${MPEGTS_START},LOCAL:00:00:00.000\n${rest}`;
 }
 
+/** The comment line a marked ladder's stored playlists carry (transcode/watermarkVariants.ts). */
+export const FORENSIC_AB_TAG = '## forensic-ab';
+
+/** Whether a stored media playlist belongs to a marked (A/B) ladder. */
+export const isMarkedPlaylist = (text: string) => text.split(/\r?\n/, 3).includes(FORENSIC_AB_TAG);
+
 /**
  * Rewrites a media playlist of rendition `name`: every segment URI becomes
  * `../segments/{name}-seg_NNNNN.ts?query`; every `#EXT-X-KEY` URI becomes `keyUri`, with the
  * window it names (`key?w=3` → `keyUri&w=3`, transcode/hlsPackaging.ts) or none (a ladder
  * transcoded with one key per video: its stored URI is `key`).
  */
-export function rewriteMediaPlaylist(text: string, name: string, query: string, keyUri: string): string {
+export function rewriteMediaPlaylist(
+  text: string,
+  name: string,
+  query: string,
+  keyUri: string,
+  variantOf?: (position: number) => 0 | 1,
+): string {
+  let position = 0;
   return text
     .split(/\r?\n/)
+    .filter((line) => line !== FORENSIC_AB_TAG)
     .map((line) => {
       if (line.startsWith('#EXT-X-KEY:'))
         return line.replace(/URI="([^"]*)"/, (_, uri: string) => {
@@ -84,7 +98,9 @@ export function rewriteMediaPlaylist(text: string, name: string, query: string, 
         });
       if (line && !line.startsWith('#')) {
         if (!/^seg_\d{5}\.ts$/.test(line.trim())) throw new Error(`unexpected segment name in a stored playlist: ${line}`);
-        return `../segments/${name}-${line.trim()}?${query}`;
+        // A marked ladder (forensics): this member's code chooses variant A (`seg_N.ts`) or B (`seg_Nb.ts`).
+        const file = variantOf?.(position++) === 1 ? line.trim().replace(/\.ts$/, 'b.ts') : line.trim();
+        return `../segments/${name}-${file}?${query}`;
       }
       return line;
     })

@@ -14,6 +14,8 @@
  *   videos/{id}/hls/{name}/progressive.mp4 the rendition as one faststart MP4 (what a member capped at its height gets)
  *   videos/{id}/hls/sprites/sprite-001.jpg seek-preview sheets (10×10 tiles of 160×90)
  *   videos/{id}/hls/previews.vtt           WebVTT map of the tiles
+ * With FORENSIC_WATERMARK (watermarkVariants.ts): 1 s segments, `{name}/seg_00000b.ts` beside every
+ * `seg_00000.ts` (variant B), no progressive.mp4, and `hls/watermark/` (the detector's reference frames).
  */
 import { spawn } from 'node:child_process';
 import fsp from 'node:fs/promises';
@@ -25,6 +27,7 @@ import { ladderArgs, previewInterval, type Rendition, renditionBandwidth } from 
 import { previewLayout, previewsVtt } from './previews.js';
 import type { PreviewInfo, RenditionInfo } from './transcode.decider.js';
 import type { VideoKey } from './videoKeys.js';
+import { finishMarkedLadder, markPlaylist, watermarkOption } from './watermarkVariants.js';
 
 export interface TranscodeInput {
   source: string;
@@ -41,6 +44,8 @@ export interface TranscodeInput {
   durationSeconds: number;
   preset: string;
   key: VideoKey;
+  /** FORENSIC_WATERMARK: every rendition in A and B variants (watermarkVariants.ts); the video's id chooses the pattern. */
+  watermark?: { videoId: string };
   /** Runs after ffmpeg succeeded, before the ladder replaces the video's `hls/`; throwing leaves it as it was. */
   beforeSwap?: () => Promise<void>;
   /** Fraction done, 0..1, about once a second. */
@@ -145,8 +150,10 @@ export async function transcodeToHls(input: TranscodeInput): Promise<TranscodeOu
     for (const r of input.renditions) await fsp.mkdir(path.join(staging, r.name), { recursive: true });
 
     const started = process.hrtime.bigint();
+    const mark = input.watermark ? watermarkOption(input.watermark.videoId) : undefined;
     await runFfmpeg(
       ladderArgs({
+        ...(mark && { watermark: mark }),
         input: input.source,
         outDir: staging,
         renditions: input.renditions,
@@ -176,11 +183,21 @@ export async function transcodeToHls(input: TranscodeInput): Promise<TranscodeOu
         height: r.height,
         bandwidth: renditionBandwidth(r, input.hasAudio),
         codecs: codecs.get(r.name) ?? (input.hasAudio ? 'avc1.640028,mp4a.40.2' : 'avc1.640028'),
-        progressive: true,
+        // A marked rendition has no progressive file: it would carry variant A alone, no member's code.
+        progressive: !mark,
       });
     }
+    if (mark)
+      await finishMarkedLadder(staging, input.renditions, input.key.key, input.signal).catch((err: Error) => {
+        throw new TranscodeError(input.signal?.aborted ? 'transcode stopped: the server is shutting down' : err.message);
+      });
     // The progressive file from the plain segments, then the segments encrypted in key windows.
     for (const r of input.renditions) {
+      if (mark) {
+        await encryptInWindows(path.join(staging, r.name), input.key.key);
+        await markPlaylist(path.join(staging, r.name));
+        continue;
+      }
       await remuxProgressive(path.join(staging, r.name), input.signal).catch((err: Error) => {
         throw new TranscodeError(input.signal?.aborted ? 'transcode stopped: the server is shutting down' : err.message);
       });

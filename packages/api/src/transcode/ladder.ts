@@ -85,6 +85,13 @@ export interface LadderJob {
   hasAudio: boolean;
   durationSeconds: number;
   preset: string;
+  /**
+   * Forensic A/B marking (FORENSIC_WATERMARK, forensics/pattern.ts): the pattern as a `geq` luma
+   * expression of X, Y, W, H (evaluated once a second: a 1 fps source inside the graph); every
+   * rendition is written twice, `{name}` (A: + pattern) and `{name}_b` (B: − pattern), in segments
+   * of `segmentSeconds` cut at the same keyframes.
+   */
+  watermark?: { lumaExpression: string; segmentSeconds: number };
 }
 
 /**
@@ -96,7 +103,16 @@ export function ladderArgs(job: LadderJob): string[] {
   const n = job.renditions.length;
   const interval = previewInterval(job.durationSeconds);
   const splits = job.renditions.map((_, i) => `[s${i}]`).join('');
-  const scales = job.renditions.map((r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1[v${i}]`);
+  const mark = job.watermark;
+  const segmentSeconds = mark?.segmentSeconds ?? SEGMENT_SECONDS;
+  const scales = job.renditions.map((r, i) =>
+    mark
+      ? // Split after scaling: A and B are the same frames but for the pattern, added or taken away.
+        `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1,format=yuv420p,split=2[ma${i}][mb${i}];` +
+        `color=c=black:s=${r.width}x${r.height}:r=1,format=yuv420p,geq=lum='${mark.lumaExpression}':cb=128:cr=128,split=2[pa${i}][pb${i}];` +
+        `[ma${i}][pa${i}]blend=all_mode=grainmerge:shortest=1[v${i}];[mb${i}][pb${i}]blend=all_mode=grainextract:shortest=1[w${i}]`
+      : `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1[v${i}]`,
+  );
   const sprite = `[sp]fps=1/${interval},scale=${PREVIEW.width}:${PREVIEW.height}:force_original_aspect_ratio=decrease,pad=${PREVIEW.width}:${PREVIEW.height}:(ow-iw)/2:(oh-ih)/2,tile=${PREVIEW.columns}x${PREVIEW.rows}[sprites]`;
   const filter = [`[0:v:0]split=${n + 1}${splits}[sp]`, ...scales, sprite].join(';');
   // An original read from the object store (a presigned URL): a dropped connection is resumed from
@@ -115,8 +131,11 @@ export function ladderArgs(job: LadderJob): string[] {
     '-filter_complex',
     filter,
   ];
-  for (let i = 0; i < n; i++) {
-    args.push('-map', `[v${i}]`);
+  const outputs = mark
+    ? [...job.renditions.map((_, i) => `[v${i}]`), ...job.renditions.map((_, i) => `[w${i}]`)]
+    : job.renditions.map((_, i) => `[v${i}]`);
+  for (const label of outputs) {
+    args.push('-map', label);
     if (job.hasAudio) args.push('-map', '0:a:0');
   }
   args.push(
@@ -127,11 +146,11 @@ export function ladderArgs(job: LadderJob): string[] {
     '-pix_fmt',
     'yuv420p',
     '-force_key_frames',
-    `expr:gte(t,n_forced*${SEGMENT_SECONDS / 2})`,
+    `expr:gte(t,n_forced*${mark ? segmentSeconds : SEGMENT_SECONDS / 2})`,
     '-sc_threshold',
     '0',
   );
-  job.renditions.forEach((r, i) => {
+  (mark ? [...job.renditions, ...job.renditions] : job.renditions).forEach((r, i) => {
     args.push(
       `-b:v:${i}`,
       `${r.videoKbps}k`,
@@ -142,12 +161,15 @@ export function ladderArgs(job: LadderJob): string[] {
     );
   });
   if (job.hasAudio) args.push('-c:a', 'aac', '-b:a', `${job.renditions[0]?.audioKbps ?? AUDIO_KBPS}k`, '-ac', '2');
-  const streamMap = job.renditions.map((r, i) => `v:${i}${job.hasAudio ? `,a:${i}` : ''},name:${r.name}`).join(' ');
+  const names = mark
+    ? [...job.renditions.map((r) => r.name), ...job.renditions.map((r) => `${r.name}_b`)]
+    : job.renditions.map((r) => r.name);
+  const streamMap = names.map((name, i) => `v:${i}${job.hasAudio ? `,a:${i}` : ''},name:${name}`).join(' ');
   args.push(
     '-f',
     'hls',
     '-hls_time',
-    String(SEGMENT_SECONDS),
+    String(segmentSeconds),
     '-hls_playlist_type',
     'vod',
     '-hls_segment_type',

@@ -138,6 +138,7 @@ async function transcodeClaimed(ctx: AppContext, job: TranscodeJob, signal?: Abo
       hasAudio: Boolean(row.audio_codec),
       durationSeconds: Number(row.duration_seconds),
       preset: ctx.env.TRANSCODE_PRESET,
+      ...(ctx.env.FORENSIC_WATERMARK && { watermark: { videoId } }),
       key: await keyFor(ctx.db, videoId, now()),
       signal,
       // The last moment to find the job taken by another runner, before its ladder replaces the video's.

@@ -1,0 +1,93 @@
+/**
+ * A marked ladder (FORENSIC_WATERMARK, docs/leak-tracing.md): ffmpeg writes every rendition twice,
+ * `{name}/` (variant A) and `{name}_b/` (variant B), with the same cuts (ladder.ts `watermark`).
+ * Before anything is encrypted or published this:
+ *
+ * 1. checks A and B list the same segments with the same durations (a playlist may mix them);
+ * 2. decodes the smallest rendition's A and B to the detector's small gray frames and keeps them
+ *    with the segments' start times in `watermark/` (`ref-a.gray`, `ref-b.gray`, `ref.json`): what
+ *    `pnpm cli watermark identify` compares a copy against. No route serves that folder;
+ * 3. encrypts B's segments exactly as A's (same key windows, same IVs) and moves them beside A's
+ *    as `seg_NNNNNb.ts`, so the media store holds two objects per segment position;
+ * 4. marks A's playlist `## forensic-ab` (a comment line): the API then writes each member's
+ *    media playlist choosing A or B per position from the member's code (streaming/hls.routes.ts).
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import {
+  FRAME_HEIGHT,
+  FRAME_RATE,
+  FRAME_WIDTH,
+  grayFrames,
+  MARKED_SEGMENT_SECONDS,
+  patternExpression,
+  patternShape,
+} from '../forensics/index.js';
+import { encryptInWindows } from './hlsPackaging.js';
+import type { Rendition } from './ladder.js';
+
+export const MARKED_PLAYLIST_TAG = '## forensic-ab';
+export const WATERMARK_DIR = 'watermark';
+
+export interface MarkedReference {
+  rendition: string;
+  frameRate: number;
+  width: number;
+  height: number;
+  /** Start time of every segment, seconds, and the video's end last. */
+  segmentStarts: number[];
+}
+
+/** ladder.ts's `watermark` option for one video. */
+export const watermarkOption = (videoId: string) => ({
+  lumaExpression: patternExpression(patternShape(videoId)),
+  segmentSeconds: MARKED_SEGMENT_SECONDS,
+});
+
+const durations = (playlist: string) => [...playlist.matchAll(/^#EXTINF:([\d.]+)/gm)].map((m) => Number(m[1]));
+
+/** Steps 1–4 of the module comment, for every rendition; `key` is the video key. */
+export async function finishMarkedLadder(staging: string, renditions: Rendition[], key: Buffer, signal?: AbortSignal): Promise<void> {
+  const dir = path.join(staging, WATERMARK_DIR);
+  await fsp.mkdir(dir, { recursive: true });
+  for (const r of renditions) {
+    const a = await fsp.readFile(path.join(staging, r.name, 'index.m3u8'), 'utf8');
+    const b = await fsp.readFile(path.join(staging, `${r.name}_b`, 'index.m3u8'), 'utf8');
+    if (durations(a).join() !== durations(b).join())
+      throw new Error(
+        `the marked variants of ${r.name} were cut differently (A: ${durations(a).length}, B: ${durations(b).length} segments)`,
+      );
+  }
+  const smallest = renditions[renditions.length - 1] as Rendition;
+  const starts = [0];
+  for (const d of durations(await fsp.readFile(path.join(staging, smallest.name, 'index.m3u8'), 'utf8')))
+    starts.push(Math.round(((starts[starts.length - 1] ?? 0) + d) * 1000) / 1000);
+  await fsp.writeFile(path.join(dir, 'ref-a.gray'), await grayFrames(path.join(staging, smallest.name, 'index.m3u8'), signal));
+  await fsp.writeFile(path.join(dir, 'ref-b.gray'), await grayFrames(path.join(staging, `${smallest.name}_b`, 'index.m3u8'), signal));
+  const ref: MarkedReference = {
+    rendition: smallest.name,
+    frameRate: FRAME_RATE,
+    width: FRAME_WIDTH,
+    height: FRAME_HEIGHT,
+    segmentStarts: starts,
+  };
+  await fsp.writeFile(path.join(dir, 'ref.json'), JSON.stringify(ref));
+
+  for (const r of renditions) {
+    const bDir = path.join(staging, `${r.name}_b`);
+    await encryptInWindows(bDir, key);
+    for (const file of await fsp.readdir(bDir)) {
+      const m = /^seg_(\d{5})\.ts$/.exec(file);
+      if (m) await fsp.rename(path.join(bDir, file), path.join(staging, r.name, `seg_${m[1]}b.ts`));
+    }
+    await fsp.rm(bDir, { recursive: true, force: true });
+  }
+}
+
+/** Puts the marker into an (already encrypted) A playlist, after its first line. */
+export async function markPlaylist(renditionDir: string): Promise<void> {
+  const file = path.join(renditionDir, 'index.m3u8');
+  const lines = (await fsp.readFile(file, 'utf8')).split('\n');
+  lines.splice(1, 0, MARKED_PLAYLIST_TAG);
+  await fsp.writeFile(file, lines.join('\n'));
+}
