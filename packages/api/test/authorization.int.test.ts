@@ -262,7 +262,7 @@ async function freshVideo(fx: Fixtures, accessLevel = 'free'): Promise<string> {
     accessLevel,
     actorId: fx.admin.id,
   });
-  if (!ingested.ok) throw new Error(ingested.error);
+  if (!ingested.ok) throw new Error(ingested.error.message);
   return ingested.videoId;
 }
 

@@ -21,7 +21,7 @@ forEachStore('catalog', (kind) => {
     const copy = path.join(fixtures, `${kind}-${title.replace(/\W/g, '_')}.mp4`);
     fs.copyFileSync(await makeMp4(fixtures, 3), copy);
     const r = await ingestVideoFile(server.ctx, { filePath: copy, title, actorId: admin.id, ...extra });
-    if (!r.ok) throw new Error(r.error);
+    if (!r.ok) throw new Error(r.error.message);
     server.clock.advance(60_000);
     return r.videoId;
   }

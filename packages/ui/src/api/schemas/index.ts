@@ -9,5 +9,6 @@ export * from './billing';
 export * from './catalog';
 export * from './chat';
 export * from './envelope';
+export * from './errorCodes';
 export * from './identity';
 export * from './site';
