@@ -34,6 +34,7 @@ const STREAMED_BODY = /^\/api\/(admin\/upload-video|admin\/uploads)/;
 /** Reading the request body failed in Node's HTTP parser or because the client went away. */
 function unreadableBody(err: Error): boolean {
   const code = (err as NodeJS.ErrnoException).code;
+  // message-text: Node names a client's abort only by its message.
   return (code === 'ECONNRESET' && err.message === 'aborted') || (typeof code === 'string' && code.startsWith('HPE_'));
 }
 

@@ -19,6 +19,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { ERROR_CODES, isErrorCode } from '@members/ui/api/schemas';
 import { sign } from 'hono/jwt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSigningKeys } from '../src/audit/checkpoint.js';
@@ -1081,6 +1082,13 @@ forEachStore('authorization matrix', (kind) => {
           if (after !== before) problems.push(`${key} [${p}]: refused, yet the event log moved from ${before} to ${after}`);
           if (!answer.type.startsWith('application/json') || !answer.text.includes('"success":false'))
             problems.push(`${key} [${p}]: a refusal without the error envelope: ${answer.type} ${answer.text.slice(0, 120)}`);
+          else {
+            // Every refusal carries a code the OpenAPI document lists, with the status the catalogue gives it.
+            const code = (JSON.parse(answer.text) as { code?: unknown }).code;
+            if (!isErrorCode(code)) problems.push(`${key} [${p}]: a refusal without a listed code: ${answer.text.slice(0, 120)}`);
+            else if (code !== 'upload.refused' && ERROR_CODES[code].status !== answer.status)
+              problems.push(`${key} [${p}]: ${code} answered ${answer.status}, the catalogue says ${ERROR_CODES[code].status}`);
+          }
         }
         if (cell.after) await cell.after(p, fx, answer);
       }

@@ -925,7 +925,7 @@ forEachStore('robustness', (kind) => {
         requests += 1;
         const api404 = await app.request('/api/nope');
         expect(api404.status).toBe(404);
-        expect(await api404.json()).toEqual({ success: false, error: 'No API route GET /api/nope' , code: 'route.not_found' });
+        expect(await api404.json()).toEqual({ success: false, error: 'No API route GET /api/nope', code: 'route.not_found' });
         expect(problems).toEqual([]);
       },
     );

@@ -223,7 +223,7 @@ describe.runIf(fs.existsSync('/usr/sbin/nginx'))('media caps and revocation, pro
       edit(u);
       const res = await fetch(u);
       expect({ what, status: res.status, nginx: res.headers.get('x-media-served-by') }).toEqual({ what, status: 403, nginx: null });
-      expect(await res.json()).toEqual({ success: false, error: INVALID , code: 'stream.link_invalid' });
+      expect(await res.json()).toEqual({ success: false, error: INVALID, code: 'stream.link_invalid' });
     }
     // Even a valid signature of the original for a member (only admins' streams name it) gets no byte.
     const original = signStreamPath(server.ctx, tall, member.id, 'original').path;

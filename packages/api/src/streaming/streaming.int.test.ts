@@ -215,7 +215,11 @@ forEachStore('streaming', (kind) => {
         change(u);
         const res = await get({}, u);
         expect(res.status).toBe(403);
-        expect(await res.json()).toEqual({ success: false, error: 'This video link is not valid. Please open the video again.' , code: 'stream.link_invalid' });
+        expect(await res.json()).toEqual({
+          success: false,
+          error: 'This video link is not valid. Please open the video again.',
+          code: 'stream.link_invalid',
+        });
       }
       const traversal = await fetch(`${server.url}/api/media/videos/..%2F..%2Fstore.sqlite${url.search}`);
       expect([403, 404]).toContain(traversal.status);

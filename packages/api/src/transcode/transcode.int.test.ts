@@ -131,7 +131,7 @@ forEachStore('HLS transcode', (kind) => {
     unsigned.search = '';
     expect((await ffprobeJson(unsigned.toString())).ok).toBe(false);
     const res = await fetch(unsigned);
-    expect([res.status, await res.json()]).toEqual([403, { success: false, error: INVALID , code: 'stream.link_invalid' }]);
+    expect([res.status, await res.json()]).toEqual([403, { success: false, error: INVALID, code: 'stream.link_invalid' }]);
   });
 
   it('segments and keys: encrypted on disk, refused without a valid signature or token, the key only to an allowed viewer', async () => {
