@@ -4,13 +4,12 @@
  * count a view under the same decision. The caller gives the region check's answer, so nothing
  * here needs HTTP. The video and the viewer are read through the owning areas' queries modules.
  */
-import { type AccessDecision, accessDecision, hasActiveSubscription } from '@members/ui/access';
+import { type AccessDecision, accessDecision, accessErrorCode, hasActiveSubscription } from '@members/ui/access';
 import { subscriptionOf } from '../billing/index.js';
 import { findVideo, type VideoRow, viewCountOf } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import { findMemberStanding, type MemberStanding } from '../identity/index.js';
-import type { ErrorCode } from '../shared/errors.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { maxRenditionHeight } from './entitlement.js';
@@ -51,14 +50,10 @@ export async function checkVideoAccess(ctx: AppContext, request: ViewingRequest)
   return { decision, video, viewer };
 }
 
-/** The code of an access refusal: the decision's reason (a missing video is any other missing video). */
-const codeOfRefusal = (reason: Exclude<AccessDecision['reason'], 'allowed'>): ErrorCode =>
-  reason === 'video_not_found' ? 'video.not_found' : reason === 'geo_loading' ? 'access.region_blocked' : `access.${reason}`;
-
 /** The allowed video and viewer, or the decision's refusal with its code and message. */
 export async function authorizeViewing(ctx: AppContext, request: ViewingRequest): Promise<Result<{ video: VideoRow; viewer: Viewer }>> {
   const { decision, video, viewer } = await checkVideoAccess(ctx, request);
-  if (!decision.allowed) return failure(codeOfRefusal(decision.reason), decision.message ?? 'Access denied');
+  if (!decision.allowed) return failure(accessErrorCode(decision.reason), decision.message ?? 'Access denied');
   // An allowed decision had both (the narrowing is for the compiler).
   if (!video) return failure('video.not_found', 'Video not found');
   if (!viewer) return failure('access.not_logged_in', 'Please log in to view videos');

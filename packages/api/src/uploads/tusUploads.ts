@@ -266,7 +266,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     const meta = parseUploadMetadata(upload.metadata);
     if (!meta.ok) {
       await discardUpload(id);
-      throw new TusAnswer(appError('validation.invalid_input', meta.error));
+      throw new TusAnswer(meta.error);
     }
     const { filename, thumbnailAtSeconds, ...details } = meta.value;
     let result: Awaited<ReturnType<typeof ingestVideoFile>>;
@@ -363,7 +363,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     async onUploadCreate(_req, upload) {
       // Refuse bad details before a byte is stored (the same rules as ingestion).
       const meta = parseUploadMetadata(upload.metadata);
-      if (!meta.ok) throw new TusAnswer(appError('validation.invalid_input', meta.error));
+      if (!meta.ok) throw new TusAnswer(meta.error);
       const { filename, thumbnailAtSeconds: _at, ...details } = meta.value;
       const checked = validateDetails({ ...details, originalName: filename });
       if (!checked.ok) throw new TusAnswer(checked.error);
