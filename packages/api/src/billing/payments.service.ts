@@ -226,8 +226,8 @@ export async function openCustomRequestPayment(
   const refused = payerRefusal(payer);
   if (refused) return refused;
   const txHash = normalizeTxHash(input.transactionHash);
-  if (txHash === null) return failure('invalid', TX_HASH_PROBLEM);
-  if (txHash && (await paymentByTxHash(ctx.db, txHash))) return failure('conflict', HASH_USED);
+  if (txHash === null) return failure('validation.invalid_input', TX_HASH_PROBLEM);
+  if (txHash && (await paymentByTxHash(ctx.db, txHash))) return failure('payment.tx_hash_used', HASH_USED);
   const meta = eventMetadata(ctx, caller);
   const now = ctx.clock.now();
   const paymentId = ctx.ids.next();
@@ -255,7 +255,7 @@ export async function openCustomRequestPayment(
     },
     meta,
   );
-  if (!requested.ok) return fromDomain(requested.error);
+  if (!requested.ok) return requested;
   try {
     const submitted = await handleCommand(
       ctx.store,
@@ -276,9 +276,9 @@ export async function openCustomRequestPayment(
       },
       meta,
     );
-    if (!submitted.ok) return fromDomain(submitted.error);
+    if (!submitted.ok) return submitted;
   } catch (err) {
-    if (uniqueRule(err) === 'tx_hash') return failure('conflict', HASH_USED);
+    if (uniqueRule(err) === 'tx_hash') return failure('payment.tx_hash_used', HASH_USED);
     throw err;
   }
   return success((await paymentById(ctx.db, paymentId)) as PaymentRow);

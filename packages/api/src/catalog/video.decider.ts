@@ -143,7 +143,7 @@ export const videoDecider: Decider<VideoCommand, VideoEvent, VideoState> = {
       return accept<VideoEvent>({ type: 'CaptionTrackAdded', data: { ...command.data.track, videoId, addedBy: actorId, addedAt: at } });
     if (command.type === 'RemoveCaptionTrack') {
       const key = state.captions[command.data.language];
-      if (!key) return reject('not_found', CAPTION_NOT_FOUND);
+      if (!key) return reject('caption.not_found', CAPTION_NOT_FOUND);
       return accept<VideoEvent>({
         type: 'CaptionTrackRemoved',
         data: { videoId, language: command.data.language, key, removedBy: actorId, removedAt: at },

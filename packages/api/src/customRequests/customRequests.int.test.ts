@@ -143,7 +143,7 @@ forEachStore('custom video requests', (kind) => {
       accessLevel: 'free',
       actorId: adminRow?.id ?? 'admin',
     });
-    if (!ingested.ok) throw new Error(ingested.error);
+    if (!ingested.ok) throw new Error(ingested.error.message);
     const videoId = ingested.videoId;
     await waitTranscoded(server, videoId);
     const api = apiClient(server.url);

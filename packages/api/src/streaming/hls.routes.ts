@@ -145,9 +145,9 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const g = await granted(c);
     const allowed = await stillAllowed(c, g);
     // A viewer the decision now refuses keeps no rendition: the captions stop with the video.
-    if (allowed.length === 0) throw forbidden(STREAM_LINK_INVALID);
+    if (allowed.length === 0) throw new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
     const track = await captionOf(ctx.db, g.videoId, c.req.param('language') ?? '');
-    if (!track) throw notFound('Caption track not found');
+    if (!track) throw new HttpError('caption.not_found', 'Caption track not found');
     return { g, track };
   }
 
@@ -167,7 +167,7 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     async function hlsCaptionSegment(c) {
       const { track } = await captionTrack(c);
       const stored = await readStoredText(track.caption_key);
-      if (stored === null) throw notFound('Caption track not found');
+      if (stored === null) throw new HttpError('caption.not_found', 'Caption track not found');
       return text(c, captionSegment(stored), 'text/vtt; charset=utf-8');
     },
   );

@@ -102,6 +102,22 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'The transcode is not in a state that allows this (already done, failed, another attempt)',
   },
+  'caption.not_found': { status: 404, meaning: 'The video has no caption track in this language' },
+  'caption.invalid_file': {
+    status: 400,
+    meaning: 'The caption file is neither SRT nor WebVTT (or not UTF-8): `error` and `details.line` name the line',
+  },
+  'caption.file_too_large': { status: 413, meaning: 'The caption file is over its limit (1 MiB)' },
+  'caption.form_required': { status: 415, meaning: 'A caption upload must be multipart/form-data (file, language, label)' },
+  'runner.token_invalid': { status: 401, meaning: 'A runner route called without a valid runner token (missing, wrong or revoked)' },
+  'runner.job_lost': { status: 409, meaning: 'The runner no longer holds the job (its claim expired or was released): publish nothing' },
+  'runner.invalid_ladder': { status: 400, meaning: 'The files a runner names or completes are not a valid HLS ladder' },
+  'runner.file_link_invalid': { status: 403, meaning: 'A runner file URL whose signature does not match' },
+  'runner.file_link_expired': { status: 403, meaning: 'A runner file URL past its expiry' },
+  'runner.file_not_found': {
+    status: 404,
+    meaning: 'No such runner file: the original is gone, or the store takes uploads through presigned URLs',
+  },
   // Billing
   'payment.not_found': { status: 404, meaning: 'No such payment' },
   'payment.state_conflict': {
@@ -116,6 +132,16 @@ export const ERROR_CODES = {
   'subscription.state_conflict': {
     status: 409,
     meaning: 'The subscription’s status does not allow this (not active, already canceling, erased account)',
+  },
+  // Custom video requests
+  'custom_request.not_found': { status: 404, meaning: 'No such custom request (or another member’s)' },
+  'custom_request.not_annual': {
+    status: 403,
+    meaning: 'Custom video requests need an active annual (VIP) subscription',
+  },
+  'custom_request.state_conflict': {
+    status: 409,
+    meaning: 'The request’s status does not allow this (not quoted yet, already paid, declined or delivered, a payment open)',
   },
   // Chat
   'chat.access_denied': { status: 403, meaning: 'The member may not write in the chat (no subscription, not approved, suspended)' },
