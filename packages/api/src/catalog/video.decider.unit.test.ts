@@ -95,7 +95,10 @@ describe('video decider', () => {
         },
       ],
     });
-    expect(given([uploaded]).when(remove)).toMatchObject({ ok: false, error: { code: 'not_found', message: 'Caption track not found' } });
-    expect(given([]).when(add(track))).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(given([uploaded]).when(remove)).toMatchObject({
+      ok: false,
+      error: { code: 'caption.not_found', message: 'Caption track not found' },
+    });
+    expect(given([]).when(add(track))).toMatchObject({ ok: false, error: { code: 'video.not_found' } });
   });
 });
