@@ -14,6 +14,7 @@ export const BLOCKS = [
   { file: 'docs/benchmarks.md', name: 'bench' },
   { file: 'docs/api.md', name: 'openapi' },
   { file: 'docs/api.md', name: 'openapi-size' },
+  { file: 'docs/api.md', name: 'error-codes' },
   { file: 'docs/security.md', name: 'matrix-summary' },
   { file: 'docs/security.md', name: 'matrix' },
   { file: 'docs/security.md', name: 'matrix-log' },
@@ -47,6 +48,7 @@ export async function codeFacts(root) {
   const { envDocs } = await load(root, 'packages/api/src/config/env.docs.ts');
   const { commands } = await load(root, 'packages/api/src/cli/commands.ts');
   const { createMetrics } = await load(root, 'packages/api/src/metrics/metrics.ts');
+  const { ERROR_CODES } = await load(root, 'packages/ui/src/api/schemas/errorCodes.ts');
   const metrics = createMetrics();
   metrics.collectFrom({ dialect: 'sqlite' }, {}); // registers the scrape-time gauges; nothing is read before a scrape
   const { modules } = await load(root, 'packages/api/src/modules.ts');
@@ -55,7 +57,15 @@ export async function codeFacts(root) {
     .getMetricsAsArray()
     .filter((m) => !/^(process|nodejs)_/.test(m.name))
     .map((m) => ({ name: m.name, type: m.type, labels: m.labelNames ?? [], help: m.help }));
-  return { envSchema, envDocs, envNames: Object.keys(envSchema.shape), commands, commandNames: Object.keys(commands), series };
+  return {
+    envSchema,
+    envDocs,
+    envNames: Object.keys(envSchema.shape),
+    commands,
+    commandNames: Object.keys(commands),
+    series,
+    errorCodes: ERROR_CODES,
+  };
 }
 
 /**
@@ -115,6 +125,12 @@ export function renderOpenapi({ routes, paths, operations }) {
   return `${n(paths)} paths, ${n(operations)} operations (every one of the ${n(routes)} mounted routes, plus tus \`OPTIONS\` and the \`HEAD\` requests that mean something)`;
 }
 /** The served document's size, to the nearest 10 KB (a figure that moves with every described field otherwise). */
+/** The error vocabulary (packages/ui/src/api/schemas/errorCodes.ts): code, status, meaning. */
+export const renderErrorCodes = ({ errorCodes }) =>
+  table(
+    ['code', 'status', 'meaning'],
+    Object.entries(errorCodes).map(([code, { status, meaning }]) => [`\`${code}\``, status, meaning]),
+  );
 export const renderOpenapiSize = ({ openapiBytes }) => `~${Math.round(openapiBytes / 10_000) * 10} KB`;
 export const renderMatrixSummary = ({ routes, principals }) =>
   `**${n(routes * principals)} cells per store** (${n(routes)} routes × ${n(principals)} principals), ${n(2 * routes * principals)} in all`;
@@ -198,6 +214,7 @@ export async function regenerate(root, facts) {
   const render = {
     openapi: () => renderOpenapi(facts),
     'openapi-size': () => renderOpenapiSize(facts),
+    'error-codes': () => renderErrorCodes(facts),
     'matrix-summary': () => renderMatrixSummary(facts),
     matrix: () => renderMatrix(facts),
     'matrix-log': () => renderMatrixLog(facts),

@@ -14,7 +14,7 @@ import { UniqueViolation } from './db/types.js';
 import { subscriberLag } from './eventstore/subscriber.js';
 import type { AppEnv } from './http/appEnv.js';
 import { authenticate } from './http/auth.js';
-import { fail, HttpError, ok } from './http/envelope.js';
+import { fail, HttpError, ok, refuse } from './http/envelope.js';
 import { describe } from './http/openapi.js';
 import { sameOriginJson } from './http/sameOrigin.js';
 import { securityHeaders } from './http/securityHeaders.js';
@@ -32,6 +32,7 @@ const STREAMED_BODY = /^\/api\/(admin\/upload-video|admin\/uploads|runners\/file
 /** Reading the request body failed in Node's HTTP parser or because the client went away. */
 function unreadableBody(err: Error): boolean {
   const code = (err as NodeJS.ErrnoException).code;
+  // message-text: Node names a client's abort only by its message.
   return (code === 'ECONNRESET' && err.message === 'aborted') || (typeof code === 'string' && code.startsWith('HPE_'));
 }
 
@@ -66,11 +67,11 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
     if (err instanceof HttpError) {
       // RFC 9110 §10.2.3: a 429 says when to come back (a minute when the thrower did not know).
       if (err.status === 429) c.header('Retry-After', String(err.retryAfterSeconds ?? 60));
-      return fail(c, err.status, err.message, err.details);
+      return fail(c, err);
     }
-    if (err instanceof UniqueViolation) return fail(c, 409, 'That record already exists');
+    if (err instanceof UniqueViolation) return refuse(c, 'record.exists', 'That record already exists');
     const status = (err as { status?: number }).status;
-    if (status === 413) return fail(c, 413, 'Request body is too large');
+    if (status === 413) return refuse(c, 'request.body_too_large', 'Request body is too large');
     if (unreadableBody(err)) {
       // The client's fault (a malformed chunked body, `Transfer-Encoding: identity`, a body cut
       // short): Node's parser has answered 400 and closed the socket; this is a client error, not ours.
@@ -78,15 +79,15 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
         { requestId: c.get('requestId'), path: c.req.path, code: (err as NodeJS.ErrnoException).code },
         'request body unreadable',
       );
-      return fail(c, 400, 'The request body is malformed or was cut short');
+      return refuse(c, 'request.unreadable_body', 'The request body is malformed or was cut short');
     }
     if (err instanceof MediaStoreError) {
       // The object store is down or refuses us: the client may retry; the operator reads the log.
       ctx.logger.error({ err, requestId: c.get('requestId'), path: c.req.path }, 'media store error');
-      return fail(c, 503, MEDIA_STORE_UNAVAILABLE);
+      return refuse(c, 'media.store_unavailable', MEDIA_STORE_UNAVAILABLE);
     }
     ctx.logger.error({ err, requestId: c.get('requestId'), path: c.req.path }, 'unhandled error');
-    return fail(c, 500, `Something went wrong! Please try again later. (request ${c.get('requestId')})`);
+    return refuse(c, 'server.error', `Something went wrong! Please try again later. (request ${c.get('requestId')})`);
   });
 
   const api = new Hono<AppEnv>();
@@ -100,7 +101,7 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
   api.use('*', sameOriginJson(ctx.env, { otherBodies: STREAMED_BODY }));
   const jsonBodyLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT,
-    onError: (cc) => fail(cc, 413, `Request body is too large (limit ${JSON_BODY_LIMIT} bytes)`),
+    onError: (cc) => refuse(cc, 'request.body_too_large', `Request body is too large (limit ${JSON_BODY_LIMIT} bytes)`),
   });
   api.use('*', async function limitJsonBody(c, next) {
     // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3); asking the
@@ -157,11 +158,11 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
       });
     } catch (err) {
       ctx.logger.error({ err }, 'health check failed');
-      return fail(c, 503, 'Event store unreachable');
+      return refuse(c, 'server.event_store_unreachable', 'Event store unreachable');
     }
   });
   for (const m of modules) m.routes?.(api, ctx);
-  api.all('*', (c) => fail(c, 404, `No API route ${c.req.method} ${c.req.path}`));
+  api.all('*', (c) => refuse(c, 'route.not_found', `No API route ${c.req.method} ${c.req.path}`));
   app.route('/api', api);
 
   const webDist = opts.webDist;

@@ -33,7 +33,7 @@ forEachStore('application services without HTTP', (kind) => {
     const caller = { actorId: null };
     expect(await register(ctx, { ...member('young@example.test'), dateOfBirth: '2020-01-01' }, { geo: null, caller })).toEqual({
       ok: false,
-      error: { kind: 'invalid', message: 'You must be at least 18 years old to register' },
+      error: { code: 'validation.invalid_input', status: 400, message: 'You must be at least 18 years old to register' },
     });
     const made = await register(ctx, member('mia@example.test'), { geo: null, caller });
     expect(made.ok && made.value?.status).toBe('pending');
@@ -66,11 +66,11 @@ forEachStore('application services without HTTP', (kind) => {
     expect((await suspendUser(ctx, sue, 'Chargeback', { actorId: 'admin-1' })).ok).toBe(true);
     expect(await logIn(ctx, limits, { email: 'sue@example.test', password: 'member-password-1' })).toEqual({
       ok: false,
-      error: { kind: 'forbidden', message: SUSPENDED_LOGIN },
+      error: { code: 'auth.login_suspended', status: 403, message: SUSPENDED_LOGIN },
     });
     expect(await refreshSession(ctx, before.value.refresh.token)).toEqual({
       ok: false,
-      error: { kind: 'unauthorized', message: SESSION_EXPIRED },
+      error: { code: 'auth.session_expired', status: 401, message: SESSION_EXPIRED },
     });
   });
 
@@ -79,7 +79,7 @@ forEachStore('application services without HTTP', (kind) => {
     await register(ctx, member('pay@example.test'), { geo: null, caller: SYSTEM_CALLER });
     const id = (await findUserByEmail(ctx.db, 'pay@example.test'))?.id as string;
     const pending = await findMemberStanding(ctx.db, id);
-    expect(payerRefusal(pending as NonNullable<typeof pending>)?.error.kind).toBe('forbidden');
+    expect(payerRefusal(pending as NonNullable<typeof pending>)?.error.code).toBe('payment.approval_required');
     await approveUser(ctx, id, { actorId: 'admin-1' });
     const payer = (await findMemberStanding(ctx.db, id)) as NonNullable<typeof pending>;
     const caller = { actorId: id };
@@ -89,7 +89,7 @@ forEachStore('application services without HTTP', (kind) => {
     expect(paid.ok && paid.value.tx_hash).toBe(hash);
     expect(await submitPayment(ctx, payer, { planType: 'annual', btcAmount: '0.005', transactionHash: hash }, caller)).toEqual({
       ok: false,
-      error: { kind: 'conflict', message: 'This transaction hash has already been used for another payment' },
+      error: { code: 'payment.tx_hash_used', status: 409, message: 'This transaction hash has already been used for another payment' },
     });
   });
 });

@@ -19,6 +19,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { ERROR_CODES, isErrorCode } from '@members/ui/api/schemas';
 import { sign } from 'hono/jwt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSigningKeys } from '../src/audit/checkpoint.js';
@@ -269,7 +270,7 @@ async function freshVideo(fx: Fixtures, accessLevel = 'free'): Promise<string> {
     accessLevel,
     actorId: fx.admin.id,
   });
-  if (!ingested.ok) throw new Error(ingested.error);
+  if (!ingested.ok) throw new Error(ingested.error.message);
   return ingested.videoId;
 }
 
@@ -1209,6 +1210,13 @@ forEachStore('authorization matrix', (kind) => {
           if (after !== before) problems.push(`${key} [${p}]: refused, yet the event log moved from ${before} to ${after}`);
           if (!answer.type.startsWith('application/json') || !answer.text.includes('"success":false'))
             problems.push(`${key} [${p}]: a refusal without the error envelope: ${answer.type} ${answer.text.slice(0, 120)}`);
+          else {
+            // Every refusal carries a code the OpenAPI document lists, with the status the catalogue gives it.
+            const code = (JSON.parse(answer.text) as { code?: unknown }).code;
+            if (!isErrorCode(code)) problems.push(`${key} [${p}]: a refusal without a listed code: ${answer.text.slice(0, 120)}`);
+            else if (code !== 'upload.refused' && ERROR_CODES[code].status !== answer.status)
+              problems.push(`${key} [${p}]: ${code} answered ${answer.status}, the catalogue says ${ERROR_CODES[code].status}`);
+          }
         }
         if (cell.after) await cell.after(p, fx, answer);
       }

@@ -280,7 +280,7 @@ forEachStore('robustness', (kind) => {
     const copy = path.join(fixtures, `${kind}-free.mp4`);
     fs.copyFileSync(await makeMp4(fixtures, 2), copy);
     const ingested = await ingestVideoFile(server.ctx, { filePath: copy, title: 'Robustness video', accessLevel: 'free', actorId: 'test' });
-    if (!ingested.ok) throw new Error(ingested.error);
+    if (!ingested.ok) throw new Error(ingested.error.message);
     videoId = ingested.videoId;
   });
   afterAll(async () => {
@@ -926,7 +926,7 @@ forEachStore('robustness', (kind) => {
         requests += 1;
         const api404 = await app.request('/api/nope');
         expect(api404.status).toBe(404);
-        expect(await api404.json()).toEqual({ success: false, error: 'No API route GET /api/nope' });
+        expect(await api404.json()).toEqual({ success: false, error: 'No API route GET /api/nope', code: 'route.not_found' });
         expect(problems).toEqual([]);
       },
     );

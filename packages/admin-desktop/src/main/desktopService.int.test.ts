@@ -103,7 +103,10 @@ describe('IPC validation (zod, in the main process)', () => {
 
   it('refuses API calls before sign-in', async () => {
     const answer = await svc.invoke('api:request', { method: 'GET', path: '/admin/stats' });
-    expect(answer).toEqual({ ok: true, data: { status: 401, body: { success: false, error: 'Please log in to continue' } } });
+    expect(answer).toEqual({
+      ok: true,
+      data: { status: 401, body: { success: false, error: 'Please log in to continue', code: 'auth.required' } },
+    });
   });
 });
 

@@ -65,7 +65,8 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
       await session.signOut();
     },
     'api:request': async (r) => {
-      if (!session.state().user) return { status: 401, body: { success: false, error: 'Please log in to continue' } };
+      if (!session.state().user)
+        return { status: 401, body: { success: false, error: 'Please log in to continue', code: 'auth.required' } };
       return session.request(r.method, r.path, r.body);
     },
     'files:choose': async (r) => allow(await media.expandPaths(await deps.chooseFiles({ folders: r.folders ?? false }))),

@@ -70,7 +70,7 @@ forEachStore('admin member history', (kind) => {
       expect((await api.get(`/admin/users/${m.id}/history`)).status).toBe(401);
       const unknown = await api.get('/admin/users/00000000-0000-0000-0000-000000000000/history', admin.token);
       expect(unknown.status).toBe(404);
-      expect(unknown.body).toEqual({ success: false, error: 'Member not found' });
+      expect(unknown.body).toEqual({ success: false, error: 'Member not found', code: 'member.not_found' });
     });
   });
 

@@ -30,7 +30,7 @@ export interface MemberHistoryAnswer {
 
 export async function getMemberHistory(ctx: AppContext, userId: string): Promise<Result<MemberHistoryAnswer>> {
   const own = await ctx.store.readStream(userStream(userId));
-  if (own.length === 0) return failure('not_found', 'Member not found');
+  if (own.length === 0) return failure('member.not_found', 'Member not found');
   const payments = await Promise.all((await paymentIdsOfMember(ctx.db, userId)).map((id) => ctx.store.readStream(paymentStreamId(id))));
   const subscription = await ctx.store.readStream(subscriptionStreamId(userId));
   const history = memberHistory([...own, ...subscription, ...payments.flat()]);

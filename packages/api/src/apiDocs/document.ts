@@ -10,6 +10,7 @@
  *   route has one whole-segment parameter, `:rendition{[0-9]+p}`), so no path matcher can take
  *   `/hls/{id}/segments/{segment}` or `/hls/{id}/sprites/{sprite}` for it. The URLs are unchanged.
  */
+import { ERROR_CODES } from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
 import { generateSpecs } from 'hono-openapi';
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -56,7 +57,8 @@ export async function buildOpenApiDocument(api: Hono<AppEnv>, info: { title: str
         version: info.version,
         license: { name: 'MIT', identifier: 'MIT' },
         description: [
-          'Every JSON answer is an envelope: `{ "success": true, "data": … }` or `{ "success": false, "error": "message", "details"?: [...] }`.',
+          'Every JSON answer is an envelope: `{ "success": true, "data": … }` or `{ "success": false, "error": "message", "code": "video.not_found", "details"?: [...] }`.',
+          '`code` is a stable, machine-readable reason: branch on it, not on the message. `x-error-codes` lists every code with its status and meaning (the `ErrorEnvelope` schema enumerates them).',
           'Authenticate with `Authorization: Bearer <access token>` from POST /auth/login (15 minutes; POST /auth/refresh renews it from the httpOnly refresh cookie with the `X-CSRF-Token` header).',
           'Uploads under /admin/uploads speak the tus 1.0 protocol; /media/videos/{id} serves video bytes behind a signed URL.',
         ].join('\n\n'),
@@ -97,5 +99,7 @@ export async function buildOpenApiDocument(api: Hono<AppEnv>, info: { title: str
       responses,
     };
   }
+  // The error vocabulary (ui/api/schemas/errorCodes.ts): every code the server answers, its status and meaning.
+  (doc as OpenAPIV3_1.Document & { 'x-error-codes'?: unknown })['x-error-codes'] = ERROR_CODES;
   return doc;
 }

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
-import { notFound } from '../http/envelope.js';
+import { HttpError } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import type { AppModule } from '../module.js';
 import { APP_VERSION } from '../version.js';
@@ -91,7 +91,7 @@ function mountApiDocs(api: Hono<AppEnv>, ctx: AppContext): void {
     }),
     function docsAssetFile(c) {
       const asset = docsAsset(c.req.param('asset'));
-      if (!asset) throw notFound('No such file');
+      if (!asset) throw new HttpError('not_found', 'No such file');
       page(c);
       c.header('Content-Type', asset.type);
       c.header('Cache-Control', 'public, max-age=3600');

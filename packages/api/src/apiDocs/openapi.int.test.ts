@@ -13,6 +13,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ERROR_CODE_LIST, ERROR_CODES } from '@members/ui/api/schemas';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
@@ -127,6 +128,40 @@ describe('OpenAPI document', () => {
     }
     expect(problems).toEqual([]);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('lists every error code: the envelope enumerates the catalogue and x-error-codes gives each its status and meaning', () => {
+    const envelope = doc.components.schemas.ErrorEnvelope;
+    expect(envelope.required).toEqual(expect.arrayContaining(['success', 'error', 'code']));
+    expect(envelope.properties.code.enum).toEqual(ERROR_CODE_LIST);
+    expect(doc['x-error-codes']).toEqual(ERROR_CODES);
+  });
+
+  it('answers sample refusals of every kind with a listed code and the status the document gives it', async () => {
+    const api = apiClient(server.url);
+    const member = await createTestUser(server.ctx, { approved: true });
+    const samples: [string, Promise<{ status: number; body: any }>, string][] = [
+      ['no such route', api.get('/nope'), 'route.not_found'],
+      ['a visitor on a member route', api.get('/users/profile'), 'auth.required'],
+      ['a forged token', api.get('/users/profile', 'not-a-token'), 'auth.session_expired'],
+      ['a member on an admin route', api.get('/admin/stats', member.token), 'auth.admin_only'],
+      ['a wrong password', api.post('/auth/login', { email: member.email, password: 'not-the-password' }), 'auth.invalid_credentials'],
+      ['a body failing its schema', api.post('/auth/login', { email: 'not-an-email' }), 'validation.invalid_body'],
+      ['a body that is not JSON', api.call('POST', '/auth/login', { raw: '{"email":' }), 'validation.malformed_json'],
+      ['an unknown video', api.get('/videos/no-such-video/stream', member.token), 'video.not_found'],
+      ['an unknown payment', api.post('/admin/payments/no-such-payment/verify', {}, admin), 'payment.not_found'],
+    ];
+    const listed = doc['x-error-codes'] as Record<string, { status: number }>;
+    for (const [what, answer, code] of samples) {
+      const { status, body } = await answer;
+      expect({ what, code: body.code, status, error: typeof body.error }).toEqual({
+        what,
+        code,
+        status: listed[code]?.status,
+        error: 'string',
+      });
+      expect(doc.components.schemas.ErrorEnvelope.properties.code.enum).toContain(body.code);
+    }
   });
 
   it('refuses a bad bearer token on a public route, as documented', async () => {

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
-import { badRequest, HttpError, ok } from '../http/envelope.js';
+import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { signCheckpoint } from './checkpoint.js';
 import { batchChunks, CONTENT_TYPES, formatRows, parseDateBound, parseFormat, type ReportFormat } from './formats.js';
@@ -50,7 +50,7 @@ function streamReport(ctx: AppContext, c: Context<AppEnv>, format: ReportFormat,
 
 function formatOf(c: Context<AppEnv>): ReportFormat {
   const format = parseFormat(c.req.query('format'), 'json');
-  if (!format) throw badRequest('format: must be csv, json or ndjson');
+  if (!format) throw new HttpError('validation.invalid_input', 'format: must be csv, json or ndjson');
   return format;
 }
 
@@ -118,9 +118,11 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
 
   api.get('/admin/audit/checkpoint', signAuditCheckpointDoc, async function signAuditCheckpoint(c) {
     await requireAdmin(ctx, c);
-    if (!ctx.env.AUDIT_SIGNING_KEY) throw new HttpError(409, 'Checkpoint signing is not configured (AUDIT_SIGNING_KEY)');
+    if (!ctx.env.AUDIT_SIGNING_KEY)
+      throw new HttpError('audit.signing_not_configured', 'Checkpoint signing is not configured (AUDIT_SIGNING_KEY)');
     const result = await verifyChain(ctx.rawStore);
-    if (!result.ok) throw new HttpError(409, `The log does not verify (position ${result.break.position}); refusing to sign`);
+    if (!result.ok)
+      throw new HttpError('audit.chain_broken', `The log does not verify (position ${result.break.position}); refusing to sign`);
     const time = ctx.clock.now().toISOString();
     return ok(
       c,
@@ -133,7 +135,8 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const format = formatOf(c);
     const from = parseDateBound(c.req.query('from'), false);
     const to = parseDateBound(c.req.query('to'), true);
-    if (from === 'invalid' || to === 'invalid') throw badRequest('from/to: must be dates (YYYY-MM-DD or ISO 8601)');
+    if (from === 'invalid' || to === 'invalid')
+      throw new HttpError('validation.invalid_input', 'from/to: must be dates (YYYY-MM-DD or ISO 8601)');
     const rows = paymentHistory(ctx.store.streamAll({ batchSize: 1000 }), { from, to });
     return streamReport(ctx, c, format, 'payments', formatRows(rows, format, PAYMENT_HISTORY_COLUMNS));
   });
@@ -147,7 +150,11 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     await requireAdmin(ctx, c);
     const format = formatOf(c);
     const point = parseReplayPoint(c.req.query('to') ?? '');
-    if (!point) throw badRequest('to: must be a log position or a date (YYYY-MM-DD or an ISO 8601 timestamp with a zone)');
+    if (!point)
+      throw new HttpError(
+        'validation.invalid_input',
+        'to: must be a log position or a date (YYYY-MM-DD or an ISO 8601 timestamp with a zone)',
+      );
     const { ledger, rows } = await subscriptionsAt(ctx.store, point);
     c.header('X-Replayed-To-Position', String(ledger.position));
     return streamReport(ctx, c, format, 'subscriptions', formatRows(rows, format, SUBSCRIPTION_AT_COLUMNS));

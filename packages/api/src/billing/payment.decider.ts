@@ -134,30 +134,31 @@ export function normalizeTxHash(value: string | null | undefined): string | unde
 function decide(command: PaymentCommand, state: PaymentState) {
   switch (command.type) {
     case 'RequestPayment': {
-      if (state.status !== 'none') return reject('conflict', 'This payment request already exists');
+      if (state.status !== 'none') return reject('payment.state_conflict', 'This payment request already exists');
       return accept<PaymentEvent>({ type: 'PaymentRequested', data: { ...command.data, requestedAt: command.now } });
     }
     case 'SubmitPayment': {
       const d = command.data;
-      if (d.txHash !== undefined && !TX_HASH.test(d.txHash)) return reject('validation', TX_HASH_PROBLEM);
-      if (state.status === 'canceled') return reject('conflict', CANCELED_BY_ERASURE);
-      if (state.status === 'submitted') return reject('conflict', 'This payment has already been submitted and is awaiting verification');
+      if (d.txHash !== undefined && !TX_HASH.test(d.txHash)) return reject('validation.invalid_input', TX_HASH_PROBLEM);
+      if (state.status === 'canceled') return reject('payment.state_conflict', CANCELED_BY_ERASURE);
+      if (state.status === 'submitted')
+        return reject('payment.state_conflict', 'This payment has already been submitted and is awaiting verification');
       if (state.status === 'verified' || state.status === 'rejected')
-        return reject('conflict', `This payment has already been ${state.status}`);
+        return reject('payment.state_conflict', `This payment has already been ${state.status}`);
       if (state.status === 'requested') {
-        if (state.userId !== d.userId) return reject('forbidden', 'This payment request belongs to another account');
+        if (state.userId !== d.userId) return reject('payment.not_yours', 'This payment request belongs to another account');
         if (state.planType !== d.planType || state.amountSats !== d.amountSats)
-          return reject('conflict', 'This payment request is for another plan or price; please request a new payment');
+          return reject('payment.state_conflict', 'This payment request is for another plan or price; please request a new payment');
       }
       const address = state.address === undefined ? {} : { address: state.address };
       return accept<PaymentEvent>({ type: 'PaymentSubmitted', data: { ...d, ...address, submittedAt: command.now } });
     }
     case 'VerifyPayment': {
-      if (state.status === 'none') return reject('not_found', 'Payment not found');
-      if (state.status === 'requested') return reject('conflict', 'This payment has not been submitted yet');
-      if (state.status === 'verified') return reject('conflict', 'This payment has already been verified');
-      if (state.status === 'rejected') return reject('conflict', 'This payment was rejected and cannot be verified');
-      if (state.status === 'canceled') return reject('conflict', CANCELED_BY_ERASURE);
+      if (state.status === 'none') return reject('payment.not_found', 'Payment not found');
+      if (state.status === 'requested') return reject('payment.state_conflict', 'This payment has not been submitted yet');
+      if (state.status === 'verified') return reject('payment.state_conflict', 'This payment has already been verified');
+      if (state.status === 'rejected') return reject('payment.state_conflict', 'This payment was rejected and cannot be verified');
+      if (state.status === 'canceled') return reject('payment.state_conflict', CANCELED_BY_ERASURE);
       return accept<PaymentEvent>({
         type: 'PaymentVerified',
         data: {
@@ -174,12 +175,13 @@ function decide(command: PaymentCommand, state: PaymentState) {
     }
     case 'RejectPayment': {
       const reason = command.reason.trim();
-      if (!reason) return reject('validation', 'reason: Please give a reason for rejecting the payment');
-      if (state.status === 'none') return reject('not_found', 'Payment not found');
-      if (state.status === 'requested') return reject('conflict', 'This payment has not been submitted yet');
-      if (state.status === 'verified') return reject('conflict', 'This payment has already been verified and cannot be rejected');
-      if (state.status === 'rejected') return reject('conflict', 'This payment has already been rejected');
-      if (state.status === 'canceled') return reject('conflict', CANCELED_BY_ERASURE);
+      if (!reason) return reject('validation.invalid_input', 'reason: Please give a reason for rejecting the payment');
+      if (state.status === 'none') return reject('payment.not_found', 'Payment not found');
+      if (state.status === 'requested') return reject('payment.state_conflict', 'This payment has not been submitted yet');
+      if (state.status === 'verified')
+        return reject('payment.state_conflict', 'This payment has already been verified and cannot be rejected');
+      if (state.status === 'rejected') return reject('payment.state_conflict', 'This payment has already been rejected');
+      if (state.status === 'canceled') return reject('payment.state_conflict', CANCELED_BY_ERASURE);
       return accept<PaymentEvent>({
         type: 'PaymentRejected',
         data: {
@@ -194,7 +196,7 @@ function decide(command: PaymentCommand, state: PaymentState) {
       });
     }
     case 'CancelPayment': {
-      if (state.status === 'none') return reject('not_found', 'Payment not found');
+      if (state.status === 'none') return reject('payment.not_found', 'Payment not found');
       // Only an open payment is canceled; a verified or rejected one is already closed (nothing to do).
       if (state.status !== 'requested' && state.status !== 'submitted') return accept<PaymentEvent>();
       return accept<PaymentEvent>({

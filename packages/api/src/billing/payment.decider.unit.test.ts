@@ -60,7 +60,10 @@ describe('payment decider', () => {
   it('requests a payment on an empty stream, not twice', () => {
     const { requestedAt: _, ...data } = requested.data;
     expect(given([]).when({ type: 'RequestPayment', data, now: T0 })).toEqual({ ok: true, events: [requested] });
-    expect(given([requested]).when({ type: 'RequestPayment', data, now: T0 })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(given([requested]).when({ type: 'RequestPayment', data, now: T0 })).toMatchObject({
+      ok: false,
+      error: { code: 'payment.state_conflict' },
+    });
   });
 
   it('submits without a request (the spec flow)', () => {
@@ -78,26 +81,26 @@ describe('payment decider', () => {
   });
 
   it('refuses a malformed hash, another member, another plan or price, a second submission', () => {
-    expect(given([]).when(submitCmd({ txHash: 'xyz' }))).toMatchObject({ ok: false, error: { code: 'validation' } });
-    expect(given([]).when(submitCmd({ txHash: 'A'.repeat(64) }))).toMatchObject({ ok: false, error: { code: 'validation' } });
-    expect(given([requested]).when(submitCmd({ userId: 'u2' }))).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(given([]).when(submitCmd({ txHash: 'xyz' }))).toMatchObject({ ok: false, error: { code: 'validation.invalid_input' } });
+    expect(given([]).when(submitCmd({ txHash: 'A'.repeat(64) }))).toMatchObject({ ok: false, error: { code: 'validation.invalid_input' } });
+    expect(given([requested]).when(submitCmd({ userId: 'u2' }))).toMatchObject({ ok: false, error: { code: 'payment.not_yours' } });
     expect(given([requested]).when(submitCmd({ planType: 'monthly', amountSats: 50000 }))).toMatchObject({
       ok: false,
-      error: { code: 'conflict' },
+      error: { code: 'payment.state_conflict' },
     });
-    expect(given([requested]).when(submitCmd({ amountSats: 1 }))).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(given([requested]).when(submitCmd({ amountSats: 1 }))).toMatchObject({ ok: false, error: { code: 'payment.state_conflict' } });
     expect(given([submitted]).when(submitCmd())).toMatchObject({
       ok: false,
-      error: { code: 'conflict', message: expect.stringMatching(/already been submitted/) },
+      error: { code: 'payment.state_conflict', status: 409, message: expect.stringMatching(/already been submitted/) },
     });
-    expect(given([submitted, verified]).when(submitCmd())).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(given([submitted, verified]).when(submitCmd())).toMatchObject({ ok: false, error: { code: 'payment.state_conflict' } });
   });
 
   it('verifies a submitted payment exactly once', () => {
     expect(given([requested, submitted]).when(verify)).toEqual({ ok: true, events: [verified] });
     expect(given([submitted, verified]).when(verify)).toEqual({
       ok: false,
-      error: { code: 'conflict', message: 'This payment has already been verified' },
+      error: { code: 'payment.state_conflict', status: 409, message: 'This payment has already been verified' },
     });
   });
 
@@ -108,9 +111,9 @@ describe('payment decider', () => {
   });
 
   it('does not verify unknown, unsubmitted or rejected payments', () => {
-    expect(given([]).when(verify)).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(given([requested]).when(verify)).toMatchObject({ ok: false, error: { code: 'conflict' } });
-    expect(given([submitted, rejected]).when(verify)).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(given([]).when(verify)).toMatchObject({ ok: false, error: { code: 'payment.not_found' } });
+    expect(given([requested]).when(verify)).toMatchObject({ ok: false, error: { code: 'payment.state_conflict' } });
+    expect(given([submitted, rejected]).when(verify)).toMatchObject({ ok: false, error: { code: 'payment.state_conflict' } });
   });
 
   it('rejects a submitted payment with a trimmed reason', () => {
@@ -119,11 +122,11 @@ describe('payment decider', () => {
   });
 
   it('does not reject without a reason, twice, after verification, or unknown payments', () => {
-    expect(given([submitted]).when(rejectCmd('   '))).toMatchObject({ ok: false, error: { code: 'validation' } });
-    expect(given([submitted, rejected]).when(rejectCmd())).toMatchObject({ ok: false, error: { code: 'conflict' } });
-    expect(given([submitted, verified]).when(rejectCmd())).toMatchObject({ ok: false, error: { code: 'conflict' } });
-    expect(given([requested]).when(rejectCmd())).toMatchObject({ ok: false, error: { code: 'conflict' } });
-    expect(given([]).when(rejectCmd())).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(given([submitted]).when(rejectCmd('   '))).toMatchObject({ ok: false, error: { code: 'validation.invalid_input' } });
+    expect(given([submitted, rejected]).when(rejectCmd())).toMatchObject({ ok: false, error: { code: 'payment.state_conflict' } });
+    expect(given([submitted, verified]).when(rejectCmd())).toMatchObject({ ok: false, error: { code: 'payment.state_conflict' } });
+    expect(given([requested]).when(rejectCmd())).toMatchObject({ ok: false, error: { code: 'payment.state_conflict' } });
+    expect(given([]).when(rejectCmd())).toMatchObject({ ok: false, error: { code: 'payment.not_found' } });
   });
 
   it("cancels an open payment when its member's account is erased; nothing verifies, rejects or submits it afterwards", () => {
@@ -147,13 +150,22 @@ describe('payment decider', () => {
       events: [{ ...canceled, data: { ...canceled.data, previousStatus: 'requested' } }],
     });
     const erased = "This payment was canceled because the member's account was erased; it cannot be verified";
-    expect(given([submitted, canceled]).when(verify)).toEqual({ ok: false, error: { code: 'conflict', message: erased } });
-    expect(given([submitted, canceled]).when(rejectCmd())).toEqual({ ok: false, error: { code: 'conflict', message: erased } });
-    expect(given([requested, canceled]).when(submitCmd())).toEqual({ ok: false, error: { code: 'conflict', message: erased } });
+    expect(given([submitted, canceled]).when(verify)).toEqual({
+      ok: false,
+      error: { code: 'payment.state_conflict', status: 409, message: erased },
+    });
+    expect(given([submitted, canceled]).when(rejectCmd())).toEqual({
+      ok: false,
+      error: { code: 'payment.state_conflict', status: 409, message: erased },
+    });
+    expect(given([requested, canceled]).when(submitCmd())).toEqual({
+      ok: false,
+      error: { code: 'payment.state_conflict', status: 409, message: erased },
+    });
     // Closed payments stay as they are; a second cancellation adds nothing.
     expect(given([submitted, verified]).when(cancel)).toEqual({ ok: true, events: [] });
     expect(given([submitted, rejected]).when(cancel)).toEqual({ ok: true, events: [] });
     expect(given([submitted, canceled]).when(cancel)).toEqual({ ok: true, events: [] });
-    expect(given([]).when(cancel)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(given([]).when(cancel)).toMatchObject({ ok: false, error: { code: 'payment.not_found' } });
   });
 });

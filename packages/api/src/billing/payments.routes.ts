@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireUser } from '../http/auth.js';
-import { httpErrorOf, ok, valueOr } from '../http/envelope.js';
+import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe, type RouteDoc } from '../http/openapi.js';
 import { jsonBody } from '../http/validate.js';
 import { payerRefusal, requestPayment, submitPayment } from './payments.service.js';
@@ -34,7 +34,7 @@ export function paymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   async function payer(c: Context<AppEnv>) {
     const user = await requireUser(ctx, c);
     const refused = payerRefusal(user);
-    if (refused) throw httpErrorOf(refused.error);
+    if (refused) throw new HttpError(refused.error);
     return user;
   }
 

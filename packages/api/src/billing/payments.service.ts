@@ -12,7 +12,7 @@ import { handleCommand } from '../eventstore/commandHandler.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import type { MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
-import { type Failure, failure, fromDomain, type Result, success } from '../shared/result.js';
+import { type Failure, failure, type Result, success } from '../shared/result.js';
 import { receivingAddressFor } from './addressAllocator.js';
 import { uniqueRule } from './billing.projection.js';
 import { bip21Uri } from './bitcoinAddress.js';
@@ -40,8 +40,10 @@ export type Payer = Pick<MemberStanding, 'id' | 'email' | 'approved' | 'status'>
 
 /** Only approved members may pay (spec §4, the shared approval rule); undefined when they may. */
 export function payerRefusal(payer: Pick<Payer, 'approved' | 'status'>): Failure | undefined {
-  if (payer.status === 'suspended') return failure('forbidden', SUBSCRIBING_WHILE_SUSPENDED);
-  return isApproved({ approved: Number(payer.approved), status: payer.status }) ? undefined : failure('forbidden', APPROVAL_REQUIRED);
+  if (payer.status === 'suspended') return failure('payment.approval_required', SUBSCRIBING_WHILE_SUSPENDED);
+  return isApproved({ approved: Number(payer.approved), status: payer.status })
+    ? undefined
+    : failure('payment.approval_required', APPROVAL_REQUIRED);
 }
 
 /** Whether the account was erased (identity's read model keeps the row with `erased_at`). */
@@ -86,7 +88,7 @@ export async function requestPayment(
     },
     eventMetadata(ctx, caller),
   );
-  if (!result.ok) return fromDomain(result.error);
+  if (!result.ok) return result;
   return success({ created: true, payment: (await paymentById(ctx.db, paymentId)) as PaymentRow });
 }
 
@@ -113,12 +115,13 @@ export interface CheckedSubmission {
  */
 export function checkSubmission(site: SiteConfig, payerId: string, input: SubmissionInput): Result<CheckedSubmission> {
   const txHash = normalizeTxHash(input.transactionHash);
-  if (txHash === null) return failure('invalid', TX_HASH_PROBLEM);
-  if ((input.userId ?? payerId) !== payerId) return failure('forbidden', OWN_ACCOUNT_ONLY);
+  if (txHash === null) return failure('validation.invalid_input', TX_HASH_PROBLEM);
+  if ((input.userId ?? payerId) !== payerId) return failure('payment.not_yours', OWN_ACCOUNT_ONLY);
   const plan = planOf(site, input.planType);
   const sats = parseBtc(input.btcAmount.trim());
-  if (sats === undefined) return failure('invalid', 'btcAmount: must be a BTC amount such as "0.005"');
-  if (sats !== plan.amountSats) return failure('invalid', `btcAmount: must be exactly ${plan.btcAmount} BTC for the ${plan.name} plan`);
+  if (sats === undefined) return failure('validation.invalid_input', 'btcAmount: must be a BTC amount such as "0.005"');
+  if (sats !== plan.amountSats)
+    return failure('validation.invalid_input', `btcAmount: must be exactly ${plan.btcAmount} BTC for the ${plan.name} plan`);
   return success({ planType: input.planType, amountSats: sats, ...(txHash ? { txHash } : {}) });
 }
 
@@ -130,8 +133,8 @@ export async function submitPayment(ctx: AppContext, payer: Payer, input: Submis
   if (!checked.ok) return checked;
   const { planType, amountSats, txHash } = checked.value;
   // 1. Friendly pre-checks on the read models (the unique indexes below close the races).
-  if (txHash && (await paymentByTxHash(ctx.db, txHash))) return failure('conflict', HASH_USED);
-  if (await pendingPaymentOf(ctx.db, payer.id, planType)) return failure('conflict', pendingExists(planType));
+  if (txHash && (await paymentByTxHash(ctx.db, txHash))) return failure('payment.tx_hash_used', HASH_USED);
+  if (await pendingPaymentOf(ctx.db, payer.id, planType)) return failure('payment.pending_exists', pendingExists(planType));
   // 2. Pay against the request whose address the member was shown, if any.
   const request = await latestRequest(ctx.db, payer.id, planType, amountSats);
   const paymentId = request?.id ?? ctx.ids.next();
@@ -147,12 +150,12 @@ export async function submitPayment(ctx: AppContext, payer: Payer, input: Submis
       },
       eventMetadata(ctx, caller),
     );
-    if (!result.ok) return fromDomain(result.error);
+    if (!result.ok) return result;
   } catch (err) {
     // 3. A concurrent submission won the race: same answers as the pre-checks.
     const rule = uniqueRule(err);
-    if (rule === 'tx_hash') return failure('conflict', HASH_USED);
-    if (rule === 'one_pending') return failure('conflict', pendingExists(planType));
+    if (rule === 'tx_hash') return failure('payment.tx_hash_used', HASH_USED);
+    if (rule === 'one_pending') return failure('payment.pending_exists', pendingExists(planType));
     throw err;
   }
   return success((await paymentById(ctx.db, paymentId)) as PaymentRow);
@@ -168,7 +171,7 @@ export async function verifyPayment(ctx: AppContext, paymentId: string, caller: 
   const row = await paymentById(ctx.db, paymentId);
   if (row && (await memberErased(ctx, row.user_id))) {
     await closeBillingOfErasedMember(ctx, row.user_id, meta);
-    return failure('conflict', CANCELED_BY_ERASURE);
+    return failure('payment.state_conflict', CANCELED_BY_ERASURE);
   }
   const result = await handleCommand(
     ctx.store,
@@ -178,7 +181,7 @@ export async function verifyPayment(ctx: AppContext, paymentId: string, caller: 
     meta,
     { retries: 50 },
   );
-  if (!result.ok) return fromDomain(result.error);
+  if (!result.ok) return result;
   const verified = result.events[0] as PaymentVerified;
   const { customRequestId, planType } = verified.data;
   if (planType === CUSTOM_REQUEST_PAYMENT) {
@@ -223,8 +226,8 @@ export async function openCustomRequestPayment(
   const refused = payerRefusal(payer);
   if (refused) return refused;
   const txHash = normalizeTxHash(input.transactionHash);
-  if (txHash === null) return failure('invalid', TX_HASH_PROBLEM);
-  if (txHash && (await paymentByTxHash(ctx.db, txHash))) return failure('conflict', HASH_USED);
+  if (txHash === null) return failure('validation.invalid_input', TX_HASH_PROBLEM);
+  if (txHash && (await paymentByTxHash(ctx.db, txHash))) return failure('payment.tx_hash_used', HASH_USED);
   const meta = eventMetadata(ctx, caller);
   const now = ctx.clock.now();
   const paymentId = ctx.ids.next();
@@ -252,7 +255,7 @@ export async function openCustomRequestPayment(
     },
     meta,
   );
-  if (!requested.ok) return fromDomain(requested.error);
+  if (!requested.ok) return requested;
   try {
     const submitted = await handleCommand(
       ctx.store,
@@ -273,9 +276,9 @@ export async function openCustomRequestPayment(
       },
       meta,
     );
-    if (!submitted.ok) return fromDomain(submitted.error);
+    if (!submitted.ok) return submitted;
   } catch (err) {
-    if (uniqueRule(err) === 'tx_hash') return failure('conflict', HASH_USED);
+    if (uniqueRule(err) === 'tx_hash') return failure('payment.tx_hash_used', HASH_USED);
     throw err;
   }
   return success((await paymentById(ctx.db, paymentId)) as PaymentRow);
@@ -296,5 +299,5 @@ export async function rejectPayment(
     meta,
     { retries: 50 },
   );
-  return result.ok ? success(undefined) : fromDomain(result.error);
+  return result.ok ? success(undefined) : result;
 }

@@ -28,19 +28,23 @@ describe('checkSubmission', () => {
     const bad = { userId: 'u2', planType: 'monthly' as const, btcAmount: 'lots', transactionHash: 'xyz' };
     expect(checkSubmission(site, 'u1', bad)).toEqual({
       ok: false,
-      error: { kind: 'invalid', message: 'transactionHash: must be 64 hexadecimal characters' },
+      error: { code: 'validation.invalid_input', status: 400, message: 'transactionHash: must be 64 hexadecimal characters' },
     });
     expect(checkSubmission(site, 'u1', { ...bad, transactionHash: null })).toEqual({
       ok: false,
-      error: { kind: 'forbidden', message: OWN_ACCOUNT_ONLY },
+      error: { code: 'payment.not_yours', status: 403, message: OWN_ACCOUNT_ONLY },
     });
     expect(checkSubmission(site, 'u1', { ...bad, transactionHash: null, userId: 'u1' })).toEqual({
       ok: false,
-      error: { kind: 'invalid', message: 'btcAmount: must be a BTC amount such as "0.005"' },
+      error: { code: 'validation.invalid_input', status: 400, message: 'btcAmount: must be a BTC amount such as "0.005"' },
     });
     expect(checkSubmission(site, 'u1', { ...bad, transactionHash: null, userId: 'u1', btcAmount: '0.0006' })).toEqual({
       ok: false,
-      error: { kind: 'invalid', message: 'btcAmount: must be exactly 0.0005 BTC for the Monthly Premium plan' },
+      error: {
+        code: 'validation.invalid_input',
+        status: 400,
+        message: 'btcAmount: must be exactly 0.0005 BTC for the Monthly Premium plan',
+      },
     });
   });
 });
@@ -50,9 +54,9 @@ describe('payerRefusal', () => {
     expect(payerRefusal({ approved: 1, status: 'approved' })).toBeUndefined();
     expect(payerRefusal({ approved: 0, status: 'pending' })).toEqual({
       ok: false,
-      error: { kind: 'forbidden', message: APPROVAL_REQUIRED },
+      error: { code: 'payment.approval_required', status: 403, message: APPROVAL_REQUIRED },
     });
-    expect(payerRefusal({ approved: 0, status: 'rejected' })?.error.kind).toBe('forbidden');
+    expect(payerRefusal({ approved: 0, status: 'rejected' })?.error.code).toBe('payment.approval_required');
   });
 });
 

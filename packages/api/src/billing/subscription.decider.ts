@@ -95,7 +95,7 @@ function decide(command: SubscriptionCommand, state: SubscriptionState) {
   switch (command.type) {
     case 'ApplyVerifiedPayment': {
       if (state.appliedPayments.includes(command.paymentId)) return accept<SubscriptionEvent>(); // already applied
-      if (state.erased) return reject('conflict', ERASED_ACCOUNT);
+      if (state.erased) return reject('subscription.state_conflict', ERASED_ACCOUNT);
       const paid = { paymentId: command.paymentId, amountSats: command.amountSats, planType: command.planType };
       if (!cur || state.status === 'canceled' || state.status === 'unpaid') {
         const start = command.now;
@@ -125,16 +125,22 @@ function decide(command: SubscriptionCommand, state: SubscriptionState) {
     }
     case 'RequestCancel': {
       if (!cur || (command.subscriptionId && command.subscriptionId !== cur.subscriptionId))
-        return reject('not_found', 'Subscription not found');
-      if (state.status !== 'active') return reject('conflict', `Only an active subscription can be canceled (this one is ${state.status})`);
-      if (state.cancelAtPeriodEnd) return reject('conflict', 'Your subscription is already set to cancel at the end of the current period');
+        return reject('subscription.not_found', 'Subscription not found');
+      if (state.status !== 'active')
+        return reject('subscription.state_conflict', `Only an active subscription can be canceled (this one is ${state.status})`);
+      if (state.cancelAtPeriodEnd)
+        return reject('subscription.state_conflict', 'Your subscription is already set to cancel at the end of the current period');
       return accept<SubscriptionEvent>({ type: 'SubscriptionCancelRequested', data: { ...cur, requestedAt: command.now } });
     }
     case 'Reactivate': {
-      if (!cur || command.subscriptionId !== cur.subscriptionId) return reject('not_found', 'Subscription not found');
+      if (!cur || command.subscriptionId !== cur.subscriptionId) return reject('subscription.not_found', 'Subscription not found');
       if (state.status !== 'active')
-        return reject('conflict', `This subscription is ${state.status} and cannot be reactivated; please subscribe again`);
-      if (!state.cancelAtPeriodEnd) return reject('conflict', 'Your subscription is not set to cancel, so there is nothing to reactivate');
+        return reject(
+          'subscription.state_conflict',
+          `This subscription is ${state.status} and cannot be reactivated; please subscribe again`,
+        );
+      if (!state.cancelAtPeriodEnd)
+        return reject('subscription.state_conflict', 'Your subscription is not set to cancel, so there is nothing to reactivate');
       return accept<SubscriptionEvent>({ type: 'SubscriptionReactivated', data: { ...cur, reactivatedAt: command.now } });
     }
     case 'AdvanceLifecycle': {

@@ -106,22 +106,25 @@ describe('subscription decider: cancel and reactivate', () => {
     expect(given([activated]).when({ type: 'RequestCancel', now: T0 })).toEqual({ ok: true, events: [cancelRequested] });
     expect(given([activated, cancelRequested]).when({ type: 'RequestCancel', now: T0 })).toMatchObject({
       ok: false,
-      error: { code: 'conflict' },
+      error: { code: 'subscription.state_conflict' },
     });
   });
 
   it('does not cancel without a subscription, another id, or when not active', () => {
-    expect(given([]).when({ type: 'RequestCancel', now: T0 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(given([]).when({ type: 'RequestCancel', now: T0 })).toMatchObject({ ok: false, error: { code: 'subscription.not_found' } });
     expect(given([activated]).when({ type: 'RequestCancel', subscriptionId: 'other', now: T0 })).toMatchObject({
       ok: false,
-      error: { code: 'not_found' },
+      error: { code: 'subscription.not_found' },
     });
     for (const h of [
       [activated, pastDue],
       [activated, pastDue, unpaid],
       [activated, cancelRequested, canceled],
     ])
-      expect(given(h).when({ type: 'RequestCancel', now: T0 })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+      expect(given(h).when({ type: 'RequestCancel', now: T0 })).toMatchObject({
+        ok: false,
+        error: { code: 'subscription.state_conflict' },
+      });
   });
 
   it('reactivates only a subscription set to cancel', () => {
@@ -131,22 +134,22 @@ describe('subscription decider: cancel and reactivate', () => {
     });
     expect(given([activated]).when({ type: 'Reactivate', subscriptionId: 's1', now: T0 })).toMatchObject({
       ok: false,
-      error: { code: 'conflict', message: expect.stringMatching(/not set to cancel/) },
+      error: { code: 'subscription.state_conflict', status: 409, message: expect.stringMatching(/not set to cancel/) },
     });
     expect(given([activated, cancelRequested, reactivated]).when({ type: 'Reactivate', subscriptionId: 's1', now: T0 })).toMatchObject({
       ok: false,
     });
     expect(given([activated, cancelRequested]).when({ type: 'Reactivate', subscriptionId: 'other', now: T0 })).toMatchObject({
       ok: false,
-      error: { code: 'not_found' },
+      error: { code: 'subscription.not_found' },
     });
     expect(given([activated, cancelRequested, canceled]).when({ type: 'Reactivate', subscriptionId: 's1', now: T0 })).toMatchObject({
       ok: false,
-      error: { code: 'conflict' },
+      error: { code: 'subscription.state_conflict' },
     });
     expect(given([]).when({ type: 'Reactivate', subscriptionId: 's1', now: T0 })).toMatchObject({
       ok: false,
-      error: { code: 'not_found' },
+      error: { code: 'subscription.not_found' },
     });
   });
 });
@@ -207,7 +210,11 @@ describe('subscription decider: erasure', () => {
   it('no later payment activates a subscription for the erased account', () => {
     expect(given([activated, ended]).when(pay({ paymentId: 'p9' }))).toEqual({
       ok: false,
-      error: { code: 'conflict', message: "This member's account was erased; no subscription can be activated for it" },
+      error: {
+        code: 'subscription.state_conflict',
+        status: 409,
+        message: "This member's account was erased; no subscription can be activated for it",
+      },
     });
   });
 });

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
-import { fromDomain, type Result, success } from '../shared/result.js';
+import { type Result, success } from '../shared/result.js';
 import { closeBillingOfErasedMembers } from './erasure.js';
 import type { PlanType } from './plans.js';
 import { type SubscriptionDto, subscriptionDto, subscriptionOf, subscriptionsDue, unappliedVerifiedPayments } from './readModels.js';
@@ -21,7 +21,7 @@ async function run(
   meta: EventMetadata,
 ): Promise<Result<{ events: unknown[] }>> {
   const result = await handleCommand(ctx.store, subscriptionStreamId(userId), subscriptionDecider, command, meta, { retries: 50 });
-  return result.ok ? success({ events: result.events }) : fromDomain(result.error);
+  return result.ok ? success({ events: result.events }) : result;
 }
 
 /** The member's subscription as the API shows it, or null when they never had one. */

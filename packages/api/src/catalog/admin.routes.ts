@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
-import { badRequest, fail, HttpError, ok, valueOr } from '../http/envelope.js';
+import { HttpError, ok, refuse, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, jsonBody, queryOf } from '../http/validate.js';
 import { MAX_CAPTION_BYTES } from './captions.js';
@@ -31,18 +31,19 @@ const CAPTION_BODY_LIMIT = MAX_CAPTION_BYTES + 64 * 1024;
 /** The multipart caption upload's fields: `file`, `language`, optional `label`. */
 async function captionForm(c: Context<AppEnv>) {
   if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data'))
-    throw new HttpError(415, 'Send the caption file as multipart/form-data (file, language, label)');
+    throw new HttpError('caption.form_required', 'Send the caption file as multipart/form-data (file, language, label)');
   let form: FormData;
   try {
     form = await c.req.formData();
   } catch {
-    throw badRequest('The form could not be read: send multipart/form-data with file, language and label');
+    throw new HttpError('validation.invalid_input', 'The form could not be read: send multipart/form-data with file, language and label');
   }
   const file = form.get('file');
-  if (!file || typeof file === 'string') throw badRequest(CAPTION_FILE_MISSING);
-  if (file.size > MAX_CAPTION_BYTES) throw new HttpError(413, CAPTION_FILE_TOO_LARGE);
+  if (!file || typeof file === 'string') throw new HttpError('validation.invalid_input', CAPTION_FILE_MISSING);
+  if (file.size > MAX_CAPTION_BYTES) throw new HttpError('caption.file_too_large', CAPTION_FILE_TOO_LARGE);
   const language = form.get('language');
-  if (typeof language !== 'string' || !language.trim()) throw badRequest('language is required: a BCP 47 tag such as en or pt-BR');
+  if (typeof language !== 'string' || !language.trim())
+    throw new HttpError('validation.invalid_input', 'language is required: a BCP 47 tag such as en or pt-BR');
   const label = form.get('label');
   return { bytes: new Uint8Array(await file.arrayBuffer()), language, label: typeof label === 'string' ? label : undefined };
 }
@@ -107,14 +108,12 @@ export function mountAdminCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): voi
   api.post(
     '/admin/videos/:id/captions',
     addCaptionDoc,
-    bodyLimit({ maxSize: CAPTION_BODY_LIMIT, onError: (cc) => fail(cc, 413, CAPTION_FILE_TOO_LARGE) }),
+    bodyLimit({ maxSize: CAPTION_BODY_LIMIT, onError: (cc) => refuse(cc, 'caption.file_too_large', CAPTION_FILE_TOO_LARGE) }),
     async function addCaption(c) {
       const admin = await requireAdmin(ctx, c);
       const videoId = videoIdParam(c);
       const upload = await captionForm(c);
       const added = await addCaptionTrack(ctx, videoId, upload, { actorId: admin.id, requestId: c.get('requestId') });
-      if (!added.ok && 'line' in added.error && added.error.line !== undefined)
-        throw new HttpError(400, added.error.message, { line: added.error.line });
       return ok(c, valueOr(added), 201);
     },
   );

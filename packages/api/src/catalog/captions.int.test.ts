@@ -71,7 +71,7 @@ forEachStore('captions', (kind) => {
     const copy = path.join(fixtures, `${kind}-clip.mp4`);
     fs.copyFileSync(await makeMp4(fixtures, 3), copy);
     const r = await ingestVideoFile(server.ctx, { filePath: copy, title: 'Captioned', accessLevel: 'premium', actorId: admin.id });
-    if (!r.ok) throw new Error(r.error);
+    if (!r.ok) throw new Error(r.error.message);
     videoId = r.videoId;
     for (;;) {
       const row = await server.ctx.db.get<{ transcode_status: string }>('SELECT transcode_status FROM videos WHERE id = ?', [videoId]);

@@ -11,8 +11,9 @@ import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import { mediaStorageFor } from '../media/index.js';
+import { appError } from '../shared/errors.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
-import { failure, fromDomain, type Result, success } from '../shared/result.js';
+import { failure, type Result, success } from '../shared/result.js';
 import { type CaptionParseError, canonicalLanguage, languageLabel, MAX_CAPTION_BYTES, parseCaptionFile } from './captions.js';
 import type { CaptionRow } from './catalog.projection.js';
 import { findVideo } from './catalog.queries.js';
@@ -34,9 +35,6 @@ export interface CaptionUpload {
   language: string;
   label?: string | undefined;
 }
-
-/** A refusal of the file itself, with the line the parser stopped at. */
-export type CaptionFailure = { ok: false; error: { kind: 'invalid'; message: string; line?: number } };
 
 /** The caption tracks of a video, by language. */
 export async function captionsOf(db: Queryable, videoId: string): Promise<CaptionRow[]> {
@@ -63,20 +61,22 @@ export async function addCaptionTrack(
   videoId: string,
   upload: CaptionUpload,
   caller: Caller & { actorId: string },
-): Promise<Result<CaptionTrackView & { cues: number; format: 'vtt' | 'srt' }> | CaptionFailure> {
+): Promise<Result<CaptionTrackView & { cues: number; format: 'vtt' | 'srt' }>> {
   const language = canonicalLanguage(upload.language.trim());
-  if (!language) return failure('invalid', CAPTION_LANGUAGE_INVALID);
+  if (!language) return failure('validation.invalid_input', CAPTION_LANGUAGE_INVALID);
   const label = upload.label?.trim() || languageLabel(language);
-  if (label.length > 80 || /[\r\n\p{Cc}]/u.test(label)) return failure('invalid', CAPTION_LABEL_INVALID);
-  if (upload.bytes.byteLength > MAX_CAPTION_BYTES) return failure('invalid', CAPTION_FILE_TOO_LARGE);
+  if (label.length > 80 || /[\r\n\p{Cc}]/u.test(label)) return failure('validation.invalid_input', CAPTION_LABEL_INVALID);
+  if (upload.bytes.byteLength > MAX_CAPTION_BYTES) return failure('validation.invalid_input', CAPTION_FILE_TOO_LARGE);
   const video = await findVideo(ctx.db, videoId, { includeUnpublished: true });
-  if (!video) return failure('not_found', 'Video not found');
+  if (!video) return failure('video.not_found', 'Video not found');
   const text = decodeUtf8(upload.bytes);
   const parsed: { ok: false; error: CaptionParseError } | ReturnType<typeof parseCaptionFile> =
     text === null
       ? { ok: false, error: { line: 1, message: 'Not a valid SRT or WebVTT file: line 1: not UTF-8 text' } }
       : parseCaptionFile(text, Number(video.duration_seconds));
-  if (!parsed.ok) return { ok: false, error: { kind: 'invalid', message: parsed.error.message, line: parsed.error.line } };
+  // A refusal of the file itself names the line the parser stopped at (`details.line`).
+  if (!parsed.ok)
+    return { ok: false, error: appError('caption.invalid_file', parsed.error.message, { details: { line: parsed.error.line } }) };
 
   const hash = createHash('sha256').update(parsed.vtt).digest('hex').slice(0, 8);
   const storage = mediaStorageFor(ctx);
@@ -95,7 +95,7 @@ export async function addCaptionTrack(
   );
   if (!result.ok) {
     if (!earlier || earlier.caption_key !== stored.key) await storage.remove(stored.key).catch(() => {});
-    return fromDomain(result.error);
+    return result;
   }
   if (earlier && earlier.caption_key !== stored.key)
     await storage.remove(earlier.caption_key).catch((err) => ctx.logger.warn({ err, videoId }, 'could not remove a replaced caption file'));
@@ -117,7 +117,7 @@ export async function removeCaptionTrack(
     { type: 'RemoveCaptionTrack', data: { videoId, language, actorId: caller.actorId, at: meta.at } },
     meta,
   );
-  if (!result.ok) return fromDomain(result.error);
+  if (!result.ok) return result;
   const removed = result.events.find((e) => e.type === 'CaptionTrackRemoved');
   if (removed?.type === 'CaptionTrackRemoved')
     await mediaStorageFor(ctx)

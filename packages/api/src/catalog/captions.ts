@@ -75,7 +75,9 @@ const STRUCTURAL = [
   'more than 59',
 ];
 const isStructural = (message: string) =>
+  // message-text: the WebVTT parser's errors carry no code, only their words
   STRUCTURAL.some((s) => message.includes(s)) &&
+  // message-text: (the same parser's words) a cue out of order is rewritten, not refused
   !message.startsWith('Start timestamp is not greater than or equal to start timestamp of previous cue');
 
 const SRT_TIMING = /^(\s*\d{1,3}:\d{2}:\d{2})[,.](\d{1,3})(\s*-->\s*)(\d{1,3}:\d{2}:\d{2})[,.](\d{1,3})(.*)$/;

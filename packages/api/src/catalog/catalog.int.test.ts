@@ -21,7 +21,7 @@ forEachStore('catalog', (kind) => {
     const copy = path.join(fixtures, `${kind}-${title.replace(/\W/g, '_')}.mp4`);
     fs.copyFileSync(await makeMp4(fixtures, 3), copy);
     const r = await ingestVideoFile(server.ctx, { filePath: copy, title, actorId: admin.id, ...extra });
-    if (!r.ok) throw new Error(r.error);
+    if (!r.ok) throw new Error(r.error.message);
     server.clock.advance(60_000);
     return r.videoId;
   }
@@ -125,12 +125,19 @@ forEachStore('catalog', (kind) => {
   it('ingestVideoFile refuses a non-video and keeps storage clean', async () => {
     const before = filesUnder(path.join(server.store.dataDir, 'media'));
     const r = await ingestVideoFile(server.ctx, { filePath: makeFakeVideo(fixtures), title: 'Fake', actorId: admin.id });
-    expect(r).toEqual({ ok: false, status: 400, error: 'The uploaded file is not a playable video (no video stream found)' });
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        code: 'validation.invalid_input',
+        status: 400,
+        message: 'The uploaded file is not a playable video (no video stream found)',
+      },
+    });
     expect(
       await ingestVideoFile(server.ctx, { filePath: path.join(fixtures, 'missing.mp4'), title: 'x', actorId: admin.id }),
     ).toMatchObject({
       ok: false,
-      status: 400,
+      error: { status: 400 },
     });
     expect(filesUnder(path.join(server.store.dataDir, 'media'))).toEqual(before);
   });

@@ -7,7 +7,7 @@ import { videoListQuerySchema, videoPageSchema, videoSchema } from '@members/ui/
 import type { Context, Hono } from 'hono';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { notFound, ok } from '../http/envelope.js';
+import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema, queryOf } from '../http/validate.js';
 import { mediaStorageFor } from '../media/index.js';
@@ -19,7 +19,7 @@ export const listQuerySchema = videoListQuerySchema;
 /** A URL id that is not one of ours can only be "Video not found". */
 export function videoIdParam(c: Context): string {
   const parsed = idSchema.safeParse(c.req.param('id'));
-  if (!parsed.success) throw notFound('Video not found');
+  if (!parsed.success) throw new HttpError('video.not_found', 'Video not found');
   return parsed.data;
 }
 
@@ -61,16 +61,16 @@ export function mountCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
 
   api.get('/videos/:id', getVideoDoc, async function getVideo(c) {
     const row = await findVideo(ctx.db, videoIdParam(c), { viewerId: c.get('auth')?.userId });
-    if (!row) throw notFound('Video not found');
+    if (!row) throw new HttpError('video.not_found', 'Video not found');
     return ok(c, toVideoEntity(row));
   });
 
   api.get('/videos/:id/thumbnail', getThumbnailDoc, async function getThumbnail(c) {
     const row = await findVideo(ctx.db, videoIdParam(c), { viewerId: c.get('auth')?.userId });
-    if (!row) throw notFound('Video not found');
+    if (!row) throw new HttpError('video.not_found', 'Video not found');
     const storage = mediaStorageFor(ctx);
     const stat = await storage.stat(row.thumbnail_key);
-    if (!stat) throw notFound('Thumbnail not found');
+    if (!stat) throw new HttpError('video.not_found', 'Thumbnail not found');
     const etag = `"t-${stat.size.toString(16)}-${Math.floor(stat.mtime.getTime()).toString(16)}"`;
     c.header('ETag', etag);
     c.header('Cache-Control', 'public, max-age=300');

@@ -25,6 +25,7 @@ import {
   probeVideo,
 } from '../media/index.js';
 import { eventMetadata } from '../shared/eventMetadata.js';
+import { type Failure, failure } from '../shared/result.js';
 import type { ThumbnailInfo, VideoDetails, VideoFileInfo } from './video.decider.js';
 import { videoDecider, videoStreamId } from './video.decider.js';
 import { checkText, LIMITS, parseAccessLevel, parseDurationText, parseLabels, UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
@@ -65,12 +66,12 @@ export interface IngestOptions {
   inTransaction?: (tx: Queryable, videoId: string) => Promise<void>;
 }
 
-export type IngestResult = { ok: true; videoId: string } | { ok: false; status: 400 | 413 | 503; error: string };
+export type IngestResult = { ok: true; videoId: string } | Failure;
 
 const THUMBNAIL_MAX_BYTES = 10 * 1024 * 1024;
 
-type Fail = Extract<IngestResult, { ok: false }>;
-const fail400 = (error: string): Fail => ({ ok: false, status: 400, error });
+type Fail = Failure;
+const fail400 = (message: string): Fail => failure('validation.invalid_input', message);
 
 /** Step 1: the typed fields, or the first problem. */
 export function validateDetails(
@@ -151,14 +152,14 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts:
   const size = input.remote ? input.remote.size : input.filePath ? await fileSize(input.filePath) : null;
   if (!size) return fail400(UPLOAD_REQUIRED_MESSAGE);
   if (size > ctx.env.MAX_UPLOAD_BYTES)
-    return { ok: false, status: 413, error: `The video file is too large (limit ${ctx.env.MAX_UPLOAD_BYTES} bytes)` };
+    return failure('request.body_too_large', `The video file is too large (limit ${ctx.env.MAX_UPLOAD_BYTES} bytes)`);
 
   // 2. The thumbnail, when given, must be a real image.
   let thumbnail: { path: string; mimeType: string; extension: string } | null = null;
   if (input.thumbnailPath) {
     const thumbSize = await fileSize(input.thumbnailPath);
     if (thumbSize && thumbSize > THUMBNAIL_MAX_BYTES)
-      return { ok: false, status: 413, error: `The thumbnail is too large (limit ${THUMBNAIL_MAX_BYTES} bytes)` };
+      return failure('request.body_too_large', `The thumbnail is too large (limit ${THUMBNAIL_MAX_BYTES} bytes)`);
     const type = thumbSize ? await imageTypeOfFile(input.thumbnailPath) : null;
     if (!type) return fail400('The thumbnail must be a JPEG, PNG or WebP image');
     thumbnail = { path: input.thumbnailPath, ...type };
@@ -170,7 +171,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts:
   let probed = await probeVideo(source);
   // A read cut short looks like a file that is not a video: the store decides (once more if it answers).
   if (!probed.ok && input.remote) {
-    if (await storeDown(storage)) return { ok: false, status: 503, error: MEDIA_STORE_UNAVAILABLE };
+    if (await storeDown(storage)) return failure('media.store_unavailable', MEDIA_STORE_UNAVAILABLE);
     probed = await probeVideo(source);
   }
   if (!probed.ok) return fail400(probed.error);
@@ -245,7 +246,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts:
     }
     if (err instanceof MediaStoreError) {
       ctx.logger.error({ err, videoId }, 'media store unavailable during an upload');
-      return { ok: false, status: 503, error: MEDIA_STORE_UNAVAILABLE };
+      return failure('media.store_unavailable', MEDIA_STORE_UNAVAILABLE);
     }
     throw err;
   } finally {

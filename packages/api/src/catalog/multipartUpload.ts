@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Context } from 'hono';
 import type { MediaStorage } from '../media/index.js';
+import { type Failure, failure } from '../shared/result.js';
 
 export const THUMBNAIL_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 /** Room for the form fields and the thumbnail around the video itself. */
@@ -30,7 +31,7 @@ export interface ReceivedUpload {
   cleanup(): Promise<void>;
 }
 
-export type ReceiveResult = { ok: true; upload: ReceivedUpload } | { ok: false; status: 400 | 413; error: string };
+export type ReceiveResult = { ok: true; upload: ReceivedUpload } | Failure;
 
 function requestBody(c: Context): Readable | null {
   const incoming = (c.env as { incoming?: Readable } | undefined)?.incoming;
@@ -46,12 +47,12 @@ function requestBody(c: Context): Readable | null {
 export async function receiveMultipart(c: Context, storage: MediaStorage, maxVideoBytes: number): Promise<ReceiveResult> {
   const contentType = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(contentType))
-    return { ok: false, status: 400, error: 'Please provide at least a title and video file' };
+    return failure('validation.invalid_input', 'Please provide at least a title and video file');
   const declared = Number(c.req.header('content-length') ?? Number.NaN);
   const tooLarge = `The video file is too large (limit ${maxVideoBytes} bytes)`;
-  if (Number.isFinite(declared) && declared > maxVideoBytes + ENVELOPE_BYTES) return { ok: false, status: 413, error: tooLarge };
+  if (Number.isFinite(declared) && declared > maxVideoBytes + ENVELOPE_BYTES) return failure('request.body_too_large', tooLarge);
   const body = requestBody(c);
-  if (!body) return { ok: false, status: 400, error: 'Please provide at least a title and video file' };
+  if (!body) return failure('validation.invalid_input', 'Please provide at least a title and video file');
 
   const staged: string[] = [];
   const upload: ReceivedUpload = {
@@ -62,7 +63,7 @@ export async function receiveMultipart(c: Context, storage: MediaStorage, maxVid
     },
   };
   const paths = { video: await storage.stagingPath('.part'), thumbnail: await storage.stagingPath('.img') };
-  let failure: Extract<ReceiveResult, { ok: false }> | null = null;
+  let refused: Failure | null = null;
   const writes: Promise<void>[] = [];
   const outs: fs.WriteStream[] = [];
 
@@ -75,9 +76,9 @@ export async function receiveMultipart(c: Context, storage: MediaStorage, maxVid
     const record: ReceivedFile = { path: target, originalName, size: 0 };
     upload.files[name] = record;
     let dropped = false;
-    const drop = (f: Extract<ReceiveResult, { ok: false }>) => {
+    const drop = (f: Failure) => {
       dropped = true;
-      failure ??= f;
+      refused ??= f;
       out.destroy(); // its 'close' comes after any pending open, so the cleanup that follows really removes the file
       file.resume();
     };
@@ -90,20 +91,20 @@ export async function receiveMultipart(c: Context, storage: MediaStorage, maxVid
       if (dropped) return;
       record.size += chunk.length;
       if (record.size > limit)
-        return drop({ ok: false, status: 413, error: name === 'video' ? tooLarge : `The thumbnail is too large (limit ${limit} bytes)` });
+        return drop(failure('request.body_too_large', name === 'video' ? tooLarge : `The thumbnail is too large (limit ${limit} bytes)`));
       if (!out.write(chunk)) {
         file.pause();
         out.once('drain', () => file.resume());
       }
     });
-    file.on('limit', () => drop({ ok: false, status: 413, error: tooLarge }));
+    file.on('limit', () => drop(failure('request.body_too_large', tooLarge)));
     file.on('end', () => {
       if (!dropped) out.end();
       fileDone();
     });
     file.on('error', () => fileDone());
     out.on('error', () => {
-      if (!dropped) drop({ ok: false, status: 400, error: 'The upload could not be stored' });
+      if (!dropped) drop(failure('upload.store_failed', 'The upload could not be stored'));
     });
     writes.push(Promise.all([fileEnded, outClosed]).then(() => undefined));
   };
@@ -146,11 +147,11 @@ export async function receiveMultipart(c: Context, storage: MediaStorage, maxVid
       outs.map((out) => (out.closed ? undefined : new Promise<void>((resolve) => out.once('close', () => resolve()).destroy()))),
     );
     await upload.cleanup();
-    return { ok: false, status: 400, error: 'The upload was interrupted or is not valid multipart/form-data' };
+    return failure('upload.store_failed', 'The upload was interrupted or is not valid multipart/form-data');
   }
-  if (failure) {
+  if (refused) {
     await upload.cleanup();
-    return failure;
+    return refused;
   }
   return { ok: true, upload };
 }

@@ -82,7 +82,10 @@ forEachStore('video upload', (kind) => {
       [{}, { video }],
     ] as const) {
       const r = await postUpload(server.url, admin.token, fields, files);
-      expect(answer(r)).toEqual({ status: 400, body: { success: false, error: 'Please provide at least a title and video file' } });
+      expect(answer(r)).toEqual({
+        status: 400,
+        body: { success: false, error: 'Please provide at least a title and video file', code: 'validation.invalid_input' },
+      });
     }
     const json = await api.post('/admin/upload-video', { title: 'json' }, admin.token);
     expect(json.status).toBe(400);
@@ -94,7 +97,11 @@ forEachStore('video upload', (kind) => {
     const notVideo = await postUpload(server.url, admin.token, { title: 'Fake' }, { video: makeFakeVideo(fixtures) });
     expect(answer(notVideo)).toEqual({
       status: 400,
-      body: { success: false, error: 'The uploaded file is not a playable video (no video stream found)' },
+      body: {
+        success: false,
+        error: 'The uploaded file is not a playable video (no video stream found)',
+        code: 'validation.invalid_input',
+      },
     });
     const fakeThumb = path.join(fixtures, 'thumb.jpg');
     fs.writeFileSync(fakeThumb, 'not an image');
@@ -104,7 +111,10 @@ forEachStore('video upload', (kind) => {
       { title: 'Bad thumb' },
       { video: await makeMp4(fixtures, 3), thumbnail: fakeThumb },
     );
-    expect(answer(badThumb)).toEqual({ status: 400, body: { success: false, error: 'The thumbnail must be a JPEG, PNG or WebP image' } });
+    expect(answer(badThumb)).toEqual({
+      status: 400,
+      body: { success: false, error: 'The thumbnail must be a JPEG, PNG or WebP image', code: 'validation.invalid_input' },
+    });
     const badLevel = await postUpload(
       server.url,
       admin.token,
@@ -150,7 +160,10 @@ forEachStore('video upload', (kind) => {
       const video = await makeMp4(fixtures, 3);
       expect(fs.statSync(video).size).toBeGreaterThan(20000);
       const r = await postUpload(small.url, smallAdmin.token, { title: 'Big' }, { video });
-      expect(answer(r)).toEqual({ status: 413, body: { success: false, error: 'The video file is too large (limit 20000 bytes)' } });
+      expect(answer(r)).toEqual({
+        status: 413,
+        body: { success: false, error: 'The video file is too large (limit 20000 bytes)', code: 'request.body_too_large' },
+      });
       expect(filesUnder(path.join(small.store.dataDir, 'media'))).toEqual([]);
       expect((await apiClient(small.url).get('/videos')).body.data.total).toBe(0);
       // A declared length far over the limit is refused before any byte is read.
@@ -177,7 +190,11 @@ forEachStore('video upload', (kind) => {
         req.write('--x\r\n');
       });
       expect(early.status).toBe(413);
-      expect(JSON.parse(early.body)).toEqual({ success: false, error: 'The video file is too large (limit 20000 bytes)' });
+      expect(JSON.parse(early.body)).toEqual({
+        success: false,
+        error: 'The video file is too large (limit 20000 bytes)',
+        code: 'request.body_too_large',
+      });
       expect(filesUnder(path.join(small.store.dataDir, 'media'))).toEqual([]);
     } finally {
       await small.close();

@@ -53,11 +53,11 @@ export function mountUploadRoute(api: Hono<AppEnv>, ctx: AppContext): void {
   api.post('/admin/upload-video', uploadVideoDoc, async function uploadVideo(c) {
     const admin = await requireAdmin(ctx, c);
     const received = await receiveMultipart(c, mediaStorageFor(ctx), ctx.env.MAX_UPLOAD_BYTES);
-    if (!received.ok) throw new HttpError(received.status, received.error);
+    if (!received.ok) throw new HttpError(received.error);
     const { fields, files, cleanup } = received.upload;
     try {
       const field = (name: string) => fields[name]?.[0] ?? null;
-      if (!field('title')?.trim() || !files.video?.size) throw new HttpError(400, UPLOAD_REQUIRED_MESSAGE);
+      if (!field('title')?.trim() || !files.video?.size) throw new HttpError('validation.invalid_input', UPLOAD_REQUIRED_MESSAGE);
       const result = await ingestVideoFile(ctx, {
         filePath: files.video.path,
         originalName: files.video.originalName,
@@ -72,7 +72,7 @@ export function mountUploadRoute(api: Hono<AppEnv>, ctx: AppContext): void {
         actorId: admin.id,
         requestId: c.get('requestId'),
       });
-      if (!result.ok) throw new HttpError(result.status, result.error);
+      if (!result.ok) throw new HttpError(result.error);
       return ok(c, { videoId: result.videoId }, 201);
     } finally {
       await cleanup();

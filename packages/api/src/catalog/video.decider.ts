@@ -126,7 +126,7 @@ export const videoDecider: Decider<VideoCommand, VideoEvent, VideoState> = {
 
   decide(command, state) {
     if (command.type === 'RecordUpload') {
-      if (state.status !== 'none') return reject('conflict', 'This video already exists');
+      if (state.status !== 'none') return reject('video.exists', 'This video already exists');
       const uploaded: VideoEvent = { type: 'VideoUploaded', data: command.data };
       if (!command.unpublished) return accept(uploaded);
       const { videoId, uploadedBy, uploadedAt } = command.data;
@@ -135,7 +135,7 @@ export const videoDecider: Decider<VideoCommand, VideoEvent, VideoState> = {
         data: { videoId, unpublishedBy: uploadedBy, unpublishedAt: uploadedAt },
       });
     }
-    if (state.status !== 'active' || !state.details) return reject('not_found', 'Video not found');
+    if (state.status !== 'active' || !state.details) return reject('video.not_found', 'Video not found');
     const { videoId, actorId, at } = command.data;
     if (command.type === 'DeleteVideo')
       return accept<VideoEvent>({ type: 'VideoDeleted', data: { videoId, deletedBy: actorId, deletedAt: at } });
@@ -143,7 +143,7 @@ export const videoDecider: Decider<VideoCommand, VideoEvent, VideoState> = {
       return accept<VideoEvent>({ type: 'CaptionTrackAdded', data: { ...command.data.track, videoId, addedBy: actorId, addedAt: at } });
     if (command.type === 'RemoveCaptionTrack') {
       const key = state.captions[command.data.language];
-      if (!key) return reject('not_found', CAPTION_NOT_FOUND);
+      if (!key) return reject('caption.not_found', CAPTION_NOT_FOUND);
       return accept<VideoEvent>({
         type: 'CaptionTrackRemoved',
         data: { videoId, language: command.data.language, key, removedBy: actorId, removedAt: at },

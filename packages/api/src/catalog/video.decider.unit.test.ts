@@ -39,7 +39,7 @@ describe('video decider', () => {
   it('given nothing, an edit is not found', () => {
     expect(given([]).when(edit({ title: 'x' }))).toMatchObject({
       ok: false,
-      error: { code: 'not_found', message: 'Video not found' },
+      error: { code: 'video.not_found', status: 404, message: 'Video not found' },
     });
   });
   it('a second upload to one stream is a conflict', () => {
@@ -95,7 +95,10 @@ describe('video decider', () => {
         },
       ],
     });
-    expect(given([uploaded]).when(remove)).toMatchObject({ ok: false, error: { code: 'not_found', message: 'Caption track not found' } });
-    expect(given([]).when(add(track))).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(given([uploaded]).when(remove)).toMatchObject({
+      ok: false,
+      error: { code: 'caption.not_found', message: 'Caption track not found' },
+    });
+    expect(given([]).when(add(track))).toMatchObject({ ok: false, error: { code: 'video.not_found' } });
   });
 });

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import { mediaStorageFor } from '../media/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
-import { failure, fromDomain, type Result, success } from '../shared/result.js';
+import { failure, type Result, success } from '../shared/result.js';
 import { findVideo, toAdminVideo } from './catalog.queries.js';
 import { type AccessLevel, type VideoDetails, videoDecider, videoStreamId } from './video.decider.js';
 import { parseLabels } from './videoInput.js';
@@ -35,7 +35,7 @@ export function changesFrom(edit: VideoEdit): Result<Partial<VideoDetails>> {
   for (const field of ['tags', 'categories'] as const) {
     if (edit[field] === undefined) continue;
     const parsed = parseLabels(edit[field], field);
-    if (!parsed.ok) return failure('invalid', parsed.error);
+    if (!parsed.ok) return failure('validation.invalid_input', parsed.error);
     changes[field] = parsed.value;
   }
   return success(changes);
@@ -43,7 +43,7 @@ export function changesFrom(edit: VideoEdit): Result<Partial<VideoDetails>> {
 
 export async function getAnyVideo(ctx: AppContext, videoId: string): Promise<Result<ReturnType<typeof toAdminVideo>>> {
   const row = await findVideo(ctx.db, videoId, { includeUnpublished: true });
-  return row ? success(toAdminVideo(row)) : failure('not_found', VIDEO_NOT_FOUND);
+  return row ? success(toAdminVideo(row)) : failure('video.not_found', VIDEO_NOT_FOUND);
 }
 
 export async function editVideo(ctx: AppContext, videoId: string, edit: VideoEdit, caller: Caller & { actorId: string }) {
@@ -57,7 +57,7 @@ export async function editVideo(ctx: AppContext, videoId: string, edit: VideoEdi
     { type: 'EditVideo', data: { videoId, changes: changes.value, publish: edit.published, actorId: caller.actorId, at: meta.at } },
     meta,
   );
-  if (!result.ok) return fromDomain(result.error);
+  if (!result.ok) return result;
   return getAnyVideo(ctx, videoId);
 }
 
@@ -74,7 +74,7 @@ export async function deleteVideo(
     { type: 'DeleteVideo', data: { videoId, actorId: caller.actorId, at: meta.at } },
     meta,
   );
-  if (!result.ok) return fromDomain(result.error);
+  if (!result.ok) return result;
   // The event is the truth; files go after it (a crash here leaves only orphan files, never a dangling row).
   await mediaStorageFor(ctx)
     .removeVideo(videoId)

@@ -14,6 +14,6 @@ describe('changesFrom', () => {
   it('refuses a bad label list as invalid input', () => {
     const r = changesFrom({ categories: ['x'.repeat(500)] });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error.kind).toBe('invalid');
+    if (!r.ok) expect(r.error.code).toBe('validation.invalid_input');
   });
 });

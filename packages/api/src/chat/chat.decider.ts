@@ -69,8 +69,8 @@ export const chatDecider: Decider<ChatCommand, ChatEvent, ChatState> = {
     switch (command.type) {
       case 'SendChatMessage': {
         const problem = chatTextProblem(command.text);
-        if (problem) return reject('validation', problem);
-        if (state.messages.has(command.messageId)) return reject('conflict', 'This message was already sent');
+        if (problem) return reject('validation.invalid_input', problem);
+        if (state.messages.has(command.messageId)) return reject('chat.message_exists', 'This message was already sent');
         return accept<ChatEvent>({
           type: 'ChatMessageSent',
           data: {
@@ -94,9 +94,9 @@ export const chatDecider: Decider<ChatCommand, ChatEvent, ChatState> = {
       }
       case 'DeleteChatMessage': {
         const m = state.messages.get(command.messageId);
-        if (!m) return reject('not_found', 'Message not found');
+        if (!m) return reject('chat.message_not_found', 'Message not found');
         // A member deletes only their own messages; an admin any message of the conversation.
-        if (command.by === 'member' && m.from !== 'member') return reject('forbidden', 'You can only delete your own messages');
+        if (command.by === 'member' && m.from !== 'member') return reject('chat.not_own_message', 'You can only delete your own messages');
         if (m.deleted) return accept<ChatEvent>();
         return accept<ChatEvent>({
           type: 'ChatMessageDeleted',

@@ -21,13 +21,13 @@ describe('chat decider: send', () => {
   });
 
   it('refuses an empty text and one over 2000 characters, and accepts exactly 2000', () => {
-    thenError(given([]).when(send('m1', '   \n ')), 'validation', CHAT_TEXT_REQUIRED);
-    thenError(given([]).when(send('m1', 'x'.repeat(2001))), 'validation', CHAT_TEXT_TOO_LONG);
+    thenError(given([]).when(send('m1', '   \n ')), 'validation.invalid_input', CHAT_TEXT_REQUIRED);
+    thenError(given([]).when(send('m1', 'x'.repeat(2001))), 'validation.invalid_input', CHAT_TEXT_TOO_LONG);
     thenEvents(given([]).when(send('m1', 'x'.repeat(2000))), [sent('m1', 'member', 'x'.repeat(2000))]);
   });
 
   it('refuses a message id already in the conversation', () => {
-    thenError(given([sent('m1', 'member')]).when(send('m1', 'again')), 'conflict', 'This message was already sent');
+    thenError(given([sent('m1', 'member')]).when(send('m1', 'again')), 'chat.message_exists', 'This message was already sent');
   });
 });
 
@@ -60,14 +60,14 @@ describe('chat decider: delete', () => {
     thenEvents(given(history).when(del('m1', 'member')), [
       { type: 'ChatMessageDeleted', data: { messageId: 'm1', userId: MEMBER, by: 'member', actorId: MEMBER, deletedAt: T2 } },
     ]);
-    thenError(given(history).when(del('a1', 'member')), 'forbidden', 'You can only delete your own messages');
+    thenError(given(history).when(del('a1', 'member')), 'chat.not_own_message', 'You can only delete your own messages');
     thenEvents(given(history).when(del('a1', 'admin')), [
       { type: 'ChatMessageDeleted', data: { messageId: 'a1', userId: MEMBER, by: 'admin', actorId: ADMIN, deletedAt: T2 } },
     ]);
   });
 
   it('answers not found for an unknown message and nothing for one already deleted', () => {
-    thenError(given([]).when(del('nope', 'admin')), 'not_found', 'Message not found');
+    thenError(given([]).when(del('nope', 'admin')), 'chat.message_not_found', 'Message not found');
     const deleted: ChatEvent = {
       type: 'ChatMessageDeleted',
       data: { messageId: 'm1', userId: MEMBER, by: 'member', actorId: MEMBER, deletedAt: T2 },

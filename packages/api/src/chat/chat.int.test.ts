@@ -120,7 +120,7 @@ forEachStore('chat', (kind) => {
     const head = await server.ctx.store.headPosition();
     const a = await send(pending, 'hello');
     expect(a.status).toBe(403);
-    expect(a.body).toEqual({ success: false, error: ACCESS_MESSAGES.not_approved });
+    expect(a.body).toEqual({ success: false, error: ACCESS_MESSAGES.not_approved, code: 'chat.access_denied' });
     expect(a.body.error).toBe('Your account is pending approval. You will receive an email when approved.');
     const b = await send(unsubscribed, 'hello');
     expect(b.status).toBe(403);

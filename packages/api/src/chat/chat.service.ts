@@ -15,7 +15,7 @@ import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import type { MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
-import { failure, fromDomain, type Result, success } from '../shared/result.js';
+import { failure, type Result, success } from '../shared/result.js';
 import { type ChatCommand, type ChatSide, chatDecider, chatStream } from './chat.decider.js';
 import type { ChatMessageRow } from './chat.projection.js';
 
@@ -46,7 +46,7 @@ export async function sendMessage(
   // Sending depends on nothing earlier in the conversation (a fresh id), so the stream is not read
   // and folded for it: a long conversation costs a send nothing.
   const decided = chatDecider.decide(command, chatDecider.initialState());
-  if (!decided.ok) return fromDomain(decided.error);
+  if (!decided.ok) return decided;
   await ctx.store.append(chatStream(input.userId), decided.events, {
     expectedVersion: 'any',
     metadata: eventMetadata(ctx, caller),
@@ -70,7 +70,7 @@ export async function sendAsMember(ctx: AppContext, user: MemberStanding, text: 
     membershipStatus: user.membership_status,
     subscriptionStatus: user.subscription_status,
   });
-  if (!access.allowed) return failure('forbidden', access.message);
+  if (!access.allowed) return failure('chat.access_denied', access.message);
   return sendMessage(ctx, { userId: user.id, from: 'member', authorId: user.id, text }, caller);
 }
 
@@ -87,7 +87,7 @@ export async function listMessages(
   };
   if (page.after !== undefined) {
     const after = await anchor(page.after);
-    if (after === undefined) return failure('not_found', 'Message not found');
+    if (after === undefined) return failure('chat.message_not_found', 'Message not found');
     const rows = await ctx.db.all<ChatMessageRow>(
       'SELECT * FROM chat_messages WHERE user_id = ? AND deleted_at IS NULL AND position > ? ORDER BY position LIMIT ?',
       [userId, after, limit],
@@ -97,7 +97,7 @@ export async function listMessages(
   let before = Number.MAX_SAFE_INTEGER;
   if (page.before !== undefined) {
     const p = await anchor(page.before);
-    if (p === undefined) return failure('not_found', 'Message not found');
+    if (p === undefined) return failure('chat.message_not_found', 'Message not found');
     before = p;
   }
   const rows = await ctx.db.all<ChatMessageRow>(
@@ -125,7 +125,7 @@ export async function markRead(
     { type: 'MarkChatRead', userId, reader, readerId, now: ctx.clock.now().toISOString() },
     eventMetadata(ctx, caller),
   );
-  if (!r.ok) return fromDomain(r.error);
+  if (!r.ok) return r;
   return success(Number(before.n));
 }
 
@@ -135,7 +135,7 @@ export async function deleteMessage(
   caller: Caller,
 ): Promise<Result<{ deleted: true }>> {
   const row = await messageById(ctx, input.messageId);
-  if (!row || row.user_id !== input.userId || row.deleted_at) return failure('not_found', 'Message not found');
+  if (!row || row.user_id !== input.userId || row.deleted_at) return failure('chat.message_not_found', 'Message not found');
   const r = await handleCommand(
     ctx.store,
     chatStream(input.userId),
@@ -143,7 +143,7 @@ export async function deleteMessage(
     { type: 'DeleteChatMessage', ...input, now: ctx.clock.now().toISOString() },
     eventMetadata(ctx, caller),
   );
-  if (!r.ok) return fromDomain(r.error);
+  if (!r.ok) return r;
   return success({ deleted: true });
 }
 

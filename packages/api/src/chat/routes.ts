@@ -20,7 +20,7 @@ import type { AppContext } from '../context.js';
 import { createRateLimiter } from '../db/rateLimit.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin, requireUser } from '../http/auth.js';
-import { HttpError, ok, tooManyRequests, unauthorized, valueOr } from '../http/envelope.js';
+import { HttpError, ok, tooManyRequests, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
 import { findMemberStanding, sessionEnded } from '../identity/index.js';
@@ -201,10 +201,10 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
   });
 
   api.get('/chat/socket', socketDoc, async function chatSocket(c, next) {
-    if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError(426, NOT_A_WEBSOCKET);
+    if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError('request.websocket_required', NOT_A_WEBSOCKET);
     const { ticket, after } = queryOf(c, socketQuery);
     const holder = await redeemTicket(ctx, ticket);
-    if (!holder) throw unauthorized(BAD_TICKET);
+    if (!holder) throw new HttpError('chat.invalid_ticket', BAD_TICKET);
     const follow = holder.role === 'admin' ? null : holder.userId;
     const live = await hub();
     let stopFollowing: (() => void) | undefined;
@@ -287,7 +287,7 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
   async function memberOf(c: Context<AppEnv>): Promise<string> {
     const userId = paramOf(c, 'userId', idSchema);
     const row = await ctx.db.get<{ role: string }>('SELECT role FROM users WHERE id = ? AND erased_at IS NULL', [userId]);
-    if (row?.role !== 'member') throw new HttpError(404, 'Member not found');
+    if (row?.role !== 'member') throw new HttpError('chat.member_not_found', 'Member not found');
     return userId;
   }
 

@@ -367,8 +367,8 @@ async function importOne(run: ImportRun, rel: string, label: string): Promise<Ou
         published: opts.publish,
       });
       if (!result.ok) {
-        if (result.status === 503) throw new MediaStoreError(result.error, 'unavailable');
-        return { kind: 'failed', why: result.error };
+        if (result.error.code === 'media.store_unavailable') throw new MediaStoreError(result.error.message, 'unavailable');
+        return { kind: 'failed', why: result.error.message };
       }
       return { kind: 'imported', videoId: result.videoId };
     } catch (err) {

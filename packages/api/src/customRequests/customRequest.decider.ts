@@ -87,13 +87,13 @@ export function descriptionProblem(description: string): string | null {
 }
 
 function decide(command: CustomRequestCommand, state: CustomRequestState) {
-  if (command.type !== 'SubmitCustomRequest' && state.status === 'none') return reject('not_found', REQUEST_NOT_FOUND);
+  if (command.type !== 'SubmitCustomRequest' && state.status === 'none') return reject('custom_request.not_found', REQUEST_NOT_FOUND);
   const userId = state.userId as string;
   switch (command.type) {
     case 'SubmitCustomRequest': {
       const problem = descriptionProblem(command.description);
-      if (problem) return reject('validation', problem);
-      if (state.status !== 'none') return reject('conflict', 'This request was already sent');
+      if (problem) return reject('validation.invalid_input', problem);
+      if (state.status !== 'none') return reject('custom_request.state_conflict', 'This request was already sent');
       return accept<CustomRequestEvent>({
         type: 'CustomRequestSubmitted',
         data: { requestId: command.requestId, userId: command.userId, description: command.description.trim(), requestedAt: command.now },
@@ -101,10 +101,11 @@ function decide(command: CustomRequestCommand, state: CustomRequestState) {
     }
     case 'QuoteCustomRequest': {
       if (!Number.isSafeInteger(command.amountSats) || command.amountSats <= 0)
-        return reject('validation', 'btcAmount: must be a BTC amount above zero such as "0.002"');
+        return reject('validation.invalid_input', 'btcAmount: must be a BTC amount above zero such as "0.002"');
       if (state.status === 'quoted' && state.paymentId)
-        return reject('conflict', 'The member has already opened a payment for this quote; it cannot be changed');
-      if (state.status !== 'requested' && state.status !== 'quoted') return reject('conflict', `This request is already ${state.status}`);
+        return reject('custom_request.state_conflict', 'The member has already opened a payment for this quote; it cannot be changed');
+      if (state.status !== 'requested' && state.status !== 'quoted')
+        return reject('custom_request.state_conflict', `This request is already ${state.status}`);
       return accept<CustomRequestEvent>({
         type: 'CustomRequestQuoted',
         data: { requestId: command.requestId, userId, amountSats: command.amountSats, quotedBy: command.quotedBy, quotedAt: command.now },
@@ -112,18 +113,20 @@ function decide(command: CustomRequestCommand, state: CustomRequestState) {
     }
     case 'DeclineCustomRequest': {
       const reason = command.reason.trim();
-      if (!reason) return reject('validation', 'reason: Please give a reason for declining the request');
-      if (command.paymentOpen) return reject('conflict', 'A payment is open for this request: verify or reject it first');
-      if (state.status !== 'requested' && state.status !== 'quoted') return reject('conflict', `This request is already ${state.status}`);
+      if (!reason) return reject('validation.invalid_input', 'reason: Please give a reason for declining the request');
+      if (command.paymentOpen)
+        return reject('custom_request.state_conflict', 'A payment is open for this request: verify or reject it first');
+      if (state.status !== 'requested' && state.status !== 'quoted')
+        return reject('custom_request.state_conflict', `This request is already ${state.status}`);
       return accept<CustomRequestEvent>({
         type: 'CustomRequestDeclined',
         data: { requestId: command.requestId, userId, reason, declinedBy: command.declinedBy, declinedAt: command.now },
       });
     }
     case 'OpenCustomRequestPayment': {
-      if (command.userId !== userId) return reject('not_found', REQUEST_NOT_FOUND);
-      if (state.status === 'requested') return reject('conflict', 'This request has not been quoted yet');
-      if (state.status !== 'quoted') return reject('conflict', `This request is already ${state.status}`);
+      if (command.userId !== userId) return reject('custom_request.not_found', REQUEST_NOT_FOUND);
+      if (state.status === 'requested') return reject('custom_request.state_conflict', 'This request has not been quoted yet');
+      if (state.status !== 'quoted') return reject('custom_request.state_conflict', `This request is already ${state.status}`);
       return accept<CustomRequestEvent>({
         type: 'CustomRequestPaymentOpened',
         data: {
@@ -138,10 +141,13 @@ function decide(command: CustomRequestCommand, state: CustomRequestState) {
     case 'MarkCustomRequestPaid': {
       // The same verification seen again (a retry) changes nothing.
       if (state.status === 'paid' || state.status === 'delivered')
-        return state.paymentId === command.paymentId ? accept<CustomRequestEvent>() : reject('conflict', 'This request is already paid');
+        return state.paymentId === command.paymentId
+          ? accept<CustomRequestEvent>()
+          : reject('custom_request.state_conflict', 'This request is already paid');
       if (state.status !== 'quoted' || state.paymentId !== command.paymentId)
-        return reject('conflict', 'This payment is not the open payment of the request');
-      if (command.amountSats !== state.amountSats) return reject('conflict', 'The payment does not match the quoted amount');
+        return reject('custom_request.state_conflict', 'This payment is not the open payment of the request');
+      if (command.amountSats !== state.amountSats)
+        return reject('custom_request.state_conflict', 'The payment does not match the quoted amount');
       return accept<CustomRequestEvent>({
         type: 'CustomRequestPaid',
         data: {
@@ -156,8 +162,10 @@ function decide(command: CustomRequestCommand, state: CustomRequestState) {
     }
     case 'DeliverCustomRequest': {
       if (state.status === 'delivered')
-        return state.videoId === command.videoId ? accept<CustomRequestEvent>() : reject('conflict', 'This request was already delivered');
-      if (state.status !== 'paid') return reject('conflict', 'Only a paid request can be delivered');
+        return state.videoId === command.videoId
+          ? accept<CustomRequestEvent>()
+          : reject('custom_request.state_conflict', 'This request was already delivered');
+      if (state.status !== 'paid') return reject('custom_request.state_conflict', 'Only a paid request can be delivered');
       return accept<CustomRequestEvent>({
         type: 'CustomRequestDelivered',
         data: {

@@ -84,23 +84,23 @@ const deliver = (videoId = 'video-1'): CustomRequestCommand => ({
 describe('custom request decider: asking', () => {
   it('records the description trimmed; refuses an empty or too long one', () => {
     thenEvents(given([]).when(submit('  A beach video \n')), [submitted]);
-    thenError(given([]).when(submit('  ')), 'validation', DESCRIPTION_REQUIRED);
-    thenError(given([]).when(submit('x'.repeat(2001))), 'validation', DESCRIPTION_TOO_LONG);
+    thenError(given([]).when(submit('  ')), 'validation.invalid_input', DESCRIPTION_REQUIRED);
+    thenError(given([]).when(submit('x'.repeat(2001))), 'validation.invalid_input', DESCRIPTION_TOO_LONG);
   });
 
   it('knows no request before it was asked', () => {
-    thenError(given([]).when(quote(1000)), 'not_found', REQUEST_NOT_FOUND);
+    thenError(given([]).when(quote(1000)), 'custom_request.not_found', REQUEST_NOT_FOUND);
   });
 });
 
 describe('custom request decider: quote and decline', () => {
   it('quotes a positive amount, and may quote again until a payment is opened', () => {
     thenEvents(given([submitted]).when(quote(200_000)), [quoted]);
-    thenError(given([submitted]).when(quote(0)), 'validation', 'btcAmount: must be a BTC amount above zero such as "0.002"');
+    thenError(given([submitted]).when(quote(0)), 'validation.invalid_input', 'btcAmount: must be a BTC amount above zero such as "0.002"');
     thenEvents(given([submitted, quoted]).when(quote(200_000)), [quoted]);
     thenError(
       given([submitted, quoted, opened]).when(quote(300_000)),
-      'conflict',
+      'custom_request.state_conflict',
       'The member has already opened a payment for this quote; it cannot be changed',
     );
   });
@@ -112,21 +112,25 @@ describe('custom request decider: quote and decline', () => {
         data: { requestId: R, userId: MEMBER, reason: 'Not something we film', declinedBy: ADMIN, declinedAt: T },
       },
     ]);
-    thenError(given([submitted]).when(decline(' ')), 'validation', 'reason: Please give a reason for declining the request');
+    thenError(given([submitted]).when(decline(' ')), 'validation.invalid_input', 'reason: Please give a reason for declining the request');
     thenError(
       given([submitted, quoted, opened]).when(decline('no', true)),
-      'conflict',
+      'custom_request.state_conflict',
       'A payment is open for this request: verify or reject it first',
     );
-    thenError(given([submitted, quoted, opened, paid]).when(decline('no')), 'conflict', 'This request is already paid');
+    thenError(
+      given([submitted, quoted, opened, paid]).when(decline('no')),
+      'custom_request.state_conflict',
+      'This request is already paid',
+    );
   });
 });
 
 describe('custom request decider: pay and deliver', () => {
   it('opens a payment of the quoted amount for the requester only, once quoted', () => {
     thenEvents(given([submitted, quoted]).when(open()), [opened]);
-    thenError(given([submitted]).when(open()), 'conflict', 'This request has not been quoted yet');
-    thenError(given([submitted, quoted]).when(open('someone-else')), 'not_found', REQUEST_NOT_FOUND);
+    thenError(given([submitted]).when(open()), 'custom_request.state_conflict', 'This request has not been quoted yet');
+    thenError(given([submitted, quoted]).when(open('someone-else')), 'custom_request.not_found', REQUEST_NOT_FOUND);
   });
 
   it('is paid by its open payment at the quoted amount, once (a repeat changes nothing)', () => {
@@ -134,19 +138,23 @@ describe('custom request decider: pay and deliver', () => {
     thenEvents(given([submitted, quoted, opened, paid]).when(markPaid()), []);
     thenError(
       given([submitted, quoted, opened]).when(markPaid('pay-2')),
-      'conflict',
+      'custom_request.state_conflict',
       'This payment is not the open payment of the request',
     );
-    thenError(given([submitted, quoted, opened]).when(markPaid('pay-1', 1)), 'conflict', 'The payment does not match the quoted amount');
+    thenError(
+      given([submitted, quoted, opened]).when(markPaid('pay-1', 1)),
+      'custom_request.state_conflict',
+      'The payment does not match the quoted amount',
+    );
   });
 
   it('delivers a paid request only, to one video', () => {
-    thenError(given([submitted, quoted, opened]).when(deliver()), 'conflict', 'Only a paid request can be delivered');
+    thenError(given([submitted, quoted, opened]).when(deliver()), 'custom_request.state_conflict', 'Only a paid request can be delivered');
     thenEvents(given([submitted, quoted, opened, paid]).when(deliver()), [delivered]);
     thenEvents(given([submitted, quoted, opened, paid, delivered]).when(deliver()), []);
     thenError(
       given([submitted, quoted, opened, paid, delivered]).when(deliver('video-2')),
-      'conflict',
+      'custom_request.state_conflict',
       'This request was already delivered',
     );
   });

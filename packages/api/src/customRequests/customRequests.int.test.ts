@@ -78,7 +78,7 @@ forEachStore('custom video requests', (kind) => {
     for (const m of [monthly, none]) {
       const r = await ask(m, 'A sunset video please');
       expect(r.status).toBe(403);
-      expect(r.body).toEqual({ success: false, error: CUSTOM_REQUESTS_NEED_ANNUAL });
+      expect(r.body).toEqual({ success: false, error: CUSTOM_REQUESTS_NEED_ANNUAL, code: 'custom_request.not_annual' });
     }
     expect((await kit.api.post('/custom-requests', { description: 'x' })).status).toBe(401);
     expect(await server.ctx.store.headPosition()).toBe(head);
@@ -156,7 +156,7 @@ forEachStore('custom video requests', (kind) => {
       accessLevel: 'free',
       actorId: adminRow?.id ?? 'admin',
     });
-    if (!ingested.ok) throw new Error(ingested.error);
+    if (!ingested.ok) throw new Error(ingested.error.message);
     const videoId = ingested.videoId;
     await waitTranscoded(server, videoId);
     const api = apiClient(server.url);

@@ -5,7 +5,7 @@
  * requester (and admins) can then see and stream. Who may ask is the shared `customRequestAccess`
  * decision; what each step may do is the decider's. Every use case answers a `Result`.
  */
-import { customRequestAccess } from '@members/ui/access';
+import { accessErrorCode, customRequestAccess } from '@members/ui/access';
 import type { adminCustomRequestSchema, customRequestSchema } from '@members/ui/api/schemas';
 import { parseBtc, satsToBtc } from '@members/ui/money';
 import type { z } from 'zod';
@@ -23,7 +23,7 @@ import { handleCommand } from '../eventstore/commandHandler.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import type { MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
-import { failure, fromDomain, type Result, success } from '../shared/result.js';
+import { failure, type Result, success } from '../shared/result.js';
 import { type CustomRequestCommand, customRequestDecider, customRequestStream, REQUEST_NOT_FOUND } from './customRequest.decider.js';
 import type { CustomRequestRow } from './customRequest.projection.js';
 
@@ -32,7 +32,7 @@ export type AdminCustomRequestDto = z.infer<typeof adminCustomRequestSchema>;
 
 async function run(ctx: AppContext, requestId: string, command: CustomRequestCommand, meta: EventMetadata): Promise<Result<void>> {
   const result = await handleCommand(ctx.store, customRequestStream(requestId), customRequestDecider, command, meta, { retries: 50 });
-  return result.ok ? success(undefined) : fromDomain(result.error);
+  return result.ok ? success(undefined) : result;
 }
 
 export const requestRow = (ctx: Pick<AppContext, 'db'>, id: string) =>
@@ -85,7 +85,13 @@ export async function submitRequest(
   caller: Caller,
 ): Promise<Result<CustomRequestDto>> {
   const access = await requestAccessOf(ctx, user);
-  if (!access.allowed) return failure('forbidden', access.message);
+  if (!access.allowed)
+    return failure(
+      access.reason === 'vip_subscription_required' || access.reason === 'subscription_required'
+        ? 'custom_request.not_annual'
+        : accessErrorCode(access.reason),
+      access.message,
+    );
   const requestId = ctx.ids.next();
   const meta = eventMetadata(ctx, caller);
   const ran = await run(ctx, requestId, { type: 'SubmitCustomRequest', requestId, userId: user.id, description, now: meta.at }, meta);
@@ -120,7 +126,8 @@ export async function allRequests(ctx: AppContext): Promise<AdminCustomRequestDt
 /** An admin's price, as typed in BTC ("0.002"). */
 export async function quoteRequest(ctx: AppContext, requestId: string, btcAmount: string, caller: Caller & { actorId: string }) {
   const sats = parseBtc(btcAmount.trim());
-  if (sats === undefined || sats <= 0) return failure('invalid', 'btcAmount: must be a BTC amount above zero such as "0.002"');
+  if (sats === undefined || sats <= 0)
+    return failure('validation.invalid_input', 'btcAmount: must be a BTC amount above zero such as "0.002"');
   const meta = eventMetadata(ctx, caller);
   const ran = await run(
     ctx,
@@ -166,12 +173,12 @@ export async function payRequest(
 ): Promise<Result<{ created: boolean; payment: PaymentRow; request: CustomRequestDto }>> {
   const row = await requestRow(ctx, requestId);
   // Another member's request is not theirs to know about.
-  if (!row || row.user_id !== user.id) return failure('not_found', REQUEST_NOT_FOUND);
+  if (!row || row.user_id !== user.id) return failure('custom_request.not_found', REQUEST_NOT_FOUND);
   const open = await openPaymentOf(ctx, row);
   if (open) return success({ created: false, payment: open, request: await requestDto(ctx, row) });
   if (row.status !== 'quoted')
     return failure(
-      'conflict',
+      'custom_request.state_conflict',
       row.status === 'requested' ? 'This request has not been quoted yet' : `This request is already ${row.status}`,
     );
   const paid = await openCustomRequestPayment(
@@ -230,7 +237,7 @@ export function registerWithBilling(): void {
 
 /** The admin delivers a catalog video: from now on only the requester (and admins) can find and stream it. */
 export async function deliverRequest(ctx: AppContext, requestId: string, videoId: string, caller: Caller & { actorId: string }) {
-  if (!(await findVideo(ctx.db, videoId, { includeUnpublished: true }))) return failure('not_found', 'videoId: Video not found');
+  if (!(await findVideo(ctx.db, videoId, { includeUnpublished: true }))) return failure('video.not_found', 'videoId: Video not found');
   const meta = eventMetadata(ctx, caller);
   const ran = await run(
     ctx,

@@ -76,7 +76,7 @@ forEachStore('leak tracing', (kind) => {
     const copy = path.join(fixtures, `upload-${kind}.mp4`);
     fs.copyFileSync(await sourceClip(), copy);
     const r = await ingestVideoFile(server.ctx, { filePath: copy, title: 'marked', accessLevel: 'premium', actorId: admin.id });
-    if (!r.ok) throw new Error(r.error);
+    if (!r.ok) throw new Error(r.error.message);
     videoId = r.videoId;
     expect(await transcodeForTest(server, videoId)).toBe('completed');
     // Each member saves their stream with ffmpeg from their own signed playlist and key.

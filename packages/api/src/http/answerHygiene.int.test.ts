@@ -104,7 +104,7 @@ forEachStore('answer hygiene (production configuration)', (kind) => {
       accessLevel: 'free',
       actorId: admin.id,
     });
-    if (!up.ok) throw new Error(up.error);
+    if (!up.ok) throw new Error(up.error.message);
     const image = await fetch(`${server.url}/api/videos/${up.videoId}/thumbnail`);
     expect([image.status, image.headers.get('cache-control')]).toEqual([200, 'public, max-age=300']);
   });

@@ -9,7 +9,7 @@ import type { MiddlewareHandler } from 'hono';
 import { sign, verify } from 'hono/jwt';
 import type { AppContext } from '../context.js';
 import type { AppEnv, AuthInfo } from './appEnv.js';
-import { forbidden, unauthorized } from './envelope.js';
+import { HttpError } from './envelope.js';
 
 /** The account as the read model has it now: what the guards decide on. */
 export interface AccountStanding {
@@ -135,17 +135,17 @@ export function authenticate(ctx: AppContext, accounts: Authenticator): Middlewa
     if (RUNNER_ROUTES.test(apiPath(c.req.path))) return next();
     if (header) {
       const m = /^Bearer\s+(\S+)$/i.exec(header);
-      if (!m) throw unauthorized('Malformed Authorization header');
+      if (!m) throw new HttpError('auth.malformed_header', 'Malformed Authorization header');
       const auth = await verifyAccessToken(ctx, m[1] as string);
       // A token of a revoked session (logout, "sign out other devices", password change) ends with it.
       if (!auth || (auth.sessionId && (await accounts.sessionEnded(auth.sessionId))))
-        throw unauthorized('Your session has expired. Please log in again.');
+        throw new HttpError('auth.session_expired', 'Your session has expired. Please log in again.');
       if (
         ctx.env.REQUIRE_ADMIN_2FA &&
         !ALLOWED_BEFORE_ENROLMENT.test(apiPath(c.req.path)) &&
         (await accounts.adminLacksSecondFactor(auth.userId))
       )
-        throw forbidden(SECOND_FACTOR_ENROLMENT_REQUIRED);
+        throw new HttpError('auth.second_factor_enrolment_required', SECOND_FACTOR_ENROLMENT_REQUIRED);
       c.set('auth', auth);
     }
     await next();
@@ -169,22 +169,22 @@ export const ACCOUNT_SUSPENDED = 'Your account has been suspended. Please contac
  */
 export async function requireAccountHolder(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
   const auth = c.get('auth');
-  if (!auth) throw unauthorized('Please log in to continue');
+  if (!auth) throw new HttpError('auth.required', 'Please log in to continue');
   const user = await authenticatorOf(ctx).standing(auth.userId);
-  if (!user) throw unauthorized('Your account no longer exists');
-  if (user.status === 'suspended') throw unauthorized(ACCOUNT_SUSPENDED);
+  if (!user) throw new HttpError('auth.account_gone', 'Your account no longer exists');
+  if (user.status === 'suspended') throw new HttpError('auth.account_suspended', ACCOUNT_SUSPENDED);
   return user;
 }
 
 /** The signed-in user as the read model has them now, or a 401; a rejected member is a 403 here. */
 export async function requireUser(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
   const user = await requireAccountHolder(ctx, c);
-  if (user.status === 'rejected') throw forbidden('Your account registration was not approved');
+  if (user.status === 'rejected') throw new HttpError('auth.not_approved', 'Your account registration was not approved');
   return user;
 }
 
 export async function requireAdmin(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
   const user = await requireUser(ctx, c);
-  if (user.role !== 'admin') throw forbidden("You don't have permission to access this page.");
+  if (user.role !== 'admin') throw new HttpError('auth.admin_only', "You don't have permission to access this page.");
   return user;
 }

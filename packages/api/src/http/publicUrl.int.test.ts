@@ -118,7 +118,7 @@ for (const [config, env] of Object.entries(CONFIGS))
       const member = await createTestUser(server.ctx);
       const clip = await makeMp4(fixtures, 2);
       const up = await ingestVideoFile(server.ctx, { filePath: clip, title: 'Free clip', accessLevel: 'free', actorId: admin.id });
-      if (!up.ok) throw new Error(up.error);
+      if (!up.ok) throw new Error(up.error.message);
       for (const headers of Object.values(HOSTILE)) {
         // The member (no progressive file before the transcode: originals are for admins) and the admin (the original).
         const r = await send(server, 'GET', `/videos/${up.videoId}/stream`, { ...headers, authorization: `Bearer ${member.token}` });

@@ -14,7 +14,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Env } from '../config/env.js';
-import { fail } from './envelope.js';
+import { refuse } from './envelope.js';
 import { publicOrigin } from './linkOrigin.js';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -49,12 +49,12 @@ export function sameOriginJson(env: Pick<Env, 'PUBLIC_URL' | 'PORT'>, opts: { ot
     if (!STATE_CHANGING.has(c.req.method)) return next();
     const origin = c.req.header('origin');
     if (c.req.header('sec-fetch-site') === 'cross-site' || (origin !== undefined && !isSiteOrigin(origin, publicOrigin(env))))
-      return fail(c, 403, CROSS_SITE_REFUSED);
+      return refuse(c, 'request.cross_site', CROSS_SITE_REFUSED);
     if (opts.otherBodies.test(c.req.path)) return next();
     const type = c.req.header('content-type');
     const length = c.req.header('content-length');
     const hasBody = (length !== undefined && length.trim() !== '0') || c.req.header('transfer-encoding') !== undefined;
-    if ((type !== undefined || hasBody) && !isJson(type ?? '')) return fail(c, 415, JSON_ONLY);
+    if ((type !== undefined || hasBody) && !isJson(type ?? '')) return refuse(c, 'request.json_only', JSON_ONLY);
     return next();
   };
 }

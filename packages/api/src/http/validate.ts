@@ -17,7 +17,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
   const r = schema.safeParse(value);
   if (!r.success)
     throw new HttpError(
-      400,
+      'validation.invalid_body',
       describeIssues(r.error),
       r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
     );
@@ -32,10 +32,11 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
     try {
       value = JSON.parse(text);
     } catch {
-      throw new HttpError(400, 'Request body must be valid JSON');
+      throw new HttpError('validation.malformed_json', 'Request body must be valid JSON');
     }
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HttpError(400, 'Request body must be a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new HttpError('validation.malformed_json', 'Request body must be a JSON object');
   return parseWith(schema, value) as z.infer<S>;
 }
 

@@ -14,7 +14,7 @@ import type { RecordedEvent } from '../eventstore/types.js';
 import { tokenSecret } from '../http/auth.js';
 import { enqueueMail } from '../mail/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
-import { failure, fromDomain, type Result, success } from '../shared/result.js';
+import { failure, type Result, success } from '../shared/result.js';
 import { mailLimitsFor } from './mailLimits.js';
 import { registrationAttemptMail } from './mails.js';
 import { hashPassword } from './passwords.js';
@@ -41,7 +41,7 @@ export async function runUserCommand(
   caller: Caller,
 ): Promise<Result<{ state: UserState; recorded: RecordedEvent[] }>> {
   const result = await handleCommand(ctx.store, userStream(userId), userDecider, command, eventMetadata(ctx, caller));
-  if (!result.ok) return fromDomain(result.error);
+  if (!result.ok) return result;
   return success({ state: result.state, recorded: result.recorded });
 }
 
@@ -54,7 +54,7 @@ export interface RegisterOptions {
 /** Validates (spec §5 order), checks the address is free, hashes the password and records the registration. */
 export async function register(ctx: AppContext, input: RegistrationInput, opts: RegisterOptions): Promise<Result<UserDto | undefined>> {
   const checked = checkRegistration(input, ctx.clock.now());
-  if (!checked.ok) return failure('invalid', checked.message);
+  if (!checked.ok) return failure('validation.invalid_input', checked.message);
   const { password, ...r } = checked.value;
   const holder = await findUserByEmail(ctx.db, r.email);
   if (holder) return registrationWithUsedAddress(ctx, holder, { ...r, password }, opts);
@@ -150,7 +150,7 @@ export async function rejectUser(
 
 export async function getProfile(ctx: AppContext, userId: string): Promise<Result<UserDto>> {
   const row = await findUserById(ctx.db, userId);
-  return row ? success(toUserDto(row)) : failure('not_found', USER_NOT_FOUND);
+  return row ? success(toUserDto(row)) : failure('user.not_found', USER_NOT_FOUND);
 }
 
 /** Only the names are editable; a field left out keeps its value. */
@@ -182,7 +182,7 @@ export async function verifyEmail(
   const userId = verificationTokenUserId(token);
   const user = userId ? await findUserById(ctx.db, userId) : undefined;
   if (!user || !safeEqual(token, emailVerificationToken(tokenSecret(ctx), user.id, user.email)))
-    return failure('invalid', INVALID_VERIFICATION_LINK);
+    return failure('auth.invalid_link', INVALID_VERIFICATION_LINK);
   const ran = await runUserCommand(
     ctx,
     user.id,

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { clientIp, lookupIp } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { httpErrorOf, ok, unauthorized, valueOr } from '../http/envelope.js';
+import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
 import { jsonBody } from '../http/validate.js';
@@ -85,12 +85,12 @@ export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimit
 
   api.post('/auth/refresh', refreshDoc, async function refresh(c) {
     const token = refreshCookie(c);
-    if (!token) throw unauthorized('No session to refresh. Please log in.');
+    if (!token) throw new HttpError('auth.session_expired', 'No session to refresh. Please log in.');
     requireCsrf(c);
     const session = await refreshSession(ctx, token);
     if (!session.ok) {
       clearSessionCookies(c);
-      throw httpErrorOf(session.error);
+      throw new HttpError(session.error);
     }
     setSessionCookies(ctx, c, session.value.refresh);
     return ok(c, session.value.answer);

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AppContext } from '../context.js';
-import { forbidden } from '../http/envelope.js';
+import { HttpError } from '../http/envelope.js';
 import { publicUrl } from '../http/linkOrigin.js';
 import { type IssuedToken, USER_AGENT_MAX } from './sessions.js';
 import { safeEqual } from './tokens.js';
@@ -44,7 +44,7 @@ export function refreshCookie(c: Context): string | undefined {
 export function requireCsrf(c: Context): void {
   const cookie = getCookie(c, CSRF_COOKIE);
   const header = c.req.header(CSRF_HEADER);
-  if (!cookie || !header || !safeEqual(cookie, header)) throw forbidden('Missing or invalid CSRF token');
+  if (!cookie || !header || !safeEqual(cookie, header)) throw new HttpError('request.csrf', 'Missing or invalid CSRF token');
 }
 
 /** The device a login comes from, as its session records it (the browser's user agent, trimmed). */

@@ -86,7 +86,7 @@ forEachStore('mail abuse (production)', (kind) => {
     for (const password of [m.password, 'not-the-password']) {
       const res = await api.post('/users/me/email', { password, newEmail: victim }, token);
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ success: false, error: EMAIL_CHANGE_APPROVED_ONLY });
+      expect(res.body).toEqual({ success: false, error: EMAIL_CHANGE_APPROVED_ONLY, code: 'user.email_change_not_allowed' });
     }
     // An address that has an account answers the same: a pending account learns nothing from it.
     expect((await api.post('/users/me/email', { password: m.password, newEmail: 'admin@example.test' }, token)).status).toBe(403);

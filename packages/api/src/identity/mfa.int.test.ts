@@ -239,7 +239,11 @@ forEachStore('second-factor challenge (production)', (kind) => {
     expect(first.status).toBe(200);
     const viaRecovery = await api.post('/auth/mfa/verify', { mfaToken, code: recoveryCodes[0] });
     expect(viaRecovery.status).toBe(401);
-    expect(viaRecovery.body).toEqual({ success: false, error: 'This sign-in attempt has already been used. Please log in again.' });
+    expect(viaRecovery.body).toEqual({
+      success: false,
+      error: 'This sign-in attempt has already been used. Please log in again.',
+      code: 'mfa.challenge_expired',
+    });
     nextStep(server);
     const next = await api.post('/auth/mfa/verify', { mfaToken, code: totpCode(secret, server.clock.now()) });
     expect(next.status).toBe(401);

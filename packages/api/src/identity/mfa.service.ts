@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
-import { failure, fromDomain, type Result, success } from '../shared/result.js';
+import { failure, type Result, success } from '../shared/result.js';
 import { type AuthLimits, loginBlocked } from './limits.js';
 import { mfaTokenMatchesPassword, readMfaToken } from './mfaToken.js';
 import { verifyPassword } from './passwords.js';
@@ -47,7 +47,7 @@ async function runSecondFactorCommand(
   caller: Caller,
 ): Promise<Result<void>> {
   const result = await handleCommand(ctx.store, userStream(userId), secondFactorDecider, command, eventMetadata(ctx, caller));
-  return result.ok ? success(undefined) : fromDomain(result.error);
+  return result.ok ? success(undefined) : result;
 }
 
 /** The shared `secondFactorStatusSchema`. */
@@ -55,7 +55,7 @@ export type SecondFactorStatus = z.infer<typeof secondFactorStatusSchema>;
 
 export async function secondFactorStatus(ctx: AppContext, userId: string): Promise<Result<SecondFactorStatus>> {
   const user = await findUserById(ctx.db, userId);
-  if (!user) return failure('not_found', 'User not found');
+  if (!user) return failure('user.not_found', 'User not found');
   const row = await findSecondFactor(ctx.db, userId);
   const enabled = row?.status === 'enabled';
   return success({
@@ -78,13 +78,13 @@ export interface Enrolment {
 /** Starts (or restarts) the enrolment: a new secret and new recovery codes, active once confirmed. */
 export async function startEnrolment(ctx: AppContext, userId: string, caller: Caller): Promise<Result<Enrolment>> {
   const user = await findUserById(ctx.db, userId);
-  if (!user) return failure('not_found', 'User not found');
+  if (!user) return failure('user.not_found', 'User not found');
   const secret = newTotpSecret();
   const recoveryCodes = newRecoveryCodes();
   const enrolmentId = ctx.ids.next();
   const now = ctx.clock.now();
   // 1. An account with a factor already enabled keeps its secret (the decider says the same in 3.).
-  if ((await findSecondFactor(ctx.db, userId))?.status === 'enabled') return failure('conflict', ALREADY_ENABLED);
+  if ((await findSecondFactor(ctx.db, userId))?.status === 'enabled') return failure('mfa.already_enabled', ALREADY_ENABLED);
   // 2. The encrypted secret, keyed by this enrolment (a confirm only accepts the matching one).
   await saveSecret(ctx.db, userId, enrolmentId, encryptSecret(mfaKeySecret(ctx), userId, secret), now);
   // 3. The event, with the recovery codes' hashes.
@@ -104,8 +104,8 @@ async function acceptTotp(ctx: AppContext, userId: string, enrolmentId: string, 
   const stored = await findSecret(ctx.db, userId);
   const secret = stored && stored.enrolment_id === enrolmentId ? decryptSecret(mfaKeySecret(ctx), userId, stored.secret_ciphertext) : null;
   const step = secret ? totpTimeStep(secret, code.replace(/\s/g, ''), ctx.clock.now()) : null;
-  if (step === null) return failure('unauthorized', INVALID_CODE);
-  if (!(await claimTimeStep(ctx.db, userId, step))) return failure('unauthorized', CODE_ALREADY_USED);
+  if (step === null) return failure('mfa.invalid_code', INVALID_CODE);
+  if (!(await claimTimeStep(ctx.db, userId, step))) return failure('mfa.code_used', CODE_ALREADY_USED);
   return success(undefined);
 }
 
@@ -120,14 +120,14 @@ export async function confirmEnrolment(ctx: AppContext, userId: string, code: st
     now: ctx.clock.now().toISOString(),
   } as const;
   const ran = await runSecondFactorCommand(ctx, userId, command, caller);
-  if (!ran.ok) return !codeOk.ok && codeOk.error.message === CODE_ALREADY_USED ? failure('invalid', CODE_ALREADY_USED) : ran;
+  if (!ran.ok) return !codeOk.ok && codeOk.error.code === 'mfa.code_used' ? failure('mfa.enrolment_code_invalid', CODE_ALREADY_USED) : ran;
   return secondFactorStatus(ctx, userId);
 }
 
 /** A TOTP code or a recovery code for an enabled factor; the recovery code is spent (an event). */
 export async function checkSecondFactor(ctx: AppContext, userId: string, code: string, caller: Caller): Promise<Result<void>> {
   const row = await findSecondFactor(ctx.db, userId);
-  if (row?.status !== 'enabled') return failure('unauthorized', INVALID_CODE);
+  if (row?.status !== 'enabled') return failure('mfa.invalid_code', INVALID_CODE);
   if (looksLikeTotp(code)) return acceptTotp(ctx, userId, row.enrolment_id, code);
   const command = { type: 'UseRecoveryCode', codeHash: recoveryCodeHash(code), now: ctx.clock.now().toISOString() } as const;
   return runSecondFactorCommand(ctx, userId, command, caller);
@@ -149,11 +149,12 @@ export async function completeMfaLogin(
 ): Promise<Result<IssuedSession>> {
   const claims = await readMfaToken(ctx, input.mfaToken);
   const user = claims ? await findUserById(ctx.db, claims.userId) : undefined;
-  if (!claims || !user || !mfaTokenMatchesPassword(claims.pwd, user.password_hash)) return failure('unauthorized', MFA_SESSION_EXPIRED);
+  if (!claims || !user || !mfaTokenMatchesPassword(claims.pwd, user.password_hash))
+    return failure('mfa.challenge_expired', MFA_SESSION_EXPIRED);
   const blocked = await loginBlocked(ctx, limits, user.email_lower, address);
   if (blocked) return blocked;
-  if (!mayLogIn(user)) return failure('unauthorized', MFA_SESSION_EXPIRED);
-  if (!(await limits.spentChallenges.hit(claims.attemptId))) return failure('unauthorized', MFA_CHALLENGE_USED);
+  if (!mayLogIn(user)) return failure('mfa.challenge_expired', MFA_SESSION_EXPIRED);
+  if (!(await limits.spentChallenges.hit(claims.attemptId))) return failure('mfa.challenge_expired', MFA_CHALLENGE_USED);
   const checked = await checkSecondFactor(ctx, user.id, input.code, { ...caller, actorId: user.id });
   if (!checked.ok) {
     await limits.spentChallenges.reset(claims.attemptId);
@@ -173,7 +174,7 @@ export async function disableSecondFactor(
   caller: Caller,
 ): Promise<Result<SecondFactorStatus>> {
   const user = await findUserById(ctx.db, userId);
-  if (!user) return failure('not_found', 'User not found');
+  if (!user) return failure('user.not_found', 'User not found');
   if ((await findSecondFactor(ctx.db, userId))?.status !== 'enabled') return runDisable(ctx, userId, false, caller);
   const blocked = await loginBlocked(ctx, limits, user.email_lower);
   if (blocked) return blocked;
@@ -181,7 +182,7 @@ export async function disableSecondFactor(
   const codeOk = passwordOk && (await checkSecondFactor(ctx, userId, input.code, caller)).ok;
   if (!passwordOk || !codeOk) {
     await limits.failedLogins.hit(user.email_lower);
-    return failure('unauthorized', INVALID_PROOF);
+    return failure('mfa.invalid_code', INVALID_PROOF);
   }
   return runDisable(ctx, userId, true, caller);
 }

@@ -45,7 +45,7 @@ export async function confirmPasswordReset(
 ): Promise<Result<{ message: string }>> {
   const tokenHash = sha256(input.token);
   const userId = await findUserIdByResetToken(ctx.db, tokenHash);
-  if (!userId) return failure('invalid', INVALID_RESET_LINK);
+  if (!userId) return failure('auth.invalid_link', INVALID_RESET_LINK);
   const command = {
     type: 'ConfirmPasswordReset',
     tokenHash,

@@ -44,7 +44,11 @@ forEachStore('login throttling without lockout (production)', (kind) => {
     for (let i = 0; i < 12; i++) guesses.push(await loginFrom(api, attacker, TEST_ADMIN.email, `wrong-password-${i}`));
     expect(guesses.map((g) => g.status)).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
     for (const g of guesses.slice(5)) {
-      expect(g.body).toEqual({ success: false, error: expect.stringMatching(/^Too many failed login attempts from your network/) });
+      expect(g.body).toEqual({
+        success: false,
+        error: expect.stringMatching(/^Too many failed login attempts from your network/),
+        code: 'rate_limited',
+      });
       expect(retryAfter(g)).toBe(1);
     }
     // Even the right password waits from there.

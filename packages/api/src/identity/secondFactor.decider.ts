@@ -55,11 +55,11 @@ export const INVALID_RECOVERY_CODE = 'This recovery code is not valid or has alr
 export const INVALID_PROOF = 'The password or the code is not correct';
 
 function decide(command: SecondFactorCommand, state: SecondFactorState) {
-  if (!state.exists) return reject('not_found', 'User not found');
+  if (!state.exists) return reject('user.not_found', 'User not found');
   const userId = state.userId;
   switch (command.type) {
     case 'StartSecondFactorEnrolment':
-      if (state.status === 'enabled') return reject('conflict', ALREADY_ENABLED);
+      if (state.status === 'enabled') return reject('mfa.already_enabled', ALREADY_ENABLED);
       return accept<SecondFactorEvent>({
         type: 'SecondFactorEnrolmentStarted',
         data: {
@@ -71,16 +71,17 @@ function decide(command: SecondFactorCommand, state: SecondFactorState) {
         },
       });
     case 'ConfirmSecondFactor':
-      if (state.status === 'enabled') return reject('conflict', ALREADY_ENABLED);
-      if (state.status !== 'pending' || state.enrolmentId !== command.enrolmentId) return reject('validation', NO_PENDING_ENROLMENT);
-      if (!command.codeValid) return reject('validation', INVALID_CODE);
+      if (state.status === 'enabled') return reject('mfa.already_enabled', ALREADY_ENABLED);
+      if (state.status !== 'pending' || state.enrolmentId !== command.enrolmentId)
+        return reject('mfa.no_pending_enrolment', NO_PENDING_ENROLMENT);
+      if (!command.codeValid) return reject('mfa.enrolment_code_invalid', INVALID_CODE);
       return accept<SecondFactorEvent>({
         type: 'SecondFactorEnrolled',
         data: { userId, enrolmentId: command.enrolmentId, method: 'totp', enrolledAt: command.now },
       });
     case 'UseRecoveryCode': {
       if (state.status !== 'enabled' || !state.recoveryCodeHashes.includes(command.codeHash))
-        return reject('unauthorized', INVALID_RECOVERY_CODE);
+        return reject('mfa.invalid_code', INVALID_RECOVERY_CODE);
       const remaining = state.recoveryCodeHashes.length - 1;
       return accept<SecondFactorEvent>({
         type: 'RecoveryCodeUsed',
@@ -88,8 +89,8 @@ function decide(command: SecondFactorCommand, state: SecondFactorState) {
       });
     }
     case 'RemoveSecondFactor':
-      if (state.status !== 'enabled') return reject('conflict', NOT_ENABLED);
-      if (!command.proofValid) return reject('unauthorized', INVALID_PROOF);
+      if (state.status !== 'enabled') return reject('mfa.not_enabled', NOT_ENABLED);
+      if (!command.proofValid) return reject('mfa.invalid_code', INVALID_PROOF);
       return accept<SecondFactorEvent>({
         type: 'SecondFactorRemoved',
         data: { userId, enrolmentId: state.enrolmentId as string, removedBy: command.removedBy, removedAt: command.now },

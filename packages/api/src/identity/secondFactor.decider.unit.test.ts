@@ -68,40 +68,40 @@ describe('second factor decider: enrolment', () => {
     thenEvents(given([registered]).when(start()), [started]);
   });
   it('refuses an unknown account', () => {
-    thenError(given([]).when(start()), 'not_found', 'User not found');
+    thenError(given([]).when(start()), 'user.not_found', 'User not found');
   });
   it('restarting a pending enrolment replaces it (the older secret stops counting)', () => {
     const restarted: SecondFactorEvent = { type: 'SecondFactorEnrolmentStarted', data: { ...started.data, enrolmentId: 'e2' } };
     thenEvents(given([registered, started]).when(start('e2')), [restarted]);
-    thenError(given([registered, started, restarted]).when(confirm(true, 'e1')), 'validation', NO_PENDING_ENROLMENT);
+    thenError(given([registered, started, restarted]).when(confirm(true, 'e1')), 'mfa.no_pending_enrolment', NO_PENDING_ENROLMENT);
   });
   it('refuses a new enrolment while one is enabled', () => {
-    thenError(given([registered, started, enrolled]).when(start('e2')), 'conflict', ALREADY_ENABLED);
+    thenError(given([registered, started, enrolled]).when(start('e2')), 'mfa.already_enabled', ALREADY_ENABLED);
   });
   it('is enabled by a correct code for the pending enrolment', () => {
     thenEvents(given([registered, started]).when(confirm(true)), [enrolled]);
   });
   it('stays pending after a wrong code', () => {
-    thenError(given([registered, started]).when(confirm(false)), 'validation', INVALID_CODE);
+    thenError(given([registered, started]).when(confirm(false)), 'mfa.enrolment_code_invalid', INVALID_CODE);
   });
   it('cannot be confirmed without a pending enrolment, or twice', () => {
-    thenError(given([registered]).when(confirm(true)), 'validation', NO_PENDING_ENROLMENT);
-    thenError(given([registered, started, enrolled]).when(confirm(true)), 'conflict', ALREADY_ENABLED);
+    thenError(given([registered]).when(confirm(true)), 'mfa.no_pending_enrolment', NO_PENDING_ENROLMENT);
+    thenError(given([registered, started, enrolled]).when(confirm(true)), 'mfa.already_enabled', ALREADY_ENABLED);
   });
 });
 
 describe('second factor decider: recovery codes', () => {
   it('spends a recovery code once', () => {
     thenEvents(given([registered, started, enrolled]).when(useCode('h1')), [usedH1]);
-    thenError(given([registered, started, enrolled, usedH1]).when(useCode('h1')), 'unauthorized', INVALID_RECOVERY_CODE);
+    thenError(given([registered, started, enrolled, usedH1]).when(useCode('h1')), 'mfa.invalid_code', INVALID_RECOVERY_CODE);
   });
   it('counts down what is left', () => {
     const last = given([registered, started, enrolled, usedH1]).when(useCode('h2'));
     expect(last.ok && last.events[0]?.data).toMatchObject({ codeHash: 'h2', remaining: 0 });
   });
   it('refuses unknown codes, and codes of an enrolment not yet confirmed', () => {
-    thenError(given([registered, started, enrolled]).when(useCode('nope')), 'unauthorized', INVALID_RECOVERY_CODE);
-    thenError(given([registered, started]).when(useCode('h1')), 'unauthorized', INVALID_RECOVERY_CODE);
+    thenError(given([registered, started, enrolled]).when(useCode('nope')), 'mfa.invalid_code', INVALID_RECOVERY_CODE);
+    thenError(given([registered, started]).when(useCode('h1')), 'mfa.invalid_code', INVALID_RECOVERY_CODE);
   });
 });
 
@@ -110,11 +110,11 @@ describe('second factor decider: removal', () => {
     thenEvents(given([registered, started, enrolled]).when(remove(true)), [removed]);
   });
   it('refuses a wrong password or code', () => {
-    thenError(given([registered, started, enrolled]).when(remove(false)), 'unauthorized', INVALID_PROOF);
+    thenError(given([registered, started, enrolled]).when(remove(false)), 'mfa.invalid_code', INVALID_PROOF);
   });
   it('has nothing to remove when not enabled; after removal the recovery codes are void and a new enrolment may start', () => {
-    thenError(given([registered]).when(remove(true)), 'conflict', NOT_ENABLED);
-    thenError(given([registered, started, enrolled, removed]).when(useCode('h2')), 'unauthorized', INVALID_RECOVERY_CODE);
+    thenError(given([registered]).when(remove(true)), 'mfa.not_enabled', NOT_ENABLED);
+    thenError(given([registered, started, enrolled, removed]).when(useCode('h2')), 'mfa.invalid_code', INVALID_RECOVERY_CODE);
     thenEvents(given([registered, started, enrolled, removed]).when(start()), [started]);
   });
 });

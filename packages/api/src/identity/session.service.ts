@@ -87,9 +87,9 @@ export async function logIn(
   const valid = user ? await verifyPassword(user.password_hash, credentials.password) : await verifyAgainstDummy(credentials.password);
   if (!user || !valid) {
     await limits.failedLogins.hit(key, address);
-    return failure('unauthorized', INVALID_LOGIN);
+    return failure('auth.invalid_credentials', INVALID_LOGIN);
   }
-  if (!mayLogIn(user)) return failure('forbidden', SUSPENDED_LOGIN);
+  if (!mayLogIn(user)) return failure('auth.login_suspended', SUSPENDED_LOGIN);
   // With a second factor the failed-login count is only cleared once the code is right too, so
   // knowing the password does not buy fresh guesses at the code.
   if ((await findSecondFactor(ctx.db, user.id))?.status === 'enabled')
@@ -111,7 +111,7 @@ export async function refreshSession(ctx: AppContext, refreshToken: string): Pro
     ctx.env.REFRESH_REUSE_INTERVAL_SECONDS * 1000,
   );
   const user = rotated.ok ? await findUserById(ctx.db, rotated.userId) : undefined;
-  if (!rotated.ok || !user || !mayLogIn(user)) return failure('unauthorized', SESSION_EXPIRED);
+  if (!rotated.ok || !user || !mayLogIn(user)) return failure('auth.session_expired', SESSION_EXPIRED);
   return success(await issueSession(ctx, user, rotated.next));
 }
 

@@ -47,7 +47,7 @@ forEachStore('identity account settings', (kind) => {
         here.token,
       );
       expect(wrong.status).toBe(401);
-      expect(wrong.body).toEqual({ success: false, error: 'Your current password is not correct' });
+      expect(wrong.body).toEqual({ success: false, error: 'Your current password is not correct', code: 'auth.wrong_password' });
       const same = await api.post('/users/me/password', { currentPassword: m.password, newPassword: m.password }, here.token);
       expect(same.status).toBe(400);
       const short = await api.post('/users/me/password', { currentPassword: m.password, newPassword: 'short' }, here.token);

@@ -32,12 +32,12 @@ export interface SettingsCaller extends Caller {
 /** The current password is checked like a login (wrong ones count towards the account's failed-login limit). */
 async function checkCurrentPassword(ctx: AppContext, limits: AuthLimits, userId: string, password: string) {
   const user = await findUserById(ctx.db, userId);
-  if (!user) return failure('not_found', 'User not found');
+  if (!user) return failure('user.not_found', 'User not found');
   const blocked = await loginBlocked(ctx, limits, user.email_lower);
   if (blocked) return blocked;
   if (!(await verifyPassword(user.password_hash, password))) {
     await limits.failedLogins.hit(user.email_lower);
-    return failure('unauthorized', WRONG_PASSWORD);
+    return failure('auth.wrong_password', WRONG_PASSWORD);
   }
   return success(user);
 }
@@ -52,7 +52,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
   caller: SettingsCaller,
 ): Promise<Result<{ message: string; otherSessionsEnded: number }>> {
-  if (input.currentPassword === input.newPassword) return failure('invalid', SAME_PASSWORD);
+  if (input.currentPassword === input.newPassword) return failure('validation.invalid_input', SAME_PASSWORD);
   const checked = await checkCurrentPassword(ctx, limits, caller.actorId, input.currentPassword);
   if (!checked.ok) return checked;
   const command = {
@@ -76,11 +76,11 @@ export async function requestEmailChange(
   const newEmail = input.newEmail.trim();
   // Before anything else, so a pending account learns nothing (not even which addresses are taken).
   const standing = await findUserById(ctx.db, caller.actorId);
-  if (standing && !mayChangeEmail(standing.status)) return failure('forbidden', EMAIL_CHANGE_APPROVED_ONLY);
+  if (standing && !mayChangeEmail(standing.status)) return failure('user.email_change_not_allowed', EMAIL_CHANGE_APPROVED_ONLY);
   const checked = await checkCurrentPassword(ctx, limits, caller.actorId, input.password);
   if (!checked.ok) return checked;
   const owner = await findUserByEmail(ctx.db, newEmail);
-  if (owner && owner.id !== caller.actorId) return failure('conflict', DUPLICATE_EMAIL);
+  if (owner && owner.id !== caller.actorId) return failure('user.email_taken', DUPLICATE_EMAIL);
   const now = ctx.clock.now();
   const changeId = ctx.ids.next();
   const command = {
@@ -106,16 +106,16 @@ export async function confirmEmailChange(
   caller: Omit<Caller, 'actorId'>,
 ): Promise<Result<{ email: string; message: string }>> {
   const userId = verificationTokenUserId(token);
-  if (!userId || !(await findUserById(ctx.db, userId))) return failure('invalid', INVALID_EMAIL_CHANGE_LINK);
+  if (!userId || !(await findUserById(ctx.db, userId))) return failure('auth.invalid_link', INVALID_EMAIL_CHANGE_LINK);
   try {
     const command = { type: 'ConfirmEmailChange', tokenHash: sha256(token), now: ctx.clock.now().toISOString() } as const;
     const ran = await runUserCommand(ctx, userId, command, { ...caller, actorId: userId });
     // An account that is gone (erased) makes its pending link simply invalid, like any other dead link.
-    if (!ran.ok) return ran.error.kind === 'not_found' ? failure('invalid', INVALID_EMAIL_CHANGE_LINK) : ran;
+    if (!ran.ok) return ran.error.code === 'user.not_found' ? failure('auth.invalid_link', INVALID_EMAIL_CHANGE_LINK) : ran;
     return success({ email: ran.value.state.email, message: `Your email address is now ${ran.value.state.email}.` });
   } catch (err) {
     // Someone registered (or moved to) the address between the request and the click.
-    if (err instanceof UniqueViolation) return failure('conflict', DUPLICATE_EMAIL);
+    if (err instanceof UniqueViolation) return failure('user.email_taken', DUPLICATE_EMAIL);
     throw err;
   }
 }
@@ -147,7 +147,7 @@ export async function listSessions(ctx: AppContext, caller: SettingsCaller): Pro
 /** Ends one of the member's sessions (their own current one too: that is a logout). Another member's id is a 404. */
 export async function revokeSession(ctx: AppContext, sessionId: string, caller: SettingsCaller): Promise<Result<{ revoked: true }>> {
   const done = await revokeUserSession(ctx.db, caller.actorId, sessionId, ctx.clock.now());
-  return done ? success({ revoked: true }) : failure('not_found', SESSION_NOT_FOUND);
+  return done ? success({ revoked: true }) : failure('session.not_found', SESSION_NOT_FOUND);
 }
 
 /** Ends every session of the member except the caller's ("sign out everywhere else"). */

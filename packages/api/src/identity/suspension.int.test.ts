@@ -38,7 +38,7 @@ forEachStore('suspension and rejected members’ data rights', (kind) => {
     const copy = path.join(fixtures, `${kind}-free.mp4`);
     fs.copyFileSync(await makeMp4(fixtures, 2), copy);
     const r = await ingestVideoFile(server.ctx, { filePath: copy, title: 'free video', accessLevel: 'free', actorId: signedIn.user.id });
-    if (!r.ok) throw new Error(r.error);
+    if (!r.ok) throw new Error(r.error.message);
     freeVideo = r.videoId;
   });
   afterAll(async () => {

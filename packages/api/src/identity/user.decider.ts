@@ -144,7 +144,7 @@ export const EXPIRED_EMAIL_CHANGE_LINK = 'This email change link has expired. Pl
 
 export const SYSTEM_ACTOR = 'system';
 
-const NOT_FOUND = reject('not_found', 'User not found');
+const NOT_FOUND = reject('user.not_found', 'User not found');
 
 export const ALREADY_APPROVED = 'User is already approved and cannot be rejected; suspend the account instead';
 export const SUSPEND_REASON_REQUIRED = 'reason: Please give a reason for suspending the account';
@@ -153,7 +153,7 @@ function decide(command: UserCommand, state: UserState) {
   const userId = state.userId;
   switch (command.type) {
     case 'Register':
-      if (state.exists) return reject('conflict', 'An account with this email already exists');
+      if (state.exists) return reject('user.exists', 'An account with this email already exists');
       return accept<UserEvent>({ type: 'UserRegistered', data: { ...command.data, registeredAt: command.now } });
     case 'EnsureAdmin':
       return ensureAdmin(command, state);
@@ -161,38 +161,38 @@ function decide(command: UserCommand, state: UserState) {
   if (!state.exists || state.erased) return NOT_FOUND;
   switch (command.type) {
     case 'Erase':
-      if (state.role === 'admin') return reject('conflict', 'An admin account cannot be erased');
+      if (state.role === 'admin') return reject('user.state_conflict', 'An admin account cannot be erased');
       return accept<UserEvent>({
         type: 'MemberErased',
         data: { userId, erasedBy: command.erasedBy, erasedAt: command.now, requestedBy: command.requestedBy, reason: command.reason },
       });
     case 'Approve':
-      if (state.status === 'approved') return reject('conflict', 'User is already approved');
-      if (state.status === 'rejected') return reject('conflict', 'User has been rejected and cannot be approved');
-      if (state.status === 'suspended') return reject('conflict', 'User is suspended; reinstate the account instead');
+      if (state.status === 'approved') return reject('user.state_conflict', 'User is already approved');
+      if (state.status === 'rejected') return reject('user.state_conflict', 'User has been rejected and cannot be approved');
+      if (state.status === 'suspended') return reject('user.state_conflict', 'User is suspended; reinstate the account instead');
       return accept<UserEvent>({ type: 'UserApproved', data: { userId, approvedBy: command.approvedBy, approvedAt: command.now } });
     case 'Reject':
-      if (state.status === 'rejected') return reject('conflict', 'User is already rejected');
-      if (state.status === 'approved') return reject('conflict', ALREADY_APPROVED);
-      if (state.status === 'suspended') return reject('conflict', 'User is suspended and cannot be rejected');
+      if (state.status === 'rejected') return reject('user.state_conflict', 'User is already rejected');
+      if (state.status === 'approved') return reject('user.state_conflict', ALREADY_APPROVED);
+      if (state.status === 'suspended') return reject('user.state_conflict', 'User is suspended and cannot be rejected');
       return accept<UserEvent>({
         type: 'UserRejected',
         data: { userId, rejectedBy: command.rejectedBy, rejectedAt: command.now, reason: command.reason ?? null },
       });
     case 'Suspend': {
       const reason = command.reason.trim();
-      if (!reason) return reject('validation', SUSPEND_REASON_REQUIRED);
-      if (state.role === 'admin') return reject('conflict', 'An admin account cannot be suspended');
-      if (state.status === 'suspended') return reject('conflict', 'User is already suspended');
+      if (!reason) return reject('validation.invalid_input', SUSPEND_REASON_REQUIRED);
+      if (state.role === 'admin') return reject('user.state_conflict', 'An admin account cannot be suspended');
+      if (state.status === 'suspended') return reject('user.state_conflict', 'User is already suspended');
       if (state.status !== 'approved')
-        return reject('conflict', `Only an approved member can be suspended (this account is ${state.status})`);
+        return reject('user.state_conflict', `Only an approved member can be suspended (this account is ${state.status})`);
       return accept<UserEvent>({
         type: 'UserSuspended',
         data: { userId, reason, suspendedBy: command.suspendedBy, suspendedAt: command.now },
       });
     }
     case 'Reinstate':
-      if (state.status !== 'suspended') return reject('conflict', 'User is not suspended');
+      if (state.status !== 'suspended') return reject('user.state_conflict', 'User is not suspended');
       return accept<UserEvent>({ type: 'UserReinstated', data: { userId, reinstatedBy: command.reinstatedBy, reinstatedAt: command.now } });
     case 'ChangePassword':
       return accept<UserEvent>({
@@ -207,20 +207,21 @@ function decide(command: UserCommand, state: UserState) {
     case 'ConfirmPasswordReset': {
       const pending = state.pendingReset;
       if (!pending || pending.tokenHash !== command.tokenHash)
-        return reject('validation', 'This password reset link is invalid or has already been used');
-      if (pending.expiresAt <= command.now) return reject('validation', 'This password reset link has expired');
+        return reject('auth.invalid_link', 'This password reset link is invalid or has already been used');
+      if (pending.expiresAt <= command.now) return reject('auth.invalid_link', 'This password reset link has expired');
       return accept<UserEvent>({
         type: 'PasswordChanged',
         data: { userId, passwordHash: command.passwordHash, changedAt: command.now, via: 'reset' },
       });
     }
     case 'VerifyEmail':
-      if (command.email.toLowerCase() !== state.email.toLowerCase()) return reject('validation', 'This verification link is invalid');
+      if (command.email.toLowerCase() !== state.email.toLowerCase())
+        return reject('auth.invalid_link', 'This verification link is invalid');
       if (state.emailVerified) return accept<UserEvent>();
       return accept<UserEvent>({ type: 'EmailVerified', data: { userId, email: state.email, verifiedAt: command.now } });
     case 'RequestEmailChange':
-      if (!mayChangeEmail(state.status)) return reject('forbidden', EMAIL_CHANGE_APPROVED_ONLY);
-      if (command.newEmail.toLowerCase() === state.email.toLowerCase()) return reject('validation', SAME_EMAIL);
+      if (!mayChangeEmail(state.status)) return reject('user.email_change_not_allowed', EMAIL_CHANGE_APPROVED_ONLY);
+      if (command.newEmail.toLowerCase() === state.email.toLowerCase()) return reject('validation.invalid_input', SAME_EMAIL);
       return accept<UserEvent>({
         type: 'EmailChangeRequested',
         data: {
@@ -234,8 +235,8 @@ function decide(command: UserCommand, state: UserState) {
       });
     case 'ConfirmEmailChange': {
       const pending = state.pendingEmailChange;
-      if (!pending || pending.tokenHash !== command.tokenHash) return reject('validation', INVALID_EMAIL_CHANGE_LINK);
-      if (pending.expiresAt <= command.now) return reject('validation', EXPIRED_EMAIL_CHANGE_LINK);
+      if (!pending || pending.tokenHash !== command.tokenHash) return reject('auth.invalid_link', INVALID_EMAIL_CHANGE_LINK);
+      if (pending.expiresAt <= command.now) return reject('auth.invalid_link', EXPIRED_EMAIL_CHANGE_LINK);
       return accept<UserEvent>({
         type: 'EmailChanged',
         data: { userId, changeId: pending.changeId, previousEmail: state.email, email: pending.newEmail, changedAt: command.now },

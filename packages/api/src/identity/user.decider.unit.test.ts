@@ -40,7 +40,7 @@ describe('user decider: registration', () => {
     expect(state).toMatchObject({ exists: true, status: 'pending', role: 'member', email: 'Ann@Example.test' });
   });
   it('refuses a second registration on the same stream', () => {
-    thenError(given([registered]).when({ type: 'Register', data: registerData, now: NOW }), 'conflict');
+    thenError(given([registered]).when({ type: 'Register', data: registerData, now: NOW }), 'user.exists');
   });
 });
 
@@ -51,19 +51,19 @@ describe('user decider: approval', () => {
   it('approving twice is a conflict', () => {
     thenError(
       given([registered, approved]).when({ type: 'Approve', approvedBy: 'admin', now: NOW }),
-      'conflict',
+      'user.state_conflict',
       'User is already approved',
     );
   });
   it('approving a rejected user is a conflict', () => {
     thenError(
       given([registered, rejected]).when({ type: 'Approve', approvedBy: 'admin', now: NOW }),
-      'conflict',
+      'user.state_conflict',
       'User has been rejected and cannot be approved',
     );
   });
   it('approving an unknown user is not found', () => {
-    thenError(given([]).when({ type: 'Approve', approvedBy: 'admin', now: NOW }), 'not_found');
+    thenError(given([]).when({ type: 'Approve', approvedBy: 'admin', now: NOW }), 'user.not_found');
   });
   it('rejects a pending user with a reason', () => {
     thenEvents(given([registered]).when({ type: 'Reject', rejectedBy: 'admin', reason: 'blurry id', now: NOW }), [
@@ -71,9 +71,9 @@ describe('user decider: approval', () => {
     ]);
   });
   it('rejecting twice, rejecting an approved user or an unknown user is refused', () => {
-    thenError(given([registered, rejected]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'conflict');
-    thenError(given([registered, approved]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'conflict');
-    thenError(given([]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'not_found');
+    thenError(given([registered, rejected]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'user.state_conflict');
+    thenError(given([registered, approved]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'user.state_conflict');
+    thenError(given([]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'user.not_found');
   });
 });
 
@@ -94,31 +94,39 @@ describe('user decider: suspension', () => {
   });
 
   it('refuses no reason, a pending, rejected or suspended account, an admin, an erased or unknown one', () => {
-    thenError(given([registered, approved]).when(suspend('  ')), 'validation', 'reason: Please give a reason for suspending the account');
-    thenError(given([registered]).when(suspend()), 'conflict', 'Only an approved member can be suspended (this account is pending)');
-    thenError(given([registered, rejected]).when(suspend()), 'conflict');
-    thenError(given([registered, approved, suspended]).when(suspend()), 'conflict', 'User is already suspended');
+    thenError(
+      given([registered, approved]).when(suspend('  ')),
+      'validation.invalid_input',
+      'reason: Please give a reason for suspending the account',
+    );
+    thenError(
+      given([registered]).when(suspend()),
+      'user.state_conflict',
+      'Only an approved member can be suspended (this account is pending)',
+    );
+    thenError(given([registered, rejected]).when(suspend()), 'user.state_conflict');
+    thenError(given([registered, approved, suspended]).when(suspend()), 'user.state_conflict', 'User is already suspended');
     const admin: UserEvent = { ...registered, data: { ...registered.data, role: 'admin' } };
-    thenError(given([admin, approved]).when(suspend()), 'conflict', 'An admin account cannot be suspended');
+    thenError(given([admin, approved]).when(suspend()), 'user.state_conflict', 'An admin account cannot be suspended');
     const erased: UserEvent = {
       type: 'MemberErased',
       data: { userId: 'u1', erasedBy: 'u1', erasedAt: NOW, requestedBy: 'member', reason: null },
     };
-    thenError(given([registered, approved, erased]).when(suspend()), 'not_found');
-    thenError(given([]).when(suspend()), 'not_found');
+    thenError(given([registered, approved, erased]).when(suspend()), 'user.not_found');
+    thenError(given([]).when(suspend()), 'user.not_found');
   });
 
   it('reinstates only a suspended account; a suspended one is neither approved nor rejected again', () => {
-    thenError(given([registered, approved]).when(reinstate), 'conflict', 'User is not suspended');
-    thenError(given([registered]).when(reinstate), 'conflict');
-    thenError(given([registered, approved, suspended]).when({ type: 'Approve', approvedBy: 'admin', now: NOW }), 'conflict');
-    thenError(given([registered, approved, suspended]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'conflict');
+    thenError(given([registered, approved]).when(reinstate), 'user.state_conflict', 'User is not suspended');
+    thenError(given([registered]).when(reinstate), 'user.state_conflict');
+    thenError(given([registered, approved, suspended]).when({ type: 'Approve', approvedBy: 'admin', now: NOW }), 'user.state_conflict');
+    thenError(given([registered, approved, suspended]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }), 'user.state_conflict');
   });
 
   it('rejecting an approved member points to suspension', () => {
     thenError(
       given([registered, approved]).when({ type: 'Reject', rejectedBy: 'admin', now: NOW }),
-      'conflict',
+      'user.state_conflict',
       'User is already approved and cannot be rejected; suspend the account instead',
     );
   });
@@ -146,22 +154,26 @@ describe('user decider: passwords', () => {
     thenEvents(given([registered, resetRequested]).when(confirm), [changed]);
     thenError(
       given([registered, resetRequested, changed]).when(confirm),
-      'validation',
+      'auth.invalid_link',
       'This password reset link is invalid or has already been used',
     );
   });
   it('refuses an expired, wrong or absent reset token', () => {
     const confirm = (tokenHash: string, now: string): UserCommand => ({ type: 'ConfirmPasswordReset', tokenHash, passwordHash: 'h', now });
-    thenError(given([registered, resetRequested]).when(confirm('th-1', MUCH_LATER)), 'validation', 'This password reset link has expired');
-    thenError(given([registered, resetRequested]).when(confirm('other', LATER)), 'validation');
-    thenError(given([registered]).when(confirm('th-1', LATER)), 'validation');
-    thenError(given([]).when(confirm('th-1', LATER)), 'not_found');
+    thenError(
+      given([registered, resetRequested]).when(confirm('th-1', MUCH_LATER)),
+      'auth.invalid_link',
+      'This password reset link has expired',
+    );
+    thenError(given([registered, resetRequested]).when(confirm('other', LATER)), 'auth.invalid_link');
+    thenError(given([registered]).when(confirm('th-1', LATER)), 'auth.invalid_link');
+    thenError(given([]).when(confirm('th-1', LATER)), 'user.not_found');
   });
   it('a newer reset request replaces the older token', () => {
     const newer: UserEvent = { type: 'PasswordResetRequested', data: { ...resetRequested.data, resetId: 'r2', tokenHash: 'th-2' } };
     thenError(
       given([registered, resetRequested, newer]).when({ type: 'ConfirmPasswordReset', tokenHash: 'th-1', passwordHash: 'h', now: LATER }),
-      'validation',
+      'auth.invalid_link',
     );
   });
 });
@@ -171,14 +183,14 @@ describe('user decider: e-mail verification and profile', () => {
     const verified: UserEvent = { type: 'EmailVerified', data: { userId: 'u1', email: 'Ann@Example.test', verifiedAt: NOW } };
     thenEvents(given([registered]).when({ type: 'VerifyEmail', email: 'ann@example.test', now: NOW }), [verified]);
     thenEvents(given([registered, verified]).when({ type: 'VerifyEmail', email: 'ann@example.test', now: NOW }), []);
-    thenError(given([registered]).when({ type: 'VerifyEmail', email: 'other@example.test', now: NOW }), 'validation');
+    thenError(given([registered]).when({ type: 'VerifyEmail', email: 'other@example.test', now: NOW }), 'auth.invalid_link');
   });
   it('updates first and last name, and ignores an unchanged profile', () => {
     thenEvents(given([registered]).when({ type: 'UpdateProfile', firstName: 'Anna', lastName: 'Lee', now: NOW }), [
       { type: 'ProfileUpdated', data: { userId: 'u1', firstName: 'Anna', lastName: 'Lee', updatedAt: NOW } },
     ]);
     thenEvents(given([registered]).when({ type: 'UpdateProfile', firstName: 'Ann', lastName: 'Lee', now: NOW }), []);
-    thenError(given([]).when({ type: 'UpdateProfile', firstName: 'A', lastName: 'B', now: NOW }), 'not_found');
+    thenError(given([]).when({ type: 'UpdateProfile', firstName: 'A', lastName: 'B', now: NOW }), 'user.not_found');
   });
 });
 
@@ -229,12 +241,12 @@ describe('user decider: erasure', () => {
       { type: 'ChangePassword', passwordHash: 'h', now: MUCH_LATER },
       { type: 'UpdateProfile', firstName: 'A', lastName: 'B', now: MUCH_LATER },
     ] as UserCommand[])
-      thenError(given([registered, approved, erased]).when(command), 'not_found', 'User not found');
+      thenError(given([registered, approved, erased]).when(command), 'user.not_found', 'User not found');
   });
 
   it('refuses to erase an admin account', () => {
     const admin: UserEvent = { ...registered, data: { ...registered.data, role: 'admin' } } as UserEvent;
-    thenError(given([admin]).when(erase), 'conflict', 'An admin account cannot be erased');
+    thenError(given([admin]).when(erase), 'user.state_conflict', 'An admin account cannot be erased');
   });
 });
 
@@ -256,15 +268,15 @@ describe('user decider: e-mail change', () => {
     thenEvents(given([registered, approved]).when(request), [requested]);
     thenError(
       given([registered, approved]).when({ ...request, newEmail: 'ann@example.TEST' }),
-      'validation',
+      'validation.invalid_input',
       'This is already your email address',
     );
-    thenError(given([]).when(request), 'not_found');
+    thenError(given([]).when(request), 'user.not_found');
   });
   it('refuses a pending or rejected account: it could have a link mailed to anyone', () => {
-    thenError(given([registered]).when(request), 'forbidden', EMAIL_CHANGE_APPROVED_ONLY);
+    thenError(given([registered]).when(request), 'user.email_change_not_allowed', EMAIL_CHANGE_APPROVED_ONLY);
     const rejected: UserEvent = { type: 'UserRejected', data: { userId: 'u1', rejectedBy: 'a1', rejectedAt: NOW, reason: null } };
-    thenError(given([registered, rejected]).when(request), 'forbidden', EMAIL_CHANGE_APPROVED_ONLY);
+    thenError(given([registered, rejected]).when(request), 'user.email_change_not_allowed', EMAIL_CHANGE_APPROVED_ONLY);
   });
   it('changes the address with the matching link before it expires, from the old address', () => {
     thenEvents(given([registered, requested]).when({ type: 'ConfirmEmailChange', tokenHash: 'ec-1', now: NOW }), [
@@ -281,9 +293,9 @@ describe('user decider: e-mail change', () => {
     };
     const newer: UserEvent = { ...requested, data: { ...requested.data, changeId: 'c2', tokenHash: 'ec-2' } } as UserEvent;
     const confirm = { type: 'ConfirmEmailChange', tokenHash: 'ec-1', now: NOW } as const;
-    thenError(given([registered, requested]).when({ ...confirm, tokenHash: 'other' }), 'validation');
-    thenError(given([registered, requested, changed]).when(confirm), 'validation');
-    thenError(given([registered, requested, newer]).when(confirm), 'validation');
+    thenError(given([registered, requested]).when({ ...confirm, tokenHash: 'other' }), 'auth.invalid_link');
+    thenError(given([registered, requested, changed]).when(confirm), 'auth.invalid_link');
+    thenError(given([registered, requested, newer]).when(confirm), 'auth.invalid_link');
     const expired = given([registered, requested]).when({ ...confirm, now: MUCH_LATER });
     expect(!expired.ok && expired.error.message).toMatch(/expired/);
   });

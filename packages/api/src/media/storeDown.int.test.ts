@@ -41,7 +41,10 @@ describe.runIf(mediaKinds().includes('s3'))('the object store down during upload
     const clip = await makeMp4(fixtures, 2);
     link.cut();
     const refused = await postUpload(server.url, token, { title: 'While down', accessLevel: 'free' }, { video: clip });
-    expect([refused.status, refused.body]).toEqual([503, { success: false, error: MEDIA_STORE_UNAVAILABLE }]);
+    expect([refused.status, refused.body]).toEqual([
+      503,
+      { success: false, error: MEDIA_STORE_UNAVAILABLE, code: 'media.store_unavailable' },
+    ]);
     expect((await apiClient(server.url).get('/health', token)).body.data.media).toEqual({ kind: 's3', reachable: false });
     expect(await server.ctx.db.all('SELECT id FROM videos')).toEqual([]);
     // No scratch copy; only the ingest's marker, kept until the store answers and confirms nothing of it is there.
@@ -63,7 +66,10 @@ describe.runIf(mediaKinds().includes('s3'))('the object store down during upload
     // Reading while the store is down: 503 with the same message, not a 500 or a hang.
     link.cut();
     const down = await fetch(thumbnail);
-    expect([down.status, await down.json()]).toEqual([503, { success: false, error: MEDIA_STORE_UNAVAILABLE }]);
+    expect([down.status, await down.json()]).toEqual([
+      503,
+      { success: false, error: MEDIA_STORE_UNAVAILABLE, code: 'media.store_unavailable' },
+    ]);
     link.restore();
   }, 120_000);
 });

@@ -153,7 +153,10 @@ describe.runIf(mediaKinds().includes('s3'))('the object store restarting during 
     })();
     const refused = await postUpload(server.url, token, { title: 'Killed mid-parts', accessLevel: 'free' }, { video: big });
     await killer;
-    expect([refused.status, refused.body]).toEqual([503, { success: false, error: MEDIA_STORE_UNAVAILABLE }]);
+    expect([refused.status, refused.body]).toEqual([
+      503,
+      { success: false, error: MEDIA_STORE_UNAVAILABLE, code: 'media.store_unavailable' },
+    ]);
     expect(await titles()).toEqual(titlesBefore);
     // While the gateway is down the upload's parts and thumbnail are still in the cluster.
     expect((await unfinished()).length).toBeGreaterThan(uploadsBefore.length);

@@ -140,7 +140,10 @@ describe.runIf(mediaKinds().includes('s3'))('a finished tus upload is adopted in
     link.cut();
     link.release();
     const refused = await answer;
-    expect([refused.status, await refused.json()]).toEqual([503, { success: false, error: MEDIA_STORE_UNAVAILABLE }]);
+    expect([refused.status, await refused.json()]).toEqual([
+      503,
+      { success: false, error: MEDIA_STORE_UNAVAILABLE, code: 'media.store_unavailable' },
+    ]);
     expect(await server.ctx.db.all('SELECT id FROM videos WHERE title = ?', ['Probe cut'])).toEqual([]);
     // The store is back: the upload was kept, and HEAD (what a client asks next) finishes it.
     link.restore();
@@ -164,7 +167,7 @@ describe.runIf(mediaKinds().includes('s3'))('a finished tus upload is adopted in
         title: 'Unread',
         actorId: 'test-admin',
       });
-      expect(result).toEqual({ ok: false, status: 503, error: MEDIA_STORE_UNAVAILABLE });
+      expect(result).toEqual({ ok: false, error: { code: 'media.store_unavailable', status: 503, message: MEDIA_STORE_UNAVAILABLE } });
     } finally {
       link.restore();
     }

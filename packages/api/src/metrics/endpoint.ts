@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import type { Env } from '../config/env.js';
-import { fail } from '../http/envelope.js';
+import { refuse } from '../http/envelope.js';
 import type { Metrics } from './metrics.js';
 
 async function exposition(c: Context, metrics: Metrics): Promise<Response> {
@@ -29,10 +29,10 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 export function metricsOnMainPort(env: Pick<Env, 'METRICS_TOKEN'>, metrics: Metrics) {
   return async function serveMetrics(c: Context): Promise<Response> {
     const token = env.METRICS_TOKEN;
-    if (!token) return fail(c, 404, 'Not found');
+    if (!token) return refuse(c, 'not_found', 'Not found');
     if (!tokenMatches(c.req.header('authorization'), token)) {
       c.header('WWW-Authenticate', 'Bearer realm="metrics"');
-      return fail(c, 401, 'A valid metrics token is required');
+      return refuse(c, 'metrics.token_required', 'A valid metrics token is required');
     }
     return exposition(c, metrics);
   };
@@ -51,7 +51,7 @@ export async function startMetricsListener(
   if (env.METRICS_PORT === undefined) return undefined;
   const app = new Hono();
   app.get('/metrics', (c) => exposition(c, metrics));
-  app.all('*', (c) => fail(c, 404, 'Not found'));
+  app.all('*', (c) => refuse(c, 'not_found', 'Not found'));
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: env.METRICS_PORT, hostname: env.METRICS_HOST }, () => resolve(s));
     s.once('error', reject);

@@ -38,7 +38,7 @@ forEachStore('metrics', (kind) => {
         accessLevel: 'free',
         actorId: admin.id,
       });
-      if (!r.ok) throw new Error(r.error);
+      if (!r.ok) throw new Error(r.error.message);
       videoId = r.videoId;
     });
     afterAll(() => server?.close());

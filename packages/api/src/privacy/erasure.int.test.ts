@@ -156,6 +156,7 @@ forEachStore('erasure by crypto-shredding', (kind) => {
     expect((await del({ password: 'wrong-password', confirmation: 'DELETE' })).body).toEqual({
       success: false,
       error: 'Incorrect password',
+      code: 'auth.wrong_password',
     });
     const noCode = await del({ password: member.password, confirmation: 'DELETE' });
     expect(noCode.status).toBe(401);

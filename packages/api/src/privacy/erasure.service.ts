@@ -98,7 +98,7 @@ export async function eraseMember(
   caller: Caller & { actorId: string },
 ): Promise<Result<Erased>> {
   const user = await findUserById(ctx.db, userId);
-  if (!user || user.erased_at) return failure('not_found', 'User not found');
+  if (!user || user.erased_at) return failure('user.not_found', 'User not found');
   // 1. Read before the key goes.
   const addresses = await addressesOf(ctx, userId);
   // 2. The event: key destroyed and read models blanked in its transaction.
@@ -145,20 +145,20 @@ export async function eraseOwnAccount(
   caller: Caller & { actorId: string },
 ): Promise<Result<Erased>> {
   const user = await findUserById(ctx.db, userId);
-  if (!user || user.erased_at) return failure('not_found', 'User not found');
-  if (input.confirmation !== ERASE_CONFIRMATION) return failure('invalid', CONFIRMATION_MISMATCH);
+  if (!user || user.erased_at) return failure('user.not_found', 'User not found');
+  if (input.confirmation !== ERASE_CONFIRMATION) return failure('user.confirmation_mismatch', CONFIRMATION_MISMATCH);
   const blocked = await loginBlocked(ctx, limits, user.email_lower);
   if (blocked) return blocked;
   if (!(await verifyPassword(user.password_hash, input.password))) {
     await limits.failedLogins.hit(user.email_lower);
-    return failure('unauthorized', WRONG_PASSWORD);
+    return failure('auth.wrong_password', WRONG_PASSWORD);
   }
   if ((await findSecondFactor(ctx.db, userId))?.status === 'enabled') {
     const code = input.code?.trim();
-    if (!code) return failure('unauthorized', CODE_REQUIRED);
+    if (!code) return failure('mfa.code_required', CODE_REQUIRED);
     if (!(await checkSecondFactor(ctx, userId, code, caller)).ok) {
       await limits.failedLogins.hit(user.email_lower);
-      return failure('unauthorized', INVALID_ERASE_CODE);
+      return failure('mfa.invalid_code', INVALID_ERASE_CODE);
     }
   }
   return eraseMember(ctx, userId, { requestedBy: 'member', reason: null, limits }, caller);

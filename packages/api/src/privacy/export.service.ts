@@ -46,7 +46,7 @@ async function eventsOfStreams(ctx: AppContext, pattern: string): Promise<Record
 /** The member's data; `not_found` for an unknown or erased member. */
 export async function exportMemberData(ctx: AppContext, userId: string): Promise<Result<MemberExport>> {
   const user = await findUserById(ctx.db, userId);
-  if (!user || user.erased_at) return failure('not_found', 'User not found');
+  if (!user || user.erased_at) return failure('user.not_found', 'User not found');
   const own = await ctx.store.readStream(userStream(userId));
   const subscriptionEvents = await ctx.store.readStream(`subscription-${userId}`);
   // `_` in an id is a LIKE wildcard: the suffix is checked exactly.

@@ -6,11 +6,12 @@
  * @example
  * const { given } = deciderSpec(paymentDecider);
  * expect(given([requested]).when(submit)).toEqual({ ok: true, events: [submitted] });
- * thenError(given([]).when(submit), 'not_found', 'Payment not found');
+ * thenError(given([]).when(submit), 'payment.not_found', 'Payment not found');
  */
 import { expect } from 'vitest';
 import type { NewEvent } from '../eventstore/types.js';
-import type { DecideResult, Decider, DomainErrorCode } from './decider.js';
+import type { DecideResult, Decider } from './decider.js';
+import type { ErrorCode } from './errors.js';
 
 export interface Given<C, E extends NewEvent, S> {
   /** The state the events fold into. */
@@ -40,7 +41,7 @@ export function thenEvents<E extends NewEvent>(result: DecideResult<E>, events: 
 }
 
 /** Then this error (the message too, when given). */
-export function thenError(result: DecideResult<NewEvent>, code: DomainErrorCode, message?: string): void {
+export function thenError(result: DecideResult<NewEvent>, code: ErrorCode, message?: string): void {
   expect(
     result.ok ? { ok: true } : { ok: false, code: result.error.code, ...(message === undefined ? {} : { message: result.error.message }) },
   ).toEqual({

@@ -2,17 +2,10 @@
  * The pure shape of every aggregate: `decide(command, state) -> events | error` and
  * `evolve(state, event) -> state`. No I/O: time, ids and lookups arrive inside the command.
  */
+import { type AppError, appError, type ErrorCode } from './errors.js';
 import type { NewEvent } from './events.js';
 
-/** Expected failures, mapped to HTTP statuses by the routes. */
-export type DomainErrorCode = 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict';
-
-export interface DomainError {
-  code: DomainErrorCode;
-  message: string;
-}
-
-export type DecideResult<E extends NewEvent> = { ok: true; events: E[] } | { ok: false; error: DomainError };
+export type DecideResult<E extends NewEvent> = { ok: true; events: E[] } | { ok: false; error: AppError };
 
 export interface Decider<C, E extends NewEvent, S> {
   initialState(): S;
@@ -21,7 +14,8 @@ export interface Decider<C, E extends NewEvent, S> {
 }
 
 export const accept = <E extends NewEvent>(...events: E[]): DecideResult<E> => ({ ok: true, events });
-export const reject = (code: DomainErrorCode, message: string): { ok: false; error: DomainError } => ({
+/** A refusal in the API's one vocabulary (shared/errors.ts): a service returns it as it is. */
+export const reject = (code: ErrorCode, message: string): { ok: false; error: AppError } => ({
   ok: false,
-  error: { code, message },
+  error: appError(code, message),
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpStatusOf, valueOr } from '../http/envelope.js';
+import { valueOr } from '../http/envelope.js';
 import { TestClock } from './clock.testkit.js';
 import { eventMetadata } from './eventMetadata.js';
 import { failure, success } from './result.js';
@@ -28,14 +28,19 @@ describe('eventMetadata', () => {
 });
 
 describe('service results at the HTTP edge', () => {
-  it('maps each error kind to its status', () => {
-    expect((['invalid', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'rate_limited'] as const).map(httpStatusOf)).toEqual([
-      400, 401, 403, 404, 409, 429,
-    ]);
+  it('gives each failure the status its code has in the catalogue', () => {
+    expect(failure('payment.state_conflict', 'Already there').error).toEqual({
+      code: 'payment.state_conflict',
+      status: 409,
+      message: 'Already there',
+    });
+    expect(failure('video.not_found', 'Video not found').error.status).toBe(404);
   });
 
   it('unwraps a value and throws a failure as the matching HttpError', () => {
     expect(valueOr(success(7))).toBe(7);
-    expect(() => valueOr(failure('conflict', 'Already there'))).toThrow(expect.objectContaining({ status: 409, message: 'Already there' }));
+    expect(() => valueOr(failure('payment.state_conflict', 'Already there'))).toThrow(
+      expect.objectContaining({ code: 'payment.state_conflict', status: 409, message: 'Already there' }),
+    );
   });
 });

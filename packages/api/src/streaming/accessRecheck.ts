@@ -10,7 +10,7 @@
  */
 import type { VideoRow } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
-import { forbidden, valueOr } from '../http/envelope.js';
+import { HttpError, valueOr } from '../http/envelope.js';
 import type { Result } from '../shared/result.js';
 import { STREAM_LINK_INVALID } from './linkMessages.js';
 import { authorizeViewing, renditionEntitlement, type Viewer } from './viewing.service.js';
@@ -65,6 +65,6 @@ export async function recheckAccess(ctx: AppContext, videoId: string, userId: st
     }
   }
   const result = entry.result;
-  if (!result.ok && result.error.kind === 'unauthorized') throw forbidden(STREAM_LINK_INVALID);
+  if (!result.ok && result.error.status === 401) throw new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
   return valueOr(result);
 }

@@ -29,7 +29,7 @@ import type { AppContext } from '../context.js';
 import { memberVariants } from '../forensics/index.js';
 import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { forbidden, notFound, valueOr } from '../http/envelope.js';
+import { HttpError, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { MediaStoreError, mediaStorageFor } from '../media/index.js';
 import { keyOf, windowKey } from '../transcode/index.js';
@@ -88,11 +88,14 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   async function granted(c: Context<AppEnv>) {
     const videoId = videoIdParam(c);
     const check = verifyHlsGrant(ctx, videoId, { u: c.req.query('u'), e: c.req.query('e'), m: c.req.query('m'), s: c.req.query('s') });
-    if (!check.ok) throw forbidden(check.reason === 'expired' ? STREAM_LINK_EXPIRED : STREAM_LINK_INVALID);
+    if (!check.ok)
+      throw check.reason === 'expired'
+        ? new HttpError('stream.link_expired', STREAM_LINK_EXPIRED)
+        : new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
     // The grant's viewer: a delivered custom video exists for its requester (and admins) only.
     const row = await findVideo(ctx.db, videoId, { viewerId: check.grant.userId });
     const ladder = row ? hlsLadderOf(row) : null;
-    if (!row || !ladder) throw notFound('Video not found');
+    if (!row || !ladder) throw new HttpError('video.not_found', 'Video not found');
     const allowed = entitledRenditions(ladder.renditions, check.grant.maxHeight);
     // Passed on to the URIs we write: only the verified grant's own fields, never other request parameters.
     const query = new URLSearchParams({
@@ -119,7 +122,7 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   function rendition(c: Context<AppEnv>, allowed: { name: string }[]) {
     const name = c.req.param('rendition') ?? '';
     // A rendition above the grant is refused like a forged link: the URL was not signed for it.
-    if (!allowed.some((r) => r.name === name)) throw forbidden(STREAM_LINK_INVALID);
+    if (!allowed.some((r) => r.name === name)) throw new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
     return name;
   }
 
@@ -152,9 +155,9 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const g = await granted(c);
     const allowed = await stillAllowed(c, g);
     // A viewer the decision now refuses keeps no rendition: the captions stop with the video.
-    if (allowed.length === 0) throw forbidden(STREAM_LINK_INVALID);
+    if (allowed.length === 0) throw new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
     const track = await captionOf(ctx.db, g.videoId, c.req.param('language') ?? '');
-    if (!track) throw notFound('Caption track not found');
+    if (!track) throw new HttpError('caption.not_found', 'Caption track not found');
     return { g, track };
   }
 
@@ -174,7 +177,7 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     async function hlsCaptionSegment(c) {
       const { track } = await captionTrack(c);
       const stored = await readStoredText(track.caption_key);
-      if (stored === null) throw notFound('Caption track not found');
+      if (stored === null) throw new HttpError('caption.not_found', 'Caption track not found');
       return text(c, captionSegment(stored), 'text/vtt; charset=utf-8');
     },
   );
@@ -191,7 +194,7 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       const { videoId, grant, query } = g;
       const name = rendition(c, await stillAllowed(c, g));
       const stored = await readStoredText(keyOfFile(videoId, `${name}/index.m3u8`));
-      if (stored === null) throw notFound('Video not found');
+      if (stored === null) throw new HttpError('video.not_found', 'Video not found');
       const keyUri = `${hlsBase(videoId)}/key?${signKeyToken(ctx, videoId, grant.userId, grant.expires)}`;
       // A marked ladder (FORENSIC_WATERMARK): the member's own A/B sequence, their code (docs/leak-tracing.md).
       const variants = isMarkedPlaylist(stored)
@@ -217,7 +220,7 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       const { videoId, grant, allowed } = await granted(c);
       const segment = c.req.param('segment') ?? '';
       const [name, file] = [segment.slice(0, segment.indexOf('-')), segment.slice(segment.indexOf('-') + 1)];
-      if (!allowed.some((r) => r.name === name)) throw forbidden(STREAM_LINK_INVALID);
+      if (!allowed.some((r) => r.name === name)) throw new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
       return sendStoredFile(c, ctx, keyOfFile(videoId, `${name}/${file}`), 'video/mp2t', grant.expires, SHARED_CACHE);
     },
   );
@@ -225,7 +228,7 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.get('/hls/:id/previews.vtt', hlsDoc('Seek previews: WebVTT of sprite tiles', idOnly, 'text/vtt'), async function hlsPreviews(c) {
     const { videoId, query } = await granted(c);
     const stored = await readStoredText(keyOfFile(videoId, 'previews.vtt'));
-    if (stored === null) throw notFound('Video not found');
+    if (stored === null) throw new HttpError('video.not_found', 'Video not found');
     return text(c, rewritePreviewsVtt(stored, query), 'text/vtt; charset=utf-8');
   });
 
@@ -257,16 +260,19 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       // 1. The short-lived token.
       const videoId = videoIdParam(c);
       const check = verifyKeyToken(ctx, videoId, { u: c.req.query('u'), e: c.req.query('e'), t: c.req.query('t') });
-      if (!check.ok) throw forbidden(check.reason === 'expired' ? STREAM_LINK_EXPIRED : STREAM_LINK_INVALID);
+      if (!check.ok)
+        throw check.reason === 'expired'
+          ? new HttpError('stream.link_expired', STREAM_LINK_EXPIRED)
+          : new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
       const w = c.req.query('w');
-      if (w !== undefined && !/^\d{1,6}$/.test(w)) throw forbidden(STREAM_LINK_INVALID);
+      if (w !== undefined && !/^\d{1,6}$/.test(w)) throw new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
       // 2. The access decision as it stands now (never cached), for the token's viewer and this request's region.
       const decision = await authorizeViewing(ctx, { videoId, userId: check.grant.userId, regionBlocked: geoCheckFor(c, ctx).blocked });
       // An account that no longer exists: the link is not valid (not a sign-in prompt).
-      if (!decision.ok && decision.error.kind === 'unauthorized') throw forbidden(STREAM_LINK_INVALID);
+      if (!decision.ok && decision.error.status === 401) throw new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
       valueOr(decision);
       const key = await keyOf(ctx.db, videoId);
-      if (!key) throw notFound('Video not found');
+      if (!key) throw new HttpError('video.not_found', 'Video not found');
       c.header('Content-Type', 'application/octet-stream');
       c.header('X-Content-Type-Options', 'nosniff');
       return c.body(new Uint8Array(w === undefined ? key.key : windowKey(key.key, Number(w))), 200);

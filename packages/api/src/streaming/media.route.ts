@@ -14,7 +14,7 @@ import { hlsLadderOf, videoIdParam } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { forbidden, notFound } from '../http/envelope.js';
+import { HttpError } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams } from '../http/validate.js';
 import { recheckAccess } from './accessRecheck.js';
@@ -62,7 +62,10 @@ export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
     const videoId = videoIdParam(c);
     const q = { u: c.req.query('u'), e: c.req.query('e'), r: c.req.query('r'), s: c.req.query('s') };
     const check = verifyStreamSignature(ctx, videoId, q);
-    if (!check.ok) throw forbidden(check.reason === 'expired' ? STREAM_LINK_EXPIRED : STREAM_LINK_INVALID);
+    if (!check.ok)
+      throw check.reason === 'expired'
+        ? new HttpError('stream.link_expired', STREAM_LINK_EXPIRED)
+        : new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
 
     // 2. The access decision as it stands now (a live, published video; the viewer still allowed).
     const { video, viewer, maxHeight } = await recheckAccess(ctx, videoId, check.grant.userId, geoCheckFor(c, ctx).blocked);
@@ -70,12 +73,12 @@ export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
     // 3. The signed file, if this viewer may still have it.
     const { file } = check.grant;
     if (file === 'original') {
-      if (viewer.role !== 'admin') throw forbidden(STREAM_LINK_INVALID);
+      if (viewer.role !== 'admin') throw new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
       return sendStoredFile(c, ctx, video.video_key, video.video_mime, check.grant.expires);
     }
     const rendition = hlsLadderOf(video)?.renditions.find((r) => r.name === file && r.progressive);
-    if (!rendition) throw notFound('Video not found');
-    if (rendition.height > maxHeight) throw forbidden(STREAM_LINK_INVALID);
+    if (!rendition) throw new HttpError('video.not_found', 'Video not found');
+    if (rendition.height > maxHeight) throw new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
     return sendStoredFile(c, ctx, progressiveKey(videoId, file), 'video/mp4', check.grant.expires);
   });
 }

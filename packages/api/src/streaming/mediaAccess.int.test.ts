@@ -76,7 +76,7 @@ async function upload(server: TestServer, file: string, accessLevel: string, act
   const copy = path.join(fixtures, `${Math.random().toString(36).slice(2)}${path.extname(file)}`);
   fs.copyFileSync(file, copy);
   const r = await ingestVideoFile(server.ctx, { filePath: copy, title: `clip ${accessLevel}`, accessLevel, actorId });
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new Error(r.error.message);
   return r.videoId;
 }
 
@@ -223,7 +223,7 @@ describe.runIf(fs.existsSync('/usr/sbin/nginx'))('media caps and revocation, pro
       edit(u);
       const res = await fetch(u);
       expect({ what, status: res.status, nginx: res.headers.get('x-media-served-by') }).toEqual({ what, status: 403, nginx: null });
-      expect(await res.json()).toEqual({ success: false, error: INVALID });
+      expect(await res.json()).toEqual({ success: false, error: INVALID, code: 'stream.link_invalid' });
     }
     // Even a valid signature of the original for a member (only admins' streams name it) gets no byte.
     const original = signStreamPath(server.ctx, tall, member.id, 'original').path;

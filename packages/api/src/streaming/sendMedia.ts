@@ -8,7 +8,7 @@
 import type { Context } from 'hono';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { notFound } from '../http/envelope.js';
+import { HttpError } from '../http/envelope.js';
 import { MEDIA_REFERRER_POLICY } from '../http/securityHeaders.js';
 import { isValidKey, mediaStorageFor } from '../media/index.js';
 import { countedBody } from '../metrics/index.js';
@@ -43,9 +43,9 @@ export async function sendStoredFile(
   cacheControl: string = PRIVATE_CACHE,
 ) {
   const storage = mediaStorageFor(ctx);
-  if (!isValidKey(key)) throw notFound('Video not found');
+  if (!isValidKey(key)) throw new HttpError('video.not_found', 'Video not found');
   const stat = await storage.stat(key);
-  if (!stat) throw notFound('Video not found');
+  if (!stat) throw new HttpError('video.not_found', 'Video not found');
   const etag = `"v-${stat.size.toString(16)}-${Math.floor(stat.mtime.getTime()).toString(16)}"`;
   if (ctx.env.MEDIA_ACCEL === 'nginx' && storage.kind === 's3') {
     // nginx fetches the object from the store itself (an internal location proxying to the

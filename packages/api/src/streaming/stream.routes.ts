@@ -16,7 +16,7 @@ import { captionOf, hlsLadderOf, type VideoRow, videoIdParam } from '../catalog/
 import type { AppContext } from '../context.js';
 import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { forbidden, notFound, ok, valueOr } from '../http/envelope.js';
+import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, jsonBody } from '../http/validate.js';
 import { mediaStorageFor } from '../media/index.js';
@@ -128,13 +128,16 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     if (signature !== undefined) {
       const q = { u: c.req.query('u'), e: c.req.query('e'), m: c.req.query('m'), s: signature };
       const check = verifyHlsGrant(ctx, videoId, q);
-      if (!check.ok) throw forbidden(check.reason === 'expired' ? STREAM_LINK_EXPIRED : STREAM_LINK_INVALID);
+      if (!check.ok)
+        throw check.reason === 'expired'
+          ? new HttpError('stream.link_expired', STREAM_LINK_EXPIRED)
+          : new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
       await recheckAccess(ctx, videoId, check.grant.userId, geoCheckFor(c, ctx).blocked);
     } else await authorize(c, videoId);
     const track = await captionOf(ctx.db, videoId, c.req.param('language') ?? '');
-    if (!track) throw notFound('Caption track not found');
+    if (!track) throw new HttpError('caption.not_found', 'Caption track not found');
     const vtt = await mediaStorageFor(ctx).readText(track.caption_key);
-    if (vtt === null) throw notFound('Caption track not found');
+    if (vtt === null) throw new HttpError('caption.not_found', 'Caption track not found');
     // The key names the content (a hash): the same URL answers the same bytes until it is replaced.
     const etag = `"c-${/\.([0-9a-f]{8})\.vtt$/.exec(track.caption_key)?.[1] ?? '0'}"`;
     c.header('ETag', etag);

@@ -25,6 +25,15 @@ const M = {
   premium: 'Active subscription required to view premium content',
   vip: 'VIP subscription required to view this exclusive content',
 };
+/** The code each refusal carries (clients branch on it, not on the words). */
+const CODE: Record<string, string> = {
+  [M.notFound]: 'video.not_found',
+  [M.region]: 'access.region_blocked',
+  [M.login]: 'access.not_logged_in',
+  [M.pending]: 'access.not_approved',
+  [M.premium]: 'access.subscription_required',
+  [M.vip]: 'access.vip_subscription_required',
+};
 
 forEachStore('streaming', (kind) => {
   let server: TestServer;
@@ -53,7 +62,7 @@ forEachStore('streaming', (kind) => {
       const copy = path.join(fixtures, `${kind}-${level}.${level === 'vip' ? 'webm' : 'mp4'}`);
       fs.copyFileSync(level === 'vip' ? await makeWebm(fixtures, 2) : mp4, copy);
       const r = await ingestVideoFile(server.ctx, { filePath: copy, title: `${level} video`, accessLevel: level, actorId: admin.id });
-      if (!r.ok) throw new Error(r.error);
+      if (!r.ok) throw new Error(r.error.message);
       videos[level] = r.videoId;
     }
   });
@@ -74,7 +83,7 @@ forEachStore('streaming', (kind) => {
         it(`${role} × ${level} → ${status}`, async () => {
           const r = await stream(videos[level as 'free'], users[role]?.token);
           expect(r.status).toBe(status);
-          if (message) expect(r.body).toEqual({ success: false, error: message });
+          if (message) expect(r.body).toEqual({ success: false, error: message, code: CODE[message] });
           else {
             expect(Object.keys(r.body.data).sort()).toEqual([
               'captions',
@@ -94,13 +103,13 @@ forEachStore('streaming', (kind) => {
 
     it('unknown video: Video not found, before anything else', async () => {
       const r = await stream('00000000-0000-0000-0000-000000000000', undefined, { 'x-forwarded-for': UTAH_IP });
-      expect(r).toMatchObject({ status: 404, body: { success: false, error: M.notFound } });
+      expect(r).toMatchObject({ status: 404, body: { success: false, error: M.notFound, code: 'video.not_found' } });
     });
 
     it('a blocked region is refused server-side, before login and subscription', async () => {
       for (const token of [undefined, users.subscriber?.token]) {
         const r = await stream(videos.free, token, { 'x-forwarded-for': `${UTAH_IP}, 10.0.0.1` });
-        expect(r).toMatchObject({ status: 403, body: { success: false, error: M.region } });
+        expect(r).toMatchObject({ status: 403, body: { success: false, error: M.region, code: 'access.region_blocked' } });
       }
     });
   });
@@ -207,7 +216,11 @@ forEachStore('streaming', (kind) => {
         change(u);
         const res = await get({}, u);
         expect(res.status).toBe(403);
-        expect(await res.json()).toEqual({ success: false, error: 'This video link is not valid. Please open the video again.' });
+        expect(await res.json()).toEqual({
+          success: false,
+          error: 'This video link is not valid. Please open the video again.',
+          code: 'stream.link_invalid',
+        });
       }
       const traversal = await fetch(`${server.url}/api/media/videos/..%2F..%2Fstore.sqlite${url.search}`);
       expect([403, 404]).toContain(traversal.status);

@@ -20,7 +20,8 @@ export const viewingDecider: Decider<RecordView, ViewRecorded, ViewsState> = {
   initialState: () => ({ lastCountedAt: null }),
   decide(command, state) {
     const { videoId, userId, watchedSeconds, at } = command.data;
-    if (!Number.isFinite(watchedSeconds) || watchedSeconds < 0) return reject('validation', 'duration must be a number of seconds');
+    if (!Number.isFinite(watchedSeconds) || watchedSeconds < 0)
+      return reject('validation.invalid_input', 'duration must be a number of seconds');
     if (watchedSeconds <= MIN_VIEW_SECONDS) return accept();
     if (state.lastCountedAt && Date.parse(at) - Date.parse(state.lastCountedAt) < VIEW_WINDOW_MS) return accept();
     return accept({ type: 'ViewRecorded', data: { videoId, userId, watchedSeconds, viewedAt: at } });

@@ -4,14 +4,14 @@
  * count a view under the same decision. The caller gives the region check's answer, so nothing
  * here needs HTTP. The video and the viewer are read through the owning areas' queries modules.
  */
-import { type AccessDecision, accessDecision, accessHttpStatus, hasActiveSubscription } from '@members/ui/access';
+import { type AccessDecision, accessDecision, accessErrorCode, hasActiveSubscription } from '@members/ui/access';
 import { subscriptionOf } from '../billing/index.js';
 import { findVideo, type VideoRow, viewCountOf } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import { findMemberStanding, type MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
-import { type ErrorKind, failure, fromDomain, type Result, success } from '../shared/result.js';
+import { failure, type Result, success } from '../shared/result.js';
 import { maxRenditionHeight } from './entitlement.js';
 import { viewingDecider, viewsStreamId } from './viewing.decider.js';
 
@@ -50,15 +50,13 @@ export async function checkVideoAccess(ctx: AppContext, request: ViewingRequest)
   return { decision, video, viewer };
 }
 
-const kindOfStatus: Record<401 | 403 | 404, ErrorKind> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found' };
-
-/** The allowed video and viewer, or the decision's refusal with its message. */
+/** The allowed video and viewer, or the decision's refusal with its code and message. */
 export async function authorizeViewing(ctx: AppContext, request: ViewingRequest): Promise<Result<{ video: VideoRow; viewer: Viewer }>> {
   const { decision, video, viewer } = await checkVideoAccess(ctx, request);
-  if (!decision.allowed || !video || !viewer) {
-    const status = accessHttpStatus(decision);
-    return failure(status === 200 ? 'forbidden' : kindOfStatus[status], decision.message ?? 'Access denied');
-  }
+  if (!decision.allowed) return failure(accessErrorCode(decision.reason), decision.message ?? 'Access denied');
+  // An allowed decision had both (the narrowing is for the compiler).
+  if (!video) return failure('video.not_found', 'Video not found');
+  if (!viewer) return failure('access.not_logged_in', 'Please log in to view videos');
   return success({ video, viewer });
 }
 
@@ -76,7 +74,7 @@ export async function recordView(
     { type: 'RecordView', data: { videoId: view.videoId, userId: view.viewerId, watchedSeconds: view.watchedSeconds, at: meta.at } },
     meta,
   );
-  if (!result.ok) return fromDomain(result.error);
+  if (!result.ok) return result;
   return success({ counted: result.events.length > 0, viewCount: await viewCountOf(ctx.db, view.videoId) });
 }
 

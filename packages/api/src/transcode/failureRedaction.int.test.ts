@@ -44,7 +44,7 @@ describe.runIf(mediaKinds().includes('s3'))('a failed transcode on the object st
     const copy = path.join(fixtures, 'copy.mp4');
     fs.copyFileSync(clip, copy);
     const ingested = await ingestVideoFile(server.ctx, { filePath: copy, title: 'cut short', accessLevel: 'free', actorId: admin.id });
-    if (!ingested.ok) throw new Error(ingested.error);
+    if (!ingested.ok) throw new Error(ingested.error.message);
     const id = ingested.videoId;
     // The original in the bucket replaced by its first 2000 bytes: ffmpeg cannot open it and says so, URL first.
     const bucket = server.bucket?.bucket as string;

@@ -115,7 +115,7 @@ forEachStore('transcode leases', (kind) => {
     const copy = path.join(fixtures, `${Math.random().toString(36).slice(2)}.mp4`);
     fs.copyFileSync(clip, copy);
     const r = await ingestVideoFile(server.ctx, { filePath: copy, title: 'held clip', accessLevel: 'free', actorId: admin.id });
-    if (!r.ok) throw new Error(r.error);
+    if (!r.ok) throw new Error(r.error.message);
     // The queue subscriber queues it.
     while ((await jobOf(server.ctx.db, r.videoId))?.state !== 'queued') await new Promise((res) => setTimeout(res, 50));
     const fifo = path.join(server.store.dataDir, 'media', 'videos', r.videoId, 'video.mp4');

@@ -19,6 +19,7 @@ import { findVideo } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
 import { contentTypeOf, isValidKey, mediaStorageFor } from '../media/index.js';
+import type { ErrorCode } from '../shared/errors.js';
 import { redactSecrets } from '../shared/redact.js';
 import { planLadder, type Rendition } from './ladder.js';
 import { checkFileQuery, type FileMethod, signFileQuery } from './runnerFiles.js';
@@ -31,17 +32,17 @@ import { keyFor } from './videoKeys.js';
 /** How long a ladder's upload URLs stay valid once handed out. */
 export const UPLOAD_URL_SECONDS = 3600;
 
-/** A refusal the routes turn into an HTTP answer: 409 the claim is gone, 404 no such file, 400 bad input. */
+/** A refusal the routes answer with its code (shared/errors.ts): the claim is gone, no such file, bad input. */
 export class RunnerRefusal extends Error {
   constructor(
-    readonly status: 400 | 403 | 404 | 409,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
   }
 }
 
-const lost = () => new RunnerRefusal(409, 'This runner no longer holds that job: stop it and publish nothing');
+const lost = () => new RunnerRefusal('runner.job_lost', 'This runner no longer holds that job: stop it and publish nothing');
 
 export const workerOf = (tokenName: string, runnerId: string) => `${tokenName}/${runnerId}`;
 
@@ -233,7 +234,8 @@ export async function remoteFail(
 const ladderKey = (videoId: string, file: string) => `videos/${videoId}/hls/${file}`;
 
 function checkedFiles(videoId: string, files: string[]): string[] {
-  for (const f of files) if (!isValidKey(ladderKey(videoId, f))) throw new RunnerRefusal(400, `Not a file of an HLS ladder: ${f}`);
+  for (const f of files)
+    if (!isValidKey(ladderKey(videoId, f))) throw new RunnerRefusal('runner.invalid_ladder', `Not a file of an HLS ladder: ${f}`);
   return files;
 }
 
@@ -299,16 +301,17 @@ export async function remoteComplete(
   const videoId = b.videoId;
   const claim = { videoId, worker: workerOf(tokenName, b.runnerId), attempt: b.claimAttempt };
   const files = new Set(checkedFiles(videoId, b.files));
-  if (!files.has('master.m3u8')) throw new RunnerRefusal(400, 'A ladder has a master.m3u8');
+  if (!files.has('master.m3u8')) throw new RunnerRefusal('runner.invalid_ladder', 'A ladder has a master.m3u8');
   for (const r of b.renditions)
-    if (!files.has(`${r.name}/index.m3u8`)) throw new RunnerRefusal(400, `The ladder has no playlist of ${r.name}`);
+    if (!files.has(`${r.name}/index.m3u8`)) throw new RunnerRefusal('runner.invalid_ladder', `The ladder has no playlist of ${r.name}`);
   const storage = mediaStorageFor(ctx);
   try {
     await held(claim)(ctx.db);
     if (storage.kind === 'local') {
       const staged = await stagingDir(ctx, videoId, b.claimAttempt);
       for (const f of files) {
-        if (!(await fsp.stat(path.join(staged, f)).catch(() => null))) throw new RunnerRefusal(400, `${f} was not uploaded`);
+        if (!(await fsp.stat(path.join(staged, f)).catch(() => null)))
+          throw new RunnerRefusal('runner.invalid_ladder', `${f} was not uploaded`);
       }
       const videoDir = path.dirname(staged);
       const final = path.join(videoDir, 'hls');
@@ -321,7 +324,7 @@ export async function remoteComplete(
       if (hadOld) await fsp.rm(old, { recursive: true, force: true });
     } else {
       for (const f of ['master.m3u8', ...b.renditions.map((r) => `${r.name}/index.m3u8`)])
-        if (!(await storage.stat(ladderKey(videoId, f)))) throw new RunnerRefusal(400, `${f} was not uploaded`);
+        if (!(await storage.stat(ladderKey(videoId, f)))) throw new RunnerRefusal('runner.invalid_ladder', `${f} was not uploaded`);
       const prefix = `videos/${videoId}/hls/`;
       const stale = (await storage.listVideo(videoId)).filter((k) => k.startsWith(prefix) && !files.has(k.slice(prefix.length)));
       await storage.removeKeys(stale);
@@ -360,7 +363,10 @@ export async function remoteComplete(
 /** Whether the signed query authorizes `method` on this job's files now, and the claim is still the job's current one. */
 async function checkFileAccess(ctx: AppContext, method: FileMethod, videoId: string, claimAttempt: number, q: { e?: string; s?: string }) {
   const check = checkFileQuery(fileSecret(ctx), { method, videoId, claimAttempt }, q, Math.floor(ctx.clock.now().getTime() / 1000));
-  if (check !== 'ok') throw new RunnerRefusal(403, check === 'expired' ? 'This file URL has expired' : 'Invalid file URL signature');
+  if (check !== 'ok')
+    throw check === 'expired'
+      ? new RunnerRefusal('runner.file_link_expired', 'This file URL has expired')
+      : new RunnerRefusal('runner.file_link_invalid', 'Invalid file URL signature');
   const job = await jobOf(ctx.db, videoId);
   if (!job || job.state !== 'running' || Number(job.attempt) !== claimAttempt) throw lost();
 }
@@ -376,7 +382,7 @@ export async function openJobSource(
   const row = await findVideo(ctx.db, videoId, { includeUnpublished: true });
   const storage = mediaStorageFor(ctx);
   const st = row ? await storage.stat(row.video_key) : null;
-  if (!row || !st) throw new RunnerRefusal(404, 'The original is gone');
+  if (!row || !st) throw new RunnerRefusal('runner.file_not_found', 'The original is gone');
   return { stream: await storage.openRead(row.video_key), size: st.size, type: contentTypeOf(row.video_key) };
 }
 
@@ -391,7 +397,8 @@ export async function writeJobFile(
 ): Promise<number> {
   await checkFileAccess(ctx, 'PUT', videoId, claimAttempt, q);
   checkedFiles(videoId, [file]);
-  if (mediaStorageFor(ctx).kind !== 'local') throw new RunnerRefusal(404, 'This store takes uploads through presigned URLs');
+  if (mediaStorageFor(ctx).kind !== 'local')
+    throw new RunnerRefusal('runner.file_not_found', 'This store takes uploads through presigned URLs');
   const target = path.join(await stagingDir(ctx, videoId, claimAttempt), file);
   await fsp.mkdir(path.dirname(target), { recursive: true });
   const part = `${target}.part`;

@@ -34,7 +34,7 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { HttpError, ok, unauthorized } from '../http/envelope.js';
+import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { jsonBody } from '../http/validate.js';
 import {
@@ -66,7 +66,7 @@ const fileQuery = [
 async function requireRunner(ctx: AppContext, c: Context<AppEnv>): Promise<string> {
   const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
   const name = m ? await runnerTokenName(ctx.db, m[1] as string, ctx.clock.now().toISOString()) : undefined;
-  if (!name) throw unauthorized(RUNNER_TOKEN_REFUSED);
+  if (!name) throw new HttpError('runner.token_invalid', RUNNER_TOKEN_REFUSED);
   return name;
 }
 
@@ -74,14 +74,14 @@ async function refusals<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof RunnerRefusal) throw new HttpError(err.status, err.message);
+    if (err instanceof RunnerRefusal) throw new HttpError(err.code, err.message);
     throw err;
   }
 }
 
 const jobId = (c: Context<AppEnv>) => {
   const id = c.req.param('id') ?? '';
-  if (!videoIdSchema.safeParse(id).success) throw new HttpError(400, 'id: not a video id');
+  if (!videoIdSchema.safeParse(id).success) throw new HttpError('validation.invalid_body', 'id: not a video id');
   return id;
 };
 

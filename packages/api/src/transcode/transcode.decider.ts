@@ -68,8 +68,8 @@ export const transcodeDecider: Decider<TranscodeCommand, TranscodeEvent, Transco
     const { videoId, at } = command.data;
     switch (command.type) {
       case 'StartTranscode':
-        if (state.status === 'completed') return reject('conflict', 'This video is already transcoded');
-        if (state.status === 'failed') return reject('conflict', 'This transcode failed; retry it first');
+        if (state.status === 'completed') return reject('transcode.state_conflict', 'This video is already transcoded');
+        if (state.status === 'failed') return reject('transcode.state_conflict', 'This transcode failed; retry it first');
         return accept({
           type: 'TranscodeStarted',
           data: { videoId, attempt: state.attempt + 1, renditions: command.data.renditions, startedAt: at },
@@ -77,26 +77,26 @@ export const transcodeDecider: Decider<TranscodeCommand, TranscodeEvent, Transco
       case 'RecordProgress': {
         const percent = Math.floor(command.data.percent);
         if (state.status !== 'running' || command.data.attempt !== state.attempt)
-          return reject('conflict', 'No such transcode attempt running');
+          return reject('transcode.state_conflict', 'No such transcode attempt running');
         if (!(percent > state.percent && percent < 100)) return accept();
         return accept({ type: 'TranscodeProgressed', data: { videoId, attempt: state.attempt, percent, at } });
       }
       case 'CompleteTranscode': {
         if (state.status !== 'running' || command.data.attempt !== state.attempt)
-          return reject('conflict', 'No such transcode attempt running');
+          return reject('transcode.state_conflict', 'No such transcode attempt running');
         const { at: completedAt, ...rest } = command.data;
-        if (rest.renditions.length === 0) return reject('validation', 'A transcode produces at least one rendition');
+        if (rest.renditions.length === 0) return reject('validation.invalid_input', 'A transcode produces at least one rendition');
         return accept({ type: 'TranscodeCompleted', data: { ...rest, completedAt } });
       }
       case 'FailTranscode':
         if (state.status !== 'running' || command.data.attempt !== state.attempt)
-          return reject('conflict', 'No such transcode attempt running');
+          return reject('transcode.state_conflict', 'No such transcode attempt running');
         return accept({
           type: 'TranscodeFailed',
           data: { videoId, attempt: state.attempt, error: command.data.error.slice(-MAX_ERROR_CHARS), failedAt: at },
         });
       case 'RetryTranscode':
-        if (state.status !== 'failed') return reject('conflict', 'Only a failed transcode can be retried');
+        if (state.status !== 'failed') return reject('transcode.state_conflict', 'Only a failed transcode can be retried');
         return accept({ type: 'TranscodeRetried', data: { videoId, retriedBy: command.data.actorId, retriedAt: at } });
     }
   },

@@ -27,8 +27,10 @@ describe('transcode decider', () => {
   });
   it('a dead attempt can neither progress nor complete the current one', () => {
     const state = given([started(1), started(2)]);
-    expect(types(decide(complete(1), state))).toBe('conflict');
-    expect(types(decide({ type: 'RecordProgress', data: { videoId: 'v', attempt: 1, percent: 50, at } }, state))).toBe('conflict');
+    expect(types(decide(complete(1), state))).toBe('transcode.state_conflict');
+    expect(types(decide({ type: 'RecordProgress', data: { videoId: 'v', attempt: 1, percent: 50, at } }, state))).toBe(
+      'transcode.state_conflict',
+    );
     expect(types(decide(complete(2), state))).toEqual(['TranscodeCompleted']);
   });
   it('progress only moves forward and below 100', () => {
@@ -39,9 +41,11 @@ describe('transcode decider', () => {
     expect(progress(75)).toEqual(['TranscodeProgressed']);
   });
   it('only a failed transcode can be retried; a failed one must be retried before it starts again', () => {
-    expect(types(decide({ type: 'RetryTranscode', data: { videoId: 'v', actorId: 'a', at } }, given([started(1)])))).toBe('conflict');
+    expect(types(decide({ type: 'RetryTranscode', data: { videoId: 'v', actorId: 'a', at } }, given([started(1)])))).toBe(
+      'transcode.state_conflict',
+    );
     const failed = given([started(1), { type: 'TranscodeFailed', data: { videoId: 'v', attempt: 1, error: 'x', failedAt: at } }]);
-    expect(types(decide({ type: 'StartTranscode', data: { videoId: 'v', renditions: [], at } }, failed))).toBe('conflict');
+    expect(types(decide({ type: 'StartTranscode', data: { videoId: 'v', renditions: [], at } }, failed))).toBe('transcode.state_conflict');
     expect(types(decide({ type: 'RetryTranscode', data: { videoId: 'v', actorId: 'a', at } }, failed))).toEqual(['TranscodeRetried']);
   });
   it('a completed transcode is not started again; ffmpeg messages are kept to their end', () => {
@@ -54,6 +58,8 @@ describe('transcode decider', () => {
       started(1),
       { type: 'TranscodeCompleted', data: { ...(complete(1).data as object), completedAt: at } as never },
     ]);
-    expect(types(decide({ type: 'StartTranscode', data: { videoId: 'v', renditions: [], at } }, completed))).toBe('conflict');
+    expect(types(decide({ type: 'StartTranscode', data: { videoId: 'v', renditions: [], at } }, completed))).toBe(
+      'transcode.state_conflict',
+    );
   });
 });

@@ -66,7 +66,7 @@ async function upload(server: TestServer, file: string, actorId: string, accessL
   const copy = path.join(fixtures, `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${path.extname(file)}`);
   fs.copyFileSync(file, copy);
   const r = await ingestVideoFile(server.ctx, { filePath: copy, title: `clip ${path.basename(file)}`, accessLevel, actorId });
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new Error(r.error.message);
   return r.videoId;
 }
 
@@ -131,7 +131,7 @@ forEachStore('HLS transcode', (kind) => {
     unsigned.search = '';
     expect((await ffprobeJson(unsigned.toString())).ok).toBe(false);
     const res = await fetch(unsigned);
-    expect([res.status, await res.json()]).toEqual([403, { success: false, error: INVALID }]);
+    expect([res.status, await res.json()]).toEqual([403, { success: false, error: INVALID, code: 'stream.link_invalid' }]);
   });
 
   it('segments and keys: encrypted on disk, refused without a valid signature or token, the key only to an allowed viewer', async () => {

@@ -10,7 +10,7 @@ import { findVideo, videoIdParam } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
-import { notFound, ok, valueOr } from '../http/envelope.js';
+import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams } from '../http/validate.js';
 import { queueStatus } from './runnerRegistry.js';
@@ -29,7 +29,7 @@ export function mountTranscodeRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.post('/admin/videos/:id/transcode/retry', retryDoc, async function retry(c) {
     const admin = await requireAdmin(ctx, c);
     const videoId = videoIdParam(c);
-    if (!(await findVideo(ctx.db, videoId, { includeUnpublished: true }))) throw notFound('Video not found');
+    if (!(await findVideo(ctx.db, videoId, { includeUnpublished: true }))) throw new HttpError('video.not_found', 'Video not found');
     return ok(c, valueOr(await retryTranscode(ctx, videoId, { actorId: admin.id, requestId: c.get('requestId') })));
   });
 

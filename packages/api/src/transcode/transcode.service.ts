@@ -9,7 +9,7 @@ import { handleCommand } from '../eventstore/commandHandler.js';
 import { type MediaStorage, MediaStoreError, mediaStorageFor } from '../media/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { redactSecrets } from '../shared/redact.js';
-import { fromDomain, type Result, success } from '../shared/result.js';
+import { type Result, success } from '../shared/result.js';
 import { TranscodeError, transcodeToHls } from './hlsTranscoder.js';
 import { planLadder } from './ladder.js';
 import { type TranscodeCommand, transcodeDecider, transcodeStreamId } from './transcode.decider.js';
@@ -209,6 +209,6 @@ export async function retryTranscode(
     { type: 'RetryTranscode', data: { videoId, actorId: caller.actorId, at: meta.at } },
     meta,
   );
-  if (!result.ok) return fromDomain(result.error);
+  if (!result.ok) return result;
   return success({ videoId, status: 'queued' });
 }

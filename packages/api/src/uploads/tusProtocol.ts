@@ -11,31 +11,27 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/appEnv.js';
 import { fail } from '../http/envelope.js';
+import { type AppError, appError } from '../shared/errors.js';
 
 /** The one protocol version we serve. */
 export const TUS_VERSION = '1.0.0';
 /** The media type of every PATCH body. */
 export const TUS_PATCH_TYPE = 'application/offset+octet-stream';
 
-export interface TusRefusal {
-  status: 412 | 415;
-  error: string;
-}
-
 /** The protocol refusal a request earns before tus may process it, or null. Pure: headers in, verdict out. */
-export function tusRefusal(method: string, headers: Headers): TusRefusal | null {
+export function tusRefusal(method: string, headers: Headers): AppError | null {
   if (method === 'OPTIONS' || method === 'GET') return null;
   const version = headers.get('tus-resumable');
   if (version !== TUS_VERSION)
-    return {
-      status: 412,
-      error: version
+    return appError(
+      'upload.tus_version_unsupported',
+      version
         ? `Tus-Resumable ${version} is not supported: this server speaks tus ${TUS_VERSION}`
         : `Tus-Resumable is required: this server speaks tus ${TUS_VERSION}`,
-    };
+    );
   // Exactly this value, as @tus/server compares it: a parameter would make tus refuse it later.
   if (method === 'PATCH' && headers.get('content-type') !== TUS_PATCH_TYPE)
-    return { status: 415, error: `A PATCH body must be sent as Content-Type: ${TUS_PATCH_TYPE}` };
+    return appError('upload.patch_content_type', `A PATCH body must be sent as Content-Type: ${TUS_PATCH_TYPE}`);
   return null;
 }
 
@@ -43,7 +39,7 @@ export function tusRefusal(method: string, headers: Headers): TusRefusal | null 
 export function refuseOffProtocol(c: Context<AppEnv>): Response | null {
   const refusal = tusRefusal(c.req.method, c.req.raw.headers);
   if (!refusal) return null;
-  const answer = fail(c, refusal.status, refusal.error);
+  const answer = fail(c, refusal);
   answer.headers.set('Tus-Resumable', TUS_VERSION);
   if (refusal.status === 412) answer.headers.set('Tus-Version', TUS_VERSION);
   return answer;

@@ -47,6 +47,7 @@ import {
   parseMediaStore,
   s3ClientConfig,
 } from '../media/index.js';
+import { type AppError, appError } from '../shared/errors.js';
 import { createPgLocker } from './pgLocker.js';
 import {
   dropRecord,
@@ -74,12 +75,17 @@ export interface UploadActor {
 
 export type { FinishedUpload } from './tusRecords.js';
 
-/** A tus hook error: @tus/server answers with this status and body. */
+/**
+ * A tus hook error: @tus/server answers with this status and body. The body is the refusal's
+ * `{ error, code }`, which the route's envelope (uploads.routes.ts `asEnvelope`) keeps.
+ */
 class TusAnswer {
-  constructor(
-    readonly status_code: number,
-    readonly body: string,
-  ) {}
+  readonly status_code: number;
+  readonly body: string;
+  constructor(error: AppError) {
+    this.status_code = error.status;
+    this.body = JSON.stringify({ error: error.message, code: error.code });
+  }
 }
 
 export interface TusUploads {
@@ -255,11 +261,12 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     const earlier = await finished(id);
     if (earlier) return earlier;
     const upload = await store.getUpload(id);
-    if (upload.size === undefined || upload.offset !== upload.size) throw new TusAnswer(409, 'The upload is not complete yet');
+    if (upload.size === undefined || upload.offset !== upload.size)
+      throw new TusAnswer(appError('upload.incomplete', 'The upload is not complete yet'));
     const meta = parseUploadMetadata(upload.metadata);
     if (!meta.ok) {
       await discardUpload(id);
-      throw new TusAnswer(400, meta.error);
+      throw new TusAnswer(meta.error);
     }
     const { filename, thumbnailAtSeconds, ...details } = meta.value;
     let result: Awaited<ReturnType<typeof ingestVideoFile>>;
@@ -292,21 +299,21 @@ export function createTusUploads(ctx: AppContext): TusUploads {
       if (first) return first;
       // Storage or store trouble: keep the bytes, the client may ask again (HEAD finishes it).
       ctx.logger.error({ err, uploadId: id }, 'ingesting a finished upload failed');
-      if (err instanceof MediaStoreError) throw new TusAnswer(503, MEDIA_STORE_UNAVAILABLE);
-      throw new TusAnswer(500, 'Something went wrong! Please try again later.');
+      if (err instanceof MediaStoreError) throw new TusAnswer(appError('media.store_unavailable', MEDIA_STORE_UNAVAILABLE));
+      throw new TusAnswer(appError('server.error', 'Something went wrong! Please try again later.'));
     }
     if (!result.ok) {
       const first = await finishedByAnother(id, result.error);
       if (first) return first;
     }
-    if (!result.ok && result.status === 503) {
+    if (!result.ok && result.error.code === 'media.store_unavailable') {
       // The media store is down: keep the bytes, the client asks again later (HEAD finishes it).
-      throw new TusAnswer(503, result.error);
+      throw new TusAnswer(result.error);
     }
     if (!result.ok) {
       // Not a video, unreadable…: nothing stays behind, the client gets the reason.
       await discardUpload(id);
-      throw new TusAnswer(result.status, result.error);
+      throw new TusAnswer(result.error);
     }
     const done: FinishedUpload = { videoId: result.videoId, size, completedAt };
     await removeUpload(id);
@@ -356,15 +363,15 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     async onUploadCreate(_req, upload) {
       // Refuse bad details before a byte is stored (the same rules as ingestion).
       const meta = parseUploadMetadata(upload.metadata);
-      if (!meta.ok) throw new TusAnswer(400, meta.error);
+      if (!meta.ok) throw new TusAnswer(meta.error);
       const { filename, thumbnailAtSeconds: _at, ...details } = meta.value;
       const checked = validateDetails({ ...details, originalName: filename });
-      if (!checked.ok) throw new TusAnswer(checked.status, checked.error);
+      if (!checked.ok) throw new TusAnswer(checked.error);
       return {};
     },
     async onUploadFinish(req, upload: Upload) {
       const actor = actors.get(req as unknown as Request);
-      if (!actor) throw new TusAnswer(403, "You don't have permission to do that");
+      if (!actor) throw new TusAnswer(appError('auth.admin_only', "You don't have permission to do that"));
       const done = await finish(upload.id, actor);
       return { headers: { [VIDEO_ID_HEADER]: done.videoId } };
     },

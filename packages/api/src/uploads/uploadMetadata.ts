@@ -12,6 +12,7 @@
 import { uploadMetadataSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import { describeIssues } from '../http/validate.js';
+import { failure, type Result, success } from '../shared/result.js';
 
 /** Shared with the clients (`@members/ui/api/schemas`): the console's tus metadata is typed by it. */
 export { uploadMetadataSchema };
@@ -19,11 +20,9 @@ export { uploadMetadataSchema };
 export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;
 
 /** tus hands metadata values as `string | null` (a key without a value is null). */
-export function parseUploadMetadata(
-  raw: Record<string, string | null> | undefined,
-): { ok: true; value: UploadMetadata } | { ok: false; error: string } {
+export function parseUploadMetadata(raw: Record<string, string | null> | undefined): Result<UploadMetadata> {
   const present = Object.fromEntries(Object.entries(raw ?? {}).filter(([, v]) => v !== null));
   const parsed = uploadMetadataSchema.safeParse(present);
-  if (!parsed.success) return { ok: false, error: `Upload-Metadata: ${describeIssues(parsed.error)}` };
-  return { ok: true, value: parsed.data };
+  if (!parsed.success) return failure('validation.invalid_body', `Upload-Metadata: ${describeIssues(parsed.error)}`);
+  return success(parsed.data);
 }

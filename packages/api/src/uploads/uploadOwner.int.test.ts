@@ -62,12 +62,12 @@ forEachStore('tus uploads have an owner', (kind) => {
       const head = await fetch(target, { method: 'HEAD', headers: headers(adminB.token) });
       expect([head.status, head.headers.get('upload-offset')]).toEqual([404, null]);
       const get = await fetch(target, { headers: headers(adminB.token) });
-      expect([get.status, await get.json()]).toEqual([404, { success: false, error: 'Upload not found' }]);
+      expect([get.status, await get.json()]).toEqual([404, { success: false, error: 'Upload not found', code: 'upload.not_found' }]);
     }
     const stolen = await patch(url, adminB.token, half, clip.length);
-    expect([stolen.status, await stolen.json()]).toEqual([404, { success: false, error: 'Upload not found' }]);
+    expect([stolen.status, await stolen.json()]).toEqual([404, { success: false, error: 'Upload not found', code: 'upload.not_found' }]);
     const deleted = await fetch(url, { method: 'DELETE', headers: headers(adminB.token) });
-    expect([deleted.status, await deleted.json()]).toEqual([404, { success: false, error: 'Upload not found' }]);
+    expect([deleted.status, await deleted.json()]).toEqual([404, { success: false, error: 'Upload not found', code: 'upload.not_found' }]);
 
     // A's upload is as A left it, and A finishes it with tus-js-client.
     const head = await fetch(url, { method: 'HEAD', headers: headers(adminA.token) });

@@ -9,31 +9,48 @@
  */
 import { uploadStatusSchema } from '@members/ui/api/schemas';
 import type { Context, Hono } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
-import { fail, notFound, ok } from '../http/envelope.js';
+import { fail, HttpError, ok, refuse } from '../http/envelope.js';
 import { describe, type RouteDoc } from '../http/openapi.js';
 import { idParams, idSchema, paramOf } from '../http/validate.js';
+import { appError, type ErrorCode, isErrorCode } from '../shared/errors.js';
 import { refuseOffProtocol, tusResumableHeader } from './tusProtocol.js';
 import { mayTouchUpload } from './tusRecords.js';
 import { type FinishedUpload, type TusUploads, VIDEO_ID_HEADER } from './tusUploads.js';
 
-/** tus answers with a text body on errors: the same status and headers, the envelope as body. */
+/**
+ * tus answers with a text body on errors: the same status and headers, the envelope as body. Our
+ * hooks' refusals carry `{ error, code }` (tusUploads.ts `TusAnswer`); tus's own are plain text.
+ */
 async function asEnvelope(c: Context<AppEnv>, res: Response): Promise<Response> {
   if (res.status < 400) return res;
   const text = (await res.text()).trim() || 'Upload request refused';
-  const answer = fail(c, res.status as ContentfulStatusCode, text);
+  const ours = hookRefusal(text);
+  const answer = fail(
+    c,
+    ours ? appError(ours.code, ours.error, { status: res.status }) : appError('upload.refused', text, { status: res.status }),
+  );
   res.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'content-type') answer.headers.set(name, value);
   });
   return answer;
 }
 
+function hookRefusal(text: string): { error: string; code: ErrorCode } | null {
+  if (!text.startsWith('{')) return null;
+  try {
+    const body = JSON.parse(text) as { error?: unknown; code?: unknown };
+    return typeof body.error === 'string' && isErrorCode(body.code) ? { error: body.error, code: body.code } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Another admin's upload, answered as one that does not exist (its existence is not revealed). */
 function notTheirs(c: Context<AppEnv>): Response {
-  const answer = fail(c, 404, 'Upload not found');
+  const answer = refuse(c, 'upload.not_found', 'Upload not found');
   answer.headers.set('Tus-Resumable', '1.0.0');
   answer.headers.set('Cache-Control', 'no-store');
   return answer;
@@ -110,7 +127,7 @@ export function uploadRoutes(tus: TusUploads) {
       if (!upload) {
         const late = await tus.finished(id);
         if (late) return completed(late);
-        throw notFound('Upload not found');
+        throw new HttpError('upload.not_found', 'Upload not found');
       }
       return ok(c, { uploadId: id, status: 'open', offset: upload.offset, size: upload.size ?? null, videoId: null });
     });
@@ -192,7 +209,7 @@ const TUS_DOCS = {
  */
 function finishedAnswer(c: Context<AppEnv>, done: FinishedUpload): Response {
   if (c.req.raw.method === 'PATCH') {
-    const answer = fail(c, 409, 'This upload is already complete');
+    const answer = refuse(c, 'upload.complete', 'This upload is already complete');
     answer.headers.set('Upload-Offset', String(done.size));
     answer.headers.set(VIDEO_ID_HEADER, done.videoId);
     answer.headers.set('Cache-Control', 'no-store');

@@ -3,6 +3,7 @@
  * enforces it on the stream) and the web app (which explains it), so both always agree.
  * No React, no I/O: the caller gathers the video, the geo result and the user first.
  */
+import { ERROR_CODES, type ErrorCode } from '../api/schemas/errorCodes';
 
 export type AccessRemedy = 'subscribe' | 'back' | 'login' | 'wait' | null;
 
@@ -116,12 +117,19 @@ export function accessDecision(input: AccessInput): AccessDecision {
   }
 }
 
-/** The HTTP status the API answers a refusal with (401 only for "not logged in"). */
-export function accessHttpStatus(decision: AccessDecision): 200 | 401 | 403 | 404 {
-  if (decision.allowed) return 200;
-  if (decision.reason === 'video_not_found') return 404;
-  if (decision.reason === 'not_logged_in') return 401;
-  return 403;
+/**
+ * The API's error code for a refusal (api/schemas/errorCodes.ts): `access.<reason>`, a missing video
+ * as any missing video. The server never waits for the geo check, so `geo_loading` does not reach it.
+ */
+export function accessErrorCode(reason: AccessDeniedReason): ErrorCode {
+  if (reason === 'video_not_found') return 'video.not_found';
+  if (reason === 'geo_loading') return 'access.region_blocked';
+  return `access.${reason}`;
+}
+
+/** The HTTP status the API answers a decision with: its code's (401 only for "not logged in"). */
+export function accessHttpStatus(decision: AccessDecision): number {
+  return decision.allowed ? 200 : ERROR_CODES[accessErrorCode(decision.reason)].status;
 }
 
 /** Spec §9: the plans' "Live chat access"; without an active subscription a member reads their history but cannot write. */

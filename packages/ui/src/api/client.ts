@@ -3,6 +3,7 @@
  * `{ success, data, error }` envelope, token refresh and the 401/403 redirects of spec §7–§8.
  * The web app uses the default base '/api'; the admin desktop points it at a remote server.
  */
+import { type ErrorCode, isErrorCode } from './schemas/errorCodes';
 import { createSessionStore, type SessionStore, tokenExpiry } from './session';
 import type {
   AccountSession,
@@ -63,12 +64,17 @@ import type {
 export const API_TIMEOUT_MS = 10_000;
 export const UPLOAD_TIMEOUT_MS = 300_000;
 
-/** A failed call: the HTTP status (0 for network failure or timeout) and the server's error text. */
+/**
+ * A failed call: the HTTP status (0 for network failure or timeout), the server's error text to
+ * show, and its `code` (schemas/errorCodes.ts) to branch on; undefined when the server gave none
+ * (no answer, a proxy's page). Never branch on the message text.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly details?: unknown,
+    readonly code?: ErrorCode,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -83,8 +89,8 @@ export interface ApiClientOptions {
   uploadTimeoutMs?: number;
   /** After a 401 the session is cleared, then this runs (default: go to /auth/login). */
   onUnauthorized?: () => void;
-  /** After a 403 (default: go to /blocked). */
-  onForbidden?: (message: string) => void;
+  /** After a 403 (default: go to /blocked), with the refusal's message and code. */
+  onForbidden?: (message: string, code: ErrorCode | undefined) => void;
   fetch?: typeof fetch;
 }
 
@@ -105,6 +111,7 @@ interface Envelope<T> {
   success?: boolean;
   data?: T;
   error?: string;
+  code?: string;
   details?: unknown;
 }
 
@@ -261,13 +268,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
   function fail(status: number, body: Envelope<unknown>, opts: RequestOptions): never {
     const message = body.error || opts.fallbackError || `Request failed (${status})`;
+    const code = isErrorCode(body.code) ? body.code : undefined;
     if (status === 401 && opts.redirectOn401 !== false) {
       session.clear();
       onUnauthorized();
     } else if (status === 403 && opts.redirectOn403 !== false) {
-      onForbidden(message);
+      onForbidden(message, code);
     }
-    throw new ApiError(status, message, body.details);
+    throw new ApiError(status, message, body.details, code);
   }
 
   /** One call: envelope unwrapped into `data`, or an ApiError. */

@@ -123,11 +123,20 @@ describe('API client', () => {
     expect(JSON.parse(String(calls[2]?.init.body))).toEqual({ mfaToken: 'mfa.tok', code: '123456' });
   });
 
-  it("passes the server's 'enrol first' refusal to onForbidden", async () => {
-    const { api, session, onForbidden } = setup([() => json(403, { success: false, error: SECOND_FACTOR_ENROLMENT_REQUIRED })]);
+  it("passes the server's 'enrol first' refusal to onForbidden with its code, and the code on the ApiError", async () => {
+    const { api, session, onForbidden } = setup([
+      () => json(403, { success: false, error: SECOND_FACTOR_ENROLMENT_REQUIRED, code: 'auth.second_factor_enrolment_required' }),
+    ]);
     session.set('tok', USER);
-    await expect(api.adminStats()).rejects.toMatchObject({ status: 403 });
-    expect(onForbidden).toHaveBeenCalledWith(SECOND_FACTOR_ENROLMENT_REQUIRED);
+    await expect(api.adminStats()).rejects.toMatchObject({ status: 403, code: 'auth.second_factor_enrolment_required' });
+    expect(onForbidden).toHaveBeenCalledWith(SECOND_FACTOR_ENROLMENT_REQUIRED, 'auth.second_factor_enrolment_required');
+  });
+
+  it('keeps no code the catalogue does not list (an old server, a proxy page)', async () => {
+    const { api, session } = setup([() => json(404, { success: false, error: 'Gone', code: 'made.up' })]);
+    session.set('tok', USER);
+    const err = await api.adminStats().catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 404, message: 'Gone', code: undefined });
   });
 
   it('refreshes once on a 401 and retries the call', async () => {

@@ -10,6 +10,7 @@ export {
   toAnalyticsPoints,
   UPLOAD_TIMEOUT_MS,
 } from './client';
+export { ERROR_CODES, type ErrorCode, isErrorCode } from './schemas/errorCodes';
 export { isMfaChallenge, SECOND_FACTOR_ENROLMENT_REQUIRED } from './secondFactor';
 export { createSessionStore, type SessionState, type SessionStore, STORAGE_KEYS, tokenExpiry } from './session';
 export type * from './types';

@@ -1,5 +1,5 @@
 /** The web app's API client and session: same origin '/api', session in localStorage. */
-import { createApiClient, createSessionStore, SECOND_FACTOR_ENROLMENT_REQUIRED } from '@members/ui/api';
+import { createApiClient, createSessionStore } from '@members/ui/api';
 
 export const TWO_FACTOR_PATH = '/account/two-factor';
 
@@ -11,9 +11,9 @@ export const api = createApiClient({
   onUnauthorized: () => {
     if (location.pathname !== '/login' && location.pathname !== '/auth/login') location.assign('/auth/login');
   },
-  onForbidden: (message) => {
+  onForbidden: (_message, code) => {
     // An admin who must enrol a second factor is sent to its setup, not to the blocked page.
-    const target = message === SECOND_FACTOR_ENROLMENT_REQUIRED ? TWO_FACTOR_PATH : '/blocked';
+    const target = code === 'auth.second_factor_enrolment_required' ? TWO_FACTOR_PATH : '/blocked';
     if (location.pathname !== target) location.assign(target);
   },
 });

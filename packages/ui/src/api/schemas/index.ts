@@ -9,6 +9,7 @@ export * from './billing';
 export * from './catalog';
 export * from './chat';
 export * from './envelope';
+export * from './errorCodes';
 export * from './identity';
 export * from './runners';
 export * from './site';
