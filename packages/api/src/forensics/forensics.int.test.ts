@@ -128,7 +128,7 @@ forEachStore('leak tracing', (kind) => {
   it('each leaked copy (cut, cropped, 640×360, CRF 28) names its member, with and without --video', async () => {
     const copies = [
       await leak(saved[0] as string, `leak-${kind}-0.mp4`, 4.4, 50),
-      await leak(saved[1] as string, `leak-${kind}-1.mp4`, 7.7, 48),
+      await leak(saved[1] as string, `leak-${kind}-1.mp4`, 5.5, 52),
     ];
     for (const [i, file] of copies.entries()) {
       const r = await identifyCopy(server.ctx, file, i === 0 ? { videoId } : {});
