@@ -692,7 +692,7 @@ const MATRIX: Record<string, Cell> = {
     expect: open(200),
     prepare: async (_p, fx) => hlsRequest(fx, `${await firstRendition(fx)}/index.m3u8`),
   },
-  'GET /api/hls/:id/segments/:segment{[0-9]+p-seg_[0-9]+\\.ts}': {
+  'GET /api/hls/:id/segments/:segment{[0-9]+p-seg_[0-9]+b?\\.ts}': {
     expect: open(200),
     prepare: async (_p, fx) => hlsRequest(fx, `segments/${await firstRendition(fx)}-seg_00000.ts`),
   },
@@ -848,6 +848,53 @@ const MATRIX: Record<string, Cell> = {
   'POST /api/admin/chat/conversations/:userId/read': {
     expect: adminOnly(200),
     prepare: async (_p, fx) => ({ method: 'POST', path: `/api/admin/chat/conversations/${(fx.accounts.monthly as Account).id}/read` }),
+  },
+
+  'DELETE /api/admin/chat/conversations/:userId/messages/:id': {
+    expect: adminOnly(404),
+    note: 'an id of no message in that conversation (chat.int.test.ts deletes a real one)',
+    prepare: async (_p, fx) => ({
+      method: 'DELETE',
+      path: `/api/admin/chat/conversations/${(fx.accounts.monthly as Account).id}/messages/${fx.server.ctx.ids.next()}`,
+    }),
+  },
+
+  // Custom video requests (issue 30): annual members ask (others get the access decision's 403),
+  // everyone signed in lists their own; the admin's steps on an id of no request are 404
+  // (customRequests.int.test.ts walks a real request through quote, payment and delivery).
+  'GET /api/custom-requests': { expect: signedIn(200) },
+  'POST /api/custom-requests': {
+    expect: { ...signedIn(403), annual: 201 },
+    prepare: async () => ({ method: 'POST', path: '/api/custom-requests', ...json({ description: 'A custom video from the matrix' }) }),
+  },
+  'POST /api/custom-requests/:id/pay': {
+    expect: signedIn(404),
+    prepare: async (_p, fx) => ({ method: 'POST', path: `/api/custom-requests/${fx.server.ctx.ids.next()}/pay`, ...json({}) }),
+  },
+  'GET /api/admin/custom-requests': { expect: adminOnly(200) },
+  'POST /api/admin/custom-requests/:id/quote': {
+    expect: adminOnly(404),
+    prepare: async (_p, fx) => ({
+      method: 'POST',
+      path: `/api/admin/custom-requests/${fx.server.ctx.ids.next()}/quote`,
+      ...json({ btcAmount: '0.001' }),
+    }),
+  },
+  'POST /api/admin/custom-requests/:id/decline': {
+    expect: adminOnly(404),
+    prepare: async (_p, fx) => ({
+      method: 'POST',
+      path: `/api/admin/custom-requests/${fx.server.ctx.ids.next()}/decline`,
+      ...json({ reason: 'Not this time' }),
+    }),
+  },
+  'POST /api/admin/custom-requests/:id/deliver': {
+    expect: adminOnly(404),
+    prepare: async (_p, fx) => ({
+      method: 'POST',
+      path: `/api/admin/custom-requests/${fx.server.ctx.ids.next()}/deliver`,
+      ...json({ videoId: fx.premiumVideoId }),
+    }),
   },
 
   // The member's own account.
