@@ -94,6 +94,19 @@ export const runnerFailBodySchema = z.object({ ...attemptRef, error: z.string().
 export const runnerJobAnswerSchema = z.object({ videoId: z.string(), state: z.enum(['running', 'done', 'failed', 'queued']) });
 export const runnerStoppedSchema = z.object({ stopped: z.boolean() });
 
+/** A runner as the health answer and the admin's runner list show it. */
+export const runnerStatusSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['server', 'runner']),
+  /** The runner token it came with (`pnpm cli runners token create`); null for an API leader's in-server runner. */
+  tokenName: z.string().nullable(),
+  concurrency: z.number().int(),
+  startedAt: z.string(),
+  heartbeatAt: z.string(),
+  heartbeatAgeSeconds: z.number(),
+  jobs: z.number().int(),
+});
+
 /** GET /api/admin/runners: the runner tokens and the runners heard from (last 15 minutes). */
 export const adminRunnersSchema = z.object({
   tokens: z.array(
@@ -105,17 +118,5 @@ export const adminRunnersSchema = z.object({
       revokedAt: z.string().nullable(),
     }),
   ),
-  runners: z.array(
-    z.object({
-      id: z.string(),
-      kind: z.enum(['server', 'runner']),
-      /** The token it came with; null for an API leader's in-server runner. */
-      tokenName: z.string().nullable(),
-      concurrency: z.number().int(),
-      startedAt: z.string(),
-      heartbeatAt: z.string(),
-      heartbeatAgeSeconds: z.number(),
-      jobs: z.number().int(),
-    }),
-  ),
+  runners: z.array(runnerStatusSchema),
 });

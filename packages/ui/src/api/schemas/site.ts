@@ -1,5 +1,6 @@
 /** The public site config (GET /api/site), the region check and the health probe. */
 import { z } from 'zod';
+import { runnerStatusSchema } from './runners';
 
 const sitePlanSchema = z.object({
   name: z.string(),
@@ -82,18 +83,6 @@ export const healthSchema = z.object({
     /** Jobs being transcoded under a live lease. */
     running: z.number().int(),
     /** Runners heard from in the last 15 minutes: a stopped one is removed, a dead one stays with its last heartbeat. */
-    runners: z.array(
-      z.object({
-        id: z.string(),
-        kind: z.enum(['server', 'runner']),
-        /** The runner token it came with (`pnpm cli runners token create`); null for an API leader's in-server runner. */
-        tokenName: z.string().nullable(),
-        concurrency: z.number().int(),
-        startedAt: z.string(),
-        heartbeatAt: z.string(),
-        heartbeatAgeSeconds: z.number(),
-        jobs: z.number().int(),
-      }),
-    ),
+    runners: z.array(runnerStatusSchema),
   }),
 });
