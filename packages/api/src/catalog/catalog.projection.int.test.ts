@@ -7,6 +7,7 @@ import { projectionSpec, stream } from '../eventstore/projection.testkit.js';
 import { viewingDecider, viewsStreamId } from '../streaming/viewing.decider.js';
 import { transcodeDecider, transcodeStreamId } from '../transcode/transcode.decider.js';
 import { catalogProjection } from './catalog.projection.js';
+import { importsProjection } from './imports.projection.js';
 import { type VideoCommand, type VideoUploaded, videoDecider, videoStreamId } from './video.decider.js';
 
 const V1 = 'v1000000-0000-4000-8000-000000000001';
@@ -294,5 +295,24 @@ describe('catalog projection', () => {
     await given(...history, t.start(T4), t.progress(2, 10, T4)).thenRows(TRANSCODE, [
       { transcode_status: 'running', transcode_progress: 10, transcode_error: null, hls: null },
     ]);
+  });
+});
+
+describe('video imports projection', () => {
+  const imports = projectionSpec(importsProjection);
+  const ROWS = 'SELECT sha256, video_id, original_name, imported_at, deleted_at FROM video_imports ORDER BY sha256';
+
+  it("keeps one row per imported file's SHA-256, none for an upload that is not an import, and marks a deleted video's row", async () => {
+    const v1 = video(V1);
+    const v2 = video(V2);
+    const imported = { ...v1.uploaded, metadata: { contentSha256: 'aa11', originalName: 'beach.mp4' } };
+    const deleted = v1.decide(videoDecider, { type: 'DeleteVideo', data: { videoId: V1, actorId: 'admin-1', at: T2 } });
+    await imports
+      .given(imported, v2.uploaded)
+      .thenRows(ROWS, [{ sha256: 'aa11', video_id: V1, original_name: 'beach.mp4', imported_at: T1, deleted_at: null }]);
+    // The row stays after a delete, so a later import run does not bring back what the admin removed.
+    await imports
+      .given(imported, v2.uploaded, deleted)
+      .thenRows(ROWS, [{ sha256: 'aa11', video_id: V1, original_name: 'beach.mp4', imported_at: T1, deleted_at: T2 }]);
   });
 });

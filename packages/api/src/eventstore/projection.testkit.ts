@@ -35,6 +35,8 @@ export interface Decision<E extends NewEvent = NewEvent> {
   events: E[];
   /** The command's time: the events' `metadata.at` and `recordedAt`. */
   at: string;
+  /** More metadata the command's caller records (e.g. an import's `contentSha256`). */
+  metadata?: Record<string, unknown>;
 }
 
 /** The command's own time (`now`, or `data.at`), which production also records as `metadata.at`. */
@@ -92,7 +94,7 @@ export function projectionSpec(projection: Projection, opts: { after?: Projectio
       async append(decisions) {
         for (const d of decisions) {
           now = new Date(d.at);
-          await store.append(d.streamId, d.events, { expectedVersion: 'any', metadata: { at: d.at, actorId: null } });
+          await store.append(d.streamId, d.events, { expectedVersion: 'any', metadata: { ...d.metadata, at: d.at, actorId: null } });
         }
       },
     };
