@@ -53,8 +53,10 @@ const PUBLIC_ROUTES = new Set([
   // The HLS stream, likewise: a signed grant (playlists, segments, previews) or a short-lived key token.
   'GET /api/hls/:id/master.m3u8',
   'GET /api/hls/:id/:rendition{[0-9]+p}/index.m3u8',
-  'GET /api/hls/:id/segments/:segment{[0-9]+p-seg_[0-9]+\\.ts}',
+  'GET /api/hls/:id/segments/:segment{[0-9]+p-seg_[0-9]+b?\\.ts}',
   'GET /api/hls/:id/previews.vtt',
+  'GET /api/hls/:id/captions/:language/index.m3u8',
+  'GET /api/hls/:id/captions/:language/captions.vtt',
   'GET /api/hls/:id/sprites/:sprite{sprite-[0-9][0-9][0-9]\\.jpg}',
   'GET /api/hls/:id/key',
 ]);

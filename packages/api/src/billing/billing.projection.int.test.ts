@@ -118,6 +118,7 @@ const paymentRow = (over: Record<string, unknown>) => ({
   reject_reason: null,
   subscription_id: null,
   applied_at: null,
+  custom_request_id: null,
   ...over,
 });
 
