@@ -58,8 +58,8 @@ describe('API reference UI', () => {
     );
     await page.reload();
     await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
-    const operations = await page.locator('.opblock').count();
-    expect(operations).toBeGreaterThan(50);
+    // Swagger UI renders the tags one after another: wait for the whole document, not the first tag.
+    await expect.poll(() => page.locator('.opblock').count(), { timeout: 30_000 }).toBeGreaterThan(50);
     await page.getByText('POST/payments/submit-bitcoin-payment').or(page.getByText('/payments/submit-bitcoin-payment')).first().waitFor();
     // Open one operation: its parameters, body and answer schemas render too.
     await page.locator('.opblock-summary').filter({ hasText: '/payments/submit-bitcoin-payment' }).first().click();
