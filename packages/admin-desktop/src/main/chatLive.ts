@@ -116,6 +116,8 @@ export function createChatLive(opts: ChatLiveOptions): ChatLive {
     setState({ status: 'reconnecting', error });
     clearTimeout(timer);
     timer = setTimeout(() => follow(myRun), delay);
+    // A pending reconnect never keeps the process alive on its own (the bridge, tests).
+    timer.unref?.();
   }
 
   async function notify(m: LiveChatMessage): Promise<void> {
