@@ -1,7 +1,8 @@
 /**
  * WCAG 2.2 AA (axe-core) on the desktop console's screens, the renderer in Chromium through the dev
  * bridge as in bulkUpload.e2e.test.ts: sign-in (empty and with an error), Access Denied for a
- * member, the dashboard, a member's page, and bulk upload with chosen files, at 1280 and 375 px.
+ * member, the dashboard, a member's page, the chat inbox, and bulk upload with chosen files, at 1280
+ * and 375 px.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -109,6 +110,11 @@ describe('desktop console renderer: WCAG 2.2 AA (axe-core)', () => {
       await page.getByRole('button', { name: MEMBER.email }).first().click();
       await page.getByText('Desk').first().waitFor({ timeout: T });
       await check('member page');
+
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: /^Chat/ }).click();
+      await page.getByRole('heading', { name: 'Member chat' }).waitFor({ timeout: T });
+      await page.getByText('No conversations yet.').waitFor({ timeout: T });
+      await check('chat inbox');
 
       // The session lives in the bridge (the main process's place): end it for the next width.
       await page.getByRole('button', { name: 'Sign Out' }).click();

@@ -17,5 +17,15 @@ export { TestClock } from '../src/shared/clock.testkit.js';
 export { killAll, type Runner, startRunner } from '../src/transcode/runners.testkit.js';
 export { adminToken } from './adminToken.js';
 export { type ChildServer, killHard, launchServer } from './childServer.js';
-export { apiClient, freshStore, startTestServer, TEST_ADMIN, TEST_DATABASE_URL, type TestServer, testEnv, tmpDir } from './harness.js';
+export {
+  apiClient,
+  forEachStore,
+  freshStore,
+  startTestServer,
+  TEST_ADMIN,
+  TEST_DATABASE_URL,
+  type TestServer,
+  testEnv,
+  tmpDir,
+} from './harness.js';
 export { bucketKeys, freshBucket, mediaKinds } from './s3.js';

@@ -7,7 +7,7 @@ export { AdminAccessDenied, AdminDashboard, type AdminDashboardProps, adminKeys 
 export { ApiClientProvider, useApiClient, useOptionalApiClient } from './components/ApiContext';
 export { Button, type ButtonProps } from './components/Button';
 export { Card, type CardProps } from './components/Card';
-export { ChatInbox, chatKeys, spanLabel, waitingFor } from './components/ChatInbox';
+export { ChatInbox, type ChatInboxProps, chatKeys, spanLabel, waitingFor } from './components/ChatInbox';
 export { ChatThread, type ChatThreadProps, chatTime, withMessage } from './components/ChatThread';
 export { ConfirmDialog, type ConfirmDialogProps } from './components/ConfirmDialog';
 export { CustomRequestStatus, CustomRequestsQueue, customRequestKeys } from './components/CustomRequestsQueue';
@@ -32,7 +32,7 @@ export { StatCard, StatCards } from './components/StatCards';
 export { StatusBadge } from './components/StatusBadge';
 export { TranscodeRunners, transcodeRunnersKey } from './components/TranscodeRunners';
 export { UploadVideoForm, type UploadVideoFormProps } from './components/UploadVideoForm';
-export { useChatSocket } from './components/useChatSocket';
+export { type ChatLiveSource, useChatFeed, useChatSocket } from './components/useChatSocket';
 export { type LinkLikeProps, VideoCard, type VideoCardProps } from './components/VideoCard';
 export { LIBRARY_PAGE_SIZE, VideoLibrary, videoLibraryKey } from './components/VideoLibrary';
 export { type AccessLevelValue, VideoLibraryTable, type VideoLibraryTableProps } from './components/VideoLibraryTable';

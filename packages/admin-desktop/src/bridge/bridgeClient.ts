@@ -4,7 +4,7 @@
  * and the page carries the bridge's token.
  */
 import { createDesktopApi } from '../shared/desktopApi.js';
-import type { DesktopApi, IpcAnswer, QueueSnapshot } from '../shared/ipc.js';
+import type { ChatLiveState, DesktopApi, IpcAnswer, LiveChatMessage, QueueSnapshot } from '../shared/ipc.js';
 
 export function bridgeToken(): string | undefined {
   return document.querySelector<HTMLMetaElement>('meta[name="desktop-bridge-token"]')?.content || undefined;
@@ -12,6 +12,8 @@ export function bridgeToken(): string | undefined {
 
 export function createBridgeClient(token: string): DesktopApi {
   const listeners = new Set<(s: QueueSnapshot) => void>();
+  const chatListeners = new Set<(m: LiveChatMessage) => void>();
+  const stateListeners = new Set<(s: ChatLiveState) => void>();
   let source: EventSource | undefined;
   function connect() {
     if (source) return;
@@ -20,6 +22,19 @@ export function createBridgeClient(token: string): DesktopApi {
       const snapshot = JSON.parse(e.data as string) as QueueSnapshot;
       for (const l of listeners) l(snapshot);
     };
+    source.addEventListener('chat', (e) => {
+      const message = JSON.parse((e as MessageEvent).data as string) as LiveChatMessage;
+      for (const l of chatListeners) l(message);
+    });
+    source.addEventListener('chat-state', (e) => {
+      const state = JSON.parse((e as MessageEvent).data as string) as ChatLiveState;
+      for (const l of stateListeners) l(state);
+    });
+  }
+  function subscribe<T>(set: Set<(v: T) => void>, listener: (v: T) => void): () => void {
+    set.add(listener);
+    connect();
+    return () => set.delete(listener);
   }
 
   return createDesktopApi(
@@ -34,11 +49,9 @@ export function createBridgeClient(token: string): DesktopApi {
     {
       // A plain browser does not reveal where a dropped file lives.
       pathOf: () => undefined,
-      onUploadsChanged(listener) {
-        listeners.add(listener);
-        connect();
-        return () => listeners.delete(listener);
-      },
+      onUploadsChanged: (listener) => subscribe(listeners, listener),
+      onChatMessage: (listener) => subscribe(chatListeners, listener),
+      onChatState: (listener) => subscribe(stateListeners, listener),
     },
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The dev bridge: serves the built renderer over HTTP on loopback and exposes the same API the
- * preload gives Electron's renderer (`POST /bridge/invoke`, queue progress as server-sent events
- * on `GET /bridge/events`), forwarding to the same desktop service and therefore the same media
+ * preload gives Electron's renderer (`POST /bridge/invoke`, queue progress and the chat's live
+ * feed as server-sent events on `GET /bridge/events`), forwarding to the same desktop service and therefore the same media
  * and upload-queue modules. It lets the renderer run in plain Chromium (Playwright tests, machines
  * without the Electron binary). Calls need the per-run token put in the served page and the
  * bridge's own Origin, so other local pages cannot drive it.
@@ -58,10 +58,15 @@ export async function startHttpBridge(opts: HttpBridgeOptions): Promise<HttpBrid
   const events = new Set<http.ServerResponse>();
   let origin = '';
 
-  const unsubscribe = opts.service.onUploadsChanged((snapshot) => {
-    const line = `data: ${JSON.stringify(snapshot)}\n\n`;
+  const broadcast = (line: string) => {
     for (const res of events) res.write(line);
-  });
+  };
+  const unsubscribers = [
+    opts.service.onUploadsChanged((snapshot) => broadcast(`data: ${JSON.stringify(snapshot)}\n\n`)),
+    // The chat feed as named events (`chat`, `chat-state`), the main process's push channels.
+    opts.service.chat.onMessage((message) => broadcast(`event: chat\ndata: ${JSON.stringify(message)}\n\n`)),
+    opts.service.chat.onState((state) => broadcast(`event: chat-state\ndata: ${JSON.stringify(state)}\n\n`)),
+  ];
 
   const server = http.createServer(async function bridgeRequest(req, res) {
     try {
@@ -105,7 +110,7 @@ export async function startHttpBridge(opts: HttpBridgeOptions): Promise<HttpBrid
     url: origin,
     token,
     async close() {
-      unsubscribe();
+      for (const off of unsubscribers) off();
       for (const res of events) res.end();
       events.clear();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { describeIssues } from '../shared/describeIssues.js';
 import { type IpcAnswer, type IpcChannel, type IpcRequest, ipcSchemas, type MediaInfo } from '../shared/ipc.js';
+import { type ChatLive, type ChatLiveOptions, createChatLive, type Notifier } from './chatLive.js';
 import { isExplorerUrl } from './externalLinks.js';
 import * as media from './media.js';
 import type { Session } from './session.js';
@@ -22,12 +23,20 @@ export interface DesktopServiceDeps {
   /** Thumbnail cache folder. */
   thumbnailDir?: string;
   queueOptions?: UploadQueueOptions;
+  /** Desktop notifications of new member messages (Electron's Notification; a recorder in tests). */
+  notifier?: Notifier;
+  /** Whether the console window has the focus (no notification then). */
+  isFocused?: () => boolean;
+  /** The chat feed's WebSocket class and back-off (tests). */
+  chatOptions?: Pick<ChatLiveOptions, 'WebSocket' | 'backoff'>;
 }
 
 export interface DesktopService {
   invoke(channel: string, payload: unknown): Promise<IpcAnswer<unknown>>;
   onUploadsChanged(listener: (s: QueueSnapshot) => void): () => void;
   queue: UploadQueue;
+  /** The chat's live feed (main/chatLive.ts): running while an admin is signed in. */
+  chat: ChatLive;
 }
 
 type Handlers = { [C in IpcChannel]: (req: IpcRequest<C>) => Promise<unknown> };
@@ -42,6 +51,14 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
     refresh: () => session.refresh(),
   };
   const queue = new UploadQueue(endpoint, deps.queueOptions);
+  const chat = createChatLive({ session, notifier: deps.notifier, isFocused: deps.isFocused, ...deps.chatOptions });
+  /** The feed runs while a signed-in admin may use the API (not while held to the second-factor setup). */
+  function followChat<T>(answer: T): T {
+    const s = session.state();
+    if (s.user && !s.secondFactorSetupRequired) chat.start();
+    return answer;
+  }
+  followChat(undefined);
 
   function allow(paths: string[]): string[] {
     for (const p of paths) chosen.add(path.resolve(p));
@@ -56,12 +73,13 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
 
   const handlers: Handlers = {
     'session:get': async () => session.state(),
-    'session:signIn': async (r) => session.signIn(r.serverUrl, r.email, r.password),
-    'session:verifyCode': async (r) => session.verifyCode(r.code),
+    'session:signIn': async (r) => followChat(await session.signIn(r.serverUrl, r.email, r.password)),
+    'session:verifyCode': async (r) => followChat(await session.verifyCode(r.code)),
     'session:startEnrolment': async () => session.startEnrolment(),
-    'session:confirmEnrolment': async (r) => session.confirmEnrolment(r.code),
+    'session:confirmEnrolment': async (r) => followChat(await session.confirmEnrolment(r.code)),
     'session:signOut': async () => {
       queue.pauseAll();
+      chat.stop();
       await session.signOut();
     },
     'api:request': async (r) => {
@@ -124,6 +142,7 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
       else queue.clearFinished();
     },
     'uploads:snapshot': async () => queue.snapshot(),
+    'chat:state': async () => chat.state(),
     'shell:openExternal': async (r) => {
       if (!isExplorerUrl(r.url)) throw new Error('Only block explorer links open outside the app');
       await deps.openExternal(r.url);
@@ -132,6 +151,7 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
 
   return {
     queue,
+    chat,
     onUploadsChanged: (listener) => queue.onChange(listener),
     async invoke(channel, payload) {
       if (!Object.hasOwn(ipcSchemas, channel)) return { ok: false, error: `Unknown channel ${String(channel).slice(0, 60)}` };

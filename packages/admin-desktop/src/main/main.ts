@@ -4,11 +4,25 @@
  * except block-explorer links opened in the system browser, no permissions), the renderer served
  * from the privileged `app://renderer/` scheme, and every IPC channel handed to the zod-checked
  * desktop service. Session secrets go to safeStorage; the server URL to userData/config.json.
+ * The chat's live feed (main/chatLive.ts) runs here; its messages and states go to the renderer on
+ * push channels, and a member's message shows a system notification while the window is not focused.
  */
 import path from 'node:path';
-import { app, BrowserWindow, dialog, session as electronSession, ipcMain, protocol, safeStorage, shell, type WebContents } from 'electron';
-import { APP_ORIGIN, UPLOADS_CHANGED } from '../shared/channels.js';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  session as electronSession,
+  ipcMain,
+  Notification,
+  protocol,
+  safeStorage,
+  shell,
+  type WebContents,
+} from 'electron';
+import { APP_ORIGIN, CHAT_MESSAGE, CHAT_STATE, UPLOADS_CHANGED } from '../shared/channels.js';
 import { IPC_CHANNELS } from '../shared/ipc.js';
+import type { Notifier } from './chatLive.js';
 import { encryptedSecretStore, fileConfigStore } from './configStore.js';
 import { createDesktopService } from './desktopService.js';
 import { isExplorerUrl } from './externalLinks.js';
@@ -62,6 +76,24 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
+/** New member messages as system notifications; a click brings the console forward. */
+const desktopNotifier: Notifier = {
+  notify({ title, body }) {
+    if (!Notification.isSupported()) return;
+    const n = new Notification({ title, body, silent: false });
+    n.on('click', () => {
+      if (!mainWindow || mainWindow.isDestroyed()) return;
+      if (mainWindow.isMinimized()) mainWindow.restore();
+      mainWindow.focus();
+    });
+    n.show();
+  },
+};
+
+function sendToRenderer(channel: string, value: unknown): void {
+  if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(channel, value);
+}
+
 async function start(): Promise<void> {
   await app.whenReady();
   electronSession.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
@@ -97,6 +129,8 @@ async function start(): Promise<void> {
     },
     openExternal: (url) => shell.openExternal(url),
     thumbnailDir: path.join(userData, 'thumbnails'),
+    notifier: desktopNotifier,
+    isFocused: () => Boolean(mainWindow && !mainWindow.isDestroyed() && mainWindow.isFocused()),
   });
 
   for (const channel of IPC_CHANNELS) {
@@ -107,9 +141,9 @@ async function start(): Promise<void> {
       return service.invoke(channel, payload);
     });
   }
-  service.onUploadsChanged((snapshot) => {
-    if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(UPLOADS_CHANGED, snapshot);
-  });
+  service.onUploadsChanged((snapshot) => sendToRenderer(UPLOADS_CHANGED, snapshot));
+  service.chat.onMessage((message) => sendToRenderer(CHAT_MESSAGE, message));
+  service.chat.onState((state) => sendToRenderer(CHAT_STATE, state));
 
   mainWindow = createWindow();
   mainWindow.on('closed', () => {

@@ -4,9 +4,16 @@
  * message with zod. Bundled to CommonJS with nothing but `electron` required.
  */
 import { contextBridge, type IpcRendererEvent, ipcRenderer, webUtils } from 'electron';
-import { UPLOADS_CHANGED } from '../shared/channels.js';
+import { CHAT_MESSAGE, CHAT_STATE, UPLOADS_CHANGED } from '../shared/channels.js';
 import { createDesktopApi } from '../shared/desktopApi.js';
-import type { IpcAnswer, QueueSnapshot } from '../shared/ipc.js';
+import type { IpcAnswer } from '../shared/ipc.js';
+
+/** Forwards one push channel of the main process to a listener; returns the unsubscribe. */
+function on<T>(channel: string, listener: (value: T) => void): () => void {
+  const handler = (_e: IpcRendererEvent, value: T) => listener(value);
+  ipcRenderer.on(channel, handler);
+  return () => ipcRenderer.removeListener(channel, handler);
+}
 
 const desktop = createDesktopApi((channel, payload) => ipcRenderer.invoke(channel, payload) as Promise<IpcAnswer<unknown>>, {
   pathOf(file) {
@@ -16,11 +23,9 @@ const desktop = createDesktopApi((channel, payload) => ipcRenderer.invoke(channe
       return undefined;
     }
   },
-  onUploadsChanged(listener) {
-    const handler = (_e: IpcRendererEvent, s: QueueSnapshot) => listener(s);
-    ipcRenderer.on(UPLOADS_CHANGED, handler);
-    return () => ipcRenderer.removeListener(UPLOADS_CHANGED, handler);
-  },
+  onUploadsChanged: (listener) => on(UPLOADS_CHANGED, listener),
+  onChatMessage: (listener) => on(CHAT_MESSAGE, listener),
+  onChatState: (listener) => on(CHAT_STATE, listener),
 });
 
 contextBridge.exposeInMainWorld('desktop', desktop);

@@ -1,14 +1,32 @@
-/** The desktop shell: sign-in gate, then the dashboard and the bulk upload screen. */
-import { Button, SecondFactorSetup, Spinner } from '@members/ui';
+/** The desktop shell: sign-in gate, then the dashboard, the members' chat and the bulk upload screen. */
+import { Button, SecondFactorSetup, Spinner, StatusBadge } from '@members/ui';
+import type { ApiClient } from '@members/ui/api';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { DesktopApi, SessionState } from '../shared/ipc.js';
 import { createDesktopApiClient } from './apiClient.js';
 import { BulkUpload } from './bulk/BulkUpload.js';
+import { ChatScreen, useUnreadConversations } from './chat/Chat.js';
 import { Dashboard } from './Dashboard.js';
 import { SignIn } from './SignIn.js';
 
-type Screen = 'dashboard' | 'bulk';
+type Screen = 'dashboard' | 'chat' | 'bulk';
+
+/** The nav's Chat button with the number of conversations holding unread member messages. */
+function ChatNavButton({ desktop, api, current, onClick }: { desktop: DesktopApi; api: ApiClient; current: boolean; onClick(): void }) {
+  const unread = useUnreadConversations(desktop, api);
+  return (
+    <Button variant={current ? 'primary' : 'ghost'} size="sm" onClick={onClick} aria-current={current ? 'page' : undefined}>
+      Chat
+      {unread > 0 && (
+        <StatusBadge tone="danger" className="desk-nav-badge">
+          {unread}
+          <span className="visually-hidden"> unread conversations</span>
+        </StatusBadge>
+      )}
+    </Button>
+  );
+}
 
 /** Spec §8: keep unused data 5 minutes, retry failed fetches 3 times (1 s doubling to 30 s), never retry mutations. */
 function makeQueryClient() {
@@ -74,6 +92,7 @@ export function App({ desktop }: { desktop: DesktopApi }) {
           >
             Dashboard
           </Button>
+          <ChatNavButton desktop={desktop} api={api} current={screen === 'chat'} onClick={() => setScreen('chat')} />
           <Button
             variant={screen === 'bulk' ? 'primary' : 'ghost'}
             size="sm"
@@ -101,6 +120,7 @@ export function App({ desktop }: { desktop: DesktopApi }) {
       <main className="desk-main">
         {/* Both stay mounted so a running upload keeps its table while the admin looks at the dashboard. */}
         <div hidden={screen !== 'dashboard'}>{screen === 'dashboard' && <Dashboard api={api} />}</div>
+        <div hidden={screen !== 'chat'}>{screen === 'chat' && <ChatScreen desktop={desktop} api={api} />}</div>
         <div hidden={screen !== 'bulk'}>
           <BulkUpload desktop={desktop} api={api} />
         </div>

@@ -2,7 +2,7 @@
  * The `DesktopApi` channel map in one place, over any transport: the Electron preload passes
  * `ipcRenderer.invoke`, the dev bridge passes an HTTP call. A new channel is added here once.
  */
-import type { DesktopApi, IpcAnswer, QueueSnapshot } from './ipc.js';
+import type { ChatLiveState, DesktopApi, IpcAnswer, LiveChatMessage, QueueSnapshot } from './ipc.js';
 
 /** Sends one message on a channel and returns the raw answer envelope. */
 export type Transport = (channel: string, payload: unknown) => Promise<IpcAnswer<unknown>>;
@@ -12,6 +12,9 @@ export interface TransportExtras {
   pathOf(file: File): string | undefined;
   /** Subscribes to queue snapshots pushed by the main process; returns the unsubscribe. */
   onUploadsChanged(listener: (s: QueueSnapshot) => void): () => void;
+  /** Subscribes to the chat messages and feed states pushed by the main process. */
+  onChatMessage(listener: (m: LiveChatMessage) => void): () => void;
+  onChatState(listener: (s: ChatLiveState) => void): () => void;
 }
 
 export function createDesktopApi(send: Transport, extras: TransportExtras): DesktopApi {
@@ -44,5 +47,6 @@ export function createDesktopApi(send: Transport, extras: TransportExtras): Desk
       onChange: extras.onUploadsChanged,
     },
     shell: { openExternal: (input) => invoke('shell:openExternal', input) },
+    chat: { state: () => invoke('chat:state'), onMessage: extras.onChatMessage, onState: extras.onChatState },
   };
 }

@@ -85,6 +85,7 @@ export const ipcSchemas = {
   'uploads:control': z.object({ action: z.enum(['pause', 'resume', 'cancel', 'retry']), id: rowIdSchema }).strict(),
   'uploads:controlAll': z.object({ action: z.enum(['pause', 'resume', 'clearFinished']) }).strict(),
   'uploads:snapshot': empty,
+  'chat:state': empty,
   'shell:openExternal': z.object({ url: z.string().max(2000).url() }).strict(),
 } as const;
 
@@ -96,7 +97,7 @@ export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;
 /** Every answer crosses the boundary as an envelope (thrown errors do not survive IPC well). */
 export type IpcAnswer<T> = { ok: true; data: T } | { ok: false; error: string };
 
-export { UPLOADS_CHANGED } from './channels.js';
+export { CHAT_MESSAGE, CHAT_STATE, UPLOADS_CHANGED } from './channels.js';
 
 export interface SessionUser {
   id: string;
@@ -134,6 +135,19 @@ export interface MediaInfo extends Omit<ProbeResult, 'container'> {
   thumbnailAtSeconds?: number;
 }
 
+/** A chat message pushed by the server's socket (any conversation: `userId` names the member). */
+export type LiveChatMessage = { id: string; text: string; from: 'member' | 'admin'; sentAt: string; userId: string };
+
+export type ChatLiveStatus = 'stopped' | 'connecting' | 'live' | 'reconnecting' | 'ended';
+
+/** The main process's chat feed (main/chatLive.ts). */
+export interface ChatLiveState {
+  status: ChatLiveStatus;
+  /** Why the feed ended or is reconnecting (shown in the inbox). */
+  error?: string;
+  /** The last message seen: the next socket resumes after it. */
+  lastMessageId: string | null;
+}
 export type { QueueSnapshot, UploadItemSnapshot } from '../main/uploadQueue.js';
 
 /** What the renderer can ask of the main process: `window.desktop`. */
@@ -167,5 +181,12 @@ export interface DesktopApi {
   };
   shell: {
     openExternal(input: IpcRequest<'shell:openExternal'>): Promise<void>;
+  };
+  /** The chat's live feed, followed by the main process (the renderer opens no socket). */
+  chat: {
+    state(): Promise<ChatLiveState>;
+    /** Every new message of every conversation, as the main process receives it. */
+    onMessage(listener: (m: LiveChatMessage) => void): () => void;
+    onState(listener: (s: ChatLiveState) => void): () => void;
   };
 }

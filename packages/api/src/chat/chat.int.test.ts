@@ -2,7 +2,7 @@
  * The chat over real HTTP and real WebSockets, on both stores: who may write (the access decision's
  * words), text rules, the rate limit, paging, the admin inbox's order (VIP first, then the longest
  * waiting), read state, tickets (single use, 60 s), the socket's push (own conversation only; every
- * conversation for an admin; resume with `after`), the export, and the erasure (no message text left
+ * conversation for an admin; resume with `after`, an admin's across every conversation), the export, and the erasure (no message text left
  * in the store's bytes).
  */
 import { execFileSync } from 'node:child_process';
@@ -245,6 +245,29 @@ forEachStore('chat', (kind) => {
     const s = await openSocket(`${wsBase()}/api/chat/socket?ticket=${await ticketOf(m.token)}&after=${first.id}`);
     try {
       expect((await s.next(2)).map((p) => p.message.id)).toEqual([second.id, third.id]);
+    } finally {
+      s.close();
+    }
+  });
+
+  it("resumes an admin's reconnecting socket after its last message id, across every conversation", async () => {
+    const alice = await subscribed();
+    const bob = await subscribed();
+    const seen = (await send(alice, 'seen before the drop')).body.data.message;
+    const missedA = (await send(bob, 'missed from Bob')).body.data.message;
+    const missedB = (await reply(alice.id, 'missed reply to Alice')).body.data.message;
+    const s = await openSocket(`${wsBase()}/api/chat/socket?ticket=${await ticketOf(kit.admin)}&after=${seen.id}`);
+    try {
+      const got = await s.next(2);
+      expect(got.map((p) => [p.message.id, p.message.userId])).toEqual([
+        [missedA.id, bob.id],
+        [missedB.id, alice.id],
+      ]);
+      // A later message still comes live, once.
+      const live = (await send(alice, 'live again')).body.data.message;
+      expect((await s.next(3))[2]?.message.id).toBe(live.id);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(s.received).toHaveLength(3);
     } finally {
       s.close();
     }

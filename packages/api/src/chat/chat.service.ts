@@ -107,6 +107,24 @@ export async function listMessages(
   return success(rows.reverse().map(messageDto));
 }
 
+/**
+ * Every conversation's messages after `after` (any conversation's message id), oldest first: what
+ * an admin's socket that reconnects missed (an admin follows every conversation).
+ */
+export async function messagesAfterInAll(
+  ctx: AppContext,
+  after: string,
+  limit: number = MAX_PAGE,
+): Promise<Result<(ChatMessageDto & { userId: string })[]>> {
+  const anchor = await messageById(ctx, after);
+  if (!anchor) return failure('chat.message_not_found', 'Message not found');
+  const rows = await ctx.db.all<ChatMessageRow>(
+    'SELECT * FROM chat_messages WHERE deleted_at IS NULL AND position > ? ORDER BY position LIMIT ?',
+    [Number(anchor.position), Math.min(limit, MAX_PAGE)],
+  );
+  return success(rows.map((r) => ({ ...messageDto(r), userId: r.user_id })));
+}
+
 /** Marks the other side's messages read by `reader`; answers how many were unread. */
 export async function markRead(
   ctx: AppContext,

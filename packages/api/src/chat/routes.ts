@@ -25,7 +25,16 @@ import { describe } from '../http/openapi.js';
 import { idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
 import { findMemberStanding, sessionEnded } from '../identity/index.js';
 import type { Caller } from '../shared/eventMetadata.js';
-import { chatStatus, conversations, deleteMessage, listMessages, markRead, sendAsMember, sendMessage } from './chat.service.js';
+import {
+  chatStatus,
+  conversations,
+  deleteMessage,
+  listMessages,
+  markRead,
+  messagesAfterInAll,
+  sendAsMember,
+  sendMessage,
+} from './chat.service.js';
 import type { ChatHub, LiveMessage } from './live.js';
 import { issueTicket, redeemTicket } from './tickets.js';
 
@@ -113,7 +122,7 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
   const socketDoc = describe({
     summary: 'The chat WebSocket',
     description:
-      'Upgrade to a WebSocket with a ticket; the server pushes `{ "type": "message", "message": { id, text, from, sentAt, userId } }` for every new message of the conversation (every conversation for an admin). With `after`, the messages after that one come first. A plain GET is a 426; a used, unknown or expired ticket a 401.',
+      'Upgrade to a WebSocket with a ticket; the server pushes `{ "type": "message", "message": { id, text, from, sentAt, userId } }` for every new message of the conversation (every conversation for an admin). With `after`, the messages after that one come first (for an admin, those of every conversation). A plain GET is a 426; a used, unknown or expired ticket a 401.',
     tags,
     access: 'public',
     query: socketQuery,
@@ -258,6 +267,10 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
           if (after && follow) {
             const missed = await listMessages(ctx, follow, { after, limit: 100 });
             if (missed.ok) for (const m of missed.value) send({ ...m, userId: follow });
+          } else if (after) {
+            // An admin's socket follows every conversation: what any of them got since `after`.
+            const missed = await messagesAfterInAll(ctx, after, 100);
+            if (missed.ok) for (const m of missed.value) send(m);
           }
         } catch (err) {
           // The client re-reads GET /api/chat/messages when the socket closes.

@@ -2,8 +2,9 @@
  * The admin's chat inbox, shared by the web /admin page and the desktop console: conversations
  * (VIP first, then the longest waiting, as the API orders them) with the VIP badge, how long the
  * member has waited and the unread count; the selected conversation's thread with a reply box.
- * Live through the chat WebSocket (an admin's ticket follows every conversation). Needs a
- * QueryClientProvider above it.
+ * Live through the chat WebSocket (an admin's ticket follows every conversation), or through the
+ * `live` source a host passes instead (the desktop console relays its main process's socket).
+ * Needs a QueryClientProvider above it.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -14,7 +15,7 @@ import { Card } from './Card';
 import { ChatThread, withMessage } from './ChatThread';
 import { EmptyState, Spinner } from './Feedback';
 import { StatusBadge } from './StatusBadge';
-import { useChatSocket } from './useChatSocket';
+import { type ChatLiveSource, useChatFeed } from './useChatSocket';
 
 export const chatKeys = {
   conversations: ['admin', 'chat', 'conversations'] as const,
@@ -38,7 +39,13 @@ type TierAnswers = AdminStats['chatAnswers']['vip'];
 const answerLabel = (t: TierAnswers) =>
   t.medianSeconds === null ? 'none answered' : `${spanLabel(t.medianSeconds)} (${t.answered} answered)`;
 
-export function ChatInbox({ client }: { client?: ApiClient }) {
+export interface ChatInboxProps {
+  client?: ApiClient;
+  /** Where live messages come from; default: a WebSocket of this page's own. */
+  live?: ChatLiveSource;
+}
+
+export function ChatInbox({ client, live }: ChatInboxProps) {
   const fromContext = useOptionalApiClient();
   const api = client ?? fromContext;
   if (!api) throw new Error('ChatInbox needs a client prop or an <ApiClientProvider>');
@@ -73,10 +80,14 @@ export function ChatInbox({ client }: { client?: ApiClient }) {
     if (open && open.unread > 0 && !markRead.isPending) markRead.mutate(open.userId);
   }, [open?.userId, open?.unread]);
 
-  useChatSocket(api, (m) => {
-    qc.setQueryData<ChatMessage[]>(chatKeys.thread(m.userId), (old) => (old ? withMessage(old, m) : old));
-    void qc.invalidateQueries({ queryKey: chatKeys.conversations });
-  });
+  useChatFeed(
+    api,
+    (m) => {
+      qc.setQueryData<ChatMessage[]>(chatKeys.thread(m.userId), (old) => (old ? withMessage(old, m) : old));
+      void qc.invalidateQueries({ queryKey: chatKeys.conversations });
+    },
+    live,
+  );
 
   return (
     <Card title="Member chat">

@@ -2,12 +2,17 @@
  * Follows the chat in real time: asks for a single-use ticket, opens the WebSocket, hands every
  * pushed message to `onMessage`, and when the socket closes (network, server restart) opens a new
  * one after a pause, resuming after the last message it saw (`?after=`), so nothing is missed.
+ * `useChatFeed` takes its messages from an injected `ChatLiveSource` instead where the page may not
+ * open a socket (the desktop console: its main process holds the socket and relays the pushes).
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ApiClient } from '../api/client';
 import type { ChatPush } from '../api/types';
 
 const RECONNECT_MS = 2000;
+
+/** A feed of pushed chat messages kept elsewhere: subscribes `onMessage`, answers the unsubscribe. */
+export type ChatLiveSource = (onMessage: (push: ChatPush['message']) => void) => () => void;
 
 export function useChatSocket(api: ApiClient, onMessage: (push: ChatPush['message']) => void, enabled = true): { connected: boolean } {
   const [connected, setConnected] = useState(false);
@@ -55,4 +60,12 @@ export function useChatSocket(api: ApiClient, onMessage: (push: ChatPush['messag
   }, [api, enabled]);
 
   return { connected };
+}
+
+/** The chat's pushes from `source` when given, otherwise from this page's own WebSocket (`useChatSocket`). */
+export function useChatFeed(api: ApiClient, onMessage: (push: ChatPush['message']) => void, source?: ChatLiveSource): void {
+  const handler = useRef(onMessage);
+  handler.current = onMessage;
+  useChatSocket(api, (m) => handler.current(m), !source);
+  useEffect(() => source?.((m) => handler.current(m)), [source]);
 }

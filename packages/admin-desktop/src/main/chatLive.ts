@@ -1,0 +1,217 @@
+/**
+ * The chat's live feed for the desktop console, held by the main process (the renderer's CSP
+ * allows no WebSocket, and the renderer holds no token). Plain Node, no Electron: it asks the API
+ * for a single-use ticket with the admin's session (`POST /api/chat/ticket` through
+ * `session.request`, which refreshes the access token), opens `GET /api/chat/socket?ticket=…`
+ * with the global WebSocket (Node 22+ and Electron's main process have it), and hands every pushed
+ * message to its listeners (IPC to the renderer, the dev bridge's event stream).
+ *
+ * - A dropped socket (network, server restart) is opened again after a back-off (0.5 s doubling to
+ *   30 s), with `after=<last message id>` so the server sends what was missed first; a message seen
+ *   twice (a push racing the backlog) is handed on once.
+ * - A 4401 close (the session ended: sign-out elsewhere, revoked, no longer an admin) or a ticket
+ *   refused with 401/403 ends the feed with a clear state instead of retrying; `stop()` (sign-out
+ *   here) ends it too. `start()` again resumes after the last message seen.
+ * - A new MEMBER message while the console window is not focused becomes a desktop notification
+ *   through the `Notifier` port (Electron's `Notification` in main.ts, a recorder in tests); the
+ *   title starts with "VIP" for an annual member. The team's own replies never notify.
+ */
+import type { ChatConversation } from '@members/ui/api';
+import { chatSocketMessageSchema } from '@members/ui/api/schemas';
+import type { ApiAnswer, ChatLiveState, ChatLiveStatus, LiveChatMessage } from '../shared/ipc.js';
+
+export type { ChatLiveState, LiveChatMessage } from '../shared/ipc.js';
+
+/** What the feed needs of the admin's session (main/session.ts): API calls with its token, the server's URL. */
+export interface ChatSessionPort {
+  request(method: string, path: string, body?: unknown): Promise<ApiAnswer>;
+  serverUrl(): string;
+}
+
+export interface ChatNotification {
+  title: string;
+  body: string;
+  /** The member whose conversation it is (a click opens it). */
+  userId: string;
+}
+
+/** Shows a desktop notification (Electron's `Notification`; a recorder in tests). */
+export interface Notifier {
+  notify(n: ChatNotification): void;
+}
+
+export interface ChatLiveOptions {
+  session: ChatSessionPort;
+  notifier?: Notifier;
+  /** Whether the console window has the focus (no notification then). */
+  isFocused?: () => boolean;
+  /** The WebSocket class (default: the global one). */
+  WebSocket?: typeof WebSocket;
+  /** First reconnect delay and its ceiling, in ms (default 500 and 30 000). */
+  backoff?: { firstMs?: number; maxMs?: number };
+}
+
+export interface ChatLive {
+  /** Starts following (no-op while running); resumes after the last message seen. */
+  start(): void;
+  /** Stops following (sign-out); the state becomes `stopped`. */
+  stop(): void;
+  state(): ChatLiveState;
+  onMessage(listener: (m: LiveChatMessage) => void): () => void;
+  onState(listener: (s: ChatLiveState) => void): () => void;
+}
+
+export const SESSION_ENDED_CLOSE = 4401;
+export const CHAT_SESSION_ENDED = 'Your session has ended: live chat updates stopped. Sign in again to follow the chat.';
+const NOTIFICATION_BODY_MAX = 180;
+const SEEN_MAX = 2000;
+
+/** The notification for a member's message: "VIP · Name" first for an annual member, the text as the body. */
+export function chatNotification(
+  m: LiveChatMessage,
+  conversation: Pick<ChatConversation, 'displayName' | 'vip'> | undefined,
+): ChatNotification {
+  const name = conversation?.displayName || 'A member';
+  const text = m.text.length > NOTIFICATION_BODY_MAX ? `${m.text.slice(0, NOTIFICATION_BODY_MAX - 1)}…` : m.text;
+  return { title: conversation?.vip ? `VIP · ${name}` : name, body: text, userId: m.userId };
+}
+
+export function createChatLive(opts: ChatLiveOptions): ChatLive {
+  const WS = opts.WebSocket ?? globalThis.WebSocket;
+  const firstMs = opts.backoff?.firstMs ?? 500;
+  const maxMs = opts.backoff?.maxMs ?? 30_000;
+  const messageListeners = new Set<(m: LiveChatMessage) => void>();
+  const stateListeners = new Set<(s: ChatLiveState) => void>();
+  const seen = new Set<string>();
+  let current: ChatLiveState = { status: 'stopped', lastMessageId: null };
+  /** Bumped by start/stop: callbacks of an older run do nothing. */
+  let run = 0;
+  let socket: WebSocket | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let failures = 0;
+  let notifications = Promise.resolve();
+
+  function setState(next: Partial<ChatLiveState> & { status: ChatLiveStatus }): void {
+    current = { lastMessageId: current.lastMessageId, status: next.status, ...(next.error ? { error: next.error } : {}) };
+    for (const l of stateListeners) l(current);
+  }
+
+  function end(error: string): void {
+    run++;
+    clearTimeout(timer);
+    closeSocket();
+    setState({ status: 'ended', error });
+  }
+
+  function closeSocket(): void {
+    const s = socket;
+    socket = undefined;
+    if (s && s.readyState < 2) s.close(1000, 'client stopped');
+  }
+
+  function retry(myRun: number, error: string): void {
+    if (myRun !== run) return;
+    const delay = Math.min(maxMs, firstMs * 2 ** failures) * (1 + Math.random() * 0.2);
+    failures++;
+    setState({ status: 'reconnecting', error });
+    clearTimeout(timer);
+    timer = setTimeout(() => follow(myRun), delay);
+    // A pending reconnect never keeps the process alive on its own (the bridge, tests).
+    timer.unref?.();
+  }
+
+  async function notify(m: LiveChatMessage): Promise<void> {
+    if (!opts.notifier || m.from !== 'member' || opts.isFocused?.()) return;
+    let conversation: ChatConversation | undefined;
+    try {
+      const answer = await opts.session.request('GET', '/admin/chat/conversations');
+      const list = (answer.body.data as { conversations?: ChatConversation[] } | undefined)?.conversations;
+      conversation = list?.find((c) => c.userId === m.userId);
+    } catch {
+      // the notification still goes out, without the name
+    }
+    opts.notifier.notify(chatNotification(m, conversation));
+  }
+
+  function receive(data: unknown): void {
+    let push: LiveChatMessage;
+    try {
+      const parsed = chatSocketMessageSchema.safeParse(JSON.parse(String(data)));
+      if (!parsed.success) return;
+      push = parsed.data.message;
+    } catch {
+      return;
+    }
+    if (seen.has(push.id)) return;
+    seen.add(push.id);
+    if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value as string);
+    current = { ...current, lastMessageId: push.id };
+    for (const l of messageListeners) l(push);
+    // One after the other, so notifications come in the messages' order.
+    notifications = notifications.then(() => notify(push)).catch(() => {});
+  }
+
+  function follow(myRun: number): void {
+    connect(myRun).catch((err: Error) => retry(myRun, err.message));
+  }
+
+  async function connect(myRun: number): Promise<void> {
+    if (myRun !== run) return;
+    const ticket = await opts.session.request('POST', '/chat/ticket');
+    if (myRun !== run) return;
+    if (ticket.status === 401 || ticket.status === 403) return end(CHAT_SESSION_ENDED);
+    const value = (ticket.body.data as { ticket?: string } | undefined)?.ticket;
+    if (ticket.status !== 200 || !value) return retry(myRun, ticket.body.error || `The server answered ${ticket.status}`);
+    const url = new URL('/api/chat/socket', opts.session.serverUrl().replace(/^http/, 'ws'));
+    url.searchParams.set('ticket', value);
+    if (current.lastMessageId) url.searchParams.set('after', current.lastMessageId);
+    let ws: WebSocket;
+    try {
+      ws = new WS(url.href);
+    } catch (err) {
+      return retry(myRun, (err as Error).message);
+    }
+    socket = ws;
+    ws.addEventListener('open', () => {
+      if (myRun !== run || socket !== ws) return;
+      failures = 0;
+      setState({ status: 'live' });
+    });
+    ws.addEventListener('message', (e) => {
+      if (myRun === run && socket === ws) receive(e.data);
+    });
+    ws.addEventListener('close', (e) => {
+      if (myRun !== run || socket !== ws) return;
+      socket = undefined;
+      if (e.code === SESSION_ENDED_CLOSE) return end(CHAT_SESSION_ENDED);
+      retry(myRun, 'The connection to the server was lost; reconnecting…');
+    });
+    // An error is followed by a close, which schedules the retry.
+    ws.addEventListener('error', () => {});
+  }
+
+  return {
+    start() {
+      if (current.status === 'connecting' || current.status === 'live' || current.status === 'reconnecting') return;
+      const myRun = ++run;
+      failures = 0;
+      setState({ status: 'connecting' });
+      follow(myRun);
+    },
+    stop() {
+      run++;
+      clearTimeout(timer);
+      closeSocket();
+      setState({ status: 'stopped' });
+    },
+    state: () => current,
+    onMessage(listener) {
+      messageListeners.add(listener);
+      return () => messageListeners.delete(listener);
+    },
+    onState(listener) {
+      stateListeners.add(listener);
+      return () => stateListeners.delete(listener);
+    },
+  };
+}
