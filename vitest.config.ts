@@ -1,9 +1,56 @@
 // Tiers by file name (see STYLE.md): *.unit.test.ts pure, *.int.test.ts real database/HTTP/ffmpeg/SMTP,
 // *.e2e.test.ts real browser. `pnpm test` runs all three.
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Seconds each of the slowest files took in a full CI run (artifacts/vitest-unit+int.json, one worker
+ * on the 2-core machine), longest first. With two workers the unit+int phase ends when its longest
+ * queue does: started last (vitest's default order on a fresh clone is by file size, and the bench
+ * test is a small file), the 5-minute bench test alone ran on for minutes after everything else. The
+ * longest files go first, each to whichever worker is free; the short ones then fill both queues
+ * evenly. A file missing here only starts later; refresh the figures when a file's time changes a lot.
+ */
+const SLOW_FILES: Record<string, number> = {
+  'packages/api/test/bench.int.test.ts': 336,
+  'packages/api/src/eventstore/catchUp.int.test.ts': 97,
+  'packages/api/test/robustness.int.test.ts': 85,
+  'packages/api/src/forensics/forensics.int.test.ts': 59,
+  'packages/api/src/cli/videosImport.int.test.ts': 51,
+  'packages/api/src/audit/cli.int.test.ts': 50,
+  'packages/api/src/crashSafety.int.test.ts': 48,
+  'packages/api/src/transcode/transcode.int.test.ts': 44,
+  'packages/api/src/transcode/remoteRunner.int.test.ts': 42,
+  'packages/api/test/authorization.int.test.ts': 37,
+  'packages/ui/src/api/schemas/renamedField.int.test.ts': 35,
+  'packages/api/src/streaming/mediaAccess.int.test.ts': 34,
+  'packages/api/src/backup/siteBackup.int.test.ts': 31,
+  'packages/api/src/media/copy/mediaCopy.int.test.ts': 29,
+  'packages/api/src/media/s3Runners.int.test.ts': 28,
+  'packages/api/src/deploy.int.test.ts': 27,
+  'packages/api/src/backup/devSiteBackup.int.test.ts': 23,
+  'packages/api/src/transcode/runners.int.test.ts': 21,
+  'packages/api/src/media/storeRestart.int.test.ts': 18,
+  'packages/api/src/main.int.test.ts': 18,
+  'packages/api/src/cli/cli.int.test.ts': 18,
+  'packages/api/src/audit/reconcile.int.test.ts': 15,
+  'packages/api/src/privacy/erasureMailRace.int.test.ts': 14,
+};
+
+/** Longest known files first; the rest in vitest's own order (its cached durations, else file size). */
+class SlowestFirstSequencer extends BaseSequencer {
+  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const seconds = (f: TestSpecification) => SLOW_FILES[path.relative(this.ctx.config.root, f.moduleId)] ?? 0;
+    // Array.prototype.sort is stable: equal (unlisted) files keep the base order.
+    return sorted.sort((a, b) => seconds(b) - seconds(a));
+  }
+}
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       {
         test: {
@@ -28,6 +75,8 @@ export default defineConfig({
           include: ['packages/*/test/**/*.e2e.test.ts', 'packages/*/e2e/**/*.e2e.test.ts'],
           environment: 'node',
           pool: 'forks',
+          // Only the project's own resolved config sees this: vitest 3's pool takes its worker count from
+          // the root, so scripts/test.mjs also passes --maxWorkers=1 to the browser phase.
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 180_000,

@@ -3,6 +3,7 @@
 // Gateway (S3) on loopback, builds the production bundles the browser tests use, runs vitest, and
 // prints one closing summary line.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ensureSystemPackages, installDependencies, pnpm, pnpmRun, requireSupportedNode, run } from './lib.mjs';
 import { startPgCluster } from './pgCluster.mjs';
@@ -58,9 +59,15 @@ if (process.env.TEST_S3_ENDPOINT) {
 // Two phases: the unit and integration suites first, then the browser suites on a quiet machine
 // (two cores run Chromium, the server and the test at once; sharing them with the integration
 // suites made browser timings erratic).
+// Workers: vitest's default is one fewer than the cores, so one on the 2-core CI machine, where the
+// integration files spend much of their time waiting (HTTP round trips, child processes, PostgreSQL,
+// Ceph) and left the second core idle: 26 minutes for that phase. Two workers there, the slowest
+// files first (vitest.config.ts). The browser files one at a time (the e2e project's
+// fileParallelism:false alone does not limit vitest 3's pool, which takes the root's worker count).
+const intWorkers = Math.max(2, os.availableParallelism() - 1);
 const phases = [
-  { name: 'unit+int', args: ['--project', 'unit', '--project', 'int'] },
-  { name: 'e2e', args: ['--project', 'e2e'] },
+  { name: 'unit+int', args: ['--project', 'unit', '--project', 'int', `--maxWorkers=${intWorkers}`, `--minWorkers=1`] },
+  { name: 'e2e', args: ['--project', 'e2e', '--maxWorkers=1', '--minWorkers=1'] },
 ];
 const only = extraArgs.length > 0;
 const [cmd, pre] = pnpm();
