@@ -90,9 +90,6 @@ export default defineConfig({
           include: ['packages/*/test/**/*.e2e.test.ts', 'packages/*/e2e/**/*.e2e.test.ts'],
           environment: 'node',
           pool: 'forks',
-          // Only the project's own resolved config sees this: vitest 3's pool takes its worker count from
-          // the root, so scripts/test.mjs also passes --maxWorkers=1 to the browser phase.
-          fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

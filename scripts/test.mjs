@@ -56,18 +56,18 @@ if (process.env.TEST_S3_ENDPOINT) {
   console.log(`Ceph RGW (S3) for the tests: ${rgw.endpoint} (ready in ${(rgw.readyMs / 1000).toFixed(1)} s)`);
 }
 
-// Two phases: the unit and integration suites first, then the browser suites on a quiet machine
-// (two cores run Chromium, the server and the test at once; sharing them with the integration
-// suites made browser timings erratic).
-// Workers: vitest's default is one fewer than the cores, so one on the 2-core CI machine, where the
-// integration files spend much of their time waiting (HTTP round trips, child processes, PostgreSQL,
-// Ceph) and left the second core idle: 26 minutes for that phase. Two workers there, the slowest
-// files first (vitest.config.ts). The browser files one at a time (the e2e project's
-// fileParallelism:false alone does not limit vitest 3's pool, which takes the root's worker count).
-const intWorkers = Math.max(2, os.availableParallelism() - 1);
+// Two phases: the unit and integration suites first, then the browser suites, so that Chromium,
+// Firefox and WebKit never share the two cores with the integration suites (that made browser
+// timings erratic).
+// Workers: vitest's default is one fewer than the cores, so one on the 2-core CI machine, where a
+// file spends much of its time waiting (HTTP round trips, child processes, PostgreSQL, Ceph, a
+// browser's page loads) and left the second core idle: 26 minutes for unit+int and 9 for the
+// browsers. Two workers in each phase, the slowest files first (vitest.config.ts), so the longest
+// file (axe on every page, 2.5 minutes; the bench test, 5.5) runs beside the others, not after them.
+const workers = `--maxWorkers=${Math.max(2, os.availableParallelism() - 1)}`;
 const phases = [
-  { name: 'unit+int', args: ['--project', 'unit', '--project', 'int', `--maxWorkers=${intWorkers}`, `--minWorkers=1`] },
-  { name: 'e2e', args: ['--project', 'e2e', '--maxWorkers=1', '--minWorkers=1'] },
+  { name: 'unit+int', args: ['--project', 'unit', '--project', 'int', workers, '--minWorkers=1'] },
+  { name: 'e2e', args: ['--project', 'e2e', workers, '--minWorkers=1'] },
 ];
 const only = extraArgs.length > 0;
 const [cmd, pre] = pnpm();
