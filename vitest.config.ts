@@ -1,7 +1,7 @@
 // Tiers by file name (see STYLE.md): *.unit.test.ts pure, *.int.test.ts real database/HTTP/ffmpeg/SMTP,
 // *.e2e.test.ts real browser. `pnpm test` runs all three.
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
@@ -63,6 +63,9 @@ class SlowestFirstSequencer extends BaseSequencer {
   }
 }
 
+/** Browser files that run alone, after the others (the e2e-alone project). */
+const ALONE = ['packages/web/e2e/engines.e2e.test.ts', 'packages/web/e2e/captions.e2e.test.ts'];
+
 export default defineConfig({
   test: {
     sequence: { sequencer: SlowestFirstSequencer },
@@ -88,8 +91,22 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['packages/*/test/**/*.e2e.test.ts', 'packages/*/e2e/**/*.e2e.test.ts'],
+          exclude: [...configDefaults.exclude, ...ALONE],
           environment: 'node',
           pool: 'forks',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        // The WebKitGTK journeys, after the other browser files and one at a time: WebKitWebDriver
+        // fails under load (docs/browsers-and-runtime.md, "WebKitGTK under load").
+        test: {
+          name: 'e2e-alone',
+          include: ALONE,
+          environment: 'node',
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

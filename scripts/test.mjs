@@ -67,7 +67,8 @@ if (process.env.TEST_S3_ENDPOINT) {
 const workers = `--maxWorkers=${Math.max(2, os.availableParallelism() - 1)}`;
 const phases = [
   { name: 'unit+int', args: ['--project', 'unit', '--project', 'int', workers, '--minWorkers=1'] },
-  { name: 'e2e', args: ['--project', 'e2e', workers, '--minWorkers=1'] },
+  // e2e-alone: the WebKitGTK files, after the others and one at a time (vitest.config.ts).
+  { name: 'e2e', args: ['--project', 'e2e', '--project', 'e2e-alone', workers, '--minWorkers=1'] },
 ];
 const only = extraArgs.length > 0;
 const [cmd, pre] = pnpm();
