@@ -3,6 +3,7 @@
 // Gateway (S3) on loopback, builds the production bundles the browser tests use, runs vitest, and
 // prints one closing summary line.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ensureSystemPackages, installDependencies, pnpm, pnpmRun, requireSupportedNode, run } from './lib.mjs';
 import { startPgCluster } from './pgCluster.mjs';
@@ -55,12 +56,19 @@ if (process.env.TEST_S3_ENDPOINT) {
   console.log(`Ceph RGW (S3) for the tests: ${rgw.endpoint} (ready in ${(rgw.readyMs / 1000).toFixed(1)} s)`);
 }
 
-// Two phases: the unit and integration suites first, then the browser suites on a quiet machine
-// (two cores run Chromium, the server and the test at once; sharing them with the integration
-// suites made browser timings erratic).
+// Two phases: the unit and integration suites first, then the browser suites, so that Chromium,
+// Firefox and WebKit never share the two cores with the integration suites (that made browser
+// timings erratic).
+// Workers: vitest's default is one fewer than the cores, so one on the 2-core CI machine, where a
+// file spends much of its time waiting (HTTP round trips, child processes, PostgreSQL, Ceph, a
+// browser's page loads) and left the second core idle: 26 minutes for unit+int and 9 for the
+// browsers. Two workers in each phase, the slowest files first (vitest.config.ts), so the longest
+// file (axe on every page, 2.5 minutes; the bench test, 5.5) runs beside the others, not after them.
+const workers = `--maxWorkers=${Math.max(2, os.availableParallelism() - 1)}`;
 const phases = [
-  { name: 'unit+int', args: ['--project', 'unit', '--project', 'int'] },
-  { name: 'e2e', args: ['--project', 'e2e'] },
+  { name: 'unit+int', args: ['--project', 'unit', '--project', 'int', workers, '--minWorkers=1'] },
+  // e2e-alone: the WebKitGTK files, after the others and one at a time (vitest.config.ts).
+  { name: 'e2e', args: ['--project', 'e2e', '--project', 'e2e-alone', workers, '--minWorkers=1'] },
 ];
 const only = extraArgs.length > 0;
 const [cmd, pre] = pnpm();
