@@ -1,4 +1,4 @@
-/** The desktop shell: sign-in gate, then the dashboard and the bulk upload screen. */
+/** The desktop shell: sign-in gate, then the dashboard, the bulk upload screen and leak tracing. */
 import { Button, SecondFactorSetup, Spinner } from '@members/ui';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -6,9 +6,10 @@ import type { DesktopApi, SessionState } from '../shared/ipc.js';
 import { createDesktopApiClient } from './apiClient.js';
 import { BulkUpload } from './bulk/BulkUpload.js';
 import { Dashboard } from './Dashboard.js';
+import { Leaks } from './Leaks.js';
 import { SignIn } from './SignIn.js';
 
-type Screen = 'dashboard' | 'bulk';
+type Screen = 'dashboard' | 'bulk' | 'leaks';
 
 /** Spec §8: keep unused data 5 minutes, retry failed fetches 3 times (1 s doubling to 30 s), never retry mutations. */
 function makeQueryClient() {
@@ -82,6 +83,14 @@ export function App({ desktop }: { desktop: DesktopApi }) {
           >
             Bulk upload
           </Button>
+          <Button
+            variant={screen === 'leaks' ? 'primary' : 'ghost'}
+            size="sm"
+            onClick={() => setScreen('leaks')}
+            aria-current={screen === 'leaks' ? 'page' : undefined}
+          >
+            Leak tracing
+          </Button>
         </nav>
         <span className="muted desk-user">
           {session.user.email} · {session.serverUrl}
@@ -104,6 +113,7 @@ export function App({ desktop }: { desktop: DesktopApi }) {
         <div hidden={screen !== 'bulk'}>
           <BulkUpload desktop={desktop} api={api} />
         </div>
+        {screen === 'leaks' && <Leaks desktop={desktop} api={api} />}
       </main>
     </QueryClientProvider>
   );

@@ -44,5 +44,6 @@ export function createDesktopApi(send: Transport, extras: TransportExtras): Desk
       onChange: extras.onUploadsChanged,
     },
     shell: { openExternal: (input) => invoke('shell:openExternal', input) },
+    leaks: { examine: (input) => invoke('leaks:examine', input) },
   };
 }

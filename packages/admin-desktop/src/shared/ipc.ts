@@ -86,6 +86,16 @@ export const ipcSchemas = {
   'uploads:controlAll': z.object({ action: z.enum(['pause', 'resume', 'clearFinished']) }).strict(),
   'uploads:snapshot': empty,
   'shell:openExternal': z.object({ url: z.string().max(2000).url() }).strict(),
+  'leaks:examine': z
+    .object({
+      path: filePath,
+      videoId: z
+        .string()
+        .max(64)
+        .regex(/^[A-Za-z0-9_-]+$/, 'Invalid video id')
+        .optional(),
+    })
+    .strict(),
 } as const;
 
 export type IpcChannel = keyof typeof ipcSchemas;
@@ -167,5 +177,9 @@ export interface DesktopApi {
   };
   shell: {
     openExternal(input: IpcRequest<'shell:openExternal'>): Promise<void>;
+  };
+  leaks: {
+    /** Sends a chosen local file to POST /admin/leaks/examinations (multipart, streamed from disk by the main process). */
+    examine(input: IpcRequest<'leaks:examine'>): Promise<ApiAnswer>;
   };
 }
