@@ -67,7 +67,7 @@ describe('leak tracing in the desktop renderer (dev bridge)', () => {
     await page.getByRole('button', { name: 'Examine copy' }).click();
     const outcome = page.locator('[data-testid=leak-outcome][data-status=done]');
     await outcome.waitFor({ timeout: 60_000 });
-    expect(await outcome.innerText()).toContain('No match: no member is named.');
+    expect(String(await outcome.textContent())).toContain('No match: no member is named.');
     await page.locator('.leak-history tbody tr').first().getByText('no match').waitFor({ timeout: 20_000 });
 
     const sha256 = createHash('sha256').update(fs.readFileSync(copy)).digest('hex');

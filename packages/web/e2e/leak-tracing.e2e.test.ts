@@ -1,14 +1,16 @@
 /**
  * Leak tracing in Chromium (docs/leak-tracing.md): the admin opens /admin, follows "Leak tracing",
  * picks a small unmarked MP4 and sends it; the screen polls the examination and says in plain words
- * that no member is named, and the past examinations list it with who asked. A member opening
- * /admin/leaks reads 'Access Denied'. No CSP violation.
+ * that no member is named, and the past examinations list it with who asked; the screen with an
+ * outcome has no WCAG 2.2 AA violation (axe-core). A member opening /admin/leaks reads 'Access
+ * Denied'. No CSP violation.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedMember, billingTestKit, makeMp4, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
+import { axeViolations } from './axe';
 import { ageVerifiedContext, collectCspViolations, ensureBuilt, launchChromium, signIn, WEB_DIST } from './browser';
 
 const T = 30_000;
@@ -46,15 +48,30 @@ describe('leak tracing in the browser', () => {
       await page.getByRole('button', { name: 'Examine copy' }).click();
       const outcome = page.getByTestId('leak-outcome');
       await outcome.and(page.locator('[data-status=done]')).waitFor({ timeout: T });
-      expect(await outcome.innerText()).toContain('No match: no member is named.');
-      expect(await outcome.innerText()).toContain('leaked-copy.mp4');
+      expect(String(await outcome.textContent())).toContain('No match: no member is named.');
+      expect(String(await outcome.textContent())).toContain('leaked-copy.mp4');
       const row = page.locator('.leak-history tbody tr').first();
       await row.getByText('no match').waitFor({ timeout: T });
-      expect(await row.innerText()).toContain(TEST_ADMIN.email);
+      expect(String(await row.textContent())).toContain(TEST_ADMIN.email);
     } finally {
       await ctx.close();
     }
     expect(cspViolations).toEqual([]);
+    // axe is injected as a script: a context of its own, without the CSP.
+    const axeCtx = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    await axeCtx.addInitScript(() => localStorage.setItem('ageVerified', 'true'));
+    const axePage = await axeCtx.newPage();
+    try {
+      await signIn(axePage, server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+      await axePage.waitForURL(`${server.url}/admin`, { timeout: T });
+      await axePage.goto(`${server.url}/admin/leaks`);
+      await axePage.getByLabel('Leaked copy').setInputFiles(copy);
+      await axePage.getByRole('button', { name: 'Examine copy' }).click();
+      await axePage.locator('[data-testid=leak-outcome][data-status=done]').waitFor({ timeout: T });
+      expect(await axeViolations(axePage, 'web /admin/leaks')).toEqual([]);
+    } finally {
+      await axeCtx.close();
+    }
   }, 120_000);
 
   it("a member opening /admin/leaks reads 'Access Denied'", async () => {

@@ -155,14 +155,15 @@ export function LeakTracing({ client, chooseFile }: LeakTracingProps) {
       )}
       <form className="leak-form" onSubmit={submit}>
         <div className="field">
-          <label htmlFor={fileId}>Leaked copy</label>
+          {/* A label would rename the desktop's button: there the heading-like text names the group instead. */}
+          {chooseFile ? <span id={`${fileId}-label`}>Leaked copy</span> : <label htmlFor={fileId}>Leaked copy</label>}
           {chooseFile ? (
             <div className="inline-form">
               <Button
                 id={fileId}
                 type="button"
                 variant="secondary"
-                aria-describedby={`${fileId}-hint`}
+                aria-describedby={`${fileId}-label ${fileId}-hint`}
                 onClick={async () => setFile((await chooseFile()) ?? file)}
               >
                 Choose file…
