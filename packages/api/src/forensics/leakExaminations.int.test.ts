@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { leakExaminationSchema, leakExaminationsAnswerSchema } from '@members/ui/api/schemas';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness';
 import { ingestVideoFile } from '../catalog/ingest';
@@ -93,7 +94,9 @@ async function settled(server: TestServer, token: string, id: string) {
   for (let i = 0; i < 600; i++) {
     const a = await api.get(`/admin/leaks/examinations/${id}`, token);
     expect(a.status).toBe(200);
-    if (a.body.data.status === 'done' || a.body.data.status === 'failed') return a.body.data;
+    // Every answer is what the shared schema (and so the OpenAPI document and the clients) says.
+    const examination = leakExaminationSchema.parse(a.body.data);
+    if (examination.status === 'done' || examination.status === 'failed') return a.body.data;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error('the examination never finished');
@@ -166,6 +169,8 @@ forEachStore('leak tracing: the admin API', (kind) => {
     const list = await apiClient(server.url).get('/admin/leaks/examinations', admin.token);
     expect(list.status).toBe(200);
     expect(list.body.data).toMatchObject({ enabled: true, maxBytes: CAP });
+    leakExaminationsAnswerSchema.parse(list.body.data);
+    leakExaminationSchema.parse(sent.body.data);
     expect(list.body.data.examinations[0]).toMatchObject({
       examinationId: sent.body.data.id,
       examinedBy: admin.email,
