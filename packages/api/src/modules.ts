@@ -11,6 +11,7 @@ import { catalogModule } from './catalog/index.js';
 import { chatModule } from './chat/index.js';
 import { customRequestsModule } from './customRequests/index.js';
 import type { Projection } from './eventstore/projections.js';
+import { forensicsModule } from './forensics/index.js';
 import { geoModule } from './geo/index.js';
 import { identityModule } from './identity/index.js';
 import { mailModule } from './mail/index.js';
@@ -36,6 +37,7 @@ export const modules: AppModule[] = [
   mailModule,
   chatModule,
   customRequestsModule,
+  forensicsModule,
   // Last: its document lists every route mounted before it.
   apiDocsModule,
 ];

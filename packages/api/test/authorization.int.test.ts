@@ -306,6 +306,26 @@ function multipartUpload(fx: Fixtures): Buffer {
   ]);
 }
 
+/** A leaked copy sent for examination: the 1-second MP4 as the `file` part. */
+function multipartLeakCopy(fx: Fixtures): Buffer {
+  return Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="copy.mp4"\r\nContent-Type: video/mp4\r\n\r\n`),
+    fs.readFileSync(fx.mp4),
+    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+  ]);
+}
+/** An examination waiting in the queue table (the GET's target), written once per store. */
+async function queuedExamination(fx: Fixtures): Promise<string> {
+  const id = 'matrix-examination';
+  if (!(await fx.server.ctx.db.get('SELECT 1 AS one FROM leak_examinations WHERE id = ?', [id])))
+    await fx.server.ctx.db.run(
+      `INSERT INTO leak_examinations (id, requested_by, file_name, size_bytes, sha256, video_id, status, process, created_at)
+       VALUES (?, ?, 'copy.mp4', 1, ?, NULL, 'queued', 'elsewhere:1', ?)`,
+      [id, fx.admin.id, '0'.repeat(64), new Date().toISOString()],
+    );
+  return id;
+}
+
 const CAPTION_VTT = 'WEBVTT\n\n00:00:00.100 --> 00:00:00.900\nMatrix caption\n';
 /** A caption upload: `language` and a small WebVTT `file`. */
 function multipartCaption(language: string): Buffer {
@@ -833,6 +853,22 @@ const MATRIX: Record<string, Cell> = {
     prepare: async () => ({ path: '/api/chat/socket', query: 'ticket=not-redeemed-on-a-plain-get' }),
   },
   'GET /api/admin/chat/conversations': { expect: adminOnly(200) },
+  'POST /api/admin/leaks/examinations': {
+    expect: adminOnly(409),
+    note: 'a real 1-second MP4 as the multipart `file`; FORENSIC_WATERMARK is off in the matrix, so the admin passes the guard and gets 409 leak.watermark_off (copies are examined in forensics/leakExaminations.int.test.ts)',
+    prepare: async (_p, fx) => ({
+      method: 'POST',
+      path: '/api/admin/leaks/examinations',
+      body: multipartLeakCopy(fx),
+      contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    }),
+  },
+  'GET /api/admin/leaks/examinations': { expect: adminOnly(200) },
+  'GET /api/admin/leaks/examinations/:id': {
+    expect: adminOnly(200),
+    note: 'an examination row written straight to the queue table (none can be sent with the mark off)',
+    prepare: async (_p, fx) => ({ path: `/api/admin/leaks/examinations/${await queuedExamination(fx)}` }),
+  },
   'GET /api/admin/chat/conversations/:userId/messages': {
     expect: adminOnly(200),
     prepare: async (_p, fx) => ({ path: `/api/admin/chat/conversations/${(fx.accounts.monthly as Account).id}/messages` }),

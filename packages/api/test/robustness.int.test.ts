@@ -317,6 +317,9 @@ forEachStore('robustness', (kind) => {
         'GET /api/geo/check',
         'POST /api/admin/users/:id/approve',
         'GET /api/admin/audit/verify',
+        'POST /api/admin/leaks/examinations',
+        'GET /api/admin/leaks/examinations',
+        'GET /api/admin/leaks/examinations/:id',
       ])
         expect(keys).toContain(expected);
       expect(new Set(keys).size).toBe(keys.length);

@@ -15,6 +15,7 @@ export { type Column, DataTable, type DataTableProps } from './components/DataTa
 export { Alert, EmptyState, Spinner } from './components/Feedback';
 export { CheckboxField, FormField, type FormFieldProps, SelectField, TextAreaField } from './components/FormField';
 export { LazyAnalyticsCharts } from './components/LazyAnalyticsCharts';
+export { LeakTracing, type LeakTracingProps, leakKeys, leakOutcomeInWords } from './components/LeakTracing';
 export { ERASE_REASON_MAX, MemberHistoryView, type MemberHistoryViewProps } from './components/MemberHistoryView';
 export { MemberSearch, type MemberSearchProps } from './components/MemberSearch';
 export { PasswordField, type PasswordFieldProps } from './components/PasswordField';

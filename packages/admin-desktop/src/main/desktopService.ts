@@ -4,9 +4,10 @@
  * wires it to `ipcMain.handle`, the dev bridge to HTTP; neither adds behaviour of its own.
  * Only files the admin chose (dialog, drop, folder) may be probed or uploaded.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { describeIssues } from '../shared/describeIssues.js';
-import { type IpcAnswer, type IpcChannel, type IpcRequest, ipcSchemas, type MediaInfo } from '../shared/ipc.js';
+import { type ApiAnswer, type IpcAnswer, type IpcChannel, type IpcRequest, ipcSchemas, type MediaInfo } from '../shared/ipc.js';
 import { type ChatLive, type ChatLiveOptions, createChatLive, type Notifier } from './chatLive.js';
 import { isExplorerUrl } from './externalLinks.js';
 import * as media from './media.js';
@@ -143,6 +144,33 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
     },
     'uploads:snapshot': async () => queue.snapshot(),
     'chat:state': async () => chat.state(),
+    // Leak tracing (docs/leak-tracing.md): the chosen copy streamed from disk as multipart, never read into memory.
+    'leaks:examine': async (r): Promise<ApiAnswer> => {
+      if (!session.state().user)
+        return { status: 401, body: { success: false, error: 'Please log in to continue', code: 'auth.required' } as ApiAnswer['body'] };
+      const file = requireChosen(r.path);
+      for (let attempt = 0; ; attempt++) {
+        const form = new FormData();
+        if (r.videoId) form.set('videoId', r.videoId);
+        form.set('file', await fs.openAsBlob(file), path.basename(file));
+        const token = session.accessToken();
+        let res: Response;
+        try {
+          res = await fetch(`${session.serverUrl()}/api/admin/leaks/examinations`, {
+            method: 'POST',
+            headers: token ? { authorization: `Bearer ${token}` } : {},
+            body: form,
+          });
+        } catch (err) {
+          return { status: 0, body: { success: false, error: `Cannot reach the server: ${(err as Error).message}` } };
+        }
+        if (res.status === 401 && attempt === 0 && (await session.refresh())) continue;
+        const body = (await res
+          .json()
+          .catch(() => ({ success: false, error: `Sending the copy failed (${res.status})` }))) as ApiAnswer['body'];
+        return { status: res.status, body };
+      }
+    },
     'shell:openExternal': async (r) => {
       if (!isExplorerUrl(r.url)) throw new Error('Only block explorer links open outside the app');
       await deps.openExternal(r.url);

@@ -1,4 +1,4 @@
-/** The desktop shell: sign-in gate, then the dashboard, the members' chat and the bulk upload screen. */
+/** The desktop shell: sign-in gate, then the dashboard, the members' chat, the bulk upload screen and leak tracing. */
 import { Button, SecondFactorSetup, Spinner, StatusBadge } from '@members/ui';
 import type { ApiClient } from '@members/ui/api';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -8,9 +8,10 @@ import { createDesktopApiClient } from './apiClient.js';
 import { BulkUpload } from './bulk/BulkUpload.js';
 import { ChatScreen, useUnreadConversations } from './chat/Chat.js';
 import { Dashboard } from './Dashboard.js';
+import { Leaks } from './Leaks.js';
 import { SignIn } from './SignIn.js';
 
-type Screen = 'dashboard' | 'chat' | 'bulk';
+type Screen = 'dashboard' | 'chat' | 'bulk' | 'leaks';
 
 /** The nav's Chat button with the number of conversations holding unread member messages. */
 function ChatNavButton({ desktop, api, current, onClick }: { desktop: DesktopApi; api: ApiClient; current: boolean; onClick(): void }) {
@@ -101,6 +102,14 @@ export function App({ desktop }: { desktop: DesktopApi }) {
           >
             Bulk upload
           </Button>
+          <Button
+            variant={screen === 'leaks' ? 'primary' : 'ghost'}
+            size="sm"
+            onClick={() => setScreen('leaks')}
+            aria-current={screen === 'leaks' ? 'page' : undefined}
+          >
+            Leak tracing
+          </Button>
         </nav>
         <span className="muted desk-user">
           {session.user.email} · {session.serverUrl}
@@ -124,6 +133,7 @@ export function App({ desktop }: { desktop: DesktopApi }) {
         <div hidden={screen !== 'bulk'}>
           <BulkUpload desktop={desktop} api={api} />
         </div>
+        {screen === 'leaks' && <Leaks desktop={desktop} api={api} />}
       </main>
     </QueryClientProvider>
   );

@@ -4,7 +4,15 @@
  * renderer holds no token and makes no network request of its own (the CSP forbids it anyway).
  * The dashboard's single-file upload form is routed into the tus upload queue.
  */
-import { type ApiClient, ApiError, createApiClient, createSessionStore, type UploadVideoPayload } from '@members/ui/api';
+import {
+  type ApiClient,
+  ApiError,
+  createApiClient,
+  createSessionStore,
+  isErrorCode,
+  type LeakExamination,
+  type UploadVideoPayload,
+} from '@members/ui/api';
 import type { DesktopApi } from '../shared/ipc.js';
 
 /** A base URL that never resolves: every call is intercepted below. */
@@ -96,6 +104,32 @@ async function uploadThroughQueue(
   });
 }
 
+/** Files chosen with the native dialog, by the stand-in File the shared screens hold for them. */
+const localPaths = new WeakMap<Blob, string>();
+
+/** A stand-in File for a local path (no bytes read): the main process sends the file itself. */
+export function localFile(filePath: string): File {
+  const file = new File([], filePath.split(/[\\/]/).pop() || 'copy');
+  localPaths.set(file, filePath);
+  return file;
+}
+
+/** Leak tracing's upload: the main process streams the local file to the server (`leaks:examine`). */
+async function examineThroughMain(desktop: DesktopApi, file: Blob, videoId?: string): Promise<LeakExamination> {
+  let filePath = localPaths.get(file);
+  if (!filePath) {
+    const dropped = file instanceof File ? desktop.files.pathOf(file) : undefined;
+    if (!dropped) throw new ApiError(0, 'Use "Choose file…" in this window: the file location is not available here');
+    [filePath] = await desktop.files.expand({ paths: [dropped] });
+    if (!filePath) throw new ApiError(0, 'That file cannot be read');
+  }
+  const answer = await desktop.leaks.examine({ path: filePath, ...(videoId ? { videoId } : {}) });
+  const code = (answer.body as { code?: unknown }).code;
+  if (answer.status < 200 || answer.status >= 300 || !answer.body.success)
+    throw new ApiError(answer.status, answer.body.error ?? 'Failed to send the copy', undefined, isErrorCode(code) ? code : undefined);
+  return answer.body.data as LeakExamination;
+}
+
 export function createDesktopApiClient(desktop: DesktopApi, onSignedOut: () => void): ApiClient {
   const client = createApiClient({
     baseUrl: BASE,
@@ -104,5 +138,9 @@ export function createDesktopApiClient(desktop: DesktopApi, onSignedOut: () => v
     onUnauthorized: onSignedOut,
     onForbidden: () => {},
   });
-  return { ...client, uploadVideo: (payload, onProgress) => uploadThroughQueue(desktop, payload, onProgress) };
+  return {
+    ...client,
+    uploadVideo: (payload, onProgress) => uploadThroughQueue(desktop, payload, onProgress),
+    examineLeakCopy: (file, opts = {}) => examineThroughMain(desktop, file, opts.videoId),
+  };
 }

@@ -48,5 +48,6 @@ export function createDesktopApi(send: Transport, extras: TransportExtras): Desk
     },
     shell: { openExternal: (input) => invoke('shell:openExternal', input) },
     chat: { state: () => invoke('chat:state'), onMessage: extras.onChatMessage, onState: extras.onChatState },
+    leaks: { examine: (input) => invoke('leaks:examine', input) },
   };
 }

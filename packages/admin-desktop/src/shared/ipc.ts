@@ -87,6 +87,16 @@ export const ipcSchemas = {
   'uploads:snapshot': empty,
   'chat:state': empty,
   'shell:openExternal': z.object({ url: z.string().max(2000).url() }).strict(),
+  'leaks:examine': z
+    .object({
+      path: filePath,
+      videoId: z
+        .string()
+        .max(64)
+        .regex(/^[A-Za-z0-9_-]+$/, 'Invalid video id')
+        .optional(),
+    })
+    .strict(),
 } as const;
 
 export type IpcChannel = keyof typeof ipcSchemas;
@@ -188,5 +198,9 @@ export interface DesktopApi {
     /** Every new message of every conversation, as the main process receives it. */
     onMessage(listener: (m: LiveChatMessage) => void): () => void;
     onState(listener: (s: ChatLiveState) => void): () => void;
+  };
+  leaks: {
+    /** Sends a chosen local file to POST /admin/leaks/examinations (multipart, streamed from disk by the main process). */
+    examine(input: IpcRequest<'leaks:examine'>): Promise<ApiAnswer>;
   };
 }

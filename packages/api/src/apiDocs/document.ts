@@ -26,6 +26,7 @@ const TAGS = [
   { name: 'billing', description: 'Plans, Bitcoin payment requests and submissions, subscriptions, verification' },
   { name: 'chat', description: "Members' live chat with the team (text, WebSocket push), the admin inbox" },
   { name: 'uploads', description: 'tus 1.0 resumable uploads (binary, not JSON)' },
+  { name: 'forensics', description: 'Leak tracing: which member a leaked copy was streamed by' },
   { name: 'admin', description: 'Admin-only routes' },
   { name: 'audit', description: 'Tamper-evident history reports' },
   { name: 'site', description: 'Public site config, region check, health' },

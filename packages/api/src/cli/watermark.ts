@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { closeContext, createContext } from '../context.js';
-import { describeIdentification, examineCopy } from '../forensics/index.js';
+import { describeExamination, examineCopy } from '../forensics/index.js';
 import { allProjections } from '../modules.js';
 import type { CliCommand } from './command.js';
 
@@ -33,7 +33,7 @@ export const watermarkIdentify: CliCommand = {
         file,
         videoId ? { videoId } : {},
       );
-      console.log(describeIdentification(r));
+      console.log(describeExamination(r));
       console.error(`(file SHA-256 ${r.sha256}; ${((Date.now() - started) / 1000).toFixed(1)} s)`);
       return r.kind === 'identified' ? 0 : 1;
     } finally {

@@ -164,6 +164,10 @@ export const envDocs: Record<string, EnvVarDoc> = {
     meaning:
       "Leak tracing: every rendition transcoded twice (A/B, 1 s segments) so each member's playlist spells their code; about twice the transcode CPU and segment storage, no progressive files (docs/leak-tracing.md)",
   },
+  LEAK_COPY_MAX_BYTES: {
+    meaning:
+      'the largest leaked copy an admin may upload to the Leak tracing screen (`POST /api/admin/leaks/examinations`): streamed to a temporary file, refused with 413 `leak.file_too_large` beyond it (docs/leak-tracing.md)',
+  },
   FFMPEG_PATH: {
     default: '`/usr/bin/ffmpeg`, else the `@ffmpeg-installer` static build',
     meaning:

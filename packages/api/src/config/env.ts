@@ -122,6 +122,8 @@ export const envSchema = z.object({
     .default('veryfast'),
   /** Leak tracing: every rendition transcoded in A/B variants spelling each member's code in their playlists (docs/leak-tracing.md). */
   FORENSIC_WATERMARK: bool.default(false),
+  /** The largest leaked copy an admin may upload to be examined (POST /api/admin/leaks/examinations; 413 beyond it). */
+  LEAK_COPY_MAX_BYTES: intFrom(2 * 1024 ** 3, 1),
   /** The ffmpeg and ffprobe binaries (media/ffmpeg.ts reads them; default: Debian's /usr/bin, then the npm static builds). */
   FFMPEG_PATH: z.string().min(1).optional(),
   FFPROBE_PATH: z.string().min(1).optional(),

@@ -37,7 +37,7 @@ export interface RouteDoc {
   /** The JSON body (the schema the handler parses with `jsonBody`). */
   body?: z.ZodType;
   /** Success answers: status → the schema of `data` in `{ success: true, data }`. */
-  ok?: Partial<Record<200 | 201, z.ZodType>>;
+  ok?: Partial<Record<200 | 201 | 202, z.ZodType>>;
   /** Refusals besides the ones `access` and the request schemas imply (400/401/403/413 are added). */
   errors?: number[];
   /** Rate-limited per client address (429). */
@@ -106,7 +106,10 @@ export function describe(doc: RouteDoc): MiddlewareHandler {
       content: json(errorEnvelopeSchema),
     };
   for (const [status, data] of Object.entries(doc.ok ?? {})) {
-    responses[status] = { description: status === '201' ? 'Created' : 'OK', content: json(dataEnvelope(data)) };
+    responses[status] = {
+      description: status === '201' ? 'Created' : status === '202' ? 'Accepted: the work goes on in the background' : 'OK',
+      content: json(dataEnvelope(data)),
+    };
   }
   Object.assign(responses, doc.responses as DescribeRouteOptions['responses']);
   // http/sameOrigin.ts: a JSON route refuses any other body type.

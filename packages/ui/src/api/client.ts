@@ -29,6 +29,8 @@ import type {
   DeletedVideo,
   EmailVerified,
   GeoCheck,
+  LeakExamination,
+  LeakExaminations,
   LoginResult,
   MemberHistory,
   MemberListRow,
@@ -589,6 +591,19 @@ export function createApiClient(options: ApiClientOptions = {}) {
       request<DeletedCaption>('DELETE', `/admin/videos/${encodeURIComponent(id)}/captions/${encodeURIComponent(language)}`, {
         fallbackError: 'Failed to remove captions',
       }),
+    // leak tracing (docs/leak-tracing.md)
+    /** Past examinations (newest first), whether this server marks streams, and the largest copy accepted. */
+    leakExaminations: () => get<LeakExaminations>('/admin/leaks/examinations', { fallbackError: 'Failed to load the examinations' }),
+    /** Sends a leaked copy to be examined in the background: poll `leakExamination(id)` for the outcome. */
+    examineLeakCopy: (file: Blob, opts: { videoId?: string; fileName?: string } = {}, onProgress?: (fraction: number) => void) => {
+      const form = new FormData();
+      // Fields first, the file last: the server streams the file to disk as it arrives.
+      if (opts.videoId) form.set('videoId', opts.videoId);
+      form.set('file', file, opts.fileName ?? (file instanceof File && file.name ? file.name : 'copy'));
+      return upload<LeakExamination>('/admin/leaks/examinations', form, onProgress, 'Failed to send the copy');
+    },
+    leakExamination: (id: string) =>
+      get<LeakExamination>(`/admin/leaks/examinations/${encodeURIComponent(id)}`, { fallbackError: 'Failed to load the examination' }),
     analytics: async (): Promise<AnalyticsPoint[]> => toAnalyticsPoints(await get<AnalyticsAnswer>('/admin/analytics')),
 
     // chat (docs/chat.md)

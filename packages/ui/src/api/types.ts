@@ -26,6 +26,10 @@ import type {
   emailVerifiedAnswerSchema,
   featuredVideoSchema,
   geoCheckSchema,
+  leakExaminationRecordSchema,
+  leakExaminationSchema,
+  leakExaminationsAnswerSchema,
+  leakOutcomeSchema,
   memberHistoryAnswerSchema,
   memberHistoryEntrySchema,
   memberListRowSchema,
@@ -118,6 +122,12 @@ export type DeletedVideo = z.infer<typeof deletedVideoSchema>;
 export type AddedCaption = z.infer<typeof addedCaptionSchema>;
 export type DeletedCaption = z.infer<typeof deletedCaptionSchema>;
 export type GeoCheck = z.infer<typeof geoCheckSchema>;
+
+/** Leak tracing (docs/leak-tracing.md): one examination of a leaked copy, its outcome, and the record of past ones. */
+export type LeakExamination = z.infer<typeof leakExaminationSchema>;
+export type LeakOutcome = z.infer<typeof leakOutcomeSchema>;
+export type LeakExaminationRecord = z.infer<typeof leakExaminationRecordSchema>;
+export type LeakExaminations = z.infer<typeof leakExaminationsAnswerSchema>;
 
 export type PlanType = z.infer<typeof planTypeSchema>;
 /** One plan as GET /subscriptions/plans answers it. */

@@ -36,6 +36,7 @@ const Account = lazy(() => import('../pages/account/Account'));
 const RejectedAccount = lazy(() => import('../pages/account/RejectedAccount'));
 const ConfirmEmail = lazy(() => import('../pages/auth/ConfirmEmail'));
 const AdminMember = lazy(() => import('../pages/admin/Member'));
+const AdminLeaks = lazy(() => import('../pages/admin/Leaks'));
 const Chat = lazy(() => import('../pages/Chat'));
 const CustomRequests = lazy(() => import('../pages/CustomRequests'));
 
@@ -60,6 +61,7 @@ export const router = createBrowserRouter([
       { path: 'subscription', element: page(<Subscription />) },
       { path: 'admin', element: page(<Admin />) },
       { path: 'admin/users/:id', element: page(<AdminMember />) },
+      { path: 'admin/leaks', element: page(<AdminLeaks />) },
       { path: 'models', element: page(<Models />) },
       { path: '2257', element: page(<Records2257 />) },
       { path: 'contact', element: page(<Contact />) },

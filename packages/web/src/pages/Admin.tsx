@@ -1,4 +1,4 @@
-/** `/admin`: the shared AdminDashboard, the members' chat inbox and the custom requests queue for admins; 'Access Denied' for everyone else. */
+/** `/admin`: the shared AdminDashboard, the members' chat inbox and the custom requests queue for admins, a link to Leak tracing; 'Access Denied' for everyone else. */
 import { AdminAccessDenied, AdminDashboard, ChatInbox, CustomRequestsQueue } from '@members/ui';
 import { Link, Navigate } from 'react-router-dom';
 import { useSession } from '../app/session';
@@ -12,6 +12,9 @@ export default function Admin() {
   return (
     <div className="container section">
       <h1>Admin Dashboard</h1>
+      <nav aria-label="Admin screens" className="admin-screens">
+        <Link to="/admin/leaks">Leak tracing</Link>
+      </nav>
       <AdminDashboard
         models={site.models.map((m) => m.name)}
         explorerTemplate={site.bitcoin.explorerTxUrl}

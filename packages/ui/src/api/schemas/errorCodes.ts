@@ -150,6 +150,16 @@ export const ERROR_CODES = {
   'chat.not_own_message': { status: 403, meaning: 'A member may delete only their own messages' },
   'chat.invalid_ticket': { status: 401, meaning: 'The chat socket ticket is invalid, used or expired' },
   'chat.member_not_found': { status: 404, meaning: 'No such member to chat with' },
+  // Leak tracing (docs/leak-tracing.md)
+  'leak.watermark_off': {
+    status: 409,
+    meaning: 'Leak tracing is off on this server (`FORENSIC_WATERMARK`): no stream carries a mark to read a copy by',
+  },
+  'leak.form_required': { status: 415, meaning: 'A leaked copy must be sent as multipart/form-data (`file`, optional `videoId`)' },
+  'leak.file_required': { status: 400, meaning: 'The form has no `file` part, or it is empty' },
+  'leak.file_too_large': { status: 413, meaning: 'The copy is over `LEAK_COPY_MAX_BYTES`; nothing is kept' },
+  'leak.queue_full': { status: 503, meaning: 'Too many copies are waiting to be examined on this server; try again later' },
+  'leak.examination_not_found': { status: 404, meaning: 'No such examination of a leaked copy' },
   // Admin and operations
   'member.not_found': { status: 404, meaning: 'No such member (an admin’s history view)' },
   'audit.signing_not_configured': { status: 409, meaning: 'Checkpoint signing needs `AUDIT_SIGNING_KEY`' },

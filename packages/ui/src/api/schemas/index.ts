@@ -11,5 +11,6 @@ export * from './chat';
 export * from './envelope';
 export * from './errorCodes';
 export * from './identity';
+export * from './leaks';
 export * from './runners';
 export * from './site';
