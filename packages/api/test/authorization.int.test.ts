@@ -992,6 +992,13 @@ const MATRIX: Record<string, Cell> = {
     note: "every session of the caller's account but the caller's own",
     prepare: async () => ({ method: 'DELETE', path: '/api/users/me/sessions' }),
   },
+  // The reply mail setting (chat/replyMail.routes.ts): the caller's own, like the other settings.
+  'GET /api/users/me/notifications': { expect: signedIn(200) },
+  'PUT /api/users/me/notifications': {
+    expect: signedIn(200),
+    note: "turns the caller's own reply mail off",
+    prepare: async () => ({ method: 'PUT', path: '/api/users/me/notifications', ...json({ chatReplyMail: false }) }),
+  },
   'GET /api/payments/subscription': { expect: signedIn(200) },
   'GET /api/subscriptions/current': { expect: signedIn(200) },
 

@@ -65,6 +65,11 @@ it('pnpm bench -- --quick prints and records one table with every figure', async
       /\| Login: argon2id verifications per core \(m=19 MiB, t=2, p=1; OWASP minimum met\)/,
       /\| Web: first-load JS of \/ /,
       /\| Web: time until the age gate is visible/,
+      // The live chat across two processes (bench/chat.ts).
+      /\| Chat fan-out p50, reply posted through one API process to the member's socket on the other, PostgreSQL, [\d,]+ members connected/,
+      /\| Chat fan-out p99, reply posted through one API process/,
+      /\| Chat memory per idle WebSocket connection .* KiB \|/,
+      /\| Chat messages accepted .* messages\/s \|/,
     ])
       expect(md).toMatch(figure);
   } finally {

@@ -5,6 +5,9 @@
  * is arrive in the command; who may write at all (approval, subscription) is the service's question,
  * asked before the command (it depends on the member's standing, not on the conversation).
  *
+ * The member's choice of a mail when the team replies while they are offline (chat/replyMail.ts) is
+ * on the same stream (`ChatReplyMailSet`, on unless turned off): it belongs to the conversation.
+ *
  * `ChatMessageSent.text` is personal data sealed under the member's data key (privacy/codec/personalData.ts,
  * subject `userId`), admin replies included: an erasure shreds the whole conversation's text.
  */
@@ -21,7 +24,8 @@ export const CHAT_TEXT_TOO_LONG = `Message must be at most ${CHAT_MAX_LENGTH} ch
 export type ChatCommand =
   | { type: 'SendChatMessage'; messageId: string; userId: string; from: ChatSide; authorId: string; text: string; now: string }
   | { type: 'MarkChatRead'; userId: string; reader: ChatSide; readerId: string; now: string }
-  | { type: 'DeleteChatMessage'; messageId: string; userId: string; by: ChatSide; actorId: string; now: string };
+  | { type: 'DeleteChatMessage'; messageId: string; userId: string; by: ChatSide; actorId: string; now: string }
+  | { type: 'SetChatReplyMail'; userId: string; enabled: boolean; now: string };
 
 export type ChatMessageSent = {
   type: 'ChatMessageSent';
@@ -36,7 +40,12 @@ export type ChatMessageDeleted = {
   type: 'ChatMessageDeleted';
   data: { messageId: string; userId: string; by: ChatSide; actorId: string; deletedAt: string };
 };
-export type ChatEvent = ChatMessageSent | ChatMessagesRead | ChatMessageDeleted;
+/** The member turned the mail for team replies on or off (account settings). */
+export type ChatReplyMailSet = {
+  type: 'ChatReplyMailSet';
+  data: { userId: string; enabled: boolean; setAt: string };
+};
+export type ChatEvent = ChatMessageSent | ChatMessagesRead | ChatMessageDeleted | ChatReplyMailSet;
 
 interface MessageState {
   from: ChatSide;
@@ -50,6 +59,8 @@ export interface ChatState {
   newest: { member: string | null; admin: string | null };
   /** The newest message of the other side each reader has read up to. */
   readUpTo: { member: string | null; admin: string | null };
+  /** Mail the member when the team replies while they are offline (on unless turned off). */
+  replyMail: boolean;
 }
 
 const other = (side: ChatSide): ChatSide => (side === 'member' ? 'admin' : 'member');
@@ -63,7 +74,12 @@ export function chatTextProblem(text: string): string | null {
 }
 
 export const chatDecider: Decider<ChatCommand, ChatEvent, ChatState> = {
-  initialState: () => ({ messages: new Map(), newest: { member: null, admin: null }, readUpTo: { member: null, admin: null } }),
+  initialState: () => ({
+    messages: new Map(),
+    newest: { member: null, admin: null },
+    readUpTo: { member: null, admin: null },
+    replyMail: true,
+  }),
 
   decide(command, state) {
     switch (command.type) {
@@ -103,6 +119,13 @@ export const chatDecider: Decider<ChatCommand, ChatEvent, ChatState> = {
           data: { messageId: command.messageId, userId: command.userId, by: command.by, actorId: command.actorId, deletedAt: command.now },
         });
       }
+      case 'SetChatReplyMail':
+        // The same choice again records nothing.
+        if (state.replyMail === command.enabled) return accept<ChatEvent>();
+        return accept<ChatEvent>({
+          type: 'ChatReplyMailSet',
+          data: { userId: command.userId, enabled: command.enabled, setAt: command.now },
+        });
     }
   },
 
@@ -122,6 +145,8 @@ export const chatDecider: Decider<ChatCommand, ChatEvent, ChatState> = {
         messages.set(event.data.messageId, { ...m, deleted: true });
         return { ...state, messages };
       }
+      case 'ChatReplyMailSet':
+        return { ...state, replyMail: event.data.enabled };
     }
   },
 };

@@ -75,3 +75,18 @@ describe('chat decider: delete', () => {
     thenEvents(given([sent('m1', 'member'), deleted]).when(del('m1', 'member')), []);
   });
 });
+
+describe('chat decider: the reply mail setting', () => {
+  const set = (enabled: boolean) => ({ type: 'SetChatReplyMail', userId: MEMBER, enabled, now: T2 }) as const;
+  const wasSet = (enabled: boolean): ChatEvent => ({ type: 'ChatReplyMailSet', data: { userId: MEMBER, enabled, setAt: T2 } });
+
+  it('is on by default: turning it on records nothing, turning it off records the choice', () => {
+    thenEvents(given([]).when(set(true)), []);
+    thenEvents(given([sent('a1', 'admin')]).when(set(false)), [wasSet(false)]);
+  });
+
+  it('turns back on after being turned off; the same choice twice records it once', () => {
+    thenEvents(given([wasSet(false)]).when(set(false)), []);
+    thenEvents(given([wasSet(false)]).when(set(true)), [wasSet(true)]);
+  });
+});

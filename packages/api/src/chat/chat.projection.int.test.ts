@@ -35,6 +35,7 @@ function conversation(userId: string) {
       s.decide(chatDecider, { type: 'MarkChatRead', userId, reader, readerId: reader === 'admin' ? ADMIN : userId, now }),
     del: (messageId: string, by: 'member' | 'admin', now: string) =>
       s.decide(chatDecider, { type: 'DeleteChatMessage', messageId, userId, by, actorId: by === 'admin' ? ADMIN : userId, now }),
+    replyMail: (enabled: boolean, now: string) => s.decide(chatDecider, { type: 'SetChatReplyMail', userId, enabled, now }),
   };
 }
 
@@ -123,5 +124,15 @@ describe('chat projection', () => {
         { id: 'a1', text: '' },
       ],
     );
+  });
+
+  it("keeps each member's reply mail setting: no row while on by default, the last choice after a change", async () => {
+    const a = conversation(ALICE);
+    const b = conversation(BOB);
+    const history = [b.replyMail(false, T1), a.replyMail(false, T2), a.replyMail(true, T3)];
+    await given(...history).thenRows('SELECT user_id, enabled, set_at FROM chat_reply_mail ORDER BY user_id', [
+      { user_id: ALICE, enabled: 1, set_at: T3 },
+      { user_id: BOB, enabled: 0, set_at: T1 },
+    ]);
   });
 });

@@ -10,6 +10,9 @@
  * tables, which project before this one, so a rebuild sees the same tier), for the admin stats'
  * answer time per tier. No text, no name: it stays after an erasure.
  *
+ * `chat_reply_mail` keeps each member's choice of a mail when the team replies while they are offline
+ * (`ChatReplyMailSet`; no row: on, the default).
+ *
  * `MemberErased` blanks the member's message text (their key is gone from then on, so a rebuild
  * reads the text as the erased placeholder, stored as '' too).
  */
@@ -48,6 +51,11 @@ CREATE TABLE IF NOT EXISTS chat_answers (
   answered_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chat_answers_time ON chat_answers (answered_at);
+CREATE TABLE IF NOT EXISTS chat_reply_mail (
+  user_id TEXT PRIMARY KEY,
+  enabled INTEGER NOT NULL,
+  set_at TEXT NOT NULL
+);
 `;
 
 export interface ChatMessageRow {
@@ -145,13 +153,21 @@ async function applyChatEvent(tx: Queryable, event: ChatEvent, position: number)
       // The text goes from the read model; the event keeps it sealed until the member's erasure.
       await tx.run(`UPDATE chat_messages SET deleted_at = ?, text = '' WHERE id = ?`, [event.data.deletedAt, event.data.messageId]);
       return recount(tx, event.data.userId);
+    case 'ChatReplyMailSet':
+      await tx.run(
+        `INSERT INTO chat_reply_mail (user_id, enabled, set_at) VALUES (?, ?, ?)
+         ON CONFLICT (user_id) DO UPDATE SET enabled = excluded.enabled, set_at = excluded.set_at`,
+        [event.data.userId, event.data.enabled ? 1 : 0, event.data.setAt],
+      );
+      return;
   }
 }
 
 export const chatProjection: Projection = {
   name: 'chat',
-  version: 1,
-  tables: ['chat_messages', 'chat_conversations', 'chat_answers'],
+  // 2: `chat_reply_mail` (the member's reply mail setting).
+  version: 2,
+  tables: ['chat_messages', 'chat_conversations', 'chat_answers', 'chat_reply_mail'],
   schema: CHAT_SCHEMA,
   async apply(tx, event: RecordedEvent) {
     if (event.type === ERASURE_EVENT) {

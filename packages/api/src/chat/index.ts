@@ -1,15 +1,19 @@
 /**
  * The chat module (issue 30): one conversation per member with the site's team, as events
- * (chat.decider.ts), its read model (chat.projection.ts), the routes (routes.ts) and the live push
- * to WebSockets across processes (live.ts). docs/chat.md describes it.
+ * (chat.decider.ts), its read model (chat.projection.ts), the routes (routes.ts), the live push
+ * to WebSockets across processes (live.ts) and the mail to a member offline when the team replies
+ * (replyMail.ts, with its setting: replyMail.routes.ts). docs/chat.md describes it.
  */
 import type { AppContext } from '../context.js';
 import type { AppModule } from '../module.js';
 import { chatProjection } from './chat.projection.js';
 import { type ChatHub, startChatHub } from './live.js';
+import { replyBurstSubscriber, startReplyMailer } from './replyMail.js';
+import { replyMailRoutes } from './replyMail.routes.js';
 import { chatRoutes } from './routes.js';
 
 export { messagesForExport } from './chat.service.js';
+export { replyMailEnabled } from './replyMail.routes.js';
 export { chatAnswerTimes } from './stats.js';
 
 const hubs = new WeakMap<AppContext, Promise<ChatHub>>();
@@ -27,9 +31,12 @@ function hubOf(ctx: AppContext): Promise<ChatHub> {
 export const chatModule: AppModule = {
   name: 'chat',
   projections: [chatProjection],
+  subscribers: (ctx) => [replyBurstSubscriber(ctx)],
   routes(api, ctx) {
     chatRoutes(api, ctx, () => hubOf(ctx));
+    replyMailRoutes(api, ctx);
   },
+  background: (ctx) => startReplyMailer(ctx),
   async start(ctx) {
     const hub = await hubOf(ctx);
     return {

@@ -36,6 +36,7 @@ import {
   sendMessage,
 } from './chat.service.js';
 import type { ChatHub, LiveMessage } from './live.js';
+import { markSeen } from './presence.js';
 import { issueTicket, redeemTicket } from './tickets.js';
 
 /** Messages a member may send per minute (docs/chat.md). */
@@ -189,6 +190,8 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
 
   api.get('/chat/status', statusDoc, async function ownChatStatus(c) {
     const user = await requireUser(ctx, c);
+    // The unread badge asks this: the member is online (no reply mail for what it shows them).
+    await markSeen(ctx.db, user.id, ctx.clock.now());
     return ok(c, await chatStatus(ctx, user));
   });
 
@@ -216,6 +219,10 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
     if (!holder) throw new HttpError('chat.invalid_ticket', BAD_TICKET);
     const follow = holder.role === 'admin' ? null : holder.userId;
     const live = await hub();
+    /** A member's socket marks them online (replyMail.ts: no mail for a reply pushed to them live). */
+    const seen = () => {
+      if (follow) void markSeen(ctx.db, follow, ctx.clock.now()).catch((err) => ctx.logger.warn({ err }, 'chat presence not recorded'));
+    };
     let stopFollowing: (() => void) | undefined;
     let recheck: ReturnType<typeof setInterval> | undefined;
     const stop = () => {
@@ -238,16 +245,18 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
           ws.close(SESSION_ENDED_CLOSE, 'session ended');
           return true;
         };
-        recheck = setInterval(
-          () => void endIfGone().catch((err) => ctx.logger.error({ err }, 'chat socket recheck failed')),
-          SOCKET_SESSION_RECHECK_MS,
-        );
+        seen();
+        recheck = setInterval(() => {
+          seen();
+          void endIfGone().catch((err) => ctx.logger.error({ err }, 'chat socket recheck failed'));
+        }, SOCKET_SESSION_RECHECK_MS);
         recheck.unref?.();
         const sent = new Set<string>();
         const push = (message: LiveMessage) => {
           if (sent.has(message.id)) return;
           sent.add(message.id);
           ws.send(JSON.stringify({ type: 'message', message }));
+          seen();
         };
         // Each push first checks the session (in order, one after the other): a logged-out or
         // suspended holder gets the close, not the message.
@@ -282,6 +291,7 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
         }
       },
       onClose() {
+        seen();
         stop();
       },
       onError() {

@@ -79,6 +79,13 @@ export const envDocs: Record<string, EnvVarDoc> = {
     meaning: 'the same mails per account per hour, and, in a budget of their own, the security notices to the holder',
   },
   MAIL_FROM: { meaning: 'sender of every mail' },
+  CHAT_MAIL_DELAY_SECONDS: {
+    meaning:
+      'a member who has not read a reply of the team this long after it, and was not online meanwhile, gets one discreet mail ("You have a new reply"), then none until they read (see [Members\' chat](chat.md#mail-when-the-team-replies))',
+  },
+  CHAT_MAILS_PER_MEMBER_PER_DAY: {
+    meaning: 'at most this many of those mails per member in 24 hours; `0` sends none',
+  },
   SITE_CONFIG: {
     default: '`site.config.json`, else `site.config.example.json`',
     meaning: 'brand values (see [Site config file](configuration.md#site-config-file))',

@@ -43,6 +43,10 @@ export const envSchema = z.object({
   /** Mails an anonymous or not-yet-approved caller can cause, per recipient address and per account, per hour (mail/limits). */
   MAILS_PER_RECIPIENT_PER_HOUR: intFrom(5, 1),
   MAILS_PER_ACCOUNT_PER_HOUR: intFrom(10, 1),
+  /** How long after the team's first unread reply a member who stayed offline gets one mail (chat/replyMail.ts). */
+  CHAT_MAIL_DELAY_SECONDS: intFrom(300, 1),
+  /** At most this many of those mails per member per 24 hours (0: none at all). */
+  CHAT_MAILS_PER_MEMBER_PER_DAY: intFrom(3, 0),
   SITE_CONFIG: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `auto`: readable lines in a terminal outside production, JSON lines otherwise (pipes, files, log shippers). */

@@ -24,6 +24,7 @@ export { accountsAuthenticator } from './authenticator.js';
 export { configuredAdminEmail, isAdminEmail } from './bootstrap.js';
 export { clearSessionCookies } from './cookies.js';
 export { type AuthLimits, authLimitsOf, limitPerIp, loginBlocked } from './limits.js';
+export { type MailKind, mailLimitsFor } from './mailLimits.js';
 export { checkSecondFactor, resetSecondFactor } from './mfa.service.js';
 export { verifyPassword } from './passwords.js';
 export { LIMITS } from './registration.js';

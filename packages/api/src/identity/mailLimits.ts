@@ -9,6 +9,8 @@
  * - `notice`: security notices to the holder about their own account (second factor, password or
  *   address changed): per account, in a budget of their own, so a flood of anonymous requests
  *   cannot use up the notices that would tell the holder of a takeover.
+ * - `reply`: the chat's "You have a new reply" mail (chat/replyMail.ts): counted against the same
+ *   per-recipient limit (it is mail to that address) and refused beyond it; the chat bounds it further.
  * The admin's decisions (approved, rejected) are not limited. Beyond a limit nothing is sent and the
  * API answers exactly as before (the limit is applied where the mail is queued, after the answer).
  * Recipients are counted under an HMAC, never in clear; on PostgreSQL the counters are shared by
@@ -18,7 +20,7 @@ import type { AppContext } from '../context.js';
 import { createRateLimiter, type RateLimiter } from '../db/rateLimit.js';
 import { keyedByHmac } from './limits.js';
 
-export type MailKind = 'request' | 'notice';
+export type MailKind = 'request' | 'notice' | 'reply';
 
 export interface MailLimits {
   /** Counts one mail of `kind` to `recipient` for `accountId`; false (nothing to send) beyond a limit. */
@@ -40,6 +42,7 @@ function createMailLimits(ctx: AppContext): MailLimits {
     async allow(kind, recipient, accountId) {
       if (kind === 'notice') return noticesPerAccount.hit(accountId);
       const to = recipient.trim().toLowerCase();
+      if (kind === 'reply') return !(await perRecipient.isBlocked(to)) && (await perRecipient.hit(to));
       // A refused mail is not counted against the other limit.
       if ((await perRecipient.isBlocked(to)) || (await perAccount.isBlocked(accountId))) return false;
       const [toOk, accountOk] = [await perRecipient.hit(to), await perAccount.hit(accountId)];

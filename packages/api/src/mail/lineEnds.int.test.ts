@@ -4,37 +4,12 @@
  * `email` package with `policy=email.policy.strict` (raises on any defect), which must find the
  * headers and the text we queued.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../test/harness.js';
 import { registerMember } from '../identity/identity.testkit.js';
-import { startSmtpServer } from './smtpServer.testkit.js';
-
-const STRICT_PARSE = `
-import email, email.policy, json, sys
-raw = sys.stdin.buffer.read()
-bare = [i for i in range(len(raw)) if raw[i:i+1] == b'\\n' and (i == 0 or raw[i-1:i] != b'\\r')]
-lone_cr = [i for i in range(len(raw)) if raw[i:i+1] == b'\\r' and raw[i+1:i+2] != b'\\n']
-msg = email.message_from_bytes(raw, policy=email.policy.strict)
-body = msg.get_body(preferencelist=('plain',))
-print(json.dumps({'bareLf': len(bare), 'loneCr': len(lone_cr), 'defects': [str(d) for d in msg.defects],
-  'to': str(msg['to']), 'subject': str(msg['subject']), 'messageId': str(msg['message-id']),
-  'text': body.get_content() if body is not None else None}))
-`;
-
-interface Parsed {
-  bareLf: number;
-  loneCr: number;
-  defects: string[];
-  to: string;
-  subject: string;
-  messageId: string;
-  text: string | null;
-}
-
-const strictParse = (raw: Buffer): Parsed => JSON.parse(execFileSync('python3', ['-c', STRICT_PARSE], { input: raw }).toString('utf8'));
+import { type StrictlyParsed as Parsed, startSmtpServer, strictParse } from './smtpServer.testkit.js';
 
 async function waitFor<T>(probe: () => T | undefined | false, what: string): Promise<T> {
   const until = Date.now() + 10_000;

@@ -20,6 +20,8 @@ export interface OutboxRow {
   sent_at: string | null;
   /** The member the mail is for (null on rows queued before migration 009). */
   subject_id: string | null;
+  /** Extra headers as a JSON object (migration 015; e.g. `List-Unsubscribe`), or null. */
+  headers: string | null;
 }
 
 export interface OutgoingMail {
@@ -31,6 +33,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** Extra headers (e.g. `List-Unsubscribe`); names and values are ours, never a caller's text. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -42,9 +46,18 @@ export async function enqueueMail(dialect: Dialect, tx: Queryable, mail: Outgoin
   if (!mail.to.includes('@')) return;
   if (!(await mayWritePersonal(dialect, tx, mail.subjectId))) return;
   await tx.run(
-    `INSERT INTO mail_outbox (key, subject_id, to_address, subject, text_body, html_body, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
-    [mail.key, mail.subjectId, mail.to, mail.subject, mail.text, mail.html ?? null, now.toISOString()],
+    `INSERT INTO mail_outbox (key, subject_id, to_address, subject, text_body, html_body, headers, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+    [
+      mail.key,
+      mail.subjectId,
+      mail.to,
+      mail.subject,
+      mail.text,
+      mail.html ?? null,
+      mail.headers ? JSON.stringify(mail.headers) : null,
+      now.toISOString(),
+    ],
   );
 }
 

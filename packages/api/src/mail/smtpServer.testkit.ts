@@ -1,4 +1,5 @@
 /** Test-only: a real SMTP server (smtp-server) on a loopback port that keeps every message it accepts, raw. */
+import { execFileSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
@@ -46,3 +47,35 @@ export async function startSmtpServer() {
     close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
   };
 }
+
+/**
+ * A mail read by a parser nobody here wrote: Python's `email` package with `policy=email.policy.strict`
+ * (raises on any defect), plus the count of bare LFs and lone CRs (RFC 5322 wants CRLF).
+ */
+const STRICT_PARSE = `
+import email, email.policy, json, sys
+raw = sys.stdin.buffer.read()
+bare = [i for i in range(len(raw)) if raw[i:i+1] == b'\\n' and (i == 0 or raw[i-1:i] != b'\\r')]
+lone_cr = [i for i in range(len(raw)) if raw[i:i+1] == b'\\r' and raw[i+1:i+2] != b'\\n']
+msg = email.message_from_bytes(raw, policy=email.policy.strict)
+body = msg.get_body(preferencelist=('plain',))
+print(json.dumps({'bareLf': len(bare), 'loneCr': len(lone_cr), 'defects': [str(d) for d in msg.defects],
+  'to': str(msg['to']), 'subject': str(msg['subject']), 'messageId': str(msg['message-id']),
+  'headers': {k.lower(): str(v) for k, v in msg.items()},
+  'text': body.get_content() if body is not None else None}))
+`;
+
+export interface StrictlyParsed {
+  bareLf: number;
+  loneCr: number;
+  defects: string[];
+  to: string;
+  subject: string;
+  messageId: string;
+  /** Every header, names in lower case. */
+  headers: Record<string, string>;
+  text: string | null;
+}
+
+export const strictParse = (raw: Buffer): StrictlyParsed =>
+  JSON.parse(execFileSync('python3', ['-c', STRICT_PARSE], { input: raw }).toString('utf8'));

@@ -37,6 +37,7 @@ function messageOf(ctx: AppContext, mail: OutboxRow) {
     html: mail.html_body ?? undefined,
     messageId: messageIdFor(mail.key, ctx.env.MAIL_FROM),
     date: new Date(mail.created_at),
+    headers: mail.headers ? (JSON.parse(mail.headers) as Record<string, string>) : undefined,
   };
 }
 

@@ -8,6 +8,7 @@
  */
 
 import { satsToBtc } from '@members/ui/money';
+import { replyMailEnabled } from '../chat/index.js';
 import type { AppContext } from '../context.js';
 import { rowToEvent } from '../eventstore/sqlEventStore.js';
 import type { RecordedEvent } from '../eventstore/types.js';
@@ -31,6 +32,8 @@ export interface MemberExport {
   chatMessages: { id: string; from: string; text: string; sentAt: string }[];
   /** The member's custom video requests (customRequests/), as they read now. */
   customRequests: Record<string, unknown>[];
+  /** The member's mail settings (account settings): the mail when the team replies while they are offline. */
+  notifications: { chatReplyMail: boolean };
   notes: string[];
 }
 
@@ -144,6 +147,7 @@ export async function exportMemberData(ctx: AppContext, userId: string): Promise
     sessions: sessions.map((s) => ({ id: s.id, createdAt: s.created_at, revokedAt: s.revoked_at })),
     chatMessages: chat.map((m) => ({ id: m.id, from: m.sender, text: m.text, sentAt: m.sent_at })),
     customRequests: requests.map((r) => ({ ...r, amountSats: r.amountSats === null ? null : Number(r.amountSats) })),
+    notifications: { chatReplyMail: await replyMailEnabled(ctx, userId) },
     notes: [
       'Password, reset-token and recovery-code hashes and the second-factor secret are stored but never exported.',
       'Your personal fields are encrypted in the event log with a key of your own; deleting your account destroys that key.',
@@ -183,6 +187,7 @@ export function renderExportHtml(x: MemberExport): string {
 <h2>Sessions</h2>${table(x.sessions)}
 <h2>Chat messages</h2>${table(x.chatMessages)}
 <h2>Custom video requests</h2>${table(x.customRequests)}
+<h2>Mail settings</h2>${table([x.notifications])}
 <h2>Notes</h2><ul>${x.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>
 </body></html>
 `;

@@ -35,6 +35,7 @@ import type {
   MemberHistory,
   MemberListRow,
   MessageAnswer,
+  NotificationSettings,
   PendingPayment,
   PendingUser,
   Plan,
@@ -472,6 +473,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
         fallbackError: 'Could not sign out that session',
       }),
     revokeOtherSessions: () => request<{ revoked: number }>('DELETE', '/users/me/sessions', { fallbackError: 'Could not sign out' }),
+    /** The member's mail settings (docs/chat.md: the mail when the team replies while they are offline). */
+    notificationSettings: () => get<NotificationSettings>('/users/me/notifications'),
+    setNotificationSettings: (settings: NotificationSettings) =>
+      request<NotificationSettings>('PUT', '/users/me/notifications', { body: settings, fallbackError: 'Could not save the setting' }),
     /** The member's data: `json` (machine-readable, GDPR art. 20) or `html` (a readable summary). */
     exportMyData: (format: 'json' | 'html') =>
       download(

@@ -36,6 +36,7 @@ import type {
   memberSummarySchema,
   messageAnswerSchema,
   mfaChallengeSchema,
+  notificationSettingsSchema,
   paymentRequestSchema,
   paymentSubmissionSchema,
   pendingPaymentSchema,
@@ -71,6 +72,7 @@ export type User = z.infer<typeof userSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 export type ChatConversation = z.infer<typeof chatConversationSchema>;
 export type ChatStatus = z.infer<typeof chatStatusSchema>;
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
 /** A custom video request (annual plan) as its member sees it. */
 export type CustomRequest = z.infer<typeof customRequestSchema>;
 /** A custom video request in the admins' queue (with who asked). */

@@ -18,6 +18,7 @@ import { tusUploadOwner } from './011_tus_upload_owner.js';
 import { chatTickets } from './012_chat_tickets.js';
 import { runnerTokens } from './013_runner_tokens.js';
 import { chatTicketSession } from './014_chat_ticket_session.js';
+import { chatReplyMails } from './015_chat_reply_mails.js';
 import { leakExaminations } from './016_leak_examinations.js';
 import type { Migration } from './types.js';
 
@@ -38,5 +39,6 @@ export const migrations: readonly Migration[] = [
   chatTickets,
   runnerTokens,
   chatTicketSession,
+  chatReplyMails,
   leakExaminations,
 ];

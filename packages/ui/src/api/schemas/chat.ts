@@ -93,3 +93,14 @@ export const customRequestPaymentAnswerSchema = z.object({
   payment: z.object({ id: z.string(), address: z.string().nullable(), btcAmount: z.string(), bip21Uri: z.string().nullable() }),
   request: customRequestSchema,
 });
+
+/** The setting's label on the account page; the mail itself names it, so both say the same. */
+export const CHAT_REPLY_MAIL_LABEL = 'E-mail me when the team replies while I am away';
+
+/** The member's mail settings (`/users/me/notifications`): a mail when the team replies while they are offline (on by default). */
+export const notificationSettingsSchema = z
+  .object({
+    /** One discreet mail per burst of team replies the member has not read while offline. */
+    chatReplyMail: z.boolean(),
+  })
+  .meta({ id: 'NotificationSettings' });

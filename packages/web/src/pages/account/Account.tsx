@@ -2,7 +2,7 @@
  * `/account`: the member's settings. Their name; change the password (the current one is asked; every other
  * device is signed out), change the e-mail address (a link goes to the new address), the optional
  * second factor (managed on `/account/two-factor`), the signed-in sessions (sign one or all others
- * out), "Download my data" (JSON and a readable HTML summary) and "Delete my account".
+ * out), the mail settings (`#notifications`), "Download my data" (JSON and a readable HTML summary) and "Delete my account".
  */
 
 import { REJECTED_MEMBER_PATH } from '@members/ui/format';
@@ -12,6 +12,7 @@ import { Link, Navigate } from 'react-router-dom';
 import { session } from '../../app/api';
 import { useSession } from '../../app/session';
 import { ChangeEmail, ChangeName, ChangePassword } from './Credentials';
+import { Notifications } from './Notifications';
 import { Sessions, TwoFactorSummary } from './SessionsAndFactor';
 import { DeleteAccount, DownloadData } from './YourData';
 
@@ -43,6 +44,7 @@ export default function Account() {
       <ChangeEmail email={user.email} />
       <TwoFactorSummary />
       <Sessions />
+      <Notifications />
       <DownloadData />
       <DeleteAccount
         onDeleted={() => {

@@ -1,0 +1,70 @@
+/**
+ * The member's setting for the reply mail (replyMail.ts), an account setting:
+ * `GET /users/me/notifications` and `PUT /users/me/notifications` `{ chatReplyMail }`. The choice is
+ * an event on the member's chat stream (`ChatReplyMailSet`); on unless turned off.
+ */
+import { notificationSettingsSchema } from '@members/ui/api/schemas';
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { handleCommand } from '../eventstore/commandHandler.js';
+import type { AppEnv } from '../http/appEnv.js';
+import { requireUser } from '../http/auth.js';
+import { ok, valueOr } from '../http/envelope.js';
+import { describe } from '../http/openapi.js';
+import { jsonBody } from '../http/validate.js';
+import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
+import { type Result, success } from '../shared/result.js';
+import { chatDecider, chatStream } from './chat.decider.js';
+
+const settingsBody = z.object({ chatReplyMail: z.boolean({ error: 'must be true or false' }) }).strict();
+
+/** The member's reply mail setting (no row: on). */
+export async function replyMailEnabled(ctx: Pick<AppContext, 'db'>, userId: string): Promise<boolean> {
+  const row = await ctx.db.get<{ enabled: number }>('SELECT enabled FROM chat_reply_mail WHERE user_id = ?', [userId]);
+  return row ? Number(row.enabled) === 1 : true;
+}
+
+export async function setReplyMail(ctx: AppContext, userId: string, enabled: boolean, caller: Caller): Promise<Result<boolean>> {
+  const r = await handleCommand(
+    ctx.store,
+    chatStream(userId),
+    chatDecider,
+    { type: 'SetChatReplyMail', userId, enabled, now: ctx.clock.now().toISOString() },
+    eventMetadata(ctx, caller),
+  );
+  if (!r.ok) return r;
+  return success(enabled);
+}
+
+export function replyMailRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+  const tags: ['chat'] = ['chat'];
+  const getDoc = describe({
+    summary: 'My mail settings',
+    description: '`chatReplyMail`: one discreet mail when the team replies while I am offline (on by default).',
+    tags,
+    access: 'member',
+    ok: { 200: notificationSettingsSchema },
+  });
+  const putDoc = describe({
+    summary: 'Change my mail settings',
+    description:
+      '`chatReplyMail: false` stops the mail sent when the team replies while I am offline (what its `List-Unsubscribe` points at); `true` turns it back on.',
+    tags,
+    access: 'member',
+    body: settingsBody,
+    ok: { 200: notificationSettingsSchema },
+  });
+
+  api.get('/users/me/notifications', getDoc, async function ownNotificationSettings(c) {
+    const user = await requireUser(ctx, c);
+    return ok(c, { chatReplyMail: await replyMailEnabled(ctx, user.id) });
+  });
+
+  api.put('/users/me/notifications', putDoc, async function changeNotificationSettings(c) {
+    const user = await requireUser(ctx, c);
+    const { chatReplyMail } = await jsonBody(c, settingsBody);
+    const caller = { actorId: user.id, requestId: c.get('requestId') };
+    return ok(c, { chatReplyMail: valueOr(await setReplyMail(ctx, user.id, chatReplyMail, caller)) });
+  });
+}
