@@ -1,40 +1,22 @@
-/**
- * The chat module (issue 30): one conversation per member with the site's team, as events
- * (chat.decider.ts), its read model (chat.projection.ts), the routes (routes.ts) and the live push
- * to WebSockets across processes (live.ts). docs/chat.md describes it.
- */
-import type { AppContext } from '../context.js';
 import type { AppModule } from '../module.js';
 import { chatProjection } from './chat.projection.js';
-import { type ChatHub, startChatHub } from './live.js';
+import { chatHubOf, forgetChatHub } from './live.js';
 import { chatRoutes } from './routes.js';
 
 export { messagesForExport } from './chat.service.js';
 export { chatAnswerTimes } from './stats.js';
 
-const hubs = new WeakMap<AppContext, Promise<ChatHub>>();
-
-/** This process's hub, started with the server (or on the first socket where the app runs without `start`). */
-function hubOf(ctx: AppContext): Promise<ChatHub> {
-  let hub = hubs.get(ctx);
-  if (!hub) {
-    hub = startChatHub(ctx);
-    hubs.set(ctx, hub);
-  }
-  return hub;
-}
-
 export const chatModule: AppModule = {
   name: 'chat',
   projections: [chatProjection],
   routes(api, ctx) {
-    chatRoutes(api, ctx, () => hubOf(ctx));
+    chatRoutes(api, ctx);
   },
   async start(ctx) {
-    const hub = await hubOf(ctx);
+    const hub = await chatHubOf(ctx);
     return {
       async stop() {
-        hubs.delete(ctx);
+        forgetChatHub(ctx);
         await hub.stop();
       },
     };
