@@ -131,14 +131,16 @@ function parametersOf(where: 'path' | 'query', schema: z.ZodObject): NonNullable
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema: resolver(schema, { options: { io: 'output' } }) } });
 
+/** The access levels `describe` checks against the account's standing (the others are credentials of their own). */
+const ACCOUNT_LEVELS = new Set<Access>(['member', 'account', 'accountHolder', 'admin']);
+
 /** The middleware that describes a route and enforces its description (see the top of this file). */
 export function describe<const D extends RouteDoc>(doc: D): MiddlewareHandler<AppEnv, string, InputOf<D>> {
   const described = describeRoute(documentOf(doc));
   const { access, admit, params, query, body, invalidParams, accessCheckedBy } = doc;
+  const checksAccount = accessCheckedBy !== 'admit' && ACCOUNT_LEVELS.has(access);
   const enforce: MiddlewareHandler<AppEnv> = async function enforceRoute(c, next) {
-    if (accessCheckedBy === 'admit') {
-      // the route's own decision below
-    } else if (access === 'member' || access === 'account' || access === 'accountHolder' || access === 'admin') {
+    if (checksAccount) {
       const accounts = c.get('accounts');
       if (!accounts) throw new Error('describe: no accounts port on the request (createApp mounts `authenticate` first)');
       const holder = await holderStanding(accounts, c.get('auth'));
