@@ -10,6 +10,13 @@ import type { Subscriber } from './eventstore/subscriber.js';
 import type { AppEnv } from './http/appEnv.js';
 import type { ModuleGauge } from './metrics/index.js';
 
+/**
+ * The one registrar shape: a file of routes exports `const xxxRoutes: Routes = (api, ctx) => { … }`
+ * and its area's index lists them in `AppModule.routes`. What a registrar needs besides the context
+ * (the auth limits, the chat hub) it reads from the context itself.
+ */
+export type Routes = (api: Hono<AppEnv>, ctx: AppContext) => void;
+
 export interface Started {
   stop(): Promise<void>;
 }
@@ -19,7 +26,7 @@ export interface AppModule {
   projections?: Projection[];
   subscribers?: (ctx: AppContext) => Subscriber[];
   /** Mounts routes under /api. */
-  routes?: (api: Hono<AppEnv>, ctx: AppContext) => void;
+  routes?: Routes;
   /** Runs once when the server starts (after migrations), before it accepts requests. */
   start?: (ctx: AppContext) => Promise<Started | undefined> | Started | undefined;
   /**

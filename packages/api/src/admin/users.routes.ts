@@ -13,15 +13,12 @@ import {
   pendingUsersAnswerSchema,
   userDecisionAnswerSchema,
 } from '@members/ui/api/schemas';
-import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
-import type { AppEnv } from '../http/appEnv.js';
-import { requireAdmin } from '../http/auth.js';
+import { callerOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
-import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
+import { idParams } from '../http/validate.js';
 import {
   approveUser,
   geoLocationOf,
@@ -32,6 +29,7 @@ import {
   searchUsers,
   suspendUser,
 } from '../identity/index.js';
+import type { Routes } from '../module.js';
 import { pageOf, pageQuerySchema } from '../shared/paging.js';
 import { getMemberHistory } from './memberHistory.service.js';
 
@@ -48,7 +46,7 @@ const searchSchema = z.object({
 });
 const MEMBER_SEARCH_LIMIT = 50;
 
-export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+export const adminUserRoutes: Routes = (api, ctx) => {
   const listPendingUsersDoc = describe({
     summary: 'Registrations waiting for approval, oldest first',
     tags: ['identity', 'admin'],
@@ -96,8 +94,7 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
 
   api.get('/admin/users/pending', listPendingUsersDoc, async function listPendingUsers(c) {
-    await requireAdmin(ctx, c);
-    const page = queryOf(c, pageQuerySchema);
+    const page = c.req.valid('query');
     const { rows, nextCursor } = pageOf(await pendingUsers(ctx.db, page), page.limit, (u) => [u.created_at, u.id]);
     const users = rows.map((u) => ({
       id: u.id,
@@ -123,8 +120,7 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       ok: { 200: memberSearchAnswerSchema },
     }),
     async function findMembers(c) {
-      await requireAdmin(ctx, c);
-      const { q } = queryOf(c, searchSchema);
+      const { q } = c.req.valid('query');
       const users = (await searchUsers(ctx.db, q, MEMBER_SEARCH_LIMIT)).map((u) => ({
         id: u.id,
         email: u.email,
@@ -152,38 +148,32 @@ export function adminUserRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       errors: [404],
     }),
     async function memberHistory(c) {
-      await requireAdmin(ctx, c);
-      return ok(c, valueOr(await getMemberHistory(ctx, paramOf(c, 'id', idSchema))));
+      return ok(c, valueOr(await getMemberHistory(ctx, c.req.valid('param').id)));
     },
   );
 
   api.post('/admin/users/:id/approve', approveDoc, async function approve(c) {
-    const admin = await requireAdmin(ctx, c);
-    const id = paramOf(c, 'id', idSchema);
-    valueOr(await approveUser(ctx, id, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx) }));
+    const { id } = c.req.valid('param');
+    valueOr(await approveUser(ctx, id, { ...callerOf(c), origin: linkOrigin(ctx) }));
     return ok(c, { id, status: 'approved', message: 'User approved successfully!' });
   });
 
   api.post('/admin/users/:id/reject', rejectDoc, async function reject(c) {
-    const admin = await requireAdmin(ctx, c);
-    const id = paramOf(c, 'id', idSchema);
-    const { reason } = await jsonBody(c, rejectSchema);
-    valueOr(await rejectUser(ctx, id, reason, { actorId: admin.id, requestId: c.get('requestId'), origin: linkOrigin(ctx) }));
+    const { id } = c.req.valid('param');
+    const { reason } = c.req.valid('json');
+    valueOr(await rejectUser(ctx, id, reason, { ...callerOf(c), origin: linkOrigin(ctx) }));
     return ok(c, { id, status: 'rejected', message: 'User rejected successfully' });
   });
 
   api.post('/admin/users/:id/suspend', suspendDoc, async function suspend(c) {
-    const admin = await requireAdmin(ctx, c);
-    const id = paramOf(c, 'id', idSchema);
-    const { reason } = await jsonBody(c, suspendSchema);
-    valueOr(await suspendUser(ctx, id, reason, { actorId: admin.id, requestId: c.get('requestId') }));
+    const { id } = c.req.valid('param');
+    valueOr(await suspendUser(ctx, id, c.req.valid('json').reason, callerOf(c)));
     return ok(c, { id, status: 'suspended', message: 'User suspended; their sessions have ended' });
   });
 
   api.post('/admin/users/:id/reinstate', reinstateDoc, async function reinstate(c) {
-    const admin = await requireAdmin(ctx, c);
-    const id = paramOf(c, 'id', idSchema);
-    valueOr(await reinstateUser(ctx, id, { actorId: admin.id, requestId: c.get('requestId') }));
+    const { id } = c.req.valid('param');
+    valueOr(await reinstateUser(ctx, id, callerOf(c)));
     return ok(c, { id, status: 'approved', message: 'User reinstated' });
   });
-}
+};

@@ -7,12 +7,10 @@
  */
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { requireAdmin } from '../http/auth.js';
 import { HttpError } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import type { AppModule } from '../module.js';
+import type { AppModule, Routes } from '../module.js';
 import { APP_VERSION } from '../version.js';
 import { DOCS_CSP, DOCS_HTML, docsAsset } from './docsPage.js';
 import { buildOpenApiDocument } from './document.js';
@@ -24,7 +22,7 @@ export const OPENAPI_MEDIA_TYPE = 'application/vnd.oai.openapi+json;version=3.1'
 
 const documents = new WeakMap<Hono<AppEnv>, Promise<unknown>>();
 
-function mountApiDocs(api: Hono<AppEnv>, ctx: AppContext): void {
+const apiDocsRoutes: Routes = (api, ctx) => {
   const open = ctx.env.NODE_ENV === 'development';
   const access = open ? ('public' as const) : ('admin' as const);
   const documentOf = () => {
@@ -51,7 +49,6 @@ function mountApiDocs(api: Hono<AppEnv>, ctx: AppContext): void {
       responses: { 200: { description: 'The OpenAPI 3.1 document', content: { [OPENAPI_MEDIA_TYPE]: { schema: { type: 'object' } } } } },
     }),
     async function openApiDocument(c) {
-      if (!open) await requireAdmin(ctx, c);
       c.header('Cache-Control', 'no-store');
       // The OpenAPI media type: the document is not an answer in the `{ success, data }` envelope.
       return c.body(JSON.stringify(await documentOf()), 200, { 'Content-Type': OPENAPI_MEDIA_TYPE });
@@ -81,6 +78,7 @@ function mountApiDocs(api: Hono<AppEnv>, ctx: AppContext): void {
       tags: ['docs'],
       access: 'public',
       params: z.object({ asset: z.enum(['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js']) }),
+      invalidParams: { code: 'not_found', message: 'No such file' },
       responses: {
         200: {
           description: 'JavaScript or CSS',
@@ -90,7 +88,7 @@ function mountApiDocs(api: Hono<AppEnv>, ctx: AppContext): void {
       errors: [404],
     }),
     function docsAssetFile(c) {
-      const asset = docsAsset(c.req.param('asset'));
+      const asset = docsAsset(c.req.valid('param').asset);
       if (!asset) throw new HttpError('not_found', 'No such file');
       page(c);
       c.header('Content-Type', asset.type);
@@ -98,6 +96,6 @@ function mountApiDocs(api: Hono<AppEnv>, ctx: AppContext): void {
       return c.body(typeof asset.body === 'string' ? asset.body : new Uint8Array(asset.body), 200);
     },
   );
-}
+};
 
-export const apiDocsModule: AppModule = { name: 'apiDocs', routes: mountApiDocs };
+export const apiDocsModule: AppModule = { name: 'apiDocs', routes: apiDocsRoutes };

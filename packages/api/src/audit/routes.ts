@@ -4,17 +4,17 @@
  * of a million events never sits in memory; verify and reconcile answer one small JSON summary.
  */
 import { dataEnvelope } from '@members/ui/api/schemas';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
 import { resolver } from 'hono-openapi';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { requireAdmin } from '../http/auth.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
+import type { Routes } from '../module.js';
 import { signCheckpoint } from './checkpoint.js';
-import { batchChunks, CONTENT_TYPES, formatRows, parseDateBound, parseFormat, type ReportFormat } from './formats.js';
+import { batchChunks, CONTENT_TYPES, formatRows, parseDateBound, type ReportFormat } from './formats.js';
 import { parseReplayPoint } from './ledger.js';
 import { PAYMENT_HISTORY_COLUMNS, paymentHistory } from './paymentHistory.js';
 import { reconcile } from './reconcile.js';
@@ -29,7 +29,13 @@ import {
 import { SUBSCRIPTION_AT_COLUMNS, subscriptionsAt } from './subscriptionReplay.js';
 import { verifyChain } from './verifyChain.js';
 
-function streamReport(ctx: AppContext, c: Context<AppEnv>, format: ReportFormat, filename: string, chunks: AsyncIterable<string>) {
+function streamReport(
+  ctx: AppContext,
+  c: Context<AppEnv, any, any>,
+  format: ReportFormat,
+  filename: string,
+  chunks: AsyncIterable<string>,
+) {
   c.header('Content-Type', CONTENT_TYPES[format]);
   c.header('Cache-Control', 'no-store');
   if (format === 'csv') c.header('Content-Disposition', `attachment; filename="${filename}.csv"`);
@@ -48,12 +54,6 @@ function streamReport(ctx: AppContext, c: Context<AppEnv>, format: ReportFormat,
   );
 }
 
-function formatOf(c: Context<AppEnv>): ReportFormat {
-  const format = parseFormat(c.req.query('format'), 'json');
-  if (!format) throw new HttpError('validation.invalid_input', 'format: must be csv, json or ndjson');
-  return format;
-}
-
 /** The answer of a report route: its rows as a streamed JSON envelope, NDJSON or CSV. */
 function streamedRows(row: z.ZodType) {
   return {
@@ -68,7 +68,7 @@ function streamedRows(row: z.ZodType) {
   };
 }
 
-export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+export const auditRoutes: Routes = (api, ctx) => {
   const verifyAuditChainDoc = describe({
     summary: 'Verify the hash chain of the whole log',
     tags: ['audit', 'admin'],
@@ -105,19 +105,19 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     tags: ['audit', 'admin'],
     access: 'admin',
     query: reportFormatQuery.extend({
-      to: z.string().describe('A log position, or YYYY-MM-DD (through the end of that day, UTC) or an ISO 8601 timestamp with a zone'),
+      to: z
+        .string({ error: 'must be a log position or a date (YYYY-MM-DD or an ISO 8601 timestamp with a zone)' })
+        .describe('A log position, or YYYY-MM-DD (through the end of that day, UTC) or an ISO 8601 timestamp with a zone'),
     }),
     responses: streamedRows(subscriptionAtRowSchema),
   });
 
   api.get('/admin/audit/verify', verifyAuditChainDoc, async function verifyAuditChain(c) {
-    await requireAdmin(ctx, c);
     const result = await verifyChain(ctx.rawStore);
     return ok(c, result);
   });
 
   api.get('/admin/audit/checkpoint', signAuditCheckpointDoc, async function signAuditCheckpoint(c) {
-    await requireAdmin(ctx, c);
     if (!ctx.env.AUDIT_SIGNING_KEY)
       throw new HttpError('audit.signing_not_configured', 'Checkpoint signing is not configured (AUDIT_SIGNING_KEY)');
     const result = await verifyChain(ctx.rawStore);
@@ -131,25 +131,22 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
 
   api.get('/admin/audit/payments', auditPaymentHistoryDoc, async function auditPaymentHistory(c) {
-    await requireAdmin(ctx, c);
-    const format = formatOf(c);
-    const from = parseDateBound(c.req.query('from'), false);
-    const to = parseDateBound(c.req.query('to'), true);
+    const query = c.req.valid('query');
+    const from = parseDateBound(query.from, false);
+    const to = parseDateBound(query.to, true);
     if (from === 'invalid' || to === 'invalid')
       throw new HttpError('validation.invalid_input', 'from/to: must be dates (YYYY-MM-DD or ISO 8601)');
     const rows = paymentHistory(ctx.store.streamAll({ batchSize: 1000 }), { from, to });
-    return streamReport(ctx, c, format, 'payments', formatRows(rows, format, PAYMENT_HISTORY_COLUMNS));
+    return streamReport(ctx, c, query.format, 'payments', formatRows(rows, query.format, PAYMENT_HISTORY_COLUMNS));
   });
 
   api.get('/admin/audit/reconcile', reconcileReadModelsDoc, async function reconcileReadModels(c) {
-    await requireAdmin(ctx, c);
     return ok(c, await reconcile(ctx.db, ctx.store));
   });
 
   api.get('/admin/audit/replay', replaySubscriptionsDoc, async function replaySubscriptions(c) {
-    await requireAdmin(ctx, c);
-    const format = formatOf(c);
-    const point = parseReplayPoint(c.req.query('to') ?? '');
+    const { format, to } = c.req.valid('query');
+    const point = parseReplayPoint(to);
     if (!point)
       throw new HttpError(
         'validation.invalid_input',
@@ -159,4 +156,4 @@ export function auditRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     c.header('X-Replayed-To-Position', String(ledger.position));
     return streamReport(ctx, c, format, 'subscriptions', formatRows(rows, format, SUBSCRIPTION_AT_COLUMNS));
   });
-}
+};

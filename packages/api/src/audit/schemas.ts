@@ -100,5 +100,8 @@ void ties;
 
 /** The three formats of a streamed row report. */
 export const reportFormatQuery = z.object({
-  format: z.enum(['csv', 'json', 'ndjson']).default('json').describe('json: the envelope with `data` as the array of rows'),
+  format: z
+    .enum(['csv', 'json', 'ndjson'], { error: 'must be csv, json or ndjson' })
+    .default('json')
+    .describe('json: the envelope with `data` as the array of rows'),
 });

@@ -5,14 +5,12 @@ import {
   rejectedPaymentAnswerSchema,
   verifiedPaymentAnswerSchema,
 } from '@members/ui/api/schemas';
-import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
-import type { AppEnv } from '../http/appEnv.js';
-import { requireAdmin } from '../http/auth.js';
+import { callerOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
+import { idParams } from '../http/validate.js';
+import type { Routes } from '../module.js';
 import { pageQuerySchema } from '../shared/paging.js';
 import { analyticsSeries } from './analytics.projection.js';
 import { rejectPayment, verifyPayment } from './payments.service.js';
@@ -28,7 +26,7 @@ const rejectSchema = z.object({
 });
 const analyticsQuery = z.object({ days: z.coerce.number({ error: 'must be a number' }).int().min(1).max(366).default(30) });
 
-export function adminPaymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+export const adminPaymentRoutes: Routes = (api, ctx) => {
   const listPendingPaymentsDoc = describe({
     summary: 'Payments waiting for verification',
     tags: ['billing', 'admin'],
@@ -63,8 +61,7 @@ export function adminPaymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
 
   api.get('/admin/pending-payments', listPendingPaymentsDoc, async function listPendingPayments(c) {
-    await requireAdmin(ctx, c);
-    const page = queryOf(c, pageQuerySchema);
+    const page = c.req.valid('query');
     const { payments, nextCursor } = await pendingPayments(ctx.db, ctx.site, page);
     // `count` is every pending payment (from the precomputed counters), not only this page's.
     const { pendingPayments: count } = await billingStats(ctx.db);
@@ -72,24 +69,21 @@ export function adminPaymentRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
 
   api.post('/admin/payments/:id/verify', verifyDoc, async function verify(c) {
-    const admin = await requireAdmin(ctx, c);
-    const id = paramOf(c, 'id', idSchema);
-    const subscription = valueOr(await verifyPayment(ctx, id, { actorId: admin.id, requestId: c.get('requestId') }));
+    const { id } = c.req.valid('param');
+    const subscription = valueOr(await verifyPayment(ctx, id, callerOf(c)));
     const customRequestId = (await paymentById(ctx.db, id))?.custom_request_id;
     return ok(c, { paymentId: id, status: 'verified', subscription, ...(customRequestId ? { customRequestId } : {}) });
   });
 
   api.post('/admin/payments/:id/reject', rejectOneDoc, async function rejectOne(c) {
-    const admin = await requireAdmin(ctx, c);
-    const id = paramOf(c, 'id', idSchema);
-    const { reason } = await jsonBody(c, rejectSchema);
-    valueOr(await rejectPayment(ctx, id, reason, { actorId: admin.id, requestId: c.get('requestId') }));
+    const { id } = c.req.valid('param');
+    const { reason } = c.req.valid('json');
+    valueOr(await rejectPayment(ctx, id, reason, callerOf(c)));
     return ok(c, { paymentId: id, status: 'rejected', reason });
   });
 
   api.get('/admin/analytics', analyticsDoc, async function analytics(c) {
-    await requireAdmin(ctx, c);
-    const { days } = queryOf(c, analyticsQuery);
+    const { days } = c.req.valid('query');
     return ok(c, await analyticsSeries(ctx.db, ctx.clock.now(), days));
   });
-}
+};

@@ -1,20 +1,20 @@
 /** Plans and the member's own subscription: read it, cancel at period end, reactivate. */
 import { currentSubscriptionSchema, plansAnswerSchema } from '@members/ui/api/schemas';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { requireUser } from '../http/auth.js';
+import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe, type RouteDoc } from '../http/openapi.js';
-import { idSchema, jsonBody } from '../http/validate.js';
+import { idSchema } from '../http/validate.js';
+import type { Routes } from '../module.js';
 import { allPlans } from './plans.js';
 import { cancelSubscription, currentSubscription, reactivateSubscription } from './subscriptions.service.js';
 
 const cancelSchema = z.object({ subscriptionId: idSchema.optional() });
 const reactivateSchema = z.object({ subscriptionId: idSchema });
 
-export function subscriptionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+export const subscriptionRoutes: Routes = (api, ctx) => {
   const listPlansDoc = describe({
     summary: 'The plans and their prices',
     tags: ['billing'],
@@ -43,8 +43,7 @@ export function subscriptionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
 
   async function current(c: Context<AppEnv>) {
-    const user = await requireUser(ctx, c);
-    return ok(c, await currentSubscription(ctx, user.id));
+    return ok(c, await currentSubscription(ctx, userOf(c).id));
   }
   const currentDoc: RouteDoc = {
     summary: 'My subscription (null when I never had one)',
@@ -56,17 +55,11 @@ export function subscriptionRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.get('/subscriptions/current', describe({ ...currentDoc, summary: `${currentDoc.summary} (alias)` }), current);
 
   api.post('/subscriptions/cancel', cancelDoc, async function cancel(c) {
-    const user = await requireUser(ctx, c);
-    const body = await jsonBody(c, cancelSchema);
-    return ok(c, valueOr(await cancelSubscription(ctx, user.id, body.subscriptionId, { actorId: user.id, requestId: c.get('requestId') })));
+    return ok(c, valueOr(await cancelSubscription(ctx, userOf(c).id, c.req.valid('json').subscriptionId, callerOf(c))));
   });
 
   api.post('/payments/reactivate-subscription', reactivateDoc, async function reactivate(c) {
-    const user = await requireUser(ctx, c);
-    const body = await jsonBody(c, reactivateSchema);
-    return ok(
-      c,
-      valueOr(await reactivateSubscription(ctx, user.id, body.subscriptionId, { actorId: user.id, requestId: c.get('requestId') })),
-    );
+    const body = c.req.valid('json');
+    return ok(c, valueOr(await reactivateSubscription(ctx, userOf(c).id, body.subscriptionId, callerOf(c))));
   });
-}
+};

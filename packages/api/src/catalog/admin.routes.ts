@@ -10,19 +10,18 @@ import {
   deletedVideoSchema,
   videoEditSchema,
 } from '@members/ui/api/schemas';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { requireAdmin } from '../http/auth.js';
+import { callerOf } from '../http/auth.js';
 import { HttpError, ok, refuse, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { idParams, jsonBody, queryOf } from '../http/validate.js';
+import type { Routes } from '../module.js';
 import { MAX_CAPTION_BYTES } from './captions.js';
 import { addCaptionTrack, CAPTION_FILE_MISSING, CAPTION_FILE_TOO_LARGE, removeCaptionTrack } from './captions.service.js';
 import { listVideos, toAdminVideo } from './catalog.queries.js';
-import { listQuerySchema, videoIdParam } from './catalog.routes.js';
+import { listQuerySchema, videoParams } from './catalog.routes.js';
 import { deleteVideo, editVideo, getAnyVideo } from './videos.service.js';
 
 /** The caption file plus the form's other fields and multipart framing. */
@@ -51,7 +50,7 @@ async function captionForm(c: Context<AppEnv>) {
 /** The edit, shared with the clients (packages/ui). */
 const editSchema = videoEditSchema;
 
-export function mountAdminCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+export const adminCatalogRoutes: Routes = (api, ctx) => {
   const listAllVideosDoc = describe({
     summary: 'Every video, published or not, with what the upload recorded',
     tags: ['catalog', 'admin'],
@@ -63,7 +62,7 @@ export function mountAdminCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): voi
     summary: 'One video (any state)',
     tags: ['catalog', 'admin'],
     access: 'admin',
-    params: idParams,
+    ...videoParams,
     ok: { 200: adminVideoSchema },
     errors: [404],
   });
@@ -72,7 +71,7 @@ export function mountAdminCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): voi
     description: 'Every field optional; `tags` and `categories` as a list or one comma-separated string.',
     tags: ['catalog', 'admin'],
     access: 'admin',
-    params: idParams,
+    ...videoParams,
     body: editSchema,
     ok: { 200: adminVideoSchema },
     errors: [404, 409],
@@ -81,7 +80,7 @@ export function mountAdminCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): voi
     summary: 'Delete a video and its files',
     tags: ['catalog', 'admin'],
     access: 'admin',
-    params: idParams,
+    ...videoParams,
     ok: { 200: deletedVideoSchema },
     errors: [404, 409],
   });
@@ -92,7 +91,7 @@ export function mountAdminCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): voi
       "multipart/form-data: `file` (a .vtt or .srt, at most 1 MiB, UTF-8), `language` (BCP 47: `en`, `pt-BR`), optional `label` (else the language's own name). The file is parsed and written again: SRT becomes WebVTT, cue text keeps WebVTT markup only (b, i, u, c, v, lang, ruby, rt, timestamps), cues past the video's end are clipped. A file that is neither answers 400 naming the line.",
     tags: ['catalog', 'admin'],
     access: 'admin',
-    params: idParams,
+    ...videoParams,
     ok: { 201: addedCaptionSchema },
     errors: [400, 404, 413, 415],
   });
@@ -100,7 +99,8 @@ export function mountAdminCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): voi
     summary: 'Remove a caption track',
     tags: ['catalog', 'admin'],
     access: 'admin',
-    params: z.object({ id: z.string(), language: z.string() }),
+    ...videoParams,
+    params: videoParams.params.extend({ language: z.string() }),
     ok: { 200: deletedCaptionSchema },
     errors: [404],
   });
@@ -110,43 +110,32 @@ export function mountAdminCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): voi
     addCaptionDoc,
     bodyLimit({ maxSize: CAPTION_BODY_LIMIT, onError: (cc) => refuse(cc, 'caption.file_too_large', CAPTION_FILE_TOO_LARGE) }),
     async function addCaption(c) {
-      const admin = await requireAdmin(ctx, c);
-      const videoId = videoIdParam(c);
       const upload = await captionForm(c);
-      const added = await addCaptionTrack(ctx, videoId, upload, { actorId: admin.id, requestId: c.get('requestId') });
+      const added = await addCaptionTrack(ctx, c.req.valid('param').id, upload, callerOf(c));
       return ok(c, valueOr(added), 201);
     },
   );
 
   api.delete('/admin/videos/:id/captions/:language', removeCaptionDoc, async function removeCaption(c) {
-    const admin = await requireAdmin(ctx, c);
-    const videoId = videoIdParam(c);
-    const language = c.req.param('language') ?? '';
-    return ok(c, valueOr(await removeCaptionTrack(ctx, videoId, language, { actorId: admin.id, requestId: c.get('requestId') })));
+    const { id, language } = c.req.valid('param');
+    return ok(c, valueOr(await removeCaptionTrack(ctx, id, language, callerOf(c))));
   });
 
   api.get('/admin/videos', listAllVideosDoc, async function listAllVideos(c) {
-    await requireAdmin(ctx, c);
-    const query = queryOf(c, listQuerySchema);
+    const query = c.req.valid('query');
     const { rows, total } = await listVideos(ctx.db, { ...query, includeUnpublished: true });
     return ok(c, { videos: rows.map(toAdminVideo), total, page: query.page, pageSize: query.pageSize });
   });
 
   api.get('/admin/videos/:id', readAnyVideoDoc, async function readAnyVideo(c) {
-    await requireAdmin(ctx, c);
-    return ok(c, valueOr(await getAnyVideo(ctx, videoIdParam(c))));
+    return ok(c, valueOr(await getAnyVideo(ctx, c.req.valid('param').id)));
   });
 
   api.put('/admin/videos/:id', editDoc, async function edit(c) {
-    const admin = await requireAdmin(ctx, c);
-    const videoId = videoIdParam(c);
-    const body = await jsonBody(c, editSchema);
-    return ok(c, valueOr(await editVideo(ctx, videoId, body, { actorId: admin.id, requestId: c.get('requestId') })));
+    return ok(c, valueOr(await editVideo(ctx, c.req.valid('param').id, c.req.valid('json'), callerOf(c))));
   });
 
   api.delete('/admin/videos/:id', removeDoc, async function remove(c) {
-    const admin = await requireAdmin(ctx, c);
-    const videoId = videoIdParam(c);
-    return ok(c, valueOr(await deleteVideo(ctx, videoId, { actorId: admin.id, requestId: c.get('requestId') })));
+    return ok(c, valueOr(await deleteVideo(ctx, c.req.valid('param').id, callerOf(c))));
   });
-}
+};

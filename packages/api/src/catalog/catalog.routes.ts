@@ -4,26 +4,28 @@
  */
 import { Readable } from 'node:stream';
 import { videoListQuerySchema, videoPageSchema, videoSchema } from '@members/ui/api/schemas';
-import type { Context, Hono } from 'hono';
-import type { AppContext } from '../context.js';
-import type { AppEnv } from '../http/appEnv.js';
+import type { Context } from 'hono';
 import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { idParams, idSchema, queryOf } from '../http/validate.js';
+import { idParams, idSchema } from '../http/validate.js';
 import { mediaStorageFor } from '../media/index.js';
+import type { Routes } from '../module.js';
 import { findVideo, listVideos, toVideoEntity } from './catalog.queries.js';
 
 /** The list query, shared with the clients (packages/ui). */
 export const listQuerySchema = videoListQuerySchema;
 
-/** A URL id that is not one of ours can only be "Video not found". */
+/** A URL id that is not one of ours can only be "Video not found" (a route's `describe`: `...videoParams`). */
+export const videoParams = { params: idParams, invalidParams: { code: 'video.not_found', message: 'Video not found' } } as const;
+
+/** `videoParams` read by hand, for a route that does not describe its params. */
 export function videoIdParam(c: Context): string {
   const parsed = idSchema.safeParse(c.req.param('id'));
   if (!parsed.success) throw new HttpError('video.not_found', 'Video not found');
   return parsed.data;
 }
 
-export function mountCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+export const catalogRoutes: Routes = (api, ctx) => {
   const listCatalogDoc = describe({
     summary: 'The published catalog, filtered and paged',
     description: '`q` searches titles, descriptions and tags; `sort=popular` orders by views.',
@@ -36,7 +38,7 @@ export function mountCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     summary: 'One published video',
     tags: ['catalog'],
     access: 'public',
-    params: idParams,
+    ...videoParams,
     ok: { 200: videoSchema },
     errors: [404],
   });
@@ -45,7 +47,7 @@ export function mountCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     description: 'Public, cacheable (`ETag`, `Cache-Control: public, max-age=300`); `HEAD` is answered too.',
     tags: ['catalog'],
     access: 'public',
-    params: idParams,
+    ...videoParams,
     responses: {
       200: { description: 'The image', content: { 'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } } } },
       304: { description: 'Not modified (`If-None-Match`)' },
@@ -54,19 +56,19 @@ export function mountCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
 
   api.get('/videos', listCatalogDoc, async function listCatalog(c) {
-    const query = queryOf(c, listQuerySchema);
+    const query = c.req.valid('query');
     const { rows, total } = await listVideos(ctx.db, { ...query, viewerId: c.get('auth')?.userId });
     return ok(c, { videos: rows.map(toVideoEntity), total, page: query.page, pageSize: query.pageSize });
   });
 
   api.get('/videos/:id', getVideoDoc, async function getVideo(c) {
-    const row = await findVideo(ctx.db, videoIdParam(c), { viewerId: c.get('auth')?.userId });
+    const row = await findVideo(ctx.db, c.req.valid('param').id, { viewerId: c.get('auth')?.userId });
     if (!row) throw new HttpError('video.not_found', 'Video not found');
     return ok(c, toVideoEntity(row));
   });
 
   api.get('/videos/:id/thumbnail', getThumbnailDoc, async function getThumbnail(c) {
-    const row = await findVideo(ctx.db, videoIdParam(c), { viewerId: c.get('auth')?.userId });
+    const row = await findVideo(ctx.db, c.req.valid('param').id, { viewerId: c.get('auth')?.userId });
     if (!row) throw new HttpError('video.not_found', 'Video not found');
     const storage = mediaStorageFor(ctx);
     const stat = await storage.stat(row.thumbnail_key);
@@ -82,4 +84,4 @@ export function mountCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const stream = await storage.openRead(row.thumbnail_key);
     return c.body(Readable.toWeb(stream) as unknown as ReadableStream, 200);
   });
-}
+};

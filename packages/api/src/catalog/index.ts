@@ -4,16 +4,16 @@
  */
 import { mediaStorageFor, sweepStaging } from '../media/index.js';
 import type { AppModule } from '../module.js';
-import { mountAdminCatalogRoutes } from './admin.routes.js';
+import { adminCatalogRoutes } from './admin.routes.js';
 import { catalogProjection } from './catalog.projection.js';
-import { mountCatalogRoutes } from './catalog.routes.js';
+import { catalogRoutes } from './catalog.routes.js';
 import { importsProjection } from './imports.projection.js';
-import { mountUploadRoute } from './upload.route.js';
+import { uploadRoutes } from './upload.route.js';
 
 export { addCaptionTrack, captionOf, captionsOf } from './captions.service.js';
 export type { CaptionRow, VideoRow } from './catalog.projection.js';
 export { findVideo, hlsLadderOf, toVideoEntity, type VideoEntity, viewCountOf } from './catalog.queries.js';
-export { videoIdParam } from './catalog.routes.js';
+export { videoIdParam, videoParams } from './catalog.routes.js';
 export { findImport } from './imports.projection.js';
 export { type IngestInput, type IngestResult, ingestVideoFile, validateDetails } from './ingest.js';
 export type { PreviewInfo, RenditionInfo, TranscodeResultEvent } from './ladder.js';
@@ -35,8 +35,8 @@ export const catalogModule: AppModule = {
     return undefined;
   },
   routes(api, ctx) {
-    mountUploadRoute(api, ctx);
-    mountAdminCatalogRoutes(api, ctx);
-    mountCatalogRoutes(api, ctx);
+    uploadRoutes(api, ctx);
+    adminCatalogRoutes(api, ctx);
+    catalogRoutes(api, ctx);
   },
 };

@@ -4,19 +4,17 @@
  * checks the bytes and records the upload; staged files never outlive the request.
  */
 import { uploadedVideoSchema } from '@members/ui/api/schemas';
-import type { Hono } from 'hono';
-import type { AppContext } from '../context.js';
-import type { AppEnv } from '../http/appEnv.js';
-import { requireAdmin } from '../http/auth.js';
+import { callerOf } from '../http/auth.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { mediaStorageFor } from '../media/index.js';
 import { trackUploads } from '../metrics/index.js';
+import type { Routes } from '../module.js';
 import { ingestVideoFile } from './ingest.js';
 import { receiveMultipart } from './multipartUpload.js';
 import { UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
 
-export function mountUploadRoute(api: Hono<AppEnv>, ctx: AppContext): void {
+export const uploadRoutes: Routes = (api, ctx) => {
   const uploadVideoDoc = describe({
     summary: 'Upload a video in one multipart request',
     description:
@@ -51,7 +49,6 @@ export function mountUploadRoute(api: Hono<AppEnv>, ctx: AppContext): void {
 
   api.use('/admin/upload-video', trackUploads(ctx.metrics));
   api.post('/admin/upload-video', uploadVideoDoc, async function uploadVideo(c) {
-    const admin = await requireAdmin(ctx, c);
     const received = await receiveMultipart(c, mediaStorageFor(ctx), ctx.env.MAX_UPLOAD_BYTES);
     if (!received.ok) throw new HttpError(received.error);
     const { fields, files, cleanup } = received.upload;
@@ -69,8 +66,7 @@ export function mountUploadRoute(api: Hono<AppEnv>, ctx: AppContext): void {
         tags: fields.tags ?? null,
         categories: fields.categories ?? null,
         thumbnailPath: files.thumbnail?.size ? files.thumbnail.path : null,
-        actorId: admin.id,
-        requestId: c.get('requestId'),
+        ...callerOf(c),
       });
       if (!result.ok) throw new HttpError(result.error);
       return ok(c, { videoId: result.videoId }, 201);
@@ -78,4 +74,4 @@ export function mountUploadRoute(api: Hono<AppEnv>, ctx: AppContext): void {
       await cleanup();
     }
   });
-}
+};

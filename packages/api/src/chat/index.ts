@@ -4,10 +4,9 @@
  * to WebSockets across processes (live.ts) and the mail to a member offline when the team replies
  * (replyMail.ts, with its setting: replyMail.routes.ts). docs/chat.md describes it.
  */
-import type { AppContext } from '../context.js';
 import type { AppModule } from '../module.js';
 import { chatProjection } from './chat.projection.js';
-import { type ChatHub, startChatHub } from './live.js';
+import { chatHubOf, forgetChatHub } from './live.js';
 import { replyBurstSubscriber, startReplyMailer } from './replyMail.js';
 import { replyMailRoutes } from './replyMail.routes.js';
 import { chatRoutes } from './routes.js';
@@ -16,32 +15,20 @@ export { messagesForExport } from './chat.service.js';
 export { replyMailEnabled } from './replyMail.routes.js';
 export { chatAnswerTimes } from './stats.js';
 
-const hubs = new WeakMap<AppContext, Promise<ChatHub>>();
-
-/** This process's hub, started with the server (or on the first socket where the app runs without `start`). */
-function hubOf(ctx: AppContext): Promise<ChatHub> {
-  let hub = hubs.get(ctx);
-  if (!hub) {
-    hub = startChatHub(ctx);
-    hubs.set(ctx, hub);
-  }
-  return hub;
-}
-
 export const chatModule: AppModule = {
   name: 'chat',
   projections: [chatProjection],
   subscribers: (ctx) => [replyBurstSubscriber(ctx)],
   routes(api, ctx) {
-    chatRoutes(api, ctx, () => hubOf(ctx));
+    chatRoutes(api, ctx);
     replyMailRoutes(api, ctx);
   },
   background: (ctx) => startReplyMailer(ctx),
   async start(ctx) {
-    const hub = await hubOf(ctx);
+    const hub = await chatHubOf(ctx);
     return {
       async stop() {
-        hubs.delete(ctx);
+        forgetChatHub(ctx);
         await hub.stop();
       },
     };

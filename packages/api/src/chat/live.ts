@@ -102,3 +102,20 @@ export async function startChatHub(ctx: AppContext): Promise<ChatHub> {
     },
   };
 }
+
+const hubs = new WeakMap<AppContext, Promise<ChatHub>>();
+
+/** This process's hub, started with the server (or on the first socket where the app runs without `start`). */
+export function chatHubOf(ctx: AppContext): Promise<ChatHub> {
+  let hub = hubs.get(ctx);
+  if (!hub) {
+    hub = startChatHub(ctx);
+    hubs.set(ctx, hub);
+  }
+  return hub;
+}
+
+/** The server stopped its hub: a later socket starts a new one. */
+export function forgetChatHub(ctx: AppContext): void {
+  hubs.delete(ctx);
+}

@@ -9,10 +9,9 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { requireUser } from '../http/auth.js';
+import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { jsonBody } from '../http/validate.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type Result, success } from '../shared/result.js';
 import { chatDecider, chatStream } from './chat.decider.js';
@@ -57,14 +56,11 @@ export function replyMailRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
 
   api.get('/users/me/notifications', getDoc, async function ownNotificationSettings(c) {
-    const user = await requireUser(ctx, c);
-    return ok(c, { chatReplyMail: await replyMailEnabled(ctx, user.id) });
+    return ok(c, { chatReplyMail: await replyMailEnabled(ctx, userOf(c).id) });
   });
 
   api.put('/users/me/notifications', putDoc, async function changeNotificationSettings(c) {
-    const user = await requireUser(ctx, c);
-    const { chatReplyMail } = await jsonBody(c, settingsBody);
-    const caller = { actorId: user.id, requestId: c.get('requestId') };
-    return ok(c, { chatReplyMail: valueOr(await setReplyMail(ctx, user.id, chatReplyMail, caller)) });
+    const { chatReplyMail } = c.req.valid('json');
+    return ok(c, { chatReplyMail: valueOr(await setReplyMail(ctx, userOf(c).id, chatReplyMail, callerOf(c))) });
   });
 }

@@ -14,17 +14,15 @@ import {
   chatStatusSchema,
   chatTicketAnswerSchema,
 } from '@members/ui/api/schemas';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import { createRateLimiter } from '../db/rateLimit.js';
-import type { AppEnv } from '../http/appEnv.js';
-import { requireAdmin, requireUser } from '../http/auth.js';
+import { callerOf, userOf } from '../http/auth.js';
 import { HttpError, ok, tooManyRequests, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
+import { idSchema } from '../http/validate.js';
 import { findMemberStanding, sessionEnded } from '../identity/index.js';
-import type { Caller } from '../shared/eventMetadata.js';
+import type { Routes } from '../module.js';
 import {
   chatStatus,
   conversations,
@@ -35,7 +33,7 @@ import {
   sendAsMember,
   sendMessage,
 } from './chat.service.js';
-import type { ChatHub, LiveMessage } from './live.js';
+import { chatHubOf, type LiveMessage } from './live.js';
 import { markSeen } from './presence.js';
 import { issueTicket, redeemTicket } from './tickets.js';
 
@@ -68,9 +66,8 @@ const socketQuery = z.object({
 const userParams = z.object({ userId: idSchema });
 const messageParams = z.object({ id: idSchema });
 
-export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promise<ChatHub>): void {
+export const chatRoutes: Routes = (api, ctx) => {
   const perMember = createRateLimiter(ctx.db, 'chat-messages', CHAT_RATE_LIMIT, 60_000, () => ctx.clock.now().getTime());
-  const caller = (c: Context<AppEnv>, actorId: string): Caller => ({ actorId, requestId: c.get('requestId') });
   const tags: ['chat'] = ['chat'];
 
   const sendDoc = describe({
@@ -126,6 +123,10 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
       'Upgrade to a WebSocket with a ticket; the server pushes `{ "type": "message", "message": { id, text, from, sentAt, userId } }` for every new message of the conversation (every conversation for an admin). With `after`, the messages after that one come first (for an admin, those of every conversation). A plain GET is a 426; a used, unknown or expired ticket a 401.',
     tags,
     access: 'public',
+    // A plain GET is told to open a WebSocket (426) before its ticket is looked at.
+    admit: (c) => {
+      if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError('request.websocket_required', NOT_A_WEBSOCKET);
+    },
     query: socketQuery,
     errors: [401, 426],
     responses: { '101': { description: 'Switching Protocols: the WebSocket is open; each push is a JSON text frame' } },
@@ -173,52 +174,49 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
   });
 
   api.get('/chat/messages', listDoc, async function ownMessages(c) {
-    const user = await requireUser(ctx, c);
-    const page = queryOf(c, pageQuery);
-    return ok(c, { messages: valueOr(await listMessages(ctx, user.id, page)) });
+    return ok(c, { messages: valueOr(await listMessages(ctx, userOf(c).id, c.req.valid('query'))) });
   });
 
   api.post('/chat/messages', sendDoc, async function sendOwnMessage(c) {
-    const user = await requireUser(ctx, c);
-    const { text } = await jsonBody(c, textSchema);
+    const user = userOf(c);
+    const { text } = c.req.valid('json');
     if (!(await perMember.hit(user.id))) {
       const window = await perMember.peek(user.id);
       throw tooManyRequests(CHAT_RATE_LIMITED, window ? (window.resetAt - ctx.clock.now().getTime()) / 1000 : 60);
     }
-    return ok(c, { message: valueOr(await sendAsMember(ctx, user, text, caller(c, user.id))) }, 201);
+    return ok(c, { message: valueOr(await sendAsMember(ctx, user, text, callerOf(c))) }, 201);
   });
 
   api.get('/chat/status', statusDoc, async function ownChatStatus(c) {
-    const user = await requireUser(ctx, c);
+    const user = userOf(c);
     // The unread badge asks this: the member is online (no reply mail for what it shows them).
     await markSeen(ctx.db, user.id, ctx.clock.now());
     return ok(c, await chatStatus(ctx, user));
   });
 
   api.post('/chat/read', readDoc, async function readReplies(c) {
-    const user = await requireUser(ctx, c);
-    return ok(c, { read: valueOr(await markRead(ctx, user.id, 'member', user.id, caller(c, user.id))) });
+    const user = userOf(c);
+    return ok(c, { read: valueOr(await markRead(ctx, user.id, 'member', user.id, callerOf(c))) });
   });
 
   api.delete('/chat/messages/:id', deleteDoc, async function deleteOwnMessage(c) {
-    const user = await requireUser(ctx, c);
-    const messageId = paramOf(c, 'id', idSchema);
-    return ok(c, valueOr(await deleteMessage(ctx, { userId: user.id, messageId, by: 'member', actorId: user.id }, caller(c, user.id))));
+    const user = userOf(c);
+    const messageId = c.req.valid('param').id;
+    return ok(c, valueOr(await deleteMessage(ctx, { userId: user.id, messageId, by: 'member', actorId: user.id }, callerOf(c))));
   });
 
   api.post('/chat/ticket', ticketDoc, async function chatTicket(c) {
-    const user = await requireUser(ctx, c);
+    const user = userOf(c);
     const sessionId = c.get('auth')?.sessionId;
     return ok(c, await issueTicket(ctx, { userId: user.id, role: user.role === 'admin' ? 'admin' : 'member', sessionId }));
   });
 
   api.get('/chat/socket', socketDoc, async function chatSocket(c, next) {
-    if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError('request.websocket_required', NOT_A_WEBSOCKET);
-    const { ticket, after } = queryOf(c, socketQuery);
+    const { ticket, after } = c.req.valid('query');
     const holder = await redeemTicket(ctx, ticket);
     if (!holder) throw new HttpError('chat.invalid_ticket', BAD_TICKET);
     const follow = holder.role === 'admin' ? null : holder.userId;
-    const live = await hub();
+    const live = await chatHubOf(ctx);
     /** A member's socket marks them online (replyMail.ts: no mail for a reply pushed to them live). */
     const seen = () => {
       if (follow) void markSeen(ctx.db, follow, ctx.clock.now()).catch((err) => ctx.logger.warn({ err }, 'chat presence not recorded'));
@@ -298,49 +296,41 @@ export function chatRoutes(api: Hono<AppEnv>, ctx: AppContext, hub: () => Promis
         stop();
       },
     }));
-    return upgrade(c, next);
+    return upgrade(c as unknown as Context, next);
   });
 
   api.get('/admin/chat/conversations', adminListDoc, async function chatInbox(c) {
-    await requireAdmin(ctx, c);
     return ok(c, { conversations: await conversations(ctx) });
   });
 
   /** The member of `:userId`, who must exist (an admin's own id is not a conversation). */
-  async function memberOf(c: Context<AppEnv>): Promise<string> {
-    const userId = paramOf(c, 'userId', idSchema);
+  async function memberOf(userId: string): Promise<string> {
     const row = await ctx.db.get<{ role: string }>('SELECT role FROM users WHERE id = ? AND erased_at IS NULL', [userId]);
     if (row?.role !== 'member') throw new HttpError('chat.member_not_found', 'Member not found');
     return userId;
   }
 
   api.get('/admin/chat/conversations/:userId/messages', adminMessagesDoc, async function memberConversation(c) {
-    await requireAdmin(ctx, c);
-    const userId = await memberOf(c);
-    return ok(c, { messages: valueOr(await listMessages(ctx, userId, queryOf(c, pageQuery))) });
+    const userId = await memberOf(c.req.valid('param').userId);
+    return ok(c, { messages: valueOr(await listMessages(ctx, userId, c.req.valid('query'))) });
   });
 
   api.post('/admin/chat/conversations/:userId/messages', adminReplyDoc, async function replyToMember(c) {
-    const admin = await requireAdmin(ctx, c);
-    const userId = await memberOf(c);
-    const { text } = await jsonBody(c, textSchema);
-    return ok(
-      c,
-      { message: valueOr(await sendMessage(ctx, { userId, from: 'admin', authorId: admin.id, text }, caller(c, admin.id))) },
-      201,
-    );
+    const userId = await memberOf(c.req.valid('param').userId);
+    const { text } = c.req.valid('json');
+    return ok(c, { message: valueOr(await sendMessage(ctx, { userId, from: 'admin', authorId: userOf(c).id, text }, callerOf(c))) }, 201);
   });
 
   api.delete('/admin/chat/conversations/:userId/messages/:id', adminDeleteDoc, async function deleteMemberMessage(c) {
-    const admin = await requireAdmin(ctx, c);
-    const userId = await memberOf(c);
-    const messageId = paramOf(c, 'id', idSchema);
-    return ok(c, valueOr(await deleteMessage(ctx, { userId, messageId, by: 'admin', actorId: admin.id }, caller(c, admin.id))));
+    const params = c.req.valid('param');
+    const userId = await memberOf(params.userId);
+    const caller = callerOf(c);
+    return ok(c, valueOr(await deleteMessage(ctx, { userId, messageId: params.id, by: 'admin', actorId: caller.actorId }, caller)));
   });
 
   api.post('/admin/chat/conversations/:userId/read', adminReadDoc, async function readMemberMessages(c) {
-    const admin = await requireAdmin(ctx, c);
-    const userId = await memberOf(c);
-    return ok(c, { read: valueOr(await markRead(ctx, userId, 'admin', admin.id, caller(c, admin.id))) });
+    const userId = await memberOf(c.req.valid('param').userId);
+    const caller = callerOf(c);
+    return ok(c, { read: valueOr(await markRead(ctx, userId, 'admin', caller.actorId, caller)) });
   });
-}
+};

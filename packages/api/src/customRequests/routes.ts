@@ -12,15 +12,13 @@ import {
   customRequestsAnswerSchema,
 } from '@members/ui/api/schemas';
 import { satsToBtc } from '@members/ui/money';
-import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import { createRateLimiter } from '../db/rateLimit.js';
-import type { AppEnv } from '../http/appEnv.js';
-import { requireAdmin, requireUser } from '../http/auth.js';
+import { callerOf, userOf } from '../http/auth.js';
 import { ok, tooManyRequests, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { idParams, idSchema, jsonBody, paramOf } from '../http/validate.js';
+import { idParams, idSchema } from '../http/validate.js';
+import type { Routes } from '../module.js';
 import {
   allRequests,
   declineRequest,
@@ -53,9 +51,8 @@ const declineSchema = z.object({
 const paySchema = z.object({ transactionHash: z.string().max(100).nullable().optional() });
 const deliverSchema = z.object({ videoId: idSchema });
 
-export function customRequestRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+export const customRequestRoutes: Routes = (api, ctx) => {
   const perMember = createRateLimiter(ctx.db, 'custom-requests', CUSTOM_REQUEST_RATE_LIMIT, 86_400_000, () => ctx.clock.now().getTime());
-  const caller = (c: Context<AppEnv>, actorId: string) => ({ actorId, requestId: c.get('requestId') });
   const tags: ['custom-requests'] = ['custom-requests'];
 
   const submitDoc = describe({
@@ -119,23 +116,21 @@ export function customRequestRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
 
   api.post('/custom-requests', submitDoc, async function requestCustomVideo(c) {
-    const user = await requireUser(ctx, c);
-    const { description } = await jsonBody(c, descriptionSchema);
+    const user = userOf(c);
+    const { description } = c.req.valid('json');
     if (!(await perMember.hit(user.id))) {
       const window = await perMember.peek(user.id);
       throw tooManyRequests(CUSTOM_REQUEST_RATE_LIMITED, window ? (window.resetAt - ctx.clock.now().getTime()) / 1000 : 86_400);
     }
-    return ok(c, { request: valueOr(await submitRequest(ctx, user, description, caller(c, user.id))) }, 201);
+    return ok(c, { request: valueOr(await submitRequest(ctx, user, description, callerOf(c))) }, 201);
   });
   api.get('/custom-requests', listDoc, async function ownCustomRequests(c) {
-    const user = await requireUser(ctx, c);
-    return ok(c, { requests: await requestsOf(ctx, user.id) });
+    return ok(c, { requests: await requestsOf(ctx, userOf(c).id) });
   });
   api.post('/custom-requests/:id/pay', payDoc, async function payCustomRequest(c) {
-    const user = await requireUser(ctx, c);
-    const id = paramOf(c, 'id', idSchema);
-    const { transactionHash } = await jsonBody(c, paySchema);
-    const { created, payment, request } = valueOr(await payRequest(ctx, user, id, transactionHash, caller(c, user.id)));
+    const { id } = c.req.valid('param');
+    const { transactionHash } = c.req.valid('json');
+    const { created, payment, request } = valueOr(await payRequest(ctx, userOf(c), id, transactionHash, callerOf(c)));
     const answer = {
       id: payment.id,
       address: payment.address,
@@ -146,25 +141,18 @@ export function customRequestRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
 
   api.get('/admin/custom-requests', adminListDoc, async function customRequestQueue(c) {
-    await requireAdmin(ctx, c);
     return ok(c, { requests: await allRequests(ctx) });
   });
   api.post('/admin/custom-requests/:id/quote', quoteDoc, async function quoteCustomRequest(c) {
-    const admin = await requireAdmin(ctx, c);
-    const id = paramOf(c, 'id', idSchema);
-    const { btcAmount } = await jsonBody(c, quoteSchema);
-    return ok(c, { request: valueOr(await quoteRequest(ctx, id, btcAmount, caller(c, admin.id))) });
+    const { btcAmount } = c.req.valid('json');
+    return ok(c, { request: valueOr(await quoteRequest(ctx, c.req.valid('param').id, btcAmount, callerOf(c))) });
   });
   api.post('/admin/custom-requests/:id/decline', declineDoc, async function declineCustomRequest(c) {
-    const admin = await requireAdmin(ctx, c);
-    const id = paramOf(c, 'id', idSchema);
-    const { reason } = await jsonBody(c, declineSchema);
-    return ok(c, { request: valueOr(await declineRequest(ctx, id, reason, caller(c, admin.id))) });
+    const { reason } = c.req.valid('json');
+    return ok(c, { request: valueOr(await declineRequest(ctx, c.req.valid('param').id, reason, callerOf(c))) });
   });
   api.post('/admin/custom-requests/:id/deliver', deliverDoc, async function deliverCustomRequest(c) {
-    const admin = await requireAdmin(ctx, c);
-    const id = paramOf(c, 'id', idSchema);
-    const { videoId } = await jsonBody(c, deliverSchema);
-    return ok(c, { request: valueOr(await deliverRequest(ctx, id, videoId, caller(c, admin.id))) });
+    const { videoId } = c.req.valid('json');
+    return ok(c, { request: valueOr(await deliverRequest(ctx, c.req.valid('param').id, videoId, callerOf(c))) });
   });
-}
+};

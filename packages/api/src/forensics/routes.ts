@@ -10,7 +10,7 @@ import { leakExaminationQueuedSchema, leakExaminationSchema, leakExaminationsAns
 import type { Hono } from 'hono';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { requireAdmin } from '../http/auth.js';
+import { callerOf } from '../http/auth.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema } from '../http/validate.js';
@@ -48,7 +48,6 @@ export function mountForensicsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       errors: [400, 404, 409, 413, 415, 503],
     }),
     async function examineLeakedCopy(c) {
-      const admin = await requireAdmin(ctx, c);
       if (!ctx.env.FORENSIC_WATERMARK) throw new HttpError('leak.watermark_off', WATERMARK_OFF);
       const received = await receiveCopy(c, mediaStorageFor(ctx), ctx.env.LEAK_COPY_MAX_BYTES);
       if (!received.ok) throw new HttpError(received.error);
@@ -64,7 +63,7 @@ export function mountForensicsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
           );
         }
       }
-      const queued = valueOr(await queueExamination(ctx, { actorId: admin.id, requestId: c.get('requestId') }, copy));
+      const queued = valueOr(await queueExamination(ctx, callerOf(c), copy));
       return ok(c, queued, 202);
     },
   );
@@ -80,7 +79,6 @@ export function mountForensicsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       ok: { 200: leakExaminationsAnswerSchema },
     }),
     async function pastExaminations(c) {
-      await requireAdmin(ctx, c);
       return ok(c, {
         enabled: ctx.env.FORENSIC_WATERMARK,
         maxBytes: ctx.env.LEAK_COPY_MAX_BYTES,
@@ -102,9 +100,7 @@ export function mountForensicsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       errors: [404],
     }),
     async function examination(c) {
-      await requireAdmin(ctx, c);
-      const id = idSchema.safeParse(c.req.param('id'));
-      const found = id.success ? await getExamination(ctx, id.data) : null;
+      const found = await getExamination(ctx, c.req.valid('param').id);
       if (!found) throw new HttpError('leak.examination_not_found', 'No such examination');
       return ok(c, found);
     },

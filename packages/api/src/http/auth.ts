@@ -5,36 +5,14 @@
  */
 
 import { SECOND_FACTOR_ENROLMENT_REQUIRED } from '@members/ui/secondFactor';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { sign, verify } from 'hono/jwt';
 import type { AppContext } from '../context.js';
-import type { AppEnv, AuthInfo } from './appEnv.js';
+import type { AccountStanding, AppEnv, Authenticator, AuthInfo } from './appEnv.js';
+
+export type { AccountStanding, Authenticator };
+
 import { HttpError } from './envelope.js';
-
-/** The account as the read model has it now: what the guards decide on. */
-export interface AccountStanding {
-  id: string;
-  email: string;
-  role: 'admin' | 'member';
-  status: 'pending' | 'approved' | 'rejected' | 'suspended';
-  approved: number;
-  membership_status: string;
-  subscription_status: string | null;
-}
-
-/**
- * The port the guards read accounts through. The accounts area provides it (identity's
- * `accountsAuthenticator`) and the app wiring hands it to `authenticate`, so the routes layer knows
- * no domain area.
- */
-export interface Authenticator {
-  /** The account's standing now; none for an unknown or erased account. */
-  standing(userId: string): Promise<AccountStanding | undefined>;
-  /** The refresh session was revoked (logout, "sign out other devices", password change) or never existed. */
-  sessionEnded(sessionId: string): Promise<boolean>;
-  /** An admin without an enabled second factor (REQUIRE_ADMIN_2FA holds them to the enrolment routes). */
-  adminLacksSecondFactor(userId: string): Promise<boolean>;
-}
 
 /** Each context's authenticator, as `authenticate` received it (createApp mounts it before every route). */
 const authenticators = new WeakMap<AppContext, Authenticator>();
@@ -132,6 +110,8 @@ export function authenticate(ctx: AppContext, accounts: Authenticator): Middlewa
   return async function authenticateBearer(c, next) {
     const header = c.req.header('authorization');
     c.set('auth', undefined);
+    c.set('user', undefined);
+    c.set('accounts', accounts);
     if (RUNNER_ROUTES.test(apiPath(c.req.path))) return next();
     if (header) {
       const m = /^Bearer\s+(\S+)$/i.exec(header);
@@ -168,9 +148,13 @@ export const ACCOUNT_SUSPENDED = 'Your account has been suspended. Please contac
  * and approval status). A suspended account is a 401 (its sessions were ended), an erased one too.
  */
 export async function requireAccountHolder(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
-  const auth = c.get('auth');
+  return holderStanding(authenticatorOf(ctx), c.get('auth'));
+}
+
+/** `requireAccountHolder` on the port itself (the `describe` middleware's access check reads it from the request). */
+export async function holderStanding(accounts: Authenticator, auth: AuthInfo | undefined): Promise<CurrentUserRow> {
   if (!auth) throw new HttpError('auth.required', 'Please log in to continue');
-  const user = await authenticatorOf(ctx).standing(auth.userId);
+  const user = await accounts.standing(auth.userId);
   if (!user) throw new HttpError('auth.account_gone', 'Your account no longer exists');
   if (user.status === 'suspended') throw new HttpError('auth.account_suspended', ACCOUNT_SUSPENDED);
   return user;
@@ -178,13 +162,36 @@ export async function requireAccountHolder(ctx: AppContext, c: { get(key: 'auth'
 
 /** The signed-in user as the read model has them now, or a 401; a rejected member is a 403 here. */
 export async function requireUser(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
-  const user = await requireAccountHolder(ctx, c);
+  return approvedOrPending(await requireAccountHolder(ctx, c));
+}
+
+export async function requireAdmin(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
+  return adminOnly(await requireUser(ctx, c));
+}
+
+/** A rejected member is a 403 past their restricted session's routes. */
+export function approvedOrPending(user: CurrentUserRow): CurrentUserRow {
   if (user.status === 'rejected') throw new HttpError('auth.not_approved', 'Your account registration was not approved');
   return user;
 }
 
-export async function requireAdmin(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
-  const user = await requireUser(ctx, c);
+export function adminOnly(user: CurrentUserRow): CurrentUserRow {
   if (user.role !== 'admin') throw new HttpError('auth.admin_only', "You don't have permission to access this page.");
   return user;
+}
+
+/**
+ * The account a route's `access` admitted (the `describe` middleware of http/openapi.ts set it):
+ * for `member`, `account`, `accountHolder` and `admin` routes. A route of another access reading it
+ * is a programming error, not a refusal.
+ */
+export function userOf(c: { get(key: 'user'): CurrentUserRow | undefined }): CurrentUserRow {
+  const user = c.get('user');
+  if (!user) throw new Error('userOf: this route admits no account (its access is neither member, account, accountHolder nor admin)');
+  return user;
+}
+
+/** Who runs a command and for which request: the `caller` every audited service takes. */
+export function callerOf(c: Context<AppEnv, any, any>): { actorId: string; requestId: string } {
+  return { actorId: userOf(c).id, requestId: c.get('requestId') };
 }

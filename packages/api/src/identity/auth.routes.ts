@@ -4,18 +4,15 @@
  * accounts.service.ts and session.service.ts.
  */
 import { loggedOutAnswerSchema, loginAnswerSchema, registrationAnswerSchema, sessionSchema } from '@members/ui/api/schemas';
-import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import { clientIp, lookupIp } from '../geo/index.js';
-import type { AppEnv } from '../http/appEnv.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
-import { jsonBody } from '../http/validate.js';
+import type { Routes } from '../module.js';
 import { REGISTRATION_RECEIVED, register } from './accounts.service.js';
 import { clearSessionCookies, deviceOf, refreshCookie, requireCsrf, setSessionCookies } from './cookies.js';
-import { type AuthLimits, limitPerIp } from './limits.js';
+import { authLimitsOf, limitPerIp } from './limits.js';
 import { LIMITS, loginEmail, registrationSchema } from './registration.js';
 import { logIn, logOut, refreshSession } from './session.service.js';
 
@@ -24,7 +21,8 @@ const loginSchema = z.object({
   password: z.string({ error: 'is required' }).min(1, 'is required').max(LIMITS.password, `must be at most ${LIMITS.password} characters`),
 });
 
-export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits): void {
+export const authRoutes: Routes = (api, ctx) => {
+  const limits = authLimitsOf(ctx);
   const registerMemberDoc = describe({
     summary: "Register (the account waits for an admin's approval)",
     description:
@@ -67,7 +65,7 @@ export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimit
   const perIp = limitPerIp(ctx, limits);
 
   api.post('/auth/register', perIp, registerMemberDoc, async function registerMember(c) {
-    const input = await jsonBody(c, registrationSchema);
+    const input = c.req.valid('json');
     const geo = lookupIp(clientIp(c, ctx.env));
     const caller = { actorId: null, requestId: c.get('requestId'), origin: linkOrigin(ctx) };
     const user = valueOr(await register(ctx, input, { geo, caller }));
@@ -76,7 +74,7 @@ export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimit
 
   api.post('/auth/login', perIp, loginDoc, async function login(c) {
     const address = clientIp(c, ctx.env);
-    const session = valueOr(await logIn(ctx, limits, await jsonBody(c, loginSchema), deviceOf(c), address));
+    const session = valueOr(await logIn(ctx, limits, c.req.valid('json'), deviceOf(c), address));
     // A second factor is due: no session yet, only the challenge (mfa.routes.ts completes it).
     if ('mfaRequired' in session) return ok(c, session);
     setSessionCookies(ctx, c, session.refresh);
@@ -105,4 +103,4 @@ export function authRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimit
     clearSessionCookies(c);
     return ok(c, { loggedOut: true });
   });
-}
+};

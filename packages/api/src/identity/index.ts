@@ -10,7 +10,6 @@
 import type { AppModule } from '../module.js';
 import { authRoutes } from './auth.routes.js';
 import { bootstrapAdmin } from './bootstrap.js';
-import { authLimitsOf } from './limits.js';
 import { identityMailSubscriber } from './mail.subscriber.js';
 import { mfaRoutes } from './mfa.routes.js';
 import { passwordRoutes } from './password.routes.js';
@@ -49,12 +48,11 @@ export const identityModule: AppModule = {
   projections: [usersProjection, secondFactorsProjection],
   subscribers: (ctx) => [identityMailSubscriber(ctx)],
   routes(api, ctx) {
-    const limits = authLimitsOf(ctx);
-    authRoutes(api, ctx, limits);
-    passwordRoutes(api, ctx, limits);
-    mfaRoutes(api, ctx, limits);
+    authRoutes(api, ctx);
+    passwordRoutes(api, ctx);
+    mfaRoutes(api, ctx);
     userRoutes(api, ctx);
-    settingsRoutes(api, ctx, limits);
+    settingsRoutes(api, ctx);
   },
   async start(ctx) {
     await bootstrapAdmin(ctx);

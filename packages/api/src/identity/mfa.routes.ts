@@ -5,17 +5,14 @@
  * exactly what /auth/login answers without a second factor (token, user, refresh cookie).
  */
 import { secondFactorEnrolmentSchema, secondFactorStatusSchema, sessionSchema } from '@members/ui/api/schemas';
-import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import { clientIp } from '../geo/index.js';
-import type { AppEnv } from '../http/appEnv.js';
-import { requireAccount } from '../http/auth.js';
+import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { jsonBody } from '../http/validate.js';
+import type { Routes } from '../module.js';
 import { deviceOf, setSessionCookies } from './cookies.js';
-import { type AuthLimits, limitPerIp } from './limits.js';
+import { authLimitsOf, limitPerIp } from './limits.js';
 import { completeMfaLogin, confirmEnrolment, disableSecondFactor, secondFactorStatus, startEnrolment } from './mfa.service.js';
 import { LIMITS } from './registration.js';
 
@@ -27,7 +24,8 @@ const disableSchema = z.object({
   code: codeField,
 });
 
-export function mfaRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits): void {
+export const mfaRoutes: Routes = (api, ctx) => {
+  const limits = authLimitsOf(ctx);
   const secondFactorStateDoc = describe({
     summary: 'My second factor',
     tags: ['identity'],
@@ -71,35 +69,27 @@ export function mfaRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits
   });
 
   const perIp = limitPerIp(ctx, limits);
-  const callerOf = (c: { get(k: 'requestId'): string }, actorId: string) => ({ actorId, requestId: c.get('requestId') });
 
   api.get('/auth/mfa', secondFactorStateDoc, async function secondFactorState(c) {
-    const user = await requireAccount(ctx, c);
-    return ok(c, valueOr(await secondFactorStatus(ctx, user.id)));
+    return ok(c, valueOr(await secondFactorStatus(ctx, userOf(c).id)));
   });
 
   api.post('/auth/mfa/enroll', enrolDoc, async function enrol(c) {
-    const user = await requireAccount(ctx, c);
-    return ok(c, valueOr(await startEnrolment(ctx, user.id, callerOf(c, user.id))));
+    return ok(c, valueOr(await startEnrolment(ctx, userOf(c).id, callerOf(c))));
   });
 
   api.post('/auth/mfa/enroll/confirm', confirmEnrolDoc, async function confirmEnrol(c) {
-    const user = await requireAccount(ctx, c);
-    const { code } = await jsonBody(c, confirmSchema);
-    return ok(c, valueOr(await confirmEnrolment(ctx, user.id, code, callerOf(c, user.id))));
+    return ok(c, valueOr(await confirmEnrolment(ctx, userOf(c).id, c.req.valid('json').code, callerOf(c))));
   });
 
   api.post('/auth/mfa/disable', perIp, disableDoc, async function disable(c) {
-    const user = await requireAccount(ctx, c);
-    const input = await jsonBody(c, disableSchema);
-    return ok(c, valueOr(await disableSecondFactor(ctx, limits, user.id, input, callerOf(c, user.id))));
+    return ok(c, valueOr(await disableSecondFactor(ctx, limits, userOf(c).id, c.req.valid('json'), callerOf(c))));
   });
 
   api.post('/auth/mfa/verify', perIp, verifySecondFactorDoc, async function verifySecondFactor(c) {
-    const input = await jsonBody(c, verifySchema);
     const caller = { requestId: c.get('requestId') };
-    const session = valueOr(await completeMfaLogin(ctx, limits, input, caller, deviceOf(c), clientIp(c, ctx.env)));
+    const session = valueOr(await completeMfaLogin(ctx, limits, c.req.valid('json'), caller, deviceOf(c), clientIp(c, ctx.env)));
     setSessionCookies(ctx, c, session.refresh);
     return ok(c, session.answer);
   });
-}
+};

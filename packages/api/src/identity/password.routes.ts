@@ -6,17 +6,14 @@
 
 import { emailVerifiedAnswerSchema, messageAnswerSchema } from '@members/ui/api/schemas';
 import { MIN_PASSWORD_LENGTH, REGISTRATION_MESSAGES } from '@members/ui/registration';
-import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import { clientIp } from '../geo/index.js';
-import type { AppEnv } from '../http/appEnv.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
-import { jsonBody } from '../http/validate.js';
+import type { Routes } from '../module.js';
 import { verifyEmail } from './accounts.service.js';
-import { type AuthLimits, limitPerIp } from './limits.js';
+import { authLimitsOf, limitPerIp } from './limits.js';
 import { confirmPasswordReset, requestPasswordReset } from './password.service.js';
 import { LIMITS, loginEmail } from './registration.js';
 
@@ -33,7 +30,8 @@ const confirmSchema = z.object({
 });
 const verifySchema = z.object({ token: tokenField });
 
-export function passwordRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits): void {
+export const passwordRoutes: Routes = (api, ctx) => {
+  const limits = authLimitsOf(ctx);
   const requestResetDoc = describe({
     summary: 'Mail a password-reset link',
     description: 'The same answer whether or not the address has an account.',
@@ -62,19 +60,19 @@ export function passwordRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthL
   const perIp = limitPerIp(ctx, limits);
 
   api.post('/auth/reset-password', perIp, requestResetDoc, async function requestReset(c) {
-    const { email } = await jsonBody(c, resetSchema);
+    const { email } = c.req.valid('json');
     const caller = { actorId: null, requestId: c.get('requestId'), origin: linkOrigin(ctx) };
     return ok(c, valueOr(await requestPasswordReset(ctx, email, caller)));
   });
 
   api.post('/auth/reset-password/confirm', perIp, confirmResetDoc, async function confirmReset(c) {
-    const input = await jsonBody(c, confirmSchema);
+    const input = c.req.valid('json');
     const address = clientIp(c, ctx.env) ?? 'unknown';
     return ok(c, valueOr(await confirmPasswordReset(ctx, limits, input, { requestId: c.get('requestId') }, address)));
   });
 
   api.post('/auth/verify-email', verifyAddressDoc, async function verifyAddress(c) {
-    const { token } = await jsonBody(c, verifySchema);
+    const { token } = c.req.valid('json');
     return ok(c, valueOr(await verifyEmail(ctx, token, { requestId: c.get('requestId') })));
   });
-}
+};

@@ -13,16 +13,16 @@ import {
   sessionsAnswerSchema,
 } from '@members/ui/api/schemas';
 import { MIN_PASSWORD_LENGTH, REGISTRATION_MESSAGES } from '@members/ui/registration';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
-import { requireUser } from '../http/auth.js';
+import { callerOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
-import { idParams, idSchema, jsonBody, paramOf } from '../http/validate.js';
-import { type AuthLimits, limitPerIp } from './limits.js';
+import { idParams } from '../http/validate.js';
+import type { Routes } from '../module.js';
+import { authLimitsOf, limitPerIp } from './limits.js';
 import { LIMITS } from './registration.js';
 import {
   changePassword,
@@ -53,13 +53,13 @@ const confirmSchema = z.object({
   token: z.string({ error: 'is required' }).min(1, 'is required').max(512, 'must be at most 512 characters'),
 });
 
-export function settingsRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits): void {
+export const settingsRoutes: Routes = (api, ctx) => {
+  const limits = authLimitsOf(ctx);
   const perIp = limitPerIp(ctx, limits);
 
   /** The signed-in member, their session (the one to keep) and where mailed links point. */
-  async function settingsCaller(c: Context<AppEnv>): Promise<SettingsCaller> {
-    const user = await requireUser(ctx, c);
-    return { actorId: user.id, sessionId: c.get('auth')?.sessionId, requestId: c.get('requestId'), origin: linkOrigin(ctx) };
+  function settingsCaller(c: Context<AppEnv, any, any>): SettingsCaller {
+    return { ...callerOf(c), sessionId: c.get('auth')?.sessionId, origin: linkOrigin(ctx) };
   }
 
   const tags: ['identity'] = ['identity'];
@@ -118,32 +118,27 @@ export function settingsRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthL
   });
 
   api.post('/users/me/password', passwordDoc, async function changeOwnPassword(c) {
-    const caller = await settingsCaller(c);
-    const input = await jsonBody(c, passwordSchema);
-    return ok(c, valueOr(await changePassword(ctx, limits, input, caller)));
+    return ok(c, valueOr(await changePassword(ctx, limits, c.req.valid('json'), settingsCaller(c))));
   });
 
   api.post('/users/me/email', emailDoc, async function changeOwnEmail(c) {
-    const caller = await settingsCaller(c);
-    const input = await jsonBody(c, emailSchema);
-    return ok(c, valueOr(await requestEmailChange(ctx, limits, input, caller)));
+    return ok(c, valueOr(await requestEmailChange(ctx, limits, c.req.valid('json'), settingsCaller(c))));
   });
 
   api.post('/auth/email-change/confirm', perIp, confirmDoc, async function confirmNewEmail(c) {
-    const { token } = await jsonBody(c, confirmSchema);
+    const { token } = c.req.valid('json');
     return ok(c, valueOr(await confirmEmailChange(ctx, token, { requestId: c.get('requestId') })));
   });
 
   api.get('/users/me/sessions', sessionsDoc, async function ownSessions(c) {
-    return ok(c, valueOr(await listSessions(ctx, await settingsCaller(c))));
+    return ok(c, valueOr(await listSessions(ctx, settingsCaller(c))));
   });
 
   api.delete('/users/me/sessions/:id', revokeOneDoc, async function endOneSession(c) {
-    const caller = await settingsCaller(c);
-    return ok(c, valueOr(await revokeSession(ctx, paramOf(c, 'id', idSchema), caller)));
+    return ok(c, valueOr(await revokeSession(ctx, c.req.valid('param').id, settingsCaller(c))));
   });
 
   api.delete('/users/me/sessions', revokeOthersDoc, async function endOtherSessions(c) {
-    return ok(c, valueOr(await revokeOtherSessions(ctx, await settingsCaller(c))));
+    return ok(c, valueOr(await revokeOtherSessions(ctx, settingsCaller(c))));
   });
-}
+};

@@ -1,13 +1,10 @@
 /** GET /users/approval-status, GET/PUT /users/profile (only first and last name are editable). */
 import { approvalStatusSchema, profileAnswerSchema } from '@members/ui/api/schemas';
-import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
-import type { AppEnv } from '../http/appEnv.js';
-import { requireAccountHolder, requireUser } from '../http/auth.js';
+import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { jsonBody } from '../http/validate.js';
+import type { Routes } from '../module.js';
 import { getProfile, updateProfile } from './accounts.service.js';
 import { LIMITS } from './registration.js';
 
@@ -26,19 +23,19 @@ const profileSchema = z.strictObject(
   },
 );
 
-export function userRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+export const userRoutes: Routes = (api, ctx) => {
   const approvalStatusDoc = describe({
     summary: 'My approval status',
     description: "Also answers a rejected member's restricted session.",
     tags: ['identity'],
-    access: 'member',
+    access: 'accountHolder',
     ok: { 200: approvalStatusSchema },
   });
   const readProfileDoc = describe({
     summary: 'My profile',
     description: "Also answers a rejected member's restricted session.",
     tags: ['identity'],
-    access: 'member',
+    access: 'accountHolder',
     ok: { 200: profileAnswerSchema },
   });
   const editProfileDoc = describe({
@@ -52,19 +49,16 @@ export function userRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
 
   // Reading one's own status and profile is part of a rejected member's restricted session.
   api.get('/users/approval-status', approvalStatusDoc, async function approvalStatus(c) {
-    const user = await requireAccountHolder(ctx, c);
+    const user = userOf(c);
     return ok(c, { approved: Number(user.approved) === 1, status: user.status });
   });
 
   api.get('/users/profile', readProfileDoc, async function readProfile(c) {
-    const user = await requireAccountHolder(ctx, c);
-    return ok(c, { user: valueOr(await getProfile(ctx, user.id)) });
+    return ok(c, { user: valueOr(await getProfile(ctx, userOf(c).id)) });
   });
 
   api.put('/users/profile', editProfileDoc, async function editProfile(c) {
-    const user = await requireUser(ctx, c);
-    const body = await jsonBody(c, profileSchema);
-    const updated = await updateProfile(ctx, user.id, body, { actorId: user.id, requestId: c.get('requestId') });
+    const updated = await updateProfile(ctx, userOf(c).id, c.req.valid('json'), callerOf(c));
     return ok(c, { user: valueOr(updated) });
   });
-}
+};

@@ -6,7 +6,6 @@
  * shredder the event store reads through, waiting for personal writes) is in codec/: infrastructure
  * the event store and every area writing personal data use, so it imports no area.
  */
-import { authLimitsOf } from '../identity/index.js';
 import type { AppModule } from '../module.js';
 import { privacyRoutes } from './privacy.routes.js';
 
@@ -16,6 +15,6 @@ export { eraseMember, reapplyErasures } from './erasure.service.js';
 export const privacyModule: AppModule = {
   name: 'privacy',
   routes(api, ctx) {
-    privacyRoutes(api, ctx, authLimitsOf(ctx));
+    privacyRoutes(api, ctx);
   },
 };

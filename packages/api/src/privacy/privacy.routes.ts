@@ -6,16 +6,14 @@
  * - POST /admin/users/{id}/erase `{ reason }` — an admin's erasure (e.g. on a verified request).
  */
 import { erasedAnswerSchema, memberExportSchema } from '@members/ui/api/schemas';
-import type { Hono } from 'hono';
 import { resolver } from 'hono-openapi';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
-import type { AppEnv } from '../http/appEnv.js';
-import { requireAccountHolder, requireAdmin } from '../http/auth.js';
+import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { idParams, idSchema, jsonBody, paramOf, queryOf } from '../http/validate.js';
-import { type AuthLimits, clearSessionCookies, LIMITS, limitPerIp } from '../identity/index.js';
+import { idParams } from '../http/validate.js';
+import { authLimitsOf, clearSessionCookies, LIMITS, limitPerIp } from '../identity/index.js';
+import type { Routes } from '../module.js';
 import { eraseMember, eraseOwnAccount } from './erasure.service.js';
 import { exportMemberData, renderExportHtml } from './export.service.js';
 
@@ -31,13 +29,14 @@ const adminEraseSchema = z.object({
   reason: z.string({ error: 'is required' }).trim().min(1, 'is required').max(500, 'must be at most 500 characters'),
 });
 
-export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLimits): void {
+export const privacyRoutes: Routes = (api, ctx) => {
+  const limits = authLimitsOf(ctx);
   const exportMyDataDoc = describe({
     summary: 'Everything stored about me (data export)',
     description:
       "A JSON attachment (`my-data-<date>.json`, not the envelope), or `?format=html` for a readable page with the same content. A rejected member's restricted session reaches it too.",
     tags: ['identity'],
-    access: 'member',
+    access: 'accountHolder',
     query: exportQuery,
     responses: {
       200: {
@@ -55,7 +54,7 @@ export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLi
     description:
       'Password, the second-factor code when one is enabled, and `confirmation: "DELETE"`. Clears the session cookies. A rejected member\'s restricted session reaches it too; open payments are canceled and the subscription ends (billing events).',
     tags: ['identity'],
-    access: 'member',
+    access: 'accountHolder',
     body: eraseOwnSchema,
     ok: { 200: erasedAnswerSchema },
     errors: [404, 409],
@@ -73,9 +72,8 @@ export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLi
 
   // A rejected member reaches these two (their restricted session): data rights do not need approval.
   api.get('/users/me/export', exportMyDataDoc, async function exportMyData(c) {
-    const user = await requireAccountHolder(ctx, c);
-    const { format } = queryOf(c, exportQuery);
-    const data = valueOr(await exportMemberData(ctx, user.id));
+    const { format } = c.req.valid('query');
+    const data = valueOr(await exportMemberData(ctx, userOf(c).id));
     c.header('Cache-Control', 'no-store');
     if (format === 'html') return c.html(renderExportHtml(data));
     c.header('Content-Disposition', `attachment; filename="my-data-${data.exportedAt.slice(0, 10)}.json"`);
@@ -83,20 +81,13 @@ export function privacyRoutes(api: Hono<AppEnv>, ctx: AppContext, limits: AuthLi
   });
 
   api.delete('/users/me', limitPerIp(ctx, limits), deleteMyAccountDoc, async function deleteMyAccount(c) {
-    const user = await requireAccountHolder(ctx, c);
-    const body = await jsonBody(c, eraseOwnSchema);
-    const erased = valueOr(await eraseOwnAccount(ctx, limits, user.id, body, { actorId: user.id, requestId: c.get('requestId') }));
+    const erased = valueOr(await eraseOwnAccount(ctx, limits, userOf(c).id, c.req.valid('json'), callerOf(c)));
     clearSessionCookies(c);
     return ok(c, erased);
   });
 
   api.post('/admin/users/:id/erase', eraseMemberByAdminDoc, async function eraseMemberByAdmin(c) {
-    const admin = await requireAdmin(ctx, c);
-    const id = paramOf(c, 'id', idSchema);
-    const { reason } = await jsonBody(c, adminEraseSchema);
-    return ok(
-      c,
-      valueOr(await eraseMember(ctx, id, { requestedBy: 'admin', reason, limits }, { actorId: admin.id, requestId: c.get('requestId') })),
-    );
+    const { reason } = c.req.valid('json');
+    return ok(c, valueOr(await eraseMember(ctx, c.req.valid('param').id, { requestedBy: 'admin', reason, limits }, callerOf(c))));
   });
-}
+};

@@ -22,16 +22,16 @@
  * Anything without a valid signature (or for a rendition above the grant) is refused with the
  * progressive media route's messages; no playlist, segment or key is ever answered to it.
  */
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import { captionOf, findVideo, hlsLadderOf, videoIdParam } from '../catalog/index.js';
-import type { AppContext } from '../context.js';
 import { memberVariants } from '../forensics/index.js';
 import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { MediaStoreError, mediaStorageFor } from '../media/index.js';
+import type { Routes } from '../module.js';
 import { keyOf, windowKey } from '../transcode/index.js';
 import { recheckAccess } from './accessRecheck.js';
 import { entitledRenditions } from './entitlement.js';
@@ -83,7 +83,7 @@ const idOnly = z.object({ id: z.string() });
 /** The path prefix of a video's HLS files. */
 export const hlsBase = (videoId: string) => `/api/hls/${encodeURIComponent(videoId)}`;
 
-export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+export const hlsRoutes: Routes = (api, ctx) => {
   /** 1. The signature; 2. a live video with a ladder; 3. the renditions the grant covers. */
   async function granted(c: Context<AppEnv>) {
     const videoId = videoIdParam(c);
@@ -278,4 +278,4 @@ export function mountHlsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       return c.body(new Uint8Array(w === undefined ? key.key : windowKey(key.key, Number(w))), 200);
     },
   );
-}
+};

@@ -9,14 +9,11 @@
  * With MEDIA_ACCEL=nginx the route still decides (signature, live video, file present) but sends
  * no bytes (sendMedia.ts): nginx serves the file after this check (deploy/nginx.conf).
  */
-import type { Hono } from 'hono';
-import { hlsLadderOf, videoIdParam } from '../catalog/index.js';
-import type { AppContext } from '../context.js';
+import { hlsLadderOf, videoParams } from '../catalog/index.js';
 import { geoCheckFor } from '../geo/index.js';
-import type { AppEnv } from '../http/appEnv.js';
 import { HttpError } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { idParams } from '../http/validate.js';
+import type { Routes } from '../module.js';
 import { recheckAccess } from './accessRecheck.js';
 import { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './linkMessages.js';
 import { sendStoredFile } from './sendMedia.js';
@@ -27,14 +24,14 @@ export { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './linkMessages.js';
 /** The storage key of a rendition's progressive MP4 (transcode/hlsPackaging.ts). */
 export const progressiveKey = (videoId: string, rendition: string) => `videos/${videoId}/hls/${rendition}/progressive.mp4`;
 
-export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
+export const mediaRoutes: Routes = (api, ctx) => {
   const serveVideoDoc = describe({
     summary: 'The video bytes behind a signed URL (byte ranges)',
     description:
       'Not JSON: the file, with `Range`/`If-Range` (206, 416), `ETag`, `HEAD`, `Cache-Control: private`. With `MEDIA_ACCEL=nginx` the answer is an empty 200 with `X-Accel-Redirect` and nginx sends the bytes. Use the `streamUrl` from GET /videos/{id}/stream as it is.',
     tags: ['streaming'],
     access: 'signedUrl',
-    params: idParams,
+    ...videoParams,
     parameters: [
       { name: 'u', in: 'query', required: true, description: 'The member the URL was signed for', schema: { type: 'string' } },
       { name: 'e', in: 'query', required: true, description: 'Expiry (Unix seconds)', schema: { type: 'string' } },
@@ -59,7 +56,7 @@ export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
 
   api.get('/media/videos/:id', serveVideoDoc, async function serveVideo(c) {
     // 1. The signature, before any lookup.
-    const videoId = videoIdParam(c);
+    const videoId = c.req.valid('param').id;
     const q = { u: c.req.query('u'), e: c.req.query('e'), r: c.req.query('r'), s: c.req.query('s') };
     const check = verifyStreamSignature(ctx, videoId, q);
     if (!check.ok)
@@ -81,4 +78,4 @@ export function mountMediaRoute(api: Hono<AppEnv>, ctx: AppContext): void {
     if (rendition.height > maxHeight) throw new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
     return sendStoredFile(c, ctx, progressiveKey(videoId, file), 'video/mp4', check.grant.expires);
   });
-}
+};

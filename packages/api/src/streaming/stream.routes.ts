@@ -10,16 +10,15 @@
  * `<track>` cannot send a bearer token) or with the caller's own token.
  */
 import { streamInfoSchema, viewAnswerSchema } from '@members/ui/api/schemas';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { z } from 'zod';
-import { captionOf, hlsLadderOf, type VideoRow, videoIdParam } from '../catalog/index.js';
-import type { AppContext } from '../context.js';
+import { captionOf, hlsLadderOf, type VideoRow, videoIdParam, videoParams } from '../catalog/index.js';
 import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { idParams, jsonBody } from '../http/validate.js';
 import { mediaStorageFor } from '../media/index.js';
+import type { Routes } from '../module.js';
 import { recheckAccess } from './accessRecheck.js';
 import { entitledRenditions } from './entitlement.js';
 import { hlsBase } from './hls.routes.js';
@@ -54,32 +53,45 @@ export function progressiveFileFor(video: VideoRow, viewer: Pick<Viewer, 'role'>
 export const captionPath = (videoId: string, language: string) =>
   `/api/videos/${encodeURIComponent(videoId)}/captions/${encodeURIComponent(language)}`;
 
-export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+export const streamRoutes: Routes = (api, ctx) => {
+  /** The access decision for this request's caller and region, or its refusal. */
+  async function authorize(c: Context<AppEnv>, videoId: string) {
+    const request = { videoId, userId: c.get('auth')?.userId, regionBlocked: geoCheckFor(c, ctx).blocked };
+    return valueOr(await authorizeViewing(ctx, request));
+  }
+  type Decision = Awaited<ReturnType<typeof authorize>>;
+  /** Each admitted request's access decision (the viewing routes' `admit`: before the body, so a visitor gets 401). */
+  const decisions = new WeakMap<Request, Decision>();
+  const viewing = {
+    access: 'member',
+    accessCheckedBy: 'admit',
+    admit: async (c: Context<AppEnv>) => void decisions.set(c.req.raw, await authorize(c, videoIdParam(c))),
+  } as const;
+  const decisionOf = (c: Context<AppEnv, any, any>): Decision => {
+    const decision = decisions.get(c.req.raw);
+    if (!decision) throw new Error('decisionOf: the route has no viewing `admit`');
+    return decision;
+  };
+
   const getStreamDoc = describe({
     summary: 'A signed, expiring URL of the video bytes, when the access decision allows',
     description:
       'Refusals in spec §4 order with its messages: 401 not signed in, 403 pending/rejected/no subscription/plan too low/blocked region, 404 unknown video.',
     tags: ['streaming'],
-    access: 'member',
-    params: idParams,
+    ...viewing,
+    ...videoParams,
     ok: { 200: streamInfoSchema },
     errors: [404],
   });
   const countViewDoc = describe({
     summary: 'Count a view (after more than 5 s; once per member per video per 30 minutes)',
     tags: ['streaming'],
-    access: 'member',
-    params: idParams,
+    ...viewing,
+    ...videoParams,
     body: viewSchema,
     ok: { 200: viewAnswerSchema },
     errors: [404],
   });
-
-  /** The access decision for this request's caller and region, or its refusal. */
-  async function authorize(c: Context<AppEnv>, videoId: string) {
-    const request = { videoId, userId: c.get('auth')?.userId, regionBlocked: geoCheckFor(c, ctx).blocked };
-    return valueOr(await authorizeViewing(ctx, request));
-  }
 
   /** The adaptive stream once the ladder exists: the master lists only what this viewer may watch. */
   function adaptiveStream(video: VideoRow, viewer: Viewer, maxHeight: number) {
@@ -97,7 +109,7 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   }
 
   api.get('/videos/:id/stream', getStreamDoc, async function getStream(c) {
-    const { video, viewer } = await authorize(c, videoIdParam(c));
+    const { video, viewer } = decisionOf(c);
     const maxHeight = await renditionEntitlement(ctx, video, viewer);
     const file = progressiveFileFor(video, viewer, maxHeight);
     const signed = file ? signStreamPath(ctx, video.id, viewer.id, file) : null;
@@ -117,24 +129,28 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       'For a `<track>` element: use `captions[].url` from GET /videos/{id}/stream as it is (signed like the HLS URLs), or send the bearer token. `text/vtt`, `Cache-Control: private`.',
     tags: ['streaming'],
     access: 'member',
-    params: z.object({ id: z.string(), language: z.string() }),
-    responses: { 200: { description: 'The WebVTT', content: { 'text/vtt': { schema: { type: 'string' } } } } },
-    errors: [403, 404],
-  });
-
-  api.get('/videos/:id/captions/:language', getCaptionsDoc, async function getCaptions(c) {
-    const videoId = videoIdParam(c);
-    const signature = c.req.query('s');
-    if (signature !== undefined) {
-      const q = { u: c.req.query('u'), e: c.req.query('e'), m: c.req.query('m'), s: signature };
-      const check = verifyHlsGrant(ctx, videoId, q);
+    accessCheckedBy: 'admit',
+    // A signed grant (`s`, `u`, `e`, `m` of a `<track>` URL) or the bearer token's access decision.
+    async admit(c) {
+      const videoId = videoIdParam(c);
+      const signature = c.req.query('s');
+      if (signature === undefined) return void (await authorize(c, videoId));
+      const check = verifyHlsGrant(ctx, videoId, { u: c.req.query('u'), e: c.req.query('e'), m: c.req.query('m'), s: signature });
       if (!check.ok)
         throw check.reason === 'expired'
           ? new HttpError('stream.link_expired', STREAM_LINK_EXPIRED)
           : new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
       await recheckAccess(ctx, videoId, check.grant.userId, geoCheckFor(c, ctx).blocked);
-    } else await authorize(c, videoId);
-    const track = await captionOf(ctx.db, videoId, c.req.param('language') ?? '');
+    },
+    ...videoParams,
+    params: videoParams.params.extend({ language: z.string() }),
+    responses: { 200: { description: 'The WebVTT', content: { 'text/vtt': { schema: { type: 'string' } } } } },
+    errors: [403, 404],
+  });
+
+  api.get('/videos/:id/captions/:language', getCaptionsDoc, async function getCaptions(c) {
+    const { id, language } = c.req.valid('param');
+    const track = await captionOf(ctx.db, id, language);
     if (!track) throw new HttpError('caption.not_found', 'Caption track not found');
     const vtt = await mediaStorageFor(ctx).readText(track.caption_key);
     if (vtt === null) throw new HttpError('caption.not_found', 'Caption track not found');
@@ -149,15 +165,13 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   });
 
   api.post('/videos/:id/view', countViewDoc, async function countView(c) {
-    const videoId = videoIdParam(c);
-    // The access decision (login, approval, subscription) before the body: a visitor gets 401, not a validation error.
-    const { viewer } = await authorize(c, videoId);
-    const { duration } = await jsonBody(c, viewSchema);
+    const { viewer, video } = decisionOf(c);
+    const { duration } = c.req.valid('json');
     const counted = await recordView(
       ctx,
-      { videoId, viewerId: viewer.id, watchedSeconds: duration },
+      { videoId: video.id, viewerId: viewer.id, watchedSeconds: duration },
       { actorId: viewer.id, requestId: c.get('requestId') },
     );
     return ok(c, valueOr(counted));
   });
-}
+};

@@ -8,8 +8,8 @@
 import type { AppModule } from '../module.js';
 import { transcodeGauges } from './gauges.js';
 import { transcodeQueueSubscriber } from './queue.subscriber.js';
-import { mountRunnerApiRoutes } from './runnerApi.routes.js';
-import { mountTranscodeRoutes } from './transcode.routes.js';
+import { runnerApiRoutes } from './runnerApi.routes.js';
+import { transcodeRoutes } from './transcode.routes.js';
 import { startTranscodeWorker } from './worker.js';
 
 export { RunnerTokenRefused, startRemoteRunner } from './remoteRunner.js';
@@ -25,7 +25,7 @@ export const transcodeModule: AppModule = {
   background: (ctx) => startTranscodeWorker(ctx),
   gauges: transcodeGauges,
   routes(api, ctx) {
-    mountTranscodeRoutes(api, ctx);
-    mountRunnerApiRoutes(api, ctx);
+    transcodeRoutes(api, ctx);
+    runnerApiRoutes(api, ctx);
   },
 };

@@ -30,13 +30,13 @@ import {
   runnerUploadsBodySchema,
   runnerUploadsSchema,
 } from '@members/ui/api/schemas';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError, ok } from '../http/envelope.js';
-import { describe } from '../http/openapi.js';
-import { jsonBody } from '../http/validate.js';
+import { describe, type RouteDoc } from '../http/openapi.js';
+import type { Routes } from '../module.js';
 import {
   claimRemoteJob,
   openJobSource,
@@ -63,10 +63,20 @@ const fileQuery = [
   { name: 's', in: 'query' as const, required: true, description: 'HMAC-SHA256 signature', schema: { type: 'string' } },
 ];
 
-async function requireRunner(ctx: AppContext, c: Context<AppEnv>): Promise<string> {
+/** The runner token's name of each admitted request (the `admit` check of every `runner` route sets it). */
+const runnerOfRequest = new WeakMap<Request, string>();
+
+async function admitRunner(ctx: AppContext, c: Context<AppEnv>): Promise<void> {
   const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
   const name = m ? await runnerTokenName(ctx.db, m[1] as string, ctx.clock.now().toISOString()) : undefined;
   if (!name) throw new HttpError('runner.token_invalid', RUNNER_TOKEN_REFUSED);
+  runnerOfRequest.set(c.req.raw, name);
+}
+
+/** The token name `admitRunner` found for this request. */
+function runnerOf(c: Context<AppEnv, any, any>): string {
+  const name = runnerOfRequest.get(c.req.raw);
+  if (!name) throw new Error('runnerOf: the route was not admitted as a runner route');
   return name;
 }
 
@@ -79,15 +89,9 @@ async function refusals<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const jobId = (c: Context<AppEnv>) => {
-  const id = c.req.param('id') ?? '';
-  if (!videoIdSchema.safeParse(id).success) throw new HttpError('validation.invalid_body', 'id: not a video id');
-  return id;
-};
-
-export function mountRunnerApiRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
-  const doc = (summary: string, extra: Partial<Parameters<typeof describe>[0]> = {}) =>
-    describe({ summary, tags: ['runners'], access: 'runner', ...extra });
+export const runnerApiRoutes: Routes = (api, ctx) => {
+  const doc = <const X extends Partial<RouteDoc>>(summary: string, extra: X) =>
+    describe({ summary, tags: ['runners'], access: 'runner', admit: (c) => admitRunner(ctx, c), ...extra });
 
   api.post(
     '/runners/heartbeat',
@@ -97,9 +101,8 @@ export function mountRunnerApiRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       ok: { 200: runnerHeartbeatSchema },
     }),
     async function heartbeat(c) {
-      const tokenName = await requireRunner(ctx, c);
-      const body = await jsonBody(c, runnerHeartbeatBodySchema);
-      const lost = await remoteHeartbeat(ctx, tokenName, body);
+      const tokenName = runnerOf(c);
+      const lost = await remoteHeartbeat(ctx, tokenName, c.req.valid('json'));
       return ok(c, { tokenName, leaseSeconds: ctx.env.TRANSCODE_LEASE_SECONDS, lost });
     },
   );
@@ -113,9 +116,7 @@ export function mountRunnerApiRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       ok: { 200: runnerClaimSchema },
     }),
     async function claim(c) {
-      const tokenName = await requireRunner(ctx, c);
-      const { runnerId } = await jsonBody(c, runnerClaimBodySchema);
-      return ok(c, { job: await claimRemoteJob(ctx, tokenName, runnerId) });
+      return ok(c, { job: await claimRemoteJob(ctx, runnerOf(c), c.req.valid('json').runnerId) });
     },
   );
 
@@ -128,10 +129,8 @@ export function mountRunnerApiRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     errors: number[] = [409],
   ) =>
     api.post(`/runners/jobs/:id/${name}`, doc(summary, { params: jobParams, body, ok: { 200: okSchema }, errors }), async (c) => {
-      const tokenName = await requireRunner(ctx, c);
-      const videoId = jobId(c);
-      const b = await jsonBody(c, body);
-      return ok(c, await refusals(() => run(tokenName, videoId, b)));
+      const b = c.req.valid('json' as never) as z.infer<S>;
+      return ok(c, await refusals(() => run(runnerOf(c), c.req.valid('param').id, b)));
     });
 
   jobRoute('progress', 'Report how far a claimed job is', runnerProgressBodySchema, runnerJobAnswerSchema, async (t, videoId, b) => {
@@ -180,9 +179,7 @@ export function mountRunnerApiRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     '/runners/stop',
     doc('A runner stopping cleanly leaves the runners list', { body: runnerStopBodySchema, ok: { 200: runnerStoppedSchema } }),
     async function stop(c) {
-      const tokenName = await requireRunner(ctx, c);
-      const { runnerId } = await jsonBody(c, runnerStopBodySchema);
-      await remoteStop(ctx, tokenName, runnerId);
+      await remoteStop(ctx, runnerOf(c), c.req.valid('json').runnerId);
       return ok(c, { stopped: true });
     },
   );
@@ -204,10 +201,8 @@ export function mountRunnerApiRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       200: { description: 'The file', content: { 'video/*': { schema: { type: 'string', contentMediaType: 'video/*' } } } },
     }),
     async function jobSource(c) {
-      const videoId = jobId(c);
-      const src = await refusals(() =>
-        openJobSource(ctx, videoId, Number(c.req.param('claim')), { e: c.req.query('e'), s: c.req.query('s') }),
-      );
+      const { id, claim } = c.req.valid('param');
+      const src = await refusals(() => openJobSource(ctx, id, Number(claim), { e: c.req.query('e'), s: c.req.query('s') }));
       c.header('Content-Length', String(src.size));
       c.header('Content-Type', src.type);
       return c.body(Readable.toWeb(src.stream) as ReadableStream, 200);
@@ -219,13 +214,13 @@ export function mountRunnerApiRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       200: { description: 'Stored', content: { 'application/json': { schema: { type: 'object' } } } },
     }),
     async function jobFile(c) {
-      const videoId = jobId(c);
+      const { id, claim } = c.req.valid('param');
       const raw = c.req.raw.body;
       const body = raw ? Readable.fromWeb(raw as import('node:stream/web').ReadableStream) : Readable.from([]);
       const size = await refusals(() =>
-        writeJobFile(ctx, videoId, Number(c.req.param('claim')), c.req.param('path'), { e: c.req.query('e'), s: c.req.query('s') }, body),
+        writeJobFile(ctx, id, Number(claim), c.req.param('path'), { e: c.req.query('e'), s: c.req.query('s') }, body),
       );
       return ok(c, { stored: true, size });
     },
   );
-}
+};

@@ -24,25 +24,14 @@
  */
 import type { AppModule } from '../module.js';
 import { uploadsGauges } from './gauges.js';
-import { createTusUploads, type TusUploads } from './tusUploads.js';
+import { tusUploadsOf as tusOf } from './tusUploads.js';
 import { uploadRoutes } from './uploads.routes.js';
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
-/** One tus server per context (the routes and the sweep share it). */
-const perContext = new WeakMap<object, TusUploads>();
-function tusOf(ctx: Parameters<NonNullable<AppModule['start']>>[0]): TusUploads {
-  let t = perContext.get(ctx);
-  if (!t) {
-    t = createTusUploads(ctx);
-    perContext.set(ctx, t);
-  }
-  return t;
-}
-
 export const uploadsModule: AppModule = {
   name: 'uploads',
-  routes: (api, ctx) => uploadRoutes(tusOf(ctx))(api, ctx),
+  routes: uploadRoutes,
   gauges: uploadsGauges,
   // Every process: its upload locks' connection closes with it, and the completion records an
   // earlier version kept in its own DATA_DIR (uploads/done) move into the shared table.

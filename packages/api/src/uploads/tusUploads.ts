@@ -459,3 +459,14 @@ export async function uploadsInProgress(dataDir: string): Promise<number> {
   const names = await fsp.readdir(uploadDirs(dataDir).tus).catch(() => [] as string[]);
   return names.filter((n) => n.endsWith('.json')).length;
 }
+
+/** One tus server per context (the routes and the sweep share it). */
+const perContext = new WeakMap<AppContext, TusUploads>();
+export function tusUploadsOf(ctx: AppContext): TusUploads {
+  let t = perContext.get(ctx);
+  if (!t) {
+    t = createTusUploads(ctx);
+    perContext.set(ctx, t);
+  }
+  return t;
+}

@@ -8,17 +8,17 @@
  * answers 404 "Upload not found", exactly as an upload that does not exist (tusRecords.ts `mayTouchUpload`).
  */
 import { uploadStatusSchema } from '@members/ui/api/schemas';
-import type { Context, Hono } from 'hono';
-import type { AppContext } from '../context.js';
+import type { Context } from 'hono';
 import type { AppEnv } from '../http/appEnv.js';
-import { requireAdmin } from '../http/auth.js';
+import { userOf } from '../http/auth.js';
 import { fail, HttpError, ok, refuse } from '../http/envelope.js';
 import { describe, type RouteDoc } from '../http/openapi.js';
-import { idParams, idSchema, paramOf } from '../http/validate.js';
+import { idParams } from '../http/validate.js';
+import type { Routes } from '../module.js';
 import { appError, type ErrorCode, isErrorCode } from '../shared/errors.js';
 import { refuseOffProtocol, tusResumableHeader } from './tusProtocol.js';
 import { mayTouchUpload } from './tusRecords.js';
-import { type FinishedUpload, type TusUploads, VIDEO_ID_HEADER } from './tusUploads.js';
+import { type FinishedUpload, tusUploadsOf, VIDEO_ID_HEADER } from './tusUploads.js';
 
 /**
  * tus answers with a text body on errors: the same status and headers, the envelope as body. Our
@@ -56,91 +56,89 @@ function notTheirs(c: Context<AppEnv>): Response {
   return answer;
 }
 
-export function uploadRoutes(tus: TusUploads) {
-  return (api: Hono<AppEnv>, ctx: AppContext): void => {
-    async function passToTus(c: Context<AppEnv>): Promise<Response> {
-      const admin = await requireAdmin(ctx, c);
-      const offProtocol = refuseOffProtocol(c);
-      if (offProtocol) return offProtocol;
-      return forward(c, admin);
-    }
-    /** DELETE of one upload: the owner's only. */
-    async function terminate(c: Context<AppEnv>): Promise<Response> {
-      const admin = await requireAdmin(ctx, c);
-      const offProtocol = refuseOffProtocol(c);
-      if (offProtocol) return offProtocol;
-      const id = paramOf(c, 'id', idSchema);
-      if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
-      return forward(c, admin);
-    }
-    async function forward(c: Context<AppEnv>, admin: { id: string }, uploadId?: string): Promise<Response> {
-      tus.actors.set(c.req.raw, { adminId: admin.id, requestId: c.get('requestId') ?? null });
-      const res = await tus.handle(c.req.raw);
-      // Finished meanwhile by another process (which removed its bytes): answered as finished, not 404.
-      const late = res.status === 404 && uploadId ? await tus.finished(uploadId) : undefined;
-      if (late) return finishedAnswer(c, late);
-      res.headers.set('Cache-Control', 'no-store');
-      return asEnvelope(c, res);
-    }
+/** The tus endpoint: `Tus-Resumable` is checked (412) before anything else, then the route's `access` (admin). */
+export const uploadRoutes: Routes = (api, ctx) => {
+  const tus = tusUploadsOf(ctx);
+  async function passToTus(c: Context<AppEnv>): Promise<Response> {
+    const offProtocol = refuseOffProtocol(c);
+    if (offProtocol) return offProtocol;
+    return forward(c, userOf(c));
+  }
+  /** DELETE of one upload: the owner's only. */
+  async function terminate(c: Context<AppEnv, any, any>): Promise<Response> {
+    const admin = userOf(c);
+    const offProtocol = refuseOffProtocol(c);
+    if (offProtocol) return offProtocol;
+    const { id } = c.req.valid('param') as { id: string };
+    if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
+    return forward(c, admin);
+  }
+  async function forward(c: Context<AppEnv>, admin: { id: string }, uploadId?: string): Promise<Response> {
+    tus.actors.set(c.req.raw, { adminId: admin.id, requestId: c.get('requestId') ?? null });
+    const res = await tus.handle(c.req.raw);
+    // Finished meanwhile by another process (which removed its bytes): answered as finished, not 404.
+    const late = res.status === 404 && uploadId ? await tus.finished(uploadId) : undefined;
+    if (late) return finishedAnswer(c, late);
+    res.headers.set('Cache-Control', 'no-store');
+    return asEnvelope(c, res);
+  }
 
-    const discovery = describe(TUS_DOCS.options);
-    api.options('/admin/uploads', discovery, (c) => tus.server.handleWeb(c.req.raw));
-    api.options('/admin/uploads/:id', describe({ ...TUS_DOCS.options, params: idParams }), (c) => tus.server.handleWeb(c.req.raw));
-    api.post('/admin/uploads', describe(TUS_DOCS.create), tusResumableHeader, passToTus);
-    api.patch('/admin/uploads/:id', describe(TUS_DOCS.append), tusResumableHeader, async function appendToUpload(c) {
-      // Finished already (on this process or another): a 409 with the video's id (finishedAnswer).
-      const admin = await requireAdmin(ctx, c);
-      const offProtocol = refuseOffProtocol(c);
-      if (offProtocol) return offProtocol;
-      const id = paramOf(c, 'id', idSchema);
-      if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
-      const done = await tus.finished(id);
-      return done ? finishedAnswer(c, done) : forward(c, admin, id);
-    });
-    api.delete('/admin/uploads/:id', describe(TUS_DOCS.terminate), tusResumableHeader, terminate);
+  const discovery = describe(TUS_DOCS.options);
+  api.options('/admin/uploads', discovery, (c) => tus.server.handleWeb(c.req.raw));
+  api.options('/admin/uploads/:id', describe({ ...TUS_DOCS.options, params: idParams }), (c) => tus.server.handleWeb(c.req.raw));
+  api.post('/admin/uploads', tusResumableHeader, describe(TUS_DOCS.create), passToTus);
+  api.patch('/admin/uploads/:id', tusResumableHeader, describe(TUS_DOCS.append), async function appendToUpload(c) {
+    // Finished already (on this process or another): a 409 with the video's id (finishedAnswer).
+    const admin = userOf(c);
+    const offProtocol = refuseOffProtocol(c);
+    if (offProtocol) return offProtocol;
+    const { id } = c.req.valid('param');
+    if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
+    const done = await tus.finished(id);
+    return done ? finishedAnswer(c, done) : forward(c, admin, id);
+  });
+  api.delete('/admin/uploads/:id', tusResumableHeader, describe(TUS_DOCS.terminate), terminate);
 
-    // Hono serves HEAD through the GET route; HEAD is tus's offset request, GET our JSON status.
-    api.get('/admin/uploads/:id', describe(TUS_DOCS.status), tusResumableHeader, async function uploadStatus(c) {
-      const admin = await requireAdmin(ctx, c);
-      const offProtocol = refuseOffProtocol(c);
-      if (offProtocol) return offProtocol;
-      const id = paramOf(c, 'id', idSchema);
-      if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
-      const actor = { adminId: admin.id, requestId: c.get('requestId') ?? null };
-      c.header('Cache-Control', 'no-store');
-      const done = await tus.finished(id);
-      if (c.req.raw.method === 'HEAD') {
-        if (done) return finishedAnswer(c, done);
-        const upload = await tus.store.getUpload(id).catch(() => undefined);
-        // Every byte arrived but the answer to the last PATCH was lost (or the server stopped while
-        // ingesting): finish it now, so the client learns the video id instead of sending again.
-        if (upload && upload.size !== undefined && upload.offset === upload.size) {
-          const finished = await tus.finish(id, actor).catch(() => undefined);
-          if (finished) return finishedAnswer(c, finished);
-        }
-        return forward(c, admin, id);
-      }
-      const completed = (f: FinishedUpload) =>
-        ok(c, { uploadId: id, status: 'completed', offset: f.size, size: f.size, videoId: f.videoId });
-      if (done) return completed(done);
+  // Hono serves HEAD through the GET route; HEAD is tus's offset request, GET our JSON status.
+  api.get('/admin/uploads/:id', tusResumableHeader, describe(TUS_DOCS.status), async function uploadStatus(c) {
+    const admin = userOf(c);
+    const offProtocol = refuseOffProtocol(c);
+    if (offProtocol) return offProtocol;
+    const { id } = c.req.valid('param');
+    if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
+    const actor = { adminId: admin.id, requestId: c.get('requestId') ?? null };
+    c.header('Cache-Control', 'no-store');
+    const done = await tus.finished(id);
+    if (c.req.raw.method === 'HEAD') {
+      if (done) return finishedAnswer(c, done);
       const upload = await tus.store.getUpload(id).catch(() => undefined);
-      if (!upload) {
-        const late = await tus.finished(id);
-        if (late) return completed(late);
-        throw new HttpError('upload.not_found', 'Upload not found');
+      // Every byte arrived but the answer to the last PATCH was lost (or the server stopped while
+      // ingesting): finish it now, so the client learns the video id instead of sending again.
+      if (upload && upload.size !== undefined && upload.offset === upload.size) {
+        const finished = await tus.finish(id, actor).catch(() => undefined);
+        if (finished) return finishedAnswer(c, finished);
       }
-      return ok(c, { uploadId: id, status: 'open', offset: upload.offset, size: upload.size ?? null, videoId: null });
-    });
-  };
-}
+      return forward(c, admin, id);
+    }
+    const completed = (f: FinishedUpload) => ok(c, { uploadId: id, status: 'completed', offset: f.size, size: f.size, videoId: f.videoId });
+    if (done) return completed(done);
+    const upload = await tus.store.getUpload(id).catch(() => undefined);
+    if (!upload) {
+      const late = await tus.finished(id);
+      if (late) return completed(late);
+      throw new HttpError('upload.not_found', 'Upload not found');
+    }
+    return ok(c, { uploadId: id, status: 'open', offset: upload.offset, size: upload.size ?? null, videoId: null });
+  });
+};
 
 const tusResumable = { name: 'Tus-Resumable', in: 'header', required: true, schema: { type: 'string', const: '1.0.0' } } as const;
-const tus = (doc: Omit<RouteDoc, 'tags' | 'access'>): RouteDoc => ({
+const tus = <const D extends Omit<RouteDoc, 'tags' | 'access'>>(doc: D) => ({
   ...doc,
   description:
     `${doc.description ?? ''} tus 1.0 protocol (https://tus.io/protocols/resumable-upload): any tus client (tus-js-client, Uppy, tusd's CLI) speaks it; errors carry the JSON envelope with tus's status and headers, and every answer \`Tus-Resumable: 1.0.0\`.`.trim(),
-  tags: ['uploads'],
-  access: 'admin',
+  tags: ['uploads'] as [string],
+  access: 'admin' as const,
 });
 
 /** The tus endpoint in the document: binary bodies and protocol headers, not JSON. */

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, expect, it, describe as suite } from 'vitest';
+import { z } from 'zod';
+import { apiClient, startTestServer, type TestServer } from '../../test/harness.js';
+import { createApp } from '../app.js';
+import type { AppModule } from '../module.js';
+import { modules } from '../modules.js';
+import { createTestUser, type TestViewer } from '../streaming/viewers.testkit.js';
+import { callerOf, requireUser, userOf } from './auth.js';
+import { ok } from './envelope.js';
+import { describe } from './openapi.js';
+import { idParams, jsonBody } from './validate.js';
+
+const noteSchema = z.object({ text: z.string().trim().min(1, 'must not be empty').max(20, 'must be at most 20 characters') });
+
+const probeModule: AppModule = {
+  name: 'probe',
+  routes(api, ctx) {
+    api.post(
+      '/probe/:id/new',
+      describe({ summary: 'probe', tags: ['probe'], access: 'member', params: idParams, body: noteSchema, ok: { 200: z.object({}) } }),
+      function newStyle(c) {
+        return ok(c, { id: c.req.valid('param').id, text: c.req.valid('json').text, user: userOf(c).id, caller: callerOf(c) });
+      },
+    );
+    api.post(
+      '/probe/old',
+      describe({ summary: 'probe', tags: ['probe'], access: 'member', body: noteSchema, ok: { 200: z.object({}) } }),
+      async function oldStyle(c) {
+        const user = await requireUser(ctx, c);
+        const { text } = await jsonBody(c, noteSchema);
+        return ok(c, { text, user: user.id });
+      },
+    );
+    api.post(
+      '/probe/admin',
+      describe({ summary: 'probe', tags: ['probe'], access: 'admin', body: noteSchema, ok: { 200: z.object({}) } }),
+      (c) => ok(c, { text: c.req.valid('json').text }),
+    );
+  },
+};
+
+suite('describe(): access, then the input, then the handler', () => {
+  let server: TestServer;
+  let app: ReturnType<typeof createApp>;
+  let member: TestViewer;
+  let rejected: TestViewer;
+
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', { env: { NODE_ENV: 'production' } });
+    app = createApp(server.ctx, [...modules, probeModule]);
+    member = await createTestUser(server.ctx);
+    rejected = await createTestUser(server.ctx, { rejected: true, approved: false });
+  }, 60_000);
+  afterAll(() => server?.close());
+
+  const call = async (path: string, body: string, token?: string) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await app.request(`${server.url}/api${path}`, { method: 'POST', headers, body });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('a visitor with a bad body and a bad id gets 401, never the 400', async () => {
+    expect(await call('/probe/a%20b/new', '{"text":')).toEqual({
+      status: 401,
+      body: { success: false, error: 'Please log in to continue', code: 'auth.required' },
+    });
+  });
+
+  it('a rejected member is refused (403) before the body is read; a member is not an admin', async () => {
+    expect(await call('/probe/abc/new', 'not json', rejected.token)).toMatchObject({ status: 403, body: { code: 'auth.not_approved' } });
+    expect(await call('/probe/admin', '{}', member.token)).toMatchObject({ status: 403, body: { code: 'auth.admin_only' } });
+  });
+
+  it('then the route’s own schemas: params, the JSON, each field, with the same 400 envelope', async () => {
+    expect(await call('/probe/a%20b/new', '{"text":"hi"}', member.token)).toMatchObject({
+      status: 400,
+      body: { success: false, error: 'id: Invalid id', code: 'validation.invalid_body' },
+    });
+    expect(await call('/probe/abc/new', '{"text":', member.token)).toMatchObject({
+      status: 400,
+      body: { error: 'Request body must be valid JSON', code: 'validation.malformed_json' },
+    });
+    expect(await call('/probe/abc/new', '{"text":"  "}', member.token)).toEqual({
+      status: 400,
+      body: {
+        success: false,
+        error: 'text: must not be empty',
+        code: 'validation.invalid_body',
+        details: [{ path: 'text', message: 'must not be empty' }],
+      },
+    });
+  });
+
+  it('the handler reads the validated input, the admitted account and the caller', async () => {
+    const answer = await call('/probe/abc/new', '{"text":"  hello "}', member.token);
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ id: 'abc', text: 'hello', user: member.id, caller: { actorId: member.id } });
+    expect((answer.body.data as { caller: { requestId: string } }).caller.requestId).toEqual(expect.any(String));
+  });
+
+  it('an old-style handler (requireUser and jsonBody after describe) answers as before', async () => {
+    expect(await call('/probe/old', '{"text":"again"}', member.token)).toMatchObject({
+      status: 200,
+      body: { data: { text: 'again', user: member.id } },
+    });
+    expect((await call('/probe/old', '{"text":"again"}')).status).toBe(401);
+    expect((await call('/probe/old', '{"text":""}', member.token)).status).toBe(400);
+  });
+
+  it('the real app answers the same way (a visitor rejecting a payment with a bad body: 401)', async () => {
+    const api = apiClient(server.url);
+    expect((await api.call('POST', '/admin/payments/x/reject', { raw: '{"reason":' })).status).toBe(401);
+  });
+});
