@@ -5,12 +5,16 @@
 import { Readable } from 'node:stream';
 import { videoListQuerySchema, videoPageSchema, videoSchema } from '@members/ui/api/schemas';
 import type { Context } from 'hono';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema } from '../http/validate.js';
 import { mediaStorageFor } from '../media/index.js';
 import type { Routes } from '../module.js';
+import type { VideoRow } from './catalog.projection.js';
 import { findVideo, listVideos, toVideoEntity } from './catalog.queries.js';
+import { signThumbnailPath, thumbnailGrantUser } from './thumbnailGrant.js';
 
 /** The list query, shared with the clients (packages/ui). */
 export const listQuerySchema = videoListQuerySchema;
@@ -24,6 +28,18 @@ export function videoIdParam(c: Context): string {
   if (!parsed.success) throw new HttpError('video.not_found', 'Video not found');
   return parsed.data;
 }
+
+/** A delivered custom video's card: its thumbnail path carries a grant for the viewer (an `<img>` sends no token). */
+function entityFor(ctx: AppContext, row: VideoRow, viewerId: string | undefined) {
+  const entity = toVideoEntity(row);
+  return row.private_to && viewerId ? { ...entity, thumbnailPath: signThumbnailPath(ctx, row.id, viewerId) } : entity;
+}
+
+const thumbnailGrantQuery = z.object({
+  u: z.string().max(64).optional().describe('Grant: the viewer (a delivered custom video’s thumbnail only)'),
+  e: z.string().max(16).optional().describe('Grant: expiry, Unix seconds'),
+  s: z.string().max(64).optional().describe('Grant: signature'),
+});
 
 export const catalogRoutes: Routes = (api, ctx) => {
   const listCatalogDoc = describe({
@@ -44,10 +60,12 @@ export const catalogRoutes: Routes = (api, ctx) => {
   });
   const getThumbnailDoc = describe({
     summary: 'The thumbnail image of a published video',
-    description: 'Public, cacheable (`ETag`, `Cache-Control: public, max-age=300`); `HEAD` is answered too.',
+    description:
+      'Public, cacheable (`ETag`, `Cache-Control: public, max-age=300`); `HEAD` is answered too. A delivered custom video’s thumbnail is its requester’s (and admins’) only: the `thumbnailPath` they are given carries a grant (`u`, `e`, `s`), answered `Cache-Control: private`.',
     tags: ['catalog'],
     access: 'public',
     ...videoParams,
+    query: thumbnailGrantQuery,
     responses: {
       200: { description: 'The image', content: { 'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } } } },
       304: { description: 'Not modified (`If-None-Match`)' },
@@ -58,24 +76,29 @@ export const catalogRoutes: Routes = (api, ctx) => {
   api.get('/videos', listCatalogDoc, async function listCatalog(c) {
     const query = c.req.valid('query');
     const { rows, total } = await listVideos(ctx.db, { ...query, viewerId: c.get('auth')?.userId });
-    return ok(c, { videos: rows.map(toVideoEntity), total, page: query.page, pageSize: query.pageSize });
+    const viewerId = c.get('auth')?.userId;
+    return ok(c, { videos: rows.map((row) => entityFor(ctx, row, viewerId)), total, page: query.page, pageSize: query.pageSize });
   });
 
   api.get('/videos/:id', getVideoDoc, async function getVideo(c) {
-    const row = await findVideo(ctx.db, c.req.valid('param').id, { viewerId: c.get('auth')?.userId });
+    const viewerId = c.get('auth')?.userId;
+    const row = await findVideo(ctx.db, c.req.valid('param').id, { viewerId });
     if (!row) throw new HttpError('video.not_found', 'Video not found');
-    return ok(c, toVideoEntity(row));
+    return ok(c, entityFor(ctx, row, viewerId));
   });
 
   api.get('/videos/:id/thumbnail', getThumbnailDoc, async function getThumbnail(c) {
-    const row = await findVideo(ctx.db, c.req.valid('param').id, { viewerId: c.get('auth')?.userId });
+    const id = c.req.valid('param').id;
+    const viewerId = c.get('auth')?.userId ?? thumbnailGrantUser(ctx, id, c.req.valid('query'));
+    const row = await findVideo(ctx.db, id, { viewerId });
     if (!row) throw new HttpError('video.not_found', 'Video not found');
     const storage = mediaStorageFor(ctx);
     const stat = await storage.stat(row.thumbnail_key);
     if (!stat) throw new HttpError('video.not_found', 'Thumbnail not found');
     const etag = `"t-${stat.size.toString(16)}-${Math.floor(stat.mtime.getTime()).toString(16)}"`;
     c.header('ETag', etag);
-    c.header('Cache-Control', 'public, max-age=300');
+    // A private video's image is never kept by a shared cache (nginx's thumbnail cache included).
+    c.header('Cache-Control', row.private_to ? 'private, max-age=300' : 'public, max-age=300');
     c.header('X-Content-Type-Options', 'nosniff');
     if (c.req.header('if-none-match') === etag) return c.body(null, 304);
     c.header('Content-Type', row.thumbnail_mime);

@@ -50,10 +50,11 @@ forEachStore('custom video requests', (kind) => {
   let server: TestServer;
   let kit: Awaited<ReturnType<typeof billingTestKit>>;
   let clip: string;
+  const clock = new TestClock(new Date('2026-06-01T10:00:00.000Z'));
 
   beforeAll(async () => {
     server = await startTestServer(kind, {
-      clock: new TestClock(new Date('2026-06-01T10:00:00.000Z')),
+      clock,
       // The admin's second factor is the identity suites' subject; here the admin acts on requests.
       env: { NODE_ENV: 'production', REQUIRE_ADMIN_2FA: 'false', TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' },
     });
@@ -197,10 +198,31 @@ forEachStore('custom video requests', (kind) => {
     expect((await fetch(new URL(own.body.data.hlsUrl, server.url))).status).toBe(200);
     expect((await api.get(`/videos/${videoId}`, admin)).status).toBe(200);
 
+    // Its card's image: an <img> sends no token, so the requester's thumbnail path carries a grant
+    // for them alone, never kept by a shared cache; the attacker gets nothing from it or around it.
+    const card = (
+      (await api.get('/videos?pageSize=100', requester.token)).body.data.videos as { id: string; thumbnailPath: string }[]
+    ).find((v) => v.id === videoId) as { thumbnailPath: string };
+    expect(card.thumbnailPath).toMatch(/\/thumbnail\?u=.+&e=\d+&s=/);
+    const image = await fetch(new URL(card.thumbnailPath, server.url));
+    expect(image.status).toBe(200);
+    expect(image.headers.get('cache-control')).toBe('private, max-age=300');
+    expect((await api.get(`/videos/${videoId}`, requester.token)).body.data.thumbnailPath).toBe(card.thumbnailPath);
+    const thumb = `/api/videos/${videoId}/thumbnail`;
+    expect((await fetch(new URL(thumb, server.url))).status).toBe(404);
+    expect((await fetch(new URL(thumb, server.url), { headers: { authorization: `Bearer ${attacker.token}` } })).status).toBe(404);
+    const forged = new URL(card.thumbnailPath, server.url);
+    forged.searchParams.set('u', attacker.id);
+    expect((await fetch(forged)).status).toBe(404);
+
     // The audit replays the request payment with the rest: no difference.
     const report = await reconcile(server.ctx.db, server.ctx.store);
     expect(report.differences).toEqual([]);
     expect(report.replayed.verifiedPayments).toBeGreaterThan(0);
+
+    // The image's grant ends within 12 hours.
+    clock.advance(13 * 3600 * 1000);
+    expect((await fetch(new URL(card.thumbnailPath, server.url))).status).toBe(404);
   }, 180_000);
 
   it('declines a request with a reason, which its member reads; a declined request cannot be quoted', async () => {
