@@ -5,6 +5,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../app/api';
+import { catalogKeys } from '../app/queries';
 import { MIN_VIEW_SECONDS } from './protection';
 
 export function useViewCounter(videoId: string, playing: boolean) {
@@ -27,7 +28,7 @@ export function useViewCounter(videoId: string, playing: boolean) {
     sentRef.current = true;
     api
       .recordView(videoId, watchedRef.current)
-      .then(() => qc.invalidateQueries({ queryKey: ['video', videoId] }))
+      .then(() => qc.invalidateQueries({ queryKey: catalogKeys.video(videoId) }))
       .catch(() => {});
   }, [videoId, qc]);
 
