@@ -19,10 +19,21 @@ import { createTransport } from './client/transport';
 import { createUploads } from './client/uploads';
 import type { ErrorCode } from './schemas/errorCodes';
 import { createSessionStore, type SessionStore } from './session';
+import type { AuthResult } from './types';
 
 export { adminCalls, type ListPage, toAnalyticsPoints } from './client/admin';
 export { API_TIMEOUT_MS, ApiError, type Envelope, type Exchange, type RequestOptions, UPLOAD_TIMEOUT_MS } from './client/transport';
-export { TUS_PATH, TUS_RETRYABLE_STATUS, tusMetadata, tusRefusal, VIDEO_ID_HEADER } from './client/uploads';
+export {
+  TUS_PATH,
+  TUS_RETRYABLE_STATUS,
+  TusAttemptError,
+  type TusAttemptOptions,
+  tusAttempt,
+  tusMetadata,
+  tusRefusal,
+  tusTerminate,
+  VIDEO_ID_HEADER,
+} from './client/uploads';
 
 export interface ApiClientOptions {
   /** Default '/api' (same origin). The desktop app passes e.g. 'https://members.example.com/api'. */
@@ -35,6 +46,8 @@ export interface ApiClientOptions {
   /** After a 403 (default: go to /blocked), with the refusal's message and code. */
   onForbidden?: (message: string, code: ErrorCode | undefined) => void;
   fetch?: typeof fetch;
+  /** Runs after each successful refresh with its answer (the desktop reads `mfaEnrollmentRequired`). */
+  onRefreshed?: (result: AuthResult) => void;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
@@ -56,7 +69,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     onUnauthorized: options.onUnauthorized ?? (() => defaultGo('/auth/login')),
     onForbidden: options.onForbidden ?? (() => defaultGo('/blocked')),
   });
-  const calls = createSessionCalls(transport);
+  const calls = createSessionCalls(transport, options.onRefreshed);
   const uploads = createUploads(calls, options.uploadTimeoutMs);
   const download = createDownload(calls);
   return {
@@ -67,6 +80,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     exchange: calls.exchange,
     upload: uploads.upload,
     refreshSession: calls.refreshSession,
+    /** Refreshes the access token first when it is about to expire (for calls made outside this client, e.g. tus). */
+    ensureFresh: calls.ensureFresh,
     ...identityCalls(calls, download),
     ...catalogCalls(calls),
     ...billingCalls(calls),

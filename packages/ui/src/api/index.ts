@@ -11,9 +11,13 @@ export {
   type RequestOptions,
   TUS_PATH,
   TUS_RETRYABLE_STATUS,
+  TusAttemptError,
+  type TusAttemptOptions,
   toAnalyticsPoints,
+  tusAttempt,
   tusMetadata,
   tusRefusal,
+  tusTerminate,
   UPLOAD_TIMEOUT_MS,
   VIDEO_ID_HEADER,
 } from './client';

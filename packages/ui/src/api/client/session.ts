@@ -10,7 +10,7 @@ import type { Exchange, RequestOptions, Transport } from './transport';
 
 export type Calls = ReturnType<typeof createSessionCalls>;
 
-export function createSessionCalls(transport: Transport) {
+export function createSessionCalls(transport: Transport, onRefreshed?: (result: AuthResult) => void) {
   const { session } = transport;
   let refreshing: Promise<boolean> | undefined;
 
@@ -22,6 +22,7 @@ export function createSessionCalls(transport: Transport) {
         const data = body.data as AuthResult | undefined;
         if (status >= 200 && status < 300 && body.success !== false && data?.token) {
           session.set(data.token, data.user ?? undefined);
+          onRefreshed?.(data);
           return true;
         }
       } catch {
