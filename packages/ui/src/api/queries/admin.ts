@@ -4,7 +4,7 @@
  * starts with 'admin': `adminKeys.all` refreshes them all.
  */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import type { ApiClient } from '../client';
+import type { ApiClient, ListPage } from '../client';
 
 export const adminKeys = {
   all: ['admin'] as const,
@@ -20,24 +20,22 @@ export const adminKeys = {
   member: (id: string) => ['admin', 'member', id] as const,
 };
 
+/** A keyset-paged list: the first page loads, each next one from the previous page's cursor. */
+function keysetPages<T>(queryKey: readonly unknown[], page: (after: string | null) => Promise<ListPage<T>>) {
+  return infiniteQueryOptions({
+    queryKey,
+    queryFn: ({ pageParam }) => page(pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: ListPage<T>) => last.nextCursor,
+  });
+}
+
 export function adminQueries(api: ApiClient) {
   return {
     stats: () => queryOptions({ queryKey: adminKeys.stats, queryFn: () => api.adminStats() }),
     /** The approval queue, one keyset page at a time ('Load more' fetches the next). */
-    pendingUsers: () =>
-      infiniteQueryOptions({
-        queryKey: adminKeys.pendingUsers,
-        queryFn: ({ pageParam }) => api.pendingUsersPage(pageParam),
-        initialPageParam: null as string | null,
-        getNextPageParam: (last) => last.nextCursor,
-      }),
-    pendingPayments: () =>
-      infiniteQueryOptions({
-        queryKey: adminKeys.pendingPayments,
-        queryFn: ({ pageParam }) => api.pendingPaymentsPage(pageParam),
-        initialPageParam: null as string | null,
-        getNextPageParam: (last) => last.nextCursor,
-      }),
+    pendingUsers: () => keysetPages(adminKeys.pendingUsers, api.pendingUsersPage),
+    pendingPayments: () => keysetPages(adminKeys.pendingPayments, api.pendingPaymentsPage),
     analytics: () => queryOptions({ queryKey: adminKeys.analytics, queryFn: () => api.analytics() }),
     videoPage: (page: number, pageSize: number) =>
       queryOptions({ queryKey: adminKeys.videoPage(page, pageSize), queryFn: () => api.adminVideos({ page, pageSize }) }),
