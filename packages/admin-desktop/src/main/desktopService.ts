@@ -153,7 +153,7 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
         const form = new FormData();
         if (r.videoId) form.set('videoId', r.videoId);
         form.set('file', await fs.openAsBlob(file), path.basename(file));
-        const token = session.accessToken();
+        const token = await session.accessToken();
         let res: Response;
         try {
           res = await fetch(`${session.serverUrl()}/api/admin/leaks/examinations`, {

@@ -5,10 +5,21 @@ export {
   type ApiClientOptions,
   ApiError,
   createApiClient,
+  type Envelope,
+  type Exchange,
   type ListPage,
   type RequestOptions,
+  TUS_PATH,
+  TUS_RETRYABLE_STATUS,
+  TusAttemptError,
+  type TusAttemptOptions,
   toAnalyticsPoints,
+  tusAttempt,
+  tusMetadata,
+  tusRefusal,
+  tusTerminate,
   UPLOAD_TIMEOUT_MS,
+  VIDEO_ID_HEADER,
 } from './client';
 export { ERROR_CODES, type ErrorCode, isErrorCode } from './schemas/errorCodes';
 export { isMfaChallenge, SECOND_FACTOR_ENROLMENT_REQUIRED } from './secondFactor';

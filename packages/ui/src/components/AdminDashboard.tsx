@@ -7,6 +7,7 @@
 import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import type { ApiClient, ListPage } from '../api/client';
+import { adminKeys, adminQueries } from '../api/queries';
 import type { PendingPayment, PendingUser } from '../api/types';
 import { useOptionalApiClient } from './ApiContext';
 import { Button } from './Button';
@@ -20,17 +21,9 @@ import { RejectPaymentDialog } from './RejectPaymentDialog';
 import { StatCards } from './StatCards';
 import { TranscodeRunners } from './TranscodeRunners';
 import { UploadVideoForm } from './UploadVideoForm';
-import { VideoLibrary, videoLibraryKey } from './VideoLibrary';
+import { VideoLibrary } from './VideoLibrary';
 
 const AnalyticsCharts = /* @__PURE__ */ lazy(() => import('./AnalyticsCharts'));
-
-export const adminKeys = {
-  stats: ['admin', 'stats'] as const,
-  pendingUsers: ['admin', 'pendingUsers'] as const,
-  pendingPayments: ['admin', 'pendingPayments'] as const,
-  analytics: ['admin', 'analytics'] as const,
-  videos: videoLibraryKey,
-};
 
 export interface AdminDashboardProps {
   /** Defaults to the client from <ApiClientProvider>. */
@@ -56,25 +49,16 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
   const [rejecting, setRejecting] = useState<PendingUser | null>(null);
   const [rejectingPayment, setRejectingPayment] = useState<PendingPayment | null>(null);
 
-  const stats = useQuery({ queryKey: adminKeys.stats, queryFn: () => api.adminStats() });
+  const queries = adminQueries(api);
+  const stats = useQuery(queries.stats());
   // The queues are keyset-paged on the server: the first page loads, 'Load more' fetches the next.
-  const users = useInfiniteQuery({
-    queryKey: adminKeys.pendingUsers,
-    queryFn: ({ pageParam }) => api.pendingUsersPage(pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-  });
-  const payments = useInfiniteQuery({
-    queryKey: adminKeys.pendingPayments,
-    queryFn: ({ pageParam }) => api.pendingPaymentsPage(pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-  });
+  const users = useInfiniteQuery(queries.pendingUsers());
+  const payments = useInfiniteQuery(queries.pendingPayments());
   const userRows = users.data?.pages.flatMap((p) => p.items) ?? [];
   const paymentRows = payments.data?.pages.flatMap((p) => p.items) ?? [];
-  const analytics = useQuery({ queryKey: adminKeys.analytics, queryFn: () => api.analytics() });
+  const analytics = useQuery(queries.analytics());
 
-  const refreshAll = () => qc.invalidateQueries({ queryKey: ['admin'] });
+  const refreshAll = () => qc.invalidateQueries({ queryKey: adminKeys.all });
 
   const approve = useMutation({
     mutationFn: (u: PendingUser) => api.approveUser(u.id),

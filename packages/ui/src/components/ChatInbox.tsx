@@ -9,6 +9,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client';
+import { adminKeys, adminQueries, chatKeys, chatQueries } from '../api/queries';
 import type { AdminStats, ChatConversation, ChatMessage } from '../api/types';
 import { useOptionalApiClient } from './ApiContext';
 import { Card } from './Card';
@@ -16,11 +17,6 @@ import { ChatThread, withMessage } from './ChatThread';
 import { EmptyState, Spinner } from './Feedback';
 import { StatusBadge } from './StatusBadge';
 import { type ChatLiveSource, useChatFeed } from './useChatSocket';
-
-export const chatKeys = {
-  conversations: ['admin', 'chat', 'conversations'] as const,
-  thread: (userId: string) => ['admin', 'chat', 'thread', userId] as const,
-};
 
 /** "5 min", "2 h", "3 d" for a span of seconds. */
 export function spanLabel(seconds: number): string {
@@ -54,13 +50,9 @@ export function ChatInbox({ client, live }: ChatInboxProps) {
   const [, setTick] = useState(0);
 
   // The dashboard's figures (the same query as its stat cards): the median answer time per tier.
-  const stats = useQuery({ queryKey: ['admin', 'stats'], queryFn: () => api.adminStats() });
-  const list = useQuery({ queryKey: chatKeys.conversations, queryFn: () => api.chatConversations(), refetchInterval: 60_000 });
-  const thread = useQuery({
-    queryKey: chatKeys.thread(selected ?? ''),
-    queryFn: () => api.memberChatMessages(selected as string),
-    enabled: selected !== null,
-  });
+  const stats = useQuery(adminQueries(api).stats());
+  const list = useQuery({ ...chatQueries(api).conversations(), refetchInterval: 60_000 });
+  const thread = useQuery({ ...chatQueries(api).thread(selected ?? ''), enabled: selected !== null });
   const markRead = useMutation({
     mutationFn: (userId: string) => api.markMemberChatRead(userId),
     onSuccess: () => qc.invalidateQueries({ queryKey: chatKeys.conversations }),
@@ -137,7 +129,7 @@ export function ChatInbox({ client, live }: ChatInboxProps) {
                 const m = await api.replyToMember(selected, text);
                 qc.setQueryData<ChatMessage[]>(chatKeys.thread(selected), (old) => withMessage(old, m));
                 void qc.invalidateQueries({ queryKey: chatKeys.conversations });
-                void qc.invalidateQueries({ queryKey: ['admin', 'stats'] });
+                void qc.invalidateQueries({ queryKey: adminKeys.stats });
               }}
             />
           )}

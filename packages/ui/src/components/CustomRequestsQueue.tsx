@@ -8,14 +8,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import type { ApiClient } from '../api/client';
+import { customRequestKeys, customRequestQueries } from '../api/queries';
 import type { AdminCustomRequest, CustomRequest } from '../api/types';
 import { useOptionalApiClient } from './ApiContext';
 import { Button } from './Button';
 import { Card } from './Card';
 import { Alert, EmptyState, Spinner } from './Feedback';
 import { StatusBadge } from './StatusBadge';
-
-export const customRequestKeys = { admin: ['admin', 'custom-requests'] as const, own: ['custom-requests'] as const };
 
 const TONE: Record<CustomRequest['status'], 'neutral' | 'info' | 'warning' | 'success' | 'danger'> = {
   requested: 'info',
@@ -89,7 +88,7 @@ export function CustomRequestsQueue({ client }: { client?: ApiClient }) {
   const fromContext = useOptionalApiClient();
   const api = client ?? fromContext;
   if (!api) throw new Error('CustomRequestsQueue needs a client prop or an <ApiClientProvider>');
-  const list = useQuery({ queryKey: customRequestKeys.admin, queryFn: () => api.adminCustomRequests(), refetchInterval: 60_000 });
+  const list = useQuery({ ...customRequestQueries(api).admin(), refetchInterval: 60_000 });
   return (
     <Card title="Custom requests" className="custom-requests-queue">
       {list.isLoading ? (

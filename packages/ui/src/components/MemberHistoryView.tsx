@@ -7,6 +7,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import type { ApiClient } from '../api/client';
+import { adminKeys, adminQueries } from '../api/queries';
 import type { MemberHistoryEntry } from '../api/types';
 import { formatDate } from '../format/dates';
 import { useOptionalApiClient } from './ApiContext';
@@ -50,8 +51,7 @@ export function MemberHistoryView({ memberId, client, explorerTemplate }: Member
   const api = client ?? fromContext;
   if (!api) throw new Error('MemberHistoryView needs a client prop or an <ApiClientProvider>');
   const qc = useQueryClient();
-  const key = ['admin', 'member', memberId] as const;
-  const q = useQuery({ queryKey: key, queryFn: () => api.memberHistory(memberId), retry: false });
+  const q = useQuery({ ...adminQueries(api).member(memberId), retry: false });
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [suspendReason, setSuspendReason] = useState('');
@@ -60,14 +60,14 @@ export function MemberHistoryView({ memberId, client, explorerTemplate }: Member
       action === 'suspend' ? api.suspendUser(memberId, suspendReason.trim()) : api.reinstateUser(memberId),
     onSuccess: async () => {
       setSuspendReason('');
-      await qc.invalidateQueries({ queryKey: ['admin'] });
+      await qc.invalidateQueries({ queryKey: adminKeys.all });
     },
   });
   const erase = useMutation({
     mutationFn: () => api.eraseMember(memberId, reason.trim()),
     onSuccess: async () => {
       setReason('');
-      await qc.invalidateQueries({ queryKey: ['admin'] });
+      await qc.invalidateQueries({ queryKey: adminKeys.all });
     },
   });
 

@@ -5,6 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import type { ApiClient } from '../api/client';
+import { adminQueries } from '../api/queries';
 import type { MemberListRow } from '../api/types';
 import { formatDate } from '../format/dates';
 import { DataTable } from './DataTable';
@@ -18,7 +19,7 @@ export interface MemberSearchProps {
 
 export function MemberSearch({ api, renderMemberLink }: MemberSearchProps) {
   const [q, setQ] = useState('');
-  const found = useQuery({ queryKey: ['admin', 'members', q.trim()], queryFn: () => api.findMembers(q.trim()) });
+  const found = useQuery(adminQueries(api).members(q.trim()));
   return (
     <div className="member-search">
       <FormField

@@ -6,12 +6,11 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import type { ApiClient } from '../api/client';
+import { adminQueries } from '../api/queries';
 import type { AdminRunners } from '../api/types';
 import { Card } from './Card';
 import { DataTable } from './DataTable';
 import { Alert, Spinner } from './Feedback';
-
-export const transcodeRunnersKey = ['admin', 'runners'] as const;
 
 /** Refreshed this often while shown: heartbeats come every few seconds. */
 const RUNNERS_POLL_MS = 15_000;
@@ -22,7 +21,7 @@ type TokenRow = AdminRunners['tokens'][number];
 type RunnerRow = AdminRunners['runners'][number];
 
 export function TranscodeRunners({ api }: { api: ApiClient }) {
-  const q = useQuery({ queryKey: transcodeRunnersKey, queryFn: () => api.adminRunners(), refetchInterval: RUNNERS_POLL_MS });
+  const q = useQuery({ ...adminQueries(api).runners(), refetchInterval: RUNNERS_POLL_MS });
   return (
     <Card title="Transcode runners" className="admin-section">
       {q.error ? <Alert>{(q.error as Error).message}</Alert> : null}

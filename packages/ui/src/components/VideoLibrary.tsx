@@ -9,6 +9,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client';
+import { adminKeys, adminQueries } from '../api/queries';
 import type { AdminVideo, AdminVideoChanges, AdminVideoPage } from '../api/types';
 import { accessLevelLabel, clampPage, pageCount } from '../format/library';
 import { Button } from './Button';
@@ -18,7 +19,6 @@ import { Alert, Spinner } from './Feedback';
 import { VideoCaptions } from './VideoCaptions';
 import { VideoLibraryTable } from './VideoLibraryTable';
 
-export const videoLibraryKey = ['admin', 'videos'] as const;
 export const LIBRARY_PAGE_SIZE = 10;
 export const TRANSCODE_POLL_MS = 3000;
 
@@ -40,11 +40,11 @@ export function VideoLibrary({ api, pageSize = LIBRARY_PAGE_SIZE }: { api: ApiCl
   const [busyId, setBusyId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<AdminVideo | null>(null);
   const [captionsOf, setCaptionsOf] = useState<string | null>(null);
-  const key = [...videoLibraryKey, page, pageSize] as const;
+  const pageQuery = adminQueries(api).videoPage(page, pageSize);
+  const key = pageQuery.queryKey;
 
   const list = useQuery({
-    queryKey: key,
-    queryFn: () => api.adminVideos({ page, pageSize }),
+    ...pageQuery,
     placeholderData: keepPreviousData,
     // The progress bars move while a transcode is queued or running.
     refetchInterval: (q) =>
@@ -61,7 +61,7 @@ export function VideoLibrary({ api, pageSize = LIBRARY_PAGE_SIZE }: { api: ApiCl
     }
   }, [list.data, list.isPlaceholderData, page, pageSize]);
 
-  const refresh = () => qc.invalidateQueries({ queryKey: videoLibraryKey });
+  const refresh = () => qc.invalidateQueries({ queryKey: adminKeys.videos });
 
   const update = useMutation({
     mutationFn: ({ video, changes }: { video: AdminVideo; changes: AdminVideoChanges }) => api.updateVideo(video.id, changes),

@@ -5,6 +5,7 @@
 import type { GeoCheck } from '@members/ui/api';
 import { useQuery } from '@tanstack/react-query';
 import { api } from './api';
+import { catalogKeys } from './queries';
 
 const KEY = 'geoLocation';
 
@@ -27,7 +28,7 @@ export interface GeoState {
 
 export function useGeo(): GeoState {
   const q = useQuery({
-    queryKey: ['geo'],
+    queryKey: catalogKeys.geo,
     queryFn: async () => {
       const result = await api.geoCheck();
       try {

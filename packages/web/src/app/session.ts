@@ -6,6 +6,7 @@ import { isAdmin } from '@members/ui/format';
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { api, session } from './api';
+import { queries } from './queries';
 import { useSite } from './site';
 
 export function useSession(): SessionState & { loggedIn: boolean; approved: boolean; admin: boolean } {
@@ -32,8 +33,7 @@ export async function signOut(queryClient: QueryClient): Promise<void> {
 export function useProfileSync(): void {
   const { token } = useSyncExternalStore(session.subscribe, session.get, session.get);
   const profile = useQuery({
-    queryKey: ['profile', token],
-    queryFn: () => api.getProfile(),
+    ...queries.identity.profile(token),
     enabled: Boolean(token),
     staleTime: 60_000,
     refetchInterval: 60_000,

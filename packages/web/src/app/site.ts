@@ -6,7 +6,7 @@
 import type { PrivacyInfo, SiteInfo } from '@members/ui/api';
 import { type BrandPalette, brandPalette, DEFAULT_BRAND } from '@members/ui/theme';
 import { useQuery } from '@tanstack/react-query';
-import { api } from './api';
+import { queries } from './queries';
 
 /** The site config's `privacy` defaults (site.config.example.json), for the policy page until /api/site answers. */
 export const DEFAULT_PRIVACY: PrivacyInfo = {
@@ -64,7 +64,7 @@ export const FALLBACK_SITE: SiteInfo = {
 };
 
 export function useSiteQuery() {
-  return useQuery({ queryKey: ['site'], queryFn: () => api.site(), staleTime: Number.POSITIVE_INFINITY, retry: 1 });
+  return useQuery({ ...queries.catalog.site(), staleTime: Number.POSITIVE_INFINITY, retry: 1 });
 }
 
 /** The site config, or the fallback while loading / when unavailable. */

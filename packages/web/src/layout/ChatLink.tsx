@@ -6,13 +6,13 @@ import { StatusBadge } from '@members/ui';
 import { chatAccess } from '@members/ui/access';
 import { useQuery } from '@tanstack/react-query';
 import { NavLink } from 'react-router-dom';
-import { api } from '../app/api';
+import { queries } from '../app/queries';
 import { useSession } from '../app/session';
 
 export function ChatLink() {
   const { user, loggedIn, admin } = useSession();
   const allowed = loggedIn && !admin && chatAccess(user).allowed;
-  const status = useQuery({ queryKey: ['chat', 'status'], queryFn: () => api.chatStatus(), enabled: allowed, refetchInterval: 60_000 });
+  const status = useQuery({ ...queries.chat.status(), enabled: allowed, refetchInterval: 60_000 });
   if (!allowed) return null;
   const unread = status.data?.unread ?? 0;
   return (

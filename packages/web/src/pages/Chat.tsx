@@ -8,28 +8,27 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { api } from '../app/api';
+import { chatKeys, queries } from '../app/queries';
 import { useSession } from '../app/session';
-
-export const chatQueryKeys = { messages: ['chat', 'messages'] as const, status: ['chat', 'status'] as const };
 
 export default function Chat() {
   const { loggedIn, admin } = useSession();
   const qc = useQueryClient();
-  const messages = useQuery({ queryKey: chatQueryKeys.messages, queryFn: () => api.chatMessages(), enabled: loggedIn && !admin });
-  const status = useQuery({ queryKey: chatQueryKeys.status, queryFn: () => api.chatStatus(), enabled: loggedIn && !admin });
+  const messages = useQuery({ ...queries.chat.messages(), enabled: loggedIn && !admin });
+  const status = useQuery({ ...queries.chat.status(), enabled: loggedIn && !admin });
 
   useChatSocket(
     api,
     (m) => {
-      qc.setQueryData<ChatMessage[]>(chatQueryKeys.messages, (old) => withMessage(old, m));
-      if (m.from === 'admin') void api.markChatRead().then(() => qc.invalidateQueries({ queryKey: chatQueryKeys.status }));
+      qc.setQueryData<ChatMessage[]>(chatKeys.messages, (old) => withMessage(old, m));
+      if (m.from === 'admin') void api.markChatRead().then(() => qc.invalidateQueries({ queryKey: chatKeys.status }));
     },
     loggedIn && !admin,
   );
 
   const unread = status.data?.unread ?? 0;
   useEffect(() => {
-    if (unread > 0) void api.markChatRead().then(() => qc.invalidateQueries({ queryKey: chatQueryKeys.status }));
+    if (unread > 0) void api.markChatRead().then(() => qc.invalidateQueries({ queryKey: chatKeys.status }));
   }, [unread, qc]);
 
   if (!loggedIn) return <Navigate to="/login" replace />;
@@ -61,7 +60,7 @@ export default function Chat() {
           emptyText="No messages yet. Say hello!"
           onSend={async (text) => {
             const m = await api.sendChatMessage(text);
-            qc.setQueryData<ChatMessage[]>(chatQueryKeys.messages, (old) => withMessage(old, m));
+            qc.setQueryData<ChatMessage[]>(chatKeys.messages, (old) => withMessage(old, m));
           }}
         />
       )}

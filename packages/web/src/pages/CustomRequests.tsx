@@ -11,7 +11,6 @@ import {
   CUSTOM_REQUEST_MAX_LENGTH,
   type CustomRequest,
   CustomRequestStatus,
-  customRequestKeys,
   QrCode,
   Spinner,
   TextAreaField,
@@ -21,6 +20,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { api } from '../app/api';
+import { customRequestKeys, queries } from '../app/queries';
 import { useSession } from '../app/session';
 
 function PayRequest({ request }: { request: CustomRequest }) {
@@ -70,8 +70,8 @@ export default function CustomRequests() {
   const { loggedIn, user } = useSession();
   const qc = useQueryClient();
   const [description, setDescription] = useState('');
-  const requests = useQuery({ queryKey: customRequestKeys.own, queryFn: () => api.customRequests(), enabled: loggedIn });
-  const subscription = useQuery({ queryKey: ['subscription'], queryFn: () => api.getSubscription(), enabled: loggedIn });
+  const requests = useQuery({ ...queries.customRequests.own(), enabled: loggedIn });
+  const subscription = useQuery({ ...queries.billing.subscription(), enabled: loggedIn });
   const ask = useMutation({
     mutationFn: () => api.requestCustomVideo(description),
     onSuccess: () => {

@@ -11,6 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { api, session } from '../app/api';
+import { identityKeys } from '../app/queries';
 import { useSite } from '../app/site';
 
 export default function Login() {
@@ -25,7 +26,7 @@ export default function Login() {
 
   function signedIn({ token, user, mfaEnrollmentRequired }: AuthResult) {
     session.set(token, user);
-    qc.removeQueries({ queryKey: ['profile'] });
+    qc.removeQueries({ queryKey: identityKeys.profile });
     navigate(mfaEnrollmentRequired ? '/account/two-factor' : postLoginPath(user, site.adminEmail), { replace: true });
   }
 

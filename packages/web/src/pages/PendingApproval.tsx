@@ -4,7 +4,8 @@ import { formatDate, postLoginPath, REJECTED_MEMBER_PATH } from '@members/ui/for
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
-import { api, session } from '../app/api';
+import { session } from '../app/api';
+import { queries } from '../app/queries';
 import { signOut, useSession } from '../app/session';
 import { useSite } from '../app/site';
 
@@ -14,8 +15,7 @@ export default function PendingApproval() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const status = useQuery({
-    queryKey: ['approval-status'],
-    queryFn: () => api.approvalStatus(),
+    ...queries.identity.approvalStatus(),
     enabled: loggedIn && !approved,
     refetchInterval: 30_000,
   });

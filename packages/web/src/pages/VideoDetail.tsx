@@ -8,8 +8,8 @@ import { formatDate, formatDuration } from '@members/ui/format';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { api } from '../app/api';
 import { useGeo } from '../app/geo';
+import { queries } from '../app/queries';
 import { useSession } from '../app/session';
 import { CatalogVideoCard, thumbnailOf } from './featured';
 
@@ -17,8 +17,7 @@ const SecurePlayer = lazy(() => import('../player/SecurePlayer'));
 
 function MoreFromModel({ model, excludeId }: { model: string; excludeId: string }) {
   const q = useQuery({
-    queryKey: ['videos', { model, pageSize: 9 }],
-    queryFn: () => api.listVideos({ model, pageSize: 9, sort: 'newest' }),
+    ...queries.catalog.videoList({ model, pageSize: 9, sort: 'newest' }),
   });
   const others = (q.data?.videos ?? []).filter((v) => v.id !== excludeId).slice(0, 8);
   return (
@@ -45,7 +44,7 @@ export default function VideoDetail() {
   const { user } = useSession();
   const geo = useGeo();
   const [playing, setPlaying] = useState(false);
-  const video = useQuery({ queryKey: ['video', id], queryFn: () => api.getVideo(id) });
+  const video = useQuery(queries.catalog.video(id));
 
   if (video.isPending) return <Spinner label="Loading video..." />;
   if (video.isError || !video.data) {

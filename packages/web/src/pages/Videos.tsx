@@ -6,7 +6,7 @@ import { Button, FormField } from '@members/ui';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { api } from '../app/api';
+import { queries } from '../app/queries';
 import { useSession } from '../app/session';
 import { CatalogVideoCard, FeaturedGrid, useFeatured } from './featured';
 
@@ -28,11 +28,10 @@ export default function Videos() {
   const { loggedIn } = useSession();
   const featured = useFeatured(4);
   const catalog = useQuery({
-    queryKey: ['videos', { q, category, page, pageSize: PAGE_SIZE }],
-    queryFn: () => api.listVideos({ q, category, page, pageSize: PAGE_SIZE, sort: 'newest' }),
+    ...queries.catalog.videoList({ q, category, page, pageSize: PAGE_SIZE, sort: 'newest' }),
     placeholderData: keepPreviousData,
   });
-  const all = useQuery({ queryKey: ['videos', 'categories'], queryFn: () => api.listVideos({ pageSize: 100 }), staleTime: 60_000 });
+  const all = useQuery({ ...queries.catalog.categories(), staleTime: 60_000 });
   const catalogCategories = [...new Set((all.data?.videos ?? []).flatMap((v) => v.categories ?? []))].slice(0, 4);
   const hasCatalog = (all.data?.total ?? 0) > 0;
   const videos = catalog.data?.videos ?? [];

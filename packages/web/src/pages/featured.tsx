@@ -7,7 +7,7 @@ import { type FeaturedVideo, type Video, VideoCard } from '@members/ui';
 import { featuredBadges, formatDuration, topQualityBadge } from '@members/ui/format';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { api } from '../app/api';
+import { queries } from '../app/queries';
 import { useSite } from '../app/site';
 
 export function thumbnailOf(v: Pick<Video, 'thumbnailPath'>): string {
@@ -32,8 +32,7 @@ export function CatalogVideoCard({ video, subtitle }: { video: Video; subtitle?:
 export function useFeatured(count = 4): FeaturedVideo[] {
   const site = useSite();
   const catalog = useQuery({
-    queryKey: ['videos', { pageSize: count, sort: 'newest' }],
-    queryFn: () => api.listVideos({ pageSize: count, page: 1, sort: 'newest' }),
+    ...queries.catalog.videoList({ pageSize: count, page: 1, sort: 'newest' }),
     retry: 1,
   });
   const videos = catalog.data?.videos ?? [];

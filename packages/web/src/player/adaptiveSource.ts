@@ -3,8 +3,8 @@
  * Extensions exist (Chrome, Firefox, Edge, Android), native HLS where the browser plays it itself
  * (Safari, iOS), else the progressive file (within the viewer's quality cap, when there is one). hls.js is imported here, on demand, so it
  * is a chunk of its own that only the player loads (never part of `/`'s first load). A fatal
- * hls.js error that a media recovery does not cure falls back to the progressive file. A stall
- * watchdog (stallWatchdog.ts) restarts a Media Source playback frozen with its data buffered.
+ * hls.js error that a media recovery does not cure falls back to the progressive file. The stall
+ * watchdog runs beside it while hls.js plays (useStallWatchdog.ts).
  *
  * Every problem on the way is reported, never swallowed: each hls.js error, each failed fetch
  * attempt that hls.js's loader retries without a word, and a progressive file the browser cannot
@@ -14,7 +14,6 @@
  */
 import type { StreamInfo } from '@members/ui/api';
 import { chooseEngine, type Engine } from './engineChoice';
-import { watchStalls } from './stallWatchdog';
 
 export type { Engine };
 
@@ -128,8 +127,6 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
       });
     },
   });
-  // WebKit can freeze with its data buffered when Play comes early; a small seek restarts it.
-  const unwatch = watchStalls(video);
   hls.on(Hls.Events.MANIFEST_PARSED, () => {
     cb.onQualities?.(hls.levels.map((l, index) => ({ index, height: l.height, name: `${l.height}p` })).sort((a, b) => b.height - a.height));
   });
@@ -151,7 +148,6 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
       return;
     }
     destroyed = true;
-    unwatch();
     hls.destroy();
     cb.onFallback?.(data.details);
     fallback = progressive(video, stream, cb);
@@ -168,7 +164,6 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
       fallback?.destroy();
       if (destroyed) return;
       destroyed = true;
-      unwatch();
       hls.destroy();
     },
   };

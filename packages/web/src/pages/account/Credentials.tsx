@@ -3,6 +3,7 @@ import { Button, FormField, PasswordField } from '@members/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, session } from '../../app/api';
+import { identityKeys } from '../../app/queries';
 import { errorText, type Notice, NoticeLine, Section } from './accountParts';
 
 export function ChangePassword() {
@@ -18,7 +19,7 @@ export function ChangePassword() {
       setNext('');
       setConfirm('');
       setNotice({ tone: 'success', text: r.message });
-      await qc.invalidateQueries({ queryKey: ['account', 'sessions'] });
+      await qc.invalidateQueries({ queryKey: identityKeys.sessions });
     },
     onError: (err) => setNotice({ tone: 'error', text: errorText(err, 'Could not change the password') }),
   });

@@ -6,10 +6,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api, TWO_FACTOR_PATH } from '../../app/api';
+import { identityKeys, queries } from '../../app/queries';
 import { errorText, type Notice, NoticeLine, Section } from './accountParts';
 
 export function TwoFactorSummary() {
-  const status = useQuery({ queryKey: ['mfa-status'], queryFn: () => api.mfaStatus(), retry: false });
+  const status = useQuery({ ...queries.identity.mfaStatus(), retry: false });
   return (
     <Section title="Two-factor authentication" testId="two-factor">
       {status.isPending ? (
@@ -64,12 +65,11 @@ const dateTime = (iso: string) => {
 
 export function Sessions() {
   const qc = useQueryClient();
-  const key = ['account', 'sessions'];
-  const list = useQuery({ queryKey: key, queryFn: () => api.sessions(), retry: false });
+  const list = useQuery({ ...queries.identity.sessions(), retry: false });
   const [notice, setNotice] = useState<Notice>(null);
   const done = async (text: string) => {
     setNotice({ tone: 'success', text });
-    await qc.invalidateQueries({ queryKey: key });
+    await qc.invalidateQueries({ queryKey: identityKeys.sessions });
   };
   const revokeOne = useMutation({
     mutationFn: (s: AccountSession) => api.revokeSession(s.id),

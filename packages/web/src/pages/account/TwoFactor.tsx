@@ -10,6 +10,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { api } from '../../app/api';
+import { identityKeys, queries } from '../../app/queries';
 import { useSession } from '../../app/session';
 import { useSite } from '../../app/site';
 
@@ -18,7 +19,7 @@ export default function TwoFactor() {
   const site = useSite();
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const status = useQuery({ queryKey: ['mfa-status'], queryFn: () => api.mfaStatus(), enabled: loggedIn, retry: false });
+  const status = useQuery({ ...queries.identity.mfaStatus(), enabled: loggedIn, retry: false });
   const [password, setPassword] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -51,7 +52,7 @@ export default function TwoFactor() {
                 await api.disableMfa(password, code);
                 setPassword('');
                 setNotice('Two-factor authentication is off.');
-                await qc.invalidateQueries({ queryKey: ['mfa-status'] });
+                await qc.invalidateQueries({ queryKey: identityKeys.mfaStatus });
               }}
             />
           </>

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '../../app/api';
+import { queries } from '../../app/queries';
 import { errorText, Section } from './accountParts';
 
 /** What the member types to confirm the deletion (the server checks the same string). */
@@ -55,7 +56,7 @@ export function DownloadData() {
  * answers 403 there): the code field is offered as optional instead.
  */
 export function DeleteAccount({ onDeleted, restricted = false }: { onDeleted(): void; restricted?: boolean }) {
-  const status = useQuery({ queryKey: ['mfa-status'], queryFn: () => api.mfaStatus(), retry: false, enabled: !restricted });
+  const status = useQuery({ ...queries.identity.mfaStatus(), retry: false, enabled: !restricted });
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [confirmation, setConfirmation] = useState('');

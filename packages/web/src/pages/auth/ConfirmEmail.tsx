@@ -6,6 +6,7 @@ import { Alert, Spinner } from '@members/ui';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { api, session } from '../../app/api';
+import { identityKeys } from '../../app/queries';
 import { useSession } from '../../app/session';
 
 export default function ConfirmEmail() {
@@ -13,7 +14,7 @@ export default function ConfirmEmail() {
   const token = params.get('token') ?? '';
   const { loggedIn } = useSession();
   const q = useQuery({
-    queryKey: ['confirm-email-change', token],
+    queryKey: identityKeys.confirmEmailChange(token),
     queryFn: async () => {
       const done = await api.confirmEmailChange(token);
       // Keep the signed-in browser's stored user in step with the new address.

@@ -2,14 +2,13 @@
 import { Alert, Spinner } from '@members/ui';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
-import { api } from '../../app/api';
+import { queries } from '../../app/queries';
 
 export default function VerifyEmail() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const q = useQuery({
-    queryKey: ['verify-email', token],
-    queryFn: () => api.verifyEmail(token),
+    ...queries.identity.verifyEmail(token),
     enabled: Boolean(token),
     retry: false,
     gcTime: 0,

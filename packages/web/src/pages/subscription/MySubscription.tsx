@@ -4,15 +4,16 @@ import { formatDate, formatUsd, subscriptionAction, subscriptionBadge } from '@m
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../app/api';
+import { billingKeys, identityKeys, queries } from '../../app/queries';
 
 export function MySubscription({ onShowPlans }: { onShowPlans(): void }) {
   const qc = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-  const sub = useQuery({ queryKey: ['subscription'], queryFn: () => api.getSubscription() });
+  const sub = useQuery(queries.billing.subscription());
   const after = () => {
-    qc.invalidateQueries({ queryKey: ['subscription'] });
-    qc.invalidateQueries({ queryKey: ['profile'] });
+    qc.invalidateQueries({ queryKey: billingKeys.subscription });
+    qc.invalidateQueries({ queryKey: identityKeys.profile });
   };
   const cancel = useMutation({
     mutationFn: () => api.cancelSubscription(),

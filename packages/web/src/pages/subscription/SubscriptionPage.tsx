@@ -8,6 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { api } from '../../app/api';
+import { queries } from '../../app/queries';
 import { useSession } from '../../app/session';
 import { useSite } from '../../app/site';
 import { BitcoinPayment } from './BitcoinPayment';
@@ -22,7 +23,7 @@ type View = { kind: 'plans' } | { kind: 'pay'; planType: PlanType; intent: Subsc
 /** The server's plans, shown from the site config until they arrive. */
 function usePlans(): { monthly: SitePlan; annual: SitePlan } {
   const site = useSite();
-  const q = useQuery({ queryKey: ['plans'], queryFn: () => api.plans(), staleTime: 5 * 60_000, retry: 1 });
+  const q = useQuery({ ...queries.billing.plans(), staleTime: 5 * 60_000, retry: 1 });
   const find = (t: PlanType) => q.data?.find((p) => p.planType === t);
   return { monthly: find('monthly') ?? site.plans.monthly, annual: find('annual') ?? site.plans.annual };
 }

@@ -1,0 +1,89 @@
+/** Identity and account calls: sign-in, second factor, registration, profile, password, sessions, data export, deletion. */
+import type {
+  AccountSession,
+  ApprovalStatus,
+  AuthResult,
+  DeleteAccountPayload,
+  EmailVerified,
+  LoginResult,
+  MessageAnswer,
+  NotificationSettings,
+  RegistrationAnswer,
+  RegistrationPayload,
+  SecondFactorEnrolment,
+  SecondFactorStatus,
+  User,
+} from '../types';
+import type { createDownload } from './download';
+import { type Calls, noRedirect } from './session';
+
+export function identityCalls({ get, post, request }: Calls, download: ReturnType<typeof createDownload>) {
+  return {
+    /** A session, or `{ mfaRequired, mfaToken }` when a second factor is due (then call `verifyMfa`). */
+    login: (email: string, password: string) =>
+      post<LoginResult>('/auth/login', { email, password }, { ...noRedirect, fallbackError: 'Login failed' }),
+    verifyMfa: (mfaToken: string, code: string) =>
+      post<AuthResult>('/auth/mfa/verify', { mfaToken, code }, { ...noRedirect, fallbackError: 'Verification failed' }),
+    mfaStatus: () => get<SecondFactorStatus>('/auth/mfa'),
+    startMfaEnrolment: () => post<SecondFactorEnrolment>('/auth/mfa/enroll', undefined, { fallbackError: 'Could not start the setup' }),
+    confirmMfaEnrolment: (code: string) =>
+      post<SecondFactorStatus>('/auth/mfa/enroll/confirm', { code }, { redirectOn403: false, fallbackError: 'Could not confirm the code' }),
+    disableMfa: (password: string, code: string) =>
+      post<SecondFactorStatus>('/auth/mfa/disable', { password, code }, { ...noRedirect, fallbackError: 'Could not turn it off' }),
+    register: (payload: RegistrationPayload) =>
+      post<RegistrationAnswer>('/auth/register', payload, { ...noRedirect, fallbackError: 'Registration failed' }),
+    logout: () => post<{ loggedOut: true }>('/auth/logout', undefined, noRedirect),
+    requestPasswordReset: (email: string) => post<MessageAnswer>('/auth/reset-password', { email }, noRedirect),
+    confirmPasswordReset: (token: string, password: string) =>
+      post<MessageAnswer>('/auth/reset-password/confirm', { token, password }, noRedirect),
+    verifyEmail: (token: string) => post<EmailVerified>('/auth/verify-email', { token }, noRedirect),
+    approvalStatus: () => get<ApprovalStatus>('/users/approval-status'),
+    getProfile: async (): Promise<User> => (await get<{ user: User }>('/users/profile')).user,
+    updateProfile: async (profile: Pick<Partial<User>, 'firstName' | 'lastName'>): Promise<User> =>
+      (await request<{ user: User }>('PUT', '/users/profile', { body: profile })).user,
+
+    // account settings (a wrong password is an answer here, not an expired session)
+    changePassword: (currentPassword: string, newPassword: string) =>
+      post<{ message: string; otherSessionsEnded: number }>(
+        '/users/me/password',
+        { currentPassword, newPassword },
+        { redirectOn401: false, fallbackError: 'Could not change the password' },
+      ),
+    requestEmailChange: (password: string, newEmail: string) =>
+      post<{ message: string; pendingEmail: string }>(
+        '/users/me/email',
+        { password, newEmail },
+        { redirectOn401: false, fallbackError: 'Could not change the email address' },
+      ),
+    confirmEmailChange: (token: string) =>
+      post<{ email: string; message: string }>(
+        '/auth/email-change/confirm',
+        { token },
+        { ...noRedirect, fallbackError: 'Could not confirm' },
+      ),
+    sessions: async (): Promise<AccountSession[]> => (await get<{ sessions: AccountSession[] }>('/users/me/sessions')).sessions,
+    revokeSession: (id: string) =>
+      request<{ revoked: true }>('DELETE', `/users/me/sessions/${encodeURIComponent(id)}`, {
+        fallbackError: 'Could not sign out that session',
+      }),
+    revokeOtherSessions: () => request<{ revoked: number }>('DELETE', '/users/me/sessions', { fallbackError: 'Could not sign out' }),
+    /** The member's mail settings (docs/chat.md: the mail when the team replies while they are offline). */
+    notificationSettings: () => get<NotificationSettings>('/users/me/notifications'),
+    setNotificationSettings: (settings: NotificationSettings) =>
+      request<NotificationSettings>('PUT', '/users/me/notifications', { body: settings, fallbackError: 'Could not save the setting' }),
+    /** The member's data: `json` (machine-readable, GDPR art. 20) or `html` (a readable summary). */
+    exportMyData: (format: 'json' | 'html') =>
+      download(
+        '/users/me/export',
+        { query: format === 'html' ? { format: 'html' } : {}, fallbackError: 'Could not download your data' },
+        `my-data.${format}`,
+      ),
+    deleteAccount: (payload: DeleteAccountPayload) =>
+      request<{ erased: boolean }>('DELETE', '/users/me', {
+        body: payload,
+        redirectOn401: false,
+        redirectOn403: false,
+        fallbackError: 'Could not delete the account',
+      }),
+  };
+}
