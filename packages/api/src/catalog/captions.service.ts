@@ -10,7 +10,6 @@ import fsp from 'node:fs/promises';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
-import { mediaStorageFor } from '../media/index.js';
 import { appError } from '../shared/errors.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
@@ -79,7 +78,7 @@ export async function addCaptionTrack(
     return { ok: false, error: appError('caption.invalid_file', parsed.error.message, { details: { line: parsed.error.line } }) };
 
   const hash = createHash('sha256').update(parsed.vtt).digest('hex').slice(0, 8);
-  const storage = mediaStorageFor(ctx);
+  const storage = ctx.media;
   const staged = await storage.stagingPath('.vtt');
   await fsp.writeFile(staged, parsed.vtt, 'utf8');
   const stored = await storage.putFile(videoId, `captions/${language}.${hash}.vtt`, staged).finally(() => fsp.rm(staged, { force: true }));
@@ -120,8 +119,6 @@ export async function removeCaptionTrack(
   if (!result.ok) return result;
   const removed = result.events.find((e) => e.type === 'CaptionTrackRemoved');
   if (removed?.type === 'CaptionTrackRemoved')
-    await mediaStorageFor(ctx)
-      .remove(removed.data.key)
-      .catch((err) => ctx.logger.warn({ err, videoId }, 'could not remove a caption file'));
+    await ctx.media.remove(removed.data.key).catch((err) => ctx.logger.warn({ err, videoId }, 'could not remove a caption file'));
   return success({ videoId, language, deleted: true });
 }

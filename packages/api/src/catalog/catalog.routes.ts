@@ -10,7 +10,6 @@ import type { AppEnv } from '../http/appEnv.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema, queryOf } from '../http/validate.js';
-import { mediaStorageFor } from '../media/index.js';
 import { findVideo, listVideos, toVideoEntity } from './catalog.queries.js';
 
 /** The list query, shared with the clients (packages/ui). */
@@ -68,7 +67,7 @@ export function mountCatalogRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
   api.get('/videos/:id/thumbnail', getThumbnailDoc, async function getThumbnail(c) {
     const row = await findVideo(ctx.db, videoIdParam(c), { viewerId: c.get('auth')?.userId });
     if (!row) throw new HttpError('video.not_found', 'Video not found');
-    const storage = mediaStorageFor(ctx);
+    const storage = ctx.media;
     const stat = await storage.stat(row.thumbnail_key);
     if (!stat) throw new HttpError('video.not_found', 'Thumbnail not found');
     const etag = `"t-${stat.size.toString(16)}-${Math.floor(stat.mtime.getTime()).toString(16)}"`;

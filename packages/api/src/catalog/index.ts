@@ -2,7 +2,7 @@
  * The catalog module: video uploads (multipart route and `ingestVideoFile` for the tus
  * uploads module), the catalog projection, the public catalog and the admin's edits.
  */
-import { mediaStorageFor, sweepStaging } from '../media/index.js';
+import { sweepStaging } from '../media/index.js';
 import type { AppModule } from '../module.js';
 import { mountAdminCatalogRoutes } from './admin.routes.js';
 import { catalogProjection } from './catalog.projection.js';
@@ -28,7 +28,7 @@ export const catalogModule: AppModule = {
     // Uploads a killed process was receiving, and videos it was moving in without recording them.
     const isRecorded = async (id: string) => Boolean(await ctx.db.get('SELECT 1 AS one FROM videos WHERE id = ?', [id]));
     // A wrong bucket or refused credentials stop the start here, with the variable to fix.
-    const storage = mediaStorageFor(ctx);
+    const storage = ctx.media;
     await storage.check();
     const removed = await sweepStaging(storage, ctx.env.DATA_DIR, isRecorded);
     if (removed) ctx.logger.info({ removed }, 'staged uploads left by a stopped process removed');

@@ -10,7 +10,6 @@ import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { mediaStorageFor } from '../media/index.js';
 import { trackUploads } from '../metrics/index.js';
 import { ingestVideoFile } from './ingest.js';
 import { receiveMultipart } from './multipartUpload.js';
@@ -52,7 +51,7 @@ export function mountUploadRoute(api: Hono<AppEnv>, ctx: AppContext): void {
   api.use('/admin/upload-video', trackUploads(ctx.metrics));
   api.post('/admin/upload-video', uploadVideoDoc, async function uploadVideo(c) {
     const admin = await requireAdmin(ctx, c);
-    const received = await receiveMultipart(c, mediaStorageFor(ctx), ctx.env.MAX_UPLOAD_BYTES);
+    const received = await receiveMultipart(c, ctx.media, ctx.env.MAX_UPLOAD_BYTES);
     if (!received.ok) throw new HttpError(received.error);
     const { fields, files, cleanup } = received.upload;
     try {

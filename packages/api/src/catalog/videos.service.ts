@@ -5,7 +5,6 @@
  */
 import type { AppContext } from '../context.js';
 import { handleCommand } from '../eventstore/commandHandler.js';
-import { mediaStorageFor } from '../media/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { findVideo, toAdminVideo } from './catalog.queries.js';
@@ -76,8 +75,6 @@ export async function deleteVideo(
   );
   if (!result.ok) return result;
   // The event is the truth; files go after it (a crash here leaves only orphan files, never a dangling row).
-  await mediaStorageFor(ctx)
-    .removeVideo(videoId)
-    .catch((err) => ctx.logger.warn({ err, videoId }, 'could not remove video files'));
+  await ctx.media.removeVideo(videoId).catch((err) => ctx.logger.warn({ err, videoId }, 'could not remove video files'));
   return success({ videoId, deleted: true });
 }

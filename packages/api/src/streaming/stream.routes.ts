@@ -19,7 +19,6 @@ import type { AppEnv } from '../http/appEnv.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, jsonBody } from '../http/validate.js';
-import { mediaStorageFor } from '../media/index.js';
 import { recheckAccess } from './accessRecheck.js';
 import { entitledRenditions } from './entitlement.js';
 import { hlsBase } from './hls.routes.js';
@@ -136,7 +135,7 @@ export function mountStreamRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     } else await authorize(c, videoId);
     const track = await captionOf(ctx.db, videoId, c.req.param('language') ?? '');
     if (!track) throw new HttpError('caption.not_found', 'Caption track not found');
-    const vtt = await mediaStorageFor(ctx).readText(track.caption_key);
+    const vtt = await ctx.media.readText(track.caption_key);
     if (vtt === null) throw new HttpError('caption.not_found', 'Caption track not found');
     // The key names the content (a hash): the same URL answers the same bytes until it is replaced.
     const etag = `"c-${/\.([0-9a-f]{8})\.vtt$/.exec(track.caption_key)?.[1] ?? '0'}"`;

@@ -39,14 +39,7 @@ import { type DataStore, Server, type Upload } from '@tus/server';
 
 import { ingestVideoFile, validateDetails } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
-import {
-  explainS3Error,
-  MEDIA_STORE_UNAVAILABLE,
-  MediaStoreError,
-  mediaStorageFor,
-  parseMediaStore,
-  s3ClientConfig,
-} from '../media/index.js';
+import { explainS3Error, MEDIA_STORE_UNAVAILABLE, MediaStoreError, parseMediaStore, s3ClientConfig } from '../media/index.js';
 import { type AppError, appError } from '../shared/errors.js';
 import { createPgLocker } from './pgLocker.js';
 import {
@@ -229,13 +222,34 @@ export function uploadDirs(dataDir: string) {
   return { root, tus: path.join(root, 'tus'), done: path.join(root, 'done') };
 }
 
+/**
+ * Where tus keeps the bytes received so far: beside the site's media (`MediaStorage.uploadedObject`
+ * reads them there) — the bucket's `PREFIX/tus/` when MEDIA_STORE is an object store, else
+ * `DATA_DIR/uploads/tus`. The one place the upload module reads MEDIA_STORE: it picks the tus library's store.
+ */
+function tusDataStore(
+  env: AppContext['env'],
+  dirs: ReturnType<typeof uploadDirs>,
+): { store: DataStore; s3Store: CompletingS3Store | null } {
+  if (env.MEDIA_STORE === 'local')
+    return { store: new SyncDirFileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS }), s3Store: null };
+  const s3Store = createTusS3Store(env);
+  return { store: s3Store, s3Store };
+}
+
+/** Removes what an upload begun before the `PREFIX/tus/` layout left at the bucket root (by its id only). */
+async function removeLegacyUpload(env: AppContext['env'], s3Store: CompletingS3Store, id: string): Promise<void> {
+  const root = new S3(s3ClientConfig(env));
+  try {
+    await s3Store.removeLegacy(id, root);
+  } finally {
+    root.destroy();
+  }
+}
+
 export function createTusUploads(ctx: AppContext): TusUploads {
   const dirs = uploadDirs(ctx.env.DATA_DIR);
-  const media = mediaStorageFor(ctx);
-  const keyPrefix = media.kind === 's3' ? tusKeyPrefix(ctx.env.MEDIA_STORE) : '';
-  const s3Config = media.kind === 's3' ? { bucket: parseMediaStore(ctx.env.MEDIA_STORE).bucket, ...s3ClientConfig(ctx.env) } : null;
-  const s3Store = media.kind === 's3' ? createTusS3Store(ctx.env) : null;
-  const store: DataStore = s3Store ?? new SyncDirFileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+  const { store, s3Store } = tusDataStore(ctx.env, dirs);
   const actors = new WeakMap<Request, UploadActor>();
   const finishing = new Map<string, Promise<FinishedUpload>>();
   // With PostgreSQL several processes may serve one upload: its lock lives in the database. Alone
@@ -272,14 +286,13 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     let result: Awaited<ReturnType<typeof ingestVideoFile>>;
     const size = upload.size;
     let completedAt = '';
-    // On the object store the bytes are in the bucket: ffprobe reads them there, and the original
-    // is a server-side copy of the tus object (no round trip through this process).
-    const remote = s3Store && media.bucketObject ? { object: media.bucketObject(`${keyPrefix}${id}`), size } : undefined;
+    // The bytes stay where tus put them: ffprobe reads them there, and the original is a
+    // server-side copy of the tus object in the bucket, a hard link on disk (no round trip through this process).
     try {
       result = await ingestVideoFile(
         ctx,
         {
-          ...(remote ? { remote } : { filePath: path.join(dirs.tus, id) }),
+          remote: { object: ctx.media.uploadedObject(id), size },
           originalName: filename,
           ...details,
           thumbnailAtSeconds: thumbnailAtSeconds ?? null,
@@ -392,17 +405,14 @@ export function createTusUploads(ctx: AppContext): TusUploads {
       );
       if (!gone) continue;
       // Begun before the `PREFIX/tus/` layout: its objects are at the bucket root, removed by id (never by listing).
-      if (legacy && s3Store && s3Config) {
-        const { bucket: _b, ...rootConfig } = s3Config;
-        const root = new S3(rootConfig);
-        const left = await s3Store.removeLegacy(id, root).then(
+      if (legacy && s3Store) {
+        const left = await removeLegacyUpload(ctx.env, s3Store, id).then(
           () => false,
           (err) => {
             ctx.logger.warn({ err, uploadId: id }, 'could not remove an upload begun before the tus prefix; will retry');
             return true;
           },
         );
-        root.destroy();
         if (left) continue;
       }
       await removeUpload(id);
