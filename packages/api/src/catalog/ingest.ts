@@ -13,7 +13,6 @@
 import fsp from 'node:fs/promises';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
 import {
   extractThumbnail,
   imageTypeOfFile,
@@ -25,8 +24,8 @@ import {
 } from '../media/index.js';
 import { eventMetadata } from '../shared/eventMetadata.js';
 import { type Failure, failure } from '../shared/result.js';
+import { videos } from './video.commands.js';
 import type { ThumbnailInfo, VideoDetails, VideoFileInfo } from './video.decider.js';
-import { videoDecider, videoStreamId } from './video.decider.js';
 import { checkText, LIMITS, parseAccessLevel, parseDurationText, parseLabels, UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
 
 export interface IngestInput {
@@ -208,10 +207,8 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts:
       width: probe.width,
       height: probe.height,
     };
-    const result = await handleCommand(
-      ctx.store,
-      videoStreamId(videoId),
-      videoDecider,
+    const result = await videos(ctx.store).handle(
+      videoId,
       {
         type: 'RecordUpload',
         unpublished: input.published === false,

@@ -5,7 +5,7 @@
 import { findVideo } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
+import { aggregate } from '../eventstore/commandHandler.js';
 import { type MediaStorage, MediaStoreError } from '../media/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { redactSecrets } from '../shared/redact.js';
@@ -15,6 +15,8 @@ import { planLadder } from './ladder.js';
 import { type TranscodeCommand, transcodeDecider, transcodeStreamId } from './transcode.decider.js';
 import { assertLease, claimOf, finishJob, LeaseLostError, type TranscodeJob } from './transcodeJobs.js';
 import { keyFor } from './videoKeys.js';
+
+const transcodes = aggregate(transcodeDecider, transcodeStreamId);
 
 export const WORKER: Caller = { actorId: null, actor: 'transcode-worker' };
 
@@ -29,7 +31,7 @@ export function decide(
   caller: Caller = WORKER,
   inTransaction?: (tx: Queryable) => Promise<void>,
 ) {
-  return handleCommand(ctx.store, transcodeStreamId(videoId), transcodeDecider, command, eventMetadata(ctx, caller), { inTransaction });
+  return transcodes(ctx.store).handle(videoId, command, eventMetadata(ctx, caller), { inTransaction });
 }
 
 /**
@@ -202,10 +204,8 @@ export async function retryTranscode(
   caller: Caller & { actorId: string },
 ): Promise<Result<{ videoId: string; status: 'queued' }>> {
   const meta = eventMetadata(ctx, caller);
-  const result = await handleCommand(
-    ctx.store,
-    transcodeStreamId(videoId),
-    transcodeDecider,
+  const result = await transcodes(ctx.store).handle(
+    videoId,
     { type: 'RetryTranscode', data: { videoId, actorId: caller.actorId, at: meta.at } },
     meta,
   );
