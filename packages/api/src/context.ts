@@ -78,7 +78,7 @@ export async function createContext(env: Env, site: SiteConfig, projections: Pro
     const metrics = createMetrics();
     const sqlStore = await createSqlEventStore(db, { project: inlineProjector(projections), now: () => clock.now(), codec: shredder });
     const store = instrumentStore(sqlStore, metrics.appendObserver);
-    const rawStore = await createSqlEventStore(db);
+    const rawStore = await createSqlEventStore(db, { now: () => clock.now() });
     await migrateProjections(db, projections, { logger, codec: shredder });
     metrics.collectFrom(db, store);
     return {

@@ -302,7 +302,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
         {
           // The completion record commits with the video, or neither does.
           inTransaction: (tx, videoId) => {
-            completedAt = new Date().toISOString();
+            completedAt = ctx.clock.now().toISOString();
             return recordFinished(tx, id, { videoId, size, completedAt });
           },
         },
@@ -398,7 +398,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     // unfinished uploads, with whatever tus's sweep leaves: an upload whose every byte arrived but
     // that was never ingested (its process died, its client never asked again) is not "expired" to
     // tus. A row stays while its bytes cannot be removed (the store down): the next sweep tries again.
-    for (const { id, legacy } of await expiredRecords(ctx.db, new Date(), UPLOAD_EXPIRY_MS)) {
+    for (const { id, legacy } of await expiredRecords(ctx.db, ctx.clock.now(), UPLOAD_EXPIRY_MS)) {
       const gone = await store.remove(id).then(
         () => true,
         (err) => (err as { status_code?: number }).status_code === 404,
@@ -436,7 +436,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     // database that fails here costs the gauge one upload, not the upload itself.
     const note = (write: Promise<void>) => write.catch((err) => ctx.logger.warn({ err }, 'could not record a tus upload'));
     if (req.method === 'POST' && res.status === 201)
-      await note(recordCreated(ctx.db, id(res.headers.get('location')), new Date(), actors.get(req)?.adminId ?? null));
+      await note(recordCreated(ctx.db, id(res.headers.get('location')), ctx.clock.now(), actors.get(req)?.adminId ?? null));
     if (req.method === 'DELETE' && res.status === 204) await note(forgetUnfinished(ctx.db, id(new URL(req.url).pathname)));
     return res;
   }
