@@ -16,7 +16,7 @@ export { findVideo, hlsLadderOf, toVideoEntity, type VideoEntity, viewCountOf } 
 export { videoIdParam } from './catalog.routes.js';
 export { findImport } from './imports.projection.js';
 export { type IngestInput, type IngestResult, ingestVideoFile, validateDetails } from './ingest.js';
-export type { PreviewInfo, RenditionInfo, TranscodeResultEvent } from './ladder.js';
+export { type PreviewInfo, type RenditionInfo, type TranscodeResultEvent, type TranscodeStatus, transcodeStatusAfter } from './ladder.js';
 export { ACCESS_LEVELS, type AccessLevel } from './video.decider.js';
 export { LIMITS } from './videoInput.js';
 export { deleteVideo, editVideo, getAnyVideo } from './videos.service.js';
