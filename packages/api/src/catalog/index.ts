@@ -1,6 +1,6 @@
 /**
- * The catalog module: video uploads (multipart route and `ingestVideoFile` for the tus
- * uploads module), the catalog projection, the public catalog and the admin's edits.
+ * The catalog module: `ingestVideoFile` (what every upload protocol of uploads/ ends in), the
+ * catalog projection, the public catalog and the admin's edits.
  */
 import { sweepStaging } from '../media/index.js';
 import type { AppModule } from '../module.js';
@@ -8,7 +8,6 @@ import { mountAdminCatalogRoutes } from './admin.routes.js';
 import { catalogProjection } from './catalog.projection.js';
 import { mountCatalogRoutes } from './catalog.routes.js';
 import { importsProjection } from './imports.projection.js';
-import { mountUploadRoute } from './upload.route.js';
 
 export { addCaptionTrack, captionOf, captionsOf } from './captions.service.js';
 export type { CaptionRow, VideoRow } from './catalog.projection.js';
@@ -18,7 +17,7 @@ export { findImport } from './imports.projection.js';
 export { type IngestInput, type IngestResult, ingestVideoFile, validateDetails } from './ingest.js';
 export { type PreviewInfo, type RenditionInfo, type TranscodeResultEvent, type TranscodeStatus, transcodeStatusAfter } from './ladder.js';
 export { ACCESS_LEVELS, type AccessLevel } from './video.decider.js';
-export { LIMITS } from './videoInput.js';
+export { LIMITS, UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
 export { deleteVideo, editVideo, getAnyVideo } from './videos.service.js';
 
 export const catalogModule: AppModule = {
@@ -35,7 +34,6 @@ export const catalogModule: AppModule = {
     return undefined;
   },
   routes(api, ctx) {
-    mountUploadRoute(api, ctx);
     mountAdminCatalogRoutes(api, ctx);
     mountCatalogRoutes(api, ctx);
   },

@@ -10,8 +10,7 @@
  * and completed with `{ videoId, size, completedAt }` in the transaction that records the video, so
  * a client that lost the last answer learns the video id from HEAD on any process instead of
  * sending the file again, and the unfinished ones are counted across processes (the
- * `uploads_in_progress{kind="tus"}` gauge). Records of an earlier version in `done/{id}.json` are
- * imported at start.
+ * `uploads_in_progress{kind="tus"}` gauge).
  *
  * With an object store (MEDIA_STORE=s3://BUCKET/PREFIX) the bytes received so far go to the bucket
  * instead (@tus/s3-store: an S3 multipart upload per tus upload, objects `PREFIX/tus/{id}`,
@@ -48,7 +47,6 @@ import {
   type FinishedUpload,
   finishedRecord,
   forgetUnfinished,
-  importDoneFiles,
   recordCreated,
   recordFinished,
   UPLOAD_EXPIRY_MS,
@@ -93,8 +91,6 @@ export interface TusUploads {
   finish(id: string, actor: UploadActor): Promise<FinishedUpload>;
   /** Removes expired unfinished uploads and old completion records; returns how many went. */
   sweep(): Promise<number>;
-  /** Moves this process's completion records of an earlier version (`uploads/done/*.json`) into the database. */
-  importDoneFiles(): Promise<number>;
   /** Closes the upload locks' connection (PostgreSQL). */
   close(): Promise<void>;
 }
@@ -219,7 +215,7 @@ Object.defineProperty(SyncDirFileStore.prototype, 'checkOrCreateDirectory', { va
 
 export function uploadDirs(dataDir: string) {
   const root = path.join(dataDir, 'uploads');
-  return { root, tus: path.join(root, 'tus'), done: path.join(root, 'done') };
+  return { root, tus: path.join(root, 'tus') };
 }
 
 /**
@@ -419,13 +415,6 @@ export function createTusUploads(ctx: AppContext): TusUploads {
       await dropRecord(ctx.db, id);
       removed++;
     }
-    // Part files of the earlier home-made protocol cannot be resumed by any client.
-    for (const name of await fsp.readdir(dirs.root).catch(() => [] as string[])) {
-      if (/\.(part|thumb\.jpg)$/.test(name)) {
-        await fsp.rm(path.join(dirs.root, name), { force: true });
-        removed++;
-      }
-    }
     return removed;
   }
 
@@ -449,7 +438,6 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     finished,
     finish,
     sweep,
-    importDoneFiles: () => importDoneFiles(ctx.db, dirs.done),
     close: async () => locker?.close(),
   };
 }

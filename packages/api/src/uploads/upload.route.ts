@@ -5,15 +5,14 @@
  */
 import { uploadedVideoSchema } from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
+import { ingestVideoFile, UPLOAD_REQUIRED_MESSAGE } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { requireAdmin } from '../http/auth.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { trackUploads } from '../metrics/index.js';
-import { ingestVideoFile } from './ingest.js';
 import { receiveMultipart } from './multipartUpload.js';
-import { UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
 
 export function mountUploadRoute(api: Hono<AppEnv>, ctx: AppContext): void {
   const uploadVideoDoc = describe({
