@@ -1,7 +1,7 @@
 /**
  * The payment use cases: request (invoice), submit, verify, reject. Rules live in the deciders and
  * in `checkSubmission` (pure); this file gathers their inputs (prices, addresses, read-model
- * pre-checks), runs them through `handleCommand`, and turns the race-proof unique indexes into
+ * pre-checks), runs them through the payment aggregate's command handler (`payments(ctx.store).handle`), and turns the race-proof unique indexes into
  * clear conflicts. Every use case answers a `Result`; none needs HTTP.
  */
 import { isApproved, SUBSCRIBING_NEEDS_APPROVAL, SUBSCRIBING_WHILE_SUSPENDED } from '@members/ui/access';
