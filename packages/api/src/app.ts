@@ -19,7 +19,7 @@ import { describe } from './http/openapi.js';
 import { sameOriginJson } from './http/sameOrigin.js';
 import { securityHeaders } from './http/securityHeaders.js';
 import { accountsAuthenticator } from './identity/index.js';
-import { MEDIA_STORE_UNAVAILABLE, MediaStoreError, mediaStorageFor } from './media/index.js';
+import { MEDIA_STORE_UNAVAILABLE, MediaStoreError } from './media/index.js';
 import { httpMetrics, metricsOnMainPort } from './metrics/index.js';
 import type { AppModule } from './module.js';
 import { queueStatus } from './transcode/index.js';
@@ -139,7 +139,7 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
       // Lag > 0 right after a start on a restored store: the subscribers are catching up beside serving.
       const lag = subscribers.reduce((max, s) => Math.max(max, s.lag), 0);
       const transcode = { inServer: ctx.env.TRANSCODE_IN_SERVER, ...(await queueStatus(ctx.db, ctx.clock.now())) };
-      const storage = mediaStorageFor(ctx);
+      const storage = ctx.media;
       // At most two seconds: an unreachable store must not make the API look dead to a health checker.
       const reachable = await Promise.race([
         storage.check().then(
@@ -154,7 +154,7 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
         headPosition: head,
         subscriberLag: lag,
         subscribers,
-        media: { kind: storage.kind, reachable },
+        media: { kind: ctx.env.MEDIA_STORE === 'local' ? ('local' as const) : ('s3' as const), reachable },
         transcode,
       });
     } catch (err) {

@@ -1,6 +1,6 @@
 /**
  * The application context: configuration, the database, the event store with every module's
- * inline projections, the clock and the logger. Built once by `server.ts`, the CLI and the tests.
+ * inline projections, the media store, the clock and the logger. Built once by `server.ts`, the CLI and the tests.
  */
 import path from 'node:path';
 import type pino from 'pino';
@@ -15,6 +15,7 @@ import { inlineProjector, migrateProjections, type Projection } from './eventsto
 import { createSqlEventStore } from './eventstore/sqlEventStore.js';
 import type { EventStore } from './eventstore/types.js';
 import { createLogger } from './logging/logger.js';
+import { type MediaStorage, openMediaStore } from './media/index.js';
 import { createMetrics, type Metrics } from './metrics/index.js';
 import { masterKeysOf } from './privacy/codec/dataKeys.js';
 import { createShredder, type Shredder } from './privacy/codec/shredder.js';
@@ -30,6 +31,8 @@ export interface AppContext {
   rawStore: EventStore;
   /** Seals and opens personal data (crypto-shredding), with this process's DATA_KEY_SECRET. */
   shredder: Shredder;
+  /** Where originals, thumbnails, captions and ladders live (`MEDIA_STORE`: the local disk or a bucket). */
+  media: MediaStorage;
   clock: Clock;
   ids: IdGenerator;
   logger: pino.Logger;
@@ -75,10 +78,23 @@ export async function createContext(env: Env, site: SiteConfig, projections: Pro
     const metrics = createMetrics();
     const sqlStore = await createSqlEventStore(db, { project: inlineProjector(projections), now: () => clock.now(), codec: shredder });
     const store = instrumentStore(sqlStore, metrics.appendObserver);
-    const rawStore = await createSqlEventStore(db);
+    const rawStore = await createSqlEventStore(db, { now: () => clock.now() });
     await migrateProjections(db, projections, { logger, codec: shredder });
     metrics.collectFrom(db, store);
-    return { env, site, db, store, rawStore, shredder, clock, ids: opts.ids ?? uuidIds, logger, projections, metrics };
+    return {
+      env,
+      site,
+      db,
+      store,
+      rawStore,
+      shredder,
+      media: openMediaStore(env),
+      clock,
+      ids: opts.ids ?? uuidIds,
+      logger,
+      projections,
+      metrics,
+    };
   } catch (err) {
     await db.close();
     throw err;

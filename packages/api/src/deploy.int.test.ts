@@ -22,7 +22,6 @@ import { apiClient, storeKinds, TEST_ADMIN } from '../test/harness.js';
 import { bucketKeys, mediaKinds, TEST_S3, testS3Client } from '../test/s3.js';
 import { exampleSiteConfig } from '../test/siteConfig.js';
 import { applyVerifiedPayment } from './billing/subscriptions.service.js';
-import { postUpload } from './catalog/upload.testkit.js';
 import { parseEnv } from './config/env.js';
 import { type AppContext, closeContext, createContext } from './context.js';
 import { DATA_KEY_SECRET, type Deployment, type Proc, startDeployment, TOKEN_SECRET, waitFor } from './deploy.testkit.js';
@@ -32,6 +31,7 @@ import { allProjections } from './modules.js';
 import { TestClock } from './shared/clock.testkit.js';
 import { signHlsGrant } from './streaming/hlsSignature.js';
 import { signStreamPath } from './streaming/streamSignature.js';
+import { postUpload } from './uploads/upload.testkit.js';
 
 // PostgreSQL is what makes several processes possible; like every PostgreSQL variant, this runs
 // wherever TEST_DATABASE_URL is set (always in `pnpm test` and CI, see harness.ts). The object

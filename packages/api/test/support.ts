@@ -7,7 +7,6 @@
  */
 
 export { billingTestKit, HASH, seedMember } from '../src/billing/billing.testkit.js';
-export { postUpload, uploadTranscoded, waitTranscoded } from '../src/catalog/upload.testkit.js';
 export { approvedMember } from '../src/identity/identity.testkit.js';
 export { totpCode } from '../src/identity/totp.js';
 export { wrongTotpCode } from '../src/identity/totp.testkit.js';
@@ -15,6 +14,7 @@ export { mailsTo } from '../src/mail/outbox.testkit.js';
 export { filesUnder, makeImage, makeMp4, makeSizedClip } from '../src/media/media.testkit.js';
 export { TestClock } from '../src/shared/clock.testkit.js';
 export { killAll, type Runner, startRunner } from '../src/transcode/runners.testkit.js';
+export { postUpload, uploadTranscoded, waitTranscoded } from '../src/uploads/upload.testkit.js';
 export { adminToken } from './adminToken.js';
 export { type ChildServer, killHard, launchServer } from './childServer.js';
 export {

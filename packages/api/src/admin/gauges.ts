@@ -8,7 +8,7 @@ import { onceAtATime } from '../shared/onceAtATime.js';
 import { adminStats } from './stats.service.js';
 
 export function adminGauges(ctx: AppContext): ModuleGauge[] {
-  const stats = onceAtATime(() => adminStats(ctx.db));
+  const stats = onceAtATime(() => adminStats(ctx.db, ctx.clock.now()));
   return [
     {
       name: 'members_pending_approvals',

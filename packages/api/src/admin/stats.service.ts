@@ -16,7 +16,7 @@ import { identityCounts } from '../identity/index.js';
 /** The dashboard's figures (the shared `adminStatsSchema`). */
 export type AdminStats = z.infer<typeof adminStatsSchema>;
 
-export async function adminStats(db: Queryable, now: Date = new Date()): Promise<AdminStats> {
+export async function adminStats(db: Queryable, now: Date): Promise<AdminStats> {
   const [identity, billing, chatAnswers] = await Promise.all([identityCounts(db), billingStats(db), chatAnswerTimes(db, now)]);
   return {
     pendingApprovals: identity.pendingApprovals,

@@ -27,7 +27,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { type CopyEndpoint, copyMedia as copyAllMedia, localEndpoint } from '../media/index.js';
+import { copyMedia as copyAllMedia, type MediaStorage, openMediaStore } from '../media/index.js';
 
 const run = promisify(execFile);
 
@@ -142,14 +142,14 @@ type Head = { position: number; hash: string | null };
 /** Where the Debian PostgreSQL client tools are when they are not on PATH. */
 /** The snapshot's videos from an object store into `target/media`, each object checked by SHA-256 (media/copy). */
 async function copyObjectMedia(
-  from: CopyEndpoint,
+  from: MediaStorage,
   target: string,
   videoIds: string[],
 ): Promise<{ files: ManifestFile[]; missing: string[] }> {
   const ids = new Set(videoIds);
-  const s = await copyAllMedia(from, localEndpoint(target), { only: (key) => ids.has(key.split('/')[1] as string) });
+  const s = await copyAllMedia(from, openMediaStore({ DATA_DIR: target }), { only: (key) => ids.has(key.split('/')[1] as string) });
   if (s.mismatches.length)
-    throw new BackupError(`media from ${from.label} did not read back as stored: ${s.mismatches.map((m) => m.key).join(', ')}`);
+    throw new BackupError(`media from ${from.location} did not read back as stored: ${s.mismatches.map((m) => m.key).join(', ')}`);
   await fsp.rm(path.join(target, 'media', 'incoming'), { recursive: true, force: true });
   const files: ManifestFile[] = [];
   const missing: string[] = [];
@@ -190,7 +190,7 @@ export interface BackupSource {
    * The object store to copy the snapshot's videos from (`backup --media` with MEDIA_STORE=s3://…):
    * checksummed like `media copy`, into the backup's `media/` folder.
    */
-  mediaFrom?: CopyEndpoint;
+  mediaFrom?: MediaStorage;
 }
 
 /**
@@ -239,7 +239,7 @@ export async function backupSite(source: BackupSource, target: string): Promise<
     head,
     database,
     media: media.files,
-    ...(source.mediaFrom && { mediaFrom: source.mediaFrom.label }),
+    ...(source.mediaFrom && { mediaFrom: source.mediaFrom.location }),
     missingMedia: media.missing,
     devDefaultSecrets,
     durationMs: Math.round(performance.now() - started),
@@ -308,7 +308,7 @@ async function pgDumpSnapshot(url: string, out: string): Promise<{ head: Head; v
 export interface RestoreTarget {
   dataDir: string;
   /** The object store to put the backup's media into (MEDIA_STORE=s3://…) instead of DATA_DIR/media. */
-  mediaTo?: CopyEndpoint;
+  mediaTo?: MediaStorage;
   /** PostgreSQL: an empty database to `pg_restore` into. */
   databaseUrl?: string;
 }
@@ -362,10 +362,10 @@ export async function restoreSite(from: string, target: RestoreTarget): Promise<
   }
   if (target.mediaTo && manifest.media.length) {
     const keys = new Set(manifest.media.map((m) => m.path));
-    const s = await copyAllMedia(localEndpoint(from), target.mediaTo, { only: (key) => keys.has(key) });
+    const s = await copyAllMedia(openMediaStore({ DATA_DIR: from }), target.mediaTo, { only: (key) => keys.has(key) });
     if (s.mismatches.length)
       throw new BackupError(
-        `media did not read back from ${target.mediaTo.label} as in the backup: ${s.mismatches.map((m) => m.key).join(', ')}`,
+        `media did not read back from ${target.mediaTo.location} as in the backup: ${s.mismatches.map((m) => m.key).join(', ')}`,
       );
   }
   for (const m of target.mediaTo ? [] : manifest.media) {

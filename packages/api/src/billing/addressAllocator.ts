@@ -6,7 +6,7 @@
  * request that asked for it then fails.
  */
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
+import { aggregate } from '../eventstore/commandHandler.js';
 import { accept, type Decider } from '../shared/decider.js';
 import { eventMetadata } from '../shared/eventMetadata.js';
 import { type BitcoinNetwork, deriveAddress, parseAccountKey } from './bitcoinAddress.js';
@@ -34,6 +34,9 @@ export const addressAllocatorDecider: Decider<AllocateAddress, AddressAllocated,
   evolve: (state, event) => ({ nextIndex: Math.max(state.nextIndex, event.data.index + 1) }),
 };
 
+/** One stream for every allocation: many payments race for the next index. */
+const addressAllocator = aggregate(addressAllocatorDecider, (stream: typeof ADDRESS_ALLOCATOR_STREAM) => stream, { retries: 50 });
+
 /** The receiving address for a new payment request: the fixed one, or the next derived one. */
 export async function receivingAddressFor(
   ctx: AppContext,
@@ -44,14 +47,7 @@ export async function receivingAddressFor(
   if (!btc.xpub) return { address: btc.address as string };
   const account = parseAccountKey(btc.xpub, btc.network as BitcoinNetwork);
   const derive = (index: number) => deriveAddress(account, btc.network as BitcoinNetwork, index);
-  const result = await handleCommand(
-    ctx.store,
-    ADDRESS_ALLOCATOR_STREAM,
-    addressAllocatorDecider,
-    { paymentId, derive },
-    eventMetadata(ctx, { actorId }),
-    { retries: 50 },
-  );
+  const result = await addressAllocator(ctx.store).handle(ADDRESS_ALLOCATOR_STREAM, { paymentId, derive }, eventMetadata(ctx, { actorId }));
   if (!result.ok) throw new Error(result.error.message);
   const { index, address } = (result.events[0] as AddressAllocated).data;
   return { address, addressIndex: index };

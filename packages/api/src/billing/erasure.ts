@@ -11,10 +11,8 @@
  * made before this rule existed left open.
  */
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
 import type { EventMetadata } from '../eventstore/types.js';
-import { paymentDecider, paymentStreamId } from './payment.decider.js';
-import { subscriptionDecider, subscriptionStreamId } from './subscription.decider.js';
+import { payments, subscriptions } from './billing.commands.js';
 
 export interface ClosedBilling {
   canceledPayments: number;
@@ -30,10 +28,8 @@ export async function closeBillingOfErasedMember(ctx: AppContext, userId: string
   );
   const canceledBy = meta.actorId ?? 'system';
   for (const { id } of open) {
-    const r = await handleCommand(
-      ctx.store,
-      paymentStreamId(id),
-      paymentDecider,
+    const r = await payments(ctx.store).handle(
+      id,
       { type: 'CancelPayment', paymentId: id, reason: 'account_erased', canceledBy, now: meta.at },
       meta,
       { retries: 50 },
@@ -41,14 +37,7 @@ export async function closeBillingOfErasedMember(ctx: AppContext, userId: string
     if (!r.ok) throw new Error(`could not cancel payment ${id} of erased member ${userId}: ${r.error.message}`);
     out.canceledPayments += r.events.length;
   }
-  const ended = await handleCommand(
-    ctx.store,
-    subscriptionStreamId(userId),
-    subscriptionDecider,
-    { type: 'EndForErasure', now: meta.at },
-    meta,
-    { retries: 50 },
-  );
+  const ended = await subscriptions(ctx.store).handle(userId, { type: 'EndForErasure', now: meta.at }, meta);
   if (!ended.ok) throw new Error(`could not end the subscription of erased member ${userId}: ${ended.error.message}`);
   out.endedSubscriptions += ended.events.length;
   return out;

@@ -1,30 +1,23 @@
 /**
  * The payment use cases: request (invoice), submit, verify, reject. Rules live in the deciders and
  * in `checkSubmission` (pure); this file gathers their inputs (prices, addresses, read-model
- * pre-checks), runs them through `handleCommand`, and turns the race-proof unique indexes into
+ * pre-checks), runs them through the payment aggregate's command handler (`payments(ctx.store).handle`), and turns the race-proof unique indexes into
  * clear conflicts. Every use case answers a `Result`; none needs HTTP.
  */
 import { isApproved, SUBSCRIBING_NEEDS_APPROVAL, SUBSCRIBING_WHILE_SUSPENDED } from '@members/ui/access';
 import { parseBtc, satsToBtc } from '@members/ui/money';
 import type { SiteConfig } from '../config/site.js';
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import type { MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type Failure, failure, type Result, success } from '../shared/result.js';
 import { receivingAddressFor } from './addressAllocator.js';
+import { payments } from './billing.commands.js';
 import { uniqueRule } from './billing.projection.js';
 import { bip21Uri } from './bitcoinAddress.js';
 import { closeBillingOfErasedMember } from './erasure.js';
-import {
-  CANCELED_BY_ERASURE,
-  normalizeTxHash,
-  type PaymentVerified,
-  paymentDecider,
-  paymentStreamId,
-  TX_HASH_PROBLEM,
-} from './payment.decider.js';
+import { CANCELED_BY_ERASURE, normalizeTxHash, type PaymentVerified, TX_HASH_PROBLEM } from './payment.decider.js';
 import { CUSTOM_REQUEST_PAYMENT, type PlanType, planLabel, planOf } from './plans.js';
 import { latestRequest, type PaymentRow, paymentById, paymentByTxHash, pendingPaymentOf } from './readModels.js';
 import { applyVerifiedPayment, currentSubscription } from './subscriptions.service.js';
@@ -68,10 +61,8 @@ export async function requestPayment(
   const paymentId = ctx.ids.next();
   const { address, addressIndex } = await receivingAddressFor(ctx, paymentId, payer.id);
   const expiresAt = new Date(now.getTime() + ctx.site.bitcoin.paymentRequestTtlHours * 3_600_000).toISOString();
-  const result = await handleCommand(
-    ctx.store,
-    paymentStreamId(paymentId),
-    paymentDecider,
+  const result = await payments(ctx.store).handle(
+    paymentId,
     {
       type: 'RequestPayment',
       data: {
@@ -139,10 +130,8 @@ export async function submitPayment(ctx: AppContext, payer: Payer, input: Submis
   const request = await latestRequest(ctx.db, payer.id, planType, amountSats);
   const paymentId = request?.id ?? ctx.ids.next();
   try {
-    const result = await handleCommand(
-      ctx.store,
-      paymentStreamId(paymentId),
-      paymentDecider,
+    const result = await payments(ctx.store).handle(
+      paymentId,
       {
         type: 'SubmitPayment',
         data: { paymentId, userId: payer.id, userEmail: payer.email, planType, amountSats, ...(txHash ? { txHash } : {}) },
@@ -173,10 +162,8 @@ export async function verifyPayment(ctx: AppContext, paymentId: string, caller: 
     await closeBillingOfErasedMember(ctx, row.user_id, meta);
     return failure('payment.state_conflict', CANCELED_BY_ERASURE);
   }
-  const result = await handleCommand(
-    ctx.store,
-    paymentStreamId(paymentId),
-    paymentDecider,
+  const result = await payments(ctx.store).handle(
+    paymentId,
     { type: 'VerifyPayment', paymentId, verifiedBy: caller.actorId, now: meta.at },
     meta,
     { retries: 50 },
@@ -233,11 +220,8 @@ export async function openCustomRequestPayment(
   const paymentId = ctx.ids.next();
   const { address, addressIndex } = await receivingAddressFor(ctx, paymentId, payer.id);
   const expiresAt = new Date(now.getTime() + ctx.site.bitcoin.paymentRequestTtlHours * 3_600_000).toISOString();
-  const stream = paymentStreamId(paymentId);
-  const requested = await handleCommand(
-    ctx.store,
-    stream,
-    paymentDecider,
+  const requested = await payments(ctx.store).handle(
+    paymentId,
     {
       type: 'RequestPayment',
       data: {
@@ -257,10 +241,8 @@ export async function openCustomRequestPayment(
   );
   if (!requested.ok) return requested;
   try {
-    const submitted = await handleCommand(
-      ctx.store,
-      stream,
-      paymentDecider,
+    const submitted = await payments(ctx.store).handle(
+      paymentId,
       {
         type: 'SubmitPayment',
         data: {
@@ -291,10 +273,8 @@ export async function rejectPayment(
   caller: Caller & { actorId: string },
 ): Promise<Result<void>> {
   const meta = eventMetadata(ctx, caller);
-  const result = await handleCommand(
-    ctx.store,
-    paymentStreamId(paymentId),
-    paymentDecider,
+  const result = await payments(ctx.store).handle(
+    paymentId,
     { type: 'RejectPayment', paymentId, reason, rejectedBy: caller.actorId, now: meta.at },
     meta,
     { retries: 50 },

@@ -5,14 +5,14 @@
  * use cases answer a `Result`; the lifecycle job throws, so its scheduler logs and retries.
  */
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type Result, success } from '../shared/result.js';
+import { subscriptions } from './billing.commands.js';
 import { closeBillingOfErasedMembers } from './erasure.js';
 import type { PlanType } from './plans.js';
 import { type SubscriptionDto, subscriptionDto, subscriptionOf, subscriptionsDue, unappliedVerifiedPayments } from './readModels.js';
-import { type SubscriptionCommand, subscriptionDecider, subscriptionStreamId } from './subscription.decider.js';
+import type { SubscriptionCommand } from './subscription.decider.js';
 
 async function run(
   ctx: AppContext,
@@ -20,7 +20,7 @@ async function run(
   command: SubscriptionCommand,
   meta: EventMetadata,
 ): Promise<Result<{ events: unknown[] }>> {
-  const result = await handleCommand(ctx.store, subscriptionStreamId(userId), subscriptionDecider, command, meta, { retries: 50 });
+  const result = await subscriptions(ctx.store).handle(userId, command, meta);
   return result.ok ? success({ events: result.events }) : result;
 }
 

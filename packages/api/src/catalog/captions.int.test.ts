@@ -16,7 +16,6 @@ import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } fro
 import { mediaKinds } from '../../test/s3.js';
 import { mediaBinaries } from '../media/ffmpeg.js';
 import { makeMp4 } from '../media/media.testkit.js';
-import { mediaStorageFor } from '../media/mediaStore.js';
 import { createTestUser, grantPlanForTest, type TestViewer } from '../streaming/viewers.testkit.js';
 import { ingestVideoFile } from './ingest.js';
 
@@ -116,7 +115,7 @@ forEachStore('captions', (kind) => {
   });
 
   it('refuses what is not a caption file with the line, a bad language, a missing or too large file; nothing is recorded', async () => {
-    const before = (await mediaStorageFor(server.ctx).listVideo(videoId)).sort();
+    const before = (await server.ctx.media.listVideo(videoId)).sort();
     const notCaptions = await postCaption({ language: 'de' }, { name: 'notes.srt', text: 'Shopping list\nmilk\neggs\n' });
     expect(notCaptions.status).toBe(400);
     expect(notCaptions.body).toMatchObject({ success: false, details: { line: 2 } });
@@ -141,7 +140,7 @@ forEachStore('captions', (kind) => {
     expect(big.body.success).toBe(false);
     // A member is not an admin.
     expect((await postCaption({ language: 'de' }, { name: 'x.vtt', text: VTT_WITH_SCRIPT }, subscriber.token)).status).toBe(403);
-    expect((await mediaStorageFor(server.ctx).listVideo(videoId)).sort()).toEqual(before);
+    expect((await server.ctx.media.listVideo(videoId)).sort()).toEqual(before);
     expect((await apiClient(server.url).get(`/videos/${videoId}`)).body.data.captions.map((t: { language: string }) => t.language)).toEqual(
       ['en', 'pt-BR'],
     );
@@ -158,7 +157,7 @@ forEachStore('captions', (kind) => {
       headers: { authorization: `Bearer ${subscriber.token}` },
     });
     expect(await res.text()).toContain('Hello again');
-    const keys = await mediaStorageFor(server.ctx).listVideo(videoId);
+    const keys = await server.ctx.media.listVideo(videoId);
     expect(keys.filter((k) => k.includes('/captions/en.'))).toHaveLength(1);
     expect((await apiClient(server.url).get(`/videos/${videoId}`)).body.data.captions).toEqual([
       { language: 'en', label: 'English (CC)' },
@@ -251,6 +250,6 @@ forEachStore('captions', (kind) => {
     const { hlsUrl } = await streamOf(subscriber);
     const text = await (await fetch(new URL(hlsUrl, server.url))).text();
     expect(text.match(/^#EXT-X-MEDIA:/gm)).toHaveLength(1);
-    expect((await mediaStorageFor(server.ctx).listVideo(videoId)).some((k) => k.includes('/captions/pt-BR.'))).toBe(false);
+    expect((await server.ctx.media.listVideo(videoId)).some((k) => k.includes('/captions/pt-BR.'))).toBe(false);
   });
 });

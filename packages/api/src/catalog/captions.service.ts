@@ -9,15 +9,14 @@ import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
-import { mediaStorageFor } from '../media/index.js';
 import { appError } from '../shared/errors.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type CaptionParseError, canonicalLanguage, languageLabel, MAX_CAPTION_BYTES, parseCaptionFile } from './captions.js';
 import type { CaptionRow } from './catalog.projection.js';
 import { findVideo } from './catalog.queries.js';
-import { type CaptionTrack, videoDecider, videoStreamId } from './video.decider.js';
+import { videos } from './video.commands.js';
+import type { CaptionTrack } from './video.decider.js';
 
 export const CAPTION_LANGUAGE_INVALID = 'language must be a BCP 47 tag such as en or pt-BR';
 export const CAPTION_FILE_MISSING = 'file is required: a .vtt or .srt caption file';
@@ -79,17 +78,15 @@ export async function addCaptionTrack(
     return { ok: false, error: appError('caption.invalid_file', parsed.error.message, { details: { line: parsed.error.line } }) };
 
   const hash = createHash('sha256').update(parsed.vtt).digest('hex').slice(0, 8);
-  const storage = mediaStorageFor(ctx);
+  const storage = ctx.media;
   const staged = await storage.stagingPath('.vtt');
   await fsp.writeFile(staged, parsed.vtt, 'utf8');
   const stored = await storage.putFile(videoId, `captions/${language}.${hash}.vtt`, staged).finally(() => fsp.rm(staged, { force: true }));
   const track: CaptionTrack = { language, label, key: stored.key, format: parsed.format, cues: parsed.cues };
   const earlier = await captionOf(ctx.db, videoId, language);
   const meta = eventMetadata(ctx, caller);
-  const result = await handleCommand(
-    ctx.store,
-    videoStreamId(videoId),
-    videoDecider,
+  const result = await videos(ctx.store).handle(
+    videoId,
     { type: 'AddCaptionTrack', data: { videoId, track, actorId: caller.actorId, at: meta.at } },
     meta,
   );
@@ -110,18 +107,14 @@ export async function removeCaptionTrack(
 ): Promise<Result<{ videoId: string; language: string; deleted: true }>> {
   const language = canonicalLanguage(languageParam) ?? languageParam;
   const meta = eventMetadata(ctx, caller);
-  const result = await handleCommand(
-    ctx.store,
-    videoStreamId(videoId),
-    videoDecider,
+  const result = await videos(ctx.store).handle(
+    videoId,
     { type: 'RemoveCaptionTrack', data: { videoId, language, actorId: caller.actorId, at: meta.at } },
     meta,
   );
   if (!result.ok) return result;
   const removed = result.events.find((e) => e.type === 'CaptionTrackRemoved');
   if (removed?.type === 'CaptionTrackRemoved')
-    await mediaStorageFor(ctx)
-      .remove(removed.data.key)
-      .catch((err) => ctx.logger.warn({ err, videoId }, 'could not remove a caption file'));
+    await ctx.media.remove(removed.data.key).catch((err) => ctx.logger.warn({ err, videoId }, 'could not remove a caption file'));
   return success({ videoId, language, deleted: true });
 }

@@ -9,7 +9,7 @@
 import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
-import type { PreviewInfo, RenditionInfo, TranscodeResultEvent } from './ladder.js';
+import { type PreviewInfo, type RenditionInfo, type TranscodeResultEvent, type TranscodeStatus, transcodeStatusAfter } from './ladder.js';
 import type { VideoDetails, VideoEvent } from './video.decider.js';
 
 export const CATALOG_SCHEMA = `
@@ -94,7 +94,7 @@ export interface VideoRow {
   thumbnail_key: string;
   thumbnail_mime: string;
   /** queued | running | completed | failed (the transcode module's events). */
-  transcode_status: string;
+  transcode_status: TranscodeStatus;
   transcode_progress: number;
   transcode_error: string | null;
   /** JSON `HlsLadder` once a transcode completed, else null. */
@@ -224,31 +224,18 @@ async function applyVideoEvent(tx: Queryable, event: VideoEvent): Promise<void> 
   }
 }
 
+/** The video's transcode columns, as `transcodeStatusAfter` (ladder.ts) says. */
 async function applyTranscodeEvent(tx: Queryable, event: TranscodeResultEvent): Promise<void> {
-  const id = event.data.videoId;
-  switch (event.type) {
-    case 'TranscodeStarted':
-      await tx.run(`UPDATE videos SET transcode_status = 'running', transcode_progress = 0, transcode_error = NULL WHERE id = ?`, [id]);
-      return;
-    case 'TranscodeProgressed':
-      await tx.run('UPDATE videos SET transcode_progress = ? WHERE id = ?', [event.data.percent, id]);
-      return;
-    case 'TranscodeCompleted': {
-      const ladder: HlsLadder = { renditions: event.data.renditions, previews: event.data.previews };
-      await tx.run(
-        `UPDATE videos SET transcode_status = 'completed', transcode_progress = 100, transcode_error = NULL, hls = ? WHERE id = ?`,
-        [JSON.stringify(ladder), id],
-      );
-      return;
-    }
-    case 'TranscodeFailed':
-      await tx.run(`UPDATE videos SET transcode_status = 'failed', transcode_error = ? WHERE id = ?`, [event.data.error, id]);
-      return;
-    case 'TranscodeRetried':
-      // The earlier ladder (if any) keeps playing until the new one replaces it.
-      await tx.run(`UPDATE videos SET transcode_status = 'queued', transcode_progress = 0, transcode_error = NULL WHERE id = ?`, [id]);
-      return;
-  }
+  const next = transcodeStatusAfter(event);
+  const columns: [string, unknown][] = [];
+  if (next.status !== undefined) columns.push(['transcode_status', next.status]);
+  if (next.progress !== undefined) columns.push(['transcode_progress', next.progress]);
+  if (next.error !== undefined) columns.push(['transcode_error', next.error]);
+  if (next.ladder !== undefined) columns.push(['hls', JSON.stringify(next.ladder satisfies HlsLadder)]);
+  await tx.run(`UPDATE videos SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`, [
+    ...columns.map(([, v]) => v),
+    event.data.videoId,
+  ]);
 }
 
 export const catalogProjection: Projection = {

@@ -51,7 +51,7 @@ export function toAdminVideo(row: VideoRow): AdminVideoEntity {
     size: Number(row.video_size),
     mimeType: row.video_mime,
     transcode: {
-      status: row.transcode_status as 'queued' | 'running' | 'completed' | 'failed',
+      status: row.transcode_status,
       progress: Number(row.transcode_progress),
       // Failures recorded before signatures were redacted at the event still show none.
       error: row.transcode_error === null ? null : redactSecrets(row.transcode_error),

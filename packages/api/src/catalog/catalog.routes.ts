@@ -10,7 +10,6 @@ import type { AppContext } from '../context.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema } from '../http/validate.js';
-import { mediaStorageFor } from '../media/index.js';
 import type { Routes } from '../module.js';
 import type { VideoRow } from './catalog.projection.js';
 import { findVideo, listVideos, toVideoEntity } from './catalog.queries.js';
@@ -92,7 +91,7 @@ export const catalogRoutes: Routes = (api, ctx) => {
     const viewerId = c.get('auth')?.userId ?? thumbnailGrantUser(ctx, id, c.req.valid('query'));
     const row = await findVideo(ctx.db, id, { viewerId });
     if (!row) throw new HttpError('video.not_found', 'Video not found');
-    const storage = mediaStorageFor(ctx);
+    const storage = ctx.media;
     const stat = await storage.stat(row.thumbnail_key);
     if (!stat) throw new HttpError('video.not_found', 'Thumbnail not found');
     const etag = `"t-${stat.size.toString(16)}-${Math.floor(stat.mtime.getTime()).toString(16)}"`;

@@ -1,14 +1,13 @@
 /**
- * The catalog module: video uploads (multipart route and `ingestVideoFile` for the tus
- * uploads module), the catalog projection, the public catalog and the admin's edits.
+ * The catalog module: `ingestVideoFile` (what every upload protocol of uploads/ ends in), the
+ * catalog projection, the public catalog and the admin's edits.
  */
-import { mediaStorageFor, sweepStaging } from '../media/index.js';
+import { sweepStaging } from '../media/index.js';
 import type { AppModule } from '../module.js';
 import { adminCatalogRoutes } from './admin.routes.js';
 import { catalogProjection } from './catalog.projection.js';
 import { catalogRoutes } from './catalog.routes.js';
 import { importsProjection } from './imports.projection.js';
-import { uploadRoutes } from './upload.route.js';
 
 export { addCaptionTrack, captionOf, captionsOf } from './captions.service.js';
 export type { CaptionRow, VideoRow } from './catalog.projection.js';
@@ -16,9 +15,9 @@ export { findVideo, hlsLadderOf, toVideoEntity, type VideoEntity, viewCountOf } 
 export { videoIdParam, videoParams } from './catalog.routes.js';
 export { findImport } from './imports.projection.js';
 export { type IngestInput, type IngestResult, ingestVideoFile, validateDetails } from './ingest.js';
-export type { PreviewInfo, RenditionInfo, TranscodeResultEvent } from './ladder.js';
+export { type PreviewInfo, type RenditionInfo, type TranscodeResultEvent, type TranscodeStatus, transcodeStatusAfter } from './ladder.js';
 export { ACCESS_LEVELS, type AccessLevel } from './video.decider.js';
-export { LIMITS } from './videoInput.js';
+export { LIMITS, UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
 export { deleteVideo, editVideo, getAnyVideo } from './videos.service.js';
 
 export const catalogModule: AppModule = {
@@ -28,14 +27,13 @@ export const catalogModule: AppModule = {
     // Uploads a killed process was receiving, and videos it was moving in without recording them.
     const isRecorded = async (id: string) => Boolean(await ctx.db.get('SELECT 1 AS one FROM videos WHERE id = ?', [id]));
     // A wrong bucket or refused credentials stop the start here, with the variable to fix.
-    const storage = mediaStorageFor(ctx);
+    const storage = ctx.media;
     await storage.check();
     const removed = await sweepStaging(storage, ctx.env.DATA_DIR, isRecorded);
     if (removed) ctx.logger.info({ removed }, 'staged uploads left by a stopped process removed');
     return undefined;
   },
   routes(api, ctx) {
-    uploadRoutes(api, ctx);
     adminCatalogRoutes(api, ctx);
     catalogRoutes(api, ctx);
   },

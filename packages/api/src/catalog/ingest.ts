@@ -6,35 +6,33 @@
  *
  * Contract on files: on success both input files have been moved into storage. On failure nothing
  * is left in storage; the caller's input files may still exist, so the caller removes them
- * (`fs.rm(path, { force: true })`). A video already in the object store's bucket (a finished tus
- * upload, `remote`) is probed and its thumbnail taken through a presigned URL, then copied
- * server-side to its place; the source object stays, the caller removes it.
+ * (`fs.rm(path, { force: true })`). A finished tus upload (`remote`) is probed and its thumbnail
+ * taken in place (a presigned URL in the bucket, the file on disk), then copied to its place
+ * (server-side in a bucket, a hard link on disk); the upload itself stays, the caller removes it.
  */
 import fsp from 'node:fs/promises';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
 import {
-  type BucketObject,
   extractThumbnail,
   imageTypeOfFile,
   MEDIA_STORE_UNAVAILABLE,
   type MediaStorage,
   MediaStoreError,
-  mediaStorageFor,
   probeVideo,
+  type UploadedObject,
 } from '../media/index.js';
 import { eventMetadata } from '../shared/eventMetadata.js';
 import { type Failure, failure } from '../shared/result.js';
+import { videos } from './video.commands.js';
 import type { ThumbnailInfo, VideoDetails, VideoFileInfo } from './video.decider.js';
-import { videoDecider, videoStreamId } from './video.decider.js';
 import { checkText, LIMITS, parseAccessLevel, parseDurationText, parseLabels, UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
 
 export interface IngestInput {
   /** The video on this process's disk, or: */
   filePath?: string;
-  /** The video already in the object store's bucket (then `filePath` is not used). */
-  remote?: { object: BucketObject; size: number };
+  /** A finished tus upload's bytes, read in place (`MediaStorage.uploadedObject`; then `filePath` is not used). */
+  remote?: { object: UploadedObject; size: number };
   originalName?: string;
   title: string;
   description?: string | null;
@@ -166,7 +164,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts:
   }
 
   // 3. The video, by its bytes (through a presigned URL when it is in the bucket already).
-  const storage = mediaStorageFor(ctx);
+  const storage = ctx.media;
   const source = input.remote ? await input.remote.object.url(REMOTE_READ_SECONDS) : (input.filePath as string);
   let probed = await probeVideo(source);
   // A read cut short looks like a file that is not a video: the store decides (once more if it answers).
@@ -209,10 +207,8 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts:
       width: probe.width,
       height: probe.height,
     };
-    const result = await handleCommand(
-      ctx.store,
-      videoStreamId(videoId),
-      videoDecider,
+    const result = await videos(ctx.store).handle(
+      videoId,
       {
         type: 'RecordUpload',
         unpublished: input.published === false,

@@ -4,12 +4,11 @@
  * shared by the multipart route and the resumable uploads. Each answers a `Result`.
  */
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
-import { mediaStorageFor } from '../media/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { findVideo, toAdminVideo } from './catalog.queries.js';
-import { type AccessLevel, type VideoDetails, videoDecider, videoStreamId } from './video.decider.js';
+import { videos } from './video.commands.js';
+import type { AccessLevel, VideoDetails } from './video.decider.js';
 import { parseLabels } from './videoInput.js';
 
 const VIDEO_NOT_FOUND = 'Video not found';
@@ -50,10 +49,8 @@ export async function editVideo(ctx: AppContext, videoId: string, edit: VideoEdi
   const changes = changesFrom(edit);
   if (!changes.ok) return changes;
   const meta = eventMetadata(ctx, caller);
-  const result = await handleCommand(
-    ctx.store,
-    videoStreamId(videoId),
-    videoDecider,
+  const result = await videos(ctx.store).handle(
+    videoId,
     { type: 'EditVideo', data: { videoId, changes: changes.value, publish: edit.published, actorId: caller.actorId, at: meta.at } },
     meta,
   );
@@ -67,17 +64,13 @@ export async function deleteVideo(
   caller: Caller & { actorId: string },
 ): Promise<Result<{ videoId: string; deleted: true }>> {
   const meta = eventMetadata(ctx, caller);
-  const result = await handleCommand(
-    ctx.store,
-    videoStreamId(videoId),
-    videoDecider,
+  const result = await videos(ctx.store).handle(
+    videoId,
     { type: 'DeleteVideo', data: { videoId, actorId: caller.actorId, at: meta.at } },
     meta,
   );
   if (!result.ok) return result;
   // The event is the truth; files go after it (a crash here leaves only orphan files, never a dangling row).
-  await mediaStorageFor(ctx)
-    .removeVideo(videoId)
-    .catch((err) => ctx.logger.warn({ err, videoId }, 'could not remove video files'));
+  await ctx.media.removeVideo(videoId).catch((err) => ctx.logger.warn({ err, videoId }, 'could not remove video files'));
   return success({ videoId, deleted: true });
 }

@@ -12,12 +12,15 @@ import { chatAccess } from '@members/ui/access';
 import type { chatConversationSchema, chatMessageSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
+import { aggregate } from '../eventstore/commandHandler.js';
 import type { MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type ChatCommand, type ChatSide, chatDecider, chatStream } from './chat.decider.js';
 import type { ChatMessageRow } from './chat.projection.js';
+
+/** The conversation aggregate: `chats(ctx.store).handle(userId, command, metadata)`. */
+export const chats = aggregate(chatDecider, chatStream);
 
 export const CHAT_CHANNEL = 'members_chat';
 export const MAX_PAGE = 100;
@@ -136,10 +139,8 @@ export async function markRead(
   const column = reader === 'member' ? 'member_unread' : 'admin_unread';
   const before = await ctx.db.get<{ n: number }>(`SELECT ${column} AS n FROM chat_conversations WHERE user_id = ?`, [userId]);
   if (!before || Number(before.n) === 0) return success(0);
-  const r = await handleCommand(
-    ctx.store,
-    chatStream(userId),
-    chatDecider,
+  const r = await chats(ctx.store).handle(
+    userId,
     { type: 'MarkChatRead', userId, reader, readerId, now: ctx.clock.now().toISOString() },
     eventMetadata(ctx, caller),
   );
@@ -154,10 +155,8 @@ export async function deleteMessage(
 ): Promise<Result<{ deleted: true }>> {
   const row = await messageById(ctx, input.messageId);
   if (!row || row.user_id !== input.userId || row.deleted_at) return failure('chat.message_not_found', 'Message not found');
-  const r = await handleCommand(
-    ctx.store,
-    chatStream(input.userId),
-    chatDecider,
+  const r = await chats(ctx.store).handle(
+    input.userId,
     { type: 'DeleteChatMessage', ...input, now: ctx.clock.now().toISOString() },
     eventMetadata(ctx, caller),
   );

@@ -7,14 +7,13 @@ import { notificationSettingsSchema } from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type Result, success } from '../shared/result.js';
-import { chatDecider, chatStream } from './chat.decider.js';
+import { chats } from './chat.service.js';
 
 const settingsBody = z.object({ chatReplyMail: z.boolean({ error: 'must be true or false' }) }).strict();
 
@@ -25,10 +24,8 @@ export async function replyMailEnabled(ctx: Pick<AppContext, 'db'>, userId: stri
 }
 
 export async function setReplyMail(ctx: AppContext, userId: string, enabled: boolean, caller: Caller): Promise<Result<boolean>> {
-  const r = await handleCommand(
-    ctx.store,
-    chatStream(userId),
-    chatDecider,
+  const r = await chats(ctx.store).handle(
+    userId,
     { type: 'SetChatReplyMail', userId, enabled, now: ctx.clock.now().toISOString() },
     eventMetadata(ctx, caller),
   );

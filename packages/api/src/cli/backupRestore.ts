@@ -10,7 +10,7 @@ import { verifyChain } from '../audit/index.js';
 import { BackupError, backupSite, readBackupManifest, restoreSite } from '../backup/index.js';
 import type { Env } from '../config/env.js';
 import type { Queryable } from '../db/types.js';
-import { MediaStoreError, s3Endpoint } from '../media/index.js';
+import { MediaStoreError, openMediaStore } from '../media/index.js';
 import { masterKeysOf, wrappedKid } from '../privacy/codec/dataKeys.js';
 import { parseFlags } from './args.js';
 import { envStoreUrl, openAuditStore } from './auditStore.js';
@@ -35,7 +35,7 @@ export const backup: CliCommand = {
       return 2;
     }
     const objectStore = env.MEDIA_STORE !== 'local';
-    const fromBucket = objectStore && flags.media !== undefined ? s3Endpoint(env.MEDIA_STORE, env) : undefined;
+    const fromBucket = objectStore && flags.media !== undefined ? openMediaStore(env) : undefined;
     if (objectStore && !fromBucket)
       console.warn(
         `Note: the media is in ${env.MEDIA_STORE} and is not copied into this backup (add --media to copy it, or back the bucket up with the object store's own tools: docs/media-storage.md)`,
@@ -108,7 +108,7 @@ export const restore: CliCommand = {
         return 2;
       }
       // On an object store the backup's media goes into the bucket (checked object by object), not DATA_DIR.
-      const mediaTo = env.MEDIA_STORE !== 'local' ? s3Endpoint(env.MEDIA_STORE, env) : undefined;
+      const mediaTo = env.MEDIA_STORE !== 'local' ? openMediaStore(env) : undefined;
       const m = await restoreSite(dir, { dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, ...(mediaTo && { mediaTo }) });
       cliDevDefaults(env);
       if (carried.length) console.log(`Put back the backup's dev-default secrets: ${carried.map((c) => c.variable).join(', ')}`);
@@ -131,7 +131,7 @@ export const restore: CliCommand = {
         await opened.close();
       }
       console.log(
-        `Restored ${m.store} store at position ${m.head.position} (hash ${m.head.hash ?? '-'}, verified) into ${env.DATA_DIR} and ${m.media.length} media files into ${mediaTo ? mediaTo.label : env.DATA_DIR}`,
+        `Restored ${m.store} store at position ${m.head.position} (hash ${m.head.hash ?? '-'}, verified) into ${env.DATA_DIR} and ${m.media.length} media files into ${mediaTo ? mediaTo.location : env.DATA_DIR}`,
       );
       // Members erased after the backup was made had their keys in it: erase them again (README "Privacy").
       if (flags.erasures) {

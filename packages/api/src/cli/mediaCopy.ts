@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { Env } from '../config/env.js';
 import { envSchema } from '../config/env.js';
-import { type CopyEndpoint, type CopyProgress, copyMedia, localEndpoint, MediaStoreError, s3Endpoint } from '../media/index.js';
+import { type CopyProgress, copyMedia, type MediaStorage, MediaStoreError, openMediaStore } from '../media/index.js';
 import { parseFlags } from './args.js';
 import type { CliCommand } from './command.js';
 
@@ -31,26 +31,26 @@ class UsageError extends Error {
 }
 
 /** `local`, a directory or `s3://…` → its endpoint, and what MEDIA_STORE/DATA_DIR name it. */
-function endpointFor(spec: string, flag: string, env: Env): { endpoint: CopyEndpoint; store: string; dataDir?: string } {
+function endpointFor(spec: string, flag: string, env: Env): { endpoint: MediaStorage; store: string; dataDir?: string } {
   if (spec.startsWith('s3:')) {
     if (!envSchema.shape.MEDIA_STORE.safeParse(spec).success)
       throw new UsageError(
         `--${flag} ${spec}: not s3://BUCKET[/PREFIX] (a bucket name of 3-63 lower-case letters, digits, dots or dashes)`,
       );
-    return { endpoint: s3Endpoint(spec, env), store: spec };
+    return { endpoint: openMediaStore({ ...env, MEDIA_STORE: spec }), store: spec };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) throw new UsageError(`--${flag} ${spec}: only s3://, local or a directory`);
   const dataDir = spec === 'local' ? env.DATA_DIR : path.resolve(spec);
-  return { endpoint: localEndpoint(dataDir), store: 'local', dataDir };
+  return { endpoint: openMediaStore({ DATA_DIR: dataDir }), store: 'local', dataDir };
 }
 
-async function checked(side: CopyEndpoint, flag: string): Promise<void> {
+async function checked(side: MediaStorage, flag: string): Promise<void> {
   try {
     await side.check();
   } catch (err) {
     // The store's own messages name MEDIA_STORE, which a --to target is not.
     const reason = (err as Error).message.replace(/^MEDIA_STORE: /, '');
-    throw new UsageError(`--${flag} ${side.label}: ${reason}`, false);
+    throw new UsageError(`--${flag} ${side.location}: ${reason}`, false);
   }
 }
 
@@ -70,12 +70,12 @@ async function run(env: Env, flags: Record<string, string>): Promise<number> {
     throw new UsageError('--concurrency: a whole number from 1 to 64');
   const from = endpointFor(flags.from && flags.from !== 'true' ? flags.from : env.MEDIA_STORE, 'from', env);
   const to = endpointFor(flags.to, 'to', env);
-  if (from.endpoint.label === to.endpoint.label) throw new UsageError(`--from and --to are the same place (${to.endpoint.label})`);
+  if (from.endpoint.location === to.endpoint.location) throw new UsageError(`--from and --to are the same place (${to.endpoint.location})`);
   await checked(from.endpoint, 'from');
   await checked(to.endpoint, 'to');
 
   console.log(
-    `Copying media from ${from.endpoint.label} to ${to.endpoint.label} (objects already there with the same SHA-256 are skipped)`,
+    `Copying media from ${from.endpoint.location} to ${to.endpoint.location} (objects already there with the same SHA-256 are skipped)`,
   );
   const pause = testPauseMs();
   let lastLine = 0;
@@ -119,7 +119,7 @@ async function run(env: Env, flags: Record<string, string>): Promise<number> {
       ? `run every process with MEDIA_STORE=local and DATA_DIR=${to.dataDir}`
       : `set MEDIA_STORE=${to.store} (with the AWS_* variables of this copy) on every process and restart them`;
   console.log(
-    `Next: ${next}. The source (${from.endpoint.label}) is left as it was: remove it once the site runs on the target. Run this copy again just before the switch to pick up media uploaded meanwhile.`,
+    `Next: ${next}. The source (${from.endpoint.location}) is left as it was: remove it once the site runs on the target. Run this copy again just before the switch to pick up media uploaded meanwhile.`,
   );
   return 0;
 }

@@ -19,7 +19,6 @@ import { forEachStore, type StoreKind, startTestServer, type TestServer, tmpDir 
 import { bucketKeys, mediaKinds } from '../../test/s3.js';
 import { appendTestUser } from '../identity/identity.testkit.js';
 import { makeMp4, makeWebm } from '../media/media.testkit.js';
-import { mediaStorageFor } from '../media/mediaStore.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -116,7 +115,7 @@ async function importTwice(kind: StoreKind, media: 'local' | 's3') {
       ['en', 'English'],
       ['pt-BR', 'Português (Brasil)'],
     ]);
-    const srt = await mediaStorageFor(server.ctx).readText((tracks[1] as { caption_key: string }).caption_key);
+    const srt = await server.ctx.media.readText((tracks[1] as { caption_key: string }).caption_key);
     expect(srt).toBe('WEBVTT\n\n1\n00:00:00.200 --> 00:00:01.500\nPôr do sol\n');
 
     // Recorded as an upload is: VideoUploaded by the admin (and hidden until published), with the file's hash.

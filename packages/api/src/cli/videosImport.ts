@@ -20,7 +20,7 @@ import { ACCESS_LEVELS, type AccessLevel, addCaptionTrack, findImport, ingestVid
 import type { AppContext } from '../context.js';
 import { closeContext, createContext, describeStore } from '../context.js';
 import { configuredAdminEmail, findUserByEmail } from '../identity/index.js';
-import { MediaStoreError, mediaStorageFor } from '../media/index.js';
+import { MediaStoreError } from '../media/index.js';
 import { allProjections } from '../modules.js';
 import type { CliCommand } from './command.js';
 
@@ -338,7 +338,7 @@ async function importOne(run: ImportRun, rel: string, label: string): Promise<Ou
   if (before) return { kind: 'skipped', why: alreadyImported(before) };
 
   // 2. A copy in staging (the ingest moves the file it is given), hashed again on the way.
-  const storage = mediaStorageFor(ctx);
+  const storage = ctx.media;
   const staged = await storage.stagingPath(path.extname(rel).toLowerCase());
   try {
     try {
@@ -502,7 +502,7 @@ export const videosImport: CliCommand = {
     const ctx = await createContext(env, site, allProjections());
     try {
       const actorId = await actingAdmin(ctx, opts.as);
-      await mediaStorageFor(ctx).check();
+      await ctx.media.check();
       return await importFolder(ctx, opts, actorId);
     } catch (err) {
       if (err instanceof UsageError) {

@@ -19,7 +19,7 @@ import {
 } from '../billing/index.js';
 import { findVideo } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
+import { aggregate } from '../eventstore/commandHandler.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import type { MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
@@ -27,11 +27,13 @@ import { failure, type Result, success } from '../shared/result.js';
 import { type CustomRequestCommand, customRequestDecider, customRequestStream, REQUEST_NOT_FOUND } from './customRequest.decider.js';
 import type { CustomRequestRow } from './customRequest.projection.js';
 
+const customRequests = aggregate(customRequestDecider, customRequestStream, { retries: 50 });
+
 export type CustomRequestDto = z.infer<typeof customRequestSchema>;
 export type AdminCustomRequestDto = z.infer<typeof adminCustomRequestSchema>;
 
 async function run(ctx: AppContext, requestId: string, command: CustomRequestCommand, meta: EventMetadata): Promise<Result<void>> {
-  const result = await handleCommand(ctx.store, customRequestStream(requestId), customRequestDecider, command, meta, { retries: 50 });
+  const result = await customRequests(ctx.store).handle(requestId, command, meta);
   return result.ok ? success(undefined) : result;
 }
 

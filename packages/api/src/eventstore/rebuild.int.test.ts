@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { billingTestKit, HASH, seedMember } from '../billing/billing.testkit.js';
-import { postUpload } from '../catalog/upload.testkit.js';
 import { makeMp4 } from '../media/media.testkit.js';
 import { createTestUser } from '../streaming/viewers.testkit.js';
+import { postUpload } from '../uploads/upload.testkit.js';
 import { rebuildProjections } from './projections.js';
 
 const fixtures = tmpDir('rebuild-fixtures-');

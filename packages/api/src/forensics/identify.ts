@@ -6,7 +6,6 @@
  */
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.js';
-import { mediaStorageFor } from '../media/index.js';
 import { type Candidate, codeBits, minimumBits, verdict } from './code.js';
 import { align, type Frames, framesOf, readSegments } from './detect.js';
 import { grayFrames } from './frames.js';
@@ -46,8 +45,8 @@ async function readAll(stream: Readable): Promise<Uint8Array> {
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-async function loadReference(ctx: Pick<AppContext, 'env'>, videoId: string): Promise<Reference | null> {
-  const storage = mediaStorageFor(ctx);
+async function loadReference(ctx: Pick<AppContext, 'media'>, videoId: string): Promise<Reference | null> {
+  const storage = ctx.media;
   const base = `videos/${videoId}/hls/watermark`;
   const meta = await storage.readText(`${base}/ref.json`).catch(() => null);
   if (!meta) return null;
@@ -62,7 +61,7 @@ async function loadReference(ctx: Pick<AppContext, 'env'>, videoId: string): Pro
 export const neededSeconds = () => minimumBits() * MARKED_SEGMENT_SECONDS + 2;
 
 export async function identifyCopy(
-  ctx: Pick<AppContext, 'env' | 'db'>,
+  ctx: Pick<AppContext, 'env' | 'db' | 'media'>,
   file: string,
   opts: { videoId?: string } = {},
 ): Promise<Identification> {

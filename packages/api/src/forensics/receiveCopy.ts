@@ -45,7 +45,7 @@ export function displayName(raw: string): string {
 }
 
 /**
- * @example const r = await receiveCopy(c, mediaStorageFor(ctx), ctx.env.LEAK_COPY_MAX_BYTES); if (r.ok) examine(r.copy.path)
+ * @example const r = await receiveCopy(c, ctx.media, ctx.env.LEAK_COPY_MAX_BYTES); if (r.ok) examine(r.copy.path)
  */
 export async function receiveCopy(c: Context, storage: MediaStorage, maxBytes: number): Promise<ReceiveCopyResult> {
   const contentType = c.req.header('content-type') ?? '';

@@ -14,7 +14,6 @@ import { callerOf } from '../http/auth.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema } from '../http/validate.js';
-import { mediaStorageFor } from '../media/index.js';
 import { getExamination, listExaminations, MAX_WAITING, queueExamination } from './examinations.js';
 import { receiveCopy } from './receiveCopy.js';
 
@@ -49,7 +48,7 @@ export function mountForensicsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     }),
     async function examineLeakedCopy(c) {
       if (!ctx.env.FORENSIC_WATERMARK) throw new HttpError('leak.watermark_off', WATERMARK_OFF);
-      const received = await receiveCopy(c, mediaStorageFor(ctx), ctx.env.LEAK_COPY_MAX_BYTES);
+      const received = await receiveCopy(c, ctx.media, ctx.env.LEAK_COPY_MAX_BYTES);
       if (!received.ok) throw new HttpError(received.error);
       const { copy } = received;
       if (copy.videoId !== null) {

@@ -9,7 +9,7 @@
 import { checkRegistration } from '@members/ui/registration';
 import type { AppContext } from '../context.js';
 import { UniqueViolation } from '../db/types.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
+import { aggregate } from '../eventstore/commandHandler.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { tokenSecret } from '../http/auth.js';
 import { enqueueMail } from '../mail/index.js';
@@ -24,6 +24,8 @@ import { emailVerificationToken, safeEqual, verificationTokenUserId } from './to
 import { type UserCommand, type UserState, userDecider, userStream } from './user.decider.js';
 import { findUserByEmail, findUserById, toUserDto, type UserDto } from './users.queries.js';
 import type { UserRow } from './users.schema.js';
+
+const users = aggregate(userDecider, userStream);
 
 export const DUPLICATE_EMAIL = 'An account with this email already exists';
 export const REGISTRATION_RECEIVED = 'Registration received. Your account is pending approval.';
@@ -40,7 +42,7 @@ export async function runUserCommand(
   command: UserCommand,
   caller: Caller,
 ): Promise<Result<{ state: UserState; recorded: RecordedEvent[] }>> {
-  const result = await handleCommand(ctx.store, userStream(userId), userDecider, command, eventMetadata(ctx, caller));
+  const result = await users(ctx.store).handle(userId, command, eventMetadata(ctx, caller));
   if (!result.ok) return result;
   return success({ state: result.state, recorded: result.recorded });
 }

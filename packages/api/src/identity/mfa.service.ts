@@ -8,7 +8,7 @@
 import type { secondFactorStatusSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
+import { aggregate } from '../eventstore/commandHandler.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type AuthLimits, loginBlocked } from './limits.js';
@@ -30,6 +30,8 @@ import {
 import { userStream } from './user.decider.js';
 import { findUserById } from './users.queries.js';
 
+const secondFactors = aggregate(secondFactorDecider, userStream);
+
 export const MFA_SESSION_EXPIRED = 'Your sign-in attempt has expired. Please log in again.';
 export const MFA_CHALLENGE_USED = 'This sign-in attempt has already been used. Please log in again.';
 export const CODE_ALREADY_USED = 'This code has already been used. Wait for the next code from your authenticator app.';
@@ -46,7 +48,7 @@ async function runSecondFactorCommand(
   command: SecondFactorCommand,
   caller: Caller,
 ): Promise<Result<void>> {
-  const result = await handleCommand(ctx.store, userStream(userId), secondFactorDecider, command, eventMetadata(ctx, caller));
+  const result = await secondFactors(ctx.store).handle(userId, command, eventMetadata(ctx, caller));
   return result.ok ? success(undefined) : result;
 }
 

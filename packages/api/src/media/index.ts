@@ -1,24 +1,23 @@
 /**
  * The media store (local directory or S3-compatible bucket: originals, renditions, thumbnails), the
- * ffmpeg and ffprobe helpers, and copying a site's media between stores (copy/).
+ * ffmpeg and ffprobe helpers, and copying a site's media between stores (copy/). The app context
+ * holds the site's store as `ctx.media`.
  */
 
 export { type CopyProgress, copyMedia } from './copy/copyMedia.js';
-export type { CopyEndpoint } from './copy/endpoint.js';
-export { localEndpoint } from './copy/localEndpoint.js';
-export { s3Endpoint } from './copy/s3Endpoint.js';
 export { extractThumbnail, mediaBinaries, probeVideo } from './ffmpeg.js';
 export { imageTypeOfFile } from './imageType.js';
-export { mediaStorageFor } from './mediaStore.js';
+export { openMediaStore } from './mediaStore.js';
 export { explainS3Error, parseMediaStore, s3ClientConfig } from './s3Store.js';
 export {
-  type BucketObject,
   contentTypeOf,
   isValidKey,
   MEDIA_STORE_UNAVAILABLE,
   type MediaStorage,
   MediaStoreError,
+  MissingLadderFile,
   sweepStaging,
   sweepTranscodeScratch,
+  type UploadedObject,
 } from './storage.js';
 export { UPLOADED_VIDEO_INPUT } from './uploadedVideoInput.js';

@@ -1,23 +1,17 @@
 /**
- * The media store of a process, chosen by its environment (`MEDIA_STORE`): built once per data
- * directory and store, so the API, the CLI and a transcode runner made from the same context
- * factory all read and write the same place.
+ * The media store a process's environment names (`MEDIA_STORE`): the local disk under `DATA_DIR`
+ * or an S3 bucket. The app context opens it once (`ctx.media`); `pnpm cli media copy`, backup and
+ * restore open one for any location (a `--to` directory or bucket) the same way.
  */
 import type { Env } from '../config/env.js';
 import { localMediaStorage } from './localStore.js';
 import { s3MediaStorage } from './s3Store.js';
 import type { MediaStorage } from './storage.js';
 
-const cache = new Map<string, MediaStorage>();
+export type MediaStoreEnv = Parameters<typeof s3MediaStorage>[0] & Pick<Env, 'DATA_DIR'>;
 
-/** The store this environment names (`MEDIA_STORE`), built once per data directory and store. */
-export function mediaStorageFor(ctx: { env: Partial<Env> & { DATA_DIR: string } }): MediaStorage {
-  const kind = ctx.env.MEDIA_STORE ?? 'local';
-  const id = `${ctx.env.DATA_DIR}\n${kind}\n${ctx.env.AWS_ENDPOINT_URL_S3 ?? ctx.env.AWS_ENDPOINT_URL ?? ''}\n${ctx.env.AWS_ACCESS_KEY_ID ?? ''}\n${ctx.env.AWS_SECRET_ACCESS_KEY ?? ''}`;
-  let s = cache.get(id);
-  if (!s) {
-    s = kind === 'local' ? localMediaStorage(ctx.env.DATA_DIR) : s3MediaStorage(ctx.env as Env);
-    cache.set(id, s);
-  }
-  return s;
+/** The store `env.MEDIA_STORE` names: `local` (the disk under `env.DATA_DIR`) or `s3://BUCKET[/PREFIX]`. */
+export function openMediaStore(env: Omit<MediaStoreEnv, 'MEDIA_STORE'> & { MEDIA_STORE?: string }): MediaStorage {
+  const store = env.MEDIA_STORE ?? 'local';
+  return store === 'local' ? localMediaStorage(env.DATA_DIR) : s3MediaStorage({ ...env, MEDIA_STORE: store });
 }

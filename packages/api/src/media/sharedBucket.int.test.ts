@@ -18,10 +18,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
 import { apiClient, type FreshStore, freshStore, startTestServer, TEST_DATABASE_URL, type TestServer, tmpDir } from '../../test/harness.js';
 import { bucketKeys, type FreshBucket, freshBucket, mediaKinds } from '../../test/s3.js';
-import { postUpload } from '../catalog/upload.testkit.js';
 import { parseExposition } from '../metrics/exposition.testkit.js';
 import { createTestUser, grantActiveSubscriptionForTest, type TestViewer } from '../streaming/viewers.testkit.js';
 import { createTusS3Store } from '../uploads/tusUploads.js';
+import { postUpload } from '../uploads/upload.testkit.js';
 import { mediaBinaries } from './ffmpeg.js';
 import { makeMp4 } from './media.testkit.js';
 

@@ -1,9 +1,12 @@
 /**
  * Where video files, thumbnails and HLS ladders live, behind one interface with two
  * implementations: the local disk (localStore.ts, the embedded default, `DATA_DIR/media`) and
- * S3-compatible object storage (s3Store.ts, `MEDIA_STORE=s3://BUCKET[/PREFIX]`). Every caller gets
- * its store from the app context (`mediaStorageFor(ctx)`, mediaStore.ts), so any process built from the same
- * environment (API server, CLI, transcode runner) reads and writes the same store.
+ * S3-compatible object storage (s3Store.ts, `MEDIA_STORE=s3://BUCKET[/PREFIX]`). The app context
+ * builds the store once (`ctx.media`, from `openMediaStore(env)`, mediaStore.ts), so any process built
+ * from the same environment (API server, CLI) reads and writes the same store. Callers never ask which
+ * kind of store they have: what differs (how a ladder is published, whether a presigned URL exists,
+ * where a finished upload's bytes are) is a method each implementation answers. A media copy
+ * (copy/copyMedia.ts) reads one store and writes another through this same interface.
  *
  * Keys (stored in events and read models) are the relative paths `videos/{videoId}/{name}`:
  *   videos/{videoId}/video.{ext}        the video file, as uploaded (ext from its probed container)
@@ -45,39 +48,68 @@ export interface HlsWorkspace {
   dir: string;
   /**
    * Publishes a finished staging folder as the video's `hls/` (replacing any earlier ladder) and
-   * removes the folder. Absent for the local store, whose transcoder swaps folders by rename.
+   * removes the folder: on the local disk one rename swaps the folders, on the object store the
+   * files are uploaded (playlists last) and the earlier ladder's other objects removed.
    */
-  publish?: (stagingDir: string) => Promise<void>;
+  publish(stagingDir: string): Promise<void>;
   /** Removes the workspace (scratch only; never the published ladder). */
   done(): Promise<void>;
 }
 
+/** A ladder a remote transcode runner sends file by file for one claim, published whole at the end. */
+export interface RemoteLadder {
+  /**
+   * A presigned PUT URL of `file` (a path inside `hls/`) valid for `seconds`, to be sent with
+   * `Content-Type: contentTypeOf(file)`; null when the runner sends the file to the server (`write`).
+   */
+  putUrl(file: string, seconds: number): Promise<string | null>;
+  /** Stores one file the runner sent to the server; null when this store takes files only through `putUrl`. */
+  write(file: string, body: Readable): Promise<number | null>;
+  /**
+   * Replaces the video's ladder with the files sent (`files`: every path of the new ladder); throws
+   * a MissingLadderFile naming the first of `required` (or, staged locally, of `files`) that did not arrive.
+   */
+  publish(files: Set<string>, required: string[]): Promise<void>;
+  /** Drops what was sent for this claim and not published (a lost lease, a failed attempt). */
+  discard(): Promise<void>;
+}
+
+/** A remote runner's ladder lacks a file it said it sent. */
+export class MissingLadderFile extends Error {
+  constructor(readonly file: string) {
+    super(`${file} was not uploaded`);
+  }
+}
+
+/** One object of a store as a copy lists it. */
+export interface ListedObject {
+  /** A store key, `videos/{videoId}/…`. */
+  key: string;
+  size: number;
+}
+
 export interface MediaStorage {
-  readonly kind: 'local' | 's3';
-  /** For logs and /api/health: a path or `s3://bucket/prefix`, never a credential. */
+  /** For logs, /api/health and a copy's messages: a path or `s3://bucket/prefix/`, never a credential. */
   readonly location: string;
   /** A fresh file path in this process's scratch area (`DATA_DIR/media/incoming`). */
   stagingPath(suffix?: string): Promise<string>;
   /** Moves a complete local file into the video's place as `name` ("video.mp4", "thumbnail.jpg"); the source is gone after. */
   putFile(videoId: string, name: string, sourcePath: string): Promise<StoredFile>;
   stat(key: string): Promise<FileStat | null>;
-  /** Reads the whole object or the inclusive byte range [start, end]. */
-  openRead(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /** Reads the whole object or the inclusive byte range [start, end]; `signal` aborts the read (a copy's Ctrl-C). */
+  openRead(key: string, range?: { start: number; end: number }, signal?: AbortSignal): Promise<Readable>;
   /** A small text object (a playlist, a WebVTT), or null when it does not exist. */
   readText(key: string): Promise<string | null>;
   /** A path, or a URL valid for `seconds` (as long as the job needs), ffmpeg and ffprobe can read the object from. */
   ffmpegInput(key: string, seconds: number): Promise<string>;
-  /** A presigned GET URL valid for `seconds` (object stores only; null on the local disk). */
+  /** A presigned GET URL valid for `seconds`, or null when the store has none (the local disk: the server sends the file). */
   presignedUrl(key: string, seconds: number): Promise<string | null>;
-  /**
-   * A presigned PUT URL of `key` valid for `seconds`, to be sent with `Content-Type: contentTypeOf(key)`
-   * (object stores only; null on the local disk). A remote transcode runner writes its ladder with these.
-   */
-  presignedPutUrl(key: string, seconds: number): Promise<string | null>;
   /** Removes these keys (missing ones are not an error): a published ladder's files no newer ladder has. */
   removeKeys(keys: string[]): Promise<void>;
   /** Where the transcoder stages the ladder of `videoId`. */
   hlsWorkspace(videoId: string): Promise<HlsWorkspace>;
+  /** Where a remote runner's ladder for `videoId` (claim `claimAttempt`) arrives before it is published. */
+  remoteLadder(videoId: string, claimAttempt: number): RemoteLadder;
   /** Every key stored for one video (for tests and deletion checks). */
   listVideo(videoId: string): Promise<string[]>;
   /** Removes one file (a replaced caption track); a missing file is not an error. */
@@ -92,18 +124,49 @@ export interface MediaStorage {
   /** Throws a MediaStoreError naming the variable to fix when the store cannot be used. */
   check(): Promise<void>;
   /**
-   * Object stores only: an object of the same bucket outside the media keys, by its full key (a
-   * finished tus upload's `{uploadId}` at the bucket's root), to ingest without a copy on this disk.
+   * A finished resumable (tus) upload's bytes where the upload module keeps them beside this store
+   * (the local disk: `DATA_DIR/uploads/tus/{uploadId}`; the object store: `PREFIX/tus/{uploadId}` in
+   * its bucket), to ingest without another copy through this process.
    */
-  bucketObject?(bucketKey: string): BucketObject;
+  uploadedObject(uploadId: string): UploadedObject;
+
+  // A media copy (copy/copyMedia.ts) between two stores:
+  /** Every object under `videos/`, sorted by key. */
+  list(): Promise<ListedObject[]>;
+  /**
+   * The object's size and SHA-256, or null when absent. `sha256` is null when it is not known
+   * without reading the whole object from afar (an S3 object written by the server, not by a copy).
+   * A local file's SHA-256 is computed only when its size is `expectSize`.
+   */
+  digest(key: string, expectSize: number): Promise<{ size: number; sha256: string | null } | null>;
+  /** A path the object can be read from in place (local files), or null. */
+  localPath(key: string): string | null;
+  /**
+   * Stores the complete local `file` (`size` bytes, SHA-256 `sha256`) as `key` and reads it back:
+   * an object whose bytes do not hash to `sha256` is never left looking complete (a local temp file
+   * is removed before any rename, an S3 object is deleted) and a CopyMismatchError is thrown.
+   * `signal` aborts an upload in flight (an S3 multipart upload is aborted, its parts removed). The
+   * file itself stays.
+   */
+  writeVerified(key: string, file: string, size: number, sha256: string, signal?: AbortSignal): Promise<void>;
 }
 
-/** An object already in the store's bucket (storage.ts `bucketObject`). */
-export interface BucketObject {
-  /** A presigned GET URL, for ffprobe and ffmpeg. */
+/** A finished upload's bytes, read in place and stored as a video's original without passing through this process. */
+export interface UploadedObject {
+  /** A path or presigned GET URL valid for `seconds`, for ffprobe and ffmpeg. */
   url(seconds: number): Promise<string>;
-  /** Copies it server-side to the video's `name` (`video.mp4`); the object itself stays. */
+  /** Copies it to the video's `name` (`video.mp4`; a server-side copy in a bucket, a hard link on disk); the upload itself stays. */
   copyTo(videoId: string, name: string, size: number): Promise<StoredFile>;
+}
+
+/** What was read back is not what was written (a media copy). */
+export class CopyMismatchError extends Error {
+  constructor(
+    readonly key: string,
+    detail: string,
+  ) {
+    super(`${key}: ${detail}`);
+  }
 }
 
 /** The store cannot be used: wrong bucket, refused credentials, unreachable endpoint. */

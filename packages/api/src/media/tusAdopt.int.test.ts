@@ -21,11 +21,10 @@ import { bucketKeys, type FreshBucket, mediaKinds, TEST_S3, testS3Client } from 
 import { ingestVideoFile } from '../catalog/ingest.js';
 import { createTusS3Store } from '../uploads/tusUploads.js';
 import { filesUnder, makeFakeVideo, makeSizedClip } from './media.testkit.js';
-import { mediaStorageFor } from './mediaStore.js';
 import type { Relay } from './relay.testkit.js';
 import { copyWithinBucket } from './s3Copy.js';
-import { s3ClientConfig } from './s3Store.js';
-import { type BucketObject, MEDIA_STORE_UNAVAILABLE } from './storage.js';
+import { parseMediaStore, s3ClientConfig } from './s3Store.js';
+import { MEDIA_STORE_UNAVAILABLE } from './storage.js';
 import { type ServerBehindRelay, serverBehindRelay } from './storeRelay.testkit.js';
 
 const fixtures = tmpDir('tus-adopt-fixtures-');
@@ -157,13 +156,13 @@ describe.runIf(mediaKinds().includes('s3'))('a finished tus upload is adopted in
   it('a video in the bucket that cannot be read because the store is unreachable is a 503, not "not a video"', async () => {
     const clip = await makeSizedClip(fixtures, { width: 640, height: 360, seconds: 6, kbps: 8_000 });
     const s3 = testS3Client();
-    await s3.send(new PutObjectCommand({ Bucket: bucket.bucket, Key: 'unread-upload', Body: fs.readFileSync(clip) }));
-    const object = mediaStorageFor(server.ctx).bucketObject?.('unread-upload');
-    expect(object).toBeDefined();
+    const tusPrefix = `${parseMediaStore(server.ctx.env.MEDIA_STORE).prefix}tus/`;
+    await s3.send(new PutObjectCommand({ Bucket: bucket.bucket, Key: `${tusPrefix}unread-upload`, Body: fs.readFileSync(clip) }));
+    const object = server.ctx.media.uploadedObject('unread-upload');
     link.cut(); // ffprobe's presigned read is refused, and so is the store's check
     try {
       const result = await ingestVideoFile(server.ctx, {
-        remote: { object: object as BucketObject, size: fs.statSync(clip).size },
+        remote: { object, size: fs.statSync(clip).size },
         title: 'Unread',
         actorId: 'test-admin',
       });

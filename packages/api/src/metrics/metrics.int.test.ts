@@ -113,7 +113,7 @@ forEachStore('metrics', (kind) => {
       expect(depth).toBeLessThanOrEqual(Number(queued?.n ?? 0));
       // Only the three registrations wait for approval on this server (admins are created approved).
       expect(after.find('members_pending_approvals')[0]?.value).toBe(registered.length);
-      const stats = await adminStats(server.ctx.db);
+      const stats = await adminStats(server.ctx.db, server.ctx.clock.now());
       expect(after.find('billing_pending_payments')[0]?.value).toBe(stats.pendingPayments);
       expect(after.find('billing_active_subscriptions')[0]?.value).toBe(stats.activeSubscribers);
       expect(after.find('process_cpu_user_seconds_total')[0]?.value).toBeGreaterThan(0);

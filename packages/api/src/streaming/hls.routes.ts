@@ -30,7 +30,7 @@ import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { MediaStoreError, mediaStorageFor } from '../media/index.js';
+import { MediaStoreError } from '../media/index.js';
 import type { Routes } from '../module.js';
 import { keyOf, windowKey } from '../transcode/index.js';
 import { recheckAccess } from './accessRecheck.js';
@@ -112,7 +112,7 @@ export const hlsRoutes: Routes = (api, ctx) => {
   /** A stored playlist or WebVTT, or null when missing (or not a media key at all). */
   async function readStoredText(key: string): Promise<string | null> {
     try {
-      return await mediaStorageFor(ctx).readText(key);
+      return await ctx.media.readText(key);
     } catch (err) {
       if (err instanceof MediaStoreError) throw err;
       return null;

@@ -10,7 +10,7 @@ import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError } from '../http/envelope.js';
 import { MEDIA_REFERRER_POLICY } from '../http/securityHeaders.js';
-import { isValidKey, mediaStorageFor } from '../media/index.js';
+import { isValidKey } from '../media/index.js';
 import { countedBody } from '../metrics/index.js';
 import { ifRangeMatches, parseRange } from './byteRange.js';
 
@@ -42,15 +42,16 @@ export async function sendStoredFile(
   expires: number,
   cacheControl: string = PRIVATE_CACHE,
 ) {
-  const storage = mediaStorageFor(ctx);
+  const storage = ctx.media;
   if (!isValidKey(key)) throw new HttpError('video.not_found', 'Video not found');
   const stat = await storage.stat(key);
   if (!stat) throw new HttpError('video.not_found', 'Video not found');
   const etag = `"v-${stat.size.toString(16)}-${Math.floor(stat.mtime.getTime()).toString(16)}"`;
-  if (ctx.env.MEDIA_ACCEL === 'nginx' && storage.kind === 's3') {
+  const presigned = ctx.env.MEDIA_ACCEL === 'nginx' ? await storage.presignedUrl(key, ACCEL_URL_SECONDS) : null;
+  if (presigned) {
     // nginx fetches the object from the store itself (an internal location proxying to the
     // presigned URL, deploy/nginx-s3.conf.snippet), Range included: no byte passes through Node.
-    const url = new URL((await storage.presignedUrl(key, ACCEL_URL_SECONDS)) as string);
+    const url = new URL(presigned);
     c.header('Content-Type', mimeType);
     c.header('Content-Disposition', 'inline');
     c.header('Cache-Control', cacheControl);

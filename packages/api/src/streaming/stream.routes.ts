@@ -17,7 +17,6 @@ import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { mediaStorageFor } from '../media/index.js';
 import type { Routes } from '../module.js';
 import { recheckAccess } from './accessRecheck.js';
 import { entitledRenditions } from './entitlement.js';
@@ -152,7 +151,7 @@ export const streamRoutes: Routes = (api, ctx) => {
     const { id, language } = c.req.valid('param');
     const track = await captionOf(ctx.db, id, language);
     if (!track) throw new HttpError('caption.not_found', 'Caption track not found');
-    const vtt = await mediaStorageFor(ctx).readText(track.caption_key);
+    const vtt = await ctx.media.readText(track.caption_key);
     if (vtt === null) throw new HttpError('caption.not_found', 'Caption track not found');
     // The key names the content (a hash): the same URL answers the same bytes until it is replaced.
     const etag = `"c-${/\.([0-9a-f]{8})\.vtt$/.exec(track.caption_key)?.[1] ?? '0'}"`;

@@ -8,12 +8,14 @@ import { type AccessDecision, accessDecision, accessErrorCode, hasActiveSubscrip
 import { subscriptionOf } from '../billing/index.js';
 import { findVideo, type VideoRow, viewCountOf } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
+import { aggregate } from '../eventstore/commandHandler.js';
 import { findMemberStanding, type MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { maxRenditionHeight } from './entitlement.js';
 import { viewingDecider, viewsStreamId } from './viewing.decider.js';
+
+const views = aggregate(viewingDecider, (v: { videoId: string; userId: string }) => viewsStreamId(v.videoId, v.userId));
 
 export type Viewer = MemberStanding;
 
@@ -67,10 +69,8 @@ export async function recordView(
   caller: Caller,
 ): Promise<Result<{ counted: boolean; viewCount: number }>> {
   const meta = eventMetadata(ctx, caller);
-  const result = await handleCommand(
-    ctx.store,
-    viewsStreamId(view.videoId, view.viewerId),
-    viewingDecider,
+  const result = await views(ctx.store).handle(
+    { videoId: view.videoId, userId: view.viewerId },
     { type: 'RecordView', data: { videoId: view.videoId, userId: view.viewerId, watchedSeconds: view.watchedSeconds, at: meta.at } },
     meta,
   );

@@ -9,7 +9,7 @@ import { onceAtATime } from '../shared/onceAtATime.js';
 import { queueStatus } from './runnerRegistry.js';
 
 export function transcodeGauges(ctx: AppContext): ModuleGauge[] {
-  const transcode = onceAtATime(() => queueStatus(ctx.db, new Date()));
+  const transcode = onceAtATime(() => queueStatus(ctx.db, ctx.clock.now()));
   return [
     {
       name: 'transcode_queue_depth',

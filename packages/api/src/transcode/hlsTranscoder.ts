@@ -1,8 +1,8 @@
 /**
  * Runs the ladder's ffmpeg as a child process (never on the event loop: Node only reads its
- * progress lines), at a lower CPU priority than the API, into a staging folder beside the video;
- * on success the folder replaces the video's `hls/` in one rename, so players never see half a
- * ladder (with object storage the media store publishes the folder instead, playlists last).
+ * progress lines), at a lower CPU priority than the API, into a staging folder; on success the
+ * media store publishes the folder (`HlsWorkspace.publish`: on the local disk it replaces the video's
+ * `hls/` in one rename, on object storage it uploads it, playlists last), so players never see half a ladder.
  * ffmpeg writes the segments unencrypted into the staging folder; before anything is published each
  * rendition gets its progressive MP4 and its segments are encrypted, a key per window
  * (hlsPackaging.ts). No key is ever written to a file.
@@ -33,11 +33,8 @@ export interface TranscodeInput {
   source: string;
   /** The folder staging goes in: the video's own (`media/videos/{id}`) on the local store, scratch otherwise. */
   videoDir: string;
-  /**
-   * Publishes the finished staging folder to the media store (object storage) and removes it;
-   * without it the staging folder replaces `{videoDir}/hls` by rename (the local store).
-   */
-  publish?: (stagingDir: string) => Promise<void>;
+  /** Publishes the finished staging folder as the video's ladder and removes it (the media store's `HlsWorkspace.publish`, or a remote runner's uploads). */
+  publish: (stagingDir: string) => Promise<void>;
   attempt: number;
   renditions: Rendition[];
   hasAudio: boolean;
@@ -210,19 +207,7 @@ export async function transcodeToHls(input: TranscodeInput): Promise<TranscodeOu
 
     // A runner whose lease has passed must not replace the ladder, on disk or in the object store.
     await input.beforeSwap?.();
-    if (input.publish) {
-      await input.publish(staging);
-      return { renditions, previews: layout, totalBytes, ffmpegSeconds };
-    }
-    // Swap in one rename; the previous ladder (a retry's) goes after.
-    const final = path.join(input.videoDir, 'hls');
-    const old = path.join(input.videoDir, `hls.old-${input.attempt}-${process.pid}`);
-    const hadOld = await fsp
-      .rename(final, old)
-      .then(() => true)
-      .catch(() => false);
-    await fsp.rename(staging, final);
-    if (hadOld) await fsp.rm(old, { recursive: true, force: true });
+    await input.publish(staging);
     return { renditions, previews: layout, totalBytes, ffmpegSeconds };
   } catch (err) {
     await fsp.rm(staging, { recursive: true, force: true }).catch(() => {});

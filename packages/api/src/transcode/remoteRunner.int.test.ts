@@ -130,7 +130,7 @@ for (const kind of storeKinds) {
         const text = await master.text();
         expect(text).toContain('#EXTM3U');
         expect(text).toMatch(/360p\/index\.m3u8/);
-        const files = await (await import('../media/mediaStore')).mediaStorageFor(server.ctx).listVideo(videoId);
+        const files = await server.ctx.media.listVideo(videoId);
         expect(files).toEqual(expect.arrayContaining([`videos/${videoId}/hls/master.m3u8`, `videos/${videoId}/hls/360p/progressive.mp4`]));
 
         // The admin console's list: the runner with its token's name, and the token's last contact.
@@ -176,7 +176,7 @@ for (const kind of storeKinds) {
         badSig.searchParams.set(media === 's3' ? 'X-Amz-Signature' : 's', media === 's3' ? '0'.repeat(64) : 'x'.repeat(43));
         expect((await put(badSig)).status).toBe(403);
         expect((await put(url)).status).toBe(200);
-        const keys = await (await import('../media/mediaStore')).mediaStorageFor(server.ctx).listVideo(other);
+        const keys = await server.ctx.media.listVideo(other);
         expect(keys.filter((k) => k.includes('/hls/'))).toEqual([]);
         // Another runner of another token cannot act on this claim.
         const second = await createRunnerToken(server.ctx.db, 'other-box', server.clock.now().toISOString());

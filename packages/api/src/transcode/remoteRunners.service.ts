@@ -10,15 +10,11 @@
  * on the local store, which stage them beside the video until the completion swaps them in).
  */
 
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { findVideo } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
-import { contentTypeOf, isValidKey, mediaStorageFor } from '../media/index.js';
+import { contentTypeOf, isValidKey, MissingLadderFile } from '../media/index.js';
 import type { ErrorCode } from '../shared/errors.js';
 import { redactSecrets } from '../shared/redact.js';
 import { planLadder, type Rendition } from './ladder.js';
@@ -96,7 +92,7 @@ export async function claimRemoteJob(ctx: AppContext, tokenName: string, runnerI
       await finishJob(ctx.db, claim, 'done', now());
       continue;
     }
-    const storage = mediaStorageFor(ctx);
+    const storage = ctx.media;
     if (await storeDown(storage)) {
       ctx.logger.warn({ videoId, runner: worker }, 'media store unreachable; the transcode waits for the lease to pass');
       return null;
@@ -254,27 +250,18 @@ export async function remoteUploadUrls(
     if (err instanceof LeaseLostError) throw lost();
     throw err;
   }
-  const storage = mediaStorageFor(ctx);
+  const ladder = ctx.media.remoteLadder(b.videoId, b.claimAttempt);
   const uploads = [];
   for (const f of files) {
-    const key = ladderKey(b.videoId, f);
     const url =
-      (await storage.presignedPutUrl(key, UPLOAD_URL_SECONDS)) ??
-      signedFilePath(ctx, 'PUT', b.videoId, b.claimAttempt, `hls/${f}`, UPLOAD_URL_SECONDS);
-    uploads.push({ path: f, url, headers: { 'content-type': contentTypeOf(key) } });
+      (await ladder.putUrl(f, UPLOAD_URL_SECONDS)) ?? signedFilePath(ctx, 'PUT', b.videoId, b.claimAttempt, `hls/${f}`, UPLOAD_URL_SECONDS);
+    uploads.push({ path: f, url, headers: { 'content-type': contentTypeOf(ladderKey(b.videoId, f)) } });
   }
   return { uploads, expiresAt: new Date(ctx.clock.now().getTime() + UPLOAD_URL_SECONDS * 1000).toISOString() };
 }
 
-/** Where the local store stages a remote runner's ladder: beside the video's `hls/`, as the in-server transcoder does. */
-async function stagingDir(ctx: AppContext, videoId: string, claimAttempt: number): Promise<string> {
-  const workspace = await mediaStorageFor(ctx).hlsWorkspace(videoId);
-  return path.join(workspace.dir, `hls.tmp-${claimAttempt}-remote`);
-}
-
 async function removeStaged(ctx: AppContext, videoId: string, claimAttempt: number): Promise<void> {
-  if (mediaStorageFor(ctx).kind !== 'local') return;
-  await fsp.rm(await stagingDir(ctx, videoId, claimAttempt), { recursive: true, force: true });
+  await ctx.media.remoteLadder(videoId, claimAttempt).discard();
 }
 
 /**
@@ -304,31 +291,15 @@ export async function remoteComplete(
   if (!files.has('master.m3u8')) throw new RunnerRefusal('runner.invalid_ladder', 'A ladder has a master.m3u8');
   for (const r of b.renditions)
     if (!files.has(`${r.name}/index.m3u8`)) throw new RunnerRefusal('runner.invalid_ladder', `The ladder has no playlist of ${r.name}`);
-  const storage = mediaStorageFor(ctx);
   try {
     await held(claim)(ctx.db);
-    if (storage.kind === 'local') {
-      const staged = await stagingDir(ctx, videoId, b.claimAttempt);
-      for (const f of files) {
-        if (!(await fsp.stat(path.join(staged, f)).catch(() => null)))
-          throw new RunnerRefusal('runner.invalid_ladder', `${f} was not uploaded`);
-      }
-      const videoDir = path.dirname(staged);
-      const final = path.join(videoDir, 'hls');
-      const old = path.join(videoDir, `hls.old-${b.claimAttempt}-remote`);
-      const hadOld = await fsp
-        .rename(final, old)
-        .then(() => true)
-        .catch(() => false);
-      await fsp.rename(staged, final);
-      if (hadOld) await fsp.rm(old, { recursive: true, force: true });
-    } else {
-      for (const f of ['master.m3u8', ...b.renditions.map((r) => `${r.name}/index.m3u8`)])
-        if (!(await storage.stat(ladderKey(videoId, f)))) throw new RunnerRefusal('runner.invalid_ladder', `${f} was not uploaded`);
-      const prefix = `videos/${videoId}/hls/`;
-      const stale = (await storage.listVideo(videoId)).filter((k) => k.startsWith(prefix) && !files.has(k.slice(prefix.length)));
-      await storage.removeKeys(stale);
-    }
+    const playlists = ['master.m3u8', ...b.renditions.map((r) => `${r.name}/index.m3u8`)];
+    await ctx.media
+      .remoteLadder(videoId, b.claimAttempt)
+      .publish(files, playlists)
+      .catch((err) => {
+        throw err instanceof MissingLadderFile ? new RunnerRefusal('runner.invalid_ladder', err.message) : err;
+      });
     const done = await decide(
       ctx,
       videoId,
@@ -380,7 +351,7 @@ export async function openJobSource(
 ): Promise<{ stream: Readable; size: number; type: string }> {
   await checkFileAccess(ctx, 'GET', videoId, claimAttempt, q);
   const row = await findVideo(ctx.db, videoId, { includeUnpublished: true });
-  const storage = mediaStorageFor(ctx);
+  const storage = ctx.media;
   const st = row ? await storage.stat(row.video_key) : null;
   if (!row || !st) throw new RunnerRefusal('runner.file_not_found', 'The original is gone');
   return { stream: await storage.openRead(row.video_key), size: st.size, type: contentTypeOf(row.video_key) };
@@ -397,12 +368,7 @@ export async function writeJobFile(
 ): Promise<number> {
   await checkFileAccess(ctx, 'PUT', videoId, claimAttempt, q);
   checkedFiles(videoId, [file]);
-  if (mediaStorageFor(ctx).kind !== 'local')
-    throw new RunnerRefusal('runner.file_not_found', 'This store takes uploads through presigned URLs');
-  const target = path.join(await stagingDir(ctx, videoId, claimAttempt), file);
-  await fsp.mkdir(path.dirname(target), { recursive: true });
-  const part = `${target}.part`;
-  await pipeline(body, fs.createWriteStream(part));
-  await fsp.rename(part, target);
-  return (await fsp.stat(target)).size;
+  const size = await ctx.media.remoteLadder(videoId, claimAttempt).write(file, body);
+  if (size === null) throw new RunnerRefusal('runner.file_not_found', 'This store takes uploads through presigned URLs');
+  return size;
 }

@@ -18,9 +18,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, launchServer, runCli } from '../../test/childServer';
 import { apiClient, type FreshStore, freshStore, storeKinds, TEST_ADMIN } from '../../test/harness';
-import { postUpload } from '../catalog/upload.testkit';
 import { mediaBinaries } from '../media/ffmpeg';
 import { makeSizedClip } from '../media/media.testkit';
+import { postUpload } from '../uploads/upload.testkit';
 import { openWriter, type Runner, startRunner, waitFor } from './runners.testkit';
 
 const run = promisify(execFile);

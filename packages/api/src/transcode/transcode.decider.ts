@@ -4,7 +4,7 @@
  * failed one. An attempt interrupted by a restart is simply started again (a higher attempt
  * number), so events of a dead attempt can never complete a newer one. Pure.
  */
-import type { PreviewInfo, RenditionInfo, TranscodeResultEvent } from '../catalog/index.js';
+import type { PreviewInfo, RenditionInfo, TranscodeResultEvent, TranscodeStatus } from '../catalog/index.js';
 import { accept, type Decider, reject } from '../shared/decider.js';
 
 export const transcodeStreamId = (videoId: string) => `transcode-${videoId}`;
@@ -53,7 +53,8 @@ export type TranscodeCommand =
   | { type: 'RetryTranscode'; data: { videoId: string; actorId: string; at: string } };
 
 export interface TranscodeState {
-  status: 'none' | 'running' | 'completed' | 'failed' | 'retried';
+  /** The video's transcode status (catalog/ladder.ts): `queued` before the first attempt and after a retry. */
+  status: TranscodeStatus;
   attempt: number;
   percent: number;
 }
@@ -62,7 +63,7 @@ export interface TranscodeState {
 export const MAX_ERROR_CHARS = 2000;
 
 export const transcodeDecider: Decider<TranscodeCommand, TranscodeEvent, TranscodeState> = {
-  initialState: () => ({ status: 'none', attempt: 0, percent: 0 }),
+  initialState: () => ({ status: 'queued', attempt: 0, percent: 0 }),
 
   decide(command, state) {
     const { videoId, at } = command.data;
@@ -112,7 +113,7 @@ export const transcodeDecider: Decider<TranscodeCommand, TranscodeEvent, Transco
       case 'TranscodeFailed':
         return { ...state, status: 'failed' };
       case 'TranscodeRetried':
-        return { ...state, status: 'retried', percent: 0 };
+        return { ...state, status: 'queued', percent: 0 };
       default:
         return state;
     }

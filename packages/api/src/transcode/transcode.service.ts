@@ -5,8 +5,8 @@
 import { findVideo } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
-import { handleCommand } from '../eventstore/commandHandler.js';
-import { type MediaStorage, MediaStoreError, mediaStorageFor } from '../media/index.js';
+import { aggregate } from '../eventstore/commandHandler.js';
+import { type MediaStorage, MediaStoreError } from '../media/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { redactSecrets } from '../shared/redact.js';
 import { type Result, success } from '../shared/result.js';
@@ -15,6 +15,8 @@ import { planLadder } from './ladder.js';
 import { type TranscodeCommand, transcodeDecider, transcodeStreamId } from './transcode.decider.js';
 import { assertLease, claimOf, finishJob, LeaseLostError, type TranscodeJob } from './transcodeJobs.js';
 import { keyFor } from './videoKeys.js';
+
+const transcodes = aggregate(transcodeDecider, transcodeStreamId);
 
 export const WORKER: Caller = { actorId: null, actor: 'transcode-worker' };
 
@@ -29,7 +31,7 @@ export function decide(
   caller: Caller = WORKER,
   inTransaction?: (tx: Queryable) => Promise<void>,
 ) {
-  return handleCommand(ctx.store, transcodeStreamId(videoId), transcodeDecider, command, eventMetadata(ctx, caller), { inTransaction });
+  return transcodes(ctx.store).handle(videoId, command, eventMetadata(ctx, caller), { inTransaction });
 }
 
 /**
@@ -42,7 +44,7 @@ export type JobOutcome = 'completed' | 'failed' | 'skipped' | 'interrupted' | 'l
 /** Whether `err` (or, for an ffmpeg failure, the store's state right now) says the media store is down. */
 export async function storeDown(storage: MediaStorage, err?: unknown): Promise<boolean> {
   if (err instanceof MediaStoreError) return err.reason === 'unavailable';
-  if (storage.kind === 'local' || (err !== undefined && !(err instanceof TranscodeError))) return false;
+  if (err !== undefined && !(err instanceof TranscodeError)) return false;
   return storage.check().then(
     () => false,
     (e) => e instanceof MediaStoreError && e.reason === 'unavailable',
@@ -92,7 +94,7 @@ async function transcodeClaimed(ctx: AppContext, job: TranscodeJob, signal?: Abo
   }
   if (signal?.aborted) return 'interrupted';
   // No attempt while the store is down: the lease passes and the job is taken again later.
-  const storage = mediaStorageFor(ctx);
+  const storage = ctx.media;
   if (await storeDown(storage)) {
     ctx.logger.warn({ videoId, runner: claim.worker }, 'media store unreachable; the transcode waits for the lease to pass');
     return 'unavailable';
@@ -132,7 +134,7 @@ async function transcodeClaimed(ctx: AppContext, job: TranscodeJob, signal?: Abo
     const out = await transcodeToHls({
       source: await storage.ffmpegInput(row.video_key, transcodeReadSeconds(Number(row.duration_seconds))),
       videoDir: workspace.dir,
-      ...(workspace.publish && { publish: workspace.publish }),
+      publish: workspace.publish,
       attempt,
       renditions,
       hasAudio: Boolean(row.audio_codec),
@@ -202,10 +204,8 @@ export async function retryTranscode(
   caller: Caller & { actorId: string },
 ): Promise<Result<{ videoId: string; status: 'queued' }>> {
   const meta = eventMetadata(ctx, caller);
-  const result = await handleCommand(
-    ctx.store,
-    transcodeStreamId(videoId),
-    transcodeDecider,
+  const result = await transcodes(ctx.store).handle(
+    videoId,
     { type: 'RetryTranscode', data: { videoId, actorId: caller.actorId, at: meta.at } },
     meta,
   );

@@ -12,7 +12,7 @@ export function uploadsGauges(ctx: AppContext): ModuleGauge[] {
       name: 'uploads_in_progress',
       help: 'Video uploads in progress',
       labelNames: ['kind'],
-      read: async () => [{ labels: { kind: 'tus' }, value: await countUnfinished(ctx.db, new Date(), UPLOAD_EXPIRY_MS) }],
+      read: async () => [{ labels: { kind: 'tus' }, value: await countUnfinished(ctx.db, ctx.clock.now(), UPLOAD_EXPIRY_MS) }],
     },
   ];
 }

@@ -1,8 +1,9 @@
 /**
  * The resumable uploads module: tus 1.0 (https://tus.io/protocols/resumable-upload) at
  * `/api/admin/uploads`, served by @tus/server with the file store. Any tus client (tus-js-client
- * in the desktop console, Uppy, the tus CLI tools) can upload; the single-request web upload
- * (POST /api/admin/upload-video) is separate.
+ * in the desktop console, Uppy, the tus CLI tools) can upload; beside it, the single-request
+ * multipart upload of the web admin (POST /api/admin/upload-video, upload.route.ts). Both end in
+ * the catalog's `ingestVideoFile`.
  *
  * - Extensions: creation, creation-with-upload, creation-defer-length, termination, expiration.
  *   (The file store offers no checksum or concatenation.)
@@ -25,20 +26,21 @@
 import type { AppModule } from '../module.js';
 import { uploadsGauges } from './gauges.js';
 import { tusUploadsOf as tusOf } from './tusUploads.js';
+import { multipartUploadRoutes } from './upload.route.js';
 import { uploadRoutes } from './uploads.routes.js';
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 export const uploadsModule: AppModule = {
   name: 'uploads',
-  routes: uploadRoutes,
+  routes(api, ctx) {
+    multipartUploadRoutes(api, ctx);
+    uploadRoutes(api, ctx);
+  },
   gauges: uploadsGauges,
-  // Every process: its upload locks' connection closes with it, and the completion records an
-  // earlier version kept in its own DATA_DIR (uploads/done) move into the shared table.
+  // Every process: its upload locks' connection closes with it.
   async start(ctx) {
     const tus = tusOf(ctx);
-    const imported = await tus.importDoneFiles();
-    if (imported) ctx.logger.info({ count: imported }, 'tus completion records moved into the database');
     return { stop: () => tus.close() };
   },
   // Leader only: one process sweeps a shared DATA_DIR.

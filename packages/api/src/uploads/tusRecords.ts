@@ -1,15 +1,3 @@
-/**
- * The `tus_uploads` table (migrations 010, 011): which resumable uploads exist, which admin created
- * each (`created_by`), and which video each finished one became, shared by every API process
- * through the database. An upload's row is written
- * when tus creates it (unfinished: `video_id` NULL) and completed in the same transaction as its
- * video's `VideoUploaded` event (`recordFinished`, run inside the append), so a crash never leaves a
- * video without its record or a record without its video, and of two processes finishing one upload
- * at once only the first commits a video. Plain SQL over `Queryable` (and the one-time import of an
- * earlier version's record files): no HTTP, no tus.
- */
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import type { Queryable } from '../db/types.js';
 
 /** An unfinished upload is removed this long after its creation (tus expiration extension), a completion record this long after completion. */
@@ -101,35 +89,4 @@ export async function expiredRecords(db: Queryable, now: Date, expiryMs: number)
 
 export async function dropRecord(db: Queryable, id: string): Promise<void> {
   await db.run('DELETE FROM tus_uploads WHERE id = ?', [id]);
-}
-
-/**
- * Moves the completion records an earlier version kept as files (`DATA_DIR/uploads/done/{id}.json`,
- * `{ videoId, size, completedAt }`) into the table, then removes each file; a row already there
- * wins. Run by every process at start (each may have its own DATA_DIR). A file that is not such a
- * record is left where it is. Returns how many were imported.
- */
-export async function importDoneFiles(db: Queryable, doneDir: string): Promise<number> {
-  let imported = 0;
-  for (const name of await fsp.readdir(doneDir).catch(() => [] as string[])) {
-    if (!name.endsWith('.json')) continue;
-    const file = path.join(doneDir, name);
-    const record = await fsp
-      .readFile(file, 'utf8')
-      .then((text) => JSON.parse(text) as Partial<FinishedUpload>)
-      .catch(() => null);
-    if (!record || typeof record.videoId !== 'string' || typeof record.size !== 'number') continue;
-    const stat = await fsp.stat(file);
-    const completedAt = typeof record.completedAt === 'string' ? record.completedAt : stat.mtime.toISOString();
-    await db.run(
-      `INSERT INTO tus_uploads (id, created_at, video_id, size, completed_at) VALUES (?, ?, ?, ?, ?)
-ON CONFLICT (id) DO UPDATE SET video_id = excluded.video_id, size = excluded.size, completed_at = excluded.completed_at
-WHERE tus_uploads.video_id IS NULL`,
-      [name.slice(0, -'.json'.length), completedAt, record.videoId, record.size, completedAt],
-    );
-    await fsp.rm(file, { force: true });
-    imported++;
-  }
-  await fsp.rmdir(doneDir).catch(() => {});
-  return imported;
 }

@@ -10,8 +10,7 @@
  * and completed with `{ videoId, size, completedAt }` in the transaction that records the video, so
  * a client that lost the last answer learns the video id from HEAD on any process instead of
  * sending the file again, and the unfinished ones are counted across processes (the
- * `uploads_in_progress{kind="tus"}` gauge). Records of an earlier version in `done/{id}.json` are
- * imported at start.
+ * `uploads_in_progress{kind="tus"}` gauge).
  *
  * With an object store (MEDIA_STORE=s3://BUCKET/PREFIX) the bytes received so far go to the bucket
  * instead (@tus/s3-store: an S3 multipart upload per tus upload, objects `PREFIX/tus/{id}`,
@@ -39,14 +38,7 @@ import { type DataStore, Server, type Upload } from '@tus/server';
 
 import { ingestVideoFile, validateDetails } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
-import {
-  explainS3Error,
-  MEDIA_STORE_UNAVAILABLE,
-  MediaStoreError,
-  mediaStorageFor,
-  parseMediaStore,
-  s3ClientConfig,
-} from '../media/index.js';
+import { explainS3Error, MEDIA_STORE_UNAVAILABLE, MediaStoreError, parseMediaStore, s3ClientConfig } from '../media/index.js';
 import { type AppError, appError } from '../shared/errors.js';
 import { createPgLocker } from './pgLocker.js';
 import {
@@ -55,7 +47,6 @@ import {
   type FinishedUpload,
   finishedRecord,
   forgetUnfinished,
-  importDoneFiles,
   recordCreated,
   recordFinished,
   UPLOAD_EXPIRY_MS,
@@ -100,8 +91,6 @@ export interface TusUploads {
   finish(id: string, actor: UploadActor): Promise<FinishedUpload>;
   /** Removes expired unfinished uploads and old completion records; returns how many went. */
   sweep(): Promise<number>;
-  /** Moves this process's completion records of an earlier version (`uploads/done/*.json`) into the database. */
-  importDoneFiles(): Promise<number>;
   /** Closes the upload locks' connection (PostgreSQL). */
   close(): Promise<void>;
 }
@@ -226,16 +215,37 @@ Object.defineProperty(SyncDirFileStore.prototype, 'checkOrCreateDirectory', { va
 
 export function uploadDirs(dataDir: string) {
   const root = path.join(dataDir, 'uploads');
-  return { root, tus: path.join(root, 'tus'), done: path.join(root, 'done') };
+  return { root, tus: path.join(root, 'tus') };
+}
+
+/**
+ * Where tus keeps the bytes received so far: beside the site's media (`MediaStorage.uploadedObject`
+ * reads them there) — the bucket's `PREFIX/tus/` when MEDIA_STORE is an object store, else
+ * `DATA_DIR/uploads/tus`. The one place the upload module reads MEDIA_STORE: it picks the tus library's store.
+ */
+function tusDataStore(
+  env: AppContext['env'],
+  dirs: ReturnType<typeof uploadDirs>,
+): { store: DataStore; s3Store: CompletingS3Store | null } {
+  if (env.MEDIA_STORE === 'local')
+    return { store: new SyncDirFileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS }), s3Store: null };
+  const s3Store = createTusS3Store(env);
+  return { store: s3Store, s3Store };
+}
+
+/** Removes what an upload begun before the `PREFIX/tus/` layout left at the bucket root (by its id only). */
+async function removeLegacyUpload(env: AppContext['env'], s3Store: CompletingS3Store, id: string): Promise<void> {
+  const root = new S3(s3ClientConfig(env));
+  try {
+    await s3Store.removeLegacy(id, root);
+  } finally {
+    root.destroy();
+  }
 }
 
 export function createTusUploads(ctx: AppContext): TusUploads {
   const dirs = uploadDirs(ctx.env.DATA_DIR);
-  const media = mediaStorageFor(ctx);
-  const keyPrefix = media.kind === 's3' ? tusKeyPrefix(ctx.env.MEDIA_STORE) : '';
-  const s3Config = media.kind === 's3' ? { bucket: parseMediaStore(ctx.env.MEDIA_STORE).bucket, ...s3ClientConfig(ctx.env) } : null;
-  const s3Store = media.kind === 's3' ? createTusS3Store(ctx.env) : null;
-  const store: DataStore = s3Store ?? new SyncDirFileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+  const { store, s3Store } = tusDataStore(ctx.env, dirs);
   const actors = new WeakMap<Request, UploadActor>();
   const finishing = new Map<string, Promise<FinishedUpload>>();
   // With PostgreSQL several processes may serve one upload: its lock lives in the database. Alone
@@ -272,14 +282,13 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     let result: Awaited<ReturnType<typeof ingestVideoFile>>;
     const size = upload.size;
     let completedAt = '';
-    // On the object store the bytes are in the bucket: ffprobe reads them there, and the original
-    // is a server-side copy of the tus object (no round trip through this process).
-    const remote = s3Store && media.bucketObject ? { object: media.bucketObject(`${keyPrefix}${id}`), size } : undefined;
+    // The bytes stay where tus put them: ffprobe reads them there, and the original is a
+    // server-side copy of the tus object in the bucket, a hard link on disk (no round trip through this process).
     try {
       result = await ingestVideoFile(
         ctx,
         {
-          ...(remote ? { remote } : { filePath: path.join(dirs.tus, id) }),
+          remote: { object: ctx.media.uploadedObject(id), size },
           originalName: filename,
           ...details,
           thumbnailAtSeconds: thumbnailAtSeconds ?? null,
@@ -289,7 +298,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
         {
           // The completion record commits with the video, or neither does.
           inTransaction: (tx, videoId) => {
-            completedAt = new Date().toISOString();
+            completedAt = ctx.clock.now().toISOString();
             return recordFinished(tx, id, { videoId, size, completedAt });
           },
         },
@@ -385,36 +394,26 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     // unfinished uploads, with whatever tus's sweep leaves: an upload whose every byte arrived but
     // that was never ingested (its process died, its client never asked again) is not "expired" to
     // tus. A row stays while its bytes cannot be removed (the store down): the next sweep tries again.
-    for (const { id, legacy } of await expiredRecords(ctx.db, new Date(), UPLOAD_EXPIRY_MS)) {
+    for (const { id, legacy } of await expiredRecords(ctx.db, ctx.clock.now(), UPLOAD_EXPIRY_MS)) {
       const gone = await store.remove(id).then(
         () => true,
         (err) => (err as { status_code?: number }).status_code === 404,
       );
       if (!gone) continue;
       // Begun before the `PREFIX/tus/` layout: its objects are at the bucket root, removed by id (never by listing).
-      if (legacy && s3Store && s3Config) {
-        const { bucket: _b, ...rootConfig } = s3Config;
-        const root = new S3(rootConfig);
-        const left = await s3Store.removeLegacy(id, root).then(
+      if (legacy && s3Store) {
+        const left = await removeLegacyUpload(ctx.env, s3Store, id).then(
           () => false,
           (err) => {
             ctx.logger.warn({ err, uploadId: id }, 'could not remove an upload begun before the tus prefix; will retry');
             return true;
           },
         );
-        root.destroy();
         if (left) continue;
       }
       await removeUpload(id);
       await dropRecord(ctx.db, id);
       removed++;
-    }
-    // Part files of the earlier home-made protocol cannot be resumed by any client.
-    for (const name of await fsp.readdir(dirs.root).catch(() => [] as string[])) {
-      if (/\.(part|thumb\.jpg)$/.test(name)) {
-        await fsp.rm(path.join(dirs.root, name), { force: true });
-        removed++;
-      }
     }
     return removed;
   }
@@ -426,7 +425,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     // database that fails here costs the gauge one upload, not the upload itself.
     const note = (write: Promise<void>) => write.catch((err) => ctx.logger.warn({ err }, 'could not record a tus upload'));
     if (req.method === 'POST' && res.status === 201)
-      await note(recordCreated(ctx.db, id(res.headers.get('location')), new Date(), actors.get(req)?.adminId ?? null));
+      await note(recordCreated(ctx.db, id(res.headers.get('location')), ctx.clock.now(), actors.get(req)?.adminId ?? null));
     if (req.method === 'DELETE' && res.status === 204) await note(forgetUnfinished(ctx.db, id(new URL(req.url).pathname)));
     return res;
   }
@@ -439,7 +438,6 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     finished,
     finish,
     sweep,
-    importDoneFiles: () => importDoneFiles(ctx.db, dirs.done),
     close: async () => locker?.close(),
   };
 }

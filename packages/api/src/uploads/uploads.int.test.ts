@@ -413,37 +413,4 @@ forEachStore('tus uploads', (kind) => {
     expect(await server.ctx.db.get('SELECT id FROM tus_uploads WHERE id = ?', [id])).toBeUndefined();
     expect(await server.ctx.db.all('SELECT id FROM videos WHERE title = ?', ['Forgotten'])).toEqual([]);
   });
-
-  it("moves an earlier version's completion record files into the database at start; a week-old one expires", async () => {
-    // What a process of the earlier version left in its DATA_DIR: one record of today, one of eight days ago.
-    const doneDir = path.join(server.store.dataDir, 'uploads', 'done');
-    fs.mkdirSync(doneDir, { recursive: true });
-    const size = fs.statSync(video).size;
-    const recent = { id: 'f0f0f0f0-0000-4000-8000-000000000001', videoId: 'a0a0a0a0-0000-4000-8000-000000000001' };
-    const old = { id: 'f0f0f0f0-0000-4000-8000-000000000002', videoId: 'a0a0a0a0-0000-4000-8000-000000000002' };
-    const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
-    fs.writeFileSync(
-      path.join(doneDir, `${recent.id}.json`),
-      JSON.stringify({ videoId: recent.videoId, size, completedAt: new Date().toISOString() }),
-    );
-    fs.writeFileSync(
-      path.join(doneDir, `${old.id}.json`),
-      JSON.stringify({ videoId: old.videoId, size, completedAt: eightDaysAgo.toISOString() }),
-    );
-    fs.writeFileSync(path.join(doneDir, 'notes.txt'), 'not a record');
-    server = await server.restart({ PORT: String(server.port) });
-    // The recent record answers HEAD as before the upgrade, now from the database.
-    const answer = await head(`${server.url}/api/admin/uploads/${recent.id}`);
-    expect([answer.status, answer.headers.get('upload-offset'), answer.headers.get('upload-video-id')]).toEqual([
-      200,
-      String(size),
-      recent.videoId,
-    ]);
-    // The old one is swept at start like before (a week after completion).
-    for (let k = 0; k < 100 && (await server.ctx.db.get('SELECT id FROM tus_uploads WHERE id = ?', [old.id])); k++)
-      await new Promise((r) => setTimeout(r, 20));
-    expect((await head(`${server.url}/api/admin/uploads/${old.id}`)).status).toBe(404);
-    // The record files are gone; anything else there is left alone.
-    expect(fs.readdirSync(doneDir)).toEqual(['notes.txt']);
-  });
 });

@@ -3,10 +3,12 @@
  * bucket → bucket), checksummed and resumable: an object already at the target with the same size
  * and SHA-256 is skipped, so a run after an interruption (Ctrl-C, SIGKILL, a lost connection) sends
  * only what is missing or differs; every object written is read back and compared before it counts
- * (endpoint.ts). The source is never changed.
+ * (`MediaStorage.writeVerified`). Both sides are media stores (storage.ts), opened for any location
+ * (`openMediaStore`). The source is never changed.
  */
 import fsp from 'node:fs/promises';
-import { type CopyEndpoint, CopyMismatchError, downloadHashing, type ListedObject, sha256OfFile } from './endpoint.js';
+import { CopyMismatchError, type ListedObject, type MediaStorage } from '../storage.js';
+import { downloadHashing, sha256OfFile } from './checksums.js';
 
 export interface CopyProgress {
   done: number;
@@ -50,19 +52,19 @@ interface Staged {
   scratch: boolean;
 }
 
-async function stage(source: CopyEndpoint, key: string, signal?: AbortSignal): Promise<Staged> {
+async function stage(source: MediaStorage, key: string, signal?: AbortSignal): Promise<Staged> {
   const local = source.localPath(key);
   if (local) return { file: local, ...(await sha256OfFile(local)), scratch: false };
-  const file = await source.scratchFile();
+  const file = await source.stagingPath('.copy');
   try {
-    return { file, ...(await downloadHashing(await source.read(key, signal), file)), scratch: true };
+    return { file, ...(await downloadHashing(await source.openRead(key, undefined, signal), file)), scratch: true };
   } catch (err) {
     await fsp.rm(file, { force: true });
     throw err;
   }
 }
 
-export async function copyMedia(source: CopyEndpoint, target: CopyEndpoint, opts: CopyOptions = {}): Promise<CopySummary> {
+export async function copyMedia(source: MediaStorage, target: MediaStorage, opts: CopyOptions = {}): Promise<CopySummary> {
   const started = performance.now();
   const objects = (await source.list()).filter((o) => !opts.only || opts.only(o.key));
   const s: CopySummary = {
@@ -97,7 +99,7 @@ export async function copyMedia(source: CopyEndpoint, target: CopyEndpoint, opts
         }
       }
       staged ??= await stage(source, key, signal);
-      await target.write(key, staged.file, staged.size, staged.sha256, signal);
+      await target.writeVerified(key, staged.file, staged.size, staged.sha256, signal);
       s.copied += 1;
       s.copiedBytes += staged.size;
       return 'copied';

@@ -20,8 +20,8 @@ import { adminToken } from '../../../test/adminToken.js';
 import { childEnv, runCli } from '../../../test/childServer.js';
 import { apiClient, startTestServer, type TestServer, tmpDir } from '../../../test/harness.js';
 import { bucketKeys, type FreshBucket, freshBucket, mediaKinds, testS3Client } from '../../../test/s3.js';
-import { postUpload } from '../../catalog/upload.testkit.js';
 import { createTestUser, grantActiveSubscriptionForTest, type TestViewer } from '../../streaming/viewers.testkit.js';
+import { postUpload } from '../../uploads/upload.testkit.js';
 import { mediaBinaries } from '../ffmpeg.js';
 import { makeMp4 } from '../media.testkit.js';
 

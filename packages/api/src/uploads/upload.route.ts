@@ -4,17 +4,15 @@
  * checks the bytes and records the upload; staged files never outlive the request.
  */
 import { uploadedVideoSchema } from '@members/ui/api/schemas';
+import { ingestVideoFile, UPLOAD_REQUIRED_MESSAGE } from '../catalog/index.js';
 import { callerOf } from '../http/auth.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { mediaStorageFor } from '../media/index.js';
 import { trackUploads } from '../metrics/index.js';
 import type { Routes } from '../module.js';
-import { ingestVideoFile } from './ingest.js';
 import { receiveMultipart } from './multipartUpload.js';
-import { UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
 
-export const uploadRoutes: Routes = (api, ctx) => {
+export const multipartUploadRoutes: Routes = (api, ctx) => {
   const uploadVideoDoc = describe({
     summary: 'Upload a video in one multipart request',
     description:
@@ -49,7 +47,7 @@ export const uploadRoutes: Routes = (api, ctx) => {
 
   api.use('/admin/upload-video', trackUploads(ctx.metrics));
   api.post('/admin/upload-video', uploadVideoDoc, async function uploadVideo(c) {
-    const received = await receiveMultipart(c, mediaStorageFor(ctx), ctx.env.MAX_UPLOAD_BYTES);
+    const received = await receiveMultipart(c, ctx.media, ctx.env.MAX_UPLOAD_BYTES);
     if (!received.ok) throw new HttpError(received.error);
     const { fields, files, cleanup } = received.upload;
     try {
