@@ -4,7 +4,7 @@
  * each answer a decision only (MEDIA_ACCEL=nginx: X-Accel-Redirect, no body), on two bare Hono apps
  * over the same server context (embedded SQLite, a transcoded clip):
  *
- *   with the re-check     the media route as shipped (mountMediaRoute): signature, the access
+ *   with the re-check     the media route as shipped (mediaRoutes): signature, the access
  *                         decision again (cached 15 s per viewer and video), the file, the answer;
  *   without it            the same route without the re-check, as it was: signature, the catalog
  *                         row, the file, the answer.
@@ -27,7 +27,7 @@ import { loadSiteConfig } from '../packages/api/src/config/site.js';
 import { makeMp4 } from '../packages/api/src/media/media.testkit.js';
 import { modules } from '../packages/api/src/modules.js';
 import { startServer } from '../packages/api/src/server.js';
-import { mountMediaRoute, progressiveKey } from '../packages/api/src/streaming/media.route.js';
+import { mediaRoutes, progressiveKey } from '../packages/api/src/streaming/media.route.js';
 import { sendStoredFile } from '../packages/api/src/streaming/sendMedia.js';
 import { verifyStreamSignature } from '../packages/api/src/streaming/streamSignature.js';
 import { apiCall } from './lib/benchServer.mjs';
@@ -112,7 +112,7 @@ try {
 
   // With: the shipped route.
   const withApi = new Hono();
-  mountMediaRoute(withApi as never, ctx);
+  mediaRoutes(withApi as never, ctx);
   const withApp = new Hono();
   withApp.route('/api', withApi);
   // Without: the same decision minus the re-check (the route as it was, naming the rendition's file).
