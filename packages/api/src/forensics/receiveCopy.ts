@@ -9,9 +9,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Context } from 'hono';
+import { rawRequestBody } from '../http/validate.js';
 import type { MediaStorage } from '../media/index.js';
 import { type Failure, failure } from '../shared/result.js';
 
@@ -28,13 +29,6 @@ export interface ReceivedCopy {
 }
 
 export type ReceiveCopyResult = { ok: true; copy: ReceivedCopy } | Failure;
-
-function requestBody(c: Context): Readable | null {
-  const incoming = (c.env as { incoming?: Readable } | undefined)?.incoming;
-  if (incoming && typeof incoming.pipe === 'function') return incoming;
-  const body = c.req.raw.body;
-  return body ? Readable.fromWeb(body as import('node:stream/web').ReadableStream) : null;
-}
 
 /** The client's file name as plain text: its last path segment, no control characters, 200 characters at most. */
 export function displayName(raw: string): string {
@@ -54,7 +48,7 @@ export async function receiveCopy(c: Context, storage: MediaStorage, maxBytes: n
   const tooLarge = `The copy is too large (limit ${maxBytes} bytes)`;
   const declared = Number(c.req.header('content-length') ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes + ENVELOPE_BYTES) return failure('leak.file_too_large', tooLarge);
-  const body = requestBody(c);
+  const body = rawRequestBody(c);
   if (!body) return failure('leak.file_required', 'The form has no file: send the copy as its `file` part');
 
   const target = await storage.stagingPath('.leak');

@@ -2,6 +2,7 @@
  * zod validation that answers 400 with the first problem named by its field, e.g.
  * `email: Invalid email address`. Bodies must be JSON objects within the size limit.
  */
+import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { HttpError } from './envelope.js';
@@ -57,3 +58,14 @@ export const idSchema = z
 
 /** The `:id` of a route, for its OpenAPI description (handlers read it with `paramOf` or `videoIdParam`). */
 export const idParams = z.object({ id: idSchema });
+
+/**
+ * The request's body as a Node stream, for the routes that stream it to disk (multipart uploads):
+ * the Node request itself under @hono/node-server, else the Fetch body.
+ */
+export function rawRequestBody(c: Context): Readable | null {
+  const incoming = (c.env as { incoming?: Readable } | undefined)?.incoming;
+  if (incoming && typeof incoming.pipe === 'function') return incoming;
+  const body = c.req.raw.body;
+  return body ? Readable.fromWeb(body as import('node:stream/web').ReadableStream) : null;
+}

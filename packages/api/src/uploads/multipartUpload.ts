@@ -6,9 +6,10 @@
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Context } from 'hono';
+import { rawRequestBody } from '../http/validate.js';
 import type { MediaStorage } from '../media/index.js';
 import { type Failure, failure } from '../shared/result.js';
 
@@ -33,13 +34,6 @@ export interface ReceivedUpload {
 
 export type ReceiveResult = { ok: true; upload: ReceivedUpload } | Failure;
 
-function requestBody(c: Context): Readable | null {
-  const incoming = (c.env as { incoming?: Readable } | undefined)?.incoming;
-  if (incoming && typeof incoming.pipe === 'function') return incoming;
-  const body = c.req.raw.body;
-  return body ? Readable.fromWeb(body as import('node:stream/web').ReadableStream) : null;
-}
-
 /**
  * Streams the multipart body of `c` into staging files.
  * @example const r = await receiveMultipart(c, storage, env.MAX_UPLOAD_BYTES); if (r.ok) r.upload.files.video?.path
@@ -51,7 +45,7 @@ export async function receiveMultipart(c: Context, storage: MediaStorage, maxVid
   const declared = Number(c.req.header('content-length') ?? Number.NaN);
   const tooLarge = `The video file is too large (limit ${maxVideoBytes} bytes)`;
   if (Number.isFinite(declared) && declared > maxVideoBytes + ENVELOPE_BYTES) return failure('request.body_too_large', tooLarge);
-  const body = requestBody(c);
+  const body = rawRequestBody(c);
   if (!body) return failure('validation.invalid_input', 'Please provide at least a title and video file');
 
   const staged: string[] = [];
