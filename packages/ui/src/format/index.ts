@@ -16,5 +16,6 @@ export {
   topQualityBadge,
   videoSpecs,
 } from './library';
+export { CHAT_REPLY_MAIL_LABEL } from './notifications';
 export { isAdmin, postLoginPath, REJECTED_MEMBER_PATH, type SessionUserLike } from './session';
 export { type BadgeTone, type SubscriptionLike, subscriptionAction, subscriptionBadge } from './subscriptionBadge';

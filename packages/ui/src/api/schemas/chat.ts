@@ -95,7 +95,7 @@ export const customRequestPaymentAnswerSchema = z.object({
 });
 
 /** The setting's label on the account page; the mail itself names it, so both say the same. */
-export const CHAT_REPLY_MAIL_LABEL = 'E-mail me when the team replies while I am away';
+export { CHAT_REPLY_MAIL_LABEL } from '../../format/notifications';
 
 /** The member's mail settings (`/users/me/notifications`): a mail when the team replies while they are offline (on by default). */
 export const notificationSettingsSchema = z

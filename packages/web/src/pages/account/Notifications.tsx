@@ -1,6 +1,6 @@
 /** Account settings: the mail settings (docs/chat.md): one discreet mail when the team replies while the member is away. */
 import { Alert, CheckboxField, Spinner } from '@members/ui';
-import { CHAT_REPLY_MAIL_LABEL } from '@members/ui/api/schemas';
+import { CHAT_REPLY_MAIL_LABEL } from '@members/ui/format';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../app/api';
