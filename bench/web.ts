@@ -17,8 +17,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { postUpload } from '../packages/api/src/uploads/upload.testkit.js';
 import { makeSizedClip } from '../packages/api/src/media/media.testkit.js';
+import { postUpload } from '../packages/api/src/uploads/upload.testkit.js';
 import { ensureBuilt, launchChromium, WEB_DIST } from '../packages/web/e2e/browser.js';
 // @ts-expect-error plain .mjs helper without types
 import { apiCall, startBenchServer } from './lib/benchServer.mjs';
