@@ -12,16 +12,23 @@ export function Notifications() {
   const qc = useQueryClient();
   const settings = useQuery({ queryKey: KEY, queryFn: () => api.notificationSettings(), retry: false });
   const [notice, setNotice] = useState<Notice>(null);
+  // The choice while it is being saved: the box follows the click at once (React state, set in the
+  // event), then the saved value, or the old one on error.
+  const [choice, setChoice] = useState<boolean | null>(null);
   const save = useMutation({
     mutationFn: (chatReplyMail: boolean) => api.setNotificationSettings({ chatReplyMail }),
     onSuccess: (saved) => {
       qc.setQueryData(KEY, saved);
+      setChoice(null);
       setNotice({
         tone: 'success',
         text: saved.chatReplyMail ? 'We will e-mail you about new replies.' : 'No more e-mails about new replies.',
       });
     },
-    onError: (err) => setNotice({ tone: 'error', text: errorText(err, 'Could not save the setting') }),
+    onError: (err) => {
+      setChoice(null);
+      setNotice({ tone: 'error', text: errorText(err, 'Could not save the setting') });
+    },
   });
 
   return (
@@ -36,9 +43,12 @@ export function Notifications() {
         <>
           <CheckboxField
             label={CHAT_REPLY_MAIL_LABEL}
-            checked={settings.data.chatReplyMail}
+            checked={choice ?? settings.data.chatReplyMail}
             disabled={save.isPending}
-            onChange={(e) => save.mutate(e.target.checked)}
+            onChange={(e) => {
+              setChoice(e.target.checked);
+              save.mutate(e.target.checked);
+            }}
           />
           <p className="muted">
             At most one short e-mail until you have read the reply; it never contains the message, only a link to your chat.
