@@ -2,7 +2,7 @@
 import { Button, SecondFactorSetup, Spinner, StatusBadge } from '@members/ui';
 import type { ApiClient } from '@members/ui/api';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import type { DesktopApi, SessionState } from '../shared/ipc.js';
 import { createDesktopApiClient } from './apiClient.js';
 import { BulkUpload } from './bulk/BulkUpload.js';
@@ -17,7 +17,7 @@ type Screen = 'dashboard' | 'chat' | 'bulk' | 'leaks';
 function ChatNavButton({ desktop, api, current, onClick }: { desktop: DesktopApi; api: ApiClient; current: boolean; onClick(): void }) {
   const unread = useUnreadConversations(desktop, api);
   return (
-    <Button variant={current ? 'primary' : 'ghost'} size="sm" onClick={onClick} aria-current={current ? 'page' : undefined}>
+    <NavButton current={current} onClick={onClick}>
       Chat
       {unread > 0 && (
         <StatusBadge tone="danger" className="desk-nav-badge">
@@ -25,6 +25,15 @@ function ChatNavButton({ desktop, api, current, onClick }: { desktop: DesktopApi
           <span className="visually-hidden"> unread conversations</span>
         </StatusBadge>
       )}
+    </NavButton>
+  );
+}
+
+/** One screen's button in the nav: highlighted and `aria-current="page"` when it is the screen shown. */
+function NavButton({ current, onClick, children }: { current: boolean; onClick(): void; children: ReactNode }) {
+  return (
+    <Button variant={current ? 'primary' : 'ghost'} size="sm" onClick={onClick} aria-current={current ? 'page' : undefined}>
+      {children}
     </Button>
   );
 }
@@ -85,31 +94,16 @@ export function App({ desktop }: { desktop: DesktopApi }) {
       <header className="desk-header">
         <strong>Members Admin</strong>
         <nav aria-label="Screens">
-          <Button
-            variant={screen === 'dashboard' ? 'primary' : 'ghost'}
-            size="sm"
-            onClick={() => setScreen('dashboard')}
-            aria-current={screen === 'dashboard' ? 'page' : undefined}
-          >
+          <NavButton current={screen === 'dashboard'} onClick={() => setScreen('dashboard')}>
             Dashboard
-          </Button>
+          </NavButton>
           <ChatNavButton desktop={desktop} api={api} current={screen === 'chat'} onClick={() => setScreen('chat')} />
-          <Button
-            variant={screen === 'bulk' ? 'primary' : 'ghost'}
-            size="sm"
-            onClick={() => setScreen('bulk')}
-            aria-current={screen === 'bulk' ? 'page' : undefined}
-          >
+          <NavButton current={screen === 'bulk'} onClick={() => setScreen('bulk')}>
             Bulk upload
-          </Button>
-          <Button
-            variant={screen === 'leaks' ? 'primary' : 'ghost'}
-            size="sm"
-            onClick={() => setScreen('leaks')}
-            aria-current={screen === 'leaks' ? 'page' : undefined}
-          >
+          </NavButton>
+          <NavButton current={screen === 'leaks'} onClick={() => setScreen('leaks')}>
             Leak tracing
-          </Button>
+          </NavButton>
         </nav>
         <span className="muted desk-user">
           {session.user.email} · {session.serverUrl}
