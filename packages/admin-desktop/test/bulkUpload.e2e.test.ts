@@ -15,12 +15,12 @@ import { fileConfigStore, memorySecretStore } from '../src/main/configStore.js';
 import { createDesktopService } from '../src/main/desktopService.js';
 import { createSession } from '../src/main/session.js';
 import { apiClient, makeTextFile, makeVideo, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from './fixtures.js';
+import { type LoopbackProxy, startLoopbackProxy } from './loopbackProxy.js';
 import { buildRenderer } from './renderer.js';
-import { startThrottleProxy, type ThrottleProxy } from './throttleProxy.js';
 
 const work = tmpDir('desktop-e2e-');
 let server: TestServer;
-let proxy: ThrottleProxy;
+let proxy: LoopbackProxy;
 let bridge: HttpBridge;
 let browser: Browser;
 let page: Page;
@@ -32,7 +32,7 @@ beforeAll(async () => {
     (async () => {
       server = await startTestServer('sqlite');
       // ~1.5 MB/s towards the server: each noisy 4 s clip takes a visible moment.
-      proxy = await startThrottleProxy(new URL(server.url), 1_500_000);
+      proxy = await startLoopbackProxy(new URL(server.url), { bytesPerSecond: 1_500_000 });
     })(),
   ]);
   const media = path.join(work, 'media');

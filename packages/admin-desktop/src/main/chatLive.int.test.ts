@@ -9,11 +9,11 @@
  * no reconnect.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { approvedMember, billingTestKit, forEachStore, HASH } from '../../../api/test/support.js';
 import { apiClient, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../test/fixtures.js';
+import { startLoopbackProxy } from '../../test/loopbackProxy.js';
 import {
   CHAT_SESSION_ENDED,
   type ChatLive,
@@ -35,42 +35,6 @@ async function until(what: string, check: () => boolean, ms = 5000): Promise<voi
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-}
-
-/** A loopback TCP proxy whose connections can be cut and refused (the network going away). */
-async function cuttableProxy(target: URL) {
-  const sockets = new Set<net.Socket>();
-  let down = false;
-  const server = net.createServer((client) => {
-    if (down) return void client.destroy();
-    const upstream = net.connect(Number(target.port), target.hostname);
-    sockets.add(client).add(upstream);
-    client.pipe(upstream);
-    upstream.pipe(client);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-    cut() {
-      down = true;
-      for (const s of sockets) s.destroy();
-    },
-    restore() {
-      down = false;
-    },
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }
 
 forEachStore('desktop chat feed in the main process', (kind) => {
@@ -200,7 +164,7 @@ forEachStore('desktop chat feed in the main process', (kind) => {
 
   it('a dropped connection reconnects with back-off and resumes after the last message it saw', async () => {
     const m = await subscribed('annual', 'Dora');
-    const proxy = await cuttableProxy(new URL(server.url));
+    const proxy = await startLoopbackProxy(new URL(server.url));
     try {
       const d = await desktopFeed(proxy.url);
       d.feed.start();
