@@ -84,15 +84,28 @@ describe.runIf(Boolean(TEST_DATABASE_URL))('live chat in two browsers across two
       await memberPage.getByRole('link', { name: 'Chat' }).click();
       await memberPage.getByRole('heading', { name: 'Chat with the team' }).waitFor({ timeout: T });
 
+      // The admin's socket is held back (its ticket request waits) until the member's first message
+      // is stored: the inbox read its list before that message and no socket saw it pushed, so the
+      // socket's opening must bring it (the race a loaded machine runs into by itself).
+      let releaseTicket = () => {};
+      const ticketHeld = new Promise<void>((resolve) => {
+        releaseTicket = resolve;
+      });
+      await adminPage.route('**/api/chat/ticket', async (route) => {
+        await ticketHeld;
+        await route.continue();
+      });
       await signIn(adminPage, b.url, TEST_ADMIN.email, TEST_ADMIN.password);
       await adminPage.waitForURL(`${b.url}/admin`, { timeout: T });
       await adminPage.getByRole('heading', { name: 'Member chat' }).waitFor({ timeout: T });
+      await adminPage.getByText('No conversations yet.').waitFor({ timeout: T });
 
       // The member writes (markup and a link, shown as typed).
       const question = 'Hello team <b>not bold</b> https://example.test/x';
       await memberPage.getByLabel('Message', { exact: true }).fill(question);
       await memberPage.getByRole('button', { name: 'Send' }).click();
       await memberPage.locator('.chat-text', { hasText: question }).waitFor({ timeout: T });
+      releaseTicket();
 
       // It reaches the admin's inbox on the other process: VIP, unread, waiting.
       const conversation = adminPage.getByRole('button', { name: /Chatty Member/ });

@@ -79,6 +79,8 @@ export function ChatInbox({ client, live }: ChatInboxProps) {
       void qc.invalidateQueries({ queryKey: chatKeys.conversations });
     },
     live,
+    // A socket just opened: what came before it was not pushed to it.
+    () => void qc.invalidateQueries({ queryKey: ['admin', 'chat'] }),
   );
 
   return (

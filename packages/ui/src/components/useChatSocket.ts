@@ -2,6 +2,8 @@
  * Follows the chat in real time: asks for a single-use ticket, opens the WebSocket, hands every
  * pushed message to `onMessage`, and when the socket closes (network, server restart) opens a new
  * one after a pause, resuming after the last message it saw (`?after=`), so nothing is missed.
+ * Each time a socket opens, `onOpen` runs: the page reads its lists again, for a message that
+ * arrived between its first read and the socket's open (the first socket has no `?after=` yet).
  * `useChatFeed` takes its messages from an injected `ChatLiveSource` instead where the page may not
  * open a socket (the desktop console: its main process holds the socket and relays the pushes).
  */
@@ -14,10 +16,17 @@ const RECONNECT_MS = 2000;
 /** A feed of pushed chat messages kept elsewhere: subscribes `onMessage`, answers the unsubscribe. */
 export type ChatLiveSource = (onMessage: (push: ChatPush['message']) => void) => () => void;
 
-export function useChatSocket(api: ApiClient, onMessage: (push: ChatPush['message']) => void, enabled = true): { connected: boolean } {
+export function useChatSocket(
+  api: ApiClient,
+  onMessage: (push: ChatPush['message']) => void,
+  enabled = true,
+  onOpen?: () => void,
+): { connected: boolean } {
   const [connected, setConnected] = useState(false);
   const handler = useRef(onMessage);
   handler.current = onMessage;
+  const opened = useRef(onOpen);
+  opened.current = onOpen;
 
   useEffect(() => {
     if (!enabled || typeof WebSocket === 'undefined') return;
@@ -32,7 +41,10 @@ export function useChatSocket(api: ApiClient, onMessage: (push: ChatPush['messag
         const url = await api.chatSocketUrl(lastId);
         if (stopped) return;
         socket = new WebSocket(url);
-        socket.onopen = () => setConnected(true);
+        socket.onopen = () => {
+          setConnected(true);
+          opened.current?.();
+        };
         socket.onmessage = (e) => {
           try {
             const push = JSON.parse(String(e.data)) as ChatPush;
@@ -63,9 +75,14 @@ export function useChatSocket(api: ApiClient, onMessage: (push: ChatPush['messag
 }
 
 /** The chat's pushes from `source` when given, otherwise from this page's own WebSocket (`useChatSocket`). */
-export function useChatFeed(api: ApiClient, onMessage: (push: ChatPush['message']) => void, source?: ChatLiveSource): void {
+export function useChatFeed(
+  api: ApiClient,
+  onMessage: (push: ChatPush['message']) => void,
+  source?: ChatLiveSource,
+  onOpen?: () => void,
+): void {
   const handler = useRef(onMessage);
   handler.current = onMessage;
-  useChatSocket(api, (m) => handler.current(m), !source);
+  useChatSocket(api, (m) => handler.current(m), !source, onOpen);
   useEffect(() => source?.((m) => handler.current(m)), [source]);
 }

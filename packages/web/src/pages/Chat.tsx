@@ -24,6 +24,8 @@ export default function Chat() {
       if (m.from === 'admin') void api.markChatRead().then(() => qc.invalidateQueries({ queryKey: chatKeys.status }));
     },
     loggedIn && !admin,
+    // A socket just opened: a reply that came before it was not pushed to it.
+    () => void qc.invalidateQueries({ queryKey: ['chat'] }),
   );
 
   const unread = status.data?.unread ?? 0;

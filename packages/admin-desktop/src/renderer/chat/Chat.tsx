@@ -10,11 +10,19 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import type { ChatLiveState, DesktopApi } from '../../shared/ipc.js';
 
-/** How many conversations wait with unread member messages; refreshed on every pushed message. */
+/** How many conversations wait with unread member messages; refreshed on every pushed message and each time the feed goes live. */
 export function useUnreadConversations(desktop: DesktopApi, api: ApiClient): number {
   const qc = useQueryClient();
   const list = useQuery({ queryKey: chatKeys.conversations, queryFn: () => api.chatConversations(), refetchInterval: 60_000 });
   useEffect(() => desktop.chat.onMessage(() => void qc.invalidateQueries({ queryKey: chatKeys.conversations })), [desktop, qc]);
+  // The feed (re)connected: what came before its socket opened was not pushed, so read again.
+  useEffect(
+    () =>
+      desktop.chat.onState((s) => {
+        if (s.status === 'live') void qc.invalidateQueries({ queryKey: ['admin', 'chat'] });
+      }),
+    [desktop, qc],
+  );
   return (list.data ?? []).filter((c) => c.unread > 0).length;
 }
 
