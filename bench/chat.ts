@@ -23,14 +23,12 @@ import { loadSiteConfig } from '../packages/api/src/config/site.js';
 import { modules } from '../packages/api/src/modules.js';
 import { startServer } from '../packages/api/src/server.js';
 import { startPgCluster } from '../scripts/pgCluster.mjs';
-// @ts-expect-error plain .mjs helper without types
 import { apiCall, rssMb, startBenchServer } from './lib/benchServer.mjs';
-// @ts-expect-error plain .mjs helper without types
 import { QUICK, report } from './lib/report.mjs';
 
 const fromApi = createRequire(new URL('../packages/api/package.json', import.meta.url));
 const { default: pino } = (await import(fromApi.resolve('pino'))) as typeof import('pino');
-const { default: pg } = (await import(fromApi.resolve('pg'))) as typeof import('pg');
+const { default: pg } = (await import(fromApi.resolve('pg'))) as { default: typeof import('pg') };
 
 const MEMBERS = QUICK ? 200 : 1000;
 const SAMPLES = QUICK ? 60 : 400;

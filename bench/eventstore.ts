@@ -21,10 +21,8 @@ import { openSqlite } from '../packages/api/src/db/sqlite.js';
 import type { Db } from '../packages/api/src/db/types.js';
 import { inlineProjector, migrateProjections, rebuildProjections } from '../packages/api/src/eventstore/projections.js';
 import { createSqlEventStore } from '../packages/api/src/eventstore/sqlEventStore.js';
-// @ts-expect-error plain .mjs helper without types
 import { startPgCluster } from '../scripts/pgCluster.mjs';
 import { generateStore, projections } from './lib/generateStore.js';
-// @ts-expect-error plain .mjs helper without types
 import { QUICK, report, WORK } from './lib/report.mjs';
 
 const WRITERS = 16;

@@ -18,10 +18,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSqlite } from '../packages/api/src/db/sqlite.js';
-// @ts-expect-error plain .mjs helper without types
 import { freePort, ROOT, startBenchServer } from './lib/benchServer.mjs';
 import { generateStore, videoId } from './lib/generateStore.js';
-// @ts-expect-error plain .mjs helper without types
 import { median, QUICK, report, WORK } from './lib/report.mjs';
 
 const BIG = QUICK ? 20_000 : 1_000_000;

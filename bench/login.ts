@@ -25,12 +25,11 @@ import { logIn } from '../packages/api/src/identity/session.service.js';
 import { modules } from '../packages/api/src/modules.js';
 import { startServer } from '../packages/api/src/server.js';
 import { startPgCluster } from '../scripts/pgCluster.mjs';
-// @ts-expect-error plain .mjs helper without types
 import { QUICK, report, spread } from './lib/report.mjs';
 
 const fromApi = createRequire(new URL('../packages/api/package.json', import.meta.url));
 const { default: pino } = (await import(fromApi.resolve('pino'))) as typeof import('pino');
-const { default: pg } = (await import(fromApi.resolve('pg'))) as typeof import('pg');
+const { default: pg } = (await import(fromApi.resolve('pg'))) as { default: typeof import('pg') };
 
 /** OWASP's equivalent minimum settings: memory in KiB and iterations, parallelism 1. */
 const OWASP_MINIMA = [

@@ -85,7 +85,7 @@ try {
   const ctx = server.ctx;
   const clip = await makeMp4(dataDir, 3);
   const ingested = await ingestVideoFile(ctx, { filePath: clip, title: 'Bench clip', accessLevel: 'free', actorId: 'bench-admin' });
-  if (!ingested.ok) throw new Error(ingested.error);
+  if (!ingested.ok) throw new Error(ingested.error.message);
   const videoId = ingested.videoId;
   for (;;) {
     const row = await findVideo(ctx.db, videoId);

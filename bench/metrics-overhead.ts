@@ -97,7 +97,7 @@ try {
     const copy = path.join(dataDir, `clip-${i}.mp4`);
     fs.copyFileSync(clip, copy);
     const r = await ingestVideoFile(server.ctx, { filePath: copy, title: `Clip ${i}`, accessLevel: 'free', actorId: admin.id });
-    if (!r.ok) throw new Error(r.error);
+    if (!r.ok) throw new Error(r.error.message);
   }
   const lists: number[] = [];
   for (let r = 0; r < ROUNDS; r++) lists.push(await wrk(`${server.url}/api/videos`));

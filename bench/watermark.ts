@@ -21,7 +21,6 @@ import { grayFrames } from '../packages/api/src/forensics/frames.js';
 import { MARKED_SEGMENT_SECONDS, patternExpression, patternShape } from '../packages/api/src/forensics/pattern.js';
 import { mediaBinaries } from '../packages/api/src/media/ffmpeg.js';
 import { ladderArgs, planLadder } from '../packages/api/src/transcode/ladder.js';
-// @ts-expect-error plain JavaScript helper shared by the benches
 import { QUICK, report } from './lib/report.mjs';
 
 const arg = (name: string, def: string) => {

@@ -20,10 +20,8 @@ import { gzipSync } from 'node:zlib';
 import { makeSizedClip } from '../packages/api/src/media/media.testkit.js';
 import { postUpload } from '../packages/api/src/uploads/upload.testkit.js';
 import { ensureBuilt, launchChromium, WEB_DIST } from '../packages/web/e2e/browser.js';
-// @ts-expect-error plain .mjs helper without types
 import { apiCall, startBenchServer } from './lib/benchServer.mjs';
 import { recordStreamProblems, watchPlayback } from './lib/playbackWatch.js';
-// @ts-expect-error plain .mjs helper without types
 import { median, QUICK, report } from './lib/report.mjs';
 
 ensureBuilt();

@@ -47,7 +47,10 @@ export function processTreeCpuSeconds(pid) {
   return (utime + stime + cutime + cstime) / clockTicks();
 }
 
-/** `sh -c` wrapper: runs `cmd args…`, then prints the shell's /proc stat (its cutime/cstime hold the command's CPU). */
+/**
+ * `sh -c` wrapper: runs `cmd args…`, then prints the shell's /proc stat (its cutime/cstime hold the command's CPU).
+ * @param {string} cmd @param {string[]} args @returns {[string, string[]]}
+ */
 export function withChildCpu(cmd, args) {
   return ['sh', ['-c', '"$@" || exit $?; cat /proc/$$/stat', 'sh', cmd, ...args]];
 }
