@@ -73,6 +73,8 @@ const phases = [
 const only = extraArgs.length > 0;
 const [cmd, pre] = pnpm();
 const totals = { passed: 0, failed: 0, skipped: 0, total: 0 };
+/** Every failed test of every phase, named again at the very end: a log cut to its tail still says what failed. */
+const failures = [];
 let code = 0;
 try {
   for (const phase of only ? [{ name: 'selected', args: [] }] : phases) {
@@ -104,6 +106,13 @@ try {
       totals.failed += r.numFailedTests;
       totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
       totals.total += r.numTotalTests;
+      for (const file of r.testResults ?? [])
+        for (const t of file.assertionResults ?? [])
+          if (t.status === 'failed') failures.push(`${path.relative(root, file.name)} > ${t.fullName ?? t.title}`);
+      // A file that failed outside its tests (an import error, a hook's timeout) has no failed test of its own.
+      for (const file of r.testResults ?? [])
+        if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'))
+          failures.push(`${path.relative(root, file.name)}: ${String(file.message ?? 'failed').split('\n')[0]}`);
     } else {
       totals.failed += 1;
       code ||= 1;
@@ -114,6 +123,7 @@ try {
   rgw?.stop();
 }
 
+if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 if (totals.total === 0) code ||= 1;
 process.exit(code);
