@@ -20,7 +20,7 @@ import { apiClient, type FreshStore, freshStore, startTestServer, TEST_DATABASE_
 import { bucketKeys, type FreshBucket, freshBucket, mediaKinds } from '../../test/s3.js';
 import { parseExposition } from '../metrics/exposition.testkit.js';
 import { createTestUser, grantActiveSubscriptionForTest, type TestViewer } from '../streaming/viewers.testkit.js';
-import { createTusS3Store } from '../uploads/tusUploads.js';
+import { createTusS3Store, tusKeys } from '../uploads/tusUploads.js';
 import { postUpload } from '../uploads/upload.testkit.js';
 import { mediaBinaries } from './ffmpeg.js';
 import { makeMp4 } from './media.testkit.js';
@@ -261,8 +261,9 @@ describe.runIf(available)('two API servers, two data directories, one database a
     const uploadId = location.slice(location.lastIndexOf('/') + 1);
     // The state a process dying between the last byte and ingestion leaves: every byte in the bucket, no video.
     const behindTheBack = createTusS3Store(a.ctx.env);
-    await behindTheBack.write(Readable.from([bytes]), uploadId, 0);
-    expect((await behindTheBack.getUpload(uploadId)).offset).toBe(bytes.length);
+    const key = tusKeys(behindTheBack.keyPrefix).storeKey(uploadId);
+    await behindTheBack.write(Readable.from([bytes]), key, 0);
+    expect((await behindTheBack.getUpload(key)).offset).toBe(bytes.length);
     // Two clients (or one retrying through the balancer) ask both servers at once; each finishes it.
     const heads = await Promise.all(
       [

@@ -19,7 +19,7 @@ import { adminToken } from '../../test/adminToken.js';
 import { type TestServer, tmpDir } from '../../test/harness.js';
 import { bucketKeys, type FreshBucket, mediaKinds, TEST_S3, testS3Client } from '../../test/s3.js';
 import { ingestVideoFile } from '../catalog/ingest.js';
-import { createTusS3Store } from '../uploads/tusUploads.js';
+import { createTusS3Store, tusKeys } from '../uploads/tusUploads.js';
 import { filesUnder, makeFakeVideo, makeSizedClip } from './media.testkit.js';
 import type { Relay } from './relay.testkit.js';
 import { copyWithinBucket } from './s3Copy.js';
@@ -188,7 +188,7 @@ describe.runIf(mediaKinds().includes('s3'))('a finished tus upload is adopted in
     const upload = await created(bytes, 'Never ingested');
     // Every byte in the bucket behind the server's back: the state a process dying before ingestion leaves.
     const direct = createTusS3Store({ ...server.ctx.env, AWS_ENDPOINT_URL_S3: TEST_S3?.endpoint ?? '' });
-    await direct.write(Readable.from([bytes]), upload.id, 0);
+    await direct.write(Readable.from([bytes]), tusKeys(direct.keyPrefix).storeKey(upload.id), 0);
     expect((await bucketKeys(bucket.bucket)).filter((k) => k.includes(upload.id))).toEqual([
       `site/tus/${upload.id}`,
       `site/tus/${upload.id}.info`,

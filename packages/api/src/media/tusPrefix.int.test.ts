@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { bucketKeys, type FreshBucket, freshBucket, mediaKinds, testS3Client } from '../../test/s3.js';
 import { createTestUser, type TestViewer } from '../streaming/viewers.testkit.js';
-import { createTusS3Store } from '../uploads/tusUploads.js';
+import { createTusS3Store, tusUploadsOf } from '../uploads/tusUploads.js';
 import { makeMp4 } from './media.testkit.js';
 
 const fixtures = tmpDir('tus-prefix-');
@@ -85,6 +85,35 @@ describe.runIf(mediaKinds().includes('s3'))('two sites, one bucket, two prefixes
       body: new Uint8Array(clip.subarray(half())),
     });
     expect(appended.status).toBe(404);
+
+    // Site A's admin crafts URLs that would name site B's upload by its store key (`siteb/tus/{id}`)
+    // or climb out of A's prefix: no answer carries B's offset, nothing reaches B's upload — over
+    // HTTP (the route refuses the id) and handed straight to tus (its id from the URL is checked too).
+    const crafted = [
+      `..%2Fsiteb%2Ftus%2F${ofB.id}`,
+      `..%2F..%2Fsiteb%2Ftus%2F${ofB.id}`,
+      `siteb%2Ftus%2F${ofB.id}`,
+      `..%5Csiteb%5Ctus%5C${ofB.id}`,
+      `${ofB.id}%00`,
+      `%2E%2E%2Fsiteb%2Ftus%2F${ofB.id}`,
+    ];
+    for (const id of crafted) {
+      const url = `${a.url}/api/admin/uploads/${id}`;
+      const viaRoute = await fetch(url, { method: 'HEAD', headers: headers(adminA.token) });
+      expect([id, viaRoute.status >= 400 && viaRoute.status < 500, viaRoute.headers.get('upload-offset')]).toEqual([id, true, null]);
+      const viaTus = await tusUploadsOf(a.ctx).handle(new Request(url, { method: 'HEAD', headers: headers(adminA.token) }));
+      expect([id, viaTus.status, viaTus.headers.get('upload-offset')]).toEqual([id, 404, null]);
+      const patched = await tusUploadsOf(a.ctx).handle(
+        new Request(url, {
+          method: 'PATCH',
+          headers: headers(adminA.token, { 'upload-offset': String(half()), 'content-type': 'application/offset+octet-stream' }),
+          body: new Uint8Array(clip.subarray(half())),
+        }),
+      );
+      expect([id, patched.status]).toEqual([id, 404]);
+    }
+    const ownHead = await fetch(ofB.url, { method: 'HEAD', headers: headers(adminB.token) });
+    expect([ownHead.status, ownHead.headers.get('upload-offset')]).toEqual([200, String(half())]);
 
     // Site B's sweep, with every upload already expired for it, aborts only its own.
     const sweeperB = createTusS3Store(b.ctx.env, 1);

@@ -25,7 +25,7 @@
  */
 import type { AppModule } from '../module.js';
 import { uploadsGauges } from './gauges.js';
-import { tusUploadsOf as tusOf } from './tusUploads.js';
+import { closeTusUploads, sweepTusUploads } from './tusUploads.js';
 import { multipartUploadRoutes } from './upload.route.js';
 import { uploadRoutes } from './uploads.routes.js';
 
@@ -40,15 +40,12 @@ export const uploadsModule: AppModule = {
   gauges: uploadsGauges,
   // Every process: its upload locks' connection closes with it.
   async start(ctx) {
-    const tus = tusOf(ctx);
-    return { stop: () => tus.close() };
+    return { stop: () => closeTusUploads(ctx) };
   },
   // Leader only: one process sweeps a shared DATA_DIR.
   background(ctx) {
-    const tus = tusOf(ctx);
     const run = () =>
-      tus
-        .sweep()
+      sweepTusUploads(ctx)
         .then((n) => n && ctx.logger.info({ count: n }, 'expired uploads removed'))
         .catch((err) => ctx.logger.error({ err }, 'upload sweep failed'));
     void run();

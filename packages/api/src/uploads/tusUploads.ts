@@ -18,11 +18,14 @@
  * upload another one began, with no shared disk. A complete upload is probed through a presigned
  * URL, copied server-side to `videos/{videoId}/` as the original (CopyObject; UploadPartCopy above
  * 5 GiB), and its tus objects removed: its bytes never come back to an API process.
- * Every key the tus store uses goes through `prefixedClient`, and its expiry sweep lists only the
- * multipart uploads under `PREFIX/tus/`, so sites sharing a bucket under different prefixes neither
+ * The tus store knows each upload by its key `PREFIX/tus/{id}`, given through @tus/server's public
+ * naming options (`tusKeys`); URLs, rows and logs keep the short `{id}`, and a URL naming anything
+ * but an id of ours names no upload. Its expiry sweep lists only the multipart uploads under
+ * `PREFIX/tus/` (CompletingS3Store), so sites sharing a bucket under different prefixes neither
  * see nor abort each other's uploads. Uploads begun before that layout (no owner, objects at the
  * bucket root) cannot be continued; this site's sweep removes their root objects by the ids of its
  * own `tus_uploads` rows once they expire.
+ * Only the libraries' public options and protected members are used: no private internal is patched.
  *
  * Each upload belongs to the admin who created it (`tus_uploads.created_by`, migration 011): HEAD,
  * PATCH, DELETE and GET of another admin's upload answer 404, as for an upload that does not exist.
@@ -31,14 +34,15 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { S3 } from '@aws-sdk/client-s3';
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import { type DataStore, Server, type Upload } from '@tus/server';
 
 import { ingestVideoFile, validateDetails } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
+import { idSchema } from '../http/validate.js';
 import { explainS3Error, MEDIA_STORE_UNAVAILABLE, MediaStoreError, parseMediaStore, s3ClientConfig } from '../media/index.js';
+import { type Clock, systemClock } from '../shared/clock.js';
 import { type AppError, appError } from '../shared/errors.js';
 import { createPgLocker } from './pgLocker.js';
 import {
@@ -81,7 +85,8 @@ class TusAnswer {
 
 export interface TusUploads {
   server: Server;
-  store: DataStore;
+  /** The upload as the tus store has it (offset, size, metadata), by its short id; undefined if there is none. */
+  upload(id: string): Promise<Upload | undefined>;
   /** Passes a request to tus, and records a created upload (201) or forgets a terminated one (204). */
   handle(req: Request): Promise<Response>;
   /** Who sends each request (set by the route before the request reaches tus). */
@@ -96,122 +101,120 @@ export interface TusUploads {
 }
 
 /**
- * FileStore creates its directory with a callback mkdir whose error it throws from the callback, an
- * uncaught exception if DATA_DIR goes away first (a test tearing down, a volume unmounted). We create
- * the directory synchronously before the store exists, so any failure is thrown here, to the caller.
+ * How an upload is named: by its short id (`ctx.ids.next()`) in its URL, its `tus_uploads` row, the
+ * media store's `uploadedObject`, logs and headers; by its store key in the tus store, which
+ * @tus/server's naming options give it (`namingFunction`, `generateUrl`, `getFileIdFromRequest`):
+ * `PREFIX/tus/{id}` in the bucket, `{id}` in `DATA_DIR/uploads/tus`. The two functions below are the
+ * only conversions, used where we call the store and in tus's hooks (`upload.id` is the store key).
  */
-class SyncDirFileStore extends FileStore {
-  constructor(options: ConstructorParameters<typeof FileStore>[0]) {
-    fs.mkdirSync(options.directory, { recursive: true, mode: 0o777 });
-    super(options);
-  }
+export interface TusKeys {
+  storeKey(id: string): string;
+  shortId(key: string): string;
 }
+
+export function tusKeys(prefix: string): TusKeys {
+  return {
+    storeKey: (id) => `${prefix}${id}`,
+    shortId(key) {
+      if (!key.startsWith(prefix)) throw new Error(`tus store key outside this site's prefix: ${key}`);
+      return key.slice(prefix.length);
+    },
+  };
+}
+
 /**
- * S3Store's remove() aborts the upload's S3 multipart upload first and gives up when that is
- * already completed (a finished tus upload), leaving `{id}` and `{id}.info` behind: the objects go
- * here whatever the multipart upload's state.
+ * The upload a tus request names: the path's last segment after `/api/admin/uploads/`, in the shape
+ * of the ids we issue (which has no `/`, `\`, `.`, `%` or NUL, so no encoded `..%2F` nor another
+ * prefix's key gets through), as its store key. Anything else names no upload (tus answers 404).
+ */
+function storeKeyInUrl(req: Request, keys: TusKeys): string | undefined {
+  const { pathname } = new URL(req.url);
+  if (!pathname.startsWith(`${UPLOADS_PATH}/`)) return undefined;
+  const id = pathname.slice(UPLOADS_PATH.length + 1);
+  return idSchema.safeParse(id).success ? keys.storeKey(id) : undefined;
+}
+
+/**
+ * @tus/s3-store, extended through its public and protected members (no private internal is
+ * touched). Its keys are whole bucket keys (`PREFIX/tus/{id}`, see `tusKeys`), so it needs no view
+ * of the bucket through a prefix; two things it does not do for a shared bucket are added here:
+ * - `deleteExpired` (tus's expiry sweep) lists only the multipart uploads under this site's
+ *   `PREFIX/tus/`: the base class lists every one in the bucket, and would abort other sites' uploads.
+ * - `remove` removes the upload's objects whatever its multipart upload's state: the base class
+ *   aborts that first and gives up when it is already completed (a finished tus upload), leaving
+ *   `{key}` and `{key}.info` behind.
  */
 class CompletingS3Store extends S3Store {
   constructor(
     options: ConstructorParameters<typeof S3Store>[0],
     /** Where this site's tus objects live in the bucket (`PREFIX/tus/`). */
     readonly keyPrefix: string,
+    private readonly clock: Clock,
   ) {
     super(options);
-    this.client = prefixedClient(this.client, keyPrefix);
   }
 
-  /** Removes what an upload begun before the `PREFIX/tus/` layout left at the bucket root (by its id only). */
-  async removeLegacy(id: string, rootClient: S3): Promise<void> {
-    const open = await rootClient.listMultipartUploads({ Bucket: this.bucket, Prefix: id });
+  override async remove(key: string): Promise<void> {
+    await super.remove(key).catch(() => {});
+    await this.client.deleteObjects({
+      Bucket: this.bucket,
+      Delete: { Objects: [{ Key: key }, { Key: this.infoKey(key) }, { Key: this.partKey(key, true) }], Quiet: true },
+    });
+    await this.clearCache(key);
+  }
+
+  /** This site's multipart uploads begun more than the expiry ago go, with their objects; returns how many. */
+  override async deleteExpired(): Promise<number> {
+    if (this.getExpiration() === 0) return 0;
+    const begunBefore = this.clock.now().getTime() - this.getExpiration();
+    let removed = 0;
+    let markers: { KeyMarker?: string; UploadIdMarker?: string } = {};
+    for (;;) {
+      const page = await this.client.listMultipartUploads({ Bucket: this.bucket, Prefix: this.keyPrefix, ...markers });
+      for (const { Key, UploadId, Initiated } of page.Uploads ?? []) {
+        if (!Key?.startsWith(this.keyPrefix) || !Initiated || Initiated.getTime() > begunBefore) continue;
+        // By the listed id first: an upload whose `.info` is gone is aborted too (remove() finds it by `.info`).
+        await this.client.abortMultipartUpload({ Bucket: this.bucket, Key, UploadId }).catch(() => {});
+        await this.remove(Key);
+        removed++;
+      }
+      if (!page.IsTruncated) return removed;
+      markers = { KeyMarker: page.NextKeyMarker, UploadIdMarker: page.NextUploadIdMarker };
+    }
+  }
+
+  /** Removes what an upload begun before the `PREFIX/tus/` layout left at the bucket root (by its id only, never by listing the root). */
+  async removeLegacy(id: string): Promise<void> {
+    const open = await this.client.listMultipartUploads({ Bucket: this.bucket, Prefix: id });
     for (const u of open.Uploads ?? [])
-      if (u.Key === id) await rootClient.abortMultipartUpload({ Bucket: this.bucket, Key: id, UploadId: u.UploadId });
-    await rootClient.deleteObjects({
+      if (u.Key === id) await this.client.abortMultipartUpload({ Bucket: this.bucket, Key: id, UploadId: u.UploadId });
+    await this.client.deleteObjects({
       Bucket: this.bucket,
       Delete: { Objects: [{ Key: id }, { Key: `${id}.info` }, { Key: `${id}.part` }], Quiet: true },
     });
   }
-
-  override async remove(id: string): Promise<void> {
-    await super.remove(id).catch(() => {});
-    await this.client.deleteObjects({
-      Bucket: this.bucket,
-      Delete: { Objects: [{ Key: id }, { Key: this.infoKey(id) }, { Key: this.partKey(id, true) }], Quiet: true },
-    });
-    await this.clearCache(id);
-  }
-}
-
-/** The S3 calls @tus/s3-store makes; each one's keys are put under the prefix (see `prefixedClient`). */
-const KEYED_CALLS = new Set([
-  'abortMultipartUpload',
-  'completeMultipartUpload',
-  'createMultipartUpload',
-  'deleteObject',
-  'deleteObjects',
-  'getObject',
-  'headObject',
-  'listMultipartUploads',
-  'listParts',
-  'putObject',
-  'uploadPart',
-]);
-
-/**
- * The tus store's S3 client, seen through `prefix`: every `Key` (and each key of a batch delete)
- * gets the prefix, and listing multipart uploads (tus's expiry sweep) lists only those under it,
- * answered with the prefix taken off. The tus store keeps speaking of `{id}`; the bucket holds
- * `{prefix}{id}`. A call the store starts making later that is not listed here fails loudly.
- */
-export function prefixedClient(client: S3, prefix: string): S3 {
-  const put = (key: string) => `${prefix}${key}`;
-  return new Proxy(client, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (typeof prop !== 'string' || typeof value !== 'function' || prop === 'send' || prop === 'destroy' || prop === 'config')
-        return value;
-      if (!KEYED_CALLS.has(prop) && /^[a-z]+[A-Z]/.test(prop))
-        return () => Promise.reject(new Error(`tus store: S3 call ${prop} is not prefixed (uploads/tusUploads.ts KEYED_CALLS)`));
-      if (!KEYED_CALLS.has(prop)) return value;
-      return async (input: Record<string, unknown>) => {
-        const params: Record<string, unknown> = { ...input };
-        if (typeof params.Key === 'string') params.Key = put(params.Key);
-        const batch = params.Delete as { Objects?: { Key?: string }[] } | undefined;
-        if (batch?.Objects) params.Delete = { ...batch, Objects: batch.Objects.map((o) => ({ ...o, Key: put(o.Key ?? '') })) };
-        if (prop === 'listMultipartUploads') params.Prefix = put(typeof params.Prefix === 'string' ? params.Prefix : '');
-        const out = await (value as (p: unknown) => Promise<Record<string, unknown>>).call(target, params);
-        if (prop !== 'listMultipartUploads') return out;
-        const uploads = (out.Uploads as { Key?: string }[] | undefined) ?? [];
-        return {
-          ...out,
-          Uploads: uploads.filter((u) => u.Key?.startsWith(prefix)).map((u) => ({ ...u, Key: u.Key?.slice(prefix.length) })),
-        };
-      };
-    },
-  });
 }
 
 /**
- * The tus store on the object store for a site's configuration: keys under `PREFIX/tus/`, unfinished
- * uploads expiring after `expiryMs` (tests pass a shorter one to sweep at once).
+ * The tus store on the object store for a site's configuration: keys under `PREFIX/tus/` (the
+ * caller names uploads with `tusKeys(tusKeyPrefix(…)).storeKey`), unfinished uploads expiring after
+ * `expiryMs` (tests pass a shorter one to sweep at once).
  */
-export function createTusS3Store(env: AppContext['env'], expiryMs = UPLOAD_EXPIRY_MS): CompletingS3Store {
+export function createTusS3Store(env: AppContext['env'], expiryMs = UPLOAD_EXPIRY_MS, clock: Clock = systemClock): CompletingS3Store {
   return new CompletingS3Store(
     {
-      // S3's smallest multipart part; a smaller PATCH waits in `{id}.part` until more comes.
+      // S3's smallest multipart part; a smaller PATCH waits in `{key}.part` until more comes.
       partSize: 8 * 1024 * 1024,
       expirationPeriodInMilliseconds: expiryMs,
       s3ClientConfig: { bucket: parseMediaStore(env.MEDIA_STORE).bucket, ...s3ClientConfig(env) },
     },
     tusKeyPrefix(env.MEDIA_STORE),
+    clock,
   );
 }
 
 /** The bucket-relative prefix of a site's tus objects: `PREFIX/tus/` (or `tus/` without a prefix). */
 export const tusKeyPrefix = (mediaStore: string) => `${parseMediaStore(mediaStore).prefix}tus/`;
-
-// The base class's method is private in its types, so the no-op goes on the prototype directly.
-Object.defineProperty(SyncDirFileStore.prototype, 'checkOrCreateDirectory', { value: () => {} });
 
 export function uploadDirs(dataDir: string) {
   const root = path.join(dataDir, 'uploads');
@@ -224,28 +227,31 @@ export function uploadDirs(dataDir: string) {
  * `DATA_DIR/uploads/tus`. The one place the upload module reads MEDIA_STORE: it picks the tus library's store.
  */
 function tusDataStore(
-  env: AppContext['env'],
+  ctx: AppContext,
   dirs: ReturnType<typeof uploadDirs>,
-): { store: DataStore; s3Store: CompletingS3Store | null } {
-  if (env.MEDIA_STORE === 'local')
-    return { store: new SyncDirFileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS }), s3Store: null };
-  const s3Store = createTusS3Store(env);
-  return { store: s3Store, s3Store };
-}
-
-/** Removes what an upload begun before the `PREFIX/tus/` layout left at the bucket root (by its id only). */
-async function removeLegacyUpload(env: AppContext['env'], s3Store: CompletingS3Store, id: string): Promise<void> {
-  const root = new S3(s3ClientConfig(env));
-  try {
-    await s3Store.removeLegacy(id, root);
-  } finally {
-    root.destroy();
+): { store: DataStore; s3Store: CompletingS3Store | null; keys: TusKeys } {
+  if (ctx.env.MEDIA_STORE === 'local') {
+    // FileStore's constructor creates its directory with a callback mkdir whose error it throws from
+    // the callback: an uncaught exception. Made here first, synchronously, a failure (DATA_DIR
+    // unwritable) is thrown to the caller, and FileStore's mkdir finds the directory. But that mkdir
+    // still finishes a few event-loop turns later (EEXIST, then a stat): DATA_DIR removed in between
+    // is an uncaught ENOENT (a test tearing down at once, the docs figures removing their throwaway
+    // DATA_DIR; no public option of FileStore avoids it). So the store is made at the first tus
+    // request or sweep with something to sweep (`tusUploadsOf` in the routes, `sweepTusUploads`),
+    // never by building the app or starting a server. The race remains for a DATA_DIR removed within
+    // those turns after the first tus request, which a request's own turns cover in practice.
+    fs.mkdirSync(dirs.tus, { recursive: true, mode: 0o777 });
+    const store = new FileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+    return { store, s3Store: null, keys: tusKeys('') };
   }
+  const s3Store = createTusS3Store(ctx.env, UPLOAD_EXPIRY_MS, ctx.clock);
+  return { store: s3Store, s3Store, keys: tusKeys(s3Store.keyPrefix) };
 }
 
 export function createTusUploads(ctx: AppContext): TusUploads {
   const dirs = uploadDirs(ctx.env.DATA_DIR);
-  const { store, s3Store } = tusDataStore(ctx.env, dirs);
+  const { store, s3Store, keys } = tusDataStore(ctx, dirs);
+  const { storeKey, shortId } = keys;
   const actors = new WeakMap<Request, UploadActor>();
   const finishing = new Map<string, Promise<FinishedUpload>>();
   // With PostgreSQL several processes may serve one upload: its lock lives in the database. Alone
@@ -256,7 +262,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
 
   /** The upload's bytes and tus record go (its database row is the caller's business). */
   async function removeUpload(id: string): Promise<void> {
-    await store.remove(id).catch(() => {});
+    await store.remove(storeKey(id)).catch(() => {});
     await fsp.rm(path.join(dirs.tus, id), { force: true });
     await fsp.rm(path.join(dirs.tus, `${id}.json`), { force: true });
   }
@@ -270,7 +276,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
   async function ingest(id: string, actor: UploadActor): Promise<FinishedUpload> {
     const earlier = await finished(id);
     if (earlier) return earlier;
-    const upload = await store.getUpload(id);
+    const upload = await store.getUpload(storeKey(id));
     if (upload.size === undefined || upload.offset !== upload.size)
       throw new TusAnswer(appError('upload.incomplete', 'The upload is not complete yet'));
     const meta = parseUploadMetadata(upload.metadata);
@@ -357,7 +363,6 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     path: UPLOADS_PATH,
     datastore: store,
     ...(locker ? { locker } : {}),
-    relativeLocation: true,
     maxSize: ctx.env.MAX_UPLOAD_BYTES,
     // Same-origin web app and a desktop app: no cross-origin browser may use this endpoint.
     allowedOrigins: () => false,
@@ -368,7 +373,11 @@ export function createTusUploads(ctx: AppContext): TusUploads {
       if (s3Store && err instanceof Error && storeUnreachable(err)) return { status_code: 503, body: MEDIA_STORE_UNAVAILABLE };
       return undefined;
     },
-    namingFunction: () => ctx.ids.next(),
+    // The store key for a new upload, its URL by its short id (relative, as `relativeLocation`
+    // would make it), and back: see `tusKeys`.
+    namingFunction: () => storeKey(ctx.ids.next()),
+    generateUrl: (_req, { path: base, id: key }) => `${base}/${shortId(key)}`,
+    getFileIdFromRequest: (req) => storeKeyInUrl(req, keys),
     async onUploadCreate(_req, upload) {
       // Refuse bad details before a byte is stored (the same rules as ingestion).
       const meta = parseUploadMetadata(upload.metadata);
@@ -381,7 +390,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
     async onUploadFinish(req, upload: Upload) {
       const actor = actors.get(req as unknown as Request);
       if (!actor) throw new TusAnswer(appError('auth.admin_only', "You don't have permission to do that"));
-      const done = await finish(upload.id, actor);
+      const done = await finish(shortId(upload.id), actor);
       return { headers: { [VIDEO_ID_HEADER]: done.videoId } };
     },
   });
@@ -389,20 +398,21 @@ export function createTusUploads(ctx: AppContext): TusUploads {
   async function sweep(): Promise<number> {
     let removed = 0;
     await fsp.mkdir(dirs.tus, { recursive: true });
+    // tus's sweep of unfinished uploads: on the object store, this site's `PREFIX/tus/` only (CompletingS3Store).
     removed += await server.cleanUpExpiredUploads();
     // Completion records outlive their upload by one expiry period, then go; so do the rows of
     // unfinished uploads, with whatever tus's sweep leaves: an upload whose every byte arrived but
     // that was never ingested (its process died, its client never asked again) is not "expired" to
     // tus. A row stays while its bytes cannot be removed (the store down): the next sweep tries again.
     for (const { id, legacy } of await expiredRecords(ctx.db, ctx.clock.now(), UPLOAD_EXPIRY_MS)) {
-      const gone = await store.remove(id).then(
+      const gone = await store.remove(storeKey(id)).then(
         () => true,
         (err) => (err as { status_code?: number }).status_code === 404,
       );
       if (!gone) continue;
       // Begun before the `PREFIX/tus/` layout: its objects are at the bucket root, removed by id (never by listing).
       if (legacy && s3Store) {
-        const left = await removeLegacyUpload(ctx.env, s3Store, id).then(
+        const left = await s3Store.removeLegacy(id).then(
           () => false,
           (err) => {
             ctx.logger.warn({ err, uploadId: id }, 'could not remove an upload begun before the tus prefix; will retry');
@@ -432,7 +442,7 @@ export function createTusUploads(ctx: AppContext): TusUploads {
 
   return {
     server,
-    store,
+    upload: (id) => store.getUpload(storeKey(id)).catch(() => undefined),
     actors,
     handle,
     finished,
@@ -458,7 +468,10 @@ export async function uploadsInProgress(dataDir: string): Promise<number> {
   return names.filter((n) => n.endsWith('.json')).length;
 }
 
-/** One tus server per context (the routes and the sweep share it). */
+/**
+ * One tus server per context (the routes and the sweep share it), made when first needed: see
+ * `tusDataStore` for why building the app or starting a server does not make it.
+ */
 const perContext = new WeakMap<AppContext, TusUploads>();
 export function tusUploadsOf(ctx: AppContext): TusUploads {
   let t = perContext.get(ctx);
@@ -467,4 +480,22 @@ export function tusUploadsOf(ctx: AppContext): TusUploads {
     perContext.set(ctx, t);
   }
   return t;
+}
+
+/** Closes the context's tus uploads (their locks' connection), if they were ever made. */
+export async function closeTusUploads(ctx: AppContext): Promise<void> {
+  await perContext.get(ctx)?.close();
+}
+
+/**
+ * The leader's sweep (at start, then hourly). On the local store with nothing to sweep, no upload
+ * on disk and no expired row, it does not make the tus store (see `tusDataStore`).
+ */
+export async function sweepTusUploads(ctx: AppContext): Promise<number> {
+  const idle =
+    !perContext.has(ctx) &&
+    ctx.env.MEDIA_STORE === 'local' &&
+    (await uploadsInProgress(ctx.env.DATA_DIR)) === 0 &&
+    (await expiredRecords(ctx.db, ctx.clock.now(), UPLOAD_EXPIRY_MS)).length === 0;
+  return idle ? 0 : tusUploadsOf(ctx).sweep();
 }

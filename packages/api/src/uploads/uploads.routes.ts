@@ -58,7 +58,9 @@ function notTheirs(c: Context<AppEnv>): Response {
 
 /** The tus endpoint: `Tus-Resumable` is checked (412) before anything else, then the route's `access` (admin). */
 export const uploadRoutes: Routes = (api, ctx) => {
-  const tus = tusUploadsOf(ctx);
+  // At the first request, not here: building the app (the docs figures, a server stopped at once)
+  // makes no tus store, whose directory creation outlives its constructor (tusUploads.ts tusDataStore).
+  const tus = () => tusUploadsOf(ctx);
   async function passToTus(c: Context<AppEnv>): Promise<Response> {
     const offProtocol = refuseOffProtocol(c);
     if (offProtocol) return offProtocol;
@@ -74,18 +76,18 @@ export const uploadRoutes: Routes = (api, ctx) => {
     return forward(c, admin);
   }
   async function forward(c: Context<AppEnv>, admin: { id: string }, uploadId?: string): Promise<Response> {
-    tus.actors.set(c.req.raw, { adminId: admin.id, requestId: c.get('requestId') ?? null });
-    const res = await tus.handle(c.req.raw);
+    tus().actors.set(c.req.raw, { adminId: admin.id, requestId: c.get('requestId') ?? null });
+    const res = await tus().handle(c.req.raw);
     // Finished meanwhile by another process (which removed its bytes): answered as finished, not 404.
-    const late = res.status === 404 && uploadId ? await tus.finished(uploadId) : undefined;
+    const late = res.status === 404 && uploadId ? await tus().finished(uploadId) : undefined;
     if (late) return finishedAnswer(c, late);
     res.headers.set('Cache-Control', 'no-store');
     return asEnvelope(c, res);
   }
 
   const discovery = describe(TUS_DOCS.options);
-  api.options('/admin/uploads', discovery, (c) => tus.server.handleWeb(c.req.raw));
-  api.options('/admin/uploads/:id', describe({ ...TUS_DOCS.options, params: idParams }), (c) => tus.server.handleWeb(c.req.raw));
+  api.options('/admin/uploads', discovery, (c) => tus().server.handleWeb(c.req.raw));
+  api.options('/admin/uploads/:id', describe({ ...TUS_DOCS.options, params: idParams }), (c) => tus().server.handleWeb(c.req.raw));
   api.post('/admin/uploads', tusResumableHeader, describe(TUS_DOCS.create), passToTus);
   api.patch('/admin/uploads/:id', tusResumableHeader, describe(TUS_DOCS.append), async function appendToUpload(c) {
     // Finished already (on this process or another): a 409 with the video's id (finishedAnswer).
@@ -94,12 +96,12 @@ export const uploadRoutes: Routes = (api, ctx) => {
     if (offProtocol) return offProtocol;
     const { id } = c.req.valid('param');
     if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
-    const done = await tus.finished(id);
+    const done = await tus().finished(id);
     return done ? finishedAnswer(c, done) : forward(c, admin, id);
   });
   api.delete('/admin/uploads/:id', tusResumableHeader, describe(TUS_DOCS.terminate), terminate);
 
-  // Hono serves HEAD through the GET route; HEAD is tus's offset request, GET our JSON status.
+  // Hono serves HEAD through the GET route; HEAD is tus's offset request, GET our JSON status().
   api.get('/admin/uploads/:id', tusResumableHeader, describe(TUS_DOCS.status), async function uploadStatus(c) {
     const admin = userOf(c);
     const offProtocol = refuseOffProtocol(c);
@@ -108,23 +110,25 @@ export const uploadRoutes: Routes = (api, ctx) => {
     if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
     const actor = { adminId: admin.id, requestId: c.get('requestId') ?? null };
     c.header('Cache-Control', 'no-store');
-    const done = await tus.finished(id);
+    const done = await tus().finished(id);
     if (c.req.raw.method === 'HEAD') {
       if (done) return finishedAnswer(c, done);
-      const upload = await tus.store.getUpload(id).catch(() => undefined);
+      const upload = await tus().upload(id);
       // Every byte arrived but the answer to the last PATCH was lost (or the server stopped while
       // ingesting): finish it now, so the client learns the video id instead of sending again.
       if (upload && upload.size !== undefined && upload.offset === upload.size) {
-        const finished = await tus.finish(id, actor).catch(() => undefined);
+        const finished = await tus()
+          .finish(id, actor)
+          .catch(() => undefined);
         if (finished) return finishedAnswer(c, finished);
       }
       return forward(c, admin, id);
     }
     const completed = (f: FinishedUpload) => ok(c, { uploadId: id, status: 'completed', offset: f.size, size: f.size, videoId: f.videoId });
     if (done) return completed(done);
-    const upload = await tus.store.getUpload(id).catch(() => undefined);
+    const upload = await tus().upload(id);
     if (!upload) {
-      const late = await tus.finished(id);
+      const late = await tus().finished(id);
       if (late) return completed(late);
       throw new HttpError('upload.not_found', 'Upload not found');
     }
