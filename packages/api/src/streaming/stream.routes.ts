@@ -109,7 +109,9 @@ export const streamRoutes: Routes = (api, ctx) => {
 
   api.get('/videos/:id/stream', getStreamDoc, async function getStream(c) {
     const { video, viewer } = decisionOf(c);
-    const maxHeight = await renditionEntitlement(ctx, video, viewer);
+    // The viewer's plan caps renditions: without a ladder there is none to cap (a member gets no
+    // progressive file, an admin the original, no HLS), so the plan is not read.
+    const maxHeight = hlsLadderOf(video) ? await renditionEntitlement(ctx, video, viewer) : 0;
     const file = progressiveFileFor(video, viewer, maxHeight);
     const signed = file ? signStreamPath(ctx, video.id, viewer.id, file) : null;
     c.header('Cache-Control', 'private, no-store');
