@@ -132,8 +132,8 @@ for (let r = 1; r <= rounds; r++) {
     const { rows, failed } = runBenches(which === 'base' ? base : root, which, r);
     failures.push(...failed.map((f) => `${which} ${f} (round ${r})`));
     for (const row of rows) {
-      // One figure across trees and rounds whatever counts its name carries ("our 14 response headers", "at 20,546 events").
-      const key = row.figure.replace(/\d[\d,.]*/g, '#');
+      // One figure across trees and rounds whatever counts its name carries ("our 14 response headers", "at 20,546 events"; not p50/p99).
+      const key = row.figure.replace(/\b\d[\d,.]*\b/g, '#');
       const f = figures.get(key) ?? { figure: row.figure, unit: row.unit, base: [], head: [], baseRatio: [], headRatio: [] };
       if (which === 'head') f.figure = row.figure;
       f[which][r - 1] = row.ours;
