@@ -4,13 +4,12 @@
  * an event on the member's chat stream (`ChatReplyMailSet`); on unless turned off.
  */
 import { notificationSettingsSchema } from '@members/ui/api/schemas';
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import type { AppEnv } from '../http/appEnv.js';
 import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
+import type { Routes } from '../module.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type Result, success } from '../shared/result.js';
 import { chats } from './chat.service.js';
@@ -33,7 +32,7 @@ export async function setReplyMail(ctx: AppContext, userId: string, enabled: boo
   return success(enabled);
 }
 
-export function replyMailRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+export const replyMailRoutes: Routes = (api, ctx) => {
   const tags: ['chat'] = ['chat'];
   const getDoc = describe({
     summary: 'My mail settings',
@@ -60,4 +59,4 @@ export function replyMailRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
     const { chatReplyMail } = c.req.valid('json');
     return ok(c, { chatReplyMail: valueOr(await setReplyMail(ctx, userOf(c).id, chatReplyMail, callerOf(c))) });
   });
-}
+};

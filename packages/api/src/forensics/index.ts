@@ -6,7 +6,7 @@
  */
 import type { AppModule } from '../module.js';
 import { startExaminations } from './examinations.js';
-import { mountForensicsRoutes } from './routes.js';
+import { forensicsRoutes } from './routes.js';
 
 export { allowedErrors, codeBits, falseMatchBound, minimumBits } from './code.js';
 export { FRAME_HEIGHT, FRAME_RATE, FRAME_WIDTH } from './detect.js';
@@ -19,5 +19,5 @@ export { MARK_AMPLITUDE, MARKED_SEGMENT_SECONDS, patternExpression, patternShape
 export const forensicsModule: AppModule = {
   name: 'forensics',
   start: (ctx) => startExaminations(ctx),
-  routes: (api, ctx) => mountForensicsRoutes(api, ctx),
+  routes: forensicsRoutes,
 };

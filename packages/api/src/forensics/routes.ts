@@ -7,20 +7,18 @@
  */
 import fsp from 'node:fs/promises';
 import { leakExaminationQueuedSchema, leakExaminationSchema, leakExaminationsAnswerSchema } from '@members/ui/api/schemas';
-import type { Hono } from 'hono';
-import type { AppContext } from '../context.js';
-import type { AppEnv } from '../http/appEnv.js';
 import { callerOf } from '../http/auth.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema } from '../http/validate.js';
+import type { Routes } from '../module.js';
 import { getExamination, listExaminations, MAX_WAITING, queueExamination } from './examinations.js';
 import { receiveCopy } from './receiveCopy.js';
 
 const WATERMARK_OFF =
   'Leak tracing is off on this server: set FORENSIC_WATERMARK=true (and transcode the videos again) so streams carry the mark a copy is read by';
 
-export function mountForensicsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
+export const forensicsRoutes: Routes = (api, ctx) => {
   api.post(
     '/admin/leaks/examinations',
     describe({
@@ -104,4 +102,4 @@ export function mountForensicsRoutes(api: Hono<AppEnv>, ctx: AppContext): void {
       return ok(c, found);
     },
   );
-}
+};
