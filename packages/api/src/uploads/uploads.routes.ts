@@ -66,14 +66,22 @@ export const uploadRoutes: Routes = (api, ctx) => {
     if (offProtocol) return offProtocol;
     return forward(c, userOf(c));
   }
-  /** DELETE of one upload: the owner's only. */
-  async function terminate(c: Context<AppEnv, any, any>): Promise<Response> {
+  /**
+   * The routes of one upload: the protocol header (412), then the upload's owner only (another
+   * admin's upload answers as one that does not exist). The refusal, or the admin and the upload id.
+   */
+  async function ownUpload(c: Context<AppEnv, any, any>): Promise<Response | { admin: { id: string }; id: string }> {
     const admin = userOf(c);
     const offProtocol = refuseOffProtocol(c);
     if (offProtocol) return offProtocol;
     const { id } = c.req.valid('param') as { id: string };
     if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
-    return forward(c, admin);
+    return { admin, id };
+  }
+  /** DELETE of one upload: the owner's only. */
+  async function terminate(c: Context<AppEnv, any, any>): Promise<Response> {
+    const own = await ownUpload(c);
+    return own instanceof Response ? own : forward(c, own.admin);
   }
   async function forward(c: Context<AppEnv>, admin: { id: string }, uploadId?: string): Promise<Response> {
     tus().actors.set(c.req.raw, { adminId: admin.id, requestId: c.get('requestId') ?? null });
@@ -91,11 +99,9 @@ export const uploadRoutes: Routes = (api, ctx) => {
   api.post('/admin/uploads', tusResumableHeader, describe(TUS_DOCS.create), passToTus);
   api.patch('/admin/uploads/:id', tusResumableHeader, describe(TUS_DOCS.append), async function appendToUpload(c) {
     // Finished already (on this process or another): a 409 with the video's id (finishedAnswer).
-    const admin = userOf(c);
-    const offProtocol = refuseOffProtocol(c);
-    if (offProtocol) return offProtocol;
-    const { id } = c.req.valid('param');
-    if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
+    const own = await ownUpload(c);
+    if (own instanceof Response) return own;
+    const { admin, id } = own;
     const done = await tus().finished(id);
     return done ? finishedAnswer(c, done) : forward(c, admin, id);
   });
@@ -103,11 +109,9 @@ export const uploadRoutes: Routes = (api, ctx) => {
 
   // Hono serves HEAD through the GET route; HEAD is tus's offset request, GET our JSON status().
   api.get('/admin/uploads/:id', tusResumableHeader, describe(TUS_DOCS.status), async function uploadStatus(c) {
-    const admin = userOf(c);
-    const offProtocol = refuseOffProtocol(c);
-    if (offProtocol) return offProtocol;
-    const { id } = c.req.valid('param');
-    if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
+    const own = await ownUpload(c);
+    if (own instanceof Response) return own;
+    const { admin, id } = own;
     const actor = { adminId: admin.id, requestId: c.get('requestId') ?? null };
     c.header('Cache-Control', 'no-store');
     const done = await tus().finished(id);
