@@ -10,7 +10,7 @@ import { catalogRoutes } from './catalog.routes.js';
 import { importsProjection } from './imports.projection.js';
 
 export { addCaptionTrack, captionOf, captionsOf } from './captions.service.js';
-export type { CaptionRow, VideoRow } from './catalog.projection.js';
+export type { CaptionRow, HlsLadder, VideoRow } from './catalog.projection.js';
 export { findVideo, hlsLadderOf, toVideoEntity, type VideoEntity, viewCountOf } from './catalog.queries.js';
 export { videoIdParam, videoParams } from './catalog.routes.js';
 export { findImport } from './imports.projection.js';

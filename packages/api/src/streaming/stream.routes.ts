@@ -12,7 +12,7 @@
 import { streamInfoSchema, viewAnswerSchema } from '@members/ui/api/schemas';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { captionOf, hlsLadderOf, type VideoRow, videoIdParam, videoParams } from '../catalog/index.js';
+import { captionOf, type HlsLadder, hlsLadderOf, type VideoRow, videoIdParam, videoParams } from '../catalog/index.js';
 import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
@@ -41,9 +41,9 @@ export const watermarkFor = (viewer: { id: string; email: string }) => `${viewer
  * The progressive file this viewer gets (pure): the original for an admin; for a member the
  * progressive MP4 of the tallest rendition within their cap, or none.
  */
-export function progressiveFileFor(video: VideoRow, viewer: Pick<Viewer, 'role'>, maxHeight: number): StreamFile | null {
+export function progressiveFileFor(ladder: HlsLadder | null, viewer: Pick<Viewer, 'role'>, maxHeight: number): StreamFile | null {
   if (viewer.role === 'admin') return 'original';
-  const fits = (hlsLadderOf(video)?.renditions ?? []).filter((r) => r.progressive && r.height <= maxHeight);
+  const fits = (ladder?.renditions ?? []).filter((r) => r.progressive && r.height <= maxHeight);
   const tallest = fits.sort((a, b) => b.height - a.height)[0];
   return tallest ? (tallest.name as StreamFile) : null;
 }
@@ -93,11 +93,10 @@ export const streamRoutes: Routes = (api, ctx) => {
   });
 
   /** The adaptive stream once the ladder exists: the master lists only what this viewer may watch. */
-  function adaptiveStream(video: VideoRow, viewer: Viewer, maxHeight: number) {
+  function adaptiveStream(video: VideoRow, ladder: HlsLadder | null, viewer: Viewer, maxHeight: number) {
     const { query } = signHlsGrant(ctx, video.id, viewer.id, maxHeight);
     const tracks = JSON.parse(video.captions ?? '[]') as { language: string; label: string }[];
     const captions = tracks.map((t) => ({ ...t, url: `${captionPath(video.id, t.language)}?${query}` }));
-    const ladder = hlsLadderOf(video);
     if (!ladder) return { hlsUrl: null, previewsUrl: null, qualities: [] as string[], captions };
     return {
       captions,
@@ -111,11 +110,12 @@ export const streamRoutes: Routes = (api, ctx) => {
     const { video, viewer } = decisionOf(c);
     // The viewer's plan caps renditions: without a ladder there is none to cap (a member gets no
     // progressive file, an admin the original, no HLS), so the plan is not read.
-    const maxHeight = hlsLadderOf(video) ? await renditionEntitlement(ctx, video, viewer) : 0;
-    const file = progressiveFileFor(video, viewer, maxHeight);
+    const ladder = hlsLadderOf(video);
+    const maxHeight = ladder ? await renditionEntitlement(ctx, video, viewer) : 0;
+    const file = progressiveFileFor(ladder, viewer, maxHeight);
     const signed = file ? signStreamPath(ctx, video.id, viewer.id, file) : null;
     c.header('Cache-Control', 'private, no-store');
-    const hls = adaptiveStream(video, viewer, maxHeight);
+    const hls = adaptiveStream(video, ladder, viewer, maxHeight);
     // Every URL handed out here expires together (STREAM_URL_TTL_SECONDS from now). Same-origin paths,
     // never an absolute URL: nothing here follows the request's Host or X-Forwarded-Host, and the page's
     // CSP (`'self'`) allows them whatever address it was loaded from.
