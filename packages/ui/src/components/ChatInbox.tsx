@@ -80,7 +80,7 @@ export function ChatInbox({ client, live }: ChatInboxProps) {
     },
     live,
     // A socket just opened: what came before it was not pushed to it.
-    () => void qc.invalidateQueries({ queryKey: ['admin', 'chat'] }),
+    () => void qc.invalidateQueries({ queryKey: chatKeys.inbox }),
   );
 
   return (

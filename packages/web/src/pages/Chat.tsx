@@ -25,7 +25,7 @@ export default function Chat() {
     },
     loggedIn && !admin,
     // A socket just opened: a reply that came before it was not pushed to it.
-    () => void qc.invalidateQueries({ queryKey: ['chat'] }),
+    () => void qc.invalidateQueries({ queryKey: chatKeys.member }),
   );
 
   const unread = status.data?.unread ?? 0;

@@ -19,7 +19,7 @@ export function useUnreadConversations(desktop: DesktopApi, api: ApiClient): num
   useEffect(
     () =>
       desktop.chat.onState((s) => {
-        if (s.status === 'live') void qc.invalidateQueries({ queryKey: ['admin', 'chat'] });
+        if (s.status === 'live') void qc.invalidateQueries({ queryKey: chatKeys.inbox });
       }),
     [desktop, qc],
   );

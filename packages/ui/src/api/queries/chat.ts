@@ -3,6 +3,10 @@ import { queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '../client';
 
 export const chatKeys = {
+  /** Every query of the member's chat (their thread and status). */
+  member: ['chat'] as const,
+  /** Every query of the admins' inbox (the conversations and each thread). */
+  inbox: ['admin', 'chat'] as const,
   messages: ['chat', 'messages'] as const,
   status: ['chat', 'status'] as const,
   conversations: ['admin', 'chat', 'conversations'] as const,
