@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { fmt, median } from '../bench/lib/report.mjs';
 import { BENCH_NEEDS, ensureSystemPackages, must, pnpm, run } from './lib.mjs';
 
 const TOLERANCE = 0.1;
@@ -112,12 +113,6 @@ function loadRows({ seconds, members, total }, rowsFile) {
     fs.appendFileSync(rowsFile, `${JSON.stringify(row)}\n`);
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const fmt = (n) => (Math.abs(n) >= 100 ? Math.round(n).toLocaleString('en-US') : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
 /** A rate (`req/s`) is better higher; anything else (ms, MiB, s) better lower. */
 const higherIsBetter = (unit) => /\/s$/.test(unit);
 
