@@ -4,6 +4,7 @@
  * cut, cropped a few pixels, scaled to 640×360 and re-encoded at CRF 28. Each copy names its
  * member; a copy of the unmarked upload and a 10 s copy name no one; the two members' streams
  * differ by ≥ 42 dB PSNR; and 200 random codes never match any copy's bits (docs/leak-tracing.md).
+ * A harder copy — 5 % cropped each way, brighter, more contrast, CRF 32 — still names its member.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -135,6 +136,19 @@ forEachStore('leak tracing', (kind) => {
       console.log(`[forensics] ${describeIdentification(r)}`);
       expect(r).toMatchObject({ kind: 'identified', videoId, memberId: members[i]?.id, email: members[i]?.email });
     }
+  }, 300_000);
+
+  it('a harder copy (5 % cropped each way, brighter, more contrast, CRF 32) still names its member', async () => {
+    if (kind !== 'sqlite') return; // the detector's arithmetic, whatever the store: once is enough
+    const out = path.join(fixtures, `hard-${kind}.mp4`);
+    await ffmpeg([
+      ...['-ss', '10.3', '-i', saved[0] as string, '-t', '75'],
+      ...['-vf', 'crop=iw*0.95:ih*0.95:iw*0.02:ih*0.03,scale=640:360,eq=contrast=1.1:brightness=0.03'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '32', '-an', out],
+    ]);
+    const r = await identifyCopy(server.ctx, out, { videoId });
+    console.log(`[forensics] harder copy: ${describeIdentification(r)}`);
+    expect(r).toMatchObject({ kind: 'identified', memberId: members[0]?.id });
   }, 300_000);
 
   it('a copy of the unmarked upload names no one; a 10 s copy is too short and never names anyone', async () => {
