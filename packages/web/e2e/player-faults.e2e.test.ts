@@ -9,8 +9,11 @@
  * - a key that answers late (a loaded machine): playback waits for it and then shows the frame, and
  *   the slow request is what a bench sees, not an error;
  * - a key that fails with 500 twice: hls.js retries (up to 8 times, 1 s more each time: ~36 s
- *   before it gives up, longer than the bench's 30 s wait), each failure reported as it happens.
+ *   before it gives up, longer than the bench's 30 s wait), each failure reported as it happens;
+ * - segments and the file answering noise: 'Playback failed', where hls.js alone may retry or skip
+ *   what it cannot parse without a fatal error and leave a black frame for ever.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -145,4 +148,25 @@ describe('the player when a stream fetch fails', () => {
     expect(seen.filter((p) => p.fatal)).toEqual([]);
     await page.close();
   });
+
+  it("segments and the file answering noise: 'Playback failed', every time, not a silent black frame", async () => {
+    // hls.js does not always give up on fragments it cannot parse: before GIVE_UP_MS (adaptiveSource.ts),
+    // 4 of 6 such streams sat silent for ever. Three tries, each with fresh noise of each segment's size.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const page = await memberPage();
+      const noise = async (route: import('playwright-core').Route) => {
+        const real = await route.fetch();
+        await route.fulfill({ response: real, body: randomBytes((await real.body()).length) });
+      };
+      await page.route(/\/api\/hls\/[^/]+\/segments\//, noise);
+      await page.route(/\/api\/media\/videos\//, noise);
+      await openPlayer(page);
+      const alert = page.getByRole('dialog').getByRole('alert');
+      await alert.getByRole('heading', { name: 'Playback failed' }).waitFor({ timeout: T });
+      const seen = await problems(page);
+      expect(seen).toContainEqual(expect.objectContaining({ engine: 'hls.js', fatal: true }));
+      expect(seen).toContainEqual(expect.objectContaining({ engine: 'progressive', fatal: true }));
+      await page.close();
+    }
+  }, 120_000);
 });

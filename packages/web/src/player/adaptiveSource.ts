@@ -55,6 +55,10 @@ export interface StreamProblem {
   path?: string;
 }
 
+/** After hls.js's first problem, how long the player waits for a frame before giving up on hls.js (see attachStream). */
+export const GIVE_UP_MS = 10_000;
+const HAVE_CURRENT_DATA = 2;
+
 const MEDIA_ERRORS = ['', 'MEDIA_ERR_ABORTED', 'MEDIA_ERR_NETWORK', 'MEDIA_ERR_DECODE', 'MEDIA_ERR_SRC_NOT_SUPPORTED'];
 
 function reporter(video: HTMLVideoElement, cb: AdaptiveCallbacks) {
@@ -131,6 +135,46 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
     cb.onQualities?.(hls.levels.map((l, index) => ({ index, height: l.height, name: `${l.height}p` })).sort((a, b) => b.height - a.height));
   });
   hls.on(Hls.Events.LEVEL_SWITCHED, (_e, data) => cb.onLevel?.(hls.levels[data.level]?.height ?? null));
+  // hls.js gives up on a stream it cannot decode only sometimes: it may retry or skip fragments it
+  // cannot parse (a damaged segment, noise where a segment should be) without ever raising a fatal
+  // error, or leave a decode error on the <video> unanswered — measured in Chromium, 4 of 6 such
+  // streams sat silent with no frame. So a media error on the element counts as hls.js's own, and
+  // GIVE_UP_MS after the first problem with still no frame to show, hls.js is given up on like after
+  // a fatal error: the progressive file, then 'Playback failed' if that cannot play either.
+  let giveUpTimer: ReturnType<typeof setTimeout> | undefined;
+  const release = () => {
+    clearTimeout(giveUpTimer);
+    video.removeEventListener('error', onVideoError);
+  };
+  const giveUp = (details: string) => {
+    if (destroyed) return;
+    destroyed = true;
+    release();
+    hls.destroy();
+    cb.onFallback?.(details);
+    fallback = progressive(video, stream, cb);
+  };
+  const mediaError = (details: string) => {
+    if (recovered) return giveUp(details);
+    recovered = true;
+    hls.recoverMediaError();
+  };
+  function onVideoError() {
+    const code = video.error?.code;
+    if (destroyed || (code !== 3 && code !== 4)) return;
+    const details = MEDIA_ERRORS[code] as string;
+    report({ engine: 'hls.js', fatal: recovered, details });
+    mediaError(details);
+  }
+  video.addEventListener('error', onVideoError);
+  const watchForFrame = () => {
+    if (giveUpTimer !== undefined) return;
+    giveUpTimer = setTimeout(() => {
+      if (destroyed || video.readyState >= HAVE_CURRENT_DATA) return;
+      report({ engine: 'hls.js', fatal: true, details: 'noFrameAfterErrors' });
+      giveUp('noFrameAfterErrors');
+    }, GIVE_UP_MS);
+  };
   hls.on(Hls.Events.ERROR, (_e, data) => {
     if (destroyed) return;
     const status = data.response?.code;
@@ -141,16 +185,10 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
       ...(status ? { status } : {}),
       path: pathOf(data.url ?? data.frag?.url ?? data.context?.url),
     });
+    if (video.readyState < HAVE_CURRENT_DATA) watchForFrame();
     if (!data.fatal) return;
-    if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !recovered) {
-      recovered = true;
-      hls.recoverMediaError();
-      return;
-    }
-    destroyed = true;
-    hls.destroy();
-    cb.onFallback?.(data.details);
-    fallback = progressive(video, stream, cb);
+    if (data.type === Hls.ErrorTypes.MEDIA_ERROR) return mediaError(data.details);
+    giveUp(data.details);
   });
   hls.loadSource(stream.hlsUrl);
   hls.attachMedia(video);
@@ -164,6 +202,7 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
       fallback?.destroy();
       if (destroyed) return;
       destroyed = true;
+      release();
       hls.destroy();
     },
   };
