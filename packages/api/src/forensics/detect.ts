@@ -1,9 +1,9 @@
 /**
  * Reading the A/B mark out of a copy (pure): the copy and the video's two marked variants are
  * decoded to small grayscale frames (FRAME_WIDTH×FRAME_HEIGHT, FRAME_RATE per second, see
- * transcode/watermarkVariants.ts); the copy is aligned in time against the variants' mean, its crop and scaling are
- * found (fitGeometry), then each segment the copy covers is read as A or B from the sign of the
- * mark pattern's share in what the copy holds.
+ * transcode/watermarkVariants.ts); the copy is aligned in time against the variants' mean, its
+ * crop and scaling are found (fitGeometry), then each segment the copy covers is read as A or B
+ * from the sign of the mark pattern's share in what the copy holds.
  *
  * Per frame, the copy `c` is fitted by weighted least squares as `α·m + β + γ·p`, where `m = (A+B)/2`
  * is the reference frame without the mark and `p` the mark itself (the pattern's formula at 64×36),

@@ -41,12 +41,18 @@ async function sourceClip(): Promise<string> {
   return file;
 }
 
-/** A leak: `seconds` from `start`, cropped by a few pixels, scaled to 640×360, CRF 28. */
-async function leak(input: string, name: string, start: number, seconds: number): Promise<string> {
+/** A leak: `seconds` from `start`, by default cropped by a few pixels, scaled to 640×360, CRF 28. */
+async function leak(
+  input: string,
+  name: string,
+  start: number,
+  seconds: number,
+  { filter = 'crop=iw-6:ih-4:3:2,scale=640:360', crf = 28 } = {},
+): Promise<string> {
   const out = path.join(fixtures, name);
   await ffmpeg([
     ...['-ss', String(start), '-i', input, '-t', String(seconds)],
-    ...['-vf', 'crop=iw-6:ih-4:3:2,scale=640:360', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '28', '-an', out],
+    ...['-vf', filter, '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', String(crf), '-an', out],
   ]);
   return out;
 }
@@ -140,12 +146,10 @@ forEachStore('leak tracing', (kind) => {
 
   it('a harder copy (5 % cropped each way, brighter, more contrast, CRF 32) still names its member', async () => {
     if (kind !== 'sqlite') return; // the detector's arithmetic, whatever the store: once is enough
-    const out = path.join(fixtures, `hard-${kind}.mp4`);
-    await ffmpeg([
-      ...['-ss', '10.3', '-i', saved[0] as string, '-t', '75'],
-      ...['-vf', 'crop=iw*0.95:ih*0.95:iw*0.02:ih*0.03,scale=640:360,eq=contrast=1.1:brightness=0.03'],
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '32', '-an', out],
-    ]);
+    const out = await leak(saved[0] as string, `hard-${kind}.mp4`, 10.3, 75, {
+      filter: 'crop=iw*0.95:ih*0.95:iw*0.02:ih*0.03,scale=640:360,eq=contrast=1.1:brightness=0.03',
+      crf: 32,
+    });
     const r = await identifyCopy(server.ctx, out, { videoId });
     console.log(`[forensics] harder copy: ${describeIdentification(r)}`);
     expect(r).toMatchObject({ kind: 'identified', memberId: members[0]?.id });

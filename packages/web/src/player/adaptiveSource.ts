@@ -57,7 +57,6 @@ export interface StreamProblem {
 
 /** After hls.js's first problem, how long the player waits for a frame before giving up on hls.js (see attachStream). */
 export const GIVE_UP_MS = 10_000;
-const HAVE_CURRENT_DATA = 2;
 
 const MEDIA_ERRORS = ['', 'MEDIA_ERR_ABORTED', 'MEDIA_ERR_NETWORK', 'MEDIA_ERR_DECODE', 'MEDIA_ERR_SRC_NOT_SUPPORTED'];
 
@@ -161,7 +160,7 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
   };
   function onVideoError() {
     const code = video.error?.code;
-    if (destroyed || (code !== 3 && code !== 4)) return;
+    if (destroyed || (code !== MediaError.MEDIA_ERR_DECODE && code !== MediaError.MEDIA_ERR_SRC_NOT_SUPPORTED)) return;
     const details = MEDIA_ERRORS[code] as string;
     report({ engine: 'hls.js', fatal: recovered, details });
     mediaError(details);
@@ -170,7 +169,7 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
   const watchForFrame = () => {
     if (giveUpTimer !== undefined) return;
     giveUpTimer = setTimeout(() => {
-      if (destroyed || video.readyState >= HAVE_CURRENT_DATA) return;
+      if (destroyed || video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) return;
       report({ engine: 'hls.js', fatal: true, details: 'noFrameAfterErrors' });
       giveUp('noFrameAfterErrors');
     }, GIVE_UP_MS);
@@ -185,7 +184,7 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
       ...(status ? { status } : {}),
       path: pathOf(data.url ?? data.frag?.url ?? data.context?.url),
     });
-    if (video.readyState < HAVE_CURRENT_DATA) watchForFrame();
+    if (video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA) watchForFrame();
     if (!data.fatal) return;
     if (data.type === Hls.ErrorTypes.MEDIA_ERROR) return mediaError(data.details);
     giveUp(data.details);
