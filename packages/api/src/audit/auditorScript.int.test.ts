@@ -22,6 +22,8 @@ import type { Db } from '../db/types.js';
 import { verifyChain } from './verifyChain.js';
 
 const run = promisify(execFile);
+/** Only a hang: a PostgreSQL case starts the CLI (tsx) once, which takes seconds on a loaded two-core machine. */
+const HANG = 180_000;
 const ROOT = path.resolve(__dirname, '../../../..');
 
 /** The doc's one ```python block, as the auditor copies it. */
@@ -106,7 +108,7 @@ forEachStore("docs/audit.md's Python verifier", (kind) => {
     } finally {
       await db.close();
     }
-  }, 120_000);
+  }, HANG);
   afterAll(async () => {
     await server?.store.cleanup();
     if (work) fs.rmSync(work, { recursive: true, force: true });
@@ -130,25 +132,33 @@ forEachStore("docs/audit.md's Python verifier", (kind) => {
     return target;
   }
 
-  it('reports the chain valid, with the same event count and head hash as the product', async () => {
-    expect(head.events).toBeGreaterThanOrEqual(10);
-    const r = await python(script, await auditorsFile('intact'));
-    expect(r).toEqual({ code: 0, out: `OK: ${head.events} events, head ${head.hash}` });
-  }, 60_000);
+  it(
+    'reports the chain valid, with the same event count and head hash as the product',
+    async () => {
+      expect(head.events).toBeGreaterThanOrEqual(10);
+      const r = await python(script, await auditorsFile('intact'));
+      expect(r).toEqual({ code: 0, out: `OK: ${head.events} events, head ${head.hash}` });
+    },
+    HANG,
+  );
 
-  it('reports a break at the position of one edited field (a verified payment’s amount)', async () => {
-    const db = openDb();
-    try {
-      const row = await db.get<{ data: string }>('SELECT data FROM events WHERE position = ?', [verifiedAt]);
-      expect(row?.data).toContain('"amountSats":500000');
-      await db.run('UPDATE events SET data = ? WHERE position = ?', [
-        String(row?.data).replace('"amountSats":500000', '"amountSats":900000'),
-        verifiedAt,
-      ]);
-    } finally {
-      await db.close();
-    }
-    const r = await python(script, await auditorsFile('tampered'));
-    expect(r).toEqual({ code: 1, out: `BROKEN at position ${verifiedAt}` });
-  }, 60_000);
+  it(
+    'reports a break at the position of one edited field (a verified payment’s amount)',
+    async () => {
+      const db = openDb();
+      try {
+        const row = await db.get<{ data: string }>('SELECT data FROM events WHERE position = ?', [verifiedAt]);
+        expect(row?.data).toContain('"amountSats":500000');
+        await db.run('UPDATE events SET data = ? WHERE position = ?', [
+          String(row?.data).replace('"amountSats":500000', '"amountSats":900000'),
+          verifiedAt,
+        ]);
+      } finally {
+        await db.close();
+      }
+      const r = await python(script, await auditorsFile('tampered'));
+      expect(r).toEqual({ code: 1, out: `BROKEN at position ${verifiedAt}` });
+    },
+    HANG,
+  );
 });
