@@ -13,6 +13,14 @@ import type { registrationRequestSchema } from '../api/schemas/identity';
 export const MIN_AGE = 18;
 export const MIN_PASSWORD_LENGTH = 8;
 
+/**
+ * A password's length in characters, each Unicode code point counted once (NIST SP 800-63B
+ * §5.1.1.2), as zod's `min`/`max` count on the API's other password fields: an emoji is one
+ * character, not the two UTF-16 units `string.length` counts.
+ * @example passwordLength('😀😀') // 2
+ */
+export const passwordLength = (password: string): number => Array.from(password).length;
+
 /** The spec's words, exactly (§5), plus the two checks the server adds beyond the spec. */
 export const REGISTRATION_MESSAGES = {
   fieldsRequired: 'All fields are required',
@@ -102,7 +110,7 @@ function check(input: RegistrationPayload, today: Date, browser?: { confirmPassw
   const dateOfBirth = input.dateOfBirth?.trim() ?? '';
   const fail = (message: string): Checked => ({ ok: false, message });
   if (!email || !password || !firstName || !lastName) return fail(REGISTRATION_MESSAGES.fieldsRequired);
-  if (password.length < MIN_PASSWORD_LENGTH) return fail(REGISTRATION_MESSAGES.passwordTooShort);
+  if (passwordLength(password) < MIN_PASSWORD_LENGTH) return fail(REGISTRATION_MESSAGES.passwordTooShort);
   if (browser && password !== browser.confirmPassword) return fail(REGISTRATION_MESSAGES.passwordsDiffer);
   if (!dateOfBirth) return fail(REGISTRATION_MESSAGES.dateOfBirthRequired);
   const age = ageOn(dateOfBirth, today);

@@ -3,7 +3,7 @@
  * (with `?token=`) it sets the new password.
  */
 import { Alert, Button, FormField, PasswordField } from '@members/ui';
-import { MIN_PASSWORD_LENGTH, REGISTRATION_MESSAGES } from '@members/ui/registration';
+import { MIN_PASSWORD_LENGTH, passwordLength, REGISTRATION_MESSAGES } from '@members/ui/registration';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { api } from '../../app/api';
@@ -60,7 +60,7 @@ function SetNewPassword({ token }: { token: string }) {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (password.length < MIN_PASSWORD_LENGTH) return setError(REGISTRATION_MESSAGES.passwordTooShort);
+    if (passwordLength(password) < MIN_PASSWORD_LENGTH) return setError(REGISTRATION_MESSAGES.passwordTooShort);
     if (password !== confirm) return setError('Passwords do not match');
     setBusy(true);
     setError(null);
