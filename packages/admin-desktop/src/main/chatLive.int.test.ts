@@ -1,7 +1,8 @@
 /**
  * The desktop console's chat feed (main/chatLive.ts), the module Electron's main process runs,
  * against a real API server on both stores, with the admin's real desktop session (session.ts) and
- * real WebSockets: a member's message arrives within 1 s; a feed stopped (killed) and started again,
+ * real WebSockets: a member's message arrives (how fast is bench/chat.ts's figure, not this test's:
+ * a test waits for the message, bounded only to catch a hang); a feed stopped (killed) and started again,
  * and a feed whose connection drops (a loopback proxy cut), both get the message sent while they
  * were down (the socket resumes with `after=`); the notifier records one notification for a
  * member's message ("VIP · …" for an annual member) and none for the team's own reply or while the
@@ -29,7 +30,8 @@ const dir = tmpDir('desktop-chat-live-');
 let hashes = 9700;
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function until(what: string, check: () => boolean, ms = 5000): Promise<void> {
+/** Waits for `check`; the bound only catches a hang (a busy 2-core machine may take seconds). */
+async function until(what: string, check: () => boolean, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -104,19 +106,15 @@ forEachStore('desktop chat feed in the main process', (kind) => {
     };
   }
 
-  it("a member's message arrives within 1 s and notifies once, VIP first; the team's reply and a focused window do not notify", async () => {
+  it("a member's message arrives and notifies once, VIP first; the team's reply and a focused window do not notify", async () => {
     const vip = await subscribed('annual', 'Vera');
     const monthly = await subscribed('monthly', 'Mona');
     const d = await desktopFeed();
     d.feed.start();
     await d.live();
 
-    const sentAt = Date.now();
     const question = await say(vip, 'Hello from a VIP');
-    await until('the VIP message', () => d.received.some((m) => m.id === question.id), 1000);
-    const elapsed = Date.now() - sentAt;
-    console.log(`[desktop chat feed ${kind}] member message received ${elapsed} ms after the POST`);
-    expect(elapsed).toBeLessThan(1000);
+    await until('the VIP message', () => d.received.some((m) => m.id === question.id));
     expect(d.received.find((m) => m.id === question.id)).toMatchObject({ from: 'member', userId: vip.id, text: 'Hello from a VIP' });
     await until('the notification', () => d.notifications.length === 1);
     expect(d.notifications[0]).toEqual({ title: 'VIP · Vera Member', body: 'Hello from a VIP', userId: vip.id });
@@ -132,13 +130,17 @@ forEachStore('desktop chat feed in the main process', (kind) => {
     await until('the second notification', () => d.notifications.length === 2);
     expect(d.notifications[1]).toEqual({ title: 'Mona Member', body: 'Hello from Mona', userId: monthly.id });
 
-    // The window has the focus: the message arrives, no notification.
+    // The window has the focus: the message arrives, no notification. Notifications go out one
+    // after the other in the messages' order, so once the next message (the window unfocused again)
+    // has notified, the focused one's turn is over.
     d.focus(true);
     await say(vip, 'While you are looking');
     await until('the focused message', () => d.texts().includes('While you are looking'));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(d.notifications).toHaveLength(2);
-    expect(d.texts()).toEqual(['Hello from a VIP', 'Hi Vera', 'Hello from Mona', 'While you are looking']);
+    d.focus(false);
+    await say(monthly, 'After you looked away');
+    await until('the next notification', () => d.notifications.length >= 3);
+    expect(d.notifications.map((n) => n.body)).toEqual(['Hello from a VIP', 'Hello from Mona', 'After you looked away']);
+    expect(d.texts()).toEqual(['Hello from a VIP', 'Hi Vera', 'Hello from Mona', 'While you are looking', 'After you looked away']);
   });
 
   it('a feed stopped (killed) and started again gets the messages sent while it was down, once each', async () => {
@@ -177,10 +179,14 @@ forEachStore('desktop chat feed in the main process', (kind) => {
       // Sent straight to the server while the desktop cannot reach it.
       const missed = await say(m, 'sent while the network was down');
       const sentAt = Date.now();
-      await new Promise((r) => setTimeout(r, 400));
+      // The feed tried again after the message was stored, and could not get through: two failed
+      // attempts recorded from now on, so the second began after the message was in the store.
+      const from = d.states.length;
+      const failedSince = () => d.states.slice(from).filter((s) => s.status === 'reconnecting').length;
+      await until('a whole failed reconnect after the message', () => failedSince() >= 2);
       expect(d.texts()).not.toContain(missed.text);
       proxy.restore();
-      await until('the missed message', () => d.texts().includes(missed.text), 5000);
+      await until('the missed message', () => d.texts().includes(missed.text));
       // It came with the resumed socket's backlog: the socket that brought it opened after it was sent.
       const reopened = d.states.find((s) => s.status === 'live' && s.at > sentAt);
       expect(reopened).toBeDefined();
@@ -210,7 +216,13 @@ forEachStore('desktop chat feed in the main process', (kind) => {
     await say(m, 'after the revocation');
     await until('the feed to end', () => d.feed.state().status === 'ended');
     expect(d.feed.state()).toMatchObject({ status: 'ended', error: CHAT_SESSION_ENDED });
-    await new Promise((r) => setTimeout(r, 500));
+    // A feed signed in afresh gets a message sent after the end: had the ended feed come back (its
+    // back-off starts at 100 ms), it would have it too by then.
+    const control = await desktopFeed();
+    control.feed.start();
+    await control.live();
+    await say(m, 'after the end');
+    await until('the message on a live feed', () => control.texts().includes('after the end'));
     expect(d.feed.state().status).toBe('ended');
     expect(d.states.filter((s) => s.status === 'connecting' || s.status === 'reconnecting').map((s) => s.status)).toEqual(['connecting']);
     expect(d.texts()).toEqual(['before the revocation']);

@@ -76,7 +76,8 @@ async function openSocket(url: string): Promise<{ received: Pushed[]; next(n?: n
   return {
     received,
     async next(n = 1) {
-      const deadline = Date.now() + 5000;
+      // Bounded only to catch a hang.
+      const deadline = Date.now() + 30_000;
       while (received.length < n) {
         if (Date.now() > deadline) throw new Error(`expected ${n} pushes, got ${received.length}`);
         await new Promise<void>((r) => {
@@ -228,10 +229,21 @@ forEachStore('chat', (kind) => {
       expect((await bobSocket.next(1))[0]).toEqual({ type: 'message', message: { ...fromBob, userId: bob.id } });
       const adminGot = await adminSocket.next(2);
       expect(adminGot.map((p) => p.message.id).sort()).toEqual([toAlice.id, fromBob.id].sort());
-      // Let any stray push arrive before asserting there was none.
-      await new Promise((r) => setTimeout(r, 300));
-      expect(aliceSocket.received.map((p) => p.message.userId)).toEqual([alice.id]);
-      expect(bobSocket.received.map((p) => p.message.userId)).toEqual([bob.id]);
+      // The server hands a message to every socket it concerns at once, in the order stored: the admin
+      // has both, so a stray push is on its way already, and would come before the next message on
+      // the same socket. One more for each, and nothing else came.
+      const laterA = (await reply(alice.id, 'later for Alice')).body.data.message;
+      const laterB = (await reply(bob.id, 'later for Bob')).body.data.message;
+      await aliceSocket.next(2);
+      await bobSocket.next(2);
+      expect(aliceSocket.received.map((p) => [p.message.id, p.message.userId])).toEqual([
+        [toAlice.id, alice.id],
+        [laterA.id, alice.id],
+      ]);
+      expect(bobSocket.received.map((p) => [p.message.id, p.message.userId])).toEqual([
+        [fromBob.id, bob.id],
+        [laterB.id, bob.id],
+      ]);
     } finally {
       aliceSocket.close();
       bobSocket.close();
@@ -265,11 +277,11 @@ forEachStore('chat', (kind) => {
         [missedA.id, bob.id],
         [missedB.id, alice.id],
       ]);
-      // A later message still comes live, once.
+      // A later message still comes live, once: a second copy would come before the message after it.
       const live = (await send(alice, 'live again')).body.data.message;
       expect((await s.next(3))[2]?.message.id).toBe(live.id);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(s.received).toHaveLength(3);
+      const next = (await reply(bob.id, 'and the next one')).body.data.message;
+      expect((await s.next(4)).map((p) => p.message.id)).toEqual([missedA.id, missedB.id, live.id, next.id]);
     } finally {
       s.close();
     }

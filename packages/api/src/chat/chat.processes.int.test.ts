@@ -1,8 +1,9 @@
 /**
  * Two API processes on one PostgreSQL (issue 30 item 3): this test's server (A) and a real child
  * server (B, `main.ts` as an operator runs it). A ticket issued by A opens a member's socket on B;
- * a reply the admin posts through A reaches it within a second (LISTEN/NOTIFY, read back from the
- * read model), another member's message never does; a message acknowledged by B survives B's kill.
+ * a reply the admin posts through A reaches it (LISTEN/NOTIFY, read back from the read model; how
+ * fast is bench/chat.ts's fan-out figure, not this test's), another member's message never does; a
+ * message acknowledged by B survives B's kill.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, killHard, launchServer } from '../../test/childServer.js';
@@ -38,7 +39,7 @@ describePg('chat across two API processes on PostgreSQL (needs TEST_DATABASE_URL
     return m;
   }
 
-  it("pushes a reply posted through A to the member's socket on B within a second, and never another member's message", async () => {
+  it("pushes a reply posted through A to the member's socket on B, and never another member's message", async () => {
     const alice = await subscribed();
     const bob = await subscribed();
     const ticket = (await kit.api.post('/chat/ticket', undefined, alice.token)).body.data.ticket as string;
@@ -54,24 +55,26 @@ describePg('chat across two API processes on PostgreSQL (needs TEST_DATABASE_URL
       ws.addEventListener('error', () => reject(new Error('socket on B failed')));
     });
     try {
-      const latencies: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const arrived = new Promise<number>((resolve) => {
-          onMessage = () => resolve(performance.now());
+      const replies: string[] = [];
+      // Six replies, each after one of Bob's messages but the first: B pushes in the order the
+      // messages were stored (one LISTEN connection, NOTIFY at commit), so a message of Bob's pushed
+      // to Alice by mistake would come before the reply that follows it.
+      for (let i = 0; i < 6; i++) {
+        // Bounded only to catch a hang (bench/chat.ts measures how fast).
+        let hang: NodeJS.Timeout | undefined;
+        const arrived = new Promise<void>((resolve, reject) => {
+          onMessage = resolve;
+          hang = setTimeout(() => reject(new Error(`reply ${i} was not pushed`)), 30_000);
         });
-        const t0 = performance.now();
         const r = await kit.api.post(`/admin/chat/conversations/${alice.id}/messages`, { text: `reply ${i}` }, kit.admin);
         expect(r.status).toBe(201);
-        const t1 = await Promise.race([arrived, new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 1000))]);
-        latencies.push(t1 - t0);
+        replies.push(r.body.data.message.id);
+        await arrived.finally(() => clearTimeout(hang));
         expect(received.at(-1)?.message).toMatchObject({ id: r.body.data.message.id, userId: alice.id, text: `reply ${i}` });
         // Bob's message goes through A too: it must not reach Alice's socket.
-        expect((await kit.api.post('/chat/messages', { text: `bob ${i}` }, bob.token)).status).toBe(201);
+        if (i < 5) expect((await kit.api.post('/chat/messages', { text: `bob ${i}` }, bob.token)).status).toBe(201);
       }
-      await new Promise((r) => setTimeout(r, 300));
-      console.log(`[chat A→B] post-to-push latency ms: ${latencies.map((l) => l.toFixed(1)).join(', ')}`);
-      for (const l of latencies) expect(l).toBeLessThan(1000);
-      expect(received.map((p) => p.message.userId)).toEqual(Array(5).fill(alice.id));
+      expect(received.map((p) => p.message.id)).toEqual(replies);
     } finally {
       ws.close();
     }

@@ -56,7 +56,26 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       const la: Leadership = await electLeader(a, { work: work('a'), retryMs: 200 });
       const lb: Leadership = await electLeader(b, { work: work('b'), retryMs: 200 });
       expect([la.isLeader(), lb.isLeader()]).toEqual([true, false]);
-      await new Promise((r) => setTimeout(r, 600));
+      // The follower tries again every 200 ms, refused while `a` holds the lock: wait until its leader
+      // connection (the one not holding the lock) has finished two more statements, then look.
+      const observer = new pg.Client({ connectionString: store.env.DATABASE_URL });
+      await observer.connect();
+      const followerDone = async () =>
+        (
+          await observer.query<{ at: Date }>(
+            `SELECT state_change AS at FROM pg_stat_activity
+             WHERE application_name = 'members-leader' AND datname = current_database() AND state = 'idle'
+               AND pid NOT IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND granted)`,
+            [LEADER_LOCK_KEY],
+          )
+        ).rows[0]?.at.getTime();
+      const statements = new Set<number>();
+      for (const hang = Date.now() + 30_000; statements.size < 3 && Date.now() < hang; await new Promise((r) => setTimeout(r, 20))) {
+        const at = await followerDone();
+        if (at) statements.add(at);
+      }
+      await observer.end();
+      expect(statements.size).toBe(3);
       expect(running).toEqual({ a: 1, b: 0 });
 
       // End the leader's session from outside, as PostgreSQL does when its process dies. `a` is
