@@ -1,7 +1,7 @@
 /**
  * Reads deploy/'s Compose files the way `docker compose -f A -f B config` would, for the checks in
- * deployCompose.unit.test.ts (no container engine here): `${VAR}`, `${VAR:-default}` and
- * `${VAR:?message}` from the operator's variables, YAML merge keys, and Compose's merge of several
+ * deployCompose.unit.test.ts (no container engine here): `${VAR}`, `${VAR:-default}`, `${VAR-default}`,
+ * `${VAR:?message}`, `${VAR?message}` and `$$` from the operator's variables (`interpolateCompose`), YAML merge keys, and Compose's merge of several
  * files (mappings merged, sequences appended, `volumes` replaced by container path, `command`
  * replaced, `!override` replacing the whole value).
  */
@@ -52,17 +52,30 @@ export function readEnvFile(file: string): Record<string, string> {
 export const referencedVariables = (file: string) =>
   new Set([...fs.readFileSync(path.join(DEPLOY, file), 'utf8').matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] as string));
 
-function interpolate(value: unknown, vars: Record<string, string>): unknown {
+/**
+ * Compose's interpolation of one value (https://docs.docker.com/compose/compose-file/12-interpolation/):
+ * `${VAR}` (empty when unset), `${VAR:-default}` (unset or empty) and `${VAR-default}` (unset only),
+ * `${VAR:?message}` refusing when unset or empty and `${VAR?message}` when unset only, and `$$` for
+ * a literal `$`. A refusal is worded as `docker compose config` words it, after the value's path.
+ * @example interpolateCompose({ db: '${PW:?set PW}' }, {}) // throws 'error while interpolating db: required variable PW is missing a value: set PW'
+ */
+export function interpolateCompose(value: unknown, vars: Record<string, string | undefined>, at = ''): unknown {
   if (typeof value === 'string')
-    return value.replace(/\$\{([A-Z][A-Z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (_, name: string, op: string | undefined, arg: string) => {
-      const v = vars[name];
-      const unset = op?.startsWith(':') ? !v : v === undefined;
-      if (op?.endsWith('?') && unset) throw new Error(`${name}: ${arg}`);
-      if (op?.endsWith('-') && unset) return arg;
-      return v ?? '';
-    });
-  if (Array.isArray(value)) return value.map((v) => interpolate(v, vars));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, vars)]));
+    return value.replace(
+      /\$\$|\$\{([A-Z][A-Z0-9_]*)(?:(:?[-?])([^}]*))?\}/g,
+      (whole, name: string | undefined, op: string | undefined, arg: string) => {
+        if (whole === '$$') return '$';
+        const v = vars[name as string];
+        const missing = op?.startsWith(':') ? !v : v === undefined;
+        if (op?.endsWith('?') && missing)
+          throw new Error(`${at ? `error while interpolating ${at}: ` : ''}required variable ${name} is missing a value: ${arg}`);
+        if (op?.endsWith('-') && missing) return arg;
+        return v ?? '';
+      },
+    );
+  if (Array.isArray(value)) return value.map((v) => interpolateCompose(v, vars, `${at}[]`));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateCompose(v, vars, at ? `${at}.${k}` : k)]));
   return value;
 }
 
@@ -96,7 +109,7 @@ export function loadCompose(files: string[], vars: Record<string, string>): Comp
   let model: unknown = {};
   for (const file of files) {
     const doc = parse(fs.readFileSync(path.join(DEPLOY, file), 'utf8'), { merge: true, customTags: [overrideTag] });
-    model = merge(model, interpolate(doc, vars));
+    model = merge(model, interpolateCompose(doc, vars));
   }
   return model as ComposeModel;
 }
