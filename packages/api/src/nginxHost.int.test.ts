@@ -14,6 +14,7 @@ import { renderNginxConf, standaloneNginxConf } from '../../../deploy/render-ngi
 import { freePort } from '../../../scripts/freePort.mjs';
 import { type ChildServer, launchServer, stopServer } from '../test/childServer.js';
 import { type FreshStore, freshStore, TEST_ADMIN, tmpDir } from '../test/harness.js';
+import { NGINX, nginxAvailable } from '../test/requirements.js';
 import { startSmtpServer } from './mail/smtpServer.testkit.js';
 
 /** Writes `request` and answers every byte that came back before the peer closed (or 5 s passed). */
@@ -41,7 +42,7 @@ const get = (port: number, host: string, extra = '') =>
 const decodeQp = (s: string) =>
   s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
 
-describe.runIf(fs.existsSync('/usr/sbin/nginx'))('the shipped nginx in front of production: Host names', () => {
+describe.runIf(nginxAvailable())('the shipped nginx in front of production: Host names', () => {
   let store: FreshStore;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let api: ChildServer;
@@ -79,7 +80,7 @@ describe.runIf(fs.existsSync('/usr/sbin/nginx'))('the shipped nginx in front of 
     });
     fs.writeFileSync(path.join(prefix, 'nginx.conf'), standaloneNginxConf(prefix, conf));
     let out = '';
-    nginx = spawn('/usr/sbin/nginx', ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], {
+    nginx = spawn(NGINX, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     nginx.stdout?.on('data', (d) => (out += d));

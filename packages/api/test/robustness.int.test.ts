@@ -15,7 +15,6 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, JSON_BODY_LIMIT } from '../src/app.js';
 import { ingestVideoFile } from '../src/catalog/ingest.js';
@@ -25,9 +24,9 @@ import { modules } from '../src/modules.js';
 import { createTestUser, type TestViewer } from '../src/streaming/viewers.testkit.js';
 import { adminToken } from './adminToken.js';
 import { forEachStore, startTestServer, type TestServer, tmpDir } from './harness.js';
+import { WEB_DIST, webBuildAvailable } from './requirements.js';
 import { fillParams, hasParams, type MountedRoute, mountedApiRoutes, templateMatches } from './routeList.js';
 
-const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 const fixtures = tmpDir('robustness-fixtures-');
 afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
 
@@ -906,7 +905,7 @@ forEachStore('robustness', (kind) => {
       expect(problems).toEqual([]);
     });
 
-    it.runIf(fs.existsSync(path.join(WEB_DIST, 'index.html')))(
+    it.runIf(webBuildAvailable())(
       'non-API paths with the web build: the app shell for client routes, never a 500 and never a file outside the build',
       async () => {
         const app = createApp(server.ctx, modules, { webDist: WEB_DIST });

@@ -16,6 +16,7 @@ import { renderNginxConf, standaloneNginxConf } from '../../../../deploy/render-
 import { freePort } from '../../../../scripts/freePort.mjs';
 import { adminToken } from '../../test/adminToken.js';
 import { apiClient, type TestServer, tmpDir } from '../../test/harness.js';
+import { NGINX, nginxAvailable } from '../../test/requirements.js';
 import { type FreshBucket, mediaKinds } from '../../test/s3.js';
 import { createTestUser, grantActiveSubscriptionForTest, type TestViewer } from '../streaming/viewers.testkit.js';
 import { postUpload } from '../uploads/upload.testkit.js';
@@ -42,7 +43,7 @@ async function waitListening(port: number, proc: ChildProcess, log: () => string
   throw new Error(`nginx did not listen: ${log()}`);
 }
 
-describe.runIf(mediaKinds().includes('s3') && fs.existsSync('/usr/sbin/nginx'))('media from the object store sent by nginx [s3]', () => {
+describe.runIf(mediaKinds().includes('s3') && nginxAvailable())('media from the object store sent by nginx [s3]', () => {
   let bucket: FreshBucket;
   let server: TestServer;
   let nginx: ChildProcess;
@@ -76,7 +77,7 @@ describe.runIf(mediaKinds().includes('s3') && fs.existsSync('/usr/sbin/nginx'))(
     });
     fs.writeFileSync(path.join(prefix, 'nginx.conf'), standaloneNginxConf(prefix, site));
     let out = '';
-    nginx = spawn('/usr/sbin/nginx', ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], {
+    nginx = spawn(NGINX, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     nginx.stdout?.on('data', (d) => (out += d));
