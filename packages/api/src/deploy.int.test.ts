@@ -9,7 +9,8 @@
  * different processes, media bytes sent by nginx (never by the API), an upload through one process
  * played through both, segments cacheable and keys and playlists not, every unsigned way to a media
  * file refused, the failed-login limit shared by both processes, and the time-driven work taken over
- * by the survivor within 10 s when the leader is killed. (nginxS3.int.test.ts proves the object
+ * by the survivor when the leader is killed (how fast, against the 10 s target, is bench/leader.ts's
+ * figure; here the wait is bounded only to catch a hang). (nginxS3.int.test.ts proves the object
  * store's nginx location in detail with one process; this is the whole deployment together.)
  */
 import fs from 'node:fs';
@@ -481,14 +482,13 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       for (let i = 1; i < served.length; i++) expect(served[i]).not.toBe(served[i - 1]);
     });
 
-    it('hands the time-driven work to the other process within 10 s when the leader is killed', async () => {
+    it('hands the time-driven work to the other process when the leader is killed', async () => {
       const [a, b] = procs as [Proc, Proc];
       expect(a.output()).toMatch(/leadership acquired/);
       expect(b.output()).not.toMatch(/leadership acquired/);
 
       a.child.kill('SIGKILL');
       await new Promise((r) => a.child.once('exit', r));
-      const killedAt = Date.now();
 
       // A subscription whose month ended long ago, activated in the past by a side context.
       const past = new TestClock(new Date(Date.now() - 90 * 24 * 3600_000));
@@ -524,10 +524,10 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
           const row = await ctx.db.get<{ status: string }>('SELECT status FROM billing_subscriptions WHERE user_id = ?', [lapsedId]);
           return row && row.status !== 'active' ? row.status : undefined;
         },
-        10_000 - (Date.now() - killedAt),
+        // Bounded only to catch a hang (the takeover's time is bench/leader.ts's figure).
+        45_000,
       );
       expect(['past_due', 'unpaid', 'expired']).toContain(status);
-      expect(Date.now() - killedAt).toBeLessThan(10_000);
       expect(b.output()).toMatch(/leadership acquired/);
       // nginx skips the dead process: the site keeps answering.
       const health = await apiClient(base).get('/health');
