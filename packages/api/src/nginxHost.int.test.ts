@@ -17,19 +17,26 @@ import { type FreshStore, freshStore, TEST_ADMIN, tmpDir } from '../test/harness
 import { NGINX, nginxAvailable } from '../test/requirements.js';
 import { startSmtpServer } from './mail/smtpServer.testkit.js';
 
-/** Writes `request` and answers every byte that came back before the peer closed (or 5 s passed). */
-function raw(port: number, request: string): Promise<{ answer: string; closed: boolean }> {
+/**
+ * Writes `request` and answers every byte that came back before the peer closed (or 5 s passed),
+ * and whether the connection was made at all: a refused connection also closes without an answer.
+ */
+function raw(port: number, request: string): Promise<{ connected: boolean; answer: string; closed: boolean }> {
   return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+    let connected = false;
+    const socket = net.connect(port, '127.0.0.1', () => {
+      connected = true;
+      socket.write(request);
+    });
     let answer = '';
     const timer = setTimeout(() => {
       socket.destroy();
-      resolve({ answer, closed: false });
+      resolve({ connected, answer, closed: false });
     }, 5000);
     socket.on('data', (d) => (answer += d));
     socket.on('close', () => {
       clearTimeout(timer);
-      resolve({ answer, closed: true });
+      resolve({ connected, answer, closed: true });
     });
     socket.on('error', () => {});
   });
@@ -102,10 +109,10 @@ describe.runIf(nginxAvailable())('the shipped nginx in front of production: Host
   it('closes the connection without an answer for Host: attacker.example (and for no Host name it knows)', async () => {
     for (const host of ['attacker.example', `attacker.example:${port}`, 'localhost.attacker.example']) {
       const r = await get(port, host);
-      expect({ host, ...r }).toEqual({ host, answer: '', closed: true });
+      expect({ host, ...r }).toEqual({ host, connected: true, answer: '', closed: true });
     }
     // An HTTP/1.0 request without Host is no name either.
-    expect(await raw(port, 'GET /api/health HTTP/1.0\r\n\r\n')).toEqual({ answer: '', closed: true });
+    expect(await raw(port, 'GET /api/health HTTP/1.0\r\n\r\n')).toEqual({ connected: true, answer: '', closed: true });
   });
 
   it("serves the configured name, and a client's X-Forwarded-Host reaches no mailed link", async () => {
