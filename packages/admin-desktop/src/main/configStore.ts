@@ -57,17 +57,27 @@ export interface Encryptor {
   isEncryptionAvailable(): boolean;
   encryptString(plain: string): Buffer;
   decryptString(encrypted: Buffer): string;
+  /** Linux only: the secret store in use (`basic_text` when there is none). */
+  getSelectedStorageBackend?(): string;
 }
 
 /**
+ * Whether the OS protects what `enc` encrypts. Without a secret store, Linux's safeStorage still
+ * says it can encrypt, with `basic_text`: a key written in Electron's source, which protects nothing.
+ */
+const osEncrypts = (enc: Encryptor) => enc.isEncryptionAvailable() && enc.getSelectedStorageBackend?.() !== 'basic_text';
+
+/**
  * The secret encrypted by the OS keychain (safeStorage) in a file. When the OS offers no
- * encryption the secret is kept in memory only: never written in plain text.
+ * encryption (or only Linux's `basic_text`) the secret is kept in memory only: never written in
+ * plain text, and the file an earlier run wrote is removed, so a session signed out of (or
+ * replaced) now is not resumed from it when the keychain is back.
  */
 export function encryptedSecretStore(file: string, enc: Encryptor): SecretStore {
   const memory = memorySecretStore();
   return {
     get() {
-      if (!enc.isEncryptionAvailable()) return memory.get();
+      if (!osEncrypts(enc)) return memory.get();
       try {
         return enc.decryptString(fs.readFileSync(file));
       } catch {
@@ -75,12 +85,12 @@ export function encryptedSecretStore(file: string, enc: Encryptor): SecretStore 
       }
     },
     set(value) {
-      if (!enc.isEncryptionAvailable()) return memory.set(value);
-      if (value === undefined) fs.rmSync(file, { force: true });
-      else {
-        fs.mkdirSync(path.dirname(file), { recursive: true });
-        fs.writeFileSync(file, enc.encryptString(value), { mode: 0o600 });
+      if (value === undefined || !osEncrypts(enc)) {
+        fs.rmSync(file, { force: true });
+        return memory.set(value);
       }
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, enc.encryptString(value), { mode: 0o600 });
     },
   };
 }
