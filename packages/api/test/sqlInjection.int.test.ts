@@ -24,7 +24,7 @@ const VIDEOS = {
   wildcards: { title: 'Half price 50% off_season \\ edition' },
   drop: { title: "Robert'); DROP TABLE videos;--" },
   quotes: { title: 'Say "hi" OR ""="' },
-  taggedUnion: { title: 'Night', tags: ["1' UNION SELECT email FROM users--"], categories: "Solo' OR 'a'='a" },
+  taggedUnion: { title: 'Night', tags: "1' UNION SELECT email FROM users--", categories: "Solo' OR 'a'='a" },
 } as const;
 
 /** Search text → the videos whose title, description or tag holds it literally (any case). */
