@@ -64,7 +64,11 @@ class SlowestFirstSequencer extends BaseSequencer {
 }
 
 /** Browser files that run alone, after the others (the e2e-alone project). */
-const ALONE = ['packages/web/e2e/engines.e2e.test.ts', 'packages/web/e2e/captions.e2e.test.ts'];
+const ALONE = [
+  'packages/web/e2e/engines.e2e.test.ts',
+  'packages/web/e2e/captions.e2e.test.ts',
+  'packages/web/e2e/play-interrupted.e2e.test.ts',
+];
 
 export default defineConfig({
   test: {

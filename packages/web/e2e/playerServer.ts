@@ -21,12 +21,16 @@ export interface PlayerServerOptions {
   clip: Parameters<typeof makeSizedClip>[1];
   /** The upload form's fields: title, duration, accessLevel. */
   video: Record<string, string>;
+  /** More of the server's environment (e.g. PUBLIC_URL when the browser reaches it through a proxy). */
+  env?: Record<string, string>;
 }
 
 /** @example const { server, videoId } = await playerServer({ media, member, clip: { width: 640, height: 360, seconds: 4, kbps: 600 }, video }); */
 export async function playerServer(opts: PlayerServerOptions): Promise<{ server: TestServer; videoId: string }> {
   ensureBuilt();
-  const server = await startTestServer('sqlite', { env: { WEB_DIST, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' } });
+  const server = await startTestServer('sqlite', {
+    env: { WEB_DIST, TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast', ...opts.env },
+  });
   await approvedMember(apiClient(server.url), opts.member);
   const clip = await makeSizedClip(opts.media, opts.clip);
   const videoId = await uploadTranscoded(server.url, await adminToken(server), clip, opts.video);

@@ -104,6 +104,32 @@ export async function waitFor<T>(d: EngineDriver, what: string, body: string, ar
   }
 }
 
+/** Installs the page's probe where the protocol has no preload scripts (see PROBE). */
+async function probe(d: EngineDriver): Promise<void> {
+  if (d.probeAfterLoad) await d.evaluate(PROBE);
+}
+
+/** The age gate passed before (what ENTER SITE stores), then the login form, until the redirect after it. */
+export async function logIn(d: EngineDriver, f: JourneyFixture): Promise<void> {
+  await d.goto(`${f.base}/login`);
+  await d.evaluate("localStorage.setItem('ageVerified', 'true')");
+  await d.goto(`${f.base}/login`);
+  await probe(d);
+  await waitFor(d, 'the login form', "return !!document.querySelector('input[name=email]')");
+  await d.type('input[name=email]', f.email);
+  await d.type('input[name=password]', f.password);
+  await d.click('//form//button[@type="submit"]');
+  await waitFor(d, 'the redirect after login', "return location.pathname !== '/login' && location.pathname");
+}
+
+/** The video's page and its Watch Now: the player opens (its engine may still be loading). */
+export async function openPlayer(d: EngineDriver, f: JourneyFixture): Promise<void> {
+  await d.goto(`${f.base}/videos/${f.videoId}`);
+  await probe(d);
+  await waitFor(d, 'Watch Now', `return [...document.querySelectorAll('button')].some((b) => /Watch Now/.test(b.textContent))`);
+  await d.click('//button[contains(., "Watch Now")]');
+}
+
 export async function memberJourney(d: EngineDriver, f: JourneyFixture): Promise<JourneyResult> {
   const steps: Record<string, number> = {};
   let t = Date.now();
@@ -111,20 +137,8 @@ export async function memberJourney(d: EngineDriver, f: JourneyFixture): Promise
     steps[name] = Date.now() - t;
     t = Date.now();
   };
-  const probe = async () => {
-    if (d.probeAfterLoad) await d.evaluate(PROBE);
-  };
 
-  // The age gate passed before (what ENTER SITE stores), then the login form.
-  await d.goto(`${f.base}/login`);
-  await d.evaluate("localStorage.setItem('ageVerified', 'true')");
-  await d.goto(`${f.base}/login`);
-  await probe();
-  await waitFor(d, 'the login form', "return !!document.querySelector('input[name=email]')");
-  await d.type('input[name=email]', f.email);
-  await d.type('input[name=password]', f.password);
-  await d.click('//form//button[@type="submit"]');
-  await waitFor(d, 'the redirect after login', "return location.pathname !== '/login' && location.pathname");
+  await logIn(d, f);
   step('login');
 
   // The catalog (in-app navigation from here on: one document, one probe).
@@ -135,7 +149,7 @@ export async function memberJourney(d: EngineDriver, f: JourneyFixture): Promise
   if (hasCatalogLink) await d.click(catalog);
   else {
     await d.goto(`${f.base}/videos`);
-    await probe();
+    await probe(d);
   }
   await waitFor(d, 'the catalog', "return location.pathname === '/videos'");
   const card = `a[href="/videos/${f.videoId}"]`;
@@ -182,7 +196,7 @@ export async function memberJourney(d: EngineDriver, f: JourneyFixture): Promise
   await waitFor(d, 'the account page', `return [...document.querySelectorAll('h1')].some((h) => h.textContent === 'Account settings')`);
   step('account page');
   // Where the probe is installed after load (WebKit), make sure this document has it before the self-check.
-  await probe();
+  await probe(d);
 
   const collected = async () => [
     ...d.problems(),

@@ -14,6 +14,7 @@ import { formatDuration } from '@members/ui/format';
 import { useCallback, useEffect, useRef } from 'react';
 import { NOT_READY, PLAYBACK_FAILED } from './failure';
 import { PlayerControls } from './PlayerControls';
+import { requestPause } from './playRequest';
 import { useAdaptiveEngine } from './useAdaptiveEngine';
 import { useCaptions } from './useCaptions';
 import { usePlayerControls } from './usePlayerControls';
@@ -49,7 +50,7 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
   }, []);
 
   const close = useCallback(() => {
-    videoRef.current?.pause();
+    if (videoRef.current) requestPause(videoRef.current);
     if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
     sendView();
     dialogRef.current?.close();

@@ -32,6 +32,18 @@ export function useAdaptiveEngine(
     let source: AdaptiveSource | null = null;
     problemsRef.current = [];
     setProblem(null);
+    // Every problem reaches the element as a `streamproblem` event: the engines' own and a rejected
+    // Play (playRequest.ts), so the last one shown on the element names whichever came last.
+    const onProblem = (e: Event) => {
+      if (!active) return;
+      const p = (e as CustomEvent<StreamProblem>).detail;
+      problemsRef.current.push(p);
+      setProblem(`${p.engine} ${p.details}${p.status ? ` ${p.status}` : ''}${p.fatal ? ' (fatal)' : ''}`);
+      // Nothing left to fall back to: say so instead of showing a black frame for ever, and say
+      // which: refused on the way, or fetched and not playable (failure.ts).
+      if (p.fatal && p.engine !== 'hls.js') onFailure(mediaFailure(problemsRef.current));
+    };
+    el.addEventListener('streamproblem', onProblem);
     attachStream(el, stream, {
       onQualities: (q) => active && setQualities(q),
       onLevel: (h) => active && setLevelHeight(h),
@@ -39,14 +51,6 @@ export function useAdaptiveEngine(
         if (!active) return;
         setEngine('progressive');
         setQualities([]);
-      },
-      onProblem: (p) => {
-        if (!active) return;
-        problemsRef.current.push(p);
-        setProblem(`${p.engine} ${p.details}${p.status ? ` ${p.status}` : ''}${p.fatal ? ' (fatal)' : ''}`);
-        // Nothing left to fall back to: say so instead of showing a black frame for ever, and say
-        // which: refused on the way, or fetched and not playable (failure.ts).
-        if (p.fatal && p.engine !== 'hls.js') onFailure(mediaFailure(problemsRef.current));
       },
     }).then((s) => {
       if (!active) return s.destroy();
@@ -56,6 +60,7 @@ export function useAdaptiveEngine(
     });
     return () => {
       active = false;
+      el.removeEventListener('streamproblem', onProblem);
       source?.destroy();
       sourceRef.current = null;
     };

@@ -4,6 +4,7 @@
  * download, picture-in-picture and remote playback turned off (spec §9).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { togglePlayback } from './playRequest';
 
 export function usePlayerControls(knownDuration: number) {
   const videoRef = useRef<HTMLVideoElement | null>(null);
@@ -33,11 +34,9 @@ export function usePlayerControls(knownDuration: number) {
     }
   }, []);
 
+  /** Play or pause, as the member's intent (playRequest.ts: a Play a new load aborts is played again). */
   function togglePlay() {
-    const el = videoRef.current;
-    if (!el) return;
-    if (el.paused) el.play().catch(() => {});
-    else el.pause();
+    if (videoRef.current) togglePlayback(videoRef.current);
   }
 
   function toggleFullscreen() {

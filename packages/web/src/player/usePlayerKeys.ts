@@ -5,6 +5,7 @@
  */
 import { type RefObject, useEffect } from 'react';
 import { keyTargetOf, playerKeyAction } from './playerKeys';
+import { togglePlayback } from './playRequest';
 import { isBlockedShortcut } from './protection';
 
 export function usePlayerKeys(
@@ -41,8 +42,7 @@ export function usePlayerKeys(
       if (!el || !action) return;
       e.preventDefault();
       if (action.kind === 'toggle') {
-        if (el.paused) el.play().catch(() => {});
-        else el.pause();
+        togglePlayback(el);
         return;
       }
       const end = Number.isFinite(el.duration) ? el.duration : durationRef.current;
