@@ -45,6 +45,18 @@ export const PROBE = `(() => {
     record('CSP ' + e.effectiveDirective + ' blocked ' + (e.blockedURI || 'inline') + ' (' + e.sourceFile + ':' + e.lineNumber + ')'));
   window.addEventListener('error', (e) => record('error: ' + e.message));
   window.addEventListener('unhandledrejection', (e) => record('unhandled rejection: ' + String(e.reason)));
+  // The media element's own story (not a problem: read only when a wait times out), so a stall
+  // says whether Play was aborted, refused, or never reached the element.
+  const media = (e) => {
+    try {
+      const log = JSON.parse(sessionStorage.getItem('__mediaLog') || '[]');
+      const t = e.target;
+      log.push(e.type + (e.detail && e.detail.details ? ' ' + e.detail.details : '') + ' @' + (t.currentTime ?? 0).toFixed(2) + ' rs' + t.readyState + ' ns' + t.networkState);
+      sessionStorage.setItem('__mediaLog', JSON.stringify(log.slice(-40)));
+    } catch {}
+  };
+  for (const type of ['loadstart', 'emptied', 'abort', 'play', 'playing', 'pause', 'waiting', 'canplay', 'stalled', 'error', 'streamproblem'])
+    document.addEventListener(type, media, true);
   const original = console.error;
   console.error = (...args) => {
     record('console.error: ' + args.map(String).join(' '));
@@ -86,7 +98,8 @@ export async function waitFor<T>(d: EngineDriver, what: string, body: string, ar
       .evaluate<string>(`const v = document.querySelector('${VIDEO}');
         return JSON.stringify({ path: location.pathname, video: v && { paused: v.paused, seeking: v.seeking, readyState: v.readyState, networkState: v.networkState,
           error: v.error && v.error.message, currentTime: v.currentTime, buffered: v.buffered.length && v.buffered.end(0), ...v.dataset },
-          probe: JSON.parse(sessionStorage.getItem('__engineProbe') || '[]') })`)
+          probe: JSON.parse(sessionStorage.getItem('__engineProbe') || '[]'),
+          media: JSON.parse(sessionStorage.getItem('__mediaLog') || '[]') })`)
       .catch((e) => String(e))
       .then((state) => new Error(`${d.name}: timed out waiting for ${what} (last: ${String(last)}; page: ${state})`));
   const deadline = Date.now() + timeout;
