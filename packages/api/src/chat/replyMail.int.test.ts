@@ -19,7 +19,8 @@ const DELAY_S = 60;
 const isReplyMail = (raw: Buffer) => /^Subject: You have a new reply\r?$/m.test(raw.toString('utf8'));
 let hashes = 7100;
 
-async function until<T>(probe: () => Promise<T> | T, what: string, timeoutMs = 15_000): Promise<Exclude<T, undefined | false>> {
+/** Polls `probe` until it is truthy; the bound only catches a hang. */
+async function until<T>(probe: () => Promise<T> | T, what: string, timeoutMs = 30_000): Promise<Exclude<T, undefined | false>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -257,8 +258,17 @@ describePg('chat reply mail across two API processes on one PostgreSQL (needs TE
       await new Promise((r) => setTimeout(r, 20));
     }
     const replyMails = () => smtp.received.filter((r) => r.to.includes(m.email.toLowerCase()) && isReplyMail(r.raw));
-    await until(() => replyMails().length > 0, 'the reply mail', 20_000);
-    await new Promise((r) => setTimeout(r, 2000));
+    await until(() => replyMails().length > 0, 'the reply mail', 30_000);
+    // The burst is decided (no decider may take it again) and every queued mail has been handed to
+    // the SMTP server: a second mail would be in the outbox, or at the server, by now.
+    await until(async () => {
+      const b = await a.ctx.db.get<ReplyBurstRow>('SELECT * FROM chat_reply_mails WHERE user_id = ?', [m.id]);
+      return b?.state === 'mailed';
+    }, 'the burst decided');
+    await until(async () => {
+      const r = await a.ctx.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM mail_outbox WHERE sent_at IS NULL');
+      return Number(r?.n) === 0;
+    }, 'the outbox to be sent');
     expect(replyMails()).toHaveLength(1);
     const rows = await a.ctx.db.all('SELECT key FROM mail_outbox WHERE subject_id = ?', [m.id]);
     expect(rows.filter((r) => String((r as { key: string }).key).startsWith('chat-reply:'))).toHaveLength(1);

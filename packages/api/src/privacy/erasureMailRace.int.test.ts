@@ -66,11 +66,24 @@ forEachStore('erasure against mail in flight', (kind) => {
         await server.subscribers.drain();
         await otherSubscriber?.drain();
         await second.drain();
-        await new Promise((r) => setTimeout(r, 700)); // the server's own sender polls every 500 ms
       } finally {
         await second.stop();
         await otherSubscriber?.stop();
         await otherDb?.close();
+      }
+      // The server's own sender (every 500 ms) may still be delivering. A member registered now gets
+      // mails only it sends (the second sender is stopped), after every mail queued before them (in
+      // the order queued, one pass at a time): once theirs are sent, no earlier delivery is under way.
+      const marker = `marker-${tag}@example.test`;
+      await appendTestUser(ctx, { id: `marker-${tag}`, email: marker });
+      await server.subscribers.drain();
+      for (;;) {
+        const m = await ctx.db.get<{ n: number; sent: number }>(
+          'SELECT COUNT(*) AS n, COUNT(sent_at) AS sent FROM mail_outbox WHERE to_address = ?',
+          [marker],
+        );
+        if (Number(m?.n) > 0 && Number(m?.sent) === Number(m?.n)) break;
+        await new Promise((r) => setTimeout(r, 50));
       }
       const ms = Math.round(performance.now() - started);
       const addresses = [...erasedAt.keys()];

@@ -207,11 +207,20 @@ forEachStore('tus uploads', (kind) => {
       try {
         // Another API process is in the middle of this upload (it ignores the request to let go).
         await other.query('SELECT pg_advisory_lock(734003, hashtext($1))', [id]);
+        // A request that finds the upload locked asks the holder to let go (NOTIFY tus_release) each
+        // time it tries: the second ask shows it tried, was refused, and is still waiting.
+        await other.query('LISTEN tus_release');
+        let asks = 0;
+        const askedTwice = new Promise<void>((resolve) =>
+          other.on('notification', (n) => {
+            if (n.payload === id && ++asks === 2) resolve();
+          }),
+        );
         let answered = false;
         const head = fetch(url, { method: 'HEAD', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' } }).finally(() => {
           answered = true;
         });
-        await new Promise((r) => setTimeout(r, 500));
+        await askedTwice;
         expect(answered).toBe(false);
         await other.query('SELECT pg_advisory_unlock(734003, hashtext($1))', [id]);
         const res = await head;
