@@ -1,5 +1,5 @@
 // Types of scripts/test-repeat.mjs for its unit test.
-export function parseArgs(argv: string[]): { files: string[]; times: number; load: number; build: boolean };
+export function parseArgs(argv: string[]): { files: string[]; times: number; load: number; build: boolean; workers: number };
 export interface TestRate {
   name: string;
   passed: number;

@@ -1,5 +1,5 @@
-// `pnpm test:repeat FILE… [--times N] [--load K] [--no-build]`: the flake finder. Runs the given
-// test files N times (default 5) on one build, optionally beside K busy processes (a loaded
+// `pnpm test:repeat FILE… [--times N] [--load K] [--workers W] [--no-build]`: the flake finder. Runs the given
+// test files N times (default 5) on one build, with W vitest workers (default 2, as `npm test`), optionally beside K busy processes (a loaded
 // 2-core machine: the CI machine while the other vitest worker runs ffmpeg, wrk or a browser),
 // and prints each test's pass rate, failures first, with the first line of each failure. A test
 // that does not pass every round is a bug in the product or the test: find its cause (README,
@@ -17,7 +17,7 @@ process.chdir(root);
 
 /** @param {string[]} argv */
 export function parseArgs(argv) {
-  const opts = { files: /** @type {string[]} */ ([]), times: 5, load: 0, build: true };
+  const opts = { files: /** @type {string[]} */ ([]), times: 5, load: 0, build: true, workers: 2 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -27,6 +27,7 @@ export function parseArgs(argv) {
     };
     if (a === '--times') opts.times = Math.max(1, value());
     else if (a === '--load') opts.load = value();
+    else if (a === '--workers') opts.workers = Math.max(1, value());
     else if (a === '--no-build') opts.build = false;
     else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
     else opts.files.push(a);
@@ -120,9 +121,24 @@ async function main() {
       fs.rmSync(out, { force: true });
       const t = Date.now();
       console.log(`\n=== round ${round} of ${opts.times} (load ${opts.load})`);
-      run(cmd, [...pre, 'exec', 'vitest', 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=${out}`, ...opts.files], {
-        env: { ...env, CI: process.env.CI ?? 'true' },
-      });
+      run(
+        cmd,
+        [
+          ...pre,
+          'exec',
+          'vitest',
+          'run',
+          `--maxWorkers=${opts.workers}`,
+          '--minWorkers=1',
+          '--reporter=dot',
+          '--reporter=json',
+          `--outputFile.json=${out}`,
+          ...opts.files,
+        ],
+        {
+          env: { ...env, CI: process.env.CI ?? 'true' },
+        },
+      );
       if (fs.existsSync(out)) reports.push(JSON.parse(fs.readFileSync(out, 'utf8')));
       else reports.push({ testResults: [{ name: 'vitest', status: 'failed', message: 'wrote no report' }] });
       console.log(`round ${round}: ${((Date.now() - t) / 1000).toFixed(0)} s`);

@@ -9,8 +9,9 @@ describe('test:repeat', () => {
       times: 3,
       load: 2,
       build: false,
+      workers: 2,
     });
-    expect(parseArgs(['a.int.test.ts'])).toEqual({ files: ['a.int.test.ts'], times: 5, load: 0, build: true });
+    expect(parseArgs(['a.int.test.ts'])).toEqual({ files: ['a.int.test.ts'], times: 5, load: 0, build: true, workers: 2 });
     expect(() => parseArgs([])).toThrow(/at least one test file/);
     expect(() => parseArgs(['a', '--times', 'x'])).toThrow(/whole number/);
     expect(() => parseArgs(['a', '--retry'])).toThrow(/unknown option --retry/);
