@@ -46,8 +46,10 @@ export function passRates(reports, base = root) {
   /** @type {Map<string, { name: string, passed: number, failed: number, errors: string[] }>} */
   const tests = new Map();
   const entry = (name) => {
-    let e = tests.get(name);
-    if (!e) tests.set(name, (e = { name, passed: 0, failed: 0, errors: [] }));
+    const known = tests.get(name);
+    if (known) return known;
+    const e = { name, passed: 0, failed: 0, errors: /** @type {string[]} */ ([]) };
+    tests.set(name, e);
     return e;
   };
   for (const r of reports) {
