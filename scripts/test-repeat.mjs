@@ -2,8 +2,8 @@
 // test files N times (default 5) on one build, with W vitest workers (default 2, as `npm test`), optionally beside K busy processes (a loaded
 // 2-core machine: the CI machine while the other vitest worker runs ffmpeg, wrk or a browser),
 // and prints each test's pass rate, failures first, with the first line of each failure. A test
-// that does not pass every round is a bug in the product or the test: find its cause (README,
-// "A test that fails sometimes"). Starts a throwaway PostgreSQL and Ceph RGW like `npm test`
+// that does not pass every round is a bug in the product or the test: find its cause
+// (docs/contributing.md, "A test that fails sometimes"). Starts a throwaway PostgreSQL and Ceph RGW like `npm test`
 // unless TEST_DATABASE_URL / TEST_S3_ENDPOINT are set. Writes artifacts/test-repeat.json.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
