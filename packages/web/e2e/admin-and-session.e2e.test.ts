@@ -4,6 +4,7 @@
  * and 403 redirects, and the public pages (models, static pages, password reset form).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, makeMp4, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../api/test/support';
@@ -105,10 +106,14 @@ describe('admin and session in Chromium', () => {
     const ctx = await verifiedContext();
     const page = await ctx.newPage();
     const patchOffsets: number[] = [];
+    let uploadId = '';
     let heads = 0;
     page.on('request', (r) => {
       if (!r.url().includes('/api/admin/uploads/')) return;
-      if (r.method() === 'PATCH') patchOffsets.push(Number(r.headers()['upload-offset']));
+      if (r.method() === 'PATCH') {
+        patchOffsets.push(Number(r.headers()['upload-offset']));
+        uploadId = new URL(r.url()).pathname.split('/').pop() ?? '';
+      }
       if (r.method() === 'HEAD') heads++;
     });
     await signIn(page, base, TEST_ADMIN.email, TEST_ADMIN.password);
@@ -120,8 +125,13 @@ describe('admin and session in Chromium', () => {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 48 * 1024 });
     await page.getByRole('button', { name: 'Upload Video' }).click();
     await page.getByRole('progressbar', { name: 'Upload progress' }).waitFor({ timeout: T });
-    while (patchOffsets.length === 0) await page.waitForTimeout(50);
-    await page.waitForTimeout(2000);
+    // The first PATCH is under way and the server has stored part of it (its tus file grows as the
+    // bytes come), so there is an offset to resume from; the bound only catches a hang.
+    const stored = () => {
+      const file = path.join(server.store.dataDir, 'uploads', 'tus', uploadId);
+      return uploadId && fs.existsSync(file) ? fs.statSync(file).size : 0;
+    };
+    await expect.poll(stored, { timeout: 60_000, interval: 50 }).toBeGreaterThan(0);
     // The connection drops: the server restarts on the same port while the bytes are on their way.
     server = await server.restart({ PORT: String(server.port) });
     await see(page, /Video "Resumed Upload" uploaded successfully! Video ID: \S+/, 90_000);
