@@ -121,6 +121,7 @@ describe('the player when a stream fetch fails', () => {
   it('a key that answers 5 s late: playback waits for it, then shows the frame, with no error', async () => {
     const page = await memberPage();
     await page.route(/\/api\/hls\/[^/]+\/key\?/, async (route) => {
+      // fixed wait: the fault under test is the key's 5 s delay itself, not a wait for anything
       await new Promise((r) => setTimeout(r, 5000));
       await route.continue();
     });

@@ -102,6 +102,7 @@ describe.runIf(mediaKinds().includes('s3'))('the object store restarting during 
           // The gateway process dies; it is started again two seconds later, on the same port.
           restarted = gateway
             .stop('SIGKILL')
+            // fixed wait: the outage under test lasts 2 s (the client retries through it); nothing to observe
             .then(() => sleep(2000))
             .then(() => gateway.start());
         },
