@@ -26,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderNginxConf, standaloneNginxConf } from '../../../../deploy/render-nginx.mjs';
 import { freePort } from '../../../../scripts/freePort.mjs';
 import { apiClient, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
+import { nginxAvailable } from '../../test/requirements.js';
 import { ingestVideoFile } from '../catalog/ingest.js';
 import { mediaBinaries } from '../media/ffmpeg.js';
 import { makeSizedClip } from '../media/media.testkit.js';
@@ -118,7 +119,7 @@ const ivOf = (n: number) => {
   return iv;
 };
 
-describe.runIf(fs.existsSync('/usr/sbin/nginx'))('media caps and revocation, production configuration behind nginx', () => {
+describe.runIf(nginxAvailable())('media caps and revocation, production configuration behind nginx', () => {
   let server: TestServer;
   let nginx: ChildProcess;
   let prefix: string;

@@ -91,6 +91,8 @@ export async function webkitDriver(viewport = { width: 1280, height: 900 }): Pro
   let d: WebDriver;
   try {
     await portOpen(port, 15_000, died);
+    // WebKitWebDriver 2.50 died with SIGSEGV when a session started right after it began listening
+    // (see the header). fixed wait: nothing it exposes marks the point where that stops crashing.
     await new Promise((r) => setTimeout(r, 1500));
     d = await new Builder().usingServer(`http://127.0.0.1:${port}`).withCapabilities(capabilities).build();
     await d.manage().window().setRect({ width: viewport.width, height: viewport.height });
