@@ -22,8 +22,8 @@ import { parseEnv } from '../packages/api/src/config/env.js';
 import { loadSiteConfig } from '../packages/api/src/config/site.js';
 import { modules } from '../packages/api/src/modules.js';
 import { startServer } from '../packages/api/src/server.js';
-import { startPgCluster } from '../scripts/pgCluster.mjs';
 import { apiCall, rssMb, startBenchServer } from './lib/benchServer.mjs';
+import { freshDatabase } from './lib/freshDatabase.js';
 import { QUICK, report } from './lib/report.mjs';
 
 const fromApi = createRequire(new URL('../packages/api/package.json', import.meta.url));
@@ -49,33 +49,6 @@ const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] as number;
 };
-
-/** A fresh database on TEST_DATABASE_URL's server, or on a throwaway cluster. */
-async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  let cluster: { url: string; stop: () => void } | undefined;
-  let admin = process.env.TEST_DATABASE_URL;
-  if (!admin) {
-    cluster = await startPgCluster();
-    admin = cluster.url;
-  }
-  const name = `bench_chat_${Date.now().toString(36)}`;
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
-  await c.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const d = new pg.Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-      cluster?.stop();
-    },
-  };
-}
 
 /** The members as identity events (no argon2 per member: the bench is about the chat), migrations run once. */
 async function seed(databaseUrl: string, dataDir: string): Promise<{ adminId: string; members: string[] }> {
@@ -175,7 +148,7 @@ async function notifyRoundTrips(url: string, n: number): Promise<number[]> {
 }
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-chat-'));
-const db = await freshDatabase();
+const db = await freshDatabase('chat');
 const servers: Awaited<ReturnType<typeof startBenchServer>>[] = [];
 const sockets: Socket[] = [];
 try {

@@ -17,15 +17,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { startPgCluster } from '../scripts/pgCluster.mjs';
 import { startBenchServer } from './lib/benchServer.mjs';
+import { freshDatabase } from './lib/freshDatabase.js';
 import { QUICK, report, spread } from './lib/report.mjs';
-
-const fromApi = createRequire(new URL('../packages/api/package.json', import.meta.url));
-const { default: pg } = (await import(fromApi.resolve('pg'))) as { default: typeof import('pg') };
 
 const ROUNDS = QUICK ? 3 : 7;
 /** shared/leader.ts's default `retryMs`: how often a follower tries to take the lock. */
@@ -37,23 +33,11 @@ const LEADERSHIP = 'leadership acquired';
 
 type Server = Awaited<ReturnType<typeof startBenchServer>> & { name: string; lines: string[]; onLine: Set<() => void> };
 
-let cluster: { url: string; stop: () => void } | undefined;
-let admin = process.env.TEST_DATABASE_URL;
-if (!admin) {
-  cluster = await startPgCluster();
-  admin = cluster.url;
-}
-const dbName = `bench_leader_${Date.now().toString(36)}`;
-const c = new pg.Client({ connectionString: admin });
-await c.connect();
-await c.query(`CREATE DATABASE ${dbName}`);
-await c.end();
-const url = new URL(admin);
-url.pathname = `/${dbName}`;
+const db = await freshDatabase('leader');
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-leader-'));
 const shared = {
-  DATABASE_URL: url.toString(),
+  DATABASE_URL: db.url,
   TOKEN_SECRET: randomBytes(32).toString('hex'),
   DATA_KEY_SECRET: 'bench-data-key-bench-data-key-bench-data-key-0123',
   MFA_KEY_SECRET: 'bench-mfa-key-bench-mfa-key-bench-mfa-key-0123',
@@ -137,10 +121,6 @@ try {
   await Promise.all(
     servers.map((s) => new Promise((r) => (s.child.exitCode !== null || s.child.signalCode ? r(null) : s.child.once('exit', r)))),
   );
-  const d = new pg.Client({ connectionString: admin });
-  await d.connect();
-  await d.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await d.end();
-  cluster?.stop();
+  await db.drop();
   fs.rmSync(work, { recursive: true, force: true });
 }
