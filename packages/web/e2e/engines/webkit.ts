@@ -84,9 +84,13 @@ export async function webkitDriver(viewport = { width: 1280, height: 900 }): Pro
     }
   };
   const stop = () => {
+    process.off('exit', stop);
     killGroup(driverProc);
     killGroup(xvfb?.proc);
   };
+  // Its own process group outlives the test process: a test that times out before close() (the
+  // worker then exits) would leave MiniBrowser and Xvfb running, and spinning, beside the next files.
+  process.once('exit', stop);
 
   let d: WebDriver;
   try {
