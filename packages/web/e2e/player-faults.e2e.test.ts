@@ -96,10 +96,13 @@ describe('the player when a stream fetch fails', () => {
     await firstFrame(page);
     const video = page.getByTestId('secure-video');
     expect(await video.getAttribute('data-engine')).toBe('progressive');
-    expect(await video.getAttribute('data-problem')).toMatch(/keyLoadError/);
-    expect(await problems(page)).toContainEqual(
-      expect.objectContaining({ engine: 'hls.js', fatal: true, details: 'keyLoadError', status: 403 }),
-    );
+    // hls.js tries the key of each rendition before its own fatal error; on a busy machine the
+    // player's no-frame give-up (GIVE_UP_MS) may come first. Either way the refusal is what the
+    // element names, and it was reported with its status.
+    expect(await video.getAttribute('data-problem')).toMatch(/keyLoadError 403.*\(fatal\)$/);
+    const seen = await problems(page);
+    expect(seen).toContainEqual(expect.objectContaining({ engine: 'hls.js', details: 'keyLoadError', status: 403 }));
+    expect(seen).toContainEqual(expect.objectContaining({ engine: 'hls.js', fatal: true }));
     await page.close();
   });
 

@@ -53,6 +53,8 @@ export interface StreamProblem {
   status?: number;
   /** The path fetched (no query: it holds the signature). */
   path?: string;
+  /** For a give-up of the player's own (`noFrameAfterErrors`): the last problem before it, e.g. `keyLoadError 403`. */
+  cause?: string;
 }
 
 /** After hls.js's first problem, how long the player waits for a frame before giving up on hls.js (see attachStream). */
@@ -141,6 +143,9 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
   // GIVE_UP_MS after the first problem with still no frame to show, hls.js is given up on like after
   // a fatal error: the progressive file, then 'Playback failed' if that cannot play either.
   let giveUpTimer: ReturnType<typeof setTimeout> | undefined;
+  // The last problem hls.js had: a give-up of our own names it (which of the two gives up first, this
+  // timer or hls.js's own fatal error, depends on how fast hls.js works through its levels).
+  let lastProblem: string | undefined;
   const release = () => {
     clearTimeout(giveUpTimer);
     video.removeEventListener('error', onVideoError);
@@ -170,7 +175,7 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
     if (giveUpTimer !== undefined) return;
     giveUpTimer = setTimeout(() => {
       if (destroyed || video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) return;
-      report({ engine: 'hls.js', fatal: true, details: 'noFrameAfterErrors' });
+      report({ engine: 'hls.js', fatal: true, details: 'noFrameAfterErrors', ...(lastProblem ? { cause: lastProblem } : {}) });
       giveUp('noFrameAfterErrors');
     }, GIVE_UP_MS);
   };
@@ -184,6 +189,7 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
       ...(status ? { status } : {}),
       path: pathOf(data.url ?? data.frag?.url ?? data.context?.url),
     });
+    lastProblem = `${data.details}${status ? ` ${status}` : ''}`;
     if (video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA) watchForFrame();
     if (!data.fatal) return;
     if (data.type === Hls.ErrorTypes.MEDIA_ERROR) return mediaError(data.details);

@@ -38,7 +38,9 @@ export function useAdaptiveEngine(
       if (!active) return;
       const p = (e as CustomEvent<StreamProblem>).detail;
       problemsRef.current.push(p);
-      setProblem(`${p.engine} ${p.details}${p.status ? ` ${p.status}` : ''}${p.fatal ? ' (fatal)' : ''}`);
+      setProblem(
+        `${p.engine} ${p.details}${p.status ? ` ${p.status}` : ''}${p.cause ? ` after ${p.cause}` : ''}${p.fatal ? ' (fatal)' : ''}`,
+      );
       // Nothing left to fall back to: say so instead of showing a black frame for ever, and say
       // which: refused on the way, or fetched and not playable (failure.ts).
       if (p.fatal && p.engine !== 'hls.js') onFailure(mediaFailure(problemsRef.current));
