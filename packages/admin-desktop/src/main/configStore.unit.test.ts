@@ -66,6 +66,16 @@ function readableForms(s: string): Buffer[] {
   return [utf8, Buffer.from(s, 'utf16le'), ...(['base64', 'base64url', 'hex'] as const).map((e) => Buffer.from(utf8.toString(e)))];
 }
 
+/** Stores `secret` through `chain` and checks it was kept in memory only: no file, nothing encrypted, read back. */
+function keptInMemoryOnly(file: string, chain: ReturnType<typeof keychain>, secret: string) {
+  const store = encryptedSecretStore(file, chain.enc);
+  store.set(secret);
+  expect(fs.existsSync(path.dirname(file))).toBe(false);
+  expect(chain.state.encryptions).toBe(0);
+  expect(store.get()).toBe(secret);
+  return store;
+}
+
 describe('encryptedSecretStore', () => {
   it('writes the secret encrypted only: no readable form of the token in the file, mode 0600, read back by the same keychain only', () => {
     const file = sessionFile();
@@ -100,28 +110,19 @@ describe('encryptedSecretStore', () => {
 
   it('without OS encryption: nothing is written, the secret lasts this run only (in memory)', () => {
     const file = sessionFile();
-    const { enc, state } = keychain(false);
+    const chain = keychain(false);
     const { secret } = cookieJar();
-    const store = encryptedSecretStore(file, enc);
-    store.set(secret);
-    expect(fs.existsSync(path.dirname(file))).toBe(false);
-    expect(state.encryptions).toBe(0);
-    expect(store.get()).toBe(secret);
+    const store = keptInMemoryOnly(file, chain, secret);
     // The next run starts signed out.
-    expect(encryptedSecretStore(file, enc).get()).toBeUndefined();
+    expect(encryptedSecretStore(file, chain.enc).get()).toBeUndefined();
     store.set(undefined);
     expect(store.get()).toBeUndefined();
   });
 
   it("Linux without a secret store (safeStorage's basic_text, a key in Electron's source): treated as no encryption, nothing written", () => {
     const file = sessionFile();
-    const { enc, state } = keychain(true, 'basic_text');
     const { secret } = cookieJar();
-    const store = encryptedSecretStore(file, enc);
-    store.set(secret);
-    expect(fs.existsSync(path.dirname(file))).toBe(false);
-    expect(state.encryptions).toBe(0);
-    expect(store.get()).toBe(secret);
+    keptInMemoryOnly(file, keychain(true, 'basic_text'), secret);
     // Positive control: with a real secret store (GNOME's libsecret) the same store writes its file.
     const libsecret = keychain(true, 'gnome_libsecret');
     encryptedSecretStore(file, libsecret.enc).set(secret);

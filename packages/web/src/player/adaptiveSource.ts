@@ -8,9 +8,9 @@
  *
  * Every problem on the way is reported, never swallowed: each hls.js error, each failed fetch
  * attempt that hls.js's loader retries without a word, and a progressive file the browser cannot
- * load go to `onProblem` and, as a
- * `streamproblem` event that bubbles from the <video>, to whoever watches the page (the bench, the
- * browser tests), so a stall reads as its cause rather than as a timeout.
+ * load go out as a `streamproblem` event that bubbles from the <video>, to the player
+ * (useAdaptiveEngine) and whoever watches the page (the bench, the browser tests), so a stall reads
+ * as its cause rather than as a timeout.
  */
 import type { StreamInfo } from '@members/ui/api';
 import { chooseEngine, type Engine } from './engineChoice';
@@ -36,7 +36,6 @@ export interface AdaptiveCallbacks {
   /** The rendition now playing (height), as hls.js switches. */
   onLevel?(height: number | null): void;
   onFallback?(reason: string): void;
-  onProblem?(problem: StreamProblem): void;
 }
 
 /** One thing that went wrong while fetching or decoding the stream. */
@@ -62,9 +61,8 @@ export const GIVE_UP_MS = 10_000;
 
 const MEDIA_ERRORS = ['', 'MEDIA_ERR_ABORTED', 'MEDIA_ERR_NETWORK', 'MEDIA_ERR_DECODE', 'MEDIA_ERR_SRC_NOT_SUPPORTED'];
 
-function reporter(video: HTMLVideoElement, cb: AdaptiveCallbacks) {
+function reporter(video: HTMLVideoElement) {
   return (problem: StreamProblem) => {
-    cb.onProblem?.(problem);
     video.dispatchEvent(new CustomEvent('streamproblem', { detail: problem, bubbles: true }));
   };
 }
@@ -79,8 +77,8 @@ const pathOf = (url: string | undefined) => {
 };
 
 /** A source the <video> element plays by itself (the original file, or HLS in Safari); its error is fatal. */
-function direct(video: HTMLVideoElement, src: string, engine: Engine, cb: AdaptiveCallbacks): AdaptiveSource {
-  const report = reporter(video, cb);
+function direct(video: HTMLVideoElement, src: string, engine: Engine): AdaptiveSource {
+  const report = reporter(video);
   const failed = () => report({ engine, fatal: true, details: MEDIA_ERRORS[video.error?.code ?? 0] || 'MEDIA_ERR', path: pathOf(src) });
   video.addEventListener('error', failed);
   video.src = src;
@@ -90,30 +88,30 @@ function direct(video: HTMLVideoElement, src: string, engine: Engine, cb: Adapti
  * The progressive file; when the API hands out none (`streamUrl: null`: no file within the viewer's
  * quality cap, e.g. before the transcode finishes), a fatal problem the player shows as a failure.
  */
-function progressive(video: HTMLVideoElement, stream: StreamInfo, cb: AdaptiveCallbacks): AdaptiveSource {
-  if (stream.streamUrl) return direct(video, stream.streamUrl, 'progressive', cb);
-  reporter(video, cb)({ engine: 'progressive', fatal: true, details: 'noProgressiveFile' });
+function progressive(video: HTMLVideoElement, stream: StreamInfo): AdaptiveSource {
+  if (stream.streamUrl) return direct(video, stream.streamUrl, 'progressive');
+  reporter(video)({ engine: 'progressive', fatal: true, details: 'noProgressiveFile' });
   return { engine: 'progressive', setQuality() {}, destroy() {} };
 }
 
 export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, cb: AdaptiveCallbacks = {}): Promise<AdaptiveSource> {
-  if (!stream.hlsUrl) return progressive(video, stream, cb);
+  if (!stream.hlsUrl) return progressive(video, stream);
   let Hls: typeof import('hls.js').default;
   try {
     // The light build: no alternate audio, subtitles, DRM or CMCD (none used); AES-128 and MPEG-TS are in.
     Hls = (await import('hls.js/light')).default;
   } catch {
     cb.onFallback?.('hls.js could not be loaded');
-    return progressive(video, stream, cb);
+    return progressive(video, stream);
   }
   const engine = chooseEngine({
     hls: true,
     hlsJs: Hls.isSupported(),
     nativeHls: video.canPlayType('application/vnd.apple.mpegurl') !== '',
   });
-  if (engine === 'native-hls') return direct(video, stream.hlsUrl, 'native-hls', cb);
-  if (engine === 'progressive') return progressive(video, stream, cb);
-  const report = reporter(video, cb);
+  if (engine === 'native-hls') return direct(video, stream.hlsUrl, 'native-hls');
+  if (engine === 'progressive') return progressive(video, stream);
+  const report = reporter(video);
   let recovered = false;
   let destroyed = false;
   let fallback: AdaptiveSource | null = null;
@@ -156,7 +154,7 @@ export async function attachStream(video: HTMLVideoElement, stream: StreamInfo, 
     release();
     hls.destroy();
     cb.onFallback?.(details);
-    fallback = progressive(video, stream, cb);
+    fallback = progressive(video, stream);
   };
   const mediaError = (details: string) => {
     if (recovered) return giveUp(details);
