@@ -24,12 +24,11 @@ import { ARGON2_OPTIONS, hashPassword, verifyPassword } from '../packages/api/sr
 import { logIn } from '../packages/api/src/identity/session.service.js';
 import { modules } from '../packages/api/src/modules.js';
 import { startServer } from '../packages/api/src/server.js';
-import { startPgCluster } from '../scripts/pgCluster.mjs';
+import { freshDatabase } from './lib/freshDatabase.js';
 import { QUICK, report, spread } from './lib/report.mjs';
 
 const fromApi = createRequire(new URL('../packages/api/package.json', import.meta.url));
 const { default: pino } = (await import(fromApi.resolve('pino'))) as typeof import('pino');
-const { default: pg } = (await import(fromApi.resolve('pg'))) as { default: typeof import('pg') };
 
 /** OWASP's equivalent minimum settings: memory in KiB and iterations, parallelism 1. */
 const OWASP_MINIMA = [
@@ -145,31 +144,13 @@ async function loginRates(kind: 'SQLite' | 'PostgreSQL', databaseUrl?: string) {
 }
 
 await loginRates('SQLite');
-let cluster: { url: string; stop: () => void } | undefined;
-let dbName: string | undefined;
-let admin = process.env.TEST_DATABASE_URL;
+let db: Awaited<ReturnType<typeof freshDatabase>> | undefined;
 try {
-  if (!admin) {
-    cluster = await startPgCluster();
-    admin = cluster.url;
-  }
-  dbName = `bench_login_${Date.now().toString(36)}`;
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${dbName}`);
-  await c.end();
-  const url = new URL(admin);
-  url.pathname = `/${dbName}`;
-  await loginRates('PostgreSQL', url.toString());
+  db = await freshDatabase('login');
+  await loginRates('PostgreSQL', db.url);
 } catch (err) {
   console.log(`postgres: not measured (${(err as Error).message.split('\n')[0]})`);
   process.exitCode = 1;
 } finally {
-  if (dbName && admin) {
-    const c = new pg.Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await c.end();
-  }
-  cluster?.stop();
+  await db?.drop();
 }
