@@ -24,15 +24,15 @@ import { modules } from '../packages/api/src/modules.js';
 import { startServer } from '../packages/api/src/server.js';
 import { apiCall, rssMb, startBenchServer } from './lib/benchServer.mjs';
 import { freshDatabase } from './lib/freshDatabase.js';
-import { QUICK, report } from './lib/report.mjs';
+import { QUICK, report, SMOKE } from './lib/report.mjs';
 
 const fromApi = createRequire(new URL('../packages/api/package.json', import.meta.url));
 const { default: pino } = (await import(fromApi.resolve('pino'))) as typeof import('pino');
 const { default: pg } = (await import(fromApi.resolve('pg'))) as { default: typeof import('pg') };
 
-const MEMBERS = QUICK ? 200 : 1000;
-const SAMPLES = QUICK ? 60 : 400;
-const ACCEPTED = QUICK ? 300 : 2000;
+const MEMBERS = SMOKE ? 40 : QUICK ? 200 : 1000;
+const SAMPLES = SMOKE ? 10 : QUICK ? 60 : 400;
+const ACCEPTED = SMOKE ? 40 : QUICK ? 300 : 2000;
 const IN_FLIGHT = 16;
 const SECRET = randomBytes(32).toString('hex');
 const ADMIN = { email: 'bench-admin@example.test', password: 'bench-password-123' };
@@ -226,7 +226,7 @@ try {
     if (k >= 5) latencies.push(arrivedAt - t0); // the first five warm both processes up
   }
   const floor = await notifyRoundTrips(db.url, SAMPLES);
-  const conn = `${members.length.toLocaleString('en-US')} members connected (${members.length / 2} per process)${QUICK ? ', quick: 1,000 in a full run' : ''}`;
+  const conn = `${members.length.toLocaleString('en-US')} members connected (${members.length / 2} per process)${SMOKE ? ', a smoke run' : QUICK ? ', quick: 1,000 in a full run' : ''}`;
   for (const [label, q] of [
     ['p50', 0.5],
     ['p99', 0.99],

@@ -23,11 +23,11 @@ import { inlineProjector, migrateProjections, rebuildProjections } from '../pack
 import { createSqlEventStore } from '../packages/api/src/eventstore/sqlEventStore.js';
 import { startPgCluster } from '../scripts/pgCluster.mjs';
 import { generateStore, projections } from './lib/generateStore.js';
-import { QUICK, report, WORK } from './lib/report.mjs';
+import { QUICK, report, SMOKE, WORK } from './lib/report.mjs';
 
 const WRITERS = 16;
-const APPENDS = QUICK ? 1_600 : 16_000;
-export const LOG_EVENTS = QUICK ? 20_000 : 1_000_000;
+const APPENDS = SMOKE ? 320 : QUICK ? 1_600 : 16_000;
+export const LOG_EVENTS = SMOKE ? 5_000 : QUICK ? 20_000 : 1_000_000;
 const meta = { actorId: 'bench', at: new Date().toISOString() };
 const perSecond = (n: number, ms: number) => (n / ms) * 1000;
 

@@ -20,13 +20,13 @@ import path from 'node:path';
 import { openSqlite } from '../packages/api/src/db/sqlite.js';
 import { freePort, ROOT, startBenchServer } from './lib/benchServer.mjs';
 import { generateStore, videoId } from './lib/generateStore.js';
-import { median, QUICK, report, WORK } from './lib/report.mjs';
+import { median, QUICK, report, SMOKE, WORK } from './lib/report.mjs';
 
-const BIG = QUICK ? 20_000 : 1_000_000;
+const BIG = SMOKE ? 5_000 : QUICK ? 20_000 : 1_000_000;
 const SMALL = 1_000;
-const SAMPLES = QUICK ? 15 : 30;
-const LOGINS = QUICK ? 5 : 15;
-const WRK_SECONDS = QUICK ? 3 : 10;
+const SAMPLES = SMOKE ? 3 : QUICK ? 15 : 30;
+const LOGINS = SMOKE ? 2 : QUICK ? 5 : 15;
+const WRK_SECONDS = SMOKE ? 1 : QUICK ? 3 : 10;
 const CONNECTIONS = 64;
 
 const work = WORK ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-growth-'));

@@ -21,9 +21,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { startBenchServer } from './lib/benchServer.mjs';
 import { freshDatabase } from './lib/freshDatabase.js';
-import { QUICK, report, spread } from './lib/report.mjs';
+import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 
-const ROUNDS = QUICK ? 3 : 7;
+const ROUNDS = SMOKE ? 1 : QUICK ? 3 : 7;
 /** shared/leader.ts's default `retryMs`: how often a follower tries to take the lock. */
 const FOLLOWER_RETRY_MS = 2500;
 const TARGET_MS = 10_000;

@@ -31,9 +31,13 @@ const { values: opt } = parseArgs({
     'admin-rate': { type: 'string', default: '4' },
     // `pnpm bench -- --quick`: a short run (the other benches' small version).
     quick: { type: 'boolean', default: false },
+    // `pnpm bench -- --smoke`: the smallest run that goes through every step (bench/lib/report.mjs).
+    smoke: { type: 'boolean', default: false },
   },
 });
 if (opt.quick && !process.argv.includes('--seconds')) opt.seconds = '5';
+if (opt.smoke && !process.argv.includes('--seconds')) opt.seconds = '1';
+if (opt.smoke && !process.argv.includes('--members')) opt.members = '20';
 const SECONDS = Number(opt.seconds);
 const MEMBERS = Number(opt.members);
 const CONNECTIONS = Number(opt.connections);

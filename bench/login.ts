@@ -25,7 +25,7 @@ import { logIn } from '../packages/api/src/identity/session.service.js';
 import { modules } from '../packages/api/src/modules.js';
 import { startServer } from '../packages/api/src/server.js';
 import { freshDatabase } from './lib/freshDatabase.js';
-import { QUICK, report, spread } from './lib/report.mjs';
+import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 
 const fromApi = createRequire(new URL('../packages/api/package.json', import.meta.url));
 const { default: pino } = (await import(fromApi.resolve('pino'))) as typeof import('pino');
@@ -57,8 +57,8 @@ report({
 });
 
 // 2. Throughput of the login use case with and without the throttling, same server, alternating rounds.
-const ROUNDS = QUICK ? 5 : 9;
-const PER_ROUND = QUICK ? 24 : 120;
+const ROUNDS = SMOKE ? 1 : QUICK ? 5 : 9;
+const PER_ROUND = SMOKE ? 8 : QUICK ? 24 : 120;
 const CONCURRENCY = 8;
 
 async function loginRates(kind: 'SQLite' | 'PostgreSQL', databaseUrl?: string) {

@@ -31,7 +31,7 @@ import { mediaRoutes, progressiveKey } from '../packages/api/src/streaming/media
 import { sendStoredFile } from '../packages/api/src/streaming/sendMedia.js';
 import { verifyStreamSignature } from '../packages/api/src/streaming/streamSignature.js';
 import { apiCall } from './lib/benchServer.mjs';
-import { QUICK, report, spread } from './lib/report.mjs';
+import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 
 const fromApi = createRequire(new URL('../packages/api/package.json', import.meta.url));
 const { serve } = (await import(fromApi.resolve('@hono/node-server'))) as typeof import('@hono/node-server');
@@ -44,8 +44,8 @@ const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : def;
 };
-const SECONDS = arg('seconds', QUICK ? 2 : 5);
-const ROUNDS = arg('rounds', QUICK ? 3 : 5);
+const SECONDS = arg('seconds', SMOKE ? 1 : QUICK ? 2 : 5);
+const ROUNDS = arg('rounds', SMOKE ? 1 : QUICK ? 3 : 5);
 const CONNECTIONS = 16;
 
 async function wrk(url: string): Promise<number> {

@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { renderNginxConf, standaloneNginxConf } from '../deploy/render-nginx.mjs';
 import { freePort } from '../scripts/freePort.mjs';
 import { apiCall } from './lib/benchServer.mjs';
-import { QUICK, report, spread } from './lib/report.mjs';
+import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 import { listening, wrkRanges } from './lib/wrkRanges.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,10 +36,10 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const SECONDS = arg('seconds', QUICK ? 2 : 5);
-const ROUNDS = arg('rounds', QUICK ? 3 : 7);
+const SECONDS = arg('seconds', SMOKE ? 1 : QUICK ? 2 : 5);
+const ROUNDS = arg('rounds', SMOKE ? 1 : QUICK ? 3 : 7);
 const CONNECTIONS = arg('connections', 16);
-const TARGET_MB = arg('mb', QUICK ? 20 : 100);
+const TARGET_MB = arg('mb', SMOKE ? 8 : QUICK ? 20 : 100);
 const MiB = 1024 * 1024;
 
 for (const bin of ['/usr/sbin/nginx', '/usr/bin/wrk']) {

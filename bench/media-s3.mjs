@@ -28,7 +28,7 @@ import path from 'node:path';
 import { renderNginxConf, standaloneNginxConf } from '../deploy/render-nginx.mjs';
 import { apiCall, freePort, ROOT, startBenchServer } from './lib/benchServer.mjs';
 import { machineBusy } from './lib/cpu.mjs';
-import { QUICK, report, spread } from './lib/report.mjs';
+import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 import { getSignedUrl, s3sdk, startServices, Upload } from './lib/s3Services.mjs';
 import { startNginx, wrkRanges } from './lib/wrkRanges.mjs';
 
@@ -37,11 +37,11 @@ const arg = (name, fallback) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const MB = 1024 * 1024;
-const UPLOAD_MB = arg('mb', QUICK ? 32 : 200);
-const ROUNDS = arg('rounds', QUICK ? 2 : 3);
-const MEDIA_MB = arg('media-mb', QUICK ? 20 : 100);
-const SECONDS = arg('seconds', QUICK ? 2 : 5);
-const MEDIA_ROUNDS = arg('media-rounds', QUICK ? 3 : 5);
+const UPLOAD_MB = arg('mb', SMOKE ? 8 : QUICK ? 32 : 200);
+const ROUNDS = arg('rounds', SMOKE ? 1 : QUICK ? 2 : 3);
+const MEDIA_MB = arg('media-mb', SMOKE ? 8 : QUICK ? 20 : 100);
+const SECONDS = arg('seconds', SMOKE ? 1 : QUICK ? 2 : 5);
+const MEDIA_ROUNDS = arg('media-rounds', SMOKE ? 1 : QUICK ? 3 : 5);
 const CONNECTIONS = 16;
 const tus = createRequire(path.join(ROOT, 'packages/api/package.json'))('tus-js-client');
 const ffmpeg = fs.existsSync('/usr/bin/ffmpeg') ? '/usr/bin/ffmpeg' : 'ffmpeg';

@@ -35,7 +35,11 @@ const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : def;
 };
-const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+const QUICK =
+  process.argv.includes('--quick') ||
+  process.argv.includes('--smoke') ||
+  process.env.BENCH_QUICK === '1' ||
+  process.env.BENCH_SMOKE === '1';
 const SECONDS = arg('seconds', QUICK ? 1 : 5);
 const ROUNDS = arg('rounds', QUICK ? 1 : 3);
 

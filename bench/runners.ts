@@ -27,17 +27,17 @@ import { mediaBinaries } from '../packages/api/src/media/ffmpeg.js';
 import { ladderArgs, planLadder } from '../packages/api/src/transcode/ladder.js';
 import { apiCall, ROOT, startBenchServer } from './lib/benchServer.mjs';
 import { childCpuSeconds, machineBusy, processTreeCpuSeconds, withChildCpu } from './lib/cpu.mjs';
-import { QUICK, report, spread } from './lib/report.mjs';
+import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 import { getSignedUrl, s3sdk, startServices } from './lib/s3Services.mjs';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const SECONDS = arg('seconds', QUICK ? 4 : 12);
-const ROUNDS = arg('rounds', QUICK ? 2 : 3);
+const SECONDS = arg('seconds', SMOKE ? 2 : QUICK ? 4 : 12);
+const ROUNDS = arg('rounds', SMOKE ? 1 : QUICK ? 2 : 3);
 const VIDEOS = arg('videos', QUICK ? 2 : 4);
-const BATCH_SECONDS = arg('batch-seconds', QUICK ? 3 : 8);
+const BATCH_SECONDS = arg('batch-seconds', SMOKE ? 1 : QUICK ? 3 : 8);
 const BATCH_ROUNDS = arg('batch-rounds', QUICK ? 1 : 2);
 const PRESET = 'veryfast';
 const WIDTH = 1280;

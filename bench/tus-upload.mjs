@@ -19,15 +19,15 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, rssMb, startBenchServer } from './lib/benchServer.mjs';
-import { QUICK, report, spread } from './lib/report.mjs';
+import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 import { startNginxBodySink } from './lib/uploadLimits.mjs';
 
 const BUDGET_MB = 64;
 const MB = 1024 * 1024;
 const i = process.argv.indexOf('--mb');
-const SIZE_MB = i > 0 ? Number(process.argv[i + 1]) : Number(process.env.BENCH_MB ?? (QUICK ? 32 : 500));
+const SIZE_MB = i > 0 ? Number(process.argv[i + 1]) : Number(process.env.BENCH_MB ?? (SMOKE ? 8 : QUICK ? 32 : 500));
 const r = process.argv.indexOf('--rounds');
-const ROUNDS = r > 0 ? Number(process.argv[r + 1]) : QUICK ? 2 : 3;
+const ROUNDS = r > 0 ? Number(process.argv[r + 1]) : SMOKE ? 1 : QUICK ? 2 : 3;
 
 const requireApi = createRequire(path.join(ROOT, 'packages/api/package.json'));
 const tus = requireApi('tus-js-client');

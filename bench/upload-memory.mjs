@@ -24,7 +24,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, rssMb, startBenchServer } from './lib/benchServer.mjs';
-import { QUICK, report } from './lib/report.mjs';
+import { QUICK, report, SMOKE } from './lib/report.mjs';
 import { startNginxBodySink } from './lib/uploadLimits.mjs';
 
 const BUDGET_MB = 64;
@@ -35,7 +35,7 @@ function arg(name, fallback) {
   return i > 0 ? Number(process.argv[i + 1]) : Number(process.env[`BENCH_${name.toUpperCase().replace('-', '_')}`] ?? fallback);
 }
 const FILLER_BYTES = Math.round(arg('gb', QUICK ? 0.125 : 1) * 1024 * MB);
-const REAL_MB = arg('real-mb', QUICK ? 32 : 256);
+const REAL_MB = arg('real-mb', SMOKE ? 8 : QUICK ? 32 : 256);
 
 function ffmpegBinary() {
   if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;

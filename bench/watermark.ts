@@ -21,14 +21,14 @@ import { grayFrames } from '../packages/api/src/forensics/frames.js';
 import { MARKED_SEGMENT_SECONDS, patternExpression, patternShape } from '../packages/api/src/forensics/pattern.js';
 import { mediaBinaries } from '../packages/api/src/media/ffmpeg.js';
 import { ladderArgs, planLadder } from '../packages/api/src/transcode/ladder.js';
-import { QUICK, report } from './lib/report.mjs';
+import { QUICK, report, SMOKE } from './lib/report.mjs';
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? (process.argv[i + 1] ?? def) : def;
 };
-const SECONDS = Number(arg('seconds', QUICK ? '45' : '80'));
-const MEMBERS = Number(arg('members', QUICK ? '10000' : '100000'));
+const SECONDS = Number(arg('seconds', SMOKE ? '12' : QUICK ? '45' : '80'));
+const MEMBERS = Number(arg('members', SMOKE ? '1000' : QUICK ? '10000' : '100000'));
 const ffmpeg = mediaBinaries().ffmpeg;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-watermark-'));
 process.on('exit', () => fs.rmSync(work, { recursive: true, force: true }));

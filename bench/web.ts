@@ -22,7 +22,7 @@ import { postUpload } from '../packages/api/src/uploads/upload.testkit.js';
 import { ensureBuilt, launchChromium, WEB_DIST } from '../packages/web/e2e/browser.js';
 import { apiCall, startBenchServer } from './lib/benchServer.mjs';
 import { recordStreamProblems, watchPlayback } from './lib/playbackWatch.js';
-import { median, QUICK, report } from './lib/report.mjs';
+import { median, QUICK, report, SMOKE } from './lib/report.mjs';
 
 ensureBuilt();
 const gz = (file: string) => gzipSync(fs.readFileSync(path.join(WEB_DIST, file)), { level: 9 }).length;
@@ -44,11 +44,11 @@ async function videoToWatch(): Promise<string> {
     agreeToTerms: true,
   });
   await api('POST', `/admin/users/${reg.user.id}/approve`, undefined, admin);
-  const clip = await makeSizedClip(work, { width: 1280, height: 720, seconds: QUICK ? 12 : 30, kbps: 2500 });
+  const clip = await makeSizedClip(work, { width: 1280, height: 720, seconds: SMOKE ? 4 : QUICK ? 12 : 30, kbps: 2500 });
   const up = await postUpload(
     server.url,
     admin,
-    { title: 'First frame', duration: QUICK ? '0:12' : '0:30', accessLevel: 'free' },
+    { title: 'First frame', duration: SMOKE ? '0:04' : QUICK ? '0:12' : '0:30', accessLevel: 'free' },
     { video: clip },
   );
   if (up.status !== 201) throw new Error(`upload answered ${up.status}: ${up.body.error}`);
@@ -80,7 +80,7 @@ try {
 
   // Time to the age gate, a first-time visitor each time (fresh context: no cache, no storage).
   const times: number[] = [];
-  for (let i = 0; i < (QUICK ? 3 : 10); i++) {
+  for (let i = 0; i < (SMOKE ? 1 : QUICK ? 3 : 10); i++) {
     const fresh = await browser.newContext();
     const p = await fresh.newPage();
     const t = performance.now();
@@ -117,7 +117,7 @@ try {
   const frames: number[] = [];
   let engine: string | undefined;
   const playback = watchPlayback(tab);
-  const attempts = QUICK ? 3 : 10;
+  const attempts = SMOKE ? 1 : QUICK ? 3 : 10;
   for (let i = 0; i < attempts; i++) {
     await tab.goto(`${server.url}/videos/${videoId}`);
     const watch = tab.getByRole('button', { name: /Watch Now/ });

@@ -1,7 +1,9 @@
-// `pnpm bench [-- --quick]`: runs every benchmark under bench/ (each measures its reference beside
+// `pnpm bench [-- --quick | --smoke]`: runs every benchmark under bench/ (each measures its reference beside
 // itself, in this same invocation), prints one table (figure, ours, reference, ratio, target) and
 // appends it, dated, with the machine, to bench/RESULTS.md. `--quick` runs a small version of
-// everything (a 20k-event store instead of 1M, short runs) in a couple of minutes.
+// everything (a 20k-event store instead of 1M, short runs) in a few minutes; `--smoke` the smallest
+// run that still goes through every step and prints every row (one round, a second or two), whose
+// figures measure nothing: the suite's check that no bench has rotted (bench.int.test.ts) uses it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +19,9 @@ The newest run is at the bottom.
 `;
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const quick = process.argv.includes('--quick');
+const smoke = process.argv.includes('--smoke');
+const quick = smoke || process.argv.includes('--quick');
+const size = smoke ? 'smoke' : quick ? 'quick' : 'full';
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const resultsFile = process.env.BENCH_RESULTS_FILE ?? path.join(root, 'bench', 'RESULTS.md');
 const benches = fs
@@ -30,14 +34,20 @@ ensureSystemPackages(BENCH_NEEDS);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'members-bench-'));
 const rowsFile = path.join(work, 'rows.jsonl');
 fs.writeFileSync(rowsFile, '');
-const env = { ...process.env, BENCH_ROWS: rowsFile, BENCH_WORK: work, ...(quick ? { BENCH_QUICK: '1' } : {}) };
+const env = {
+  ...process.env,
+  BENCH_ROWS: rowsFile,
+  BENCH_WORK: work,
+  ...(quick ? { BENCH_QUICK: '1' } : {}),
+  ...(smoke ? { BENCH_SMOKE: '1' } : {}),
+};
 const started = Date.now();
 const failed = [];
 try {
   for (const b of benches) {
-    console.log(`\n=== bench/${b}${quick ? ' (quick)' : ''}`);
+    console.log(`\n=== bench/${b}${quick ? ` (${size})` : ''}`);
     const file = path.join(root, 'bench', b);
-    const args = quick ? ['--quick'] : [];
+    const args = [...(quick ? ['--quick'] : []), ...(smoke ? ['--smoke'] : [])];
     const code = b.endsWith('.ts') ? run('npx', ['tsx', file, ...args], { env }) : run('node', [file, ...args], { env });
     if (code !== 0) failed.push(b);
   }
@@ -57,8 +67,9 @@ try {
   console.log(`\n${table}\n\n${machine}; ${minutes} min${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
   // A run of some benches only says which: the docs' table is the newest run of them all (scripts/docs/figures.mjs).
   const of = only.length ? ` of ${benches.map((b) => `bench/${b}`).join(', ')}` : '';
-  const heading = `## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${quick ? 'quick' : 'full'} run${of}`;
-  const section = `${heading}\n\nMachine: ${machine}. Took ${minutes} min.${failed.length ? ` Benches that failed: ${failed.join(', ')}.` : ''}\n\n${table}\n`;
+  const heading = `## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${size} run${of}`;
+  const smokeNote = smoke ? ' A smoke run: every step once, at the smallest sizes; its figures are not measurements.' : '';
+  const section = `${heading}\n\nMachine: ${machine}. Took ${minutes} min.${smokeNote}${failed.length ? ` Benches that failed: ${failed.join(', ')}.` : ''}\n\n${table}\n`;
   if (!fs.existsSync(resultsFile)) fs.writeFileSync(resultsFile, RESULTS_HEADER);
   fs.appendFileSync(resultsFile, `\n${section}`);
   console.log(`appended to ${path.relative(process.cwd(), resultsFile)}`);

@@ -1,9 +1,16 @@
-// Shared by the bench scripts: `--quick`, and one row per figure for `pnpm bench`'s table.
+// Shared by the bench scripts: `--quick` (`--smoke`), and one row per figure for `pnpm bench`'s table.
 // A bench appends its rows (JSON lines) to $BENCH_ROWS; scripts/bench.mjs prints them as one table
 // and appends them to bench/RESULTS.md. Run alone, a bench just prints its rows.
 import fs from 'node:fs';
 
-export const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+/**
+ * `--smoke` (BENCH_SMOKE=1): the smallest run that still goes through every code path and prints
+ * every row, for the suite's check that no bench has rotted (packages/api/test/bench.int.test.ts). Its
+ * figures are not measurements (one round, a second or two, a few members): the table says so.
+ * A smoke run is also a quick one: every size a bench does not set for smoke is its quick size.
+ */
+export const SMOKE = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
+export const QUICK = SMOKE || process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 
 /** A scratch directory shared by the benches of one `pnpm bench` run (generated stores are reused). */
 export const WORK = process.env.BENCH_WORK;
