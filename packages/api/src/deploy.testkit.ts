@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { renderNginxConf, standaloneNginxConf } from '../../../deploy/render-nginx.mjs';
 import { type FreshStore, freshStore, TEST_ADMIN } from '../test/harness.js';
 import { type FreshBucket, freshBucket, type MediaKind } from '../test/s3.js';
-import { EXAMPLE_SITE_CONFIG } from '../test/siteConfig.js';
+import { productionSiteConfigFile } from '../test/siteConfig.js';
 import { type Runner, startRunner } from './transcode/runners.testkit.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -160,7 +160,7 @@ export async function startDeployment(media: MediaKind): Promise<Deployment> {
     LIFECYCLE_INTERVAL_SECONDS: '2',
     TRANSCODE_PRESET: 'ultrafast',
     WEB_DIST: path.join(prefix, 'no-web'),
-    SITE_CONFIG: EXAMPLE_SITE_CONFIG,
+    SITE_CONFIG: productionSiteConfigFile(),
     ...mediaEnv,
   });
   const apis: Proc[] = [];

@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../scripts/freePort.mjs';
 import { type FreshStore, freshStore, storeKinds } from '../test/harness.js';
-import { EXAMPLE_SITE_CONFIG } from '../test/siteConfig.js';
+import { productionSiteConfigFile } from '../test/siteConfig.js';
 import { API_ENV_EXAMPLE, PLACEHOLDER, parseEnvironmentFile, readUnit, serviceEnvironment, UNIT_FILE } from './deploySystemd.testkit.js';
 import { startSmtpServer } from './mail/smtpServer.testkit.js';
 
@@ -80,7 +80,7 @@ describe.runIf(storeKinds.includes('postgres'))('deploy/members-api@.service wit
     fs.symlinkSync(process.execPath, at(node));
     fs.mkdirSync(at('/var/lib/members'), { recursive: true });
     fs.mkdirSync(at('/etc/members'), { recursive: true });
-    fs.copyFileSync(EXAMPLE_SITE_CONFIG, at('/etc/members/site.config.json'));
+    fs.copyFileSync(productionSiteConfigFile(), at('/etc/members/site.config.json'));
     expect(unit.environmentFiles).toEqual(['/etc/members/api.env']);
     fs.writeFileSync(at('/etc/members/api.env'), fillExample(root, store.env.DATABASE_URL as string, smtp.url), { mode: 0o600 });
 

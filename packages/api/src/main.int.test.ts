@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_SITE_CONFIG } from '../test/siteConfig.js';
+import { EXAMPLE_SITE_CONFIG, productionSiteConfigFile, randomMainnetAddress } from '../test/siteConfig.js';
 import { openSqlite } from './db/sqlite.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -33,7 +33,9 @@ interface Started {
  * does, e.g. print no generated password.
  */
 const inherited = Object.fromEntries(
-  Object.entries(process.env).filter(([k]) => !/^(ADMIN_|NODE_ENV$|DATA_DIR$|DATABASE_URL$|PUBLIC_URL$|SMTP_URL$|MAIL_TRANSPORT$)/.test(k)),
+  Object.entries(process.env).filter(
+    ([k]) => !/^(ADMIN_|NODE_ENV$|DATA_DIR$|DATABASE_URL$|PUBLIC_URL$|SMTP_URL$|MAIL_TRANSPORT$|ALLOW_TEST_NETWORK$|SITE_CONFIG$)/.test(k),
+  ),
 );
 
 /**
@@ -54,7 +56,8 @@ function launch(env: Record<string, string>): Promise<Started> {
       HOST: '127.0.0.1',
       PORT: '0',
       DATA_DIR: dataDir,
-      SITE_CONFIG: EXAMPLE_SITE_CONFIG,
+      // Production refuses the example's test-vector address (its own test below).
+      SITE_CONFIG: env.NODE_ENV === 'production' ? productionSiteConfigFile() : EXAMPLE_SITE_CONFIG,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -186,6 +189,58 @@ describe('the server entry point', { timeout: 3 * HANG_MS }, () => {
     expect((await login(second.url, 'admin@localhost', password)).status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
+  });
+
+  it('refuses production on a published test-vector address, another network or a test network, naming the setting (exit 2)', async () => {
+    const prodDir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-main-prod-'));
+    const production = {
+      NODE_ENV: 'production',
+      DATA_DIR: prodDir,
+      TOKEN_SECRET: 'main-test-token-secret-0123456789abcdef0123',
+      MFA_KEY_SECRET: 'main-test-mfa-key-secret-0123456789abcdef01',
+      DATA_KEY_SECRET: 'main-test-data-key-secret-0123456789abcdef0',
+      ADMIN_EMAIL: 'admin@example.test',
+      ADMIN_PASSWORD: 'admin-password-123',
+      MAIL_TRANSPORT: 'outbox',
+      PUBLIC_URL: 'http://videos.example.test',
+    };
+    const example = JSON.parse(fs.readFileSync(EXAMPLE_SITE_CONFIG, 'utf8'));
+    const configWith = (name: string, bitcoin: object) => {
+      const file = path.join(prodDir, `${name}.json`);
+      fs.writeFileSync(file, JSON.stringify({ ...example, bitcoin: { ...example.bitcoin, ...bitcoin } }));
+      return file;
+    };
+    const refused = async (siteConfig: string, extra: Record<string, string> = {}) =>
+      (await launch({ ...production, SITE_CONFIG: siteConfig, ...extra }).catch((e) => e)) as { code: number; out: string };
+    try {
+      // The example config as shipped: BIP84's first test-vector address.
+      const vector = await refused(EXAMPLE_SITE_CONFIG);
+      expect(vector.code, vector.out).toBe(2);
+      expect(vector.out).toMatch(/bitcoin\.address bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu is a published test-vector address/);
+      // The same vector's account key, in its zpub encoding.
+      const zpub = 'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
+      const key = await refused(configWith('xpub', { address: undefined, xpub: zpub }));
+      expect(key.code, key.out).toBe(2);
+      expect(key.out).toMatch(/bitcoin\.xpub is a published test-vector account key/);
+      // A testnet address on a mainnet site.
+      const other = await refused(configWith('testnet-address', { address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' }));
+      expect(other.code, other.out).toBe(2);
+      expect(other.out).toMatch(/bitcoin\.address tb1q\w+ is a testnet address but bitcoin\.network is mainnet/);
+      // A test network, without and with ALLOW_TEST_NETWORK.
+      const testnet = configWith('testnet', { network: 'testnet', address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' });
+      const network = await refused(testnet);
+      expect(network.code, network.out).toBe(2);
+      expect(network.out).toMatch(/bitcoin\.network is testnet.*ALLOW_TEST_NETWORK=true/);
+      const staging = await launch({ ...production, SITE_CONFIG: testnet, ALLOW_TEST_NETWORK: 'true' });
+      staging.child.kill('SIGTERM');
+      expect(await exited(staging.child)).toBe(0);
+      // An address of the operator's own starts.
+      const own = await launch({ ...production, SITE_CONFIG: configWith('own', { address: randomMainnetAddress() }) });
+      own.child.kill('SIGTERM');
+      expect(await exited(own.child)).toBe(0);
+    } finally {
+      fs.rmSync(prodDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to start in production without PUBLIC_URL, naming it with an example (exit 2); with it, the same environment starts', async () => {

@@ -4,6 +4,7 @@
  */
 
 import path from 'node:path';
+import { productionBitcoinProblems } from './billing/moneyTraps.js';
 import { devPublicUrl, fillDevDefaults } from './config/devDefaults.js';
 import { ConfigError, checkMailTransport, parseEnv } from './config/env.js';
 import { loadSiteConfig, ROOT_DIR } from './config/site.js';
@@ -18,6 +19,10 @@ async function main() {
     console.warn(`[dev default] ${d.variable} not set: using a generated secret stored in ${d.file}`);
   checkMailTransport(env);
   const { config: site, file: siteFile } = loadSiteConfig(env.SITE_CONFIG);
+  if (env.NODE_ENV === 'production') {
+    const problems = productionBitcoinProblems(site.bitcoin, env);
+    if (problems.length > 0) throw new ConfigError(`Refusing to start with site config ${siteFile}:\n  ${problems.join('\n  ')}`);
+  }
   if (siteFile.endsWith('site.config.example.json'))
     console.warn(`[dev default] using ${siteFile}; copy it to site.config.json for your brand`);
   const webDist = env.WEB_DIST ?? path.join(ROOT_DIR, 'packages/web/dist');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { TEST_ADMIN, TEST_DATA_KEY_SECRET } from './harness.js';
-import { EXAMPLE_SITE_CONFIG } from './siteConfig.js';
+import { EXAMPLE_SITE_CONFIG, productionSiteConfigFile } from './siteConfig.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -40,7 +40,10 @@ export function childEnv(store: Partial<Record<string, string>>): NodeJS.Process
     TRANSCODE_CONCURRENCY: '0',
   };
   delete env.DATABASE_URL;
-  return { ...env, ...store };
+  const merged = { ...env, ...store };
+  // Production refuses the example's test-vector address (billing/moneyTraps.ts).
+  if (merged.NODE_ENV === 'production' && merged.SITE_CONFIG === EXAMPLE_SITE_CONFIG) merged.SITE_CONFIG = productionSiteConfigFile();
+  return merged;
 }
 
 export interface ChildServer {

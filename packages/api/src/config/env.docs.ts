@@ -53,6 +53,11 @@ export const envDocs: Record<string, EnvVarDoc> = {
   DATA_KEY_SECRET_PREVIOUS: {
     meaning: 'the old `DATA_KEY_SECRET` during a master-key rotation (`pnpm cli keys rotate`)',
   },
+  ALLOW_TEST_NETWORK: {
+    default: '`false`',
+    meaning:
+      'with `NODE_ENV=production`, lets the site start on a Bitcoin test network (site config `bitcoin.network: testnet`), for a staging site; without it production refuses any network but mainnet (see [Billing](billing.md#settings-production-refuses))',
+  },
   REQUIRE_ADMIN_2FA: {
     default: '`true` when `NODE_ENV=production`, else `false`',
     meaning: 'admins must enrol a second factor before any other API call (see [Security](security.md#two-factor-authentication-totp))',

@@ -32,6 +32,8 @@ export const envSchema = z.object({
   DATA_KEY_SECRET_PREVIOUS: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Admins must enrol a second factor before anything else (default: true when NODE_ENV=production). */
   REQUIRE_ADMIN_2FA: bool.optional(),
+  /** A production site on a Bitcoin test network (a staging site): refused unless set (billing/moneyTraps.ts). */
+  ALLOW_TEST_NETWORK: bool.default(false),
   PUBLIC_URL: z.string().url().optional(),
   SMTP_URL: z
     .string()
