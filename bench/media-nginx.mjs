@@ -27,7 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderNginxConf, standaloneNginxConf } from '../deploy/render-nginx.mjs';
 import { freePort } from '../scripts/freePort.mjs';
-import { apiCall } from './lib/benchServer.mjs';
+import { apiCall, productionSiteConfig } from './lib/benchServer.mjs';
 import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 import { listening, wrkRanges } from './lib/wrkRanges.mjs';
 
@@ -106,6 +106,8 @@ async function main() {
       REQUIRE_ADMIN_2FA: 'false',
       // Production requires it: the site's address is nginx's.
       PUBLIC_URL: `http://127.0.0.1:${sitePort}`,
+      // Production refuses the example config's test-vector address.
+      SITE_CONFIG: await productionSiteConfig(dataDir),
     };
     const main = ['--import', 'tsx', 'packages/api/src/main.ts'];
     const ready = (out) => out.includes('Site running at');

@@ -18,11 +18,12 @@
  *
  *   npx tsx bench/runners.ts [--seconds 12] [--rounds 3] [--videos 4] [--batch-seconds 8] [--batch-rounds 2] [--quick]
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { mediaBinaries } from '../packages/api/src/media/ffmpeg.js';
 import { ladderArgs, planLadder } from '../packages/api/src/transcode/ladder.js';
 import { apiCall, ROOT, startBenchServer } from './lib/benchServer.mjs';
@@ -47,8 +48,15 @@ const CLI = path.join(ROOT, 'packages/api/src/cli/main.ts');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (x: number) => `${Math.round(x * 100)} %`;
 
-function makeSource(file: string, seconds: number): void {
-  execFileSync(ffmpeg, [
+/**
+ * ffmpeg and the reference run without blocking this process: a blocked event loop keeps the HTTP
+ * client's idle keep-alive socket past the server's keep-alive timeout, and the next upload then
+ * writes into a socket the server has closed (seen: `fetch failed`, EPIPE, on the batch's first upload).
+ */
+const execFileAsync = promisify(execFile);
+
+async function makeSource(file: string, seconds: number): Promise<void> {
+  await execFileAsync(ffmpeg, [
     ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i'],
     `testsrc2=duration=${seconds}:size=${WIDTH}x${HEIGHT}:rate=30,noise=alls=12:allf=t`,
     ...['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`],
@@ -145,7 +153,7 @@ async function main() {
 
     // 1. Overhead: one job by a runner against the same ffmpeg command alone.
     const source = path.join(work, 'source.mp4');
-    makeSource(source, SECONDS);
+    await makeSource(source, SECONDS);
     const runner = await startRunner(runnerEnv());
     runners.push(runner);
     // The reference's original, transcoded once as the runner's warm-up (its first job loads lazy code).
@@ -184,8 +192,9 @@ async function main() {
           preset: PRESET,
         });
         const [cmd, wrapped] = withChildCpu(ffmpeg, args);
-        const r = spawnSync(cmd, wrapped, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-        if (r.status !== 0) throw new Error(`ffmpeg alone failed: ${r.stderr}`);
+        const r = await execFileAsync(cmd, wrapped, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).catch((err) => {
+          throw new Error(`ffmpeg alone failed: ${err.stderr ?? err}`);
+        });
         return childCpuSeconds(r.stdout.trim().split('\n').at(-1) as string);
       },
     };
@@ -218,7 +227,7 @@ async function main() {
 
     // 2. One runner against two, the same batch of queued videos.
     const batchSource = path.join(work, 'batch.mp4');
-    makeSource(batchSource, BATCH_SECONDS);
+    await makeSource(batchSource, BATCH_SECONDS);
     const perMinute: Record<1 | 2, number[]> = { 1: [], 2: [] };
     const busy: Record<1 | 2, number[]> = { 1: [], 2: [] };
     const order: (1 | 2)[] = [];

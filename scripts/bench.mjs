@@ -27,7 +27,8 @@ const resultsFile = process.env.BENCH_RESULTS_FILE ?? path.join(root, 'bench', '
 const benches = fs
   .readdirSync(path.join(root, 'bench'))
   .filter((f) => /\.(mjs|ts)$/.test(f) && !f.startsWith('_'))
-  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  // A whole file name picks that file alone (`load.mjs` is not `tus-upload.mjs`); a part picks every file holding it.
+  .filter((f) => only.length === 0 || only.some((o) => (/\.(mjs|ts)$/.test(o) ? f === o : f.includes(o))))
   .sort();
 ensureSystemPackages(BENCH_NEEDS);
 
@@ -70,9 +71,14 @@ try {
   const heading = `## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${size} run${of}`;
   const smokeNote = smoke ? ' A smoke run: every step once, at the smallest sizes; its figures are not measurements.' : '';
   const section = `${heading}\n\nMachine: ${machine}. Took ${minutes} min.${smokeNote}${failed.length ? ` Benches that failed: ${failed.join(', ')}.` : ''}\n\n${table}\n`;
-  if (!fs.existsSync(resultsFile)) fs.writeFileSync(resultsFile, RESULTS_HEADER);
-  fs.appendFileSync(resultsFile, `\n${section}`);
-  console.log(`appended to ${path.relative(process.cwd(), resultsFile)}`);
+  if (smoke && !process.env.BENCH_RESULTS_FILE) {
+    // Its figures measure nothing: bench/RESULTS.md keeps measurements only.
+    console.log('a smoke run: not appended to bench/RESULTS.md');
+  } else {
+    if (!fs.existsSync(resultsFile)) fs.writeFileSync(resultsFile, RESULTS_HEADER);
+    fs.appendFileSync(resultsFile, `\n${section}`);
+    console.log(`appended to ${path.relative(process.cwd(), resultsFile)}`);
+  }
 }
 process.exit(failed.length ? 1 : 0);
 

@@ -3,8 +3,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freePort } from '../../scripts/freePort.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -70,4 +71,20 @@ export async function startBenchServer(dataDir, extraEnv = {}, nodeArgs = []) {
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });
   return { child, url, admin: { ...BENCH_ADMIN } };
+}
+
+/**
+ * A site config for a production start (`NODE_ENV=production`): the example with a receiving
+ * address of its own (20 random bytes' P2WPKH), since production refuses the example's published
+ * test-vector address (packages/api/src/billing/moneyTraps.ts). Written into `dir`; returns its path.
+ */
+export async function productionSiteConfig(dir) {
+  const fromApi = createRequire(path.join(ROOT, 'packages/api/package.json'));
+  const { Address, NETWORK } = await import(pathToFileURL(fromApi.resolve('@scure/btc-signer')).href);
+  const config = JSON.parse(fs.readFileSync(path.join(ROOT, 'site.config.example.json'), 'utf8'));
+  config.bitcoin.address = Address(NETWORK).encode({ type: 'wpkh', hash: randomBytes(20) });
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'site.config.production.json');
+  fs.writeFileSync(file, JSON.stringify(config));
+  return file;
 }
