@@ -113,9 +113,18 @@ export function ChatThread({
   );
 }
 
-/** Adds a pushed or sent message to a thread unless it is there already (a socket push and the POST's answer can both bring it). */
+/**
+ * Adds a pushed or sent message to a thread unless it is there already (a socket push and the POST's
+ * answer can both bring it), in the thread's order: by the time it was sent. Pushes need not arrive
+ * in that order: with several API processes, a reply taken by the process holding the socket is
+ * pushed at once, one taken by another process comes through PostgreSQL's NOTIFY a little later, so
+ * a later reply can overtake an earlier one (seen in deploy.int.test.ts).
+ */
 export function withMessage(messages: ChatMessage[] | undefined, m: ChatMessage): ChatMessage[] {
   const list = messages ?? [];
   if (list.some((x) => x.id === m.id)) return list;
-  return [...list, { id: m.id, text: m.text, from: m.from, sentAt: m.sentAt }];
+  const entry = { id: m.id, text: m.text, from: m.from, sentAt: m.sentAt };
+  // After every message sent at the same time or before (ISO 8601 UTC times compare as strings).
+  const at = list.findIndex((x) => x.sentAt > m.sentAt);
+  return at < 0 ? [...list, entry] : [...list.slice(0, at), entry, ...list.slice(at)];
 }
