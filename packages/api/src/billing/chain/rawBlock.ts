@@ -153,7 +153,7 @@ export function decodeTx(bytes: Uint8Array): DecodedTx {
 /** The merkle root (internal order) over transaction ids (internal order), Bitcoin's way: an odd level repeats its last hash. */
 export function merkleRoot(ids: Uint8Array[]): Buffer {
   if (ids.length === 0) throw new ChainDataError('a block has at least one transaction');
-  let level = ids.map((id) => Buffer.from(id));
+  let level = ids.map((id): Buffer => Buffer.from(id));
   while (level.length > 1) {
     const next: Buffer[] = [];
     for (let i = 0; i < level.length; i += 2) {
