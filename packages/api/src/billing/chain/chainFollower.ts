@@ -36,6 +36,8 @@ export function chainFollower(source: ChainSource, lookbackBlocks = DEFAULT_LOOK
   /** watched txid → the other transaction spending one of its inputs. */
   const conflicts = new Map<string, string>();
   const searched = new Set<string>();
+  /** The scripts of the last pass: a new one (a request opened meanwhile) makes the mempool be read again. */
+  let knownScripts = new Set<string>();
 
   const relevant = (tx: DecodedTx, interest: Interest) =>
     interest.txids.has(tx.txid) || tx.outputs.some((o) => interest.scripts.has(o.script));
@@ -87,6 +89,8 @@ export function chainFollower(source: ChainSource, lookbackBlocks = DEFAULT_LOOK
   }
 
   async function followMempool(interest: Interest): Promise<void> {
+    if ([...interest.scripts].some((s) => !knownScripts.has(s))) mempoolIgnored.clear();
+    knownScripts = new Set(interest.scripts);
     const ids = new Set(await source.mempool());
     for (const txid of [...inMempool.keys()]) if (!ids.has(txid)) inMempool.delete(txid);
     for (const txid of [...mempoolIgnored]) if (!ids.has(txid)) mempoolIgnored.delete(txid);
