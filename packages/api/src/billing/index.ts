@@ -25,6 +25,7 @@ import { subscriptionRoutes } from './subscriptions.routes.js';
 import { startLifecycleScheduler } from './subscriptions.service.js';
 
 export { closeBillingOfErasedMember } from './erasure.js';
+export { productionBitcoinProblems } from './moneyTraps.js';
 export { type PaymentVerified, paymentStreamId } from './payment.decider.js';
 export { type CustomPaymentInput, onCustomPaymentVerified, openCustomRequestPayment, type Payer } from './payments.service.js';
 export { CUSTOM_REQUEST_PAYMENT, type PlanType, periodEnd } from './plans.js';

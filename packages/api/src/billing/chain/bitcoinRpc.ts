@@ -32,6 +32,8 @@ export class RpcError extends Error {
 
 /** Bitcoin Core's "Invalid address or key" / "No such mempool or blockchain transaction". */
 const RPC_INVALID_ADDRESS_OR_KEY = -5;
+/** The generic error code, which bcoin answers for an unknown transaction. */
+const RPC_MISC_ERROR = -1;
 
 export interface RpcSettings {
   /** `http://user:pass@host:port` (the credentials may instead come from the cookie file). */
@@ -120,8 +122,8 @@ export function rpcChainSource(settings: RpcSettings): ChainSource {
       try {
         raw = blockHash ? await rpc('getrawtransaction', txid, false, blockHash) : await rpc('getrawtransaction', txid, false);
       } catch (err) {
-        // Core answers -5; bcoin a generic -1 "Transaction not found.".
-        if (err instanceof RpcError && (err.rpcCode === RPC_INVALID_ADDRESS_OR_KEY || /not found/i.test(err.message))) return undefined;
+        // Core answers -5; bcoin its generic -1 ("Transaction not found."): either reads as "no such transaction".
+        if (err instanceof RpcError && (err.rpcCode === RPC_INVALID_ADDRESS_OR_KEY || err.rpcCode === RPC_MISC_ERROR)) return undefined;
         throw err;
       }
       const tx = decodeTx(hexBytes(raw, 'getrawtransaction'));

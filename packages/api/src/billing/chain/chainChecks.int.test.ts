@@ -55,7 +55,18 @@ beforeAll(async () => {
 afterAll(async () => node?.stop());
 
 type Kit = Awaited<ReturnType<typeof billingTestKit>>;
-type Pending = { id: string; transactionHash?: string; chain: { status: string; txid: string | null; receivedSats: number; confirmations: number; blockHash: string | null; blockHeight: number | null } };
+type Pending = {
+  id: string;
+  transactionHash?: string;
+  chain: {
+    status: string;
+    txid: string | null;
+    receivedSats: number;
+    confirmations: number;
+    blockHash: string | null;
+    blockHeight: number | null;
+  };
+};
 
 async function chainOf(kit: Kit, paymentId: string, status: string | string[]): Promise<Pending> {
   const wanted = ([] as string[]).concat(status);
@@ -100,7 +111,10 @@ forEachStore('billing: payments checked on a regtest node, one fixed address', (
     await node.invalidate(block as string);
     const left = await chainOf(kit, paymentId, ['conflicted', 'unconfirmed']);
     const answer = (await kit.pending()).body.data as { flagged: (Pending & { flaggedAt?: string })[] };
-    expect(answer.flagged.find((p) => p.id === paymentId)).toMatchObject({ flaggedAt: expect.any(String), chain: { status: left.chain.status } });
+    expect(answer.flagged.find((p) => p.id === paymentId)).toMatchObject({
+      flaggedAt: expect.any(String),
+      chain: { status: left.chain.status },
+    });
     expect((await kit.subscription(m)).body.data).toMatchObject({ status: 'active' });
     const mails = await until(async () => {
       const all = await mailsTo(server, 'admin@example.test');
@@ -137,7 +151,10 @@ forEachStore('billing: payments checked on a regtest node, one fixed address', (
     const overridden = await kit.api.post(`/admin/payments/${paymentId}/verify`, { override: { reason } }, kit.admin);
     expect(overridden.status).toBe(200);
     const verified = (await server.ctx.store.readStream(`payment-${paymentId}`)).find((e) => e.type === 'PaymentVerified');
-    expect(verified?.data).toMatchObject({ override: { reason, chainStatus: 'underpaid' }, evidence: { txid, receivedSats: ANNUAL_SATS - 1 } });
+    expect(verified?.data).toMatchObject({
+      override: { reason, chainStatus: 'underpaid' },
+      evidence: { txid, receivedSats: ANNUAL_SATS - 1 },
+    });
   });
 });
 
@@ -210,7 +227,15 @@ describe('without a node', () => {
       const m = await seedMember(server);
       const paymentId = (await kit.submit(m, { transactionHash: randomBytes(32).toString('hex') })).body.data.paymentId;
       const p = (await kit.pending()).body.data.payments.find((x: Pending) => x.id === paymentId);
-      expect(p.chain).toEqual({ status: 'unchecked', txid: null, receivedSats: 0, confirmations: 0, blockHeight: null, blockHash: null, checkedAt: null });
+      expect(p.chain).toEqual({
+        status: 'unchecked',
+        txid: null,
+        receivedSats: 0,
+        confirmations: 0,
+        blockHeight: null,
+        blockHash: null,
+        checkedAt: null,
+      });
       expect((await kit.verify(paymentId)).status).toBe(200);
     } finally {
       await server.close();
