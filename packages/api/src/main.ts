@@ -4,7 +4,7 @@
  */
 
 import path from 'node:path';
-import { productionBitcoinProblems } from './billing/moneyTraps.js';
+import { productionBitcoinProblems } from './billing/index.js';
 import { devPublicUrl, fillDevDefaults } from './config/devDefaults.js';
 import { ConfigError, checkMailTransport, parseEnv } from './config/env.js';
 import { loadSiteConfig, ROOT_DIR } from './config/site.js';

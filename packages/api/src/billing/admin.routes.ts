@@ -4,6 +4,7 @@ import {
   pendingPaymentsAnswerSchema,
   rejectedPaymentAnswerSchema,
   verifiedPaymentAnswerSchema,
+  verifyPaymentBodySchema,
 } from '@members/ui/api/schemas';
 import { z } from 'zod';
 import { callerOf } from '../http/auth.js';
@@ -13,8 +14,9 @@ import { idParams } from '../http/validate.js';
 import type { Routes } from '../module.js';
 import { pageQuerySchema } from '../shared/paging.js';
 import { analyticsSeries } from './analytics.projection.js';
+import { nodeConfigured } from './chain/chainWatcher.js';
 import { rejectPayment, verifyPayment } from './payments.service.js';
-import { paymentById, pendingPayments } from './readModels.js';
+import { flaggedPayments, paymentById, pendingPayments } from './readModels.js';
 import { billingStats } from './stats.js';
 
 const rejectSchema = z.object({
@@ -28,7 +30,9 @@ const analyticsQuery = z.object({ days: z.coerce.number({ error: 'must be a numb
 
 export const adminPaymentRoutes: Routes = (api, ctx) => {
   const listPendingPaymentsDoc = describe({
-    summary: 'Payments waiting for verification',
+    summary: 'Payments waiting for verification, with what the chain shows',
+    description:
+      "Each payment's `chain` says what the site's Bitcoin node shows (`unchecked` without one); `flagged` lists verified payments whose transaction left the chain (a reorg, a double spend), for the admin to judge.",
     tags: ['billing', 'admin'],
     access: 'admin',
     query: pageQuerySchema,
@@ -36,10 +40,12 @@ export const adminPaymentRoutes: Routes = (api, ctx) => {
   });
   const verifyDoc = describe({
     summary: 'Verify a payment (starts or extends the subscription)',
-    description: 'Concurrent verifications of one payment produce exactly one activation; a second is a 409.',
+    description:
+      "Concurrent verifications of one payment produce exactly one activation; a second is a 409. With a Bitcoin node configured (`BITCOIN_RPC_URL`) a payment whose `chain.status` is not `confirmed` is refused with 409 `payment.chain_<status>` unless the body gives `override.reason` (kept in the event); the event keeps the chain's evidence.",
     tags: ['billing', 'admin'],
     access: 'admin',
     params: idParams,
+    body: verifyPaymentBodySchema,
     ok: { 200: verifiedPaymentAnswerSchema },
     errors: [404, 409],
   });
@@ -62,15 +68,18 @@ export const adminPaymentRoutes: Routes = (api, ctx) => {
 
   api.get('/admin/pending-payments', listPendingPaymentsDoc, async function listPendingPayments(c) {
     const page = c.req.valid('query');
-    const { payments, nextCursor } = await pendingPayments(ctx.db, ctx.site, page);
+    const node = nodeConfigured(ctx.env);
+    const { payments, nextCursor } = await pendingPayments(ctx.db, ctx.site, page, node);
     // `count` is every pending payment (from the precomputed counters), not only this page's.
     const { pendingPayments: count } = await billingStats(ctx.db);
-    return ok(c, { payments, count, nextCursor });
+    const flagged = page.after ? [] : await flaggedPayments(ctx.db, ctx.site, node);
+    return ok(c, { payments, flagged, count, nextCursor });
   });
 
   api.post('/admin/payments/:id/verify', verifyDoc, async function verify(c) {
     const { id } = c.req.valid('param');
-    const subscription = valueOr(await verifyPayment(ctx, id, callerOf(c)));
+    const { override } = c.req.valid('json');
+    const subscription = valueOr(await verifyPayment(ctx, id, callerOf(c), override ? { override } : {}));
     const customRequestId = (await paymentById(ctx.db, id))?.custom_request_id;
     return ok(c, { paymentId: id, status: 'verified', subscription, ...(customRequestId ? { customRequestId } : {}) });
   });

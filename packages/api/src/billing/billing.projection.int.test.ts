@@ -8,6 +8,7 @@ import { projectionSpec, stream } from '../eventstore/projection.testkit.js';
 import { userDecider, userStream } from '../identity/user.decider.js';
 import { usersProjection } from '../identity/users.projection.js';
 import { billingProjection, uniqueRule } from './billing.projection.js';
+import type { ChainObservation } from './chain/chainStatus.js';
 import { paymentDecider, paymentStreamId } from './payment.decider.js';
 import type { PlanType } from './plans.js';
 import { subscriptionDecider, subscriptionStreamId } from './subscription.decider.js';
@@ -69,6 +70,14 @@ function payment(paymentId: string, userId: string, planType: PlanType = 'monthl
         now,
       }),
     verify: (now: string) => s.decide(paymentDecider, { type: 'VerifyPayment', paymentId, verifiedBy: 'admin-1', now }),
+    chain: (now: string, observation: ChainObservation) =>
+      s.decide(paymentDecider, {
+        type: 'RecordChainCheck',
+        paymentId,
+        observation,
+        now,
+        submitAs: { userEmail: `${userId}@example.test` },
+      }),
     reject: (now: string) =>
       s.decide(paymentDecider, { type: 'RejectPayment', paymentId, reason: 'No such transaction', rejectedBy: 'admin-1', now }),
   };
@@ -119,6 +128,15 @@ const paymentRow = (over: Record<string, unknown>) => ({
   subscription_id: null,
   applied_at: null,
   custom_request_id: null,
+  chain_status: null,
+  chain_txid: null,
+  chain_output_index: null,
+  chain_received_sats: null,
+  chain_confirmations: null,
+  chain_block_height: null,
+  chain_block_hash: null,
+  chain_checked_at: null,
+  chain_flagged_at: null,
   ...over,
 });
 
@@ -157,6 +175,71 @@ describe('billing projection: payments', () => {
         }),
       ],
       [COUNTS]: [{ key: 'payment:submitted', n: 1, total: ANNUAL }],
+    });
+  });
+
+  it("PaymentChainChecked: a paid request nobody submitted is submitted with the chain's hash; PaymentLeftChain flags it once verified", async () => {
+    const alice = member(ALICE);
+    const p1 = payment('p1', ALICE);
+    const seen = { txid: HASH1, outputIndex: 0, receivedSats: MONTHLY, blockHeight: 7, blockHash: 'b7', rbf: false };
+    const chainRow = {
+      chain_txid: HASH1,
+      chain_output_index: 0,
+      chain_received_sats: MONTHLY,
+      chain_block_height: 7,
+      chain_block_hash: 'b7',
+    };
+    await given(alice.registered, p1.request(T1), p1.chain(T2, { ...seen, status: 'confirmed', confirmations: 1 })).thenTables({
+      [PAYMENTS]: [
+        paymentRow({
+          ...REQUESTED,
+          ...chainRow,
+          status: 'submitted',
+          user_email: `${ALICE}@example.test`,
+          tx_hash: HASH1,
+          submitted_at: T2,
+          chain_status: 'confirmed',
+          chain_confirmations: 1,
+          chain_checked_at: T2,
+        }),
+      ],
+      [COUNTS]: [{ key: 'payment:submitted', n: 1, total: MONTHLY }],
+    });
+    const gone = {
+      ...seen,
+      status: 'conflicted' as const,
+      confirmations: 0,
+      blockHeight: null,
+      blockHash: null,
+      outputIndex: null,
+      receivedSats: 0,
+    };
+    const again = payment('p1', ALICE);
+    await given(
+      member(ALICE).registered,
+      again.request(T1),
+      again.chain(T2, { ...seen, status: 'confirmed', confirmations: 1 }),
+      again.verify(T2),
+      again.chain(T3, gone),
+    ).thenTables({
+      [PAYMENTS]: [
+        paymentRow({
+          ...REQUESTED,
+          status: 'verified',
+          user_email: `${ALICE}@example.test`,
+          tx_hash: HASH1,
+          submitted_at: T2,
+          verified_at: T2,
+          verified_by: 'admin-1',
+          chain_status: 'conflicted',
+          chain_txid: HASH1,
+          chain_received_sats: 0,
+          chain_confirmations: 0,
+          chain_checked_at: T3,
+          chain_flagged_at: T3,
+        }),
+      ],
+      [COUNTS]: [{ key: 'payment:verified', n: 1, total: MONTHLY }],
     });
   });
 

@@ -39,8 +39,18 @@ CREATE TABLE IF NOT EXISTS billing_payments (
   reject_reason TEXT,
   subscription_id TEXT,
   applied_at TEXT,
-  custom_request_id TEXT
+  custom_request_id TEXT,
+  chain_status TEXT,
+  chain_txid TEXT,
+  chain_output_index INTEGER,
+  chain_received_sats BIGINT,
+  chain_confirmations INTEGER,
+  chain_block_height INTEGER,
+  chain_block_hash TEXT,
+  chain_checked_at TEXT,
+  chain_flagged_at TEXT
 );
+CREATE INDEX IF NOT EXISTS billing_payments_flagged ON billing_payments (chain_flagged_at);
 CREATE UNIQUE INDEX IF NOT EXISTS billing_payments_tx_hash ON billing_payments (tx_hash);
 CREATE UNIQUE INDEX IF NOT EXISTS billing_payments_one_pending ON billing_payments (user_id, plan_type) WHERE status = 'submitted' AND plan_type <> 'custom';
 CREATE INDEX IF NOT EXISTS billing_payments_status ON billing_payments (status, submitted_at, id);
@@ -131,6 +141,18 @@ async function applyPayment(tx: Queryable, event: PaymentEvent): Promise<void> {
         event.data.paymentId,
       ]);
       return;
+    case 'PaymentChainChecked': {
+      const d = event.data;
+      await tx.run(
+        `UPDATE billing_payments SET chain_status = ?, chain_txid = ?, chain_output_index = ?, chain_received_sats = ?, chain_confirmations = ?,
+           chain_block_height = ?, chain_block_hash = ?, chain_checked_at = ? WHERE id = ?`,
+        [d.status, d.txid, d.outputIndex, d.receivedSats, d.confirmations, d.blockHeight, d.blockHash, d.checkedAt, d.paymentId],
+      );
+      return;
+    }
+    case 'PaymentLeftChain':
+      await tx.run('UPDATE billing_payments SET chain_flagged_at = ? WHERE id = ?', [event.data.flaggedAt, event.data.paymentId]);
+      return;
     case 'PaymentCanceled':
       // Closed by the member's erasure: out of the pending list and the pending counter, never revenue.
       await tx.run(`UPDATE billing_payments SET status = 'canceled' WHERE id = ?`, [event.data.paymentId]);
@@ -209,7 +231,8 @@ export const billingProjection: Projection = {
   // 2: an erased member's payments show `erased member <short id>` (MemberErased).
   // 3: `billing_counts`, the dashboard's counters kept beside the rows.
   // 4: payments for custom video requests (`plan_type` 'custom', `custom_request_id`; several may be pending).
-  version: 4,
+  // 5: what the chain shows (`chain_*`, PaymentChainChecked) and verified payments flagged when their transaction left it.
+  version: 5,
   tables: ['billing_payments', 'billing_subscriptions', BILLING_COUNTS],
   schema: BILLING_SCHEMA + countsSchema(BILLING_COUNTS),
   async apply(tx, event) {

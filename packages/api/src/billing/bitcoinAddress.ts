@@ -5,9 +5,19 @@
  * non-hardened, so no private key ever touches the server.
  */
 import { HDKey } from '@scure/bip32';
-import { NETWORK, p2wpkh, TEST_NETWORK } from '@scure/btc-signer';
+import { Address, NETWORK, OutScript, p2wpkh, TEST_NETWORK } from '@scure/btc-signer';
 
-export type BitcoinNetwork = 'mainnet' | 'testnet';
+export type BitcoinNetwork = 'mainnet' | 'testnet' | 'regtest';
+
+/** A regtest node's parameters: testnet's, with its own bech32 prefix (Bitcoin Core's `bcrt`). */
+export const REGTEST_NETWORK = { ...TEST_NETWORK, bech32: 'bcrt' };
+
+/** btc-signer's network parameters for a site network. */
+export const networkParams = (network: BitcoinNetwork) =>
+  network === 'mainnet' ? NETWORK : network === 'regtest' ? REGTEST_NETWORK : TEST_NETWORK;
+
+/** Account keys of testnet serve regtest too (BIP32 defines no regtest versions). */
+const keyNetwork = (network: BitcoinNetwork) => (network === 'regtest' ? 'testnet' : network);
 
 /** SLIP-0132 version bytes of the extended public keys we accept, per network. */
 const PUBLIC_VERSIONS: Record<string, { network: BitcoinNetwork; version: number }> = {
@@ -24,7 +34,8 @@ export function parseAccountKey(extendedKey: string, network: BitcoinNetwork): H
   const prefix = extendedKey.slice(0, 4);
   const known = PUBLIC_VERSIONS[prefix];
   if (!known) throw new ExtendedKeyError(`bitcoin.xpub must start with xpub, zpub, tpub or vpub (got "${prefix}")`);
-  if (known.network !== network) throw new ExtendedKeyError(`bitcoin.xpub is a ${known.network} key but bitcoin.network is ${network}`);
+  if (known.network !== keyNetwork(network))
+    throw new ExtendedKeyError(`bitcoin.xpub is a ${known.network} key but bitcoin.network is ${network}`);
   let key: HDKey;
   try {
     // Only the public version matters; the private one is never used (a private key is refused below).
@@ -43,9 +54,22 @@ export function parseAccountKey(extendedKey: string, network: BitcoinNetwork): H
 export function deriveAddress(account: HDKey, network: BitcoinNetwork, index: number, change: 0 | 1 = 0): string {
   const child = account.deriveChild(change).deriveChild(index);
   if (!child.publicKey) throw new ExtendedKeyError('derivation produced no public key');
-  const address = p2wpkh(child.publicKey, network === 'mainnet' ? NETWORK : TEST_NETWORK).address;
+  const address = p2wpkh(child.publicKey, networkParams(network)).address;
   if (!address) throw new ExtendedKeyError('could not encode the address');
   return address;
+}
+
+/**
+ * The output script (hex) an address stands for on the site's network: what payments are compared
+ * by, since nodes spell one script differently (a bcoin regtest node `rb1…`, Bitcoin Core `bcrt1…`).
+ * Undefined when the address is not valid there.
+ */
+export function outputScriptOf(address: string, network: BitcoinNetwork): string | undefined {
+  try {
+    return Buffer.from(OutScript.encode(Address(networkParams(network)).decode(address))).toString('hex');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Builds a BIP21 payment URI: `bitcoin:ADDRESS?amount=0.005&label=...`. */

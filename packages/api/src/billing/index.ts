@@ -8,7 +8,9 @@
  * Read models: billing_payments, billing_subscriptions, billing_daily, users' subscription columns.
  * Access (users.membership_status = 'active') while the subscription is active or past due within
  * the grace period (GRACE_PERIOD_DAYS); canceled and unpaid end it.
- * `start` runs the lifecycle scheduler (every minute); tests call `runLifecycle(ctx)` directly.
+ * `background` (leader only) runs the lifecycle scheduler (every minute) and, with a Bitcoin node
+ * configured (BITCOIN_RPC_URL), the chain watcher (`chain/`: PaymentChainChecked, PaymentLeftChain);
+ * tests call `runLifecycle(ctx)` directly.
  */
 import type { AppModule } from '../module.js';
 import { adminPaymentRoutes } from './admin.routes.js';
@@ -16,11 +18,14 @@ import { analyticsProjection } from './analytics.projection.js';
 import { billingMailSubscriber } from './billing.mail.js';
 import { billingProjection } from './billing.projection.js';
 import { parseAccountKey } from './bitcoinAddress.js';
+import { configuredChainSource, startChainWatcher } from './chain/chainWatcher.js';
 import { paymentRoutes } from './payments.routes.js';
+import { verifyPayment } from './payments.service.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { startLifecycleScheduler } from './subscriptions.service.js';
 
 export { closeBillingOfErasedMember } from './erasure.js';
+export { productionBitcoinProblems } from './moneyTraps.js';
 export { type PaymentVerified, paymentStreamId } from './payment.decider.js';
 export { type CustomPaymentInput, onCustomPaymentVerified, openCustomRequestPayment, type Payer } from './payments.service.js';
 export { CUSTOM_REQUEST_PAYMENT, type PlanType, periodEnd } from './plans.js';
@@ -44,5 +49,16 @@ export const billingModule: AppModule = {
     if (btc.xpub) parseAccountKey(btc.xpub, btc.network);
     return undefined;
   },
-  background: (ctx) => startLifecycleScheduler(ctx, ctx.env.LIFECYCLE_INTERVAL_SECONDS * 1000),
+  background(ctx) {
+    const lifecycle = startLifecycleScheduler(ctx, ctx.env.LIFECYCLE_INTERVAL_SECONDS * 1000);
+    const source = configuredChainSource(ctx.env);
+    if (!source) return lifecycle;
+    const watcher = startChainWatcher(ctx, source, verifyPayment, ctx.env.BITCOIN_POLL_SECONDS * 1000);
+    return {
+      async stop() {
+        await watcher.stop();
+        await lifecycle.stop();
+      },
+    };
+  },
 };

@@ -16,7 +16,7 @@ import { pbkdf2Sync } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
 import { Address, NETWORK, p2pkh, p2sh, p2wpkh, TEST_NETWORK } from '@scure/btc-signer';
 import type { SiteConfig } from '../config/site.js';
-import { type BitcoinNetwork, parseAccountKey } from './bitcoinAddress.js';
+import { type BitcoinNetwork, parseAccountKey, REGTEST_NETWORK } from './bitcoinAddress.js';
 
 /** Mnemonics whose keys are public knowledge: the test vectors of BIP39/BIP44/BIP49/BIP84 and of most wallets' docs. */
 export const PUBLISHED_TEST_MNEMONICS = [
@@ -100,6 +100,7 @@ export function addressNetwork(address: string): BitcoinNetwork | undefined {
   for (const [name, net] of [
     ['mainnet', NETWORK],
     ['testnet', TEST_NETWORK],
+    ['regtest', REGTEST_NETWORK],
   ] as const) {
     try {
       Address(net).decode(address);
@@ -115,7 +116,10 @@ export function addressNetwork(address: string): BitcoinNetwork | undefined {
  * What is wrong with the Bitcoin settings for a production site, one line per problem, each naming
  * its setting; empty when nothing is.
  */
-export function productionBitcoinProblems(bitcoin: SiteConfig['bitcoin'], env: { ALLOW_TEST_NETWORK?: boolean }): string[] {
+export function productionBitcoinProblems(
+  bitcoin: Pick<SiteConfig['bitcoin'], 'network' | 'address' | 'xpub'>,
+  env: { ALLOW_TEST_NETWORK?: boolean },
+): string[] {
   const problems: string[] = [];
   if (bitcoin.network !== 'mainnet' && !env.ALLOW_TEST_NETWORK)
     problems.push(
@@ -128,7 +132,8 @@ export function productionBitcoinProblems(bitcoin: SiteConfig['bitcoin'], env: {
         `bitcoin.address ${bitcoin.address} is a published test-vector address: its private key is public, anyone can take what members pay to it. Set your own wallet's address (or bitcoin.xpub)`,
       );
     else if (!network) problems.push(`bitcoin.address ${bitcoin.address} is not a valid Bitcoin address`);
-    else if (network !== bitcoin.network)
+    // testnet and regtest share their base58 prefixes: a legacy address is valid on both.
+    else if (network !== bitcoin.network && !(bitcoin.network === 'regtest' && network === 'testnet' && !/^tb1/i.test(bitcoin.address)))
       problems.push(`bitcoin.address ${bitcoin.address} is a ${network} address but bitcoin.network is ${bitcoin.network}`);
   }
   if (bitcoin.xpub) {

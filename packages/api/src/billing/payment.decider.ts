@@ -8,6 +8,8 @@
  * (`PaymentCanceled`, reason `account_erased`): nobody can verify it afterwards.
  */
 import { accept, type Decider, reject } from '../shared/decider.js';
+import type { ErrorCode } from '../shared/errors.js';
+import { type ChainObservation, type ChainStatus, sameObservation } from './chain/chainStatus.js';
 import type { PaymentKind } from './plans.js';
 
 export interface PaymentRequested {
@@ -51,6 +53,40 @@ export interface PaymentVerified {
     customRequestId?: string;
     verifiedBy: string;
     verifiedAt: string;
+    /** What the chain showed at that moment (a node configured and the payment seen): an auditor re-checks it against any node. */
+    evidence?: PaymentEvidence;
+    /** The admin verified although the chain did not show the payment confirmed, and said why. */
+    override?: { reason: string; chainStatus: ChainStatus };
+  };
+}
+/** The chain's evidence kept in a verification. */
+export interface PaymentEvidence {
+  txid: string;
+  outputIndex: number | null;
+  receivedSats: number;
+  blockHash: string | null;
+  blockHeight: number | null;
+  confirmations: number;
+  checkedAt: string;
+}
+/** What the watcher saw on the chain for this payment, recorded when it changes (confirmations up to the watch depth). */
+export interface PaymentChainChecked {
+  type: 'PaymentChainChecked';
+  data: ChainObservation & { paymentId: string; checkedAt: string };
+}
+/** A verified payment's transaction left the best chain (a reorg, a double spend): flagged to the admin, never revoked. */
+export interface PaymentLeftChain {
+  type: 'PaymentLeftChain';
+  data: {
+    paymentId: string;
+    userId: string;
+    planType: PaymentKind;
+    amountSats: number;
+    txid: string | null;
+    /** The block it was confirmed in. */
+    previousBlockHash: string | null;
+    status: ChainStatus;
+    flaggedAt: string;
   };
 }
 export interface PaymentRejected {
@@ -82,14 +118,34 @@ export interface PaymentCanceled {
     canceledAt: string;
   };
 }
-export type PaymentEvent = PaymentRequested | PaymentSubmitted | PaymentVerified | PaymentRejected | PaymentCanceled;
+export type PaymentEvent =
+  | PaymentRequested
+  | PaymentSubmitted
+  | PaymentVerified
+  | PaymentRejected
+  | PaymentCanceled
+  | PaymentChainChecked
+  | PaymentLeftChain;
 export const PAYMENT_EVENT_TYPES = [
   'PaymentRequested',
   'PaymentSubmitted',
   'PaymentVerified',
   'PaymentRejected',
   'PaymentCanceled',
+  'PaymentChainChecked',
+  'PaymentLeftChain',
 ] as const;
+
+/** Why the chain does not let a payment be verified without an override (409 `payment.chain_<status>`). */
+export const CHAIN_REFUSALS: Record<Exclude<ChainStatus, 'confirmed'>, string> = {
+  unchecked: 'The chain has not been checked for this payment yet',
+  awaiting: 'Nothing paying this request has been seen on the chain yet',
+  not_found: 'The submitted transaction is neither in the chain nor in the mempool',
+  wrong_address: "The submitted transaction pays nothing to this payment's address",
+  underpaid: "The transaction pays less than the plan's price",
+  unconfirmed: 'The transaction does not have enough confirmations yet',
+  conflicted: 'The transaction was replaced, double-spent or left the chain',
+};
 
 /** What verifying (or rejecting, or submitting) a payment canceled by its member's erasure answers. */
 export const CANCELED_BY_ERASURE = "This payment was canceled because the member's account was erased; it cannot be verified";
@@ -97,7 +153,23 @@ export const CANCELED_BY_ERASURE = "This payment was canceled because the member
 export type PaymentCommand =
   | { type: 'RequestPayment'; data: Omit<PaymentRequested['data'], 'requestedAt'>; now: string }
   | { type: 'SubmitPayment'; data: Omit<PaymentSubmitted['data'], 'submittedAt' | 'address'>; now: string }
-  | { type: 'VerifyPayment'; paymentId: string; verifiedBy: string; now: string }
+  | {
+      type: 'VerifyPayment';
+      paymentId: string;
+      verifiedBy: string;
+      now: string;
+      /** A Bitcoin node is configured: the chain's status must be `confirmed`, unless overridden with a reason. */
+      chainChecked?: boolean;
+      override?: { reason: string };
+    }
+  | {
+      type: 'RecordChainCheck';
+      paymentId: string;
+      observation: ChainObservation;
+      /** Set when a payment nobody submitted is seen paid: it is submitted on the member's behalf, with the chain's hash. */
+      submitAs?: { userEmail: string };
+      now: string;
+    }
   | { type: 'RejectPayment'; paymentId: string; reason: string; rejectedBy: string; now: string }
   | { type: 'CancelPayment'; paymentId: string; reason: PaymentCancelReason; canceledBy: string; now: string };
 
@@ -112,6 +184,8 @@ export interface PaymentState {
   amountSats?: number;
   address?: string;
   txHash?: string;
+  /** The chain's last observation (a node configured). */
+  chain?: PaymentChainChecked['data'];
 }
 
 export const paymentStreamId = (paymentId: string) => `payment-${paymentId}`;
@@ -159,6 +233,28 @@ function decide(command: PaymentCommand, state: PaymentState) {
       if (state.status === 'verified') return reject('payment.state_conflict', 'This payment has already been verified');
       if (state.status === 'rejected') return reject('payment.state_conflict', 'This payment was rejected and cannot be verified');
       if (state.status === 'canceled') return reject('payment.state_conflict', CANCELED_BY_ERASURE);
+      const chainStatus: ChainStatus = state.chain?.status ?? 'unchecked';
+      const overrideReason = command.override?.reason.trim();
+      if (command.override && !overrideReason)
+        return reject('validation.invalid_input', 'override.reason: Please say why you verify anyway');
+      if (command.chainChecked && chainStatus !== 'confirmed' && !overrideReason)
+        return reject(
+          `payment.chain_${chainStatus}` as ErrorCode,
+          `${CHAIN_REFUSALS[chainStatus]}; verify with an override and a reason if you checked it yourself`,
+        );
+      const chain = state.chain;
+      const evidence: PaymentEvidence | undefined =
+        chain?.txid && chain.status !== 'not_found'
+          ? {
+              txid: chain.txid,
+              outputIndex: chain.outputIndex,
+              receivedSats: chain.receivedSats,
+              blockHash: chain.blockHash,
+              blockHeight: chain.blockHeight,
+              confirmations: chain.confirmations,
+              checkedAt: chain.checkedAt,
+            }
+          : undefined;
       return accept<PaymentEvent>({
         type: 'PaymentVerified',
         data: {
@@ -170,6 +266,10 @@ function decide(command: PaymentCommand, state: PaymentState) {
           ...(state.customRequestId ? { customRequestId: state.customRequestId } : {}),
           verifiedBy: command.verifiedBy,
           verifiedAt: command.now,
+          ...(evidence ? { evidence } : {}),
+          ...(command.chainChecked && overrideReason && chainStatus !== 'confirmed'
+            ? { override: { reason: overrideReason, chainStatus } }
+            : {}),
         },
       });
     }
@@ -195,6 +295,8 @@ function decide(command: PaymentCommand, state: PaymentState) {
         },
       });
     }
+    case 'RecordChainCheck':
+      return decideChainCheck(command, state);
     case 'CancelPayment': {
       if (state.status === 'none') return reject('payment.not_found', 'Payment not found');
       // Only an open payment is canceled; a verified or rejected one is already closed (nothing to do).
@@ -216,6 +318,51 @@ function decide(command: PaymentCommand, state: PaymentState) {
   }
 }
 
+const PAID_STATUSES: ReadonlySet<ChainStatus> = new Set(['underpaid', 'unconfirmed', 'confirmed']);
+
+/**
+ * Records what the chain shows when it changed. A payment nobody submitted is submitted with the
+ * chain's hash when its address is seen paid; a verified payment that was confirmed and no longer
+ * is gets flagged (`PaymentLeftChain`), never revoked. Closed payments are no longer recorded.
+ */
+function decideChainCheck(command: Extract<PaymentCommand, { type: 'RecordChainCheck' }>, state: PaymentState) {
+  if (state.status === 'none' || state.status === 'rejected' || state.status === 'canceled') return accept<PaymentEvent>();
+  const { observation: o, now } = command;
+  if (sameObservation(state.chain, o)) return accept<PaymentEvent>();
+  const events: PaymentEvent[] = [];
+  if (state.status === 'requested' && command.submitAs && o.txid && PAID_STATUSES.has(o.status))
+    events.push({
+      type: 'PaymentSubmitted',
+      data: {
+        paymentId: command.paymentId,
+        userId: state.userId as string,
+        userEmail: command.submitAs.userEmail,
+        planType: state.planType as PaymentKind,
+        amountSats: state.amountSats as number,
+        ...(state.address ? { address: state.address } : {}),
+        txHash: o.txid,
+        ...(state.customRequestId ? { customRequestId: state.customRequestId } : {}),
+        submittedAt: now,
+      },
+    });
+  events.push({ type: 'PaymentChainChecked', data: { ...o, paymentId: command.paymentId, checkedAt: now } });
+  if (state.status === 'verified' && state.chain?.status === 'confirmed' && o.status !== 'confirmed')
+    events.push({
+      type: 'PaymentLeftChain',
+      data: {
+        paymentId: command.paymentId,
+        userId: state.userId as string,
+        planType: state.planType as PaymentKind,
+        amountSats: state.amountSats as number,
+        txid: state.chain.txid,
+        previousBlockHash: state.chain.blockHash,
+        status: o.status,
+        flaggedAt: now,
+      },
+    });
+  return accept<PaymentEvent>(...events);
+}
+
 function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
   switch (event.type) {
     case 'PaymentRequested': {
@@ -232,6 +379,8 @@ function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
       return { ...state, status: 'rejected' };
     case 'PaymentCanceled':
       return { ...state, status: 'canceled' };
+    case 'PaymentChainChecked':
+      return { ...state, chain: event.data };
     default:
       return state;
   }

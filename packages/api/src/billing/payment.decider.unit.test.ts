@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deciderSpec } from '../shared/decider.testkit.js';
+import { deciderSpec, thenError, thenEvents } from '../shared/decider.testkit.js';
+import type { ChainObservation } from './chain/chainStatus.js';
 import { type PaymentCommand, type PaymentEvent, paymentDecider } from './payment.decider.js';
 
 const T0 = '2026-01-15T12:00:00.000Z';
@@ -167,5 +168,102 @@ describe('payment decider', () => {
     expect(given([submitted, rejected]).when(cancel)).toEqual({ ok: true, events: [] });
     expect(given([submitted, canceled]).when(cancel)).toEqual({ ok: true, events: [] });
     expect(given([]).when(cancel)).toMatchObject({ ok: false, error: { code: 'payment.not_found' } });
+  });
+});
+
+describe('chain checks (a node configured)', () => {
+  const observation = (status: ChainObservation['status'], extra: Partial<ChainObservation> = {}): ChainObservation => ({
+    status,
+    txid: HASH,
+    outputIndex: 1,
+    receivedSats: 500000,
+    confirmations: status === 'confirmed' ? 2 : 0,
+    blockHeight: status === 'confirmed' ? 100 : null,
+    blockHash: status === 'confirmed' ? 'b'.repeat(64) : null,
+    rbf: false,
+    ...extra,
+  });
+  const checked = (status: ChainObservation['status'], extra: Partial<ChainObservation> = {}): PaymentEvent => ({
+    type: 'PaymentChainChecked',
+    data: { ...observation(status, extra), paymentId: 'p1', checkedAt: T1 },
+  });
+  const verify = (override?: string): PaymentCommand => ({
+    type: 'VerifyPayment',
+    paymentId: 'p1',
+    verifiedBy: 'admin-1',
+    now: T1,
+    chainChecked: true,
+    ...(override === undefined ? {} : { override: { reason: override } }),
+  });
+
+  it('verify refuses payment.chain_<status> unless confirmed; the event keeps the evidence', () => {
+    thenError(given([requested, submitted]).when(verify()), 'payment.chain_unchecked');
+    thenError(given([requested, submitted, checked('underpaid', { receivedSats: 1 })]).when(verify()), 'payment.chain_underpaid');
+    thenError(given([requested, submitted, checked('unconfirmed')]).when(verify()), 'payment.chain_unconfirmed');
+    const ok = given([requested, submitted, checked('confirmed')]).when(verify());
+    expect(ok).toMatchObject({
+      ok: true,
+      events: [
+        {
+          type: 'PaymentVerified',
+          data: {
+            evidence: {
+              txid: HASH,
+              outputIndex: 1,
+              receivedSats: 500000,
+              blockHeight: 100,
+              blockHash: 'b'.repeat(64),
+              confirmations: 2,
+              checkedAt: T1,
+            },
+          },
+        },
+      ],
+    });
+    expect((ok as { events: PaymentEvent[] }).events[0]?.data).not.toHaveProperty('override');
+  });
+
+  it('an override with a reason verifies and keeps the reason and the status overridden; an empty reason is refused', () => {
+    thenError(given([requested, submitted, checked('wrong_address')]).when(verify('  ')), 'validation.invalid_input');
+    expect(given([requested, submitted, checked('wrong_address')]).when(verify('paid from an exchange'))).toMatchObject({
+      ok: true,
+      events: [{ type: 'PaymentVerified', data: { override: { reason: 'paid from an exchange', chainStatus: 'wrong_address' } } }],
+    });
+  });
+
+  it('recording: a paid request nobody submitted is submitted with the chain hash; the same observation again is no news', () => {
+    const record = (o: ChainObservation): PaymentCommand => ({
+      type: 'RecordChainCheck',
+      paymentId: 'p1',
+      observation: o,
+      submitAs: { userEmail: 'm@example.test' },
+      now: T1,
+    });
+    const r = given([requested]).when(record(observation('unconfirmed')));
+    expect(r).toMatchObject({
+      ok: true,
+      events: [{ type: 'PaymentSubmitted', data: { txHash: HASH, address: 'bc1qaddr' } }, { type: 'PaymentChainChecked' }],
+    });
+    thenEvents(given([requested, checked('awaiting', { txid: null })]).when(record(observation('awaiting', { txid: null }))), []);
+  });
+
+  it('a verified payment that was confirmed and leaves the chain is flagged, never revoked', () => {
+    const verified: PaymentEvent = {
+      type: 'PaymentVerified',
+      data: { paymentId: 'p1', userId: 'u1', planType: 'annual', amountSats: 500000, txHash: HASH, verifiedBy: 'admin-1', verifiedAt: T1 },
+    };
+    const r = given([requested, submitted, checked('confirmed'), verified]).when({
+      type: 'RecordChainCheck',
+      paymentId: 'p1',
+      observation: observation('conflicted', { blockHash: null, blockHeight: null }),
+      now: T1,
+    });
+    expect(r).toMatchObject({
+      ok: true,
+      events: [
+        { type: 'PaymentChainChecked' },
+        { type: 'PaymentLeftChain', data: { previousBlockHash: 'b'.repeat(64), status: 'conflicted' } },
+      ],
+    });
   });
 });

@@ -213,7 +213,17 @@ forEachStore('billing: xpub addresses', (kind) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(kind, {
-      site: { bitcoin: { xpub: ZPUB, network: 'mainnet', explorerTxUrl: 'https://mempool.space/tx/{txid}', paymentRequestTtlHours: 24 } },
+      site: {
+        bitcoin: {
+          xpub: ZPUB,
+          network: 'mainnet',
+          explorerTxUrl: 'https://mempool.space/tx/{txid}',
+          paymentRequestTtlHours: 24,
+          confirmations: 1,
+          autoVerify: false,
+          underpaymentTolerancePercent: 0,
+        },
+      },
     });
   });
   afterAll(async () => server?.close());

@@ -16,6 +16,7 @@ import { receivingAddressFor } from './addressAllocator.js';
 import { payments } from './billing.commands.js';
 import { uniqueRule } from './billing.projection.js';
 import { bip21Uri } from './bitcoinAddress.js';
+import { nodeConfigured } from './chain/chainWatcher.js';
 import { closeBillingOfErasedMember } from './erasure.js';
 import { CANCELED_BY_ERASURE, normalizeTxHash, type PaymentVerified, TX_HASH_PROBLEM } from './payment.decider.js';
 import { CUSTOM_REQUEST_PAYMENT, type PlanType, planLabel, planOf } from './plans.js';
@@ -155,8 +156,9 @@ export async function submitPayment(ctx: AppContext, payer: Payer, input: Submis
  * payment of an erased member is canceled (if an erasure made before that rule left it open) and
  * refused: no subscription is activated for an erased account.
  */
-export async function verifyPayment(ctx: AppContext, paymentId: string, caller: Caller & { actorId: string }) {
+export async function verifyPayment(ctx: AppContext, paymentId: string, caller: Caller, opts: { override?: { reason: string } } = {}) {
   const meta = eventMetadata(ctx, caller);
+  const verifiedBy = caller.actorId ?? caller.actor ?? 'system';
   const row = await paymentById(ctx.db, paymentId);
   if (row && (await memberErased(ctx, row.user_id))) {
     await closeBillingOfErasedMember(ctx, row.user_id, meta);
@@ -164,7 +166,15 @@ export async function verifyPayment(ctx: AppContext, paymentId: string, caller: 
   }
   const result = await payments(ctx.store).handle(
     paymentId,
-    { type: 'VerifyPayment', paymentId, verifiedBy: caller.actorId, now: meta.at },
+    {
+      type: 'VerifyPayment',
+      paymentId,
+      verifiedBy,
+      now: meta.at,
+      // With a node configured the chain's status must be `confirmed`, or the admin overrides with a reason.
+      chainChecked: nodeConfigured(ctx.env),
+      ...(opts.override ? { override: opts.override } : {}),
+    },
     meta,
     { retries: 50 },
   );

@@ -1,6 +1,12 @@
 /** Queries over billing's read models and the shapes the API answers with (section 3). */
 
-import type { paymentRequestSchema, pendingPaymentSchema, submittedPaymentSchema, subscriptionSchema } from '@members/ui/api/schemas';
+import type {
+  chainCheckSchema,
+  paymentRequestSchema,
+  pendingPaymentSchema,
+  submittedPaymentSchema,
+  subscriptionSchema,
+} from '@members/ui/api/schemas';
 import { satsToBtc } from '@members/ui/money';
 import type { z } from 'zod';
 import type { SiteConfig } from '../config/site.js';
@@ -29,6 +35,15 @@ export interface PaymentRow {
   subscription_id: string | null;
   applied_at: string | null;
   custom_request_id: string | null;
+  chain_status: string | null;
+  chain_txid: string | null;
+  chain_output_index: number | null;
+  chain_received_sats: number | string | null;
+  chain_confirmations: number | null;
+  chain_block_height: number | null;
+  chain_block_hash: string | null;
+  chain_checked_at: string | null;
+  chain_flagged_at: string | null;
 }
 
 export interface SubscriptionRow {
@@ -115,8 +130,23 @@ export function submittedPaymentDto(site: SiteConfig, row: PaymentRow): z.infer<
   };
 }
 
-/** Pending payment (admin view, section 3); `transactionHash` is left out when the member gave none. */
-export function pendingPaymentDto(site: SiteConfig, row: PaymentRow): z.infer<typeof pendingPaymentSchema> {
+/** What the chain shows for a payment; `unchecked` without a node, or before the node's first look. */
+export function chainCheckDto(row: PaymentRow, nodeConfigured: boolean): z.infer<typeof chainCheckSchema> {
+  if (!nodeConfigured || !row.chain_status)
+    return { status: 'unchecked', txid: null, receivedSats: 0, confirmations: 0, blockHeight: null, blockHash: null, checkedAt: null };
+  return {
+    status: row.chain_status as z.infer<typeof chainCheckSchema>['status'],
+    txid: row.chain_txid,
+    receivedSats: Number(row.chain_received_sats ?? 0),
+    confirmations: Number(row.chain_confirmations ?? 0),
+    blockHeight: row.chain_block_height === null ? null : Number(row.chain_block_height),
+    blockHash: row.chain_block_hash,
+    checkedAt: row.chain_checked_at,
+  };
+}
+
+/** Pending payment (admin view, section 3); `transactionHash` is left out when the member gave none and the chain showed none. */
+export function pendingPaymentDto(site: SiteConfig, row: PaymentRow, nodeConfigured = false): z.infer<typeof pendingPaymentSchema> {
   return {
     id: row.id,
     userId: row.user_id,
@@ -128,6 +158,8 @@ export function pendingPaymentDto(site: SiteConfig, row: PaymentRow): z.infer<ty
     submittedDate: row.submitted_at ?? '',
     ...(row.address ? { address: row.address } : {}),
     ...(row.tx_hash ? { transactionHash: row.tx_hash, explorerUrl: site.bitcoin.explorerTxUrl.replace('{txid}', row.tx_hash) } : {}),
+    chain: chainCheckDto(row, nodeConfigured),
+    ...(row.chain_flagged_at ? { flaggedAt: row.chain_flagged_at } : {}),
   };
 }
 
@@ -135,7 +167,7 @@ export function pendingPaymentDto(site: SiteConfig, row: PaymentRow): z.infer<ty
  * One page of submitted payments, oldest first: a keyset read of the `billing_payments_status
  * (status, submitted_at, id)` index (`limit + 1` rows, so it knows whether more follow).
  */
-export async function pendingPayments(db: Queryable, site: SiteConfig, page: Page) {
+export async function pendingPayments(db: Queryable, site: SiteConfig, page: Page, nodeConfigured = false) {
   const [at, id] = page.after ?? ['', ''];
   const rows = await db.all<PaymentRow>(
     `SELECT * FROM billing_payments WHERE status = 'submitted' AND (submitted_at > ? OR (submitted_at = ? AND id > ?))
@@ -143,8 +175,28 @@ export async function pendingPayments(db: Queryable, site: SiteConfig, page: Pag
     [at, at, id, page.limit + 1],
   );
   const { rows: pageRows, nextCursor } = pageOf(rows, page.limit, (r) => [r.submitted_at ?? '', r.id]);
-  return { payments: pageRows.map((r) => pendingPaymentDto(site, r)), nextCursor };
+  return { payments: pageRows.map((r) => pendingPaymentDto(site, r, nodeConfigured)), nextCursor };
 }
+
+/** Verified payments whose transaction left the chain (newest flag first): the admin judges them; nothing is revoked. */
+export async function flaggedPayments(db: Queryable, site: SiteConfig, nodeConfigured: boolean) {
+  const rows = await db.all<PaymentRow>(
+    `SELECT * FROM billing_payments WHERE chain_flagged_at IS NOT NULL AND status = 'verified' ORDER BY chain_flagged_at DESC, id LIMIT 50`,
+  );
+  return rows.map((r) => pendingPaymentDto(site, r, nodeConfigured));
+}
+
+/**
+ * Payments the chain watcher follows: open ones (requested, not expired more than a week ago;
+ * submitted) and verified ones not yet watched to `depth` confirmations.
+ */
+export const watchedPayments = (db: Queryable, expiredSince: string, depth: number) =>
+  db.all<PaymentRow>(
+    `SELECT * FROM billing_payments WHERE (status = 'requested' AND expires_at > ?) OR status = 'submitted'
+       OR (status = 'verified' AND (chain_status IS NULL OR chain_status <> 'confirmed' OR chain_confirmations < ?) AND chain_flagged_at IS NULL
+           AND verified_at > ?)`,
+    [expiredSince, depth, expiredSince],
+  );
 
 /** The Subscription entity (section 3): `amount` is the plan's USD price. */
 export function subscriptionDto(site: SiteConfig, row: SubscriptionRow): z.infer<typeof subscriptionSchema> {

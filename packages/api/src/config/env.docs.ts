@@ -58,6 +58,18 @@ export const envDocs: Record<string, EnvVarDoc> = {
     meaning:
       'with `NODE_ENV=production`, lets the site start on a Bitcoin test network (site config `bitcoin.network: testnet`), for a staging site; without it production refuses any network but mainnet (see [Billing](billing.md#settings-production-refuses))',
   },
+  BITCOIN_RPC_URL: {
+    meaning:
+      "the operator's own Bitcoin node's JSON-RPC (`http://user:pass@127.0.0.1:8332`; Bitcoin Core with `txindex=1`): every open payment is checked against the chain and the admin's pending list shows the evidence; without it nothing is checked (chain status `unchecked`). See [Billing](billing.md#checking-payments-against-the-chain)",
+  },
+  BITCOIN_RPC_COOKIE_FILE: {
+    meaning:
+      "Bitcoin Core's cookie file (e.g. `~/.bitcoin/.cookie`), read at each call, instead of a user and password in `BITCOIN_RPC_URL`",
+  },
+  BITCOIN_POLL_SECONDS: {
+    meaning:
+      'how often the leader asks the node for new blocks and the mempool (a block shows in the pending list within this and one check)',
+  },
   REQUIRE_ADMIN_2FA: {
     default: '`true` when `NODE_ENV=production`, else `false`',
     meaning: 'admins must enrol a second factor before any other API call (see [Security](security.md#two-factor-authentication-totp))',

@@ -34,6 +34,15 @@ export const envSchema = z.object({
   REQUIRE_ADMIN_2FA: bool.optional(),
   /** A production site on a Bitcoin test network (a staging site): refused unless set (billing/moneyTraps.ts). */
   ALLOW_TEST_NETWORK: bool.default(false),
+  /** The operator's Bitcoin node (JSON-RPC, e.g. http://user:pass@127.0.0.1:8332): payments are checked against the chain (billing/chain). */
+  BITCOIN_RPC_URL: z
+    .string()
+    .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
+    .optional(),
+  /** Bitcoin Core's cookie file (`~/.bitcoin/.cookie`): the RPC credentials, instead of a user and password in BITCOIN_RPC_URL. */
+  BITCOIN_RPC_COOKIE_FILE: z.string().min(1).optional(),
+  /** How often the leader asks the node for new blocks and the mempool. */
+  BITCOIN_POLL_SECONDS: z.coerce.number().min(0.1).max(60).default(5),
   PUBLIC_URL: z.string().url().optional(),
   SMTP_URL: z
     .string()

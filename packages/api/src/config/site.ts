@@ -47,11 +47,23 @@ export const siteConfigSchema = z.object({
       address: z.string().optional(),
       /** …or a BIP84 account extended public key (xpub/zpub): a fresh address per payment request. */
       xpub: z.string().optional(),
-      network: z.enum(['mainnet', 'testnet']).default('mainnet'),
+      /** `regtest`: a local test chain (keys tpub/vpub as on testnet, addresses bcrt1…). */
+      network: z.enum(['mainnet', 'testnet', 'regtest']).default('mainnet'),
       explorerTxUrl: z.string().default('https://mempool.space/tx/{txid}'),
       paymentRequestTtlHours: z.number().int().positive().default(24),
+      /** Confirmations for the chain status `confirmed` (with a node configured: BITCOIN_RPC_URL); 0 accepts a non-RBF mempool transaction. */
+      confirmations: z.number().int().min(0).max(100).default(1),
+      /** Verify payments the chain shows `confirmed` without an admin (needs `xpub`: with one fixed address payments cannot be told apart). */
+      autoVerify: z.boolean().default(false),
+      /** An underpayment within this share of the price counts as paid. */
+      underpaymentTolerancePercent: z.number().min(0).max(50).default(0),
     })
-    .refine((b) => Boolean(b.address) !== Boolean(b.xpub), 'set exactly one of bitcoin.address or bitcoin.xpub'),
+    .refine((b) => Boolean(b.address) !== Boolean(b.xpub), 'set exactly one of bitcoin.address or bitcoin.xpub')
+    .refine((b) => !(b.autoVerify && b.address), {
+      message:
+        'bitcoin.autoVerify needs bitcoin.xpub: with one fixed address for every request the chain cannot tell whose payment is whose',
+      path: ['autoVerify'],
+    }),
   plans: z.object({ monthly: planSchema, annual: planSchema }),
   featuredVideos: z.array(
     z.object({ id: z.string(), title: z.string(), duration: z.string(), thumbnailUrl: z.string(), badges: z.array(z.string()) }),

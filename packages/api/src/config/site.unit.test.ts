@@ -45,3 +45,26 @@ describe('site config theme', () => {
     expect(() => loadSiteConfig(withTheme({ brand: 'pink' }))).toThrow(/theme\.brand: "pink" is not a #rrggbb colour/);
   });
 });
+
+function withBitcoin(bitcoin: Record<string, unknown>): string {
+  const raw = JSON.parse(fs.readFileSync(EXAMPLE_SITE_CONFIG, 'utf8'));
+  raw.bitcoin = { ...raw.bitcoin, ...bitcoin };
+  const file = path.join(dir, `site-${Math.random().toString(36).slice(2)}.json`);
+  fs.writeFileSync(file, JSON.stringify(raw));
+  return file;
+}
+
+describe('site config bitcoin', () => {
+  it('defaults: 1 confirmation, no autoVerify, no underpayment tolerance; regtest is a network', () => {
+    expect(loadSiteConfig(EXAMPLE_SITE_CONFIG).config.bitcoin).toMatchObject({
+      confirmations: 1,
+      autoVerify: false,
+      underpaymentTolerancePercent: 0,
+    });
+    expect(loadSiteConfig(withBitcoin({ network: 'regtest' })).config.bitcoin.network).toBe('regtest');
+  });
+
+  it('refuses autoVerify with one fixed address (the chain cannot tell whose payment is whose)', () => {
+    expect(() => loadSiteConfig(withBitcoin({ autoVerify: true }))).toThrow(/bitcoin\.autoVerify: bitcoin\.autoVerify needs bitcoin\.xpub/);
+  });
+});

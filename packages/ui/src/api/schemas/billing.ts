@@ -40,7 +40,7 @@ export const planSchema = z
 export const plansAnswerSchema = z.object({
   plans: z.array(planSchema),
   paymentMethods: z.array(z.literal('bitcoin')),
-  bitcoinNetwork: z.enum(['mainnet', 'testnet']),
+  bitcoinNetwork: z.enum(['mainnet', 'testnet', 'regtest']),
 });
 
 /** An open payment request: pay `btcAmount` to `address` (or scan `bip21Uri`) before `expiresAt`. */
@@ -89,7 +89,35 @@ export const subscriptionSchema = z
 /** The member's subscription, or null when they never had one. */
 export const currentSubscriptionSchema = subscriptionSchema.nullable();
 
-/** A payment waiting for an admin (spec §3 PendingPayment); `transactionHash` only when the member gave one. */
+export const CHAIN_STATUS_VALUES = [
+  'unchecked',
+  'awaiting',
+  'not_found',
+  'wrong_address',
+  'underpaid',
+  'unconfirmed',
+  'confirmed',
+  'conflicted',
+] as const;
+
+/**
+ * What the site's Bitcoin node shows for a payment: `unchecked` (no node configured, or not checked
+ * yet), `awaiting` (no hash submitted, nothing seen yet), `not_found`, `wrong_address`, `underpaid`,
+ * `unconfirmed`, `confirmed` (≥ `bitcoin.confirmations`), `conflicted` (replaced, double-spent, gone after a reorg).
+ */
+export const chainCheckSchema = z
+  .object({
+    status: z.enum(CHAIN_STATUS_VALUES),
+    txid: z.string().nullable(),
+    receivedSats: z.number().int(),
+    confirmations: z.number().int(),
+    blockHeight: z.number().int().nullable(),
+    blockHash: z.string().nullable(),
+    checkedAt: z.string().nullable(),
+  })
+  .meta({ id: 'ChainCheck' });
+
+/** A payment waiting for an admin (spec §3 PendingPayment); `transactionHash` only when the member gave one or the chain showed it. */
 export const pendingPaymentSchema = z
   .object({
     id: z.string(),
@@ -104,12 +132,17 @@ export const pendingPaymentSchema = z
     address: z.string().optional(),
     transactionHash: z.string().optional(),
     explorerUrl: z.string().optional(),
+    chain: chainCheckSchema,
+    /** A verified payment whose transaction left the chain: when it was flagged (the `flagged` list only). */
+    flaggedAt: z.string().optional(),
   })
   .meta({ id: 'PendingPayment' });
 
 /** One keyset page of submitted payments: `nextCursor` (null on the last page) goes back as `?after=`; `count` counts every pending payment. */
 export const pendingPaymentsAnswerSchema = z.object({
   payments: z.array(pendingPaymentSchema),
+  /** Verified payments whose transaction left the chain (a reorg, a double spend): for the admin to judge; nothing is revoked. */
+  flagged: z.array(pendingPaymentSchema),
   count: z.number().int(),
   nextCursor: z.string().nullable(),
 });
@@ -120,6 +153,19 @@ export const verifiedPaymentAnswerSchema = z.object({
   subscription: currentSubscriptionSchema,
   /** Set when the payment paid for a custom video request (now `paid`). */
   customRequestId: z.string().optional(),
+});
+
+/** POST /admin/payments/{id}/verify: an optional override when the chain does not show the payment confirmed. */
+export const verifyPaymentBodySchema = z.object({
+  override: z
+    .object({
+      reason: z
+        .string({ error: 'is required' })
+        .trim()
+        .min(1, 'Please say why you verify anyway')
+        .max(500, 'must be at most 500 characters'),
+    })
+    .optional(),
 });
 
 export const rejectedPaymentAnswerSchema = z.object({ paymentId: z.string(), status: z.literal('rejected'), reason: z.string() });

@@ -128,6 +128,25 @@ export const ERROR_CODES = {
   'payment.tx_hash_used': { status: 409, meaning: 'This transaction hash was already submitted' },
   'payment.pending_exists': { status: 409, meaning: 'A payment for this plan is already waiting for verification' },
   'payment.approval_required': { status: 403, meaning: 'Only an approved, not suspended member may subscribe' },
+  'payment.chain_unchecked': {
+    status: 409,
+    meaning: 'A Bitcoin node is configured but has not checked this payment yet (verify with an override)',
+  },
+  'payment.chain_awaiting': { status: 409, meaning: "Nothing paying this request's address has been seen on the chain yet" },
+  'payment.chain_not_found': {
+    status: 409,
+    meaning: 'The submitted transaction is neither in the chain (as far as followed) nor in the mempool',
+  },
+  'payment.chain_wrong_address': { status: 409, meaning: "The submitted transaction pays nothing to the payment's address" },
+  'payment.chain_underpaid': {
+    status: 409,
+    meaning: 'The transaction pays less than the price (beyond `bitcoin.underpaymentTolerancePercent`)',
+  },
+  'payment.chain_unconfirmed': {
+    status: 409,
+    meaning: 'The transaction has fewer than `bitcoin.confirmations` confirmations (or signals RBF and is unconfirmed)',
+  },
+  'payment.chain_conflicted': { status: 409, meaning: 'The transaction was replaced or double-spent, or left the chain after a reorg' },
   'subscription.not_found': { status: 404, meaning: 'No such subscription of this member' },
   'subscription.state_conflict': {
     status: 409,
