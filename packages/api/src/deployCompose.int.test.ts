@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../scripts/freePort.mjs';
 import { freshStore, storeKinds } from '../test/harness.js';
 import { freshBucket, mediaKinds } from '../test/s3.js';
+import { productionSiteConfigFile } from '../test/siteConfig.js';
 import { DEPLOY, dockerfileEnv, loadCompose, readEnvFile } from './deployCompose.testkit.js';
 import { startSmtpServer } from './mail/smtpServer.testkit.js';
 
@@ -57,6 +58,9 @@ describe.runIf(storeKinds.includes('postgres'))('deploy/compose.yaml api-a start
         DATA_DIR: dataDir,
         HOST: '127.0.0.1',
         PORT: String(port),
+        // The operator's site.config.json, which the image copies from the checkout (docs/deployment.md);
+        // production refuses the example's test-vector address.
+        SITE_CONFIG: productionSiteConfigFile(),
         ...bucket?.env,
       };
       const child: ChildProcess = spawn(process.execPath, [CMD], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
