@@ -4,19 +4,11 @@
  * own address), how much reached the request's output script, and how deep it is. Scripts are
  * compared, never address strings (a regtest node spells the same script `bcrt1…` or `rb1…`).
  */
+import type { CHAIN_STATUS_VALUES } from '@members/ui/api/schemas';
 import type { DecodedTx } from './rawBlock.js';
 
-export const CHAIN_STATUSES = [
-  'unchecked',
-  'awaiting',
-  'not_found',
-  'wrong_address',
-  'underpaid',
-  'unconfirmed',
-  'confirmed',
-  'conflicted',
-] as const;
-export type ChainStatus = (typeof CHAIN_STATUSES)[number];
+/** The statuses are the API contract's (`chain.status` of a pending payment). */
+export type ChainStatus = (typeof CHAIN_STATUS_VALUES)[number];
 
 /** Verified payments are watched until this deep; one that leaves the chain before is flagged. */
 export const WATCH_DEPTH = 6;
