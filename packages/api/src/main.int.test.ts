@@ -113,6 +113,17 @@ async function login(url: string, email: string, password: string) {
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
+/** What a production start needs besides mail and PUBLIC_URL: the secrets and a bootstrap admin, over `dataDir`. */
+const productionSecrets = (dataDir: string) => ({
+  NODE_ENV: 'production',
+  DATA_DIR: dataDir,
+  TOKEN_SECRET: 'main-test-token-secret-0123456789abcdef0123',
+  MFA_KEY_SECRET: 'main-test-mfa-key-secret-0123456789abcdef01',
+  DATA_KEY_SECRET: 'main-test-data-key-secret-0123456789abcdef0',
+  ADMIN_EMAIL: 'admin@example.test',
+  ADMIN_PASSWORD: 'admin-password-123',
+});
+
 describe('the server entry point', { timeout: 3 * HANG_MS }, () => {
   it('refuses a wrong environment with a message naming the variable', async () => {
     const err = (await launch({ PORT: 'eighty' }).catch((e) => e)) as { code: number; out: string };
@@ -194,13 +205,7 @@ describe('the server entry point', { timeout: 3 * HANG_MS }, () => {
   it('refuses production on a published test-vector address, another network or a test network, naming the setting (exit 2)', async () => {
     const prodDir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-main-prod-'));
     const production = {
-      NODE_ENV: 'production',
-      DATA_DIR: prodDir,
-      TOKEN_SECRET: 'main-test-token-secret-0123456789abcdef0123',
-      MFA_KEY_SECRET: 'main-test-mfa-key-secret-0123456789abcdef01',
-      DATA_KEY_SECRET: 'main-test-data-key-secret-0123456789abcdef0',
-      ADMIN_EMAIL: 'admin@example.test',
-      ADMIN_PASSWORD: 'admin-password-123',
+      ...productionSecrets(prodDir),
       MAIL_TRANSPORT: 'outbox',
       PUBLIC_URL: 'http://videos.example.test',
     };
@@ -246,13 +251,7 @@ describe('the server entry point', { timeout: 3 * HANG_MS }, () => {
   it('refuses to start in production without PUBLIC_URL, naming it with an example (exit 2); with it, the same environment starts', async () => {
     const prodDir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-main-prod-'));
     const production = {
-      NODE_ENV: 'production',
-      DATA_DIR: prodDir,
-      TOKEN_SECRET: 'main-test-token-secret-0123456789abcdef0123',
-      MFA_KEY_SECRET: 'main-test-mfa-key-secret-0123456789abcdef01',
-      DATA_KEY_SECRET: 'main-test-data-key-secret-0123456789abcdef0',
-      ADMIN_EMAIL: 'admin@example.test',
-      ADMIN_PASSWORD: 'admin-password-123',
+      ...productionSecrets(prodDir),
       SMTP_URL: 'smtp://127.0.0.1:1',
     };
     try {
