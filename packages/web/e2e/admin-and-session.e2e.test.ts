@@ -228,9 +228,13 @@ describe('admin and session in Chromium', () => {
     const second = await page.evaluate(() => localStorage.getItem('authToken'));
     expect(second).not.toBe(first);
 
+    // Leave again before the token expires: left open, the admin page's own poll meets the expiry,
+    // fails to refresh and sends the tab to /login itself, racing a reload (CI's fresh-clone run:
+    // the URL reached /login, then the reload's document replaced the page under the next check).
+    await page.goto('about:blank');
     await ctx.clearCookies(); // no refresh cookie any more
     server.clock.advance(16 * 60 * 1000);
-    await page.reload();
+    await page.goto(`${base}/admin`);
     await page.waitForURL(`${base}/login`, { timeout: T });
     expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
     await ctx.close();

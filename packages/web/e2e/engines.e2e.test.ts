@@ -39,6 +39,8 @@ async function journeyIn(start: () => Promise<EngineDriver>): Promise<JourneyRes
 
 function expectFullJourney(r: JourneyResult) {
   expect(r.playerEngine).toBe('hls.js');
+  // The frame does not grow when the stream's metadata arrives: Play stays under the pointer.
+  expect(r.controlsMoved).toBe(0);
   // A free video for an approved member without a subscription: up to 720p.
   expect(r.qualities[0]).toMatch(/^Auto/);
   expect(r.qualities.slice(1)).toEqual(['720p', '480p', '360p']);

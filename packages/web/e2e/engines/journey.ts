@@ -51,12 +51,23 @@ export const PROBE = `(() => {
     try {
       const log = JSON.parse(sessionStorage.getItem('__mediaLog') || '[]');
       const t = e.target;
-      log.push(e.type + (e.detail && e.detail.details ? ' ' + e.detail.details : '') + ' @' + (t.currentTime ?? 0).toFixed(2) + ' rs' + t.readyState + ' ns' + t.networkState);
+      log.push(e.type + (t.tagName && t.tagName !== 'VIDEO' ? ' <' + t.tagName.toLowerCase() + ' ' + (t.currentSrc || t.src || '') + '>' : '') + (e.detail && e.detail.details ? ' ' + e.detail.details : '') + ' @' + (t.currentTime ?? 0).toFixed(2) + ' rs' + t.readyState + ' ns' + t.networkState);
       sessionStorage.setItem('__mediaLog', JSON.stringify(log.slice(-40)));
     } catch {}
   };
   for (const type of ['loadstart', 'emptied', 'abort', 'play', 'playing', 'pause', 'waiting', 'canplay', 'stalled', 'error', 'streamproblem'])
     document.addEventListener(type, media, true);
+  // Where the driver's clicks land (the element under the pointer, not the one the test meant).
+  const where = (e) => {
+    try {
+      const log = JSON.parse(sessionStorage.getItem('__mediaLog') || '[]');
+      const t = e.target;
+      const name = t.tagName ? t.tagName.toLowerCase() + (t.getAttribute('aria-label') ? '[' + t.getAttribute('aria-label') + ']' : '') + (t.className && typeof t.className === 'string' ? '.' + t.className.split(' ')[0] : '') : String(t);
+      log.push(e.type + ' ' + name + ' at ' + Math.round(e.clientX) + ',' + Math.round(e.clientY) + ' t' + Math.round(performance.now()));
+      sessionStorage.setItem('__mediaLog', JSON.stringify(log.slice(-40)));
+    } catch {}
+  };
+  for (const type of ['pointerdown', 'click']) document.addEventListener(type, where, true);
   const original = console.error;
   console.error = (...args) => {
     record('console.error: ' + args.map(String).join(' '));
@@ -75,6 +86,11 @@ export interface JourneyResult {
   engine: string;
   /** hls.js, native-hls or progressive: what the player chose. */
   playerEngine: string;
+  /**
+   * How far (px) the Play button moved between the player showing its engine and playback: a
+   * control that moves under the pointer while the stream loads swallows the member's click.
+   */
+  controlsMoved: number;
   /** Renditions the quality menu offered, in order. */
   qualities: string[];
   /** HLS requests the page made (resource timing): master, media playlist, key, segments. */
@@ -174,11 +190,21 @@ export async function memberJourney(d: EngineDriver, f: JourneyFixture): Promise
   await waitFor(d, 'the video page', `return location.pathname === '/videos/${f.videoId}'`);
   await waitFor(d, 'Watch Now', `return [...document.querySelectorAll('button')].some((b) => /Watch Now/.test(b.textContent))`);
   await d.click('//button[contains(., "Watch Now")]');
+  // Where Play is as soon as the player shows it, before the stream's metadata.
+  const playAt = await waitFor<{ x: number; y: number }>(
+    d,
+    'the Play button',
+    "const b = document.querySelector('button[aria-label=Play]'); const r = b && b.getBoundingClientRect(); return r && { x: r.x, y: r.y }",
+  );
   const playerEngine = await waitFor<string>(d, "the player's engine", `return document.querySelector('${VIDEO}')?.dataset.engine`);
   step('video page');
 
   await d.click('//button[@aria-label="Play"]');
   await waitFor(d, 'playback', `return document.querySelector('${VIDEO}').currentTime > 1`);
+  const pauseAt = await d.evaluate<{ x: number; y: number }>(
+    "const r = document.querySelector('button[aria-label=Pause]').getBoundingClientRect(); return { x: r.x, y: r.y }",
+  );
+  const controlsMoved = Math.round(Math.hypot(pauseAt.x - playAt.x, pauseAt.y - playAt.y));
   step('playback');
 
   // The quality menu: "Auto", then the member's renditions; picking one switches to it.
@@ -230,7 +256,7 @@ export async function memberJourney(d: EngineDriver, f: JourneyFixture): Promise
     csp: seen.some((p) => p.includes('csp-self-check.invalid')),
     consoleError: seen.some((p) => p.includes('engine-self-check')),
   };
-  return { engine: d.name, playerEngine, qualities, hlsRequests, problems, detects, steps };
+  return { engine: d.name, playerEngine, controlsMoved, qualities, hlsRequests, problems, detects, steps };
 }
 
 /**
