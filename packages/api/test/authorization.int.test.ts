@@ -1000,6 +1000,7 @@ const MATRIX: Record<string, Cell> = {
     prepare: async () => ({ method: 'PUT', path: '/api/users/me/notifications', ...json({ chatReplyMail: false }) }),
   },
   'GET /api/payments/subscription': { expect: signedIn(200) },
+  'GET /api/payments/pending': { expect: signedIn(200), note: "only the caller's own payments (no id in the request)" },
   'GET /api/subscriptions/current': { expect: signedIn(200) },
 
   // Paying (approved accounts only).

@@ -20,10 +20,15 @@ export { LeakTracing, type LeakTracingProps, leakKeys, leakOutcomeInWords } from
 export { ERASE_REASON_MAX, MemberHistoryView, type MemberHistoryViewProps } from './components/MemberHistoryView';
 export { MemberSearch, type MemberSearchProps } from './components/MemberSearch';
 export { PasswordField, type PasswordFieldProps } from './components/PasswordField';
+export {
+  type PaymentReasonDialogProps,
+  REJECT_REASON_MAX,
+  RejectPaymentDialog,
+  VerifyOverrideDialog,
+} from './components/PaymentReasonDialog';
 export { PendingPaymentsTable, type PendingPaymentsTableProps } from './components/PendingPaymentsTable';
 export { PendingUsersTable, type PendingUsersTableProps } from './components/PendingUsersTable';
 export { QrCode, type QrCodeProps } from './components/QrCode';
-export { REJECT_REASON_MAX, RejectPaymentDialog, type RejectPaymentDialogProps } from './components/RejectPaymentDialog';
 export {
   SecondFactorCodeForm,
   type SecondFactorCodeFormProps,
@@ -41,3 +46,4 @@ export { type AccessLevelValue, VideoLibraryTable, type VideoLibraryTableProps }
 export { VideoThumbnail } from './components/VideoThumbnail';
 export * from './format/index';
 export * from './money/btc';
+export * from './money/chainEvidence';

@@ -73,7 +73,8 @@ export const adminPaymentRoutes: Routes = (api, ctx) => {
     // `count` is every pending payment (from the precomputed counters), not only this page's.
     const { pendingPayments: count } = await billingStats(ctx.db);
     const flagged = page.after ? [] : await flaggedPayments(ctx.db, ctx.site, node);
-    return ok(c, { payments, flagged, count, nextCursor });
+    const chainNode = { configured: node, confirmations: ctx.site.bitcoin.confirmations };
+    return ok(c, { payments, flagged, chainNode, count, nextCursor });
   });
 
   api.post('/admin/payments/:id/verify', verifyDoc, async function verify(c) {

@@ -6,7 +6,13 @@
  *   (the member says "I've sent payment"; `userId` may be left out and defaults to the caller).
  * `paymentMethodId` is accepted and ignored: nothing card-based exists.
  */
-import { paymentRequestSchema, paymentSubmissionSchema, requestedPlanTypeSchema, submittedPaymentSchema } from '@members/ui/api/schemas';
+import {
+  memberPendingPaymentsSchema,
+  paymentRequestSchema,
+  paymentSubmissionSchema,
+  requestedPlanTypeSchema,
+  submittedPaymentSchema,
+} from '@members/ui/api/schemas';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../http/appEnv.js';
@@ -14,9 +20,10 @@ import { callerOf, userOf } from '../http/auth.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe, type RouteDoc } from '../http/openapi.js';
 import type { Routes } from '../module.js';
+import { nodeConfigured } from './chain/chainWatcher.js';
 import { payerRefusal, requestPayment, submitPayment } from './payments.service.js';
 import type { PlanType } from './plans.js';
-import { paymentRequestDto, submittedPaymentDto } from './readModels.js';
+import { memberPendingPayments, paymentRequestDto, submittedPaymentDto } from './readModels.js';
 
 const planType = requestedPlanTypeSchema;
 
@@ -67,6 +74,18 @@ export const paymentRoutes: Routes = (api, ctx) => {
       const { created, payment } = valueOr(await requestPayment(ctx, userOf(c), planType, callerOf(c)));
       return ok(c, paymentRequestDto(ctx.site, payment), created ? 201 : 200);
     });
+
+  const pendingDoc = describe({
+    summary: "The caller's payments waiting for verification, and what the chain shows of them",
+    description:
+      "Oldest first. `received` says what the site's Bitcoin node saw paying the request (null without a node, or before); a payment the member never submitted appears once the chain shows it paid.",
+    tags: ['billing'],
+    access: 'member',
+    ok: { 200: memberPendingPaymentsSchema },
+  });
+  api.get('/payments/pending', pendingDoc, async function listMyPendingPayments(c) {
+    return ok(c, { payments: await memberPendingPayments(ctx.db, userOf(c).id, nodeConfigured(ctx.env)) });
+  });
 
   for (const [path, doc] of [
     ['/payments/submit-bitcoin-payment', submitDoc],

@@ -2,6 +2,7 @@
 
 import type {
   chainCheckSchema,
+  memberPendingPaymentSchema,
   paymentRequestSchema,
   pendingPaymentSchema,
   submittedPaymentSchema,
@@ -176,6 +177,36 @@ export async function pendingPayments(db: Queryable, site: SiteConfig, page: Pag
   );
   const { rows: pageRows, nextCursor } = pageOf(rows, page.limit, (r) => [r.submitted_at ?? '', r.id]);
   return { payments: pageRows.map((r) => pendingPaymentDto(site, r, nodeConfigured)), nextCursor };
+}
+
+/**
+ * A member's payments waiting for an admin (oldest first), with what the chain shows: `received`
+ * once a transaction paying the request was seen (a payment nobody submitted is here only then).
+ */
+export async function memberPendingPayments(
+  db: Queryable,
+  userId: string,
+  nodeConfigured: boolean,
+): Promise<z.infer<typeof memberPendingPaymentSchema>[]> {
+  const rows = await db.all<PaymentRow>(
+    `SELECT * FROM billing_payments WHERE user_id = ? AND status = 'submitted' ORDER BY submitted_at, id`,
+    [userId],
+  );
+  return rows.map((r) => {
+    const chain = chainCheckDto(r, nodeConfigured);
+    const { status } = chain;
+    return {
+      paymentId: r.id,
+      planType: r.plan_type,
+      btcAmount: satsToBtc(r.amount_sats),
+      submittedDate: r.submitted_at ?? '',
+      ...(r.tx_hash ? { transactionHash: r.tx_hash } : {}),
+      received:
+        status === 'unconfirmed' || status === 'confirmed' || status === 'underpaid'
+          ? { btcAmount: satsToBtc(chain.receivedSats), confirmations: chain.confirmations, status }
+          : null,
+    };
+  });
 }
 
 /** Verified payments whose transaction left the chain (newest flag first): the admin judges them; nothing is revoked. */

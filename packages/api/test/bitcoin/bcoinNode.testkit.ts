@@ -5,8 +5,17 @@
  * @example const node = await startBcoinNode(); await node.pay(script, 50_000); await node.mine(1);
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Address } from '@scure/btc-signer';
+import { outputScriptOf, REGTEST_NETWORK } from '../../src/billing/bitcoinAddress.js';
+
+/** A regtest P2WPKH address nobody holds a key to (20 random bytes), and its output script (hex). */
+export function freshRegtestAddress(): { address: string; script: string } {
+  const address = Address(REGTEST_NETWORK).encode({ type: 'wpkh', hash: randomBytes(20) });
+  return { address, script: outputScriptOf(address, 'regtest') as string };
+}
 
 export interface BcoinNode {
   /** BITCOIN_RPC_URL for the server under test. */

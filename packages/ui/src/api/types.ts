@@ -33,6 +33,7 @@ import type {
   memberHistoryAnswerSchema,
   memberHistoryEntrySchema,
   memberListRowSchema,
+  memberPendingPaymentSchema,
   memberSummarySchema,
   messageAnswerSchema,
   mfaChallengeSchema,
@@ -40,6 +41,7 @@ import type {
   paymentRequestSchema,
   paymentSubmissionSchema,
   pendingPaymentSchema,
+  pendingPaymentsAnswerSchema,
   pendingUserSchema,
   planSchema,
   plansAnswerSchema,
@@ -151,6 +153,10 @@ export type AdminStats = z.infer<typeof adminStatsSchema>;
 /** GET /admin/runners: the transcode runner tokens and the runners heard from. */
 export type AdminRunners = z.infer<typeof adminRunnersSchema>;
 export type PendingPayment = z.infer<typeof pendingPaymentSchema>;
+/** GET /payments/pending: one of the member's own payments waiting for an admin. */
+export type MemberPendingPayment = z.infer<typeof memberPendingPaymentSchema>;
+/** GET /admin/pending-payments. */
+export type PendingPaymentsAnswer = z.infer<typeof pendingPaymentsAnswerSchema>;
 /** GET /admin/analytics. */
 export type AnalyticsAnswer = z.infer<typeof analyticsSchema>;
 

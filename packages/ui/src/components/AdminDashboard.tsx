@@ -9,15 +9,16 @@ import { lazy, type ReactNode, Suspense, useState } from 'react';
 import type { ApiClient, ListPage } from '../api/client';
 import { adminKeys, adminQueries } from '../api/queries';
 import type { PendingPayment, PendingUser } from '../api/types';
+import { chainEvidence } from '../money/chainEvidence';
 import { useOptionalApiClient } from './ApiContext';
 import { Button } from './Button';
 import { Card } from './Card';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Alert, Spinner } from './Feedback';
 import { MemberSearch } from './MemberSearch';
+import { RejectPaymentDialog, VerifyOverrideDialog } from './PaymentReasonDialog';
 import { PendingPaymentsTable } from './PendingPaymentsTable';
 import { PendingUsersTable } from './PendingUsersTable';
-import { RejectPaymentDialog } from './RejectPaymentDialog';
 import { StatCards } from './StatCards';
 import { TranscodeRunners } from './TranscodeRunners';
 import { UploadVideoForm } from './UploadVideoForm';
@@ -48,6 +49,7 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
   const [busyPayment, setBusyPayment] = useState<string | null>(null);
   const [rejecting, setRejecting] = useState<PendingUser | null>(null);
   const [rejectingPayment, setRejectingPayment] = useState<PendingPayment | null>(null);
+  const [overriding, setOverriding] = useState<PendingPayment | null>(null);
 
   const queries = adminQueries(api);
   const stats = useQuery(queries.stats());
@@ -56,6 +58,9 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
   const payments = useInfiniteQuery(queries.pendingPayments());
   const userRows = users.data?.pages.flatMap((p) => p.items) ?? [];
   const paymentRows = payments.data?.pages.flatMap((p) => p.items) ?? [];
+  const firstPayments = payments.data?.pages[0];
+  const chainNode = firstPayments?.chainNode;
+  const flagged = firstPayments?.flagged ?? [];
   const analytics = useQuery(queries.analytics());
 
   const refreshAll = () => qc.invalidateQueries({ queryKey: adminKeys.all });
@@ -81,10 +86,11 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
     },
   });
   const verify = useMutation({
-    mutationFn: (p: PendingPayment) => api.verifyPayment(p.id),
-    onMutate: (p) => setBusyPayment(p.id),
+    mutationFn: ({ payment, override }: { payment: PendingPayment; override?: string }) => api.verifyPayment(payment.id, override),
+    onMutate: ({ payment }) => setBusyPayment(payment.id),
     onSuccess: () => setNotice({ tone: 'success', text: 'Payment verified and subscription activated!' }),
-    onError: () => setNotice({ tone: 'error', text: 'Failed to verify payment' }),
+    // The server's refusal names what the chain shows (a payment.chain_* 409), which the admin needs more than "failed".
+    onError: (err) => setNotice({ tone: 'error', text: err instanceof Error && err.message ? err.message : 'Failed to verify payment' }),
     onSettled: () => {
       setBusyPayment(null);
       refreshAll();
@@ -162,7 +168,9 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
             total={payments.data?.pages[0]?.total}
             busyId={busyPayment}
             explorerTemplate={explorerTemplate}
-            onVerify={(p) => verify.mutate(p)}
+            chainNode={chainNode}
+            // What the chain does not show confirmed needs the admin's reason (kept in the event).
+            onVerify={(p) => (chainEvidence(p, chainNode).blocker ? setOverriding(p) : verify.mutate({ payment: p }))}
             onReject={(p) => setRejectingPayment(p)}
           />
         )}
@@ -172,6 +180,21 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
           </Button>
         ) : null}
       </Card>
+
+      {flagged.length > 0 && (
+        <Card className="admin-section">
+          <Alert>
+            {flagged.length === 1 ? 'A verified payment' : `${flagged.length} verified payments`} left the chain (a reorg or a double
+            spend). Nothing was revoked: check each with the member before you decide.
+          </Alert>
+          <PendingPaymentsTable
+            caption={`Verified payments that left the chain (${flagged.length})`}
+            payments={flagged}
+            explorerTemplate={explorerTemplate}
+            chainNode={chainNode}
+          />
+        </Card>
+      )}
 
       <Card title="Analytics" className="admin-section">
         {analytics.error ? (
@@ -196,6 +219,15 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
           const u = rejecting;
           setRejecting(null);
           if (u) reject.mutate(u);
+        }}
+      />
+      <VerifyOverrideDialog
+        payment={overriding}
+        blocker={overriding ? chainEvidence(overriding, chainNode).blocker : null}
+        onCancel={() => setOverriding(null)}
+        onConfirm={(payment, reason) => {
+          setOverriding(null);
+          verify.mutate({ payment, override: reason });
         }}
       />
       <RejectPaymentDialog

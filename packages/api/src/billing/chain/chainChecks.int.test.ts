@@ -5,21 +5,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
-import { Address } from '@scure/btc-signer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BcoinNode, startBcoinNode } from '../../../test/bitcoin/bcoinNode.testkit.js';
+import { type BcoinNode, freshRegtestAddress, startBcoinNode } from '../../../test/bitcoin/bcoinNode.testkit.js';
 import { forEachStore, startTestServer, type TestServer } from '../../../test/harness.js';
 import { mailsTo } from '../../mail/outbox.testkit.js';
 import { billingTestKit, seedMember } from '../billing.testkit.js';
-import { outputScriptOf, REGTEST_NETWORK } from '../bitcoinAddress.js';
+import { outputScriptOf } from '../bitcoinAddress.js';
 
 const ANNUAL_SATS = 500_000;
 
-/** A regtest P2WPKH address nobody holds a key to (20 random bytes), and its script. */
-function freshAddress() {
-  const address = Address(REGTEST_NETWORK).encode({ type: 'wpkh', hash: randomBytes(20) });
-  return { address, script: outputScriptOf(address, 'regtest') as string };
-}
+const freshAddress = freshRegtestAddress;
 
 /** A BIP84 account key of a fresh wallet, testnet versions (tpub), which regtest uses. */
 function freshTpub(): string {
@@ -178,6 +173,15 @@ forEachStore('billing: payments nobody submitted, autoVerify (xpub on regtest)',
     const txid = await node.pay(script, ANNUAL_SATS);
     const seen = await chainOf(kit, intent.paymentId, 'unconfirmed');
     expect(seen).toMatchObject({ transactionHash: txid, chain: { txid, receivedSats: ANNUAL_SATS } });
+    // The member's own page says the network received it, before anyone verified (and only to them).
+    expect((await kit.api.get('/payments/pending', m.token)).body.data.payments).toEqual([
+      expect.objectContaining({
+        paymentId: intent.paymentId,
+        transactionHash: txid,
+        received: { btcAmount: '0.005', confirmations: 0, status: 'unconfirmed' },
+      }),
+    ]);
+    expect((await kit.api.get('/payments/pending', (await seedMember(server)).token)).body.data.payments).toEqual([]);
     await node.mine(1);
     const sub = await until(async () => {
       const s = (await kit.subscription(m)).body.data;

@@ -16,6 +16,7 @@ import type {
   MemberHistory,
   MemberListRow,
   PendingPayment,
+  PendingPaymentsAnswer,
   PendingUser,
   RejectedPayment,
   UserDecision,
@@ -31,6 +32,12 @@ export interface ListPage<T> {
   nextCursor: string | null;
   /** Every row of the list, not only this page's. */
   total: number;
+}
+
+/** A page of the payments queue, with what only the first page fills: `flagged` and the chain node's settings. */
+export interface PendingPaymentsPage extends ListPage<PendingPayment> {
+  flagged: PendingPayment[];
+  chainNode: PendingPaymentsAnswer['chainNode'];
 }
 
 /** GET /admin/analytics answers every day of the window in `days`; the charts plot those points. */
@@ -75,14 +82,17 @@ export function adminCalls({ get, post, request }: Calls) {
     pendingPayments: async (): Promise<PendingPayment[]> =>
       (await get<{ payments: PendingPayment[]; count: number }>('/admin/pending-payments')).payments,
     /** One keyset page of submitted payments: pass the previous page's `nextCursor` as `after`. */
-    pendingPaymentsPage: async (after?: string | null): Promise<ListPage<PendingPayment>> => {
-      const a = await get<{ payments: PendingPayment[]; count: number; nextCursor: string | null }>('/admin/pending-payments', {
-        query: { after: after ?? undefined },
-      });
-      return { items: a.payments, nextCursor: a.nextCursor ?? null, total: a.count };
+    pendingPaymentsPage: async (after?: string | null): Promise<PendingPaymentsPage> => {
+      const a = await get<PendingPaymentsAnswer>('/admin/pending-payments', { query: { after: after ?? undefined } });
+      return { items: a.payments, nextCursor: a.nextCursor ?? null, total: a.count, flagged: a.flagged, chainNode: a.chainNode };
     },
-    verifyPayment: (id: string) =>
-      post<VerifiedPayment>(`/admin/payments/${encodeURIComponent(id)}/verify`, {}, { fallbackError: 'Failed to verify payment' }),
+    /** Verifies; `overrideReason` when the chain does not show the payment confirmed (kept in the event). */
+    verifyPayment: (id: string, overrideReason?: string) =>
+      post<VerifiedPayment>(
+        `/admin/payments/${encodeURIComponent(id)}/verify`,
+        overrideReason === undefined ? {} : { override: { reason: overrideReason } },
+        { fallbackError: 'Failed to verify payment' },
+      ),
     rejectPayment: (id: string, reason: string) =>
       post<RejectedPayment>(`/admin/payments/${encodeURIComponent(id)}/reject`, { reason }, { fallbackError: 'Failed to reject payment' }),
     adminVideos: (query: VideoQuery = {}) =>

@@ -1,6 +1,7 @@
 /** Billing calls: plans, subscription intents, Bitcoin payments, the member's subscription. */
 import type {
   BitcoinPaymentSubmission,
+  MemberPendingPayment,
   Plan,
   PlanAnswer,
   PlansAnswer,
@@ -24,6 +25,9 @@ export function billingCalls({ get, post }: Calls) {
       post<SubmittedPayment>('/payments/submit-bitcoin-payment', payment, { fallbackError: 'Failed to submit payment' }),
     getSubscription: async (): Promise<Subscription | null> =>
       (await get<Subscription | null>('/payments/subscription', { fallbackError: 'Failed to load subscription' })) ?? null,
+    /** The caller's payments waiting for an admin, with what the chain received. */
+    myPendingPayments: async (): Promise<MemberPendingPayment[]> =>
+      (await get<{ payments: MemberPendingPayment[] }>('/payments/pending', { fallbackError: 'Failed to load your payments' })).payments,
     cancelSubscription: () => post<Subscription | null>('/subscriptions/cancel', {}, { fallbackError: 'Failed to cancel subscription' }),
     reactivateSubscription: (subscriptionId: string) =>
       post<Subscription | null>(

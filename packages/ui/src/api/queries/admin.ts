@@ -21,12 +21,12 @@ export const adminKeys = {
 };
 
 /** A keyset-paged list: the first page loads, each next one from the previous page's cursor. */
-function keysetPages<T>(queryKey: readonly unknown[], page: (after: string | null) => Promise<ListPage<T>>) {
+function keysetPages<P extends ListPage<unknown>>(queryKey: readonly unknown[], page: (after: string | null) => Promise<P>) {
   return infiniteQueryOptions({
     queryKey,
     queryFn: ({ pageParam }) => page(pageParam),
     initialPageParam: null as string | null,
-    getNextPageParam: (last: ListPage<T>) => last.nextCursor,
+    getNextPageParam: (last: P) => last.nextCursor,
   });
 }
 

@@ -71,6 +71,26 @@ export const submittedPaymentSchema = z.object({
   address: z.string().optional(),
 });
 
+/**
+ * GET /payments/pending: a member's payments waiting for an admin, with what the site's Bitcoin node
+ * saw (`received`: null without a node or before anything paid the request). A payment the member
+ * never submitted appears here once the chain shows it paid.
+ */
+export const memberPendingPaymentSchema = z
+  .object({
+    paymentId: z.string(),
+    planType: z.enum([...PLAN_TYPE_VALUES, 'custom']),
+    btcAmount: btc,
+    submittedDate: z.string(),
+    transactionHash: z.string().optional(),
+    received: z
+      .object({ btcAmount: btc, confirmations: z.number().int(), status: z.enum(['unconfirmed', 'confirmed', 'underpaid']) })
+      .nullable(),
+  })
+  .meta({ id: 'MemberPendingPayment' });
+
+export const memberPendingPaymentsSchema = z.object({ payments: z.array(memberPendingPaymentSchema) });
+
 export const subscriptionSchema = z
   .object({
     id: z.string(),
@@ -143,6 +163,8 @@ export const pendingPaymentsAnswerSchema = z.object({
   payments: z.array(pendingPaymentSchema),
   /** Verified payments whose transaction left the chain (a reorg, a double spend): for the admin to judge; nothing is revoked. */
   flagged: z.array(pendingPaymentSchema),
+  /** Whether the site follows a Bitcoin node, and how many confirmations make a payment `confirmed`. */
+  chainNode: z.object({ configured: z.boolean(), confirmations: z.number().int() }),
   count: z.number().int(),
   nextCursor: z.string().nullable(),
 });

@@ -1,5 +1,8 @@
-/** The My Subscription tab: badge (precedence of spec §4), dates, amount, Cancel/Reactivate, warnings. */
-import { Alert, Button, ConfirmDialog, Spinner, StatusBadge } from '@members/ui';
+/**
+ * The My Subscription tab: badge (precedence of spec §4), dates, amount, Cancel/Reactivate,
+ * warnings, and the member's payments waiting for an admin with what the Bitcoin network received.
+ */
+import { Alert, Button, ConfirmDialog, formatBtc, type MemberPendingPayment, Spinner, StatusBadge } from '@members/ui';
 import { formatDate, formatUsd, subscriptionAction, subscriptionBadge } from '@members/ui/format';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -32,6 +35,7 @@ export function MySubscription({ onShowPlans }: { onShowPlans(): void }) {
     onSettled: after,
   });
 
+  const pending = useQuery(queries.billing.myPendingPayments());
   if (sub.isPending) return <Spinner label="Loading subscription..." />;
   if (sub.isError) return <Alert>{'Failed to load subscription'}</Alert>;
 
@@ -43,6 +47,9 @@ export function MySubscription({ onShowPlans }: { onShowPlans(): void }) {
           {notice.text}
         </Alert>
       )}
+      {(pending.data ?? []).map((p) => (
+        <PendingPaymentNotice key={p.paymentId} payment={p} />
+      ))}
       {!s ? (
         <div className="center">
           <h2>No active subscription</h2>
@@ -126,5 +133,24 @@ function SubscriptionDetails({
         )}
       </div>
     </>
+  );
+}
+
+/** One payment waiting for an admin: received on the Bitcoin network (and how far confirmed), or only submitted. */
+function PendingPaymentNotice({ payment: p }: { payment: MemberPendingPayment }) {
+  const what = p.planType === 'annual' ? 'your annual plan' : p.planType === 'custom' ? 'your custom video request' : 'your monthly plan';
+  const r = p.received;
+  const verifying = 'We verify payments manually within 24 hours, and your subscription activates as soon as it is verified.';
+  const text = !r
+    ? `Payment submitted on ${formatDate(p.submittedDate)} for ${what} (${formatBtc(p.btcAmount)}). ${verifying}`
+    : r.status === 'underpaid'
+      ? `Payment received: ${formatBtc(r.btcAmount)} of the ${formatBtc(p.btcAmount)} asked for ${what}, less than the price. Please contact support about the difference.`
+      : r.status === 'confirmed'
+        ? `Payment received: ${formatBtc(r.btcAmount)} for ${what}, confirmed on the Bitcoin network. ${verifying}`
+        : `Payment received: ${formatBtc(r.btcAmount)} for ${what}, waiting for confirmation on the Bitcoin network (${r.confirmations} so far). ${verifying}`;
+  return (
+    <Alert tone={r?.status === 'underpaid' ? 'warning' : 'info'}>
+      <span data-testid="pending-payment">{text}</span>
+    </Alert>
   );
 }

@@ -1,6 +1,8 @@
 /**
- * Asks for the reason before a payment is rejected: a modal on the native <dialog> (focus moves to
- * the reason, Tab stays inside, Escape cancels) with a required reason of at most 500 characters.
+ * Asks for the admin's reason before a decision on a payment: rejecting it, or verifying it when
+ * the chain does not show it confirmed (the override the server keeps in the event). A modal on the
+ * native <dialog> (focus moves to the reason, Tab stays inside, Escape cancels) with a required
+ * reason of at most 500 characters.
  */
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { PendingPayment } from '../api/types';
@@ -11,14 +13,38 @@ import { useModalDialog } from './useModalDialog';
 
 export const REJECT_REASON_MAX = 500;
 
-export interface RejectPaymentDialogProps {
-  /** The payment being rejected; null keeps the dialog closed. */
+export interface PaymentReasonDialogProps {
+  /** The payment decided on; null keeps the dialog closed. */
   payment: PendingPayment | null;
   onConfirm(payment: PendingPayment, reason: string): void;
   onCancel(): void;
 }
 
-export function RejectPaymentDialog({ payment, onConfirm, onCancel }: RejectPaymentDialogProps) {
+interface ReasonCopy {
+  title: string;
+  message(p: PendingPayment): string;
+  missing: string;
+  confirm: string;
+  variant: 'danger' | 'success';
+}
+
+const plan = (p: PendingPayment) => (p.planType === 'annual' ? 'annual' : p.planType === 'custom' ? 'custom request' : 'monthly');
+
+const REJECT: ReasonCopy = {
+  title: 'Reject payment',
+  message: (p) => `Reject the ${plan(p)} payment of ${p.userEmail} (${formatBtc(p.btcAmount)})? The subscription will not be activated.`,
+  missing: 'Please give a reason for rejecting the payment',
+  confirm: 'Reject Payment',
+  variant: 'danger',
+};
+
+function ReasonDialog({
+  payment,
+  onConfirm,
+  onCancel,
+  copy,
+  warning,
+}: PaymentReasonDialogProps & { copy: ReasonCopy; warning?: string | null }) {
   const titleId = useId();
   const msgId = useId();
   const reasonId = useId();
@@ -39,7 +65,7 @@ export function RejectPaymentDialog({ payment, onConfirm, onCancel }: RejectPaym
     e.preventDefault();
     const text = reason.trim();
     if (!text) {
-      setError('Please give a reason for rejecting the payment');
+      setError(copy.missing);
       ref.current?.querySelector('textarea')?.focus();
       return;
     }
@@ -59,12 +85,16 @@ export function RejectPaymentDialog({ payment, onConfirm, onCancel }: RejectPaym
     >
       <form onSubmit={submit} noValidate>
         <h2 id={titleId} className="dialog-title">
-          Reject payment
+          {copy.title}
         </h2>
         <p id={msgId}>
-          {payment
-            ? `Reject the ${payment.planType === 'annual' ? 'annual' : 'monthly'} payment of ${payment.userEmail} (${formatBtc(payment.btcAmount)})? The subscription will not be activated.`
-            : null}
+          {payment ? copy.message(payment) : null}
+          {warning ? (
+            <>
+              {' '}
+              <strong>{warning}</strong>
+            </>
+          ) : null}
         </p>
         <TextAreaField
           id={reasonId}
@@ -91,11 +121,30 @@ export function RejectPaymentDialog({ payment, onConfirm, onCancel }: RejectPaym
           <Button variant="secondary" onClick={onCancel}>
             Cancel
           </Button>
-          <Button type="submit" variant="danger">
-            Reject Payment
+          <Button type="submit" variant={copy.variant}>
+            {copy.confirm}
           </Button>
         </div>
       </form>
     </dialog>
   );
+}
+
+/** 'Reject payment': the member is told the reason. */
+export function RejectPaymentDialog(props: PaymentReasonDialogProps) {
+  return <ReasonDialog {...props} copy={REJECT} />;
+}
+
+const OVERRIDE: ReasonCopy = {
+  title: 'Verify without chain evidence',
+  message: (p) =>
+    `The site's Bitcoin node does not show the ${plan(p)} payment of ${p.userEmail} (${formatBtc(p.btcAmount)}) confirmed. Verify it anyway? Your reason is kept with the verification for the auditors.`,
+  missing: 'Please say why you verify anyway',
+  confirm: 'Verify Anyway',
+  variant: 'success',
+};
+
+/** 'Verify without chain evidence': the chain's refusal shown, the admin's reason required (kept in the event). */
+export function VerifyOverrideDialog(props: PaymentReasonDialogProps & { blocker: string | null }) {
+  return <ReasonDialog {...props} copy={OVERRIDE} warning={props.blocker} />;
 }
