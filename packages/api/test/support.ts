@@ -7,6 +7,7 @@
  */
 
 export { billingTestKit, HASH, seedMember } from '../src/billing/billing.testkit.js';
+export { runLifecycle } from '../src/billing/index.js';
 export { approvedMember } from '../src/identity/identity.testkit.js';
 export { totpCode } from '../src/identity/totp.js';
 export { wrongTotpCode } from '../src/identity/totp.testkit.js';
@@ -16,6 +17,7 @@ export { TestClock } from '../src/shared/clock.testkit.js';
 export { killAll, type Runner, startRunner } from '../src/transcode/runners.testkit.js';
 export { postUpload, uploadTranscoded, waitTranscoded } from '../src/uploads/upload.testkit.js';
 export { adminToken } from './adminToken.js';
+export { type BcoinNode, freshRegtestAddress, startBcoinNode } from './bitcoin/bcoinNode.testkit.js';
 export { type ChildServer, killHard, launchServer } from './childServer.js';
 export {
   apiClient,

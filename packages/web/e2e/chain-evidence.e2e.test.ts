@@ -7,8 +7,15 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BcoinNode, freshRegtestAddress, startBcoinNode } from '../../api/test/bitcoin/bcoinNode.testkit';
-import { apiClient, startTestServer, TEST_ADMIN, type TestServer } from '../../api/test/support';
+import {
+  apiClient,
+  type BcoinNode,
+  freshRegtestAddress,
+  startBcoinNode,
+  startTestServer,
+  TEST_ADMIN,
+  type TestServer,
+} from '../../api/test/support';
 import { ageVerifiedContext, ensureBuilt, launchChromium, signIn, WEB_DIST } from './browser';
 
 const T = 20_000;
@@ -45,7 +52,10 @@ async function payAndSubmit(m: Awaited<ReturnType<typeof member>>, sats: number)
 
 /** The row of the pending payments list for `email` (the member search lists members too). */
 const rowOf = (page: Page, email: string) =>
-  page.getByRole('table', { name: /^Pending Payment Verifications/ }).getByRole('row').filter({ hasText: email });
+  page
+    .getByRole('table', { name: /^Pending Payment Verifications/ })
+    .getByRole('row')
+    .filter({ hasText: email });
 
 describe('chain evidence on the admin dashboard in Chromium', () => {
   beforeAll(async () => {

@@ -80,7 +80,7 @@ function describe(e: RecordedEvent): Described | undefined {
     case 'PaymentRequested':
       return {
         category: 'payment',
-        summary: `Payment requested: ${plan(d.planType)}, ${btc(d.amountSats)}`,
+        summary: `${d.renewal ? 'Renewal requested' : 'Payment requested'}: ${plan(d.planType)}, ${btc(d.amountSats)}`,
         details: { paymentId: str(d.paymentId), amountSats: Number(d.amountSats), planType: str(d.planType) },
       };
     case 'PaymentSubmitted':
@@ -114,8 +114,17 @@ function describe(e: RecordedEvent): Described | undefined {
     case 'PaymentCanceled':
       return {
         category: 'payment',
-        summary: 'Payment canceled: the account was erased',
+        summary:
+          d.reason === 'subscription_canceled'
+            ? 'Renewal request closed: set to cancel at period end'
+            : 'Payment canceled: the account was erased',
         details: { paymentId: str(d.paymentId), amountSats: Number(d.amountSats), reason: str(d.reason) },
+      };
+    case 'PaymentRenewalReminded':
+      return {
+        category: 'payment',
+        summary: d.kind === 'past_due' ? 'Renewal reminder: the period ended unpaid' : 'Renewal reminder: the period ends tomorrow',
+        details: { paymentId: str(d.paymentId) },
       };
     case 'SubscriptionActivated':
       return { category: 'subscription', summary: `Subscription started: ${plan(d.planType)} until ${day(d.periodEnd)}`, details: {} };

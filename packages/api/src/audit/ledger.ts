@@ -18,6 +18,8 @@ export interface LedgerPayment {
   verifiedAt?: string;
   /** The custom video request the payment pays for (`planType` 'custom'). */
   customRequestId?: string;
+  /** A renewal request: the end of the period it renews (paid, the next period starts there). */
+  renewalOfPeriodEnd?: string;
   /** Position of the event that set the current status. */
   position: number;
 }
@@ -88,6 +90,7 @@ function applyPayment(l: Ledger, e: RecordedEvent, d: Data): void {
     case 'PaymentRequested':
       next.status = 'requested';
       next.address = str(d.address);
+      if (d.renewal) next.renewalOfPeriodEnd = String((d.renewal as { periodEnd: string }).periodEnd);
       break;
     case 'PaymentSubmitted':
       next.status = 'submitted';

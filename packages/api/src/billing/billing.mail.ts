@@ -2,16 +2,20 @@
  * Billing's checkpointed subscriber: tells the member when a verified payment made their
  * subscription active (activation or renewal, with the paid-up date) and when a payment was
  * rejected (with the admin's reason); tells the admin when a verified payment's transaction left the
- * chain (PaymentLeftChain). Outbox keys derive from the event id, so a replay never
- * sends twice.
+ * chain (PaymentLeftChain); asks the member to pay a renewal when its request opens (a
+ * PaymentRequested with `renewal`) and reminds them (PaymentRenewalReminded). Outbox keys derive
+ * from the event id, so a replay never sends twice.
  */
+
+import { satsToBtc } from '@members/ui/money';
 import type { AppContext } from '../context.js';
 import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';
+import { publicUrl } from '../http/linkOrigin.js';
 import { configuredAdminEmail } from '../identity/index.js';
 import { enqueueMail } from '../mail/index.js';
-import type { PaymentLeftChain, PaymentRejected } from './payment.decider.js';
-import { paymentKindLabel, planOf } from './plans.js';
+import type { PaymentLeftChain, PaymentRejected, PaymentRenewalReminded, PaymentRequested } from './payment.decider.js';
+import { type PlanType, paymentKindLabel, planOf } from './plans.js';
 import type { SubscriptionEvent } from './subscription.decider.js';
 
 const dateOf = (iso: string) => new Date(iso).toUTCString().replace(/ \d\d:\d\d:\d\d GMT$/, '');
@@ -20,8 +24,60 @@ export function billingMailSubscriber(ctx: AppContext): Subscriber {
   const site = ctx.site.siteName;
   return {
     name: 'billing-mail',
-    types: ['SubscriptionActivated', 'SubscriptionRenewed', 'PaymentRejected', 'PaymentLeftChain'],
+    types: [
+      'SubscriptionActivated',
+      'SubscriptionRenewed',
+      'PaymentRejected',
+      'PaymentLeftChain',
+      'PaymentRequested',
+      'PaymentRenewalReminded',
+    ],
     async handle(tx, recorded: RecordedEvent) {
+      if (recorded.type === 'PaymentRequested' || recorded.type === 'PaymentRenewalReminded') {
+        const event = recorded as unknown as PaymentRequested | PaymentRenewalReminded;
+        if (event.type === 'PaymentRequested' && !event.data.renewal) return; // a member's own request: they are on the page
+        const p = await tx.get<{
+          address: string;
+          amount_sats: number | string;
+          bip21_uri: string;
+          expires_at: string;
+          plan_type: string;
+          status: string;
+        }>('SELECT address, amount_sats, bip21_uri, expires_at, plan_type, status FROM billing_payments WHERE id = ?', [
+          event.data.paymentId,
+        ]);
+        const user = await tx.get<{ email: string; first_name: string }>('SELECT email, first_name FROM users WHERE id = ?', [
+          event.data.userId,
+        ]);
+        if (!p || !user) return;
+        const plan = planOf(ctx.site, p.plan_type as PlanType);
+        const end = event.type === 'PaymentRequested' ? (event.data.renewal?.periodEnd as string) : event.data.periodEnd;
+        const lead =
+          event.type === 'PaymentRequested'
+            ? `Your ${plan.name} subscription's current period ends on ${dateOf(end)}. To keep your access without a gap, please pay the renewal by then.`
+            : event.data.kind === 'day_before'
+              ? `A reminder: your ${plan.name} subscription's current period ends tomorrow, ${dateOf(end)}, and its renewal is not paid yet.`
+              : `Your ${plan.name} subscription's period ended on ${dateOf(end)} without a renewal payment. You keep access until ${dateOf(p.expires_at)}; pay the renewal before then to keep it.`;
+        const subject =
+          event.type === 'PaymentRequested'
+            ? `${site}: renewal due on ${dateOf(end)}`
+            : event.data.kind === 'day_before'
+              ? `${site}: your renewal is due tomorrow`
+              : `${site}: your renewal is overdue`;
+        await enqueueMail(
+          ctx.db.dialect,
+          tx,
+          {
+            subjectId: event.data.userId,
+            key: `${event.type === 'PaymentRequested' ? 'renewal-due' : 'renewal-reminder'}:${recorded.eventId}`,
+            to: user.email,
+            subject,
+            text: `Hi ${user.first_name},\n\n${lead}\n\nAmount: ${satsToBtc(Number(p.amount_sats))} BTC\nAddress: ${p.address}\nPayment link for your wallet: ${p.bip21_uri}\n\nAfter sending, press "I've sent payment" on your subscription page: ${publicUrl(ctx.env)}/subscription\nThe new period starts where the current one ends, so paying early loses nothing. We verify payments manually within 24 hours.\n\nIf you do not want to renew, cancel on that page and this request is closed.\n\n${site}`,
+          },
+          ctx.clock.now(),
+        );
+        return;
+      }
       if (recorded.type === 'PaymentLeftChain') {
         const left = recorded as unknown as PaymentLeftChain;
         const admin = ctx.site.adminEmail ?? configuredAdminEmail(ctx.env);

@@ -48,7 +48,7 @@ function payment(paymentId: string, userId: string, planType: PlanType = 'monthl
   const s = stream(paymentStreamId(paymentId));
   const amountSats = planType === 'monthly' ? MONTHLY : ANNUAL;
   return {
-    request: (now: string) =>
+    request: (now: string, renewal?: { subscriptionId: string; periodEnd: string }) =>
       s.decide(paymentDecider, {
         type: 'RequestPayment',
         data: {
@@ -59,10 +59,12 @@ function payment(paymentId: string, userId: string, planType: PlanType = 'monthl
           address: `bc1q${paymentId}`,
           addressIndex: 7,
           bip21Uri: `bitcoin:bc1q${paymentId}?amount=0.0005`,
+          ...(renewal ? { renewal } : {}),
           expiresAt: T3,
         },
         now,
       }),
+    remind: (now: string, kind: 'day_before' | 'past_due') => s.decide(paymentDecider, { type: 'RemindRenewal', paymentId, kind, now }),
     submit: (now: string, txHash?: string) =>
       s.decide(paymentDecider, {
         type: 'SubmitPayment',
@@ -137,6 +139,9 @@ const paymentRow = (over: Record<string, unknown>) => ({
   chain_block_hash: null,
   chain_checked_at: null,
   chain_flagged_at: null,
+  renewal_subscription_id: null,
+  renewal_period_end: null,
+  renewal_reminders: null,
   ...over,
 });
 
@@ -147,6 +152,18 @@ describe('billing projection: payments', () => {
     const alice = member(ALICE);
     await given(alice.registered, payment('p1', ALICE).request(T1)).thenTables({
       [PAYMENTS]: [paymentRow(REQUESTED)],
+      [COUNTS]: [{ key: 'payment:requested', n: 1, total: MONTHLY }],
+    });
+  });
+
+  it('PaymentRequested for a renewal, then both reminders: the renewed subscription and period on the row, the reminders sent', async () => {
+    const alice = member(ALICE);
+    const p1 = payment('p1', ALICE);
+    const renewal = { subscriptionId: 's1', periodEnd: T3 };
+    await given(alice.registered, p1.request(T1, renewal), p1.remind(T2, 'day_before'), p1.remind(T3, 'past_due')).thenTables({
+      [PAYMENTS]: [
+        paymentRow({ ...REQUESTED, renewal_subscription_id: 's1', renewal_period_end: T3, renewal_reminders: 'day_before;past_due;' }),
+      ],
       [COUNTS]: [{ key: 'payment:requested', n: 1, total: MONTHLY }],
     });
   });

@@ -48,8 +48,12 @@ CREATE TABLE IF NOT EXISTS billing_payments (
   chain_block_height INTEGER,
   chain_block_hash TEXT,
   chain_checked_at TEXT,
-  chain_flagged_at TEXT
+  chain_flagged_at TEXT,
+  renewal_subscription_id TEXT,
+  renewal_period_end TEXT,
+  renewal_reminders TEXT
 );
+CREATE INDEX IF NOT EXISTS billing_payments_renewal ON billing_payments (renewal_subscription_id, renewal_period_end);
 CREATE INDEX IF NOT EXISTS billing_payments_flagged ON billing_payments (chain_flagged_at);
 CREATE UNIQUE INDEX IF NOT EXISTS billing_payments_tx_hash ON billing_payments (tx_hash);
 CREATE UNIQUE INDEX IF NOT EXISTS billing_payments_one_pending ON billing_payments (user_id, plan_type) WHERE status = 'submitted' AND plan_type <> 'custom';
@@ -87,8 +91,8 @@ async function applyPayment(tx: Queryable, event: PaymentEvent): Promise<void> {
       const d = event.data;
       await tx.run(
         `INSERT INTO billing_payments (id, user_id, plan_type, amount_sats, status, address, address_index, bip21_uri, requested_at, expires_at,
-           custom_request_id)
-         VALUES (?, ?, ?, ?, 'requested', ?, ?, ?, ?, ?, ?)`,
+           custom_request_id, renewal_subscription_id, renewal_period_end, renewal_reminders)
+         VALUES (?, ?, ?, ?, 'requested', ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
         [
           d.paymentId,
           d.userId,
@@ -100,6 +104,8 @@ async function applyPayment(tx: Queryable, event: PaymentEvent): Promise<void> {
           d.requestedAt,
           d.expiresAt,
           d.customRequestId ?? null,
+          d.renewal?.subscriptionId ?? null,
+          d.renewal?.periodEnd ?? null,
         ],
       );
       return;
@@ -150,6 +156,12 @@ async function applyPayment(tx: Queryable, event: PaymentEvent): Promise<void> {
       );
       return;
     }
+    case 'PaymentRenewalReminded':
+      await tx.run(`UPDATE billing_payments SET renewal_reminders = COALESCE(renewal_reminders, '') || ? WHERE id = ?`, [
+        `${event.data.kind};`,
+        event.data.paymentId,
+      ]);
+      return;
     case 'PaymentLeftChain':
       await tx.run('UPDATE billing_payments SET chain_flagged_at = ? WHERE id = ?', [event.data.flaggedAt, event.data.paymentId]);
       return;
@@ -232,7 +244,8 @@ export const billingProjection: Projection = {
   // 3: `billing_counts`, the dashboard's counters kept beside the rows.
   // 4: payments for custom video requests (`plan_type` 'custom', `custom_request_id`; several may be pending).
   // 5: what the chain shows (`chain_*`, PaymentChainChecked) and verified payments flagged when their transaction left it.
-  version: 5,
+  // 6: renewal requests (`renewal_*`: the subscription and period end they renew, the reminders sent).
+  version: 6,
   tables: ['billing_payments', 'billing_subscriptions', BILLING_COUNTS],
   schema: BILLING_SCHEMA + countsSchema(BILLING_COUNTS),
   async apply(tx, event) {

@@ -6,6 +6,9 @@
  * re-decide against the verified state and get "already verified".
  * A payment still open (requested or submitted) when its member's account is erased is canceled
  * (`PaymentCanceled`, reason `account_erased`): nobody can verify it afterwards.
+ * A renewal request (`renewal` set, opened by the lifecycle inside the notice window) is the same
+ * payment with two more steps: reminders (`PaymentRenewalReminded`, each kind once, only while
+ * unpaid) and its close when the member cancels at period end (`subscription_canceled`).
  */
 import { accept, type Decider, reject } from '../shared/decider.js';
 import type { ErrorCode } from '../shared/errors.js';
@@ -24,9 +27,21 @@ export interface PaymentRequested {
     bip21Uri: string;
     /** Set when the payment pays for a custom video request (`planType` 'custom'). */
     customRequestId?: string;
+    /**
+     * Set when the lifecycle opened it to renew a subscription: which one, and the end of the period
+     * it renews (paid, the next period starts there). It expires at that end plus the grace period.
+     */
+    renewal?: { subscriptionId: string; periodEnd: string };
     requestedAt: string;
     expiresAt: string;
   };
+}
+/** Which reminder of an open renewal: the day before the period ends, or when the subscription went past due. */
+export type RenewalReminderKind = 'day_before' | 'past_due';
+/** The member was reminded to pay an open renewal request (the mail follows from this event). */
+export interface PaymentRenewalReminded {
+  type: 'PaymentRenewalReminded';
+  data: { paymentId: string; userId: string; kind: RenewalReminderKind; periodEnd: string; remindedAt: string };
 }
 export interface PaymentSubmitted {
   type: 'PaymentSubmitted';
@@ -101,8 +116,12 @@ export interface PaymentRejected {
     rejectedAt: string;
   };
 }
-/** Why an open payment was closed without a verification; `account_erased`: its member's account was erased. */
-export type PaymentCancelReason = 'account_erased';
+/**
+ * Why an open payment was closed without a verification: `account_erased`, its member's account was
+ * erased; `subscription_canceled`, a renewal request whose subscription the member set to cancel at
+ * the period end (only while nothing was submitted for it).
+ */
+export type PaymentCancelReason = 'account_erased' | 'subscription_canceled';
 /** An open payment closed without money changing hands in the books: it can no longer be submitted, verified or rejected. */
 export interface PaymentCanceled {
   type: 'PaymentCanceled';
@@ -125,7 +144,8 @@ export type PaymentEvent =
   | PaymentRejected
   | PaymentCanceled
   | PaymentChainChecked
-  | PaymentLeftChain;
+  | PaymentLeftChain
+  | PaymentRenewalReminded;
 export const PAYMENT_EVENT_TYPES = [
   'PaymentRequested',
   'PaymentSubmitted',
@@ -134,6 +154,7 @@ export const PAYMENT_EVENT_TYPES = [
   'PaymentCanceled',
   'PaymentChainChecked',
   'PaymentLeftChain',
+  'PaymentRenewalReminded',
 ] as const;
 
 /**
@@ -153,6 +174,9 @@ export const CHAIN_REFUSALS: Record<Exclude<ChainStatus, 'confirmed'>, { code: E
 
 /** What verifying (or rejecting, or submitting) a payment canceled by its member's erasure answers. */
 export const CANCELED_BY_ERASURE = "This payment was canceled because the member's account was erased; it cannot be verified";
+/** What acting on a renewal request closed by the member's cancel at period end answers. */
+export const CLOSED_BY_CANCEL = 'This renewal request was closed when the subscription was set to cancel; please request a new payment';
+const canceledMessage = (state: PaymentState) => (state.canceledFor === 'subscription_canceled' ? CLOSED_BY_CANCEL : CANCELED_BY_ERASURE);
 
 export type PaymentCommand =
   | { type: 'RequestPayment'; data: Omit<PaymentRequested['data'], 'requestedAt'>; now: string }
@@ -175,7 +199,8 @@ export type PaymentCommand =
       now: string;
     }
   | { type: 'RejectPayment'; paymentId: string; reason: string; rejectedBy: string; now: string }
-  | { type: 'CancelPayment'; paymentId: string; reason: PaymentCancelReason; canceledBy: string; now: string };
+  | { type: 'CancelPayment'; paymentId: string; reason: PaymentCancelReason; canceledBy: string; now: string }
+  | { type: 'RemindRenewal'; paymentId: string; kind: RenewalReminderKind; now: string };
 
 export type PaymentStatus = 'none' | 'requested' | 'submitted' | 'verified' | 'rejected' | 'canceled';
 
@@ -190,6 +215,10 @@ export interface PaymentState {
   txHash?: string;
   /** The chain's last observation (a node configured). */
   chain?: PaymentChainChecked['data'];
+  renewal?: { subscriptionId: string; periodEnd: string };
+  /** The renewal reminders already sent. */
+  reminded?: RenewalReminderKind[];
+  canceledFor?: PaymentCancelReason;
 }
 
 export const paymentStreamId = (paymentId: string) => `payment-${paymentId}`;
@@ -218,7 +247,7 @@ function decide(command: PaymentCommand, state: PaymentState) {
     case 'SubmitPayment': {
       const d = command.data;
       if (d.txHash !== undefined && !TX_HASH.test(d.txHash)) return reject('validation.invalid_input', TX_HASH_PROBLEM);
-      if (state.status === 'canceled') return reject('payment.state_conflict', CANCELED_BY_ERASURE);
+      if (state.status === 'canceled') return reject('payment.state_conflict', canceledMessage(state));
       if (state.status === 'submitted')
         return reject('payment.state_conflict', 'This payment has already been submitted and is awaiting verification');
       if (state.status === 'verified' || state.status === 'rejected')
@@ -236,7 +265,7 @@ function decide(command: PaymentCommand, state: PaymentState) {
       if (state.status === 'requested') return reject('payment.state_conflict', 'This payment has not been submitted yet');
       if (state.status === 'verified') return reject('payment.state_conflict', 'This payment has already been verified');
       if (state.status === 'rejected') return reject('payment.state_conflict', 'This payment was rejected and cannot be verified');
-      if (state.status === 'canceled') return reject('payment.state_conflict', CANCELED_BY_ERASURE);
+      if (state.status === 'canceled') return reject('payment.state_conflict', canceledMessage(state));
       const chainStatus: ChainStatus = state.chain?.status ?? 'unchecked';
       const overrideReason = command.override?.reason.trim();
       if (command.override && !overrideReason)
@@ -285,7 +314,7 @@ function decide(command: PaymentCommand, state: PaymentState) {
       if (state.status === 'verified')
         return reject('payment.state_conflict', 'This payment has already been verified and cannot be rejected');
       if (state.status === 'rejected') return reject('payment.state_conflict', 'This payment has already been rejected');
-      if (state.status === 'canceled') return reject('payment.state_conflict', CANCELED_BY_ERASURE);
+      if (state.status === 'canceled') return reject('payment.state_conflict', canceledMessage(state));
       return accept<PaymentEvent>({
         type: 'PaymentRejected',
         data: {
@@ -301,10 +330,26 @@ function decide(command: PaymentCommand, state: PaymentState) {
     }
     case 'RecordChainCheck':
       return decideChainCheck(command, state);
+    case 'RemindRenewal': {
+      // Only an open renewal nobody has paid yet, and each reminder once.
+      if (state.status !== 'requested' || !state.renewal || state.reminded?.includes(command.kind)) return accept<PaymentEvent>();
+      return accept<PaymentEvent>({
+        type: 'PaymentRenewalReminded',
+        data: {
+          paymentId: command.paymentId,
+          userId: state.userId as string,
+          kind: command.kind,
+          periodEnd: state.renewal.periodEnd,
+          remindedAt: command.now,
+        },
+      });
+    }
     case 'CancelPayment': {
       if (state.status === 'none') return reject('payment.not_found', 'Payment not found');
       // Only an open payment is canceled; a verified or rejected one is already closed (nothing to do).
       if (state.status !== 'requested' && state.status !== 'submitted') return accept<PaymentEvent>();
+      // A member who already said they paid a renewal keeps it for an admin to decide.
+      if (command.reason === 'subscription_canceled' && state.status !== 'requested') return accept<PaymentEvent>();
       return accept<PaymentEvent>({
         type: 'PaymentCanceled',
         data: {
@@ -370,8 +415,17 @@ function decideChainCheck(command: Extract<PaymentCommand, { type: 'RecordChainC
 function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
   switch (event.type) {
     case 'PaymentRequested': {
-      const { paymentId, userId, planType, amountSats, address, customRequestId } = event.data;
-      return { status: 'requested', paymentId, userId, planType, amountSats, address, ...(customRequestId ? { customRequestId } : {}) };
+      const { paymentId, userId, planType, amountSats, address, customRequestId, renewal } = event.data;
+      return {
+        status: 'requested',
+        paymentId,
+        userId,
+        planType,
+        amountSats,
+        address,
+        ...(customRequestId ? { customRequestId } : {}),
+        ...(renewal ? { renewal } : {}),
+      };
     }
     case 'PaymentSubmitted': {
       const { paymentId, userId, planType, amountSats, txHash } = event.data;
@@ -382,9 +436,11 @@ function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
     case 'PaymentRejected':
       return { ...state, status: 'rejected' };
     case 'PaymentCanceled':
-      return { ...state, status: 'canceled' };
+      return { ...state, status: 'canceled', canceledFor: event.data.reason };
     case 'PaymentChainChecked':
       return { ...state, chain: event.data };
+    case 'PaymentRenewalReminded':
+      return { ...state, reminded: [...(state.reminded ?? []), event.data.kind] };
     default:
       return state;
   }

@@ -171,6 +171,38 @@ describe('payment decider', () => {
   });
 });
 
+describe('renewal requests', () => {
+  const renewal: PaymentEvent = { ...requested, data: { ...requested.data, renewal: { subscriptionId: 's1', periodEnd: T1 } } };
+  const remind = (kind: 'day_before' | 'past_due'): PaymentCommand => ({ type: 'RemindRenewal', paymentId: 'p1', kind, now: T1 });
+  const reminded = (kind: 'day_before' | 'past_due'): PaymentEvent => ({
+    type: 'PaymentRenewalReminded',
+    data: { paymentId: 'p1', userId: 'u1', kind, periodEnd: T1, remindedAt: T1 },
+  });
+  const closeCmd: PaymentCommand = { type: 'CancelPayment', paymentId: 'p1', reason: 'subscription_canceled', canceledBy: 'u1', now: T1 };
+
+  it('each reminder once, only for an open renewal nobody paid yet', () => {
+    expect(given([renewal]).when(remind('day_before'))).toEqual({ ok: true, events: [reminded('day_before')] });
+    expect(given([renewal, reminded('day_before')]).when(remind('day_before'))).toEqual({ ok: true, events: [] });
+    expect(given([renewal, reminded('day_before')]).when(remind('past_due'))).toEqual({ ok: true, events: [reminded('past_due')] });
+    expect(given([requested]).when(remind('day_before'))).toEqual({ ok: true, events: [] }); // not a renewal
+    expect(given([renewal, submitted]).when(remind('past_due'))).toEqual({ ok: true, events: [] }); // the member said they paid
+  });
+
+  it('a cancel at period end closes an unpaid renewal, not a submitted one; the closed one says why', () => {
+    const r = given([renewal]).when(closeCmd);
+    expect(r).toMatchObject({
+      ok: true,
+      events: [{ type: 'PaymentCanceled', data: { reason: 'subscription_canceled', previousStatus: 'requested' } }],
+    });
+    expect(given([renewal, submitted]).when(closeCmd)).toEqual({ ok: true, events: [] });
+    const closed = r.ok ? r.events : [];
+    expect(given([renewal, ...closed]).when(submitCmd())).toMatchObject({
+      ok: false,
+      error: { code: 'payment.state_conflict', message: /closed when the subscription was set to cancel/ },
+    });
+  });
+});
+
 describe('chain checks (a node configured)', () => {
   const observation = (status: ChainObservation['status'], extra: Partial<ChainObservation> = {}): ChainObservation => ({
     status,

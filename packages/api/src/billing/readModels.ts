@@ -45,6 +45,10 @@ export interface PaymentRow {
   chain_block_hash: string | null;
   chain_checked_at: string | null;
   chain_flagged_at: string | null;
+  renewal_subscription_id: string | null;
+  renewal_period_end: string | null;
+  /** The reminders sent, each followed by ';' (e.g. 'day_before;'). */
+  renewal_reminders: string | null;
 }
 
 export interface SubscriptionRow {
@@ -90,6 +94,39 @@ export const subscriptionsDue = (db: Queryable, now: string) =>
     `SELECT user_id FROM billing_subscriptions
      WHERE (status = 'active' AND current_period_end <= ?) OR (status = 'past_due' AND grace_until <= ?)`,
     [now, now],
+  );
+
+/**
+ * Subscriptions inside the renewal notice window (`dueBy`: now plus the notice days) that renew —
+ * active or past due, not set to cancel — with no renewal request for their current period that is
+ * open or paid (a canceled or expired one does not count: reactivating opens a new one).
+ */
+export const subscriptionsToRenew = (db: Queryable, dueBy: string, now: string) =>
+  db.all<SubscriptionRow>(
+    `SELECT s.* FROM billing_subscriptions s
+     WHERE s.status IN ('active', 'past_due') AND s.cancel_at_period_end = 0 AND s.current_period_end <= ?
+       AND s.user_id NOT IN (SELECT id FROM users WHERE erased_at IS NOT NULL)
+       AND NOT EXISTS (SELECT 1 FROM billing_payments p WHERE p.renewal_subscription_id = s.subscription_id
+         AND p.renewal_period_end = s.current_period_end
+         AND (p.status IN ('submitted', 'verified') OR (p.status = 'requested' AND p.expires_at > ?)))`,
+    [dueBy, now],
+  );
+
+/** Open (unpaid, unexpired) renewal requests, with their subscription's status: the reminders' candidates. */
+export const openRenewals = (db: Queryable, now: string) =>
+  db.all<PaymentRow & { subscription_status: string }>(
+    `SELECT p.*, s.status AS subscription_status FROM billing_payments p
+       JOIN billing_subscriptions s ON s.subscription_id = p.renewal_subscription_id
+     WHERE p.status = 'requested' AND p.expires_at > ? AND p.renewal_subscription_id IS NOT NULL`,
+    [now],
+  );
+
+/** The open or submitted renewal request of a subscription's current period, if any. */
+export const renewalOf = (db: Queryable, sub: Pick<SubscriptionRow, 'subscription_id' | 'current_period_end'>, now: string) =>
+  db.get<PaymentRow>(
+    `SELECT * FROM billing_payments WHERE renewal_subscription_id = ? AND renewal_period_end = ?
+       AND (status = 'submitted' OR (status = 'requested' AND expires_at > ?)) ORDER BY requested_at DESC LIMIT 1`,
+    [sub.subscription_id, sub.current_period_end, now],
   );
 
 export const subscriptionOf = (db: Queryable, userId: string) =>

@@ -47,6 +47,7 @@ forEachStore('billing: subscriptions', (kind) => {
       btcAmount: '0.0005',
       currentPeriodStart: now,
       currentPeriodEnd: '2026-02-28T10:00:00.000Z',
+      renewal: null,
     });
     expect((await kit.api.get('/subscriptions/current', m.token)).body.data).toEqual(a.body.data);
     expect(await kit.user(m)).toEqual({ membership_status: 'active', subscription_status: 'active' });

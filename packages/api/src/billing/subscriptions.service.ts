@@ -11,7 +11,16 @@ import { type Result, success } from '../shared/result.js';
 import { subscriptions } from './billing.commands.js';
 import { closeBillingOfErasedMembers } from './erasure.js';
 import type { PlanType } from './plans.js';
-import { type SubscriptionDto, subscriptionDto, subscriptionOf, subscriptionsDue, unappliedVerifiedPayments } from './readModels.js';
+import {
+  paymentRequestDto,
+  renewalOf,
+  type SubscriptionDto,
+  subscriptionDto,
+  subscriptionOf,
+  subscriptionsDue,
+  unappliedVerifiedPayments,
+} from './readModels.js';
+import { closeRenewalOnCancel, openDueRenewals, remindRenewals } from './renewals.js';
 import type { SubscriptionCommand } from './subscription.decider.js';
 
 async function run(
@@ -27,7 +36,12 @@ async function run(
 /** The member's subscription as the API shows it, or null when they never had one. */
 export async function currentSubscription(ctx: AppContext, userId: string): Promise<SubscriptionDto | null> {
   const row = await subscriptionOf(ctx.db, userId);
-  return row ? subscriptionDto(ctx.site, row) : null;
+  if (!row) return null;
+  const renewal = await renewalOf(ctx.db, row, ctx.clock.now().toISOString());
+  return {
+    ...subscriptionDto(ctx.site, row),
+    renewal: renewal ? { ...paymentRequestDto(ctx.site, renewal), dueAt: row.current_period_end } : null,
+  };
 }
 
 async function thenCurrent(ctx: AppContext, userId: string, ran: Result<unknown>): Promise<Result<SubscriptionDto | null>> {
@@ -53,6 +67,9 @@ export async function applyVerifiedPayment(
 export async function cancelSubscription(ctx: AppContext, userId: string, subscriptionId: string | undefined, caller: Caller) {
   const meta = eventMetadata(ctx, caller);
   const ran = await run(ctx, userId, { type: 'RequestCancel', ...(subscriptionId ? { subscriptionId } : {}), now: meta.at }, meta);
+  // Nothing will renew: the renewal request already open for this period closes (renewals.ts).
+  const sub = ran.ok ? await subscriptionOf(ctx.db, userId) : undefined;
+  if (sub) await closeRenewalOnCancel(ctx, sub, meta);
   return thenCurrent(ctx, userId, ran);
 }
 
@@ -74,9 +91,10 @@ function orThrow<T>(result: Result<T>): T {
  * One pass of the time-driven work, idempotent and safe to run from several processes:
  * 1. verified payments whose activation never got appended (a crash between the two appends) are applied;
  * 2. subscriptions past their period end (or grace period) get their next lifecycle event;
- * 3. erased members' open payments are canceled and their subscriptions ended (billing/erasure.ts).
+ * 3. erased members' open payments are canceled and their subscriptions ended (billing/erasure.ts);
+ * 4. renewal requests open for subscriptions entering the notice window, and due reminders go out (renewals.ts).
  */
-export async function runLifecycle(ctx: AppContext): Promise<{ applied: number; advanced: number }> {
+export async function runLifecycle(ctx: AppContext): Promise<{ applied: number; advanced: number; renewals: number; reminders: number }> {
   const meta = eventMetadata(ctx, SCHEDULER_CALLER);
   const now = meta.at;
   const unapplied = await unappliedVerifiedPayments(ctx.db);
@@ -96,7 +114,9 @@ export async function runLifecycle(ctx: AppContext): Promise<{ applied: number; 
     if (r.events.length) advanced++;
   }
   await closeBillingOfErasedMembers(ctx, meta);
-  return { applied: unapplied.length, advanced };
+  const renewals = await openDueRenewals(ctx, meta);
+  const reminders = await remindRenewals(ctx, meta);
+  return { applied: unapplied.length, advanced, renewals, reminders };
 }
 
 /** Runs `runLifecycle` every `intervalMs` (default a minute), never two passes at once. */

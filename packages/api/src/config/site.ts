@@ -65,6 +65,8 @@ export const siteConfigSchema = z.object({
       path: ['autoVerify'],
     }),
   plans: z.object({ monthly: planSchema, annual: planSchema }),
+  /** Renewal requests open this many days before a subscription's period ends (billing/renewals.ts). */
+  renewals: z.object({ noticeDays: z.number().int().min(1).max(60).default(7) }).default({ noticeDays: 7 }),
   featuredVideos: z.array(
     z.object({ id: z.string(), title: z.string(), duration: z.string(), thumbnailUrl: z.string(), badges: z.array(z.string()) }),
   ),

@@ -103,6 +103,13 @@ export const subscriptionSchema = z
     currentPeriodStart: z.string(),
     currentPeriodEnd: z.string(),
     gracePeriodEnd: z.string().optional(),
+    /**
+     * The renewal payment request of the current period, once open (`renewals.noticeDays` before
+     * the end, unless set to cancel): pay it by `dueAt` (the period's end) to keep access without a
+     * gap; it stays payable until `expiresAt` (the end plus the grace period). Null before, or when
+     * nothing will renew.
+     */
+    renewal: paymentRequestSchema.extend({ dueAt: z.string() }).nullable().optional(),
   })
   .meta({ id: 'Subscription' });
 

@@ -2,14 +2,24 @@
  * The My Subscription tab: badge (precedence of spec §4), dates, amount, Cancel/Reactivate,
  * warnings, and the member's payments waiting for an admin with what the Bitcoin network received.
  */
-import { Alert, Button, ConfirmDialog, formatBtc, type MemberPendingPayment, Spinner, StatusBadge } from '@members/ui';
+import {
+  Alert,
+  Button,
+  ConfirmDialog,
+  formatBtc,
+  type MemberPendingPayment,
+  QrCode,
+  Spinner,
+  StatusBadge,
+  type SubscriptionIntent,
+} from '@members/ui';
 import { formatDate, formatUsd, subscriptionAction, subscriptionBadge } from '@members/ui/format';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../app/api';
 import { billingKeys, identityKeys, queries } from '../../app/queries';
 
-export function MySubscription({ onShowPlans }: { onShowPlans(): void }) {
+export function MySubscription({ onShowPlans, onPayRenewal }: { onShowPlans(): void; onPayRenewal(renewal: SubscriptionIntent): void }) {
   const qc = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
@@ -62,6 +72,7 @@ export function MySubscription({ onShowPlans }: { onShowPlans(): void }) {
           busy={cancel.isPending || reactivate.isPending}
           onCancel={() => setConfirming(true)}
           onReactivate={() => reactivate.mutate(s.id)}
+          onPayRenewal={onPayRenewal}
         />
       )}
       <ConfirmDialog
@@ -86,12 +97,16 @@ function SubscriptionDetails({
   busy,
   onCancel,
   onReactivate,
+  onPayRenewal,
 }: {
   sub: NonNullable<Awaited<ReturnType<typeof api.getSubscription>>>;
   busy: boolean;
   onCancel(): void;
   onReactivate(): void;
+  onPayRenewal(renewal: SubscriptionIntent): void;
 }) {
+  // A renewal request is open (it opens a few days before the end, unless set to cancel): what to pay, by when.
+  const renewal = sub.cancelAtPeriodEnd ? null : (sub.renewal ?? null);
   const badge = subscriptionBadge(sub);
   const action = subscriptionAction(sub);
   return (
@@ -114,12 +129,28 @@ function SubscriptionDetails({
         <dt>Plan</dt>
         <dd>{sub.planType === 'annual' ? 'Annual' : 'Monthly'}</dd>
         <dt>Amount</dt>
-        <dd>{formatUsd(sub.amount)}</dd>
+        <dd>{renewal ? formatBtc(renewal.btcAmount) : formatUsd(sub.amount)}</dd>
         <dt>Current period started</dt>
         <dd>{formatDate(sub.currentPeriodStart)}</dd>
-        <dt>{sub.cancelAtPeriodEnd ? 'Access ends' : 'Renews on'}</dt>
-        <dd>{formatDate(sub.currentPeriodEnd)}</dd>
+        <dt>{sub.cancelAtPeriodEnd ? 'Access ends' : renewal ? 'Renewal due on' : 'Current period ends'}</dt>
+        <dd>{formatDate(renewal ? renewal.dueAt : sub.currentPeriodEnd)}</dd>
       </dl>
+      {renewal && renewal.status === 'requested' && renewal.address && (
+        <div className="renewal" data-testid="renewal">
+          <QrCode
+            value={renewal.bip21Uri ?? renewal.address}
+            label={`QR code: pay ${formatBtc(renewal.btcAmount)} to ${renewal.address}`}
+          />
+          <p>
+            Send {formatBtc(renewal.btcAmount)} to <span className="mono">{renewal.address}</span> by {formatDate(renewal.dueAt)}. The new
+            period starts where this one ends, so paying early loses nothing.
+          </p>
+          <Button onClick={() => onPayRenewal(renewal)}>Pay Renewal</Button>
+        </div>
+      )}
+      {!renewal && !sub.cancelAtPeriodEnd && sub.status === 'active' && (
+        <p className="muted">Nothing is charged automatically: a few days before the period ends we e-mail you the renewal payment.</p>
+      )}
       <div className="button-row">
         {action === 'cancel' && (
           <Button variant="danger" busy={busy} busyLabel="Canceling..." onClick={onCancel}>

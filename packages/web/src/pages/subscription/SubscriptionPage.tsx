@@ -146,7 +146,18 @@ export default function SubscriptionPage() {
             ))}
           </div>
           <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-            {tab === 'plans' ? pricing : <MySubscription onShowPlans={() => setTab('plans')} />}
+            {tab === 'plans' ? (
+              pricing
+            ) : (
+              <MySubscription
+                onShowPlans={() => setTab('plans')}
+                onPayRenewal={(renewal) => {
+                  // The renewal is a payment request like a plan's: the same payment view, on the pricing tab.
+                  setView({ kind: 'pay', planType: renewal.planType, intent: renewal });
+                  setTab('plans');
+                }}
+              />
+            )}
           </div>
         </>
       ) : (
