@@ -1,7 +1,7 @@
 /**
  * The full payment history, replayed from events: one row per request, submission, verification or
  * rejection or cancellation, in log order, with the member's e-mail, the plan, the BTC amount, the address, the
- * transaction hash and the acting admin. Rows are yielded as the log streams past; only e-mails
+ * transaction hash and the acting admin; a verification also has the chain's evidence (or the admin's override). Rows are yielded as the log streams past; only e-mails
  * (per member) and addresses (per payment) are remembered.
  */
 
@@ -25,6 +25,16 @@ export interface PaymentHistoryRow {
   actingAdminId: string | null;
   actingAdminEmail: string | null;
   reason: string | null;
+  /** A verification's chain evidence (a node configured): what `audit bitcoin-check` re-checks. */
+  evidenceTxid: string | null;
+  evidenceOutputIndex: number | null;
+  evidenceReceivedSats: number | null;
+  evidenceBlockHash: string | null;
+  evidenceBlockHeight: number | null;
+  evidenceConfirmations: number | null;
+  /** The admin verified although the chain did not show it confirmed: why, and what the chain showed. */
+  overrideReason: string | null;
+  overriddenChainStatus: string | null;
 }
 
 const ACTIONS: Record<string, PaymentAction> = {
@@ -101,8 +111,34 @@ export async function* paymentHistory(
       actingAdminId: admin,
       actingAdminEmail: admin ? (emails.get(admin) ?? null) : null,
       reason: s(d.reason),
+      ...evidenceColumns(d),
     };
   }
+}
+
+type Evidence = {
+  txid?: unknown;
+  outputIndex?: unknown;
+  receivedSats?: unknown;
+  blockHash?: unknown;
+  blockHeight?: unknown;
+  confirmations?: unknown;
+};
+const n = (v: unknown) => (typeof v === 'number' ? v : null);
+
+function evidenceColumns(d: Record<string, unknown>) {
+  const e = (d.evidence ?? {}) as Evidence;
+  const o = (d.override ?? {}) as { reason?: unknown; chainStatus?: unknown };
+  return {
+    evidenceTxid: s(e.txid),
+    evidenceOutputIndex: n(e.outputIndex),
+    evidenceReceivedSats: n(e.receivedSats),
+    evidenceBlockHash: s(e.blockHash),
+    evidenceBlockHeight: n(e.blockHeight),
+    evidenceConfirmations: n(e.confirmations),
+    overrideReason: s(o.reason),
+    overriddenChainStatus: s(o.chainStatus),
+  };
 }
 
 export const PAYMENT_HISTORY_COLUMNS: (keyof PaymentHistoryRow)[] = [
@@ -120,4 +156,12 @@ export const PAYMENT_HISTORY_COLUMNS: (keyof PaymentHistoryRow)[] = [
   'actingAdminId',
   'actingAdminEmail',
   'reason',
+  'evidenceTxid',
+  'evidenceOutputIndex',
+  'evidenceReceivedSats',
+  'evidenceBlockHash',
+  'evidenceBlockHeight',
+  'evidenceConfirmations',
+  'overrideReason',
+  'overriddenChainStatus',
 ];

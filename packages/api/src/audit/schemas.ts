@@ -69,6 +69,16 @@ export const paymentHistoryRowSchema = z.object({
   actingAdminId: z.string().nullable(),
   actingAdminEmail: z.string().nullable(),
   reason: z.string().nullable(),
+  /** A verification's chain evidence (a Bitcoin node configured), else null. */
+  evidenceTxid: z.string().nullable(),
+  evidenceOutputIndex: z.number().int().nullable(),
+  evidenceReceivedSats: z.number().int().nullable(),
+  evidenceBlockHash: z.string().nullable(),
+  evidenceBlockHeight: z.number().int().nullable(),
+  evidenceConfirmations: z.number().int().nullable(),
+  /** Verified although the chain did not show it confirmed: the admin's reason and the status overridden. */
+  overrideReason: z.string().nullable(),
+  overriddenChainStatus: z.string().nullable(),
 });
 
 export const subscriptionAtRowSchema = z.object({

@@ -24,6 +24,8 @@ import { verifyPayment } from './payments.service.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { startLifecycleScheduler } from './subscriptions.service.js';
 
+export { outputScriptOf } from './bitcoinAddress.js';
+export { type ChainSource, rpcChainSource } from './chain/bitcoinRpc.js';
 export { closeBillingOfErasedMember } from './erasure.js';
 export { productionBitcoinProblems } from './moneyTraps.js';
 export { type PaymentVerified, paymentStreamId } from './payment.decider.js';

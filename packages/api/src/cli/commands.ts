@@ -1,5 +1,6 @@
 /** The CLI's command table: `name → { summary, run }`. Add a command: write `cli/<name>.ts` exporting a `CliCommand` (command.ts) and list it here. */
 
+import { auditBitcoinCheck } from './auditBitcoinCheck.js';
 import { auditCheckpoint, auditKeygen } from './auditCheckpoint.js';
 import { auditPayments } from './auditPayments.js';
 import { auditReconcile } from './auditReconcile.js';
@@ -27,6 +28,7 @@ export const commands: Record<string, CliCommand> = {
   'audit checkpoint': auditCheckpoint,
   'audit keygen': auditKeygen,
   'audit payments': auditPayments,
+  'audit bitcoin-check': auditBitcoinCheck,
   'audit reconcile': auditReconcile,
   'audit replay': auditReplay,
   'store copy': storeCopy,

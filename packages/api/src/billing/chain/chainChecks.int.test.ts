@@ -5,9 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type BcoinNode, freshRegtestAddress, startBcoinNode } from '../../../test/bitcoin/bcoinNode.testkit.js';
 import { forEachStore, startTestServer, type TestServer } from '../../../test/harness.js';
+import { auditBitcoinCheck } from '../../cli/auditBitcoinCheck.js';
 import { mailsTo } from '../../mail/outbox.testkit.js';
 import { billingTestKit, seedMember } from '../billing.testkit.js';
 import { outputScriptOf } from '../bitcoinAddress.js';
@@ -220,6 +221,64 @@ forEachStore('billing: a replaceable transaction is never final unconfirmed (con
     expect((await chainOf(kit, pb, 'unconfirmed')).chain.confirmations).toBe(0);
     await node.mine(1);
     expect((await chainOf(kit, pb, 'confirmed')).chain.confirmations).toBe(1);
+  });
+});
+
+forEachStore('audit bitcoin-check against the node', (kind) => {
+  let server: TestServer;
+  let kit: Kit;
+  const site = freshAddress();
+  beforeAll(async () => {
+    server = await startTestServer(kind, {
+      site: { bitcoin: siteBitcoin({ address: site.address }) },
+      env: { BITCOIN_RPC_URL: node.rpcUrl, BITCOIN_POLL_SECONDS: '0.2' },
+    });
+    kit = await billingTestKit(server);
+  });
+  afterAll(async () => server?.close());
+
+  /** `pnpm cli audit bitcoin-check --node URL` over the server's store: exit code and printed lines. */
+  async function bitcoinCheck(): Promise<{ code: number; lines: string[] }> {
+    const lines: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+    try {
+      const code = await auditBitcoinCheck.run({ env: server.ctx.env, site: server.ctx.site, args: ['--node', node.rpcUrl] });
+      return { code, lines };
+    } finally {
+      log.mockRestore();
+    }
+  }
+
+  it('holds for verified payments (an override named), then fails naming the payment whose block left the chain', async () => {
+    const [a, b, c] = [await seedMember(server), await seedMember(server), await seedMember(server)];
+    const exact = await node.pay(site.script, ANNUAL_SATS);
+    const short = await node.pay(site.script, ANNUAL_SATS - 10);
+    const pa = (await kit.submit(a, { transactionHash: exact })).body.data.paymentId;
+    const pb = (await kit.submit(b, { transactionHash: short })).body.data.paymentId;
+    const [block] = await node.mine(1);
+    await chainOf(kit, pa, 'confirmed');
+    await chainOf(kit, pb, 'underpaid');
+    expect((await kit.verify(pa)).status).toBe(200);
+    const reason = 'Ten sats short: the member paid the fee from the amount';
+    expect((await kit.api.post(`/admin/payments/${pb}/verify`, { override: { reason } }, kit.admin)).status).toBe(200);
+    // A payment verified without evidence (a made-up hash, overridden) is counted, not judged.
+    const pc = (await kit.submit(c, { transactionHash: randomBytes(32).toString('hex') })).body.data.paymentId;
+    await chainOf(kit, pc, 'not_found');
+    expect((await kit.api.post(`/admin/payments/${pc}/verify`, { override: { reason: 'paid in person' } }, kit.admin)).status).toBe(200);
+
+    const holding = await bitcoinCheck();
+    expect(holding.code).toBe(0);
+    expect(holding.lines.find((l) => l.includes(pa))).toMatch(new RegExp(`^ok .*block \\d+ ${block}, pays ${ANNUAL_SATS} sats`));
+    expect(holding.lines.find((l) => l.includes(pb))).toMatch(/^ok .*overridden: Ten sats short/);
+    expect(holding.lines.some((l) => l.startsWith('not checked: 1') && l.includes(pc))).toBe(true);
+    expect(holding.lines.at(-1)).toBe('2 verified payment(s) checked against the node: 2 hold, 0 do not');
+
+    await node.invalidate(block as string);
+    await node.mine(2); // a longer best chain without that block (its transactions are mined again elsewhere)
+    const broken = await bitcoinCheck();
+    expect(broken.code).toBe(1);
+    expect(broken.lines.find((l) => l.includes(pa))).toMatch(new RegExp(`^FAILED .*block ${block} is not in the node's best chain`));
+    expect(broken.lines.at(-1)).toBe('2 verified payment(s) checked against the node: 0 hold, 2 do not');
   });
 });
 
