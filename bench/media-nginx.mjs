@@ -27,7 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderNginxConf, standaloneNginxConf } from '../deploy/render-nginx.mjs';
 import { freePort } from '../scripts/freePort.mjs';
-import { apiCall, productionSiteConfig } from './lib/benchServer.mjs';
+import { API_MAIN_ARGS, apiCall, productionSiteConfig } from './lib/benchServer.mjs';
 import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 import { listening, wrkRanges } from './lib/wrkRanges.mjs';
 
@@ -109,7 +109,7 @@ async function main() {
       // Production refuses the example config's test-vector address.
       SITE_CONFIG: await productionSiteConfig(dataDir),
     };
-    const main = ['--import', 'tsx', 'packages/api/src/main.ts'];
+    const main = API_MAIN_ARGS;
     const ready = (out) => out.includes('Site running at');
     await start(process.execPath, main, { ...common, PORT: String(nodePort) }, ready);
     const nodeUrl = `http://127.0.0.1:${nodePort}`;

@@ -26,7 +26,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { mediaBinaries } from '../packages/api/src/media/ffmpeg.js';
 import { ladderArgs, planLadder } from '../packages/api/src/transcode/ladder.js';
-import { apiCall, ROOT, startBenchServer } from './lib/benchServer.mjs';
+import { API_CLI_ARGS, apiCall, ROOT, startBenchServer } from './lib/benchServer.mjs';
 import { childCpuSeconds, machineBusy, processTreeCpuSeconds, withChildCpu } from './lib/cpu.mjs';
 import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 import { getSignedUrl, s3sdk, startServices } from './lib/s3Services.mjs';
@@ -44,7 +44,6 @@ const PRESET = 'veryfast';
 const WIDTH = 1280;
 const HEIGHT = 720;
 const ffmpeg = mediaBinaries().ffmpeg;
-const CLI = path.join(ROOT, 'packages/api/src/cli/main.ts');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (x: number) => `${Math.round(x * 100)} %`;
 
@@ -71,7 +70,7 @@ interface Runner {
 }
 
 function startRunner(env: NodeJS.ProcessEnv): Promise<Runner> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'transcode-runner', '--concurrency', '1'], {
+  const child = spawn(process.execPath, [...API_CLI_ARGS, 'transcode-runner', '--concurrency', '1'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -96,7 +96,9 @@ try {
         ...extraArgs,
       ],
       {
-        env: { ...env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+        // API_CHILD=dist: the suites start the API and its CLI from the bundles built above, as
+        // production does, instead of compiling the sources at every child's start (test/apiEntry.ts).
+        env: { ...env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', API_CHILD: 'dist' },
       },
     );
     if (status !== 0) code = status;

@@ -15,6 +15,14 @@ export const BENCH_ADMIN = { email: 'bench-admin@example.test', password: 'bench
 export { freePort };
 
 /**
+ * `node …` arguments of the API's entry points: the built bundles with API_CHILD=dist (what `pnpm
+ * test` sets after building, and what production runs), else the sources through tsx's loader.
+ */
+const fromDist = process.env.API_CHILD === 'dist';
+export const API_MAIN_ARGS = fromDist ? ['packages/api/dist/main.js'] : ['--import', 'tsx', 'packages/api/src/main.ts'];
+export const API_CLI_ARGS = fromDist ? ['packages/api/dist/cli.js'] : ['--import', 'tsx', 'packages/api/src/cli/main.ts'];
+
+/**
  * One call to the API at `baseUrl` (JSON in, the envelope's `data` out); anything but a successful
  * envelope throws with the status and the error, so a bench never measures a failed setup.
  */
@@ -56,7 +64,7 @@ export async function startBenchServer(dataDir, extraEnv = {}, nodeArgs = []) {
     ADMIN_PASSWORD: BENCH_ADMIN.password,
     ...extraEnv,
   };
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'packages/api/src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...API_MAIN_ARGS], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

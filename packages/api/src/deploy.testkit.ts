@@ -14,13 +14,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderNginxConf, standaloneNginxConf } from '../../../deploy/render-nginx.mjs';
+import { API_MAIN_ARGS } from '../test/apiEntry.js';
 import { type FreshStore, freshStore, TEST_ADMIN } from '../test/harness.js';
 import { type FreshBucket, freshBucket, type MediaKind } from '../test/s3.js';
 import { productionSiteConfigFile } from '../test/siteConfig.js';
 import { type Runner, startRunner } from './transcode/runners.testkit.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const MAIN = path.join(ROOT, 'packages/api/src/main.ts');
 export const TOKEN_SECRET = 'deploy-test-secret-0123456789abcdef0123456789';
 export const DATA_KEY_SECRET = 'deploy-test-data-key-0123456789abcdef0123456789';
 
@@ -186,7 +186,7 @@ export async function startDeployment(media: MediaKind): Promise<Deployment> {
         await startProcess(
           name,
           process.execPath,
-          ['--import', 'tsx', MAIN],
+          [...API_MAIN_ARGS],
           env(name, apiDataDirs[i] as string),
           (o) => o.includes('Site running at') && listeningPort(o) > 0,
         ),

@@ -12,11 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { API_MAIN_ARGS } from '../test/apiEntry.js';
 import { EXAMPLE_SITE_CONFIG, productionSiteConfigFile, randomMainnetAddress } from '../test/siteConfig.js';
 import { openSqlite } from './db/sqlite.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const MAIN = path.join(ROOT, 'packages/api/src/main.ts');
 /** A bound that only catches a hang, never a slow machine. */
 const HANG_MS = 120_000;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-main-'));
@@ -43,11 +43,11 @@ const inherited = Object.fromEntries(
  * catches a hang (a cold tsx start on a loaded 2-core machine takes tens of seconds).
  */
 function launch(env: Record<string, string>): Promise<Started> {
-  // Node itself with tsx's loader, not the tsx CLI. The CLI runs the program in a second process and
+  // Node itself (the bundle, or tsx's loader: test/apiEntry.ts), not the tsx CLI. The CLI runs the program in a second process and
   // relays a SIGTERM to it; when that process has not acknowledged the signal within 30 ms (a
   // loaded machine), the CLI SIGKILLs it and exits 143: what these tests measured then was tsx's
   // relay, not the entry point's shutdown (seen: 'expected 143 to be 0' under load).
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [...API_MAIN_ARGS], {
     cwd: ROOT,
     env: {
       ...inherited,

@@ -6,16 +6,13 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { API_CLI_ARGS, API_MAIN_ARGS } from './apiEntry.js';
 import { TEST_ADMIN, TEST_DATA_KEY_SECRET } from './harness.js';
 import { EXAMPLE_SITE_CONFIG, productionSiteConfigFile } from './siteConfig.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-// Node itself with tsx's loader, not the tsx CLI: the CLI runs the program in a second process, so
-// a SIGKILL to it would leave the real server running.
-const NODE_TSX = [process.execPath, '--import', 'tsx'] as const;
-const MAIN = path.join(ROOT, 'packages/api/src/main.ts');
-const CLI = path.join(ROOT, 'packages/api/src/cli/main.ts');
+// Node itself (the bundle, or the sources with tsx's loader: apiEntry.ts), not the tsx CLI: the CLI
+// runs the program in a second process, so a SIGKILL to it would leave the real server running.
 
 export const CHILD_TOKEN_SECRET = 'child-server-secret-child-server-secret-0123';
 
@@ -54,7 +51,7 @@ export interface ChildServer {
 }
 
 export function launchServer(store: Partial<Record<string, string>>): Promise<ChildServer> {
-  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), MAIN], { cwd: ROOT, env: childEnv(store), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...API_MAIN_ARGS], { cwd: ROOT, env: childEnv(store), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
@@ -88,10 +85,14 @@ export async function stopServer(s: ChildServer): Promise<void> {
   await s.exited;
 }
 
-/** Runs `pnpm cli …` (the CLI entry point through tsx) over `store`; resolves with its exit code and output. */
+/** Runs `pnpm cli …` (the CLI entry point: apiEntry.ts) over `store`; resolves with its exit code and output. */
 export async function runCli(store: Partial<Record<string, string>>, args: string[]): Promise<{ code: number; out: string }> {
   try {
-    const r = await promisify(execFile)(TSX, [CLI, ...args], { cwd: ROOT, env: childEnv(store), maxBuffer: 32 * 1024 * 1024 });
+    const r = await promisify(execFile)(process.execPath, [...API_CLI_ARGS, ...args], {
+      cwd: ROOT,
+      env: childEnv(store),
+      maxBuffer: 32 * 1024 * 1024,
+    });
     return { code: 0, out: r.stdout + r.stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };

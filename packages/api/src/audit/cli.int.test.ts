@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { API_CLI_ARGS } from '../../test/apiEntry.js';
 import { forEachStore, startTestServer, TEST_DATA_KEY_SECRET, type TestServer, testEnv, tmpDir } from '../../test/harness.js';
 import { EXAMPLE_SITE_CONFIG } from '../../test/siteConfig.js';
 import { billingTestKit, HASH, seedMember } from '../billing/billing.testkit.js';
@@ -33,7 +34,7 @@ forEachStore('pnpm cli audit …', (kind) => {
 
   async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
     try {
-      const r = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['packages/api/src/cli/main.ts', ...args], {
+      const r = await run(process.execPath, [...API_CLI_ARGS, ...args], {
         cwd: ROOT,
         env: {
           ...process.env,

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
+import { API_CLI_ARGS } from '../../test/apiEntry.js';
 import { type FreshStore, freshStore, startTestServer, TEST_DATABASE_URL, type TestServer, testEnv } from '../../test/harness.js';
 import { EXAMPLE_SITE_CONFIG } from '../../test/siteConfig.js';
 import { billingTestKit, HASH, seedMember } from '../billing/billing.testkit.js';
@@ -27,7 +28,7 @@ const ROOT = path.resolve(__dirname, '../../../..');
 
 async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
   try {
-    const r = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['packages/api/src/cli/main.ts', ...args], {
+    const r = await run(process.execPath, [...API_CLI_ARGS, ...args], {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'silent', SITE_CONFIG: EXAMPLE_SITE_CONFIG, ...env },
     });

@@ -11,21 +11,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
+import { API_CLI_ARGS } from '../../test/apiEntry.js';
 import { childEnv, launchServer, stopServer } from '../../test/childServer.js';
 import { apiClient, forEachStore, freshStore, tmpDir } from '../../test/harness.js';
 import { adminLogin, registerMember } from '../identity/identity.testkit.js';
 import { commands } from './commands.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const CLI = path.join(ROOT, 'packages/api/src/cli/main.ts');
 
 /** No secret in the environment: what `npm run site` and a new operator start with. */
 const NO_SECRETS = { TOKEN_SECRET: '', DATA_KEY_SECRET: '', MFA_KEY_SECRET: '' };
 
 async function cli(store: Partial<Record<string, string>>, args: string[]) {
   try {
-    const r = await promisify(execFile)(TSX, [CLI, ...args], { cwd: ROOT, env: childEnv(store) });
+    const r = await promisify(execFile)(process.execPath, [...API_CLI_ARGS, ...args], { cwd: ROOT, env: childEnv(store) });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
+import { API_CLI_ARGS } from '../../test/apiEntry.js';
 import { childEnv } from '../../test/childServer.js';
 import { forEachStore, type StoreKind, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { bucketKeys, mediaKinds } from '../../test/s3.js';
@@ -21,12 +22,13 @@ import { appendTestUser } from '../identity/identity.testkit.js';
 import { makeMp4, makeWebm } from '../media/media.testkit.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const CLI = path.join(ROOT, 'packages/api/src/cli/main.ts');
 
 async function cli(env: Partial<Record<string, string>>, args: string[]) {
   try {
-    const r = await promisify(execFile)(TSX, [CLI, 'videos', 'import', ...args], { cwd: ROOT, env: childEnv(env) });
+    const r = await promisify(execFile)(process.execPath, [...API_CLI_ARGS, 'videos', 'import', ...args], {
+      cwd: ROOT,
+      env: childEnv(env),
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -223,7 +225,7 @@ forEachStore('videos import, interrupted or twice at once', (kind) => {
     try {
       const env = { ...server.store.env };
       // Node with tsx's loader (not the tsx CLI, which would be a second process between the signal and the import).
-      const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'videos', 'import', dir], {
+      const child = spawn(process.execPath, [...API_CLI_ARGS, 'videos', 'import', dir], {
         cwd: ROOT,
         env: childEnv({ ...env, VIDEOS_IMPORT_TEST_PAUSE_MS: '5000' }),
       });
@@ -249,7 +251,7 @@ forEachStore('videos import, interrupted or twice at once', (kind) => {
       // On a terminal (a pty from script(1)): the line is redrawn as a bar.
       const tty = await promisify(execFile)(
         'script',
-        ['-qec', `${process.execPath} --import tsx ${CLI} videos import ${dir}`, '/dev/null'],
+        ['-qec', `${process.execPath} ${API_CLI_ARGS.join(' ')} videos import ${dir}`, '/dev/null'],
         {
           cwd: ROOT,
           env: childEnv(env),

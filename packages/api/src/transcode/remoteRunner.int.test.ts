@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_CLI_ARGS } from '../../test/apiEntry.js';
 import { runCli } from '../../test/childServer';
 import { freshStore, storeKinds } from '../../test/harness';
 import {
@@ -29,7 +30,6 @@ import {
 import { createRunnerToken, revokeRunnerToken } from './runnerTokens';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const CLI = path.join(ROOT, 'packages/api/src/cli/main.ts');
 
 interface RunnerProc {
   child: ChildProcess;
@@ -44,7 +44,7 @@ function spawnRunner(server: string, token: string | undefined, home: string): R
   if (token !== undefined) env.RUNNER_TOKEN = token;
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, 'transcode-runner', '--server', server, '--scratch', path.join(home, 'scratch')],
+    [...API_CLI_ARGS, 'transcode-runner', '--server', server, '--scratch', path.join(home, 'scratch')],
     {
       cwd: ROOT,
       env,

@@ -7,10 +7,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { API_CLI_ARGS } from '../../test/apiEntry.js';
 import { childEnv } from '../../test/childServer';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const CLI = path.join(ROOT, 'packages/api/src/cli/main.ts');
 
 export interface Runner {
   child: ChildProcess;
@@ -21,7 +21,7 @@ export interface Runner {
 
 /** Starts a runner; resolves once it says it runs. */
 export function startRunner(env: Record<string, string>): Promise<Runner> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'transcode-runner'], {
+  const child = spawn(process.execPath, [...API_CLI_ARGS, 'transcode-runner'], {
     cwd: ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,6 +17,7 @@ import { promisify } from 'node:util';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../../test/adminToken.js';
+import { API_CLI_ARGS } from '../../../test/apiEntry.js';
 import { childEnv, runCli } from '../../../test/childServer.js';
 import { apiClient, startTestServer, type TestServer, tmpDir } from '../../../test/harness.js';
 import { bucketKeys, type FreshBucket, freshBucket, mediaKinds, testS3Client } from '../../../test/s3.js';
@@ -26,7 +27,6 @@ import { mediaBinaries } from '../ffmpeg.js';
 import { makeMp4 } from '../media.testkit.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
-const CLI = path.join(ROOT, 'packages/api/src/cli/main.ts');
 const fixtures = tmpDir('media-copy-fixtures-');
 afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
 
@@ -59,7 +59,7 @@ async function copyStoppedAfterFirstObject(
   args: string[],
   signal: 'SIGKILL' | 'SIGINT',
 ): Promise<{ out: string; exit: NodeJS.Signals | number | null }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  const child = spawn(process.execPath, [...API_CLI_ARGS, ...args], {
     cwd: ROOT,
     env: { ...childEnv(env), MEDIA_COPY_TEST_PAUSE_MS: '400' },
     stdio: ['ignore', 'pipe', 'pipe'],
