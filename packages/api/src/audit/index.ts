@@ -5,6 +5,7 @@
 import type { AppModule } from '../module.js';
 import { auditRoutes } from './routes.js';
 
+export { bitcoinCheck, describeBitcoinCheck, verifiedEvidence } from './bitcoinCheck.js';
 export { generateSigningKeys, type SignedCheckpoint, signCheckpoint, verifyCheckpointSignature } from './checkpoint.js';
 export { formatRows, parseDateBound, parseFormat } from './formats.js';
 export { parseReplayPoint } from './ledger.js';

@@ -4,7 +4,7 @@
  * Core's JSON-RPC: the auditor's own, independent of the site). Exits 1 listing each payment that
  * does not hold (audit/bitcoinCheck.ts).
  */
-import { bitcoinCheck, describeBitcoinCheck, verifiedEvidence } from '../audit/bitcoinCheck.js';
+import { bitcoinCheck, describeBitcoinCheck, verifiedEvidence } from '../audit/index.js';
 import { rpcChainSource } from '../billing/index.js';
 import { parseFlags } from './args.js';
 import { openAuditStore } from './auditStore.js';
