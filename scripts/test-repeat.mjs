@@ -87,7 +87,8 @@ function startLoad(k) {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (opts.build) pnpmRun(['build']);
-  const env = { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
+  // On a build (the default), the children run its bundles as under `npm test` (packages/api/test/apiEntry.ts).
+  const env = { ELECTRON_SKIP_BINARY_DOWNLOAD: '1', ...(opts.build ? { API_CHILD: 'dist' } : {}) };
   let cluster;
   let rgw;
   if (!process.env.TEST_DATABASE_URL) {
