@@ -234,8 +234,15 @@ describe('admin and session in Chromium', () => {
     await page.goto('about:blank');
     await ctx.clearCookies(); // no refresh cookie any more
     server.clock.advance(16 * 60 * 1000);
+    // One page load: the failed refresh sends the tab to /login within the app. It used to reload
+    // the page as well (the 401 handler's location.assign beside the page's own redirect), which
+    // replaced the document under this test's next check.
+    const documents: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'document' && documents.push(new URL(r.url()).pathname));
     await page.goto(`${base}/admin`);
     await page.waitForURL(`${base}/login`, { timeout: T });
+    await page.getByRole('button', { name: 'Sign In' }).waitFor({ timeout: T });
+    expect(documents).toEqual(['/admin']);
     expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
     await ctx.close();
   });

@@ -6,7 +6,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
-import { api } from './app/api';
+import { api, routeApiRedirectsThrough } from './app/api';
 import { createQueryClient } from './app/queryClient';
 import { router } from './app/routes';
 import { AgeGate } from './layout/AgeGate';
@@ -16,6 +16,13 @@ export const PAGE_LOADING_MS = 1000;
 const queryClient = createQueryClient();
 
 setTimeout(() => document.body.classList.remove('page-loading'), PAGE_LOADING_MS);
+// A refused call moves the tab within the app, as the pages' own guards do (app/api.ts).
+// To /login (the session is gone): the cached answers of the account that was signed in go too,
+// as the full page load that did this before dropped them.
+routeApiRedirectsThrough((path) => {
+  if (path === '/login') queryClient.clear();
+  void router.navigate(path, { replace: true });
+});
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>

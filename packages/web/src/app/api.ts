@@ -5,15 +5,26 @@ export const TWO_FACTOR_PATH = '/account/two-factor';
 
 export const session = createSessionStore();
 
+/**
+ * Where the API's redirects go: through the SPA's router once main.tsx has it (one navigation,
+ * in the page), a full page load before. Both at once was a bug: a page guard (`<Navigate to="/login">`
+ * when the session is cleared) and the 401 handler's `location.assign('/auth/login')` each moved the
+ * tab, the second reloading the page the first had just shown (seen by admin-and-session.e2e).
+ */
+let go: (path: string) => void = (path) => location.assign(path);
+export function routeApiRedirectsThrough(navigate: (path: string) => void): void {
+  go = navigate;
+}
+
 export const api = createApiClient({
   baseUrl: '/api',
   session,
   onUnauthorized: () => {
-    if (location.pathname !== '/login' && location.pathname !== '/auth/login') location.assign('/auth/login');
+    if (location.pathname !== '/login' && location.pathname !== '/auth/login') go('/login');
   },
   onForbidden: (_message, code) => {
     // An admin who must enrol a second factor is sent to its setup, not to the blocked page.
     const target = code === 'auth.second_factor_enrolment_required' ? TWO_FACTOR_PATH : '/blocked';
-    if (location.pathname !== target) location.assign(target);
+    if (location.pathname !== target) go(target);
   },
 });
