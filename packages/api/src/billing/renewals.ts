@@ -87,7 +87,7 @@ export async function remindRenewals(ctx: AppContext, meta: EventMetadata): Prom
 /** The member set their subscription to cancel at period end: its open renewal request closes (not one already submitted). */
 export async function closeRenewalOnCancel(ctx: AppContext, sub: SubscriptionRow, meta: EventMetadata): Promise<void> {
   const open = await renewalOf(ctx.db, sub, meta.at);
-  if (!open || open.status !== 'requested') return;
+  if (open?.status !== 'requested') return;
   orThrow(
     await payments(ctx.store).handle(
       open.id,
