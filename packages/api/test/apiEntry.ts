@@ -24,11 +24,14 @@ function newestUnder(dir: string): number {
   return newest;
 }
 
+let sourcesNewest: number | undefined;
+
 /** A bundle older than the sources it was built from would test yesterday's code: refuse it by name. */
 function freshBundle(file: string): string {
   const built = fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0;
-  const sources = Math.max(newestUnder(path.join(ROOT, 'packages/api/src')), newestUnder(path.join(ROOT, 'packages/ui/src')));
-  if (built < sources)
+  // Both bundles come from the same sources: walk them once.
+  sourcesNewest ??= Math.max(newestUnder(path.join(ROOT, 'packages/api/src')), newestUnder(path.join(ROOT, 'packages/ui/src')));
+  if (built < sourcesNewest)
     throw new Error(`API_CHILD=dist, but ${path.relative(ROOT, file)} is missing or older than the sources: run \`pnpm -r run build\``);
   return file;
 }

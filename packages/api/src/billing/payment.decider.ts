@@ -368,6 +368,8 @@ function decide(command: PaymentCommand, state: PaymentState) {
 }
 
 const PAID_STATUSES: ReadonlySet<ChainStatus> = new Set(['underpaid', 'unconfirmed', 'confirmed']);
+/** Whether the chain shows the request paid (confirmed or not, in full or not): what the member's page calls received. */
+export const chainShowsPaid = (status: ChainStatus): status is 'underpaid' | 'unconfirmed' | 'confirmed' => PAID_STATUSES.has(status);
 
 /**
  * Records what the chain shows when it changed. A payment nobody submitted is submitted with the

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { SiteConfig } from '../config/site.js';
 import type { Queryable } from '../db/types.js';
 import { type Page, pageOf } from '../shared/paging.js';
+import { chainShowsPaid } from './payment.decider.js';
 import { CUSTOM_REQUEST_PAYMENT, type PaymentKind, type PlanType, planOf } from './plans.js';
 import type { SubscriptionStatus } from './subscription.decider.js';
 
@@ -238,10 +239,7 @@ export async function memberPendingPayments(
       btcAmount: satsToBtc(r.amount_sats),
       submittedDate: r.submitted_at ?? '',
       ...(r.tx_hash ? { transactionHash: r.tx_hash } : {}),
-      received:
-        status === 'unconfirmed' || status === 'confirmed' || status === 'underpaid'
-          ? { btcAmount: satsToBtc(chain.receivedSats), confirmations: chain.confirmations, status }
-          : null,
+      received: chainShowsPaid(status) ? { btcAmount: satsToBtc(chain.receivedSats), confirmations: chain.confirmations, status } : null,
     };
   });
 }

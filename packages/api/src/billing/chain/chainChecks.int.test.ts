@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type BcoinNode, freshRegtestAddress, startBcoinNode } from '../../../test/bitcoin/bcoinNode.testkit.js';
-import { forEachStore, startTestServer, type TestServer } from '../../../test/harness.js';
+import { forEachStore, type StoreKind, startTestServer, type TestServer } from '../../../test/harness.js';
 import { auditBitcoinCheck } from '../../cli/auditBitcoinCheck.js';
 import { mailsTo } from '../../mail/outbox.testkit.js';
 import { billingTestKit, seedMember } from '../billing.testkit.js';
@@ -44,6 +44,19 @@ async function until<T>(check: () => Promise<T | undefined | false>): Promise<T>
   }
 }
 
+/** For the tests of the block: a server following the node (every 0.2 s) with these Bitcoin settings, and its kit. */
+function serverOnNode(kind: StoreKind, bitcoin: Record<string, unknown>, ready: (server: TestServer, kit: Kit) => void) {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(kind, {
+      site: { bitcoin: siteBitcoin(bitcoin) },
+      env: { BITCOIN_RPC_URL: node.rpcUrl, BITCOIN_POLL_SECONDS: '0.2' },
+    });
+    ready(server, await billingTestKit(server));
+  });
+  afterAll(async () => server?.close());
+}
+
 let node: BcoinNode;
 beforeAll(async () => {
   node = await startBcoinNode();
@@ -77,14 +90,10 @@ forEachStore('billing: payments checked on a regtest node, one fixed address', (
   let server: TestServer;
   let kit: Kit;
   const site = freshAddress();
-  beforeAll(async () => {
-    server = await startTestServer(kind, {
-      site: { bitcoin: siteBitcoin({ address: site.address }) },
-      env: { BITCOIN_RPC_URL: node.rpcUrl, BITCOIN_POLL_SECONDS: '0.2' },
-    });
-    kit = await billingTestKit(server);
+  serverOnNode(kind, { address: site.address }, (s, k) => {
+    server = s;
+    kit = k;
   });
-  afterAll(async () => server?.close());
 
   it('an exact payment submitted with its hash is unconfirmed in the mempool, confirmed after a block; verifying keeps the evidence', async () => {
     const m = await seedMember(server);
@@ -157,14 +166,10 @@ forEachStore('billing: payments checked on a regtest node, one fixed address', (
 forEachStore('billing: payments nobody submitted, autoVerify (xpub on regtest)', (kind) => {
   let server: TestServer;
   let kit: Kit;
-  beforeAll(async () => {
-    server = await startTestServer(kind, {
-      site: { bitcoin: siteBitcoin({ xpub: freshTpub(), autoVerify: true }) },
-      env: { BITCOIN_RPC_URL: node.rpcUrl, BITCOIN_POLL_SECONDS: '0.2' },
-    });
-    kit = await billingTestKit(server);
+  serverOnNode(kind, { xpub: freshTpub(), autoVerify: true }, (s, k) => {
+    server = s;
+    kit = k;
   });
-  afterAll(async () => server?.close());
 
   it('a paid request nobody submitted shows in the pending list with the chain’s hash; once confirmed it is verified by the chain', async () => {
     const m = await seedMember(server);
@@ -202,14 +207,10 @@ forEachStore('billing: a replaceable transaction is never final unconfirmed (con
   let server: TestServer;
   let kit: Kit;
   const site = freshAddress();
-  beforeAll(async () => {
-    server = await startTestServer(kind, {
-      site: { bitcoin: siteBitcoin({ address: site.address, confirmations: 0 }) },
-      env: { BITCOIN_RPC_URL: node.rpcUrl, BITCOIN_POLL_SECONDS: '0.2' },
-    });
-    kit = await billingTestKit(server);
+  serverOnNode(kind, { address: site.address, confirmations: 0 }, (s, k) => {
+    server = s;
+    kit = k;
   });
-  afterAll(async () => server?.close());
 
   it('with 0 confirmations a final mempool transaction is confirmed, an RBF one unconfirmed until it is mined', async () => {
     const [a, b] = [await seedMember(server), await seedMember(server)];
@@ -228,14 +229,10 @@ forEachStore('audit bitcoin-check against the node', (kind) => {
   let server: TestServer;
   let kit: Kit;
   const site = freshAddress();
-  beforeAll(async () => {
-    server = await startTestServer(kind, {
-      site: { bitcoin: siteBitcoin({ address: site.address }) },
-      env: { BITCOIN_RPC_URL: node.rpcUrl, BITCOIN_POLL_SECONDS: '0.2' },
-    });
-    kit = await billingTestKit(server);
+  serverOnNode(kind, { address: site.address }, (s, k) => {
+    server = s;
+    kit = k;
   });
-  afterAll(async () => server?.close());
 
   /** `pnpm cli audit bitcoin-check --node URL` over the server's store: exit code and printed lines. */
   async function bitcoinCheck(): Promise<{ code: number; lines: string[] }> {
