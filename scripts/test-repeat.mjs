@@ -13,7 +13,6 @@ import { startPgCluster } from './pgCluster.mjs';
 import { startRgwCluster } from './rgwCluster.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-process.chdir(root);
 
 /** @param {string[]} argv */
 export function parseArgs(argv) {
@@ -85,6 +84,7 @@ function startLoad(k) {
 }
 
 async function main() {
+  process.chdir(root);
   const opts = parseArgs(process.argv.slice(2));
   if (opts.build) pnpmRun(['build']);
   // On a build (the default), the children run its bundles as under `npm test` (packages/api/test/apiEntry.ts).

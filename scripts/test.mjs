@@ -66,7 +66,7 @@ if (process.env.TEST_S3_ENDPOINT) {
 // file (axe on every page, 2.5 minutes; the bench test, 5.5) runs beside the others, not after them.
 const workers = `--maxWorkers=${Math.max(2, os.availableParallelism() - 1)}`;
 const phases = [
-  { name: 'unit+int', args: ['--project', 'unit', '--project', 'int', workers, '--minWorkers=1'] },
+  { name: 'unit+int', args: ['--project', 'unit', '--project', 'unit-process', '--project', 'int', workers, '--minWorkers=1'] },
   // e2e-alone: the WebKitGTK files, after the others and one at a time (vitest.config.ts).
   { name: 'e2e', args: ['--project', 'e2e', '--project', 'e2e-alone', workers, '--minWorkers=1'] },
 ];
