@@ -5,52 +5,52 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds each of the slowest files took in a full CI run (artifacts/vitest-*.json, one worker on the
- * 2-core machine: from the previous file's end to this one's, so its worker start, imports and
- * beforeAll count too), longest first. With two workers the unit+int phase ends when its longest
- * queue does: started last (vitest's default order on a fresh clone is by file size, and the bench
+ * Seconds each of the slowest files took in a full run (artifacts/vitest-*.json: two workers on the
+ * 2-core machine, from the file's start to its end), longest first. With two workers the unit+int
+ * phase ends when its longest queue does: started last (vitest's default order on a fresh clone is by file size, and the bench
  * test is a small file), the 5-minute bench test alone ran on for minutes after everything else. The
  * longest files go first, each to whichever worker is free; the short ones then fill both queues
  * evenly. A file missing here only starts later; refresh the figures when a file's time changes a lot.
  */
 const SLOW_FILES: Record<string, number> = {
   // unit+int phase
-  'packages/api/test/bench.int.test.ts': 335,
-  'packages/api/src/eventstore/catchUp.int.test.ts': 97,
-  'packages/api/src/forensics/forensics.int.test.ts': 91,
-  'packages/api/test/robustness.int.test.ts': 86,
-  'packages/api/src/cli/videosImport.int.test.ts': 51,
-  'packages/api/src/audit/cli.int.test.ts': 50,
-  'packages/api/src/streaming/mediaAccess.int.test.ts': 48,
-  'packages/api/src/crashSafety.int.test.ts': 48,
-  'packages/api/src/transcode/transcode.int.test.ts': 46,
-  'packages/api/src/transcode/remoteRunner.int.test.ts': 42,
-  'packages/api/test/authorization.int.test.ts': 41,
-  'packages/ui/src/api/schemas/renamedField.int.test.ts': 34,
-  'packages/api/src/deploy.int.test.ts': 31,
-  'packages/api/src/media/copy/mediaCopy.int.test.ts': 31,
-  'packages/api/src/backup/siteBackup.int.test.ts': 31,
-  'packages/api/src/media/s3Runners.int.test.ts': 30,
-  'packages/api/src/transcode/runners.int.test.ts': 23,
+  'packages/api/test/bench.int.test.ts': 308,
+  'packages/api/test/robustness.int.test.ts': 141,
+  'packages/api/src/cli/videosImport.int.test.ts': 91,
+  'packages/api/src/crashSafety.int.test.ts': 84,
+  'packages/ui/src/api/schemas/renamedField.int.test.ts': 75,
+  'packages/api/test/authorization.int.test.ts': 73,
+  'packages/api/src/audit/cli.int.test.ts': 73,
+  'packages/api/src/transcode/remoteRunner.int.test.ts': 62,
+  'packages/api/src/forensics/forensics.int.test.ts': 59,
+  'packages/api/src/backup/siteBackup.int.test.ts': 52,
+  'packages/api/src/transcode/transcode.int.test.ts': 50,
+  'packages/api/src/deploy.int.test.ts': 48,
+  'packages/api/src/media/copy/mediaCopy.int.test.ts': 46,
+  'packages/api/src/streaming/mediaAccess.int.test.ts': 37,
+  'packages/api/src/media/s3Runners.int.test.ts': 36,
+  'packages/api/src/main.int.test.ts': 33,
+  'packages/api/src/http/keepAlive.int.test.ts': 31,
+  'packages/api/src/eventstore/catchUp.int.test.ts': 31,
+  'packages/api/src/forensics/leakExaminations.int.test.ts': 27,
+  'packages/api/src/cli/cli.int.test.ts': 26,
+  'packages/api/src/transcode/runners.int.test.ts': 24,
+  'packages/api/src/privacy/erasureMailRace.int.test.ts': 24,
   'packages/api/src/backup/devSiteBackup.int.test.ts': 23,
-  'packages/api/src/media/storeRestart.int.test.ts': 19,
-  'packages/api/src/audit/reconcile.int.test.ts': 17,
-  'packages/api/src/main.int.test.ts': 17,
-  'packages/api/src/cli/cli.int.test.ts': 17,
-  'packages/api/src/privacy/erasureMailRace.int.test.ts': 14,
-  // e2e phase
-  'packages/web/e2e/accessibility.e2e.test.ts': 156,
-  'packages/web/e2e/admin-and-session.e2e.test.ts': 47,
-  'packages/web/e2e/member-journey.e2e.test.ts': 43,
-  'packages/web/e2e/engines.e2e.test.ts': 37,
-  'packages/web/e2e/hls-player.e2e.test.ts': 35,
-  'packages/web/e2e/captions.e2e.test.ts': 33,
-  'packages/web/e2e/player-faults.e2e.test.ts': 29,
-  'packages/web/e2e/docs-screenshots.e2e.test.ts': 24,
-  'packages/web/e2e/cross-process-hls.e2e.test.ts': 23,
-  'packages/web/e2e/account-settings.e2e.test.ts': 17,
-  'packages/admin-desktop/test/accessibility.e2e.test.ts': 16,
-  'packages/web/e2e/keyboard-journey.e2e.test.ts': 14,
+  'packages/api/src/audit/reconcile.int.test.ts': 23,
+  // e2e phase (a flake-finder round: beside one busy process)
+  'packages/web/e2e/accessibility.e2e.test.ts': 304,
+  'packages/web/e2e/admin-and-session.e2e.test.ts': 102,
+  'packages/web/e2e/member-journey.e2e.test.ts': 85,
+  'packages/web/e2e/play-interrupted.e2e.test.ts': 66,
+  'packages/web/e2e/player-faults.e2e.test.ts': 54,
+  'packages/web/e2e/engines.e2e.test.ts': 47,
+  'packages/web/e2e/account-settings.e2e.test.ts': 46,
+  'packages/web/e2e/hls-player.e2e.test.ts': 44,
+  'packages/web/e2e/captions.e2e.test.ts': 37,
+  'packages/web/e2e/admin-library.e2e.test.ts': 37,
+  'packages/admin-desktop/test/accessibility.e2e.test.ts': 33,
+  'packages/web/e2e/leak-tracing.e2e.test.ts': 32,
 };
 
 /** Longest known files first; the rest in vitest's own order (its cached durations, else file size). */
@@ -63,12 +63,14 @@ class SlowestFirstSequencer extends BaseSequencer {
   }
 }
 
+/** The unit tier: pure code (STYLE.md). */
+const UNIT = ['packages/*/src/**/*.unit.test.{ts,tsx}', 'packages/*/test/**/*.unit.test.{ts,tsx}', 'scripts/**/*.unit.test.ts'];
+
 /**
  * Unit files that change process-wide state (the time zone: ICU's default zone is the process's,
- * so a worker thread cannot change it for itself): each runs in a process of its own (the
- * unit-process project). Every other unit file shares one thread per worker (the unit project).
+ * so a worker thread cannot change it for itself): they run in a forked process (the unit-process
+ * project), not in the unit project's shared threads.
  */
-const UNIT = ['packages/*/src/**/*.unit.test.{ts,tsx}', 'packages/*/test/**/*.unit.test.{ts,tsx}', 'scripts/**/*.unit.test.ts'];
 const UNIT_OWN_PROCESS = ['packages/ui/src/registration/registration.unit.test.ts'];
 
 /** Browser files that run alone, after the others (the e2e-alone project). */
@@ -81,20 +83,22 @@ const ALONE = [
 export default defineConfig({
   test: {
     sequence: { sequencer: SlowestFirstSequencer },
-    // Only the unit project runs in threads: its files share a module graph per thread (see there).
-    poolOptions: { threads: { isolate: false } },
+    // Vitest 3 takes a pool's isolation from here, not from a project's config. No project isolates
+    // its files: a worker (the unit project's threads, the other projects' forks) runs file after
+    // file in one module graph instead of starting a fresh process and importing the API again for
+    // each. Forked and isolated, the unit files spent 83 s of CPU starting processes and importing
+    // modules for 4.5 s of tests (16 s shared), and the identity folder's 16 int files 80 s (35 s
+    // shared). What a file changes for the whole process (the time zone, the working directory)
+    // needs a process of its own: UNIT_OWN_PROCESS, a project of one file.
+    poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
     projects: [
       {
-        // Pure code, no processes, servers or process-wide state: the files share worker threads
-        // without a fresh module graph each (isolate: false). Forked and isolated, the 84 files
-        // spent 83 s of CPU starting processes and importing modules for 4.5 s of tests; shared,
-        // 16 s. A file that changes process-wide state goes in UNIT_OWN_PROCESS instead.
+        // Pure code, no processes or servers: threads, cheaper than forks.
         test: {
           name: 'unit',
           include: UNIT,
           exclude: [...configDefaults.exclude, ...UNIT_OWN_PROCESS],
           environment: 'node',
-          // Not isolated: vitest 3 takes a pool's isolation from the root config (below), not the project's.
           pool: 'threads',
         },
       },

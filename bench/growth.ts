@@ -20,6 +20,7 @@ import path from 'node:path';
 import { openSqlite } from '../packages/api/src/db/sqlite.js';
 import { freePort, ROOT, startBenchServer } from './lib/benchServer.mjs';
 import { generateStore, videoId } from './lib/generateStore.js';
+import { ownChild } from './lib/ownChildren.mjs';
 import { median, QUICK, report, SMOKE, WORK } from './lib/report.mjs';
 
 const BIG = SMOKE ? 5_000 : QUICK ? 20_000 : 1_000_000;
@@ -164,10 +165,12 @@ async function bareHono(bodies: Record<string, string>, headers?: Record<string,
     const app = new Hono();
     for (const [p, b] of Object.entries(bodies)) app.get(p, (c) => c.body(b, 200, headers[p] ?? { 'content-type': 'application/json' }));
     serve({ fetch: app.fetch, port: ${port}, hostname: '127.0.0.1' }, () => console.log('ready'));`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: path.join(ROOT, 'packages/api'),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = ownChild(
+    spawn(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: path.join(ROOT, 'packages/api'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (d) => String(d).includes('ready') && resolve());
     child.once('exit', (c) => reject(new Error(`bare Hono exited ${c}`)));

@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { renderNginxConf, standaloneNginxConf } from '../deploy/render-nginx.mjs';
 import { freePort } from '../scripts/freePort.mjs';
 import { API_MAIN_ARGS, apiCall, productionSiteConfig } from './lib/benchServer.mjs';
+import { ownChild } from './lib/ownChildren.mjs';
 import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 import { listening, wrkRanges } from './lib/wrkRanges.mjs';
 
@@ -51,7 +52,7 @@ for (const bin of ['/usr/sbin/nginx', '/usr/bin/wrk']) {
 
 const children = [];
 function start(cmd, args, env, ready) {
-  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = ownChild(spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
   children.push(child);
   let out = '';
   child.stdout.on('data', (d) => (out += d));

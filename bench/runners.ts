@@ -28,6 +28,7 @@ import { mediaBinaries } from '../packages/api/src/media/ffmpeg.js';
 import { ladderArgs, planLadder } from '../packages/api/src/transcode/ladder.js';
 import { API_CLI_ARGS, apiCall, ROOT, startBenchServer } from './lib/benchServer.mjs';
 import { childCpuSeconds, machineBusy, processTreeCpuSeconds, withChildCpu } from './lib/cpu.mjs';
+import { ownChild } from './lib/ownChildren.mjs';
 import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 import { getSignedUrl, s3sdk, startServices } from './lib/s3Services.mjs';
 
@@ -70,11 +71,13 @@ interface Runner {
 }
 
 function startRunner(env: NodeJS.ProcessEnv): Promise<Runner> {
-  const child = spawn(process.execPath, [...API_CLI_ARGS, 'transcode-runner', '--concurrency', '1'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = ownChild(
+    spawn(process.execPath, [...API_CLI_ARGS, 'transcode-runner', '--concurrency', '1'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freePort } from '../../scripts/freePort.mjs';
+import { ownChild } from './ownChildren.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -64,11 +65,13 @@ export async function startBenchServer(dataDir, extraEnv = {}, nodeArgs = []) {
     ADMIN_PASSWORD: BENCH_ADMIN.password,
     ...extraEnv,
   };
-  const child = spawn(process.execPath, [...nodeArgs, ...API_MAIN_ARGS], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = ownChild(
+    spawn(process.execPath, [...nodeArgs, ...API_MAIN_ARGS], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
   await new Promise((resolve, reject) => {
     let out = '';

@@ -10,6 +10,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { freePort } from '../../scripts/freePort.mjs';
+import { ownChild } from './ownChildren.mjs';
 
 /** nginx (Debian's, with the DAV module) that stores every PUT body under `dir/files`. */
 export async function startNginxBodySink(dir) {
@@ -43,9 +44,11 @@ http {
 }
 `,
   );
-  const child = spawn('/usr/sbin/nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = ownChild(
+    spawn('/usr/sbin/nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   for (let i = 0; ; i++) {
     const up = await new Promise((resolve) => {
       const s = net.connect(port, '127.0.0.1', () => s.end(() => resolve(true)));

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { ownChild } from './ownChildren.mjs';
 
 const MiB = 1024 * 1024;
 
@@ -54,9 +55,11 @@ end
  */
 export async function startNginx(prefix, conf, port) {
   fs.writeFileSync(path.join(prefix, 'nginx.conf'), conf);
-  const child = spawn('/usr/sbin/nginx', ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = ownChild(
+    spawn('/usr/sbin/nginx', ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   for (let i = 0; !(await listening(port)); i++) {
     const log = path.join(prefix, 'error.log');
     if (child.exitCode !== null || i > 200)
