@@ -49,7 +49,10 @@ try {
     console.log(`\n=== bench/${b}${quick ? ` (${size})` : ''}`);
     const file = path.join(root, 'bench', b);
     const args = [...(quick ? ['--quick'] : []), ...(smoke ? ['--smoke'] : [])];
-    const code = b.endsWith('.ts') ? run('npx', ['tsx', file, ...args], { env }) : run('node', [file, ...args], { env });
+    // Node itself, with tsx as a loader for the TypeScript benches: `npx tsx` would add npm's start-up
+    // and the tsx CLI's second process (which relays signals) to every bench.
+    const nodeArgs = b.endsWith('.ts') ? ['--import', 'tsx', file, ...args] : [file, ...args];
+    const code = run(process.execPath, nodeArgs, { env, cwd: root });
     if (code !== 0) failed.push(b);
   }
 } finally {
