@@ -7,10 +7,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * Seconds each of the slowest files took in a full run (artifacts/vitest-*.json: two workers on the
  * 2-core machine, from the file's start to its end), longest first. With two workers the unit+int
- * phase ends when its longest queue does: started last (vitest's default order on a fresh clone is by file size, and the bench
- * test is a small file), the 5-minute bench test alone ran on for minutes after everything else. The
- * longest files go first, each to whichever worker is free; the short ones then fill both queues
- * evenly. A file missing here only starts later; refresh the figures when a file's time changes a lot.
+ * phase ends when its longest queue does: started last (vitest's default order on a fresh clone is
+ * by file size, and the bench test is a small file), the 5-minute bench test alone ran on for
+ * minutes after everything else. The longest files go first, each to whichever worker is free; the
+ * short ones then fill both queues evenly. A file missing here only starts later; refresh the figures when a file's time changes a lot.
  */
 const SLOW_FILES: Record<string, number> = {
   // unit+int phase
