@@ -8,15 +8,20 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { processAlive as alive } from '../src/shared/processAlive';
 
 const OWN_CHILDREN = pathToFileURL(path.resolve(import.meta.dirname, '../../../bench/lib/ownChildren.mjs')).href;
 
-/** A bench stand-in: owns a child that would run for an hour, prints its pid, then does `then`. */
-function standIn(then: string): ChildProcess {
+/**
+ * A bench stand-in: starts a child that would run for an hour (owned through ownChild unless `owned`
+ * is false), prints its pid, then does `then`.
+ */
+function standIn(then: string, { owned = true } = {}): ChildProcess {
+  const spawnChild = "spawn(process.execPath, ['-e', 'setTimeout(() => {}, 3600000)'], { stdio: 'ignore' })";
   const script = `
     import { spawn } from 'node:child_process';
     import { ownChild } from ${JSON.stringify(OWN_CHILDREN)};
-    const child = ownChild(spawn(process.execPath, ['-e', 'setTimeout(() => {}, 3600000)'], { stdio: 'ignore' }));
+    const child = ${owned ? `ownChild(${spawnChild})` : spawnChild};
     console.log('child', child.pid);
     ${then}`;
   return spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -32,15 +37,6 @@ const childPid = (bench: ChildProcess) =>
     });
     bench.once('exit', (code) => reject(new Error(`the stand-in exited (${code}) before printing its child: ${out}`)));
   });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Resolves once `pid` is gone; the bound only catches a child that never ends. */
 async function gone(pid: number): Promise<boolean> {
@@ -74,12 +70,7 @@ describe("a bench's children end with it", () => {
   });
 
   it('the control: a child not owned outlives a bench that throws (what the cases above prevent)', async () => {
-    const script = `
-      import { spawn } from 'node:child_process';
-      const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 3600000)'], { stdio: 'ignore' });
-      console.log('child', child.pid);
-      setTimeout(() => { throw new Error('bench failed'); }, 50);`;
-    const bench = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const bench = standIn(`setTimeout(() => { throw new Error('bench failed'); }, 50);`, { owned: false });
     const pid = await childPid(bench);
     await new Promise((r) => bench.once('exit', r));
     try {

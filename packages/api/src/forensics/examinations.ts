@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { Started } from '../module.js';
 import type { Caller } from '../shared/eventMetadata.js';
+import { processAlive } from '../shared/processAlive.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { MEMBERS_BOUND } from './code.js';
 import {
@@ -68,15 +69,6 @@ type LeakExaminationRecord = z.infer<typeof leakExaminationRecordSchema>;
 
 const queues = new WeakMap<AppContext, Queue>();
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Rows a stopped process of this host left queued or running: failed, with why. */
 async function sweepInterrupted(ctx: AppContext): Promise<number> {
   const rows = await ctx.db.all<{ id: string; process: string }>(
@@ -86,7 +78,7 @@ async function sweepInterrupted(ctx: AppContext): Promise<number> {
   const gone = rows.filter((r) => {
     if (!r.process.startsWith(host)) return false;
     const pid = Number(r.process.slice(host.length));
-    return pid !== process.pid && !(Number.isInteger(pid) && pidAlive(pid));
+    return pid !== process.pid && !(Number.isInteger(pid) && processAlive(pid));
   });
   const now = ctx.clock.now().toISOString();
   for (const r of gone)

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, launchServer } from '../../test/childServer';
 import { apiClient, type FreshStore, freshStore, TEST_ADMIN, TEST_DATABASE_URL, tmpDir } from '../../test/harness';
 import { bucketKeys, type FreshBucket, freshBucket, mediaKinds, TEST_S3 } from '../../test/s3';
+import { processAlive } from '../shared/processAlive';
 import { killAll, type Runner, startRunner, waitFor } from '../transcode/runners.testkit';
 import { postUpload } from '../uploads/upload.testkit';
 import { mediaBinaries } from './ffmpeg';
@@ -25,15 +26,6 @@ import { filesUnder, makeSizedClip } from './media.testkit';
 import { type Relay, relay } from './relay.testkit';
 
 const run = promisify(execFile);
-
-const processAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The child processes of `pid` (from /proc, so nothing beyond Linux itself is needed). */
 function childrenOf(pid: number): number[] {

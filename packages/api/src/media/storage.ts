@@ -31,6 +31,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { processAlive } from '../shared/processAlive.js';
 
 export interface StoredFile {
   key: string;
@@ -224,15 +225,6 @@ export function contentTypeOf(key: string): string {
       mkv: 'video/x-matroska',
     }[ext] ?? 'application/octet-stream'
   );
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Whether a staged file was left by a process that can no longer finish it. */

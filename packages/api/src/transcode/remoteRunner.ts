@@ -21,6 +21,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { runnerJobSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
+import { processAlive } from '../shared/processAlive.js';
 import { TranscodeError, transcodeToHls } from './hlsTranscoder.js';
 
 type RemoteJob = z.infer<typeof runnerJobSchema>;
@@ -105,15 +106,6 @@ async function inBatches<T>(items: T[], n: number, fn: (item: T) => Promise<void
       while (next < items.length) await fn(items[next++] as T);
     }),
   );
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Removes what killed runners of this host left in `dir` (`runner-{host}-{pid}-{random}`: their jobs went to other runners). */
