@@ -88,7 +88,7 @@ export async function createContext(env: Env, site: SiteConfig, projections: Pro
       store,
       rawStore,
       shredder,
-      media: openMediaStore(env),
+      media: await openMediaStore(env),
       clock,
       ids: opts.ids ?? uuidIds,
       logger,

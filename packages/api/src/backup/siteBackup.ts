@@ -147,7 +147,7 @@ async function copyObjectMedia(
   videoIds: string[],
 ): Promise<{ files: ManifestFile[]; missing: string[] }> {
   const ids = new Set(videoIds);
-  const s = await copyAllMedia(from, openMediaStore({ DATA_DIR: target }), { only: (key) => ids.has(key.split('/')[1] as string) });
+  const s = await copyAllMedia(from, await openMediaStore({ DATA_DIR: target }), { only: (key) => ids.has(key.split('/')[1] as string) });
   if (s.mismatches.length)
     throw new BackupError(`media from ${from.location} did not read back as stored: ${s.mismatches.map((m) => m.key).join(', ')}`);
   await fsp.rm(path.join(target, 'media', 'incoming'), { recursive: true, force: true });
@@ -362,7 +362,7 @@ export async function restoreSite(from: string, target: RestoreTarget): Promise<
   }
   if (target.mediaTo && manifest.media.length) {
     const keys = new Set(manifest.media.map((m) => m.path));
-    const s = await copyAllMedia(openMediaStore({ DATA_DIR: from }), target.mediaTo, { only: (key) => keys.has(key) });
+    const s = await copyAllMedia(await openMediaStore({ DATA_DIR: from }), target.mediaTo, { only: (key) => keys.has(key) });
     if (s.mismatches.length)
       throw new BackupError(
         `media did not read back from ${target.mediaTo.location} as in the backup: ${s.mismatches.map((m) => m.key).join(', ')}`,

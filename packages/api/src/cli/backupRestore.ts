@@ -35,7 +35,7 @@ export const backup: CliCommand = {
       return 2;
     }
     const objectStore = env.MEDIA_STORE !== 'local';
-    const fromBucket = objectStore && flags.media !== undefined ? openMediaStore(env) : undefined;
+    const fromBucket = objectStore && flags.media !== undefined ? await openMediaStore(env) : undefined;
     if (objectStore && !fromBucket)
       console.warn(
         `Note: the media is in ${env.MEDIA_STORE} and is not copied into this backup (add --media to copy it, or back the bucket up with the object store's own tools: docs/media-storage.md)`,
@@ -108,7 +108,7 @@ export const restore: CliCommand = {
         return 2;
       }
       // On an object store the backup's media goes into the bucket (checked object by object), not DATA_DIR.
-      const mediaTo = env.MEDIA_STORE !== 'local' ? openMediaStore(env) : undefined;
+      const mediaTo = env.MEDIA_STORE !== 'local' ? await openMediaStore(env) : undefined;
       const m = await restoreSite(dir, { dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, ...(mediaTo && { mediaTo }) });
       cliDevDefaults(env);
       if (carried.length) console.log(`Put back the backup's dev-default secrets: ${carried.map((c) => c.variable).join(', ')}`);

@@ -31,17 +31,17 @@ class UsageError extends Error {
 }
 
 /** `local`, a directory or `s3://…` → its endpoint, and what MEDIA_STORE/DATA_DIR name it. */
-function endpointFor(spec: string, flag: string, env: Env): { endpoint: MediaStorage; store: string; dataDir?: string } {
+async function endpointFor(spec: string, flag: string, env: Env): Promise<{ endpoint: MediaStorage; store: string; dataDir?: string }> {
   if (spec.startsWith('s3:')) {
     if (!envSchema.shape.MEDIA_STORE.safeParse(spec).success)
       throw new UsageError(
         `--${flag} ${spec}: not s3://BUCKET[/PREFIX] (a bucket name of 3-63 lower-case letters, digits, dots or dashes)`,
       );
-    return { endpoint: openMediaStore({ ...env, MEDIA_STORE: spec }), store: spec };
+    return { endpoint: await openMediaStore({ ...env, MEDIA_STORE: spec }), store: spec };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) throw new UsageError(`--${flag} ${spec}: only s3://, local or a directory`);
   const dataDir = spec === 'local' ? env.DATA_DIR : path.resolve(spec);
-  return { endpoint: openMediaStore({ DATA_DIR: dataDir }), store: 'local', dataDir };
+  return { endpoint: await openMediaStore({ DATA_DIR: dataDir }), store: 'local', dataDir };
 }
 
 async function checked(side: MediaStorage, flag: string): Promise<void> {
@@ -68,8 +68,8 @@ async function run(env: Env, flags: Record<string, string>): Promise<number> {
   const concurrency = flags.concurrency ? Number(flags.concurrency) : 4;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
     throw new UsageError('--concurrency: a whole number from 1 to 64');
-  const from = endpointFor(flags.from && flags.from !== 'true' ? flags.from : env.MEDIA_STORE, 'from', env);
-  const to = endpointFor(flags.to, 'to', env);
+  const from = await endpointFor(flags.from && flags.from !== 'true' ? flags.from : env.MEDIA_STORE, 'from', env);
+  const to = await endpointFor(flags.to, 'to', env);
   if (from.endpoint.location === to.endpoint.location) throw new UsageError(`--from and --to are the same place (${to.endpoint.location})`);
   await checked(from.endpoint, 'from');
   await checked(to.endpoint, 'to');

@@ -1,10 +1,12 @@
 /**
  * The process logger. People read a terminal, machines read pipes: in a terminal outside production
  * each entry is one readable line (pino-pretty), everywhere else (production, pipes, files, the test
- * suites that parse log lines) one JSON object per line. `LOG_FORMAT` forces either.
+ * suites that parse log lines) one JSON object per line. `LOG_FORMAT` forces either. pino-pretty
+ * is loaded only for the pretty format.
  */
+import { createRequire } from 'node:module';
 import pino from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { Env } from '../config/env.js';
 import { redactSecrets } from '../shared/redact.js';
 
@@ -35,6 +37,7 @@ export function createLogger(
 ): pino.Logger {
   const format = logFormatFor(env, out.isTTY === true);
   if (format === 'json') return out === process.stdout ? pino(options(env)) : pino(options(env), out);
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   const stream = pretty({
     destination: out,
     colorize: out.isTTY === true,

@@ -5,12 +5,13 @@
  * and verification links, so only the server's user may read them: files 0600 in a 0700 folder.
  * The Message-ID is derived from the outbox key,
  * so a resend after a crash carries the same id and a receiver can drop the duplicate. Both write
- * CRLF line ends (RFC 5322 §2.1), .eml files included.
+ * CRLF line ends (RFC 5322 §2.1), .eml files included. nodemailer is loaded with the first mail:
+ * most processes (a CLI command, a transcode runner, a server that sends nothing) never load it.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { AppContext } from '../context.js';
 import type { OutboxRow } from './outbox.js';
 
@@ -50,23 +51,40 @@ export function outboxDir(ctx: AppContext): string {
   return path.join(ctx.env.DATA_DIR, 'outbox');
 }
 
+/** A nodemailer transport made at its first use; `close` closes it if it was made. */
+function lazyTransport(options: object): { get(): Promise<Transporter>; close(): void } {
+  let made: Promise<Transporter> | undefined;
+  let closed = false;
+  return {
+    get: () => {
+      made ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options));
+      return made;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      made?.then((t) => t.close()).catch(() => {});
+    },
+  };
+}
+
 export function createMailTransport(ctx: AppContext): MailTransport {
   if (ctx.env.SMTP_URL && ctx.env.MAIL_TRANSPORT !== 'outbox') {
     // Bounded waits (nodemailer's own are 2 and 10 minutes): a member's erasure waits for a delivery to
     // them that is under way (privacy/codec/personalWrites.ts). Query parameters of SMTP_URL override these.
-    const smtp = nodemailer.createTransport({ url: ctx.env.SMTP_URL, ...SMTP_TIMEOUTS });
+    const smtp = lazyTransport({ url: ctx.env.SMTP_URL, ...SMTP_TIMEOUTS });
     return {
       async send(mail) {
-        await smtp.sendMail(messageOf(ctx, mail));
+        await (await smtp.get()).sendMail(messageOf(ctx, mail));
       },
       close: () => smtp.close(),
     };
   }
   // CRLF line ends, as RFC 5322 §2.1 wants of a message (SMTP's DATA gets them from nodemailer's stream).
-  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const stream = lazyTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   return {
     async send(mail) {
-      const info = await stream.sendMail(messageOf(ctx, mail));
+      const info = await (await stream.get()).sendMail(messageOf(ctx, mail));
       const dir = outboxDir(ctx);
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       // A folder made by an older version (or another umask) is closed too.

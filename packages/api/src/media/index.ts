@@ -8,7 +8,7 @@ export { type CopyProgress, copyMedia } from './copy/copyMedia.js';
 export { extractThumbnail, mediaBinaries, probeVideo } from './ffmpeg.js';
 export { imageTypeOfFile } from './imageType.js';
 export { openMediaStore } from './mediaStore.js';
-export { explainS3Error, parseMediaStore, s3ClientConfig } from './s3Store.js';
+export { explainS3Error, parseMediaStore, s3ClientConfig } from './s3Config.js';
 export {
   contentTypeOf,
   isValidKey,

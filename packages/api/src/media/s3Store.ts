@@ -26,13 +26,12 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
-  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { Env } from '../config/env.js';
 import { sha256OfStream } from './copy/checksums.js';
 import { ingestMarker, scratchPath } from './localStore.js';
+import { explainS3Error, isNotFound, parseMediaStore, type S3Env, s3ClientConfig } from './s3Config.js';
 import { copyWithinBucket } from './s3Copy.js';
 import {
   CopyMismatchError,
@@ -42,7 +41,6 @@ import {
   isValidKey,
   type ListedObject,
   type MediaStorage,
-  MediaStoreError,
   MissingLadderFile,
   type RemoteLadder,
   type StoredFile,
@@ -54,86 +52,6 @@ const PART_BYTES = 16 * 1024 * 1024;
 const UPLOAD_CONCURRENCY = 4;
 /** HLS files uploaded at once when a ladder is published. */
 const PUBLISH_CONCURRENCY = 8;
-
-export interface S3Location {
-  bucket: string;
-  /** '' or a prefix ending in '/'. */
-  prefix: string;
-}
-
-/** `s3://bucket/some/prefix` → { bucket, prefix: 'some/prefix/' }. */
-export function parseMediaStore(value: string): S3Location {
-  const m = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(value);
-  if (!m?.[1]) throw new MediaStoreError(`MEDIA_STORE: ${value} is not s3://BUCKET[/PREFIX]`, 'config');
-  const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
-  return { bucket: m[1], prefix: prefix ? `${prefix}/` : '' };
-}
-
-type S3Env = Pick<
-  Env,
-  | 'MEDIA_STORE'
-  | 'AWS_ENDPOINT_URL_S3'
-  | 'AWS_ENDPOINT_URL'
-  | 'AWS_REGION'
-  | 'AWS_ACCESS_KEY_ID'
-  | 'AWS_SECRET_ACCESS_KEY'
-  | 'S3_FORCE_PATH_STYLE'
-  | 'DATA_DIR'
->;
-
-/** Path-style addressing when asked, or when the endpoint host cannot carry a bucket sub-domain. */
-export function usesPathStyle(endpoint: string | undefined, force: boolean | undefined): boolean {
-  if (force !== undefined) return force;
-  if (!endpoint) return false;
-  const host = new URL(endpoint).hostname;
-  return host === 'localhost' || /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[');
-}
-
-export function s3ClientConfig(env: S3Env): S3ClientConfig {
-  const endpoint = env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
-  return {
-    region: env.AWS_REGION ?? 'us-east-1',
-    ...(endpoint && { endpoint }),
-    forcePathStyle: usesPathStyle(endpoint, env.S3_FORCE_PATH_STYLE),
-    ...(env.AWS_ACCESS_KEY_ID &&
-      env.AWS_SECRET_ACCESS_KEY && {
-        credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
-      }),
-    // Checksums only where the operation needs them: several S3-compatible servers reject the
-    // newer default trailing checksums.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: { connectionTimeout: 5000, requestTimeout: 120_000 },
-    maxAttempts: 3,
-  };
-}
-
-function statusOf(err: unknown): number | undefined {
-  return (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-}
-
-function isNotFound(err: unknown): boolean {
-  const name = (err as Error).name;
-  return statusOf(err) === 404 || name === 'NotFound' || name === 'NoSuchKey';
-}
-
-/** A store error as the operator or the uploader should read it. */
-export function explainS3Error(err: unknown, where: string): MediaStoreError {
-  if (err instanceof MediaStoreError) return err;
-  const status = statusOf(err);
-  const name = (err as Error).name;
-  if (status === 404 || name === 'NoSuchBucket' || name === 'NotFound')
-    return new MediaStoreError(`MEDIA_STORE: the bucket of ${where} does not exist (create it first)`, 'config');
-  if (status === 403 || status === 401 || /InvalidAccessKeyId|SignatureDoesNotMatch|AccessDenied/.test(name))
-    return new MediaStoreError(
-      `AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY: the object store refused these credentials for ${where} (${name})`,
-      'config',
-    );
-  return new MediaStoreError(
-    `AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL: the object store for ${where} cannot be reached (${name}: ${(err as Error).message})`,
-    'unavailable',
-  );
-}
 
 async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   const out: string[] = [];

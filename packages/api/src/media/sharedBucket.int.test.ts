@@ -20,7 +20,8 @@ import { apiClient, type FreshStore, freshStore, startTestServer, TEST_DATABASE_
 import { bucketKeys, type FreshBucket, freshBucket, mediaKinds } from '../../test/s3.js';
 import { parseExposition } from '../metrics/exposition.testkit.js';
 import { createTestUser, grantActiveSubscriptionForTest, type TestViewer } from '../streaming/viewers.testkit.js';
-import { createTusS3Store, tusKeys } from '../uploads/tusUploads.js';
+import { createTusS3Store } from '../uploads/tusS3Store.js';
+import { tusKeys } from '../uploads/tusUploads.js';
 import { postUpload } from '../uploads/upload.testkit.js';
 import { mediaBinaries } from './ffmpeg.js';
 import { makeMp4 } from './media.testkit.js';

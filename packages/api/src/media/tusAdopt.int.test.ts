@@ -19,11 +19,12 @@ import { adminToken } from '../../test/adminToken.js';
 import { type TestServer, tmpDir } from '../../test/harness.js';
 import { bucketKeys, type FreshBucket, mediaKinds, TEST_S3, testS3Client } from '../../test/s3.js';
 import { ingestVideoFile } from '../catalog/ingest.js';
-import { createTusS3Store, tusKeys } from '../uploads/tusUploads.js';
+import { createTusS3Store } from '../uploads/tusS3Store.js';
+import { tusKeys } from '../uploads/tusUploads.js';
 import { filesUnder, makeFakeVideo, makeSizedClip } from './media.testkit.js';
 import type { Relay } from './relay.testkit.js';
+import { parseMediaStore, s3ClientConfig } from './s3Config.js';
 import { copyWithinBucket } from './s3Copy.js';
-import { parseMediaStore, s3ClientConfig } from './s3Store.js';
 import { MEDIA_STORE_UNAVAILABLE } from './storage.js';
 import { type ServerBehindRelay, serverBehindRelay } from './storeRelay.testkit.js';
 

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { bucketKeys, type FreshBucket, freshBucket, mediaKinds, testS3Client } from '../../test/s3.js';
 import { createTestUser, type TestViewer } from '../streaming/viewers.testkit.js';
-import { createTusS3Store, tusUploadsOf } from '../uploads/tusUploads.js';
+import { createTusS3Store } from '../uploads/tusS3Store.js';
+import { tusUploadsOf } from '../uploads/tusUploads.js';
 import { makeMp4 } from './media.testkit.js';
 
 const fixtures = tmpDir('tus-prefix-');
@@ -101,9 +102,9 @@ describe.runIf(mediaKinds().includes('s3'))('two sites, one bucket, two prefixes
       const url = `${a.url}/api/admin/uploads/${id}`;
       const viaRoute = await fetch(url, { method: 'HEAD', headers: headers(adminA.token) });
       expect([id, viaRoute.status >= 400 && viaRoute.status < 500, viaRoute.headers.get('upload-offset')]).toEqual([id, true, null]);
-      const viaTus = await tusUploadsOf(a.ctx).handle(new Request(url, { method: 'HEAD', headers: headers(adminA.token) }));
+      const viaTus = await (await tusUploadsOf(a.ctx)).handle(new Request(url, { method: 'HEAD', headers: headers(adminA.token) }));
       expect([id, viaTus.status, viaTus.headers.get('upload-offset')]).toEqual([id, 404, null]);
-      const patched = await tusUploadsOf(a.ctx).handle(
+      const patched = await (await tusUploadsOf(a.ctx)).handle(
         new Request(url, {
           method: 'PATCH',
           headers: headers(adminA.token, { 'upload-offset': String(half()), 'content-type': 'application/offset+octet-stream' }),

@@ -35,14 +35,12 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
-import { S3Store } from '@tus/s3-store';
 import { type DataStore, Server, type Upload } from '@tus/server';
 
 import { ingestVideoFile, validateDetails } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import { idSchema } from '../http/validate.js';
-import { explainS3Error, MEDIA_STORE_UNAVAILABLE, MediaStoreError, parseMediaStore, s3ClientConfig } from '../media/index.js';
-import { type Clock, systemClock } from '../shared/clock.js';
+import { explainS3Error, MEDIA_STORE_UNAVAILABLE, MediaStoreError } from '../media/index.js';
 import { type AppError, appError } from '../shared/errors.js';
 import { createPgLocker } from './pgLocker.js';
 import {
@@ -56,6 +54,7 @@ import {
   UPLOAD_EXPIRY_MS,
   UploadAlreadyFinished,
 } from './tusRecords.js';
+import type { CompletingS3Store } from './tusS3Store.js';
 import { parseUploadMetadata } from './uploadMetadata.js';
 
 export const UPLOADS_PATH = '/api/admin/uploads';
@@ -134,88 +133,6 @@ function storeKeyInUrl(req: Request, keys: TusKeys): string | undefined {
   return idSchema.safeParse(id).success ? keys.storeKey(id) : undefined;
 }
 
-/**
- * @tus/s3-store, extended through its public and protected members (no private internal is
- * touched). Its keys are whole bucket keys (`PREFIX/tus/{id}`, see `tusKeys`), so it needs no view
- * of the bucket through a prefix; two things it does not do for a shared bucket are added here:
- * - `deleteExpired` (tus's expiry sweep) lists only the multipart uploads under this site's
- *   `PREFIX/tus/`: the base class lists every one in the bucket, and would abort other sites' uploads.
- * - `remove` removes the upload's objects whatever its multipart upload's state: the base class
- *   aborts that first and gives up when it is already completed (a finished tus upload), leaving
- *   `{key}` and `{key}.info` behind.
- */
-class CompletingS3Store extends S3Store {
-  constructor(
-    options: ConstructorParameters<typeof S3Store>[0],
-    /** Where this site's tus objects live in the bucket (`PREFIX/tus/`). */
-    readonly keyPrefix: string,
-    private readonly clock: Clock,
-  ) {
-    super(options);
-  }
-
-  override async remove(key: string): Promise<void> {
-    await super.remove(key).catch(() => {});
-    await this.client.deleteObjects({
-      Bucket: this.bucket,
-      Delete: { Objects: [{ Key: key }, { Key: this.infoKey(key) }, { Key: this.partKey(key, true) }], Quiet: true },
-    });
-    await this.clearCache(key);
-  }
-
-  /** This site's multipart uploads begun more than the expiry ago go, with their objects; returns how many. */
-  override async deleteExpired(): Promise<number> {
-    if (this.getExpiration() === 0) return 0;
-    const begunBefore = this.clock.now().getTime() - this.getExpiration();
-    let removed = 0;
-    let markers: { KeyMarker?: string; UploadIdMarker?: string } = {};
-    for (;;) {
-      const page = await this.client.listMultipartUploads({ Bucket: this.bucket, Prefix: this.keyPrefix, ...markers });
-      for (const { Key, UploadId, Initiated } of page.Uploads ?? []) {
-        if (!Key?.startsWith(this.keyPrefix) || !Initiated || Initiated.getTime() > begunBefore) continue;
-        // By the listed id first: an upload whose `.info` is gone is aborted too (remove() finds it by `.info`).
-        await this.client.abortMultipartUpload({ Bucket: this.bucket, Key, UploadId }).catch(() => {});
-        await this.remove(Key);
-        removed++;
-      }
-      if (!page.IsTruncated) return removed;
-      markers = { KeyMarker: page.NextKeyMarker, UploadIdMarker: page.NextUploadIdMarker };
-    }
-  }
-
-  /** Removes what an upload begun before the `PREFIX/tus/` layout left at the bucket root (by its id only, never by listing the root). */
-  async removeLegacy(id: string): Promise<void> {
-    const open = await this.client.listMultipartUploads({ Bucket: this.bucket, Prefix: id });
-    for (const u of open.Uploads ?? [])
-      if (u.Key === id) await this.client.abortMultipartUpload({ Bucket: this.bucket, Key: id, UploadId: u.UploadId });
-    await this.client.deleteObjects({
-      Bucket: this.bucket,
-      Delete: { Objects: [{ Key: id }, { Key: `${id}.info` }, { Key: `${id}.part` }], Quiet: true },
-    });
-  }
-}
-
-/**
- * The tus store on the object store for a site's configuration: keys under `PREFIX/tus/` (the
- * caller names uploads with `tusKeys(tusKeyPrefix(…)).storeKey`), unfinished uploads expiring after
- * `expiryMs` (tests pass a shorter one to sweep at once).
- */
-export function createTusS3Store(env: AppContext['env'], expiryMs = UPLOAD_EXPIRY_MS, clock: Clock = systemClock): CompletingS3Store {
-  return new CompletingS3Store(
-    {
-      // S3's smallest multipart part; a smaller PATCH waits in `{key}.part` until more comes.
-      partSize: 8 * 1024 * 1024,
-      expirationPeriodInMilliseconds: expiryMs,
-      s3ClientConfig: { bucket: parseMediaStore(env.MEDIA_STORE).bucket, ...s3ClientConfig(env) },
-    },
-    tusKeyPrefix(env.MEDIA_STORE),
-    clock,
-  );
-}
-
-/** The bucket-relative prefix of a site's tus objects: `PREFIX/tus/` (or `tus/` without a prefix). */
-export const tusKeyPrefix = (mediaStore: string) => `${parseMediaStore(mediaStore).prefix}tus/`;
-
 export function uploadDirs(dataDir: string) {
   const root = path.join(dataDir, 'uploads');
   return { root, tus: path.join(root, 'tus') };
@@ -226,10 +143,10 @@ export function uploadDirs(dataDir: string) {
  * reads them there) — the bucket's `PREFIX/tus/` when MEDIA_STORE is an object store, else
  * `DATA_DIR/uploads/tus`. The one place the upload module reads MEDIA_STORE: it picks the tus library's store.
  */
-function tusDataStore(
+async function tusDataStore(
   ctx: AppContext,
   dirs: ReturnType<typeof uploadDirs>,
-): { store: DataStore; s3Store: CompletingS3Store | null; keys: TusKeys } {
+): Promise<{ store: DataStore; s3Store: CompletingS3Store | null; keys: TusKeys }> {
   if (ctx.env.MEDIA_STORE === 'local') {
     // FileStore's constructor creates its directory with a callback mkdir whose error it throws from
     // the callback: an uncaught exception. Made here first, synchronously, a failure (DATA_DIR
@@ -244,13 +161,15 @@ function tusDataStore(
     const store = new FileStore({ directory: dirs.tus, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
     return { store, s3Store: null, keys: tusKeys('') };
   }
+  // @tus/s3-store (and the AWS SDK) only for a site whose media is in a bucket.
+  const { createTusS3Store } = await import('./tusS3Store.js');
   const s3Store = createTusS3Store(ctx.env, UPLOAD_EXPIRY_MS, ctx.clock);
   return { store: s3Store, s3Store, keys: tusKeys(s3Store.keyPrefix) };
 }
 
-export function createTusUploads(ctx: AppContext): TusUploads {
+export async function createTusUploads(ctx: AppContext): Promise<TusUploads> {
   const dirs = uploadDirs(ctx.env.DATA_DIR);
-  const { store, s3Store, keys } = tusDataStore(ctx, dirs);
+  const { store, s3Store, keys } = await tusDataStore(ctx, dirs);
   const { storeKey, shortId } = keys;
   const actors = new WeakMap<Request, UploadActor>();
   const finishing = new Map<string, Promise<FinishedUpload>>();
@@ -472,19 +391,22 @@ export async function uploadsInProgress(dataDir: string): Promise<number> {
  * One tus server per context (the routes and the sweep share it), made when first needed: see
  * `tusDataStore` for why building the app or starting a server does not make it.
  */
-const perContext = new WeakMap<AppContext, TusUploads>();
-export function tusUploadsOf(ctx: AppContext): TusUploads {
+const perContext = new WeakMap<AppContext, Promise<TusUploads>>();
+export function tusUploadsOf(ctx: AppContext): Promise<TusUploads> {
   let t = perContext.get(ctx);
   if (!t) {
     t = createTusUploads(ctx);
     perContext.set(ctx, t);
+    // One that could not be made (DATA_DIR unwritable) is tried again by the next request.
+    t.catch(() => perContext.delete(ctx));
   }
   return t;
 }
 
 /** Closes the context's tus uploads (their locks' connection), if they were ever made. */
 export async function closeTusUploads(ctx: AppContext): Promise<void> {
-  await perContext.get(ctx)?.close();
+  const t = await perContext.get(ctx)?.catch(() => undefined);
+  await t?.close();
 }
 
 /**
@@ -497,5 +419,5 @@ export async function sweepTusUploads(ctx: AppContext): Promise<number> {
     ctx.env.MEDIA_STORE === 'local' &&
     (await uploadsInProgress(ctx.env.DATA_DIR)) === 0 &&
     (await expiredRecords(ctx.db, ctx.clock.now(), UPLOAD_EXPIRY_MS)).length === 0;
-  return idle ? 0 : tusUploadsOf(ctx).sweep();
+  return idle ? 0 : (await tusUploadsOf(ctx)).sweep();
 }

@@ -84,25 +84,28 @@ export const uploadRoutes: Routes = (api, ctx) => {
     return own instanceof Response ? own : forward(c, own.admin);
   }
   async function forward(c: Context<AppEnv>, admin: { id: string }, uploadId?: string): Promise<Response> {
-    tus().actors.set(c.req.raw, { adminId: admin.id, requestId: c.get('requestId') ?? null });
-    const res = await tus().handle(c.req.raw);
+    const uploads = await tus();
+    uploads.actors.set(c.req.raw, { adminId: admin.id, requestId: c.get('requestId') ?? null });
+    const res = await uploads.handle(c.req.raw);
     // Finished meanwhile by another process (which removed its bytes): answered as finished, not 404.
-    const late = res.status === 404 && uploadId ? await tus().finished(uploadId) : undefined;
+    const late = res.status === 404 && uploadId ? await uploads.finished(uploadId) : undefined;
     if (late) return finishedAnswer(c, late);
     res.headers.set('Cache-Control', 'no-store');
     return asEnvelope(c, res);
   }
 
   const discovery = describe(TUS_DOCS.options);
-  api.options('/admin/uploads', discovery, (c) => tus().server.handleWeb(c.req.raw));
-  api.options('/admin/uploads/:id', describe({ ...TUS_DOCS.options, params: idParams }), (c) => tus().server.handleWeb(c.req.raw));
+  api.options('/admin/uploads', discovery, async (c) => (await tus()).server.handleWeb(c.req.raw));
+  api.options('/admin/uploads/:id', describe({ ...TUS_DOCS.options, params: idParams }), async (c) =>
+    (await tus()).server.handleWeb(c.req.raw),
+  );
   api.post('/admin/uploads', tusResumableHeader, describe(TUS_DOCS.create), passToTus);
   api.patch('/admin/uploads/:id', tusResumableHeader, describe(TUS_DOCS.append), async function appendToUpload(c) {
     // Finished already (on this process or another): a 409 with the video's id (finishedAnswer).
     const own = await ownUpload(c);
     if (own instanceof Response) return own;
     const { admin, id } = own;
-    const done = await tus().finished(id);
+    const done = await (await tus()).finished(id);
     return done ? finishedAnswer(c, done) : forward(c, admin, id);
   });
   api.delete('/admin/uploads/:id', tusResumableHeader, describe(TUS_DOCS.terminate), terminate);
@@ -114,25 +117,24 @@ export const uploadRoutes: Routes = (api, ctx) => {
     const { admin, id } = own;
     const actor = { adminId: admin.id, requestId: c.get('requestId') ?? null };
     c.header('Cache-Control', 'no-store');
-    const done = await tus().finished(id);
+    const uploads = await tus();
+    const done = await uploads.finished(id);
     if (c.req.raw.method === 'HEAD') {
       if (done) return finishedAnswer(c, done);
-      const upload = await tus().upload(id);
+      const upload = await uploads.upload(id);
       // Every byte arrived but the answer to the last PATCH was lost (or the server stopped while
       // ingesting): finish it now, so the client learns the video id instead of sending again.
       if (upload && upload.size !== undefined && upload.offset === upload.size) {
-        const finished = await tus()
-          .finish(id, actor)
-          .catch(() => undefined);
+        const finished = await uploads.finish(id, actor).catch(() => undefined);
         if (finished) return finishedAnswer(c, finished);
       }
       return forward(c, admin, id);
     }
     const completed = (f: FinishedUpload) => ok(c, { uploadId: id, status: 'completed', offset: f.size, size: f.size, videoId: f.videoId });
     if (done) return completed(done);
-    const upload = await tus().upload(id);
+    const upload = await uploads.upload(id);
     if (!upload) {
-      const late = await tus().finished(id);
+      const late = await uploads.finished(id);
       if (late) return completed(late);
       throw new HttpError('upload.not_found', 'Upload not found');
     }

@@ -1,6 +1,6 @@
 /** How MEDIA_STORE and the AWS variables become an S3 client's settings: bucket, prefix, path style, endpoint. */
 import { describe, expect, it } from 'vitest';
-import { parseMediaStore, s3ClientConfig, usesPathStyle } from './s3Store.js';
+import { parseMediaStore, s3ClientConfig, usesPathStyle } from './s3Config.js';
 
 describe('S3 store settings', () => {
   it('splits MEDIA_STORE into bucket and prefix', () => {
