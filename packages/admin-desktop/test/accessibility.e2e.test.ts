@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeContext, axeViolations } from '../../web/e2e/axe.js';
+import { axeContext, axeViolations, transitionsDone } from '../../web/e2e/axe.js';
 import { launchChromium } from '../../web/e2e/browser.js';
 import { type HttpBridge, startHttpBridge } from '../src/bridge/httpBridge.js';
 import { fileConfigStore, memorySecretStore } from '../src/main/configStore.js';
@@ -75,7 +75,7 @@ describe('desktop console renderer: WCAG 2.2 AA (axe-core)', () => {
       page.on('pageerror', (e) => errors.push(e.message));
       const found: string[] = [];
       const check = async (name: string) => {
-        await page.waitForTimeout(250);
+        await transitionsDone(page);
         found.push(...(await axeViolations(page, `desktop ${name} [${width}px]`)));
       };
       await page.goto(bridge.url);

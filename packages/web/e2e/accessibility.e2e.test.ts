@@ -1,7 +1,9 @@
 /**
  * WCAG 2.2 AA with axe-core on every page of the web app (spec §2), as a visitor, a pending member,
  * a subscriber and the admin, at 1280 px and 375 px: one server, members made through the API,
- * each page opened, waited for, and checked in the state a member sees (player overlay open,
+ * the first page of each role loaded and the next ones reached inside the app (as a member moves
+ * between pages; a full load costs Chromium a second of CPU), each waited for, its transitions
+ * ended, and checked in the state a member sees (player overlay open,
  * subscription tabs, the payment view, the phone menu open). Any violation fails with page,
  * role, width, rule id and target. The desktop console's screens: admin-desktop/test/accessibility.e2e.test.ts.
  */
@@ -20,8 +22,8 @@ import {
   tmpDir,
   waitTranscoded,
 } from '../../api/test/support';
-import { axeContext, axeViolations } from './axe';
-import { ensureBuilt, launchChromium, screenshot, WEB_DIST } from './browser';
+import { axeContext, axeViolations, transitionsDone } from './axe';
+import { ensureBuilt, launchChromium, navigateInApp, screenshot, WEB_DIST } from './browser';
 
 const T = 15_000;
 /** What one page (load, settle, axe, screenshot) may take before it counts as hung. */
@@ -200,8 +202,7 @@ async function settle(page: Page, visit: Visit): Promise<void> {
     .waitFor({ state: 'detached', timeout: 5000 })
     .catch(() => {});
   if (visit.act) await visit.act(page);
-  // Transitions (buttons, menu) end before colours are read.
-  await page.waitForTimeout(250);
+  await transitionsDone(page);
 }
 
 async function checkRole(role: Role, width: number, session: Session | undefined, all: Visit[]): Promise<string[]> {
@@ -225,8 +226,12 @@ async function checkRole(role: Role, width: number, session: Session | undefined
     const page = await ctx.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-    for (const visit of visits) {
-      await page.goto(`${base}${visit.path}`);
+    for (const [i, visit] of visits.entries()) {
+      // The first page of a role loads the app; the next ones are reached inside it, as a member
+      // moves between pages, except a page that follows itself (loaded again, in its first state).
+      const samePage = i > 0 && (await page.evaluate(() => location.pathname + location.search)) === visit.path;
+      if (i === 0 || samePage) await page.goto(`${base}${visit.path}`);
+      else await navigateInApp(page, visit.path);
       await settle(page, visit);
       found.push(...(await axeViolations(page, `${visit.name} [${role}, ${width}px] ${visit.path}`)));
       if (width === 1280) await screenshot(page, `a11y-${role}-${visit.name.replace(/[^a-z0-9]+/gi, '-')}`);

@@ -13,6 +13,20 @@ const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8
 /** The rule tags axe runs: every WCAG A and AA success criterion it can test, 2.0 to 2.2. */
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
+/**
+ * Waits until every CSS transition and finite animation on the page has ended, so that colours are
+ * read as they settle (a button's hover fade, the phone menu sliding in). An endless one (a
+ * spinner) never ends and is not waited for. `getAnimations()` brings styles up to date first, so
+ * a transition that the last click started is among them.
+ */
+export async function transitionsDone(page: Page, timeout = 5000): Promise<void> {
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY),
+    null,
+    { timeout },
+  );
+}
+
 export function axeContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   return browser.newContext({ ...options, bypassCSP: true });
 }

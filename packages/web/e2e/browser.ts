@@ -26,6 +26,19 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/**
+ * Moves the page to `path` inside the app, as its links do: the router reads the new location on
+ * popstate. The document is not loaded again (no second download, parse and start of the app, about
+ * a second of Chromium's CPU a page), so the age gate's and the session's state stay as they were.
+ */
+export async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await page.waitForURL((url) => `${url.pathname}${url.search}` === path);
+}
+
 /** A context whose pages are past the 18+ age gate (the suites that test the gate open plain ones). */
 export async function ageVerifiedContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   const ctx = await browser.newContext(options);
