@@ -1,6 +1,6 @@
 // Shared helpers for the operator scripts: run a command, find pnpm (global or through npx), and
 // install the Debian packages a fresh machine lacks (when we are root with apt-get).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
 export const PNPM_VERSION = '9.15.9';
@@ -9,6 +9,15 @@ export function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts, env: { ...process.env, ...opts.env } });
   if (r.error) throw r.error;
   return r.status ?? 1;
+}
+
+/** `run` without blocking the event loop (what else this process started goes on meanwhile): resolves to the exit status. */
+export function runAsync(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', ...opts, env: { ...process.env, ...opts.env } });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
 }
 
 export function must(cmd, args, opts = {}) {

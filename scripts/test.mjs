@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureSystemPackages, installDependencies, pnpm, pnpmRun, requireSupportedNode, run } from './lib.mjs';
+import { ensureSystemPackages, installDependencies, pnpm, pnpmRun, requireSupportedNode, run, runAsync } from './lib.mjs';
 import { startPgCluster } from './pgCluster.mjs';
 import { startRgwCluster } from './rgwCluster.mjs';
 
@@ -17,44 +17,69 @@ requireSupportedNode();
 ensureSystemPackages();
 installDependencies();
 pnpmRun(['build']);
+
+/**
+ * The throwaway PostgreSQL and Ceph RGW (S3), or the ones TEST_DATABASE_URL / TEST_S3_ENDPOINT name.
+ * They start while lint and typecheck run: the daemons mostly wait on their disks and on each other
+ * (Ceph's monitor, then its OSD, then the gateway), the checks use the CPU.
+ */
+async function startServices() {
+  const env = {};
+  const stops = [];
+  const stopAll = () => {
+    for (const stop of stops.reverse()) stop();
+  };
+  try {
+    if (process.env.TEST_DATABASE_URL) {
+      env.TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+    } else {
+      const cluster = await startPgCluster();
+      stops.push(() => cluster.stop());
+      env.TEST_DATABASE_URL = cluster.url;
+      console.log(`PostgreSQL for the tests: ${cluster.url}`);
+    }
+    // The S3 media store's suites run against a real S3 server: a single-node Ceph cluster on memstore.
+    if (process.env.TEST_S3_ENDPOINT) {
+      for (const v of ['TEST_S3_ENDPOINT', 'TEST_S3_ACCESS_KEY', 'TEST_S3_SECRET_KEY', 'TEST_S3_CEPH_DIR'])
+        if (process.env[v]) env[v] = process.env[v];
+    } else {
+      const rgw = await startRgwCluster();
+      stops.push(() => rgw.stop());
+      // TEST_S3_CEPH_DIR: the cluster's folder (its ceph.conf), where media/storeRestart.int.test.ts starts a
+      // gateway of its own to kill, and where the bench test runs RGW's garbage collection (bench/lib/s3Services.mjs).
+      Object.assign(env, {
+        TEST_S3_ENDPOINT: rgw.endpoint,
+        TEST_S3_ACCESS_KEY: rgw.accessKey,
+        TEST_S3_SECRET_KEY: rgw.secretKey,
+        TEST_S3_CEPH_DIR: rgw.dir,
+      });
+      console.log(`Ceph RGW (S3) for the tests: ${rgw.endpoint} (ready in ${(rgw.readyMs / 1000).toFixed(1)} s)`);
+    }
+  } catch (err) {
+    stopAll();
+    throw err;
+  }
+  return { env, stop: stopAll };
+}
+
+const starting = startServices();
+// Until it settles, a failure to start is reported here, not as an unhandled rejection.
+starting.catch(() => {});
 if (extraArgs.length === 0) {
   // Static checks first: a type error or a lint error fails the run like a failing test.
   console.log('\n=== lint and typecheck');
-  pnpmRun(['lint']);
-  pnpmRun(['typecheck']);
-}
-
-let cluster;
-const env = {};
-if (process.env.TEST_DATABASE_URL) {
-  env.TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
-} else {
-  cluster = await startPgCluster();
-  env.TEST_DATABASE_URL = cluster.url;
-  console.log(`PostgreSQL for the tests: ${cluster.url}`);
-}
-// The S3 media store's suites run against a real S3 server: a single-node Ceph cluster on memstore.
-let rgw;
-if (process.env.TEST_S3_ENDPOINT) {
-  for (const v of ['TEST_S3_ENDPOINT', 'TEST_S3_ACCESS_KEY', 'TEST_S3_SECRET_KEY', 'TEST_S3_CEPH_DIR'])
-    if (process.env[v]) env[v] = process.env[v];
-} else {
-  try {
-    rgw = await startRgwCluster();
-  } catch (err) {
-    cluster?.stop();
-    throw err;
+  const [cmd, pre] = pnpm();
+  for (const check of ['lint', 'typecheck']) {
+    const status = await runAsync(cmd, [...pre, check]);
+    if (status !== 0) {
+      console.error(`\n✖ pnpm ${check} exited with ${status}`);
+      (await starting.catch(() => undefined))?.stop();
+      process.exit(status);
+    }
   }
-  // TEST_S3_CEPH_DIR: the cluster's folder (its ceph.conf), where media/storeRestart.int.test.ts starts a
-  // gateway of its own to kill, and where the bench test runs RGW's garbage collection (bench/lib/s3Services.mjs).
-  Object.assign(env, {
-    TEST_S3_ENDPOINT: rgw.endpoint,
-    TEST_S3_ACCESS_KEY: rgw.accessKey,
-    TEST_S3_SECRET_KEY: rgw.secretKey,
-    TEST_S3_CEPH_DIR: rgw.dir,
-  });
-  console.log(`Ceph RGW (S3) for the tests: ${rgw.endpoint} (ready in ${(rgw.readyMs / 1000).toFixed(1)} s)`);
 }
+const services = await starting;
+const env = services.env;
 
 // Two phases: the unit and integration suites first, then the browser suites, so that Chromium,
 // Firefox and WebKit never share the two cores with the integration suites (that made browser
@@ -121,8 +146,7 @@ try {
     }
   }
 } finally {
-  cluster?.stop();
-  rgw?.stop();
+  services.stop();
 }
 
 if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
