@@ -13,16 +13,13 @@
  */
 import type { AppContext } from '../context.js';
 import type { EventMetadata } from '../eventstore/types.js';
+import { successOrThrow } from '../shared/result.js';
 import { receivingAddressFor } from './addressAllocator.js';
 import { payments } from './billing.commands.js';
 import { bip21Uri } from './bitcoinAddress.js';
 import type { RenewalReminderKind } from './payment.decider.js';
 import { addDays, planOf } from './plans.js';
 import { openRenewals, renewalOf, type SubscriptionRow, subscriptionsToRenew } from './readModels.js';
-
-function orThrow(result: { ok: boolean; error?: { message: string } }): void {
-  if (!result.ok) throw new Error(`billing renewals: ${result.error?.message}`);
-}
 
 /** Opens the renewal requests of subscriptions that entered the notice window; answers how many. */
 export async function openDueRenewals(ctx: AppContext, meta: EventMetadata): Promise<number> {
@@ -36,7 +33,7 @@ async function openRenewal(ctx: AppContext, sub: SubscriptionRow, meta: EventMet
   const plan = planOf(ctx.site, sub.plan_type);
   const paymentId = ctx.ids.next();
   const { address, addressIndex } = await receivingAddressFor(ctx, paymentId, sub.user_id);
-  orThrow(
+  successOrThrow(
     await payments(ctx.store).handle(
       paymentId,
       {
@@ -57,6 +54,7 @@ async function openRenewal(ctx: AppContext, sub: SubscriptionRow, meta: EventMet
       },
       meta,
     ),
+    'billing renewals',
   );
 }
 
@@ -78,7 +76,7 @@ export async function remindRenewals(ctx: AppContext, meta: EventMetadata): Prom
     const kind = reminderDue(r, meta.at);
     if (!kind) continue;
     const result = await payments(ctx.store).handle(r.id, { type: 'RemindRenewal', paymentId: r.id, kind, now: meta.at }, meta);
-    orThrow(result);
+    successOrThrow(result, 'billing renewals');
     if (result.ok && result.events.length) sent++;
   }
   return sent;
@@ -88,11 +86,12 @@ export async function remindRenewals(ctx: AppContext, meta: EventMetadata): Prom
 export async function closeRenewalOnCancel(ctx: AppContext, sub: SubscriptionRow, meta: EventMetadata): Promise<void> {
   const open = await renewalOf(ctx.db, sub, meta.at);
   if (open?.status !== 'requested') return;
-  orThrow(
+  successOrThrow(
     await payments(ctx.store).handle(
       open.id,
       { type: 'CancelPayment', paymentId: open.id, reason: 'subscription_canceled', canceledBy: meta.actorId ?? sub.user_id, now: meta.at },
       meta,
     ),
+    'billing renewals',
   );
 }

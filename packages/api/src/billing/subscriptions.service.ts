@@ -7,7 +7,7 @@
 import type { AppContext } from '../context.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
-import { type Result, success } from '../shared/result.js';
+import { type Result, success, successOrThrow } from '../shared/result.js';
 import { subscriptions } from './billing.commands.js';
 import { closeBillingOfErasedMembers } from './erasure.js';
 import type { PlanType } from './plans.js';
@@ -82,11 +82,6 @@ export async function reactivateSubscription(ctx: AppContext, userId: string, su
 /** The lifecycle job's identity in the log. */
 export const SCHEDULER_CALLER: Caller = { actorId: null, actor: 'billing-scheduler' };
 
-function orThrow<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`billing lifecycle: ${result.error.message}`);
-  return result.value;
-}
-
 /**
  * One pass of the time-driven work, idempotent and safe to run from several processes:
  * 1. verified payments whose activation never got appended (a crash between the two appends) are applied;
@@ -99,18 +94,22 @@ export async function runLifecycle(ctx: AppContext): Promise<{ applied: number; 
   const now = meta.at;
   const unapplied = await unappliedVerifiedPayments(ctx.db);
   for (const p of unapplied)
-    orThrow(
+    successOrThrow(
       await applyVerifiedPayment(
         ctx,
         // The query leaves custom request payments out: they pay for no plan.
         { paymentId: p.id, userId: p.user_id, planType: p.plan_type as PlanType, amountSats: Number(p.amount_sats) },
         meta,
       ),
+      'billing lifecycle',
     );
   const due = await subscriptionsDue(ctx.db, now);
   let advanced = 0;
   for (const { user_id } of due) {
-    const r = orThrow(await run(ctx, user_id, { type: 'AdvanceLifecycle', now, graceDays: ctx.env.GRACE_PERIOD_DAYS }, meta));
+    const r = successOrThrow(
+      await run(ctx, user_id, { type: 'AdvanceLifecycle', now, graceDays: ctx.env.GRACE_PERIOD_DAYS }, meta),
+      'billing lifecycle',
+    ).value;
     if (r.events.length) advanced++;
   }
   await closeBillingOfErasedMembers(ctx, meta);
