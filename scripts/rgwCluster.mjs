@@ -196,6 +196,25 @@ export async function startExtraGateway(dir, opts = {}) {
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
     return r.stdout;
   };
+  /**
+   * A monitor command through the `ceph` CLI. Its client can send its first request before it holds
+   * the monitor's map, with a zero fsid, which the monitor refuses (its log: "handle_command on fsid
+   * 00000000-… != …"; the CLI: "Error EPERM: problem getting command descriptions from mon", seen
+   * once in a CI run under load, the same race as the OSD's "wrong fsid" at the cluster's start). That
+   * refusal only is sent again, a moment later, at most five times; the commands sent here
+   * (blocklisting an address) do the same thing twice.
+   */
+  const monCommand = async (args) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return ceph('ceph', args);
+      } catch (err) {
+        if (attempt >= 5 || !/problem getting command descriptions from mon/.test(err.message)) throw err;
+        opts.log?.(`ceph ${args.join(' ')}: refused before the client had the monitor's map, attempt ${attempt}; again`);
+        await sleep(500);
+      }
+    }
+  };
   /** The client addresses watching the gateways' first notify object. */
   const watchers = () =>
     [...ceph('rados', ['-p', 'default.rgw.control', 'listwatchers', 'notify.0']).matchAll(/watcher=(\S+)/g)].map((m) => m[1]);
@@ -254,7 +273,7 @@ export async function startExtraGateway(dir, opts = {}) {
       if (Date.now() > deadline) throw new Error(`${client} (pid ${n}) did not stop on ${signal}`);
       await sleep(50);
     }
-    if (signal === 'SIGKILL' && address) ceph('ceph', ['osd', 'blocklist', 'add', address, '3600']);
+    if (signal === 'SIGKILL' && address) await monCommand(['osd', 'blocklist', 'add', address, '3600']);
     address = undefined;
   };
   await start();

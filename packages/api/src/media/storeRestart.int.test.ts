@@ -105,6 +105,8 @@ describe.runIf(mediaKinds().includes('s3'))('the object store restarting during 
             // fixed wait: the outage under test lasts 2 s (the client retries through it); nothing to observe
             .then(() => sleep(2000))
             .then(() => gateway.start());
+          // A gateway that could not be stopped or started again fails the test with that cause.
+          restarted.catch(reject);
         },
         onError: reject,
         onSuccess: ({ lastResponse }) => {
