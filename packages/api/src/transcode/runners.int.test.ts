@@ -15,13 +15,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, launchServer, runCli } from '../../test/childServer';
 import { apiClient, type FreshStore, freshStore, storeKinds, TEST_ADMIN } from '../../test/harness';
 import { mediaBinaries } from '../media/ffmpeg';
 import { makeSizedClip } from '../media/media.testkit';
 import { postUpload } from '../uploads/upload.testkit';
-import { openWriter, type Runner, startRunner, waitFor } from './runners.testkit';
+import { jobEnded, killAll, openWriter, type Runner, startRunner, waitFor } from './runners.testkit';
 
 const run = promisify(execFile);
 const METRICS_TOKEN = 'runners-test-metrics-token';
@@ -48,6 +48,8 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       server = await launchServer(env);
     }, 120_000);
 
+    // A test's runners end with it, however it ends: one left running would take the next test's job.
+    afterEach(() => killAll(runners.splice(0)));
     afterAll(async () => {
       for (const p of [...runners, server]) {
         if (p && p.child.exitCode === null && p.child.signalCode === null) {
@@ -121,7 +123,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       expect(completed).toEqual({ status: 'completed', progress: 100, error: null });
       const survivor = runners.find((r) => r !== killed) as Runner;
       expect(survivor.output()).toContain('transcode job claimed');
-      expect(survivor.output()).toMatch(new RegExp(`"videoId":"${videoId}","outcome":"completed"`));
+      await jobEnded(survivor, videoId, 'completed');
       // Attempt 1 (the killed runner's) left only its start; attempt 2 started over and completed.
       const db = new pg.Client({ connectionString: store.env.DATABASE_URL });
       await db.connect();
@@ -203,7 +205,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
           return t.status === 'completed' || t.status === 'failed' ? t : undefined;
         });
         expect(completed).toEqual({ status: 'completed', progress: 100, error: null });
-        expect(next.output()).toMatch(new RegExp(`"videoId":"${videoId}","outcome":"completed"`));
+        await jobEnded(next, videoId, 'completed');
         next.child.kill('SIGTERM');
         expect(await next.exited).toBe(0);
       } finally {

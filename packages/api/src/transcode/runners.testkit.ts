@@ -63,6 +63,17 @@ export async function waitFor<T>(fn: () => Promise<T | undefined>): Promise<T> {
   }
 }
 
+/**
+ * Waits for the runner's line that ends the job on `videoId` with `outcome`. A runner records a
+ * completion (what the API then shows) and only after removing its scratch folder logs the job's
+ * end: on a loaded machine the API answers 'completed' before that line is written (a fresh
+ * clone's run failed runners.int and s3Runners.int on it).
+ */
+export function jobEnded(runner: Runner, videoId: string, outcome: 'completed' | 'unavailable'): Promise<true> {
+  const line = new RegExp(`"videoId":"${videoId}","outcome":"${outcome}"`);
+  return waitFor(async () => (line.test(runner.output()) ? true : undefined));
+}
+
 /** Opens the FIFO for writing once ffmpeg has it open for reading. */
 export async function openWriter(fifo: string): Promise<number> {
   return waitFor(async () => {
