@@ -18,6 +18,28 @@ export function rgwAvailable() {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * Runs `fn` again, a moment later and at most five times in all, while it fails with `refusal`: a
+ * Ceph client (an OSD starting, the `ceph` CLI) can speak to the monitor before it holds the
+ * monitor's map, and the monitor refuses it. Any other failure is thrown at once.
+ * @template T
+ * @param {RegExp} refusal
+ * @param {() => T} fn
+ * @param {(attempt: number) => void} onRefused
+ * @returns {Promise<T>}
+ */
+async function againWhileNoMonmap(refusal, fn, onRefused) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return fn();
+    } catch (err) {
+      if (attempt >= 5 || !refusal.test(err.message)) throw err;
+      onRefused(attempt);
+      await sleep(500);
+    }
+  }
+}
+
+/**
  * @param {{ log?: (line: string) => void }} [opts]
  * @returns {Promise<{ endpoint: string, accessKey: string, secretKey: string, dir: string, readyMs: number, stop: () => void }>}
  */
@@ -117,16 +139,11 @@ rgw thread pool size = 64
     // A freshly made OSD can ask the monitor before it has the monitor's map ("wrong fsid", exit
     // 250, seen in CI and under load three times running); started again a moment later it joins
     // (go-ceph's micro-osd.sh retries the start too).
-    for (let attempt = 1; ; attempt++) {
-      try {
-        ceph('ceph-osd', ['--id', osdId]);
-        break;
-      } catch (err) {
-        if (attempt >= 5 || !/wrong fsid/.test(err.message)) throw err;
-        logLine(`osd start refused (wrong fsid), attempt ${attempt}; retrying`);
-        await sleep(500);
-      }
-    }
+    await againWhileNoMonmap(
+      /wrong fsid/,
+      () => ceph('ceph-osd', ['--id', osdId]),
+      (attempt) => logLine(`osd start refused (wrong fsid), attempt ${attempt}; retrying`),
+    );
     logLine(`osd started after ${Date.now() - started} ms`);
     // radosgw creates its pools itself; it waits for the OSD to come up.
     spawnSync('radosgw', ['-c', conf, '-n', 'client.rgw.r'], { stdio: 'ignore' });
@@ -200,21 +217,15 @@ export async function startExtraGateway(dir, opts = {}) {
    * A monitor command through the `ceph` CLI. Its client can send its first request before it holds
    * the monitor's map, with a zero fsid, which the monitor refuses (its log: "handle_command on fsid
    * 00000000-… != …"; the CLI: "Error EPERM: problem getting command descriptions from mon", seen
-   * once in a CI run under load, the same race as the OSD's "wrong fsid" at the cluster's start). That
-   * refusal only is sent again, a moment later, at most five times; the commands sent here
-   * (blocklisting an address) do the same thing twice.
+   * once in a CI run under load, the same race as the OSD's "wrong fsid" at the cluster's start).
+   * The command sent here (blocklisting an address) does the same thing twice.
    */
-  const monCommand = async (args) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return ceph('ceph', args);
-      } catch (err) {
-        if (attempt >= 5 || !/problem getting command descriptions from mon/.test(err.message)) throw err;
-        opts.log?.(`ceph ${args.join(' ')}: refused before the client had the monitor's map, attempt ${attempt}; again`);
-        await sleep(500);
-      }
-    }
-  };
+  const monCommand = (args) =>
+    againWhileNoMonmap(
+      /problem getting command descriptions from mon/,
+      () => ceph('ceph', args),
+      (attempt) => opts.log?.(`ceph ${args.join(' ')}: refused before the client had the monitor's map, attempt ${attempt}; again`),
+    );
   /** The client addresses watching the gateways' first notify object. */
   const watchers = () =>
     [...ceph('rados', ['-p', 'default.rgw.control', 'listwatchers', 'notify.0']).matchAll(/watcher=(\S+)/g)].map((m) => m[1]);

@@ -1,7 +1,7 @@
 // Bundles the API (server and CLI) with esbuild: our code, the workspace packages (@members/ui's
 // pure helpers) and the npm packages that bundle cleanly, so a process reads a few files instead of
 // resolving and loading some 480 modules of node_modules at each start. A start of the server went
-// from 1.5 to 0.85 s of CPU on the 2-core CI machine, where the suites start several hundred API
+// from about 1.5 to 0.8 s of CPU on the 2-core CI machine, where the suites start several hundred API
 // processes (docs/contributing.md, "The API in the suites").
 //
 // Code splitting keeps what a module loads with `await import()` out of the entry files

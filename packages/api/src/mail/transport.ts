@@ -54,15 +54,12 @@ export function outboxDir(ctx: AppContext): string {
 /** A nodemailer transport made at its first use; `close` closes it if it was made. */
 function lazyTransport(options: object): { get(): Promise<Transporter>; close(): void } {
   let made: Promise<Transporter> | undefined;
-  let closed = false;
   return {
     get: () => {
       made ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options));
       return made;
     },
     close() {
-      if (closed) return;
-      closed = true;
       made?.then((t) => t.close()).catch(() => {});
     },
   };

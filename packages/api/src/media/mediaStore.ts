@@ -2,7 +2,8 @@
  * The media store a process's environment names (`MEDIA_STORE`): the local disk under `DATA_DIR`
  * or an S3 bucket. The app context opens it once (`ctx.media`); `pnpm cli media copy`, backup and
  * restore open one for any location (a `--to` directory or bucket) the same way. The S3 store (and
- * with it the AWS SDK, a third of a process's start-up) is loaded only when the store is a bucket.
+ * with it the AWS SDK, the largest package a local-disk site would otherwise load and never use) is
+ * loaded only when the store is a bucket.
  */
 import type { Env } from '../config/env.js';
 import { localMediaStorage } from './localStore.js';

@@ -51,12 +51,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
     // A test's runners end with it, however it ends: one left running would take the next test's job.
     afterEach(() => killAll(runners.splice(0)));
     afterAll(async () => {
-      for (const p of [...runners, server]) {
-        if (p && p.child.exitCode === null && p.child.signalCode === null) {
-          p.child.kill('SIGKILL');
-          await p.exited;
-        }
-      }
+      await killAll([...runners, server]);
       await store?.cleanup();
     });
 
