@@ -42,8 +42,9 @@ const VIDEOS = arg('videos', QUICK ? 2 : 4);
 const BATCH_SECONDS = arg('batch-seconds', SMOKE ? 1 : QUICK ? 3 : 8);
 const BATCH_ROUNDS = arg('batch-rounds', QUICK ? 1 : 2);
 const PRESET = 'veryfast';
-const WIDTH = 1280;
-const HEIGHT = 720;
+// A smoke run goes through every step with a 360p source (a one-rendition ladder): its figures measure nothing.
+const WIDTH = SMOKE ? 640 : 1280;
+const HEIGHT = SMOKE ? 360 : 720;
 const ffmpeg = mediaBinaries().ffmpeg;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (x: number) => `${Math.round(x * 100)} %`;

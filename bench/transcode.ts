@@ -9,7 +9,7 @@
  * The source is synthetic (testsrc2 with temporal noise, so x264 has real work and the bitrates are
  * reached), made by ffmpeg first and not counted.
  *
- *   npx tsx bench/transcode.ts [--seconds 20] [--preset veryfast] [--uhd] [--quick|--smoke]   (--uhd: a 4K source too, for 2160p; --quick: 4 s; --smoke: 2 s)
+ *   npx tsx bench/transcode.ts [--seconds 20] [--preset veryfast] [--uhd] [--quick|--smoke]   (--uhd: a 4K source too, for 2160p; --quick: 4 s; --smoke: 1 s)
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -23,7 +23,7 @@ const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? (process.argv[i + 1] ?? def) : def;
 };
-const SECONDS = Number(arg('seconds', process.argv.includes('--smoke') ? '2' : process.argv.includes('--quick') ? '4' : '20'));
+const SECONDS = Number(arg('seconds', process.argv.includes('--smoke') ? '1' : process.argv.includes('--quick') ? '4' : '20'));
 const PRESET = arg('preset', 'veryfast');
 const UHD = process.argv.includes('--uhd');
 const ffmpeg = mediaBinaries().ffmpeg;

@@ -88,9 +88,12 @@ export function installDependencies() {
   pnpmRun(['install', '--frozen-lockfile', '--prefer-offline'], { env: { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
 }
 
+/** The browser suites' Chromium (packages/web/e2e/browser.ts): Debian's headless shell. */
+const CHROMIUM_HEADLESS_SHELL = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
+
 const SYSTEM_NEEDS = [
   { pkg: 'ffmpeg', present: () => works('ffprobe', ['-version']) && works('ffmpeg', ['-version']) },
-  { pkg: 'chromium', present: () => fs.existsSync('/usr/bin/chromium') },
+  { pkg: 'chromium-headless-shell', present: () => fs.existsSync(CHROMIUM_HEADLESS_SHELL) },
   // The member journey in the other two engines (packages/web/e2e/engines.e2e.test.ts): Firefox
   // ESR over WebDriver BiDi, WebKitGTK through WebKitWebDriver + MiniBrowser on an Xvfb display.
   { pkg: 'firefox-esr', present: () => fs.existsSync('/usr/bin/firefox-esr') },

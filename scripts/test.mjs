@@ -117,13 +117,19 @@ try {
         '--reporter=default',
         '--reporter=json',
         `--outputFile.json=${report}`,
+        '--reporter=./scripts/timeline-reporter.mjs',
         ...phase.args,
         ...extraArgs,
       ],
       {
         // API_CHILD=dist: the suites start the API and its CLI from the bundles built above, as
         // production does, instead of compiling the sources at every child's start (test/apiEntry.ts).
-        env: { ...env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', API_CHILD: 'dist' },
+        env: {
+          ...env,
+          ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+          API_CHILD: 'dist',
+          VITEST_TIMELINE_FILE: report.replace(/\.json$/, '-timeline.json'),
+        },
       },
     );
     if (status !== 0) code = status;

@@ -86,7 +86,8 @@ describe('API reference UI', () => {
   beforeAll(async () => {
     server = await startTestServer('sqlite');
     browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Chromium's headless shell, as the web suites run it (packages/web/e2e/browser.ts).
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
     });
   });
