@@ -73,8 +73,12 @@ const UNIT = ['packages/*/src/**/*.unit.test.{ts,tsx}', 'packages/*/test/**/*.un
  */
 const UNIT_OWN_PROCESS = ['packages/ui/src/registration/registration.unit.test.ts'];
 
-/** Browser files that run alone, after the others (the e2e-alone project). */
-const ALONE = [
+/**
+ * The files that drive all three engines. Each runs in two projects: its WebKitGTK tests in
+ * e2e-alone, one file at a time after the other browser files, and its Chromium and Firefox tests
+ * in e2e, beside them (packages/web/e2e/engines/ofThisRun.ts).
+ */
+const THREE_ENGINES = [
   'packages/web/e2e/engines.e2e.test.ts',
   'packages/web/e2e/captions.e2e.test.ts',
   'packages/web/e2e/play-interrupted.e2e.test.ts',
@@ -124,8 +128,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['packages/*/test/**/*.e2e.test.ts', 'packages/*/e2e/**/*.e2e.test.ts'],
-          exclude: [...configDefaults.exclude, ...ALONE],
           environment: 'node',
+          env: { E2E_ENGINES: 'Chromium,Firefox ESR' },
           pool: 'forks',
           testTimeout: 120_000,
           hookTimeout: 180_000,
@@ -136,8 +140,9 @@ export default defineConfig({
         // fails under load (docs/browsers-and-runtime.md, "WebKitGTK under load").
         test: {
           name: 'e2e-alone',
-          include: ALONE,
+          include: THREE_ENGINES,
           environment: 'node',
+          env: { E2E_ENGINES: 'WebKitGTK' },
           pool: 'forks',
           poolOptions: { forks: { singleFork: true } },
           testTimeout: 120_000,

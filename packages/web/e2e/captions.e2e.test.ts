@@ -10,10 +10,8 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, type TestServer, tmpDir } from '../../api/test/support';
-import { chromiumDriver } from './engines/chromium';
-import { firefoxDriver } from './engines/firefox';
 import { type EngineDriver, PROBE, waitFor } from './engines/journey';
-import { webkitDriver } from './engines/webkit';
+import { type EngineName, enginesOfThisRun } from './engines/ofThisRun';
 import { playerServer } from './playerServer';
 
 const MEMBER = { email: 'captions.viewer@example.test', password: 'member-password-1' };
@@ -142,15 +140,13 @@ describe('captions in three engines', () => {
     fs.rmSync(media, { recursive: true, force: true });
   });
 
-  it('Chromium: the CC menu shows the cue of the moment and switches languages', async () => {
-    expect(await runIn(() => chromiumDriver())).toEqual([]);
-  }, 120_000);
-
-  it('Firefox ESR: the same', async () => {
-    expect(await runIn(() => firefoxDriver())).toEqual([]);
-  }, 120_000);
-
-  it('WebKitGTK: the same', async () => {
-    expect(await runIn(() => webkitDriver())).toEqual([]);
-  }, 120_000);
+  const titles: Record<EngineName, string> = {
+    Chromium: 'Chromium: the CC menu shows the cue of the moment and switches languages',
+    'Firefox ESR': 'Firefox ESR: the same',
+    WebKitGTK: 'WebKitGTK: the same',
+  };
+  for (const engine of enginesOfThisRun())
+    it(titles[engine.name], async () => {
+      expect(await runIn(engine.start)).toEqual([]);
+    }, 120_000);
 });

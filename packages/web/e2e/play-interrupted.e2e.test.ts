@@ -16,10 +16,8 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../scripts/freePort.mjs';
 import { type TestServer, tmpDir } from '../../api/test/support';
-import { chromiumDriver } from './engines/chromium';
-import { firefoxDriver } from './engines/firefox';
 import { type EngineDriver, logIn, openPlayer, waitFor } from './engines/journey';
-import { webkitDriver } from './engines/webkit';
+import { enginesOfThisRun } from './engines/ofThisRun';
 import { type HoldingProxy, holdingProxy } from './holdingProxy';
 import { playerServer } from './playerServer';
 
@@ -79,15 +77,8 @@ async function playThenFallback(start: () => Promise<EngineDriver>) {
 }
 
 describe('a Play pending when the player falls back to the progressive file plays, and its abort is reported', () => {
-  it('Chromium', async () => {
-    await playThenFallback(() => chromiumDriver());
-  });
-
-  it('Firefox ESR', async () => {
-    await playThenFallback(() => firefoxDriver());
-  });
-
-  it('WebKitGTK', async () => {
-    await playThenFallback(() => webkitDriver());
-  });
+  for (const engine of enginesOfThisRun())
+    it(engine.name, async () => {
+      await playThenFallback(engine.start);
+    });
 });
