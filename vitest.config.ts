@@ -5,52 +5,56 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds each of the slowest files took in a full run (artifacts/vitest-*.json: two workers on the
- * 2-core machine, from the file's start to its end), longest first. With two workers the unit+int
+ * Seconds each of the slowest files took in a fresh clone's full run (testsMs in
+ * artifacts/vitest-<phase>-timeline.json, scripts/timeline-reporter.mjs: two workers on the 2-core
+ * machine, the file's hooks and tests), longest first. With two workers the unit+int
  * phase ends when its longest queue does: started last (vitest's default order on a fresh clone is
  * by file size, and the bench test is a small file), the 5-minute bench test alone ran on for
  * minutes after everything else. The longest files go first, each to whichever worker is free; the
- * short ones then fill both queues evenly. A file missing here only starts later; refresh the figures when a file's time changes a lot.
+ * short ones then fill both queues evenly. A file missing here only starts later; refresh the
+ * figures when a file's time changes a lot.
  */
 const SLOW_FILES: Record<string, number> = {
   // unit+int phase
-  'packages/api/test/bench.int.test.ts': 308,
-  'packages/api/test/robustness.int.test.ts': 141,
-  'packages/api/src/cli/videosImport.int.test.ts': 91,
-  'packages/api/src/crashSafety.int.test.ts': 84,
-  'packages/ui/src/api/schemas/renamedField.int.test.ts': 75,
-  'packages/api/test/authorization.int.test.ts': 73,
-  'packages/api/src/audit/cli.int.test.ts': 73,
-  'packages/api/src/transcode/remoteRunner.int.test.ts': 62,
-  'packages/api/src/forensics/forensics.int.test.ts': 59,
-  'packages/api/src/backup/siteBackup.int.test.ts': 52,
-  'packages/api/src/transcode/transcode.int.test.ts': 50,
-  'packages/api/src/deploy.int.test.ts': 48,
-  'packages/api/src/media/copy/mediaCopy.int.test.ts': 46,
-  'packages/api/src/streaming/mediaAccess.int.test.ts': 37,
-  'packages/api/src/media/s3Runners.int.test.ts': 36,
-  'packages/api/src/main.int.test.ts': 33,
-  'packages/api/src/http/keepAlive.int.test.ts': 31,
-  'packages/api/src/eventstore/catchUp.int.test.ts': 31,
-  'packages/api/src/forensics/leakExaminations.int.test.ts': 27,
-  'packages/api/src/cli/cli.int.test.ts': 26,
-  'packages/api/src/transcode/runners.int.test.ts': 24,
-  'packages/api/src/privacy/erasureMailRace.int.test.ts': 24,
-  'packages/api/src/backup/devSiteBackup.int.test.ts': 23,
-  'packages/api/src/audit/reconcile.int.test.ts': 23,
-  // e2e phase (a flake-finder round: beside one busy process)
-  'packages/web/e2e/accessibility.e2e.test.ts': 304,
-  'packages/web/e2e/admin-and-session.e2e.test.ts': 102,
-  'packages/web/e2e/member-journey.e2e.test.ts': 85,
-  'packages/web/e2e/play-interrupted.e2e.test.ts': 66,
-  'packages/web/e2e/player-faults.e2e.test.ts': 54,
+  'packages/api/test/bench.int.test.ts': 290,
+  'packages/api/test/robustness.int.test.ts': 158,
+  'packages/api/src/forensics/forensics.int.test.ts': 121,
+  'packages/api/src/crashSafety.int.test.ts': 116,
+  'packages/ui/src/api/schemas/renamedField.int.test.ts': 115,
+  'packages/api/test/authorization.int.test.ts': 86,
+  'packages/api/src/cli/videosImport.int.test.ts': 82,
+  'packages/api/src/transcode/transcode.int.test.ts': 73,
+  'packages/api/src/streaming/mediaAccess.int.test.ts': 56,
+  'packages/api/src/transcode/remoteRunner.int.test.ts': 46,
+  'packages/api/src/audit/cli.int.test.ts': 44,
+  'packages/api/src/deploy.int.test.ts': 41,
+  'packages/api/src/audit/reconcile.int.test.ts': 38,
+  'packages/api/src/media/copy/mediaCopy.int.test.ts': 38,
+  'packages/api/src/forensics/leakExaminations.int.test.ts': 38,
+  'packages/api/src/eventstore/catchUp.int.test.ts': 34,
+  'packages/api/src/backup/siteBackup.int.test.ts': 33,
+  'packages/api/src/http/keepAlive.int.test.ts': 33,
+  'packages/api/src/media/s3Runners.int.test.ts': 29,
+  'packages/api/src/media/storeRestart.int.test.ts': 26,
+  'packages/api/src/backup/devSiteBackup.int.test.ts': 22,
+  'packages/api/src/billing/chain/chainChecks.int.test.ts': 21,
+  'packages/api/src/uploads/uploads.int.test.ts': 21,
+  'packages/api/src/main.int.test.ts': 21,
+  // e2e phase (the e2e project; the three-engine files without WebKitGTK)
+  'packages/web/e2e/accessibility.e2e.test.ts': 112,
+  'packages/web/e2e/admin-and-session.e2e.test.ts': 75,
+  'packages/web/e2e/player-faults.e2e.test.ts': 62,
+  'packages/web/e2e/member-journey.e2e.test.ts': 61,
+  'packages/web/e2e/play-interrupted.e2e.test.ts': 51,
+  'packages/web/e2e/hls-player.e2e.test.ts': 50,
   'packages/web/e2e/engines.e2e.test.ts': 47,
-  'packages/web/e2e/account-settings.e2e.test.ts': 46,
-  'packages/web/e2e/hls-player.e2e.test.ts': 44,
-  'packages/web/e2e/captions.e2e.test.ts': 37,
-  'packages/web/e2e/admin-library.e2e.test.ts': 37,
-  'packages/admin-desktop/test/accessibility.e2e.test.ts': 33,
-  'packages/web/e2e/leak-tracing.e2e.test.ts': 32,
+  'packages/web/e2e/docs-screenshots.e2e.test.ts': 47,
+  'packages/web/e2e/cross-process-hls.e2e.test.ts': 38,
+  'packages/web/e2e/captions.e2e.test.ts': 35,
+  'packages/web/e2e/account-settings.e2e.test.ts': 32,
+  'packages/admin-desktop/test/bulkUpload.e2e.test.ts': 28,
+  'packages/web/e2e/keyboard-journey.e2e.test.ts': 27,
+  'packages/admin-desktop/test/accessibility.e2e.test.ts': 25,
 };
 
 /** Longest known files first; the rest in vitest's own order (its cached durations, else file size). */

@@ -64,7 +64,15 @@ export async function webkitDriver(viewport = { width: 1280, height: 900 }): Pro
   const driverLog: string[] = [];
   const driverProc = spawn(WEBKIT_DRIVER, [`--port=${port}`, '--host=127.0.0.1'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...(xvfb ? { DISPLAY: xvfb.display } : {}) },
+    env: {
+      ...process.env,
+      ...(xvfb ? { DISPLAY: xvfb.display } : {}),
+      // Video frames through GStreamer's plain sink, not its OpenGL one: on Xvfb, OpenGL is Mesa's
+      // software rasterizer, and GStreamer's GL thread crashed in it during a journey's playback
+      // (the kernel's log: `gstglcontext[…]: segfault … in swrast_dri.so`), which ended the
+      // WebDriver session (NoSuchSessionError) of a fresh clone's run.
+      WEBKIT_GST_DISABLE_GL_SINK: '1',
+    },
     // Its own process group, so stopping it takes MiniBrowser and WebKit's processes along.
     detached: true,
   });
