@@ -8,10 +8,10 @@
  * CSP violation in any engine.
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { adminToken, type TestServer, tmpDir } from '../../api/test/support';
 import { type EngineDriver, PROBE, waitFor } from './engines/journey';
-import { type EngineName, enginesOfThisRun } from './engines/ofThisRun';
+import { type EngineName, itInEachEngine } from './engines/ofThisRun';
 import { playerServer } from './playerServer';
 
 const MEMBER = { email: 'captions.viewer@example.test', password: 'member-password-1' };
@@ -145,8 +145,11 @@ describe('captions in three engines', () => {
     'Firefox ESR': 'Firefox ESR: the same',
     WebKitGTK: 'WebKitGTK: the same',
   };
-  for (const engine of enginesOfThisRun())
-    it(titles[engine.name], async () => {
-      expect(await runIn(engine.start)).toEqual([]);
-    }, 120_000);
+  itInEachEngine(
+    (engine) => titles[engine],
+    async (start) => {
+      expect(await runIn(start)).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -9,11 +9,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { type TestServer, tmpDir } from '../../api/test/support';
 import { SCREENSHOT_DIR } from './browser';
 import { type EngineDriver, type JourneyResult, memberJourney } from './engines/journey';
-import { type EngineName, enginesOfThisRun } from './engines/ofThisRun';
+import { type EngineName, itInEachEngine } from './engines/ofThisRun';
 import { playerServer } from './playerServer';
 
 const MEMBER = { email: 'engines.viewer@example.test', password: 'member-password-1' };
@@ -80,8 +80,10 @@ describe('member journey in three engines', () => {
     'Firefox ESR': 'Firefox ESR (WebDriver BiDi): the same journey; no error, no CSP violation',
     WebKitGTK: 'WebKitGTK (WebKitWebDriver, MiniBrowser): the same journey; no error, no CSP violation',
   };
-  for (const engine of enginesOfThisRun())
-    it(titles[engine.name], async () => {
-      expectFullJourney(await journeyIn(engine.start));
-    });
+  itInEachEngine(
+    (engine) => titles[engine],
+    async (start) => {
+      expectFullJourney(await journeyIn(start));
+    },
+  );
 });

@@ -13,11 +13,11 @@
  * empty, so attaching the source leaves the Play standing — and plays on the old code too.
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { freePort } from '../../../scripts/freePort.mjs';
 import { type TestServer, tmpDir } from '../../api/test/support';
 import { type EngineDriver, logIn, openPlayer, waitFor } from './engines/journey';
-import { enginesOfThisRun } from './engines/ofThisRun';
+import { itInEachEngine } from './engines/ofThisRun';
 import { type HoldingProxy, holdingProxy } from './holdingProxy';
 import { playerServer } from './playerServer';
 
@@ -77,8 +77,5 @@ async function playThenFallback(start: () => Promise<EngineDriver>) {
 }
 
 describe('a Play pending when the player falls back to the progressive file plays, and its abort is reported', () => {
-  for (const engine of enginesOfThisRun())
-    it(engine.name, async () => {
-      await playThenFallback(engine.start);
-    });
+  itInEachEngine((engine) => engine, playThenFallback);
 });

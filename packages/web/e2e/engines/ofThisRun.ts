@@ -5,6 +5,7 @@
  * (WebKitWebDriver fails under load, Chromium and Firefox do not: docs/browsers-and-runtime.md,
  * "WebKitGTK under load"). Unset, the file drives all three.
  */
+import { it } from 'vitest';
 import { chromiumDriver } from './chromium';
 import { firefoxDriver } from './firefox';
 import type { EngineDriver } from './journey';
@@ -18,10 +19,19 @@ const DRIVERS: Record<EngineName, () => Promise<EngineDriver>> = {
   WebKitGTK: () => webkitDriver(),
 };
 
-export function enginesOfThisRun(): { name: EngineName; start: () => Promise<EngineDriver> }[] {
+function enginesOfThisRun(): { name: EngineName; start: () => Promise<EngineDriver> }[] {
   const listed = process.env.E2E_ENGINES?.split(',').map((n) => n.trim());
   const names = (listed ?? Object.keys(DRIVERS)) as EngineName[];
   const unknown = names.filter((n) => !(n in DRIVERS));
   if (unknown.length > 0) throw new Error(`E2E_ENGINES names ${unknown.join(', ')}; the engines are ${Object.keys(DRIVERS).join(', ')}`);
   return names.map((name) => ({ name, start: DRIVERS[name] }));
+}
+
+/** One test per engine of this run, titled by `title`, given the engine's driver start. */
+export function itInEachEngine(
+  title: (engine: EngineName) => string,
+  test: (start: () => Promise<EngineDriver>) => Promise<void>,
+  timeout?: number,
+): void {
+  for (const engine of enginesOfThisRun()) it(title(engine.name), () => test(engine.start), timeout);
 }
