@@ -7,6 +7,7 @@
 // unless TEST_DATABASE_URL / TEST_S3_ENDPOINT are set. Writes artifacts/test-repeat.json.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pnpm, pnpmRun, run } from './lib.mjs';
 import { startPgCluster } from './pgCluster.mjs';
@@ -88,7 +89,12 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (opts.build) pnpmRun(['build']);
   // On a build (the default), the children run its bundles as under `npm test` (packages/api/test/apiEntry.ts).
-  const env = { ELECTRON_SKIP_BINARY_DOWNLOAD: '1', ...(opts.build ? { API_CHILD: 'dist' } : {}) };
+  const env = {
+    ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+    ...(opts.build ? { API_CHILD: 'dist' } : {}),
+    // As under `npm test` (scripts/test.mjs): Node's code cache, shared by every node process of the rounds.
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'members-node-compile-cache'),
+  };
   let cluster;
   let rgw;
   if (!process.env.TEST_DATABASE_URL) {
