@@ -44,6 +44,22 @@ function kindOf(comm, cmdline) {
   return `other: ${comm}`;
 }
 
+/** What an ffmpeg or ffprobe run is for, from its arguments: the media tier's biggest CPU user, split further. */
+function mediaPurpose(cmdline) {
+  if (/-f lavfi/.test(cmdline)) return 'a synthetic source (lavfi)';
+  if (/hls_time|-f hls/.test(cmdline)) return 'an HLS ladder';
+  if (/ -f rawvideo|pix_fmt gray/.test(cmdline)) return 'frames for the detector';
+  if (/tile=/.test(cmdline)) return 'preview sprites';
+  if (/-frames:v 1|-vframes 1/.test(cmdline)) return 'a still';
+  if (/ffprobe/.test(cmdline)) return 'a probe';
+  return cmdline.replace(/^\S+\s+/, '').slice(0, 50);
+}
+
+/** pid → kind, for naming an ffmpeg's parent. */
+const kindByPid = new Map();
+/** "ffmpeg ← parent's kind: purpose" → CPU seconds. */
+const mediaDetail = new Map();
+
 /** pid:start time → { comm, kind, CPU seconds already counted }. A process that execs another program keeps its pid (bash's last command): its kind follows the program. */
 const seen = new Map();
 const totals = new Map();
@@ -69,11 +85,16 @@ function read() {
         cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
       } catch {}
       // What ran before the command started is not the command's.
-      entry = { comm, kind: kindOf(comm, cmdline), counted: entry?.counted ?? (first ? cpu : 0) };
+      const kind = kindOf(comm, cmdline);
+      const detail =
+        kind === 'ffmpeg' || kind === 'ffprobe' ? `${kind} ← ${kindByPid.get(f[1]) ?? 'other'}: ${mediaPurpose(cmdline)}` : undefined;
+      entry = { comm, kind, detail, counted: entry?.counted ?? (first ? cpu : 0) };
       seen.set(key, entry);
+      kindByPid.set(pid, kind);
     }
     if (cpu > entry.counted) {
       totals.set(entry.kind, (totals.get(entry.kind) ?? 0) + cpu - entry.counted);
+      if (entry.detail) mediaDetail.set(entry.detail, (mediaDetail.get(entry.detail) ?? 0) + cpu - entry.counted);
       entry.counted = cpu;
     }
   }
@@ -93,6 +114,13 @@ child.on('exit', (code, signal) => {
   console.log(`\nCPU by kind of process: ${sum.toFixed(0)} CPU-s over ${wall.toFixed(0)} s of wall time`);
   for (const [kind, v] of rows.filter(([, v]) => v >= 1))
     console.log(`${v.toFixed(0).padStart(7)} s  ${((100 * v) / sum).toFixed(1).padStart(5)} %  ${kind}`);
-  if (out) fs.writeFileSync(out, `${JSON.stringify({ wallSeconds: wall, cpuSeconds: Object.fromEntries(rows) }, null, 1)}\n`);
+  const media = [...mediaDetail].sort((a, b) => b[1] - a[1]);
+  if (media.length > 0) console.log('\nffmpeg and ffprobe, by parent and purpose:');
+  for (const [what, v] of media.filter(([, v]) => v >= 1)) console.log(`${v.toFixed(0).padStart(7)} s  ${what}`);
+  if (out)
+    fs.writeFileSync(
+      out,
+      `${JSON.stringify({ wallSeconds: wall, cpuSeconds: Object.fromEntries(rows), mediaCpuSeconds: Object.fromEntries(media) }, null, 1)}\n`,
+    );
   process.exit(code ?? (signal ? 1 : 0));
 });
