@@ -50,6 +50,26 @@ async function payAndSubmit(m: Awaited<ReturnType<typeof member>>, sats: number)
   return { paymentId: submitted.body.data.paymentId as string, txid };
 }
 
+/**
+ * Waits until the server has recorded what the chain received for the member's payment, as the
+ * member's own API answers it (GET /payments/pending): the chain watcher follows the node every
+ * 0.2 s, but on a loaded machine it recorded the block after the member's page had loaded, and that
+ * page reads the payment once (seen once in the flake finder's rounds under load).
+ */
+async function untilReceived(m: { token: string }, paymentId: string, status: string): Promise<void> {
+  const api = apiClient(server.url);
+  const until = Date.now() + T;
+  for (;;) {
+    const pending = (await api.get('/payments/pending', m.token)).body.data.payments as {
+      paymentId: string;
+      received: { status: string } | null;
+    }[];
+    if (pending.find((p) => p.paymentId === paymentId)?.received?.status === status) return;
+    if (Date.now() > until) throw new Error(`the payment was never recorded as ${status}: ${JSON.stringify(pending)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** The row of the pending payments list for `email` (the member search lists members too). */
 const rowOf = (page: Page, email: string) =>
   page
@@ -90,6 +110,7 @@ describe('chain evidence on the admin dashboard in Chromium', () => {
     const paid = await payAndSubmit(exact, ANNUAL_SATS);
     const [block] = await node.mine(1);
     expect(block).toBeTruthy();
+    await untilReceived(exact, paid.paymentId, 'confirmed');
 
     // The member's page, before any admin: what the network received.
     const memberCtx = await ageVerifiedContext(browser, { viewport: { width: 1280, height: 900 } });
