@@ -101,11 +101,13 @@ async function pgTemplate(admin: pg.Client): Promise<string> {
 }
 
 /**
- * A fresh store: a temp data dir, plus a new PostgreSQL database for 'postgres', already at the
- * current schema (copied from the template above). `empty: true`: a database with no tables at all,
- * for the suites that write an older schema into it themselves.
+ * A fresh, empty store: a temp data dir, plus a new PostgreSQL database for 'postgres'. `template:
+ * true` (what startTestServer asks for): a database already at the current schema, copied from the
+ * template above, for a server that would migrate an empty one first thing anyway. The suites that
+ * make a store themselves get an empty one: a restore target, an older schema written by hand, a
+ * child process that migrates it.
  */
-export async function freshStore(kind: StoreKind, opts: { empty?: boolean } = {}): Promise<FreshStore> {
+export async function freshStore(kind: StoreKind, opts: { template?: boolean } = {}): Promise<FreshStore> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-test-'));
   if (kind === 'sqlite') {
     return { env: { DATA_DIR: dataDir }, dataDir, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
@@ -115,7 +117,7 @@ export async function freshStore(kind: StoreKind, opts: { empty?: boolean } = {}
   const dbName = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   try {
     fileCopy ??= Number((await admin.query('SHOW server_version_num')).rows[0].server_version_num) >= 150000;
-    const from = opts.empty ? '' : ` TEMPLATE ${await pgTemplate(admin)}`;
+    const from = opts.template ? ` TEMPLATE ${await pgTemplate(admin)}` : '';
     await admin.query(`CREATE DATABASE ${dbName}${from}${fileCopy ? ' STRATEGY FILE_COPY' : ''}`);
   } finally {
     await admin.end();
@@ -185,7 +187,7 @@ export async function startTestServer(
     bucket?: FreshBucket;
   } = {},
 ): Promise<TestServer> {
-  const store = opts.store ?? (await freshStore(kind));
+  const store = opts.store ?? (await freshStore(kind, { template: true }));
   const ownBucket = !opts.bucket && opts.media === 's3' ? await freshBucket() : undefined;
   const bucket = opts.bucket ?? ownBucket;
   const clock = opts.clock ?? new TestClock(new Date());

@@ -71,7 +71,7 @@ forEachStore('schema migrations', (kind) => {
   let oldDb: Db | undefined;
 
   beforeEach(async () => {
-    old = await freshStore(kind, { empty: true });
+    old = await freshStore(kind);
     oldDb = openDatabase(testEnv(old.env));
   });
   afterEach(async () => {
