@@ -7,9 +7,8 @@
 // unless TEST_DATABASE_URL / TEST_S3_ENDPOINT are set. Writes artifacts/test-repeat.json.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { pnpm, pnpmRun, run } from './lib.mjs';
+import { nodeCompileCache, pnpm, pnpmRun, run } from './lib.mjs';
 import { startPgCluster } from './pgCluster.mjs';
 import { startRgwCluster } from './rgwCluster.mjs';
 
@@ -92,8 +91,8 @@ async function main() {
   const env = {
     ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
     ...(opts.build ? { API_CHILD: 'dist' } : {}),
-    // As under `npm test` (scripts/test.mjs): Node's code cache, shared by every node process of the rounds.
-    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'members-node-compile-cache'),
+    // As under `npm test`: Node's code cache, shared by every node process of the rounds.
+    NODE_COMPILE_CACHE: nodeCompileCache(),
   };
   let cluster;
   let rgw;

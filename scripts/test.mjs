@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureSystemPackages, installDependencies, pnpm, pnpmRun, requireSupportedNode, run, runAsync } from './lib.mjs';
+import { ensureSystemPackages, installDependencies, nodeCompileCache, pnpm, pnpmRun, requireSupportedNode, run, runAsync } from './lib.mjs';
 import { startPgCluster } from './pgCluster.mjs';
 import { startRgwCluster } from './rgwCluster.mjs';
 
@@ -128,11 +128,7 @@ try {
           ...env,
           ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
           API_CHILD: 'dist',
-          // Node's on-disk code cache for every node process of the run (vitest's workers, the API
-          // and CLI children, the bench scripts): a module compiled once is not compiled again by the
-          // next process that loads it. About 0.1 CPU-s of each CLI start's 0.7 on this machine, and
-          // the suites start several hundred. Keyed by the modules' contents: a stale entry is never used.
-          NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'members-node-compile-cache'),
+          NODE_COMPILE_CACHE: nodeCompileCache(),
           VITEST_TIMELINE_FILE: report.replace(/\.json$/, '-timeline.json'),
         },
       },

@@ -45,24 +45,23 @@ export interface FreshStore {
   cleanup(): Promise<void>;
 }
 
+/** A database's URL on the tests' PostgreSQL server. */
+function databaseUrl(name: string): string {
+  const url = new URL(TEST_DATABASE_URL as string);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /**
- * The PostgreSQL database every fresh store is copied from: an empty store as a server's first start
- * leaves it (the schema migrations applied, every projection's tables created), and nothing else: no
- * event, no key, no checkpoint. Creating a fresh database from it takes a file copy, where migrating
- * each one took about a second of PostgreSQL's CPU on the loaded CI machine, and the suites make
- * hundreds. Named after a hash of the migrations and the projections' schemas, so a changed schema
- * gets a template of its own; built under an advisory lock (the two vitest workers share the
- * server) and renamed into place once complete, so a half-built template is never copied.
+ * The PostgreSQL database the stores startTestServer makes are copied from: an empty store as a
+ * server's first start leaves it (the schema migrations applied, every projection's tables
+ * created), and nothing else: no event, no key, no checkpoint. Creating a database from it takes a
+ * file copy, where migrating each one took about a second of PostgreSQL's CPU on the loaded CI
+ * machine, and the suites make hundreds. Named after a hash of the migrations and the projections'
+ * schemas, so a changed schema gets a template of its own; built under an advisory lock (the two
+ * vitest workers share the server) and renamed into place once complete, so a half-built template
+ * is never copied.
  */
-const templateName = `members_tpl_${createHash('sha256')
-  .update(
-    JSON.stringify([
-      migrations.map((m) => [m.id, m.name, m.postgres]),
-      allProjections().map((p) => [p.name, p.version, p.tables, p.schema]),
-    ]),
-  )
-  .digest('hex')
-  .slice(0, 16)}`;
 let template: Promise<string> | undefined;
 
 /** PostgreSQL 15's file copy (a checkpoint and a copy of the files) instead of WAL-logging every block: 0.2 s instead of 0.4–0.5 s a database. */
@@ -70,6 +69,15 @@ let fileCopy: boolean | undefined;
 
 async function pgTemplate(admin: pg.Client): Promise<string> {
   template ??= (async () => {
+    const templateName = `members_tpl_${createHash('sha256')
+      .update(
+        JSON.stringify([
+          migrations.map((m) => [m.id, m.name, m.postgres]),
+          allProjections().map((p) => [p.name, p.version, p.tables, p.schema]),
+        ]),
+      )
+      .digest('hex')
+      .slice(0, 16)}`;
     await admin.query('SELECT pg_advisory_lock(hashtext($1))', [templateName]);
     try {
       const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [templateName]);
@@ -77,12 +85,10 @@ async function pgTemplate(admin: pg.Client): Promise<string> {
         const building = `${templateName}_building`;
         await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
         await admin.query(`CREATE DATABASE ${building}`);
-        const url = new URL(TEST_DATABASE_URL as string);
-        url.pathname = `/${building}`;
         const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-template-'));
         try {
           const ctx = await createContext(
-            testEnv({ DATA_DIR: dataDir, DATABASE_URL: url.toString() }),
+            testEnv({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl(building) }),
             exampleSiteConfig(),
             allProjections(),
           );
@@ -122,10 +128,8 @@ export async function freshStore(kind: StoreKind, opts: { template?: boolean } =
   } finally {
     await admin.end();
   }
-  const url = new URL(TEST_DATABASE_URL as string);
-  url.pathname = `/${dbName}`;
   return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl(dbName) },
     dataDir,
     async cleanup() {
       fs.rmSync(dataDir, { recursive: true, force: true });
