@@ -67,6 +67,9 @@ class SlowestFirstSequencer extends BaseSequencer {
   }
 }
 
+/** How long a unit test may run before it is called hung (its CPU time under load, not a target). */
+const UNIT_HANG_MS = 60_000;
+
 /** The unit tier: pure code (STYLE.md). */
 const UNIT = ['packages/*/src/**/*.unit.test.{ts,tsx}', 'packages/*/test/**/*.unit.test.{ts,tsx}', 'scripts/**/*.unit.test.ts'];
 
@@ -108,6 +111,10 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...UNIT_OWN_PROCESS],
           environment: 'node',
           pool: 'threads',
+          // A bound that only catches a hang, not vitest's 5 s: the unit files start beside the
+          // slowest integration files, and a test that computes for 1 s alone (the forensic
+          // detector's synthetic frames) took 5.5 s on a loaded machine and timed out.
+          testTimeout: UNIT_HANG_MS,
         },
       },
       {
@@ -116,6 +123,7 @@ export default defineConfig({
           include: UNIT_OWN_PROCESS,
           environment: 'node',
           pool: 'forks',
+          testTimeout: UNIT_HANG_MS,
         },
       },
       {
