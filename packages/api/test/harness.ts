@@ -160,6 +160,9 @@ export function testEnv(extra: Partial<Record<string, string>> = {}): Env {
     // Suites that do not test transcoding leave their uploads queued (no ffmpeg in the background,
     // no Transcode* events appearing in logs they compare); the transcode suites set 1.
     TRANSCODE_CONCURRENCY: '0',
+    // Where a suite transcodes, x264's fastest preset: the ladder's steps are the same, at less than half
+    // veryfast's CPU (1.2 against 2.6 CPU-s for 10 s of 720p; the production default is bench/transcode.ts's to measure).
+    TRANSCODE_PRESET: 'ultrafast',
     ...extra,
   } as NodeJS.ProcessEnv);
 }

@@ -3,15 +3,48 @@
  * tests exercise the real probe, thumbnail and streaming paths. Not used by the server.
  */
 import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { mediaBinaries } from './ffmpeg.js';
 
 const run = promisify(execFile);
 
-async function ffmpegTo(out: string, args: string[]): Promise<string> {
-  if (!fs.existsSync(out)) await run(mediaBinaries().ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', ...args, out]);
+/**
+ * Made clips, shared by every test file of every worker on this machine: named by a hash of the
+ * ffmpeg binary (its path, size and date) and the whole command, so the same arguments always mean
+ * the same bytes. The suite asks for the same few clips in dozens of files; encoding them again in
+ * each was about 50 s of CPU of a run.
+ */
+const CACHE = path.join(os.tmpdir(), `members-test-media-${process.getuid?.() ?? 0}`);
+
+/**
+ * Writes ffmpeg's output for `args` to `out` (unless `out` exists): a copy of the shared clip, made
+ * once. The caller gets a file of its own, which it may move, cut or delete.
+ */
+export async function ffmpegTo(out: string, args: string[]): Promise<string> {
+  if (fs.existsSync(out)) return out;
+  const binary = mediaBinaries().ffmpeg;
+  const stat = fs.statSync(binary);
+  const key = createHash('sha256')
+    .update(JSON.stringify([binary, stat.size, stat.mtimeMs, args, path.extname(out)]))
+    .digest('hex')
+    .slice(0, 32);
+  const cached = path.join(CACHE, `${key}${path.extname(out)}`);
+  if (!fs.existsSync(cached)) {
+    fs.mkdirSync(CACHE, { recursive: true });
+    // Written beside, then renamed into place: another worker never sees half a clip.
+    const partial = path.join(CACHE, `.${key}-${randomBytes(6).toString('hex')}${path.extname(out)}`);
+    try {
+      await run(binary, ['-hide_banner', '-loglevel', 'error', '-y', ...args, partial]);
+      fs.renameSync(partial, cached);
+    } finally {
+      fs.rmSync(partial, { force: true });
+    }
+  }
+  fs.copyFileSync(cached, out);
   return out;
 }
 
