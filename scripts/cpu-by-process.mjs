@@ -101,7 +101,14 @@ function read() {
   first = false;
 }
 
+/** CPU-s the whole machine has spent busy so far (/proc/stat: every state but idle and iowait). */
+function machineBusy() {
+  const ticks = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return (ticks.reduce((a, b) => a + b, 0) - ticks[3] - ticks[4]) / TICKS;
+}
+
 read();
+const busyAtStart = machineBusy();
 const started = Date.now();
 const timer = setInterval(read, 500);
 const child = spawn(cmd, args, { stdio: 'inherit' });
@@ -109,9 +116,15 @@ child.on('exit', (code, signal) => {
   clearInterval(timer);
   read();
   const wall = (Date.now() - started) / 1000;
+  const machine = machineBusy() - busyAtStart;
   const rows = [...totals].sort((a, b) => b[1] - a[1]);
   const sum = rows.reduce((s, [, v]) => s + v, 0);
   console.log(`\nCPU by kind of process: ${sum.toFixed(0)} CPU-s over ${wall.toFixed(0)} s of wall time`);
+  // The difference: processes that lived less than a reading's interval, and the kernel's own work.
+  console.log(
+    `The whole machine: ${machine.toFixed(0)} CPU-s busy, ${(machine / wall).toFixed(2)} cores on average; ` +
+      `${(machine - sum).toFixed(0)} CPU-s not counted above`,
+  );
   for (const [kind, v] of rows.filter(([, v]) => v >= 1))
     console.log(`${v.toFixed(0).padStart(7)} s  ${((100 * v) / sum).toFixed(1).padStart(5)} %  ${kind}`);
   const media = [...mediaDetail].sort((a, b) => b[1] - a[1]);
@@ -120,7 +133,7 @@ child.on('exit', (code, signal) => {
   if (out)
     fs.writeFileSync(
       out,
-      `${JSON.stringify({ wallSeconds: wall, cpuSeconds: Object.fromEntries(rows), mediaCpuSeconds: Object.fromEntries(media) }, null, 1)}\n`,
+      `${JSON.stringify({ wallSeconds: wall, machineCpuSeconds: machine, cpuSeconds: Object.fromEntries(rows), mediaCpuSeconds: Object.fromEntries(media) }, null, 1)}\n`,
     );
   process.exit(code ?? (signal ? 1 : 0));
 });
