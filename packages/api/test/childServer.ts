@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { API_CLI_ARGS, API_MAIN_ARGS } from './apiEntry.js';
-import { TEST_ADMIN, TEST_DATA_KEY_SECRET } from './harness.js';
+import { TEST_ADMIN, TEST_DATA_KEY_SECRET, TEST_TRANSCODE_PRESET } from './harness.js';
 import { EXAMPLE_SITE_CONFIG, productionSiteConfigFile } from './siteConfig.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -35,9 +35,7 @@ export function childEnv(store: Partial<Record<string, string>>): NodeJS.Process
     // No background ffmpeg in the suites that kill and copy servers (uploads stay queued for HLS);
     // transcoding, and its restart after a stop, is proven by transcode/transcode.int.test.ts.
     TRANSCODE_CONCURRENCY: '0',
-    // Where a suite transcodes, x264's fastest preset: the ladder's steps are the same, at less than half
-    // veryfast's CPU (1.2 against 2.6 CPU-s for 10 s of 720p; the production default is bench/transcode.ts's to measure).
-    TRANSCODE_PRESET: 'ultrafast',
+    TRANSCODE_PRESET: TEST_TRANSCODE_PRESET,
   };
   delete env.DATABASE_URL;
   const merged = { ...env, ...store };

@@ -146,6 +146,13 @@ export const TEST_ADMIN = { email: 'admin@example.test', password: 'admin-passwo
 /** The master key of test servers, in-process and child (so a CLI child reads what a test server sealed). */
 export const TEST_DATA_KEY_SECRET = 'test-data-key-test-data-key-test-data-key-0123456789';
 
+/**
+ * x264's preset wherever a suite transcodes, in-process or in a child: the ladder's steps are the same
+ * at less than half veryfast's CPU (1.2 against 2.6 CPU-s for 10 s of 720p); the production default's
+ * cost is bench/transcode.ts's to measure.
+ */
+export const TEST_TRANSCODE_PRESET = 'ultrafast';
+
 export function testEnv(extra: Partial<Record<string, string>> = {}): Env {
   return parseEnv({
     NODE_ENV: 'test',
@@ -160,9 +167,7 @@ export function testEnv(extra: Partial<Record<string, string>> = {}): Env {
     // Suites that do not test transcoding leave their uploads queued (no ffmpeg in the background,
     // no Transcode* events appearing in logs they compare); the transcode suites set 1.
     TRANSCODE_CONCURRENCY: '0',
-    // Where a suite transcodes, x264's fastest preset: the ladder's steps are the same, at less than half
-    // veryfast's CPU (1.2 against 2.6 CPU-s for 10 s of 720p; the production default is bench/transcode.ts's to measure).
-    TRANSCODE_PRESET: 'ultrafast',
+    TRANSCODE_PRESET: TEST_TRANSCODE_PRESET,
     ...extra,
   } as NodeJS.ProcessEnv);
 }

@@ -24,19 +24,20 @@ const CACHE = path.join(os.tmpdir(), `members-test-media-${process.getuid?.() ??
  * Writes ffmpeg's output for `args` to `out` (unless `out` exists): a copy of the shared clip, made
  * once. The caller gets a file of its own, which it may move, cut or delete.
  */
-export async function ffmpegTo(out: string, args: string[]): Promise<string> {
+async function ffmpegTo(out: string, args: string[]): Promise<string> {
   if (fs.existsSync(out)) return out;
   const binary = mediaBinaries().ffmpeg;
   const stat = fs.statSync(binary);
+  const ext = path.extname(out);
   const key = createHash('sha256')
-    .update(JSON.stringify([binary, stat.size, stat.mtimeMs, args, path.extname(out)]))
+    .update(JSON.stringify([binary, stat.size, stat.mtimeMs, args, ext]))
     .digest('hex')
     .slice(0, 32);
-  const cached = path.join(CACHE, `${key}${path.extname(out)}`);
+  const cached = path.join(CACHE, `${key}${ext}`);
   if (!fs.existsSync(cached)) {
     fs.mkdirSync(CACHE, { recursive: true });
     // Written beside, then renamed into place: another worker never sees half a clip.
-    const partial = path.join(CACHE, `.${key}-${randomBytes(6).toString('hex')}${path.extname(out)}`);
+    const partial = path.join(CACHE, `.${key}-${randomBytes(6).toString('hex')}${ext}`);
     try {
       await run(binary, ['-hide_banner', '-loglevel', 'error', '-y', ...args, partial]);
       fs.renameSync(partial, cached);
