@@ -128,6 +128,13 @@ const SYSTEM_NEEDS = [
   // WebKitGTK's H.264 (GStreamer's libav plugin): without it the WebKit journey cannot play the HLS
   // ladder, and only this package brings it (issue 28).
   { pkg: 'gstreamer1.0-libav', present: () => dpkgInstalled('gstreamer1.0-libav') },
+  // The rest of WebKitGTK's media (libwebkit2gtk's Recommends: the install below takes none).
+  { pkg: 'gstreamer1.0-plugins-bad', present: () => dpkgInstalled('gstreamer1.0-plugins-bad') },
+  { pkg: 'gstreamer1.0-gl', present: () => dpkgInstalled('gstreamer1.0-gl') },
+  // The fonts the README's screenshots were taken with (docs-screenshots.e2e compares pixels).
+  { pkg: 'fonts-urw-base35', present: () => dpkgInstalled('fonts-urw-base35') },
+  { pkg: 'fonts-noto-mono', present: () => dpkgInstalled('fonts-noto-mono') },
+  { pkg: 'fonts-droid-fallback', present: () => dpkgInstalled('fonts-droid-fallback') },
   // `systemd-analyze verify` on deploy/members-api@.service (packages/api/src/deploySystemd.int.test.ts).
   { pkg: 'systemd', present: () => fs.existsSync('/usr/bin/systemd-analyze') },
   // The mail suite reads messages back with Python's strict e-mail parser (mail/lineEnds.int.test.ts).
@@ -156,5 +163,6 @@ export function ensureSystemPackages(extra = []) {
   }
   console.log(`Installing system packages: ${missing.join(', ')}`);
   must('apt-get', ['update', '-qq']);
-  must('apt-get', ['install', '-y', '-qq', ...missing], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
+  // Only what is named (SYSTEM_NEEDS lists the Recommends the suites use), as .ci/run does.
+  must('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
 }
