@@ -150,6 +150,37 @@ function dpkgInstalled(pkg) {
 /** The benchmarks' extra needs beyond the tests' (none today: wrk, nginx, ffmpeg, PostgreSQL and Ceph RGW, which the media-tier benches start, are the tests' needs too). */
 export const BENCH_NEEDS = [];
 
+/**
+ * The Debian packages, when .ci/run installs them in the background while `npm test` installs and
+ * builds: SYSTEM_PACKAGES_PENDING names the file its job writes apt-get's exit status to (its output
+ * beside it, `.log`), SYSTEM_PACKAGES_JOB the job's pid. Waits for the job, prints its last line (or
+ * its whole output if it failed), then checks like ensureSystemPackages, which installs whatever is
+ * still missing. Without the variables, ensureSystemPackages alone.
+ */
+export async function systemPackagesInstalled(extra = []) {
+  const pending = process.env.SYSTEM_PACKAGES_PENDING;
+  if (pending) {
+    const job = Number(process.env.SYSTEM_PACKAGES_JOB);
+    const alive = () => {
+      try {
+        process.kill(job, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const since = Date.now();
+    // The job writes its status (renamed into place) as its last act: gone without one, it was killed.
+    while (!fs.existsSync(pending) && (!job || alive())) await new Promise((resolve) => setTimeout(resolve, 250));
+    const status = fs.existsSync(pending) ? fs.readFileSync(pending, 'utf8').trim() : 'none (the job ended without one)';
+    const log = fs.existsSync(`${pending}.log`) ? fs.readFileSync(`${pending}.log`, 'utf8').trim() : '';
+    const waited = `${((Date.now() - since) / 1000).toFixed(0)} s waited for it here`;
+    if (status === '0') console.log(`System packages: ${log.split('\n').at(-1)} (${waited})`);
+    else console.error(`System packages: the background install failed, status ${status} (${waited}):\n${log}`);
+  }
+  ensureSystemPackages(extra);
+}
+
 /** Installs missing Debian packages the tests need (SYSTEM_NEEDS above; .ci/run installs the same list), plus `extra`. */
 export function ensureSystemPackages(extra = []) {
   const missing = [...SYSTEM_NEEDS, ...extra].filter((n) => !n.present()).map((n) => n.pkg);

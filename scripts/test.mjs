@@ -5,7 +5,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureSystemPackages, installDependencies, nodeCompileCache, pnpm, pnpmRun, requireSupportedNode, run, runAsync } from './lib.mjs';
+import {
+  installDependencies,
+  nodeCompileCache,
+  pnpm,
+  pnpmRun,
+  requireSupportedNode,
+  run,
+  runAsync,
+  systemPackagesInstalled,
+} from './lib.mjs';
 import { startPgCluster } from './pgCluster.mjs';
 import { startRgwCluster } from './rgwCluster.mjs';
 
@@ -14,7 +23,9 @@ process.chdir(root);
 const extraArgs = process.argv.slice(2);
 
 requireSupportedNode();
-ensureSystemPackages();
+// Installed first, unless .ci/run installs them in the background meanwhile (systemPackagesInstalled):
+// the npm packages, the build, lint and typecheck need none of them; PostgreSQL and Ceph do.
+if (!process.env.SYSTEM_PACKAGES_PENDING) await systemPackagesInstalled();
 installDependencies();
 pnpmRun(['build']);
 
@@ -24,6 +35,7 @@ pnpmRun(['build']);
  * (Ceph's monitor, then its OSD, then the gateway), the checks use the CPU.
  */
 async function startServices() {
+  if (process.env.SYSTEM_PACKAGES_PENDING) await systemPackagesInstalled();
   const env = {};
   const stops = [];
   const stopAll = () => {
