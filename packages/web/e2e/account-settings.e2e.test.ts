@@ -142,8 +142,36 @@ describe('account settings in Chromium', () => {
     const mail = (await mailsTo(server, newEmail)).find((m) => m.key.startsWith('email-change:'));
     const link = /(http:\/\/\S+\/auth\/confirm-email\?token=\S+)/.exec(mail?.text_body ?? '')?.[1];
     expect(link).toBeTruthy();
+    // The race the flake finder found on a loaded machine: the page load's own profile check
+    // (useProfileSync), answered by the server before the change and delivered after it, put the old
+    // address back into the signed-in browser. Forced here: the confirmation goes to the server once
+    // the profile check has been answered, and that answer reaches the page after the confirmation's.
+    let profileAnswered = () => {};
+    const answered = new Promise<void>((resolve) => {
+      profileAnswered = resolve;
+    });
+    let confirmationDelivered = () => {};
+    const delivered = new Promise<void>((resolve) => {
+      confirmationDelivered = resolve;
+    });
+    let held = false;
+    await page.route('**/api/users/profile', async (route) => {
+      if (held || route.request().method() !== 'GET') return route.continue();
+      held = true;
+      const response = await route.fetch();
+      profileAnswered();
+      await delivered;
+      await route.fulfill({ response });
+    });
+    await page.route('**/api/auth/email-change/confirm', async (route) => {
+      await answered;
+      await route.fulfill({ response: await route.fetch() });
+      confirmationDelivered();
+    });
     await page.goto(link as string);
     await see(page, `Your email address is now ${newEmail}.`);
+    expect(held).toBe(true);
+    await page.unrouteAll({ behavior: 'wait' });
     await screenshot(page, '71-email-confirmed');
     await page.getByRole('link', { name: 'Back to Account settings' }).click();
     await page.waitForURL(`${base}/account`, { timeout: T });

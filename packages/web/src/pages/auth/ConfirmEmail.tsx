@@ -3,7 +3,7 @@
  * it completes the change (no sign-in needed: the link is the proof, and it may open on another device).
  */
 import { Alert, Spinner } from '@members/ui';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { api, session } from '../../app/api';
 import { identityKeys } from '../../app/queries';
@@ -13,13 +13,18 @@ export default function ConfirmEmail() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const { loggedIn } = useSession();
+  const qc = useQueryClient();
   const q = useQuery({
     queryKey: identityKeys.confirmEmailChange(token),
     queryFn: async () => {
       const done = await api.confirmEmailChange(token);
-      // Keep the signed-in browser's stored user in step with the new address.
+      // This page load's own profile check (useProfileSync) may have been answered before the change
+      // and arrive after it: merged into the stored user, it would bring the old address back. It is
+      // cancelled, and asked again once the stored user holds the new address.
+      await qc.cancelQueries({ queryKey: identityKeys.profile });
       const user = session.get().user;
       if (user) session.setUser({ ...user, email: done.email });
+      void qc.invalidateQueries({ queryKey: identityKeys.profile });
       return done;
     },
     enabled: Boolean(token),
