@@ -6,13 +6,26 @@ import { isAdmin } from '@members/ui/format';
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { api, session } from './api';
-import { queries } from './queries';
+import { identityKeys, queries } from './queries';
 import { useSite } from './site';
 
 export function useSession(): SessionState & { loggedIn: boolean; approved: boolean; admin: boolean } {
   const state = useSyncExternalStore(session.subscribe, session.get, session.get);
   const site = useSite();
   return { ...state, loggedIn: Boolean(state.token), approved: isApproved(state.user), admin: isAdmin(state.user, site.adminEmail) };
+}
+
+/**
+ * Stores a change the server has just made to the signed-in user (an e-mail confirmed, a name saved,
+ * an approval seen). A profile check in flight was answered before the change, and merged by
+ * useProfileSync after it would bring the old values back: it is cancelled, and asked again once
+ * the stored user holds the new ones.
+ */
+export async function storeUserChange(queryClient: QueryClient, change: (user: User) => User): Promise<void> {
+  await queryClient.cancelQueries({ queryKey: identityKeys.profile });
+  const user = session.get().user;
+  if (user) session.setUser(change(user));
+  void queryClient.invalidateQueries({ queryKey: identityKeys.profile });
 }
 
 /** Ends the session on the server (best effort) and in the browser. */

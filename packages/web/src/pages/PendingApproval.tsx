@@ -4,9 +4,8 @@ import { formatDate, postLoginPath, REJECTED_MEMBER_PATH } from '@members/ui/for
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
-import { session } from '../app/api';
 import { queries } from '../app/queries';
-import { signOut, useSession } from '../app/session';
+import { signOut, storeUserChange, useSession } from '../app/session';
 import { useSite } from '../app/site';
 
 export default function PendingApproval() {
@@ -22,8 +21,8 @@ export default function PendingApproval() {
 
   useEffect(() => {
     if (status.data?.approved && user)
-      session.setUser({ ...user, approved: true, status: user.status === 'pending' ? 'approved' : user.status });
-  }, [status.data, user]);
+      void storeUserChange(qc, (u) => ({ ...u, approved: true, status: u.status === 'pending' ? 'approved' : u.status }));
+  }, [status.data, user, qc]);
 
   if (!loggedIn || !user) return <Navigate to="/login" replace />;
   if (approved) return <Navigate to={postLoginPath(user, site.adminEmail)} replace />;

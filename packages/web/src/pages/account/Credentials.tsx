@@ -2,8 +2,9 @@
 import { Button, FormField, PasswordField } from '@members/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, session } from '../../app/api';
+import { api } from '../../app/api';
 import { identityKeys } from '../../app/queries';
+import { storeUserChange } from '../../app/session';
 import { errorText, type Notice, NoticeLine, Section } from './accountParts';
 
 export function ChangePassword() {
@@ -125,11 +126,11 @@ export function ChangeName({ firstName, lastName }: { firstName: string; lastNam
   const [first, setFirst] = useState(firstName);
   const [last, setLast] = useState(lastName);
   const [notice, setNotice] = useState<Notice>(null);
+  const qc = useQueryClient();
   const save = useMutation({
     mutationFn: () => api.updateProfile({ firstName: first.trim(), lastName: last.trim() }),
-    onSuccess: () => {
-      const user = session.get().user;
-      if (user) session.setUser({ ...user, firstName: first.trim(), lastName: last.trim() });
+    onSuccess: async () => {
+      await storeUserChange(qc, (user) => ({ ...user, firstName: first.trim(), lastName: last.trim() }));
       setNotice({ tone: 'success', text: 'Your name has been saved.' });
     },
     onError: (err) => setNotice({ tone: 'error', text: errorText(err, 'Could not save your name') }),

@@ -5,9 +5,9 @@
 import { Alert, Spinner } from '@members/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
-import { api, session } from '../../app/api';
+import { api } from '../../app/api';
 import { identityKeys } from '../../app/queries';
-import { useSession } from '../../app/session';
+import { storeUserChange, useSession } from '../../app/session';
 
 export default function ConfirmEmail() {
   const [params] = useSearchParams();
@@ -18,13 +18,9 @@ export default function ConfirmEmail() {
     queryKey: identityKeys.confirmEmailChange(token),
     queryFn: async () => {
       const done = await api.confirmEmailChange(token);
-      // This page load's own profile check (useProfileSync) may have been answered before the change
-      // and arrive after it: merged into the stored user, it would bring the old address back. It is
-      // cancelled, and asked again once the stored user holds the new address.
-      await qc.cancelQueries({ queryKey: identityKeys.profile });
-      const user = session.get().user;
-      if (user) session.setUser({ ...user, email: done.email });
-      void qc.invalidateQueries({ queryKey: identityKeys.profile });
+      // Keep the signed-in browser's stored user in step with the new address (this page load's own
+      // profile check, answered before the change, must not bring the old one back).
+      await storeUserChange(qc, (user) => ({ ...user, email: done.email }));
       return done;
     },
     enabled: Boolean(token),
