@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  ensureSystemPackages,
   installDependencies,
   nodeCompileCache,
   pnpm,
@@ -23,9 +24,9 @@ process.chdir(root);
 const extraArgs = process.argv.slice(2);
 
 requireSupportedNode();
-// Installed first, unless .ci/run installs them in the background meanwhile (systemPackagesInstalled):
-// the npm packages, the build, lint and typecheck need none of them; PostgreSQL and Ceph do.
-if (!process.env.SYSTEM_PACKAGES_PENDING) await systemPackagesInstalled();
+// Installed first, unless .ci/run installs them in the background meanwhile (startServices waits for
+// them): the npm packages, the build, lint and typecheck need none of them; PostgreSQL and Ceph do.
+if (!process.env.SYSTEM_PACKAGES_PENDING) ensureSystemPackages();
 installDependencies();
 pnpmRun(['build']);
 

@@ -19,10 +19,12 @@ export default function PendingApproval() {
     refetchInterval: 30_000,
   });
 
+  // Once, when the check first sees the approval: the stored user then counts as approved, and each
+  // store cancels and repeats the profile check (storeUserChange).
+  const seenApproved = Boolean(status.data?.approved) && Boolean(user) && !approved;
   useEffect(() => {
-    if (status.data?.approved && user)
-      void storeUserChange(qc, (u) => ({ ...u, approved: true, status: u.status === 'pending' ? 'approved' : u.status }));
-  }, [status.data, user, qc]);
+    if (seenApproved) void storeUserChange(qc, (u) => ({ ...u, approved: true, status: u.status === 'pending' ? 'approved' : u.status }));
+  }, [seenApproved, qc]);
 
   if (!loggedIn || !user) return <Navigate to="/login" replace />;
   if (approved) return <Navigate to={postLoginPath(user, site.adminEmail)} replace />;
