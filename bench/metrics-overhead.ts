@@ -91,6 +91,8 @@ const env = parseEnv({
   TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
   DATA_KEY_SECRET: 'bench-data-key-bench-data-key-bench-data-key-0123',
   METRICS_PORT: '0',
+  // The list needs catalog rows, not HLS ladders: twelve transcodes would run beside wrk and skew it.
+  TRANSCODE_IN_SERVER: 'false',
 } as NodeJS.ProcessEnv);
 const server = await startServer(env, loadSiteConfig().config, modules, { logger: pino({ level: 'silent' }) });
 try {
@@ -103,6 +105,8 @@ try {
     const r = await ingestVideoFile(server.ctx, { filePath: copy, title: `Clip ${i}`, accessLevel: 'free', actorId: admin.id });
     if (!r.ok) throw new Error(r.error.message);
   }
+  const listed = (await (await fetch(`${server.url}/api/videos?limit=50`)).json()) as { data?: { videos?: unknown[] } };
+  if (listed.data?.videos?.length !== 12) throw new Error(`the catalog lists ${listed.data?.videos?.length} videos, not 12`);
   const lists: number[] = [];
   for (let r = 0; r < ROUNDS; r++) lists.push(await wrk(`${server.url}/api/videos`));
   const list = median(lists);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +8,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractThumbnail, mediaBinaries, probeVideo } from './ffmpeg';
 import { imageTypeOfFile } from './imageType';
 import { makeFakeVideo, makeImage, makeMp4, makeMpegTs, makeWebm } from './media.testkit';
+
+/** A JPEG's size, as ffprobe reads it. */
+function jpegSize(file: string): { width: number; height: number } {
+  const out = execFileSync(mediaBinaries().ffprobe, ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'json', file], { encoding: 'utf8' });
+  const { width, height } = JSON.parse(out).streams[0];
+  return { width, height };
+}
+
+/** The colour of an image's centre pixel, decoded by ffmpeg. */
+function centrePixel(file: string): { r: number; g: number; b: number } {
+  const { width, height } = jpegSize(file);
+  const raw = execFileSync(mediaBinaries().ffmpeg, [
+    ...['-v', 'error', '-i', file, '-vf', `format=rgb24,crop=2:2:${Math.floor(width / 2)}:${Math.floor(height / 2)}`],
+    ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+  ]);
+  return { r: raw[0] ?? -1, g: raw[1] ?? -1, b: raw[2] ?? -1 };
+}
 
 let dir: string;
 beforeAll(() => {
@@ -75,6 +93,24 @@ describe('ffmpeg/ffprobe', () => {
     const out = path.join(dir, 'thumb.jpg');
     await extractThumbnail(await makeMp4(dir, 3), 0.3, out);
     expect(await imageTypeOfFile(out)).toEqual({ mimeType: 'image/jpeg', extension: 'jpg' });
+    expect(jpegSize(out)).toEqual({ width: 160, height: 120 }); // a small source keeps its size
+  });
+
+  it('takes the frame at the asked time, at most 640 px wide', async () => {
+    // Two seconds of 1280×720: red for the first second, blue after it.
+    const wide = path.join(dir, 'wide.mp4');
+    execFileSync(mediaBinaries().ffmpeg, [
+      ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:size=1280x720:rate=10:duration=1'],
+      ...['-f', 'lavfi', '-i', 'color=c=blue:size=1280x720:rate=10:duration=1'],
+      ...['-filter_complex', '[0:v][1:v]concat=n=2:v=1[v]', '-map', '[v]', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', wide],
+    ]);
+    const early = path.join(dir, 'early.jpg');
+    const late = path.join(dir, 'late.jpg');
+    await extractThumbnail(wide, 0.2, early);
+    await extractThumbnail(wide, 1.5, late);
+    expect(jpegSize(early)).toEqual({ width: 640, height: 360 });
+    expect(centrePixel(early)).toMatchObject({ r: expect.toSatisfy((r: number) => r > 200), b: expect.toSatisfy((b: number) => b < 60) });
+    expect(centrePixel(late)).toMatchObject({ r: expect.toSatisfy((r: number) => r < 60), b: expect.toSatisfy((b: number) => b > 200) });
   });
 
   it('recognises real images by their bytes', async () => {

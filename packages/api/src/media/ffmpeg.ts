@@ -1,8 +1,9 @@
 /**
- * ffmpeg/ffprobe through fluent-ffmpeg: probe a file by its bytes and extract a thumbnail frame.
+ * ffprobe through fluent-ffmpeg (probe a file by its bytes) and ffmpeg (extract a thumbnail frame).
  * Binaries, in order: FFMPEG_PATH/FFPROBE_PATH, Debian's /usr/bin (VP9/Opus, what `.ci/run`
  * installs), then the static builds shipped inside @ffmpeg-installer/@ffprobe-installer.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import ffmpeg from 'fluent-ffmpeg';
@@ -103,18 +104,23 @@ export function probeVideo(filePath: string): Promise<ProbeResult> {
 
 /**
  * Writes one JPEG frame taken at `atSeconds` (at most 640 px wide) to `outPath`.
+ * ffmpeg is run directly, not through fluent-ffmpeg: its `run()` first asks ffmpeg for every format
+ * and encoder it has (`ffmpeg -formats`, `ffmpeg -encoders`, two more processes in each API process
+ * before its first thumbnail) to check names this fixed command does not use.
  * @example await extractThumbnail(video, probe.durationSeconds * 0.1, '/data/.../thumbnail.jpg')
  */
 export function extractThumbnail(videoPath: string, atSeconds: number, outPath: string): Promise<void> {
-  mediaBinaries();
+  const { ffmpeg: binary } = mediaBinaries();
+  const args = [
+    ...['-hide_banner', '-loglevel', 'error', '-nostdin'],
+    ...UPLOADED_VIDEO_INPUT,
+    ...['-ss', Math.max(0, atSeconds).toFixed(3), '-i', videoPath],
+    ...['-frames:v', '1', '-vf', 'scale=min(640\\,iw):-2', '-q:v', '4', '-f', 'image2', '-y', outPath],
+  ];
   return new Promise((resolve, reject) => {
-    ffmpeg(videoPath)
-      .inputOptions(UPLOADED_VIDEO_INPUT)
-      .seekInput(Math.max(0, atSeconds).toFixed(3))
-      .outputOptions(['-frames:v 1', '-vf scale=min(640\\,iw):-2', '-q:v 4', '-f image2', '-y'])
-      .output(outPath)
-      .on('error', (err: Error) => reject(err))
-      .on('end', () => resolve())
-      .run();
+    execFile(binary, args, { maxBuffer: 1024 * 1024 }, (err, _stdout, stderr) => {
+      if (err) reject(new Error(`ffmpeg could not take a thumbnail: ${String(stderr).trim() || err.message}`));
+      else resolve();
+    });
   });
 }
