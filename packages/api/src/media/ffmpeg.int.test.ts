@@ -11,7 +11,9 @@ import { makeFakeVideo, makeImage, makeMp4, makeMpegTs, makeWebm } from './media
 
 /** A JPEG's size, as ffprobe reads it. */
 function jpegSize(file: string): { width: number; height: number } {
-  const out = execFileSync(mediaBinaries().ffprobe, ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'json', file], { encoding: 'utf8' });
+  const out = execFileSync(mediaBinaries().ffprobe, ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'json', file], {
+    encoding: 'utf8',
+  });
   const { width, height } = JSON.parse(out).streams[0];
   return { width, height };
 }
