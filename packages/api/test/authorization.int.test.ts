@@ -16,6 +16,7 @@
  * does a table entry for a route that is no longer mounted. Every refused cell must leave the event
  * log's head where it was.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -34,6 +35,7 @@ import { totpCode } from '../src/identity/totp.js';
 import { makeMp4 } from '../src/media/media.testkit.js';
 import { signHlsGrant, signKeyToken } from '../src/streaming/hlsSignature.js';
 import { type StreamFile, signStreamPath } from '../src/streaming/streamSignature.js';
+import { createRunnerToken } from '../src/transcode/runnerTokens.js';
 import { transcodeForTest } from '../src/transcode/transcode.testkit.js';
 import { apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from './harness.js';
 import { mountedApiRoutes } from './routeList.js';
@@ -744,6 +746,21 @@ const MATRIX: Record<string, Cell> = {
   },
 
   'GET /api/admin/runners': { expect: adminOnly(200) },
+  'POST /api/admin/runners/tokens': {
+    expect: adminOnly(201),
+    note: 'a new name for each cell',
+    prepare: async () => ({ method: 'POST', path: '/api/admin/runners/tokens', ...json({ name: `matrix-${randomUUID().slice(0, 8)}` }) }),
+  },
+  'DELETE /api/admin/runners/tokens/:name': {
+    expect: adminOnly(200),
+    note: 'a live token made for each cell',
+    prepare: async (_p, fx) => {
+      const name = `matrix-${randomUUID().slice(0, 8)}`;
+      const made = await createRunnerToken(fx.server.ctx.db, name, new Date().toISOString());
+      if (!made.ok) throw new Error(made.error);
+      return { method: 'DELETE', path: `/api/admin/runners/tokens/${name}` };
+    },
+  },
 
   // The runner API (transcode/runnerApi.routes.ts): a runner token only. No member's or admin's token
   // opens it, valid or not (remoteRunner.int.test.ts: a runner token opens these and nothing else).

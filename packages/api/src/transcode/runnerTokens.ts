@@ -25,21 +25,30 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('hex
 /** Whether a bearer token has the runner tokens' shape (a member's access token never has). */
 export const looksLikeRunnerToken = (token: string) => token.startsWith(PREFIX);
 
-export type CreateResult = { ok: true; token: string } | { ok: false; error: string };
+export type CreateResult = { ok: true; token: string } | { ok: false; reason: 'invalid_name' | 'name_taken'; error: string };
 
-/** Makes a token named `name` (a revoked one of that name is replaced); the token is returned once, never stored. */
+/**
+ * Makes a token named `name` (a revoked one of that name is replaced); the token is returned once, never stored.
+ * Two makers of one name at once: one gets the token, the other `name_taken` (the insert is conditional).
+ */
 export async function createRunnerToken(db: Queryable, name: string, at: string): Promise<CreateResult> {
   if (!RUNNER_TOKEN_NAME.test(name))
     return {
       ok: false,
+      reason: 'invalid_name',
       error: `Invalid token name "${name}": letters, digits, ".", "_" and "-", at most 63, starting with a letter or digit`,
     };
+  const taken = { ok: false, reason: 'name_taken', error: `A runner token named "${name}" exists already (revoke it first)` } as const;
   const existing = await db.get<RunnerTokenRow>('SELECT name, revoked_at FROM runner_tokens WHERE name = ?', [name]);
-  if (existing && !existing.revoked_at) return { ok: false, error: `A runner token named "${name}" exists already (revoke it first)` };
+  if (existing && !existing.revoked_at) return taken;
   const token = `${PREFIX}${randomBytes(32).toString('base64url')}`;
-  if (existing) await db.run('DELETE FROM runner_tokens WHERE name = ?', [name]);
-  await db.run('INSERT INTO runner_tokens (name, token_hash, created_at) VALUES (?, ?, ?)', [name, hashOf(token), at]);
-  return { ok: true, token };
+  if (existing) await db.run('DELETE FROM runner_tokens WHERE name = ? AND revoked_at IS NOT NULL', [name]);
+  const inserted = await db.run('INSERT INTO runner_tokens (name, token_hash, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
+    name,
+    hashOf(token),
+    at,
+  ]);
+  return inserted.changes === 1 ? { ok: true, token } : taken;
 }
 
 /** Revokes the token named `name`; false when there is no such live token. */

@@ -114,6 +114,8 @@ export const ERROR_CODES = {
   'runner.invalid_ladder': { status: 400, meaning: 'The files a runner names or completes are not a valid HLS ladder' },
   'runner.file_link_invalid': { status: 403, meaning: 'A runner file URL whose signature does not match' },
   'runner.file_link_expired': { status: 403, meaning: 'A runner file URL past its expiry' },
+  'runner.token_name_taken': { status: 409, meaning: 'A live runner token has that name already: revoke it first, or choose another' },
+  'runner.token_not_found': { status: 404, meaning: 'No live runner token has that name (never made, or revoked already)' },
   'runner.file_not_found': {
     status: 404,
     meaning: 'No such runner file: the original is gone, or the store takes uploads through presigned URLs',

@@ -120,3 +120,18 @@ export const adminRunnersSchema = z.object({
   ),
   runners: z.array(runnerStatusSchema),
 });
+
+/** `POST /api/admin/runners/tokens`: the name a new runner token goes by (as `pnpm cli runners token create NAME`). */
+export const runnerTokenCreateSchema = z.object({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'letters, digits, ".", "_" and "-", at most 63, starting with a letter or digit'),
+});
+
+/** The new token, shown once: only its hash is stored. */
+export const runnerTokenCreatedSchema = z.object({ name: z.string(), token: z.string() });
+
+export const runnerTokenParamsSchema = runnerTokenCreateSchema;
+
+/** `DELETE /api/admin/runners/tokens/{name}`: when it was revoked (its runners stop at their next call). */
+export const runnerTokenRevokedSchema = z.object({ name: z.string(), revokedAt: z.string() });
