@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS, renderNginxConf } from '../../../deploy/render-nginx.mjs';
+import { transcodeRunner } from './cli/transcodeRunner.js';
 import { fillDevDefaults } from './config/devDefaults.js';
 import { checkMailTransport, envSchema, parseEnv } from './config/env.js';
 import {
@@ -64,19 +65,22 @@ for (const [shape, files] of Object.entries(SHAPES)) {
       const services = fromApiImage(model);
       expect(services.map(([name]) => name)).toEqual(shape === 's3' ? ['api-a', 'api-b', 'runner'] : ['api-a', 'api-b']);
       for (const [name, s] of services) {
+        if (name === 'runner') continue; // a token runner reads no server variable (below)
         for (const key of Object.keys(s.environment ?? {}))
           expect({ name, key, known: known.has(key) }).toEqual({ name, key, known: true });
         const env = parseEnv({ ...API_IMAGE, ...s.environment });
         expect(env.NODE_ENV).toBe('production');
         // Production refuses to start without its secrets (config/devDefaults.ts), and the API without a mail server.
         expect(() => fillDevDefaults(env, { inProduction: 'throw' })).not.toThrow();
-        if (name !== 'runner') expect(() => checkMailTransport(env)).not.toThrow();
+        expect(() => checkMailTransport(env)).not.toThrow();
       }
     });
 
     it('gives every process the same database, secrets and media store', () => {
       const shared = ['DATABASE_URL', 'TOKEN_SECRET', 'MFA_KEY_SECRET', 'DATA_KEY_SECRET', 'MEDIA_STORE', 'AWS_ENDPOINT_URL_S3'];
-      const values = fromApiImage(model).map(([, s]) => shared.map((k) => s.environment?.[k]));
+      const values = fromApiImage(model)
+        .filter(([name]) => name !== 'runner')
+        .map(([, s]) => shared.map((k) => s.environment?.[k]));
       for (const v of values) expect(v).toEqual(values[0]);
       for (const name of ['api-a', 'api-b']) {
         const env = parseEnv({ ...API_IMAGE, ...model.services[name]?.environment });
@@ -103,9 +107,9 @@ for (const [shape, files] of Object.entries(SHAPES)) {
       });
 
     if (shape === 's3')
-      it('shares no disk: media in the bucket, transcoding in runners that scale, nginx fetching from the store', () => {
+      it('shares no disk: media in the bucket, transcoding in token runners that scale, nginx fetching from the store', async () => {
         const services = fromApiImage(model);
-        for (const [name, s] of services) {
+        for (const [name, s] of services.filter(([n]) => n !== 'runner')) {
           const env = parseEnv({ ...API_IMAGE, ...s.environment });
           expect({ name, store: env.MEDIA_STORE, inServer: env.TRANSCODE_IN_SERVER }).toEqual({
             name,
@@ -125,7 +129,22 @@ for (const [shape, files] of Object.entries(SHAPES)) {
         expect(model.services.nginx?.volumes).toEqual(['./nginx.compose.s3.conf:/etc/nginx/conf.d/default.conf:ro']);
         // `docker compose up --scale runner=3`: no fixed name or host port, an anonymous scratch volume per replica.
         const runner = model.services.runner as Service;
-        expect(runner.command).toEqual(['node', 'packages/api/dist/cli.js', 'transcode-runner']);
+        // A least-privilege HTTP client: the runner token is its whole environment — no database, no
+        // secret, no store credential, nothing of the site's configuration.
+        expect(runner.environment).toEqual({ RUNNER_TOKEN: OPERATOR.RUNNER_TOKEN });
+        expect(runner.command).toEqual([
+          ...['node', 'packages/api/dist/cli.js', 'transcode-runner', '--server', OPERATOR.PUBLIC_URL],
+          ...['--concurrency', OPERATOR.TRANSCODE_CONCURRENCY, '--scratch', `${API_IMAGE.DATA_DIR}/scratch`],
+        ]);
+        // `--server` starts the token runner without building the site's context; before the operator
+        // has put a token in deploy/.env it says so and exits 2 (restarted until there is one).
+        const saved = process.env.RUNNER_TOKEN;
+        delete process.env.RUNNER_TOKEN;
+        try {
+          expect(await transcodeRunner.runBare?.(runner.command?.slice(3) ?? [])).toBe(2);
+        } finally {
+          if (saved !== undefined) process.env.RUNNER_TOKEN = saved;
+        }
         expect([runner.container_name, runner.ports, runner.volumes]).toEqual([undefined, undefined, [API_IMAGE.DATA_DIR]]);
         expect(runner.environment?.INSTANCE_ID).toBeUndefined();
         expect(fs.readFileSync(path.join(DEPLOY, '../packages/api/src/cli/commands.ts'), 'utf8')).toContain(

@@ -49,6 +49,8 @@ import type {
   registrationAnswerSchema,
   registrationRequestSchema,
   rejectedPaymentAnswerSchema,
+  runnerTokenCreatedSchema,
+  runnerTokenRevokedSchema,
   secondFactorEnrolmentSchema,
   secondFactorStatusSchema,
   sessionSchema,
@@ -152,6 +154,10 @@ export type Subscription = z.infer<typeof subscriptionSchema>;
 export type AdminStats = z.infer<typeof adminStatsSchema>;
 /** GET /admin/runners: the transcode runner tokens and the runners heard from. */
 export type AdminRunners = z.infer<typeof adminRunnersSchema>;
+/** POST /admin/runners/tokens: the new token, shown once. */
+export type RunnerTokenCreated = z.infer<typeof runnerTokenCreatedSchema>;
+/** DELETE /admin/runners/tokens/{name}. */
+export type RunnerTokenRevoked = z.infer<typeof runnerTokenRevokedSchema>;
 export type PendingPayment = z.infer<typeof pendingPaymentSchema>;
 /** GET /payments/pending: one of the member's own payments waiting for an admin. */
 export type MemberPendingPayment = z.infer<typeof memberPendingPaymentSchema>;

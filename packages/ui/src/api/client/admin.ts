@@ -19,6 +19,8 @@ import type {
   PendingPaymentsAnswer,
   PendingUser,
   RejectedPayment,
+  RunnerTokenCreated,
+  RunnerTokenRevoked,
   UserDecision,
   VerifiedPayment,
   VideoQuery,
@@ -50,6 +52,12 @@ export function adminCalls({ get, post, request }: Calls) {
     adminStats: () => get<AdminStats>('/admin/stats'),
     /** The transcode runner tokens (last contact, revoked) and the runners heard from in the last 15 minutes. */
     adminRunners: () => get<AdminRunners>('/admin/runners', { fallbackError: 'Failed to load the transcode runners' }),
+    createRunnerToken: (name: string) =>
+      post<RunnerTokenCreated>('/admin/runners/tokens', { name }, { fallbackError: 'Failed to make the runner token' }),
+    revokeRunnerToken: (name: string) =>
+      request<RunnerTokenRevoked>('DELETE', `/admin/runners/tokens/${encodeURIComponent(name)}`, {
+        fallbackError: 'Failed to revoke the runner token',
+      }),
     /** The first page of the approval queue (oldest first); `pendingUsersPage` pages on. */
     pendingUsers: async (): Promise<PendingUser[]> => (await get<{ users: PendingUser[] }>('/admin/users/pending')).users,
     /** One keyset page of the approval queue: pass the previous page's `nextCursor` as `after`. */
