@@ -2,7 +2,9 @@
  * The admin's Video Library and payment rejection in Chromium against the real server: a video
  * uploaded through the API is listed, unpublished (gone from GET /api/videos), republished, moved to
  * another access level and deleted after the confirmation dialog; an upload through the form shows
- * up in the library; a submitted payment is rejected with a reason and leaves the pending list.
+ * up in the library; a submitted payment is rejected with a reason and leaves the pending list; a
+ * runner token is made on the runners screen (shown once, with its command), opens the runner API,
+ * and is revoked after the confirmation dialog.
  */
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -149,6 +151,49 @@ describe('admin video library and payment rejection in Chromium', () => {
 
     const pending = await apiClient(base).get('/admin/pending-payments', await adminToken());
     expect(pending.body.data.payments.map((p: { userEmail: string }) => p.userEmail)).not.toContain(member.email);
+    await ctx.close();
+  });
+
+  it('makes a runner token shown once with its command, which opens the runner API, and revokes it after a confirmation', async () => {
+    const heartbeat = (token: string) =>
+      fetch(`${base}/api/runners/heartbeat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ runnerId: 'e2e:1:abcd', concurrency: 1, startedAt: new Date().toISOString(), jobs: [] }),
+      });
+    const { ctx, page } = await adminPage();
+    await page.getByRole('heading', { name: 'Transcode runners' }).waitFor({ timeout: T });
+    await page.getByLabel('New runner token').fill('e2e-box');
+    await page.getByRole('button', { name: 'Make token' }).click();
+    await see(page, 'Runner token “e2e-box” made. It is shown only now');
+    const command = (await page.getByTestId('runner-token').textContent()) ?? '';
+    expect(command).toMatch(new RegExp(`^RUNNER_TOKEN=rnr_[A-Za-z0-9_-]{43} pnpm cli transcode-runner --server ${base}$`));
+    const token = (/RUNNER_TOKEN=(\S+)/.exec(command)?.[1] ?? '') as string;
+    expect((await heartbeat(token)).status).toBe(200);
+    const tokens = page.getByRole('table', { name: 'Runner tokens' });
+    await tokens.getByRole('row').filter({ hasText: 'e2e-box' }).getByText('Active', { exact: true }).waitFor({ timeout: T });
+
+    // Gone once dismissed: the list never shows it again.
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByTestId('runner-token').waitFor({ state: 'detached', timeout: T });
+    expect(await page.content()).not.toContain(token);
+
+    // A taken name: the server's message.
+    await page.getByLabel('New runner token').fill('e2e-box');
+    await page.getByRole('button', { name: 'Make token' }).click();
+    await see(page, 'A runner token named "e2e-box" exists already (revoke it first)');
+
+    await page.getByRole('button', { name: 'Revoke runner token e2e-box' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Revoke runner token “e2e-box”?' }).waitFor({ timeout: T });
+    await dialog.getByRole('button', { name: 'Revoke' }).click();
+    await see(page, 'Runner token “e2e-box” revoked: its runners stop at their next call.');
+    await tokens
+      .getByRole('row')
+      .filter({ hasText: 'e2e-box' })
+      .getByText(/^Revoked /)
+      .waitFor({ timeout: T });
+    expect((await heartbeat(token)).status).toBe(401);
     await ctx.close();
   });
 });
