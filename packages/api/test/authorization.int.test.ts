@@ -103,13 +103,13 @@ const open = (status: number, adminNo2fa = 403): Row => ({
   otherKey: 401,
 });
 
-/** `requireUser`: signed in (pending included), not rejected. */
+/** `access: 'member'`: signed in (pending included), not rejected. */
 const signedIn = (status: number, adminNo2fa = 403): Row => ({ ...open(status, adminNo2fa), visitor: 401, rejected: 403 });
 
 /** `requireAccountHolder`: signed in, rejected members included (their restricted session: data rights, own profile). */
 const accountHolder = (status: number): Row => ({ ...signedIn(status), rejected: status });
 
-/** `requireAdmin` / `adminOnly`. */
+/** `access: 'admin'` (`adminOnly`). */
 const adminOnly = (status: number): Row => ({
   visitor: 401,
   pending: 403,
@@ -629,7 +629,7 @@ const MATRIX: Record<string, Cell> = {
     },
   },
 
-  // The caller's own second factor (requireAccount): an admin who must enrol may use these.
+  // The caller's own second factor (`access: 'member'`): an admin who must enrol may use these.
   'GET /api/auth/mfa': { expect: signedIn(200, 200) },
   'POST /api/auth/mfa/enroll': {
     expect: { ...signedIn(200, 200), admin: 409 },

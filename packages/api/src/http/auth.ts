@@ -134,39 +134,20 @@ export function authenticate(ctx: AppContext, accounts: Authenticator): Middlewa
 
 export type CurrentUserRow = AccountStanding;
 
-/**
- * The signed-in account for the second-factor routes: like `requireUser`; `authenticate` already let
- * only the enrolment routes through for an admin who must enrol.
- */
-export const requireAccount = (ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }) => requireUser(ctx, c);
-
 export const ACCOUNT_SUSPENDED = 'Your account has been suspended. Please contact support if you believe this is a mistake.';
 
 /**
- * The signed-in account holder as the read model has them now, rejected members included: only for
- * the routes of a rejected member's restricted session (their data export and erasure, their profile
- * and approval status). A suspended account is a 401 (its sessions were ended), an erased one too.
+ * The signed-in account holder as the read model has them now, rejected members included (the
+ * `describe` middleware's access check: `accountHolder` routes take them as they are, the others
+ * through `approvedOrPending` and `adminOnly`). A suspended account is a 401 (its sessions were
+ * ended), an erased one too.
  */
-export async function requireAccountHolder(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
-  return holderStanding(authenticatorOf(ctx), c.get('auth'));
-}
-
-/** `requireAccountHolder` on the port itself (the `describe` middleware's access check reads it from the request). */
 export async function holderStanding(accounts: Authenticator, auth: AuthInfo | undefined): Promise<CurrentUserRow> {
   if (!auth) throw new HttpError('auth.required', 'Please log in to continue');
   const user = await accounts.standing(auth.userId);
   if (!user) throw new HttpError('auth.account_gone', 'Your account no longer exists');
   if (user.status === 'suspended') throw new HttpError('auth.account_suspended', ACCOUNT_SUSPENDED);
   return user;
-}
-
-/** The signed-in user as the read model has them now, or a 401; a rejected member is a 403 here. */
-export async function requireUser(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
-  return approvedOrPending(await requireAccountHolder(ctx, c));
-}
-
-export async function requireAdmin(ctx: AppContext, c: { get(key: 'auth'): AuthInfo | undefined }): Promise<CurrentUserRow> {
-  return adminOnly(await requireUser(ctx, c));
 }
 
 /** A rejected member is a 403 past their restricted session's routes. */

@@ -5,30 +5,21 @@ import { createApp } from '../app.js';
 import type { AppModule } from '../module.js';
 import { modules } from '../modules.js';
 import { createTestUser, type TestViewer } from '../streaming/viewers.testkit.js';
-import { callerOf, requireUser, userOf } from './auth.js';
+import { callerOf, userOf } from './auth.js';
 import { ok } from './envelope.js';
 import { describe } from './openapi.js';
-import { idParams, jsonBody } from './validate.js';
+import { idParams } from './validate.js';
 
 const noteSchema = z.object({ text: z.string().trim().min(1, 'must not be empty').max(20, 'must be at most 20 characters') });
 
 const probeModule: AppModule = {
   name: 'probe',
-  routes(api, ctx) {
+  routes(api) {
     api.post(
       '/probe/:id/new',
       describe({ summary: 'probe', tags: ['probe'], access: 'member', params: idParams, body: noteSchema, ok: { 200: z.object({}) } }),
       function newStyle(c) {
         return ok(c, { id: c.req.valid('param').id, text: c.req.valid('json').text, user: userOf(c).id, caller: callerOf(c) });
-      },
-    );
-    api.post(
-      '/probe/old',
-      describe({ summary: 'probe', tags: ['probe'], access: 'member', body: noteSchema, ok: { 200: z.object({}) } }),
-      async function oldStyle(c) {
-        const user = await requireUser(ctx, c);
-        const { text } = await jsonBody(c, noteSchema);
-        return ok(c, { text, user: user.id });
       },
     );
     api.post(
@@ -97,15 +88,6 @@ suite('describe(): access, then the input, then the handler', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.data).toMatchObject({ id: 'abc', text: 'hello', user: member.id, caller: { actorId: member.id } });
     expect((answer.body.data as { caller: { requestId: string } }).caller.requestId).toEqual(expect.any(String));
-  });
-
-  it('an old-style handler (requireUser and jsonBody after describe) answers as before', async () => {
-    expect(await call('/probe/old', '{"text":"again"}', member.token)).toMatchObject({
-      status: 200,
-      body: { data: { text: 'again', user: member.id } },
-    });
-    expect((await call('/probe/old', '{"text":"again"}')).status).toBe(401);
-    expect((await call('/probe/old', '{"text":""}', member.token)).status).toBe(400);
   });
 
   it('the real app answers the same way (a visitor rejecting a payment with a bad body: 401)', async () => {

@@ -60,7 +60,7 @@ for (const kind of storeKinds) {
 
       const twice = await api.del('/admin/runners/tokens/box-1', admin);
       expect(twice.status).toBe(404);
-      expect(twice.body.code).toBe('runner.token_not_found');
+      expect(twice.body).toMatchObject({ success: false, code: 'runner.token_not_found' });
 
       // A revoked name can be made again: a new token, the old one still refused.
       const remade = await api.post('/admin/runners/tokens', { name: 'box-1' }, admin);
