@@ -167,8 +167,33 @@ describe('keyboard-only member journey', () => {
     await settled('Sign In');
     await typeInto('Email', MEMBER.email);
     await typeInto('Password', MEMBER.password);
+    // /videos shows the catalog or, when it is empty, the featured cards: which one is known from the
+    // categories' answer. Held back here, the page must show a spinner and no card it would later
+    // replace: it drew the featured cards first, and a Tab stop on one was lost with it when the
+    // catalog replaced them, so Enter opened nothing (seen once under load, 'logs in once approved').
+    let releaseCategories: () => void = () => {};
+    const categoriesHeld = new Promise<void>((resolve) => {
+      releaseCategories = resolve;
+    });
+    const isCategories = (u: URL) => u.pathname === '/api/videos' && u.searchParams.get('pageSize') === '100';
+    const passed: Promise<void>[] = [];
+    await page.route(isCategories, (route) => {
+      const through = categoriesHeld.then(() => route.continue());
+      passed.push(through);
+      return through;
+    });
+    const featuredAnswered = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/videos' && new URL(r.url()).searchParams.get('pageSize') === '4',
+      { timeout: T },
+    );
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.url}/videos`, { timeout: T });
+    await featuredAnswered;
+    await page.locator('#main').getByText('Loading videos...').waitFor({ timeout: T });
+    expect(await page.getByRole('link', { name: 'Watch: Keyboard Evening' }).count()).toBe(0);
+    releaseCategories();
+    await Promise.all(passed);
+    await page.unroute(isCategories);
     await settled('Keyboard Evening');
     await tabTo('Watch: Keyboard Evening');
     await page.keyboard.press('Enter');

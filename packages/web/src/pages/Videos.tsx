@@ -1,8 +1,10 @@
 /**
  * `/videos`: 'Premium Videos' with four category cards, the catalog (search, category filter, pages)
  * — or the four configured featured videos while the catalog is empty — and a join call to action.
+ * Which of the two it shows is known once the catalog's categories have answered; until then a
+ * spinner (drawing one and swapping it for the other dropped a keyboard user's focus).
  */
-import { Button, FormField } from '@members/ui';
+import { Button, FormField, Spinner } from '@members/ui';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -79,7 +81,9 @@ export default function Videos() {
         </div>
       </section>
 
-      {hasCatalog ? (
+      {all.isPending ? (
+        <Spinner label="Loading videos..." />
+      ) : hasCatalog ? (
         <section aria-labelledby="catalog-title">
           <div className="catalog-head">
             <h2 id="catalog-title">{category ? `${category} videos` : 'All videos'}</h2>

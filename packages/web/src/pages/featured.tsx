@@ -2,8 +2,10 @@
  * Featured videos for the home and /videos pages: the newest from the real catalog when it has
  * videos, with the badges true of each (featuredBadges: NEW for 14 days, the real top quality),
  * else the configured featured list (spec §2 "hard-coded" cards, badges as the operator wrote them).
+ * Nothing is drawn until the catalog has answered: cards drawn first and replaced by the answer take
+ * a keyboard user's focus with them (and move the link under a pointer), so Enter goes nowhere.
  */
-import { type FeaturedVideo, type Video, VideoCard } from '@members/ui';
+import { type FeaturedVideo, Spinner, type Video, VideoCard } from '@members/ui';
 import { featuredBadges, formatDuration, topQualityBadge } from '@members/ui/format';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
@@ -29,12 +31,14 @@ export function CatalogVideoCard({ video, subtitle }: { video: Video; subtitle?:
   );
 }
 
-export function useFeatured(count = 4): FeaturedVideo[] {
+/** The featured cards, or undefined while the catalog has not answered yet (a failed answer: the configured ones). */
+export function useFeatured(count = 4): FeaturedVideo[] | undefined {
   const site = useSite();
   const catalog = useQuery({
     ...queries.catalog.videoList({ pageSize: count, page: 1, sort: 'newest' }),
     retry: 1,
   });
+  if (catalog.isPending) return undefined;
   const videos = catalog.data?.videos ?? [];
   if (videos.length) {
     const now = new Date();
@@ -50,7 +54,8 @@ export function useFeatured(count = 4): FeaturedVideo[] {
   return site.featuredVideos.slice(0, count);
 }
 
-export function FeaturedGrid({ videos }: { videos: FeaturedVideo[] }) {
+export function FeaturedGrid({ videos }: { videos: FeaturedVideo[] | undefined }) {
+  if (!videos) return <Spinner label="Loading videos..." />;
   if (!videos.length) return <p className="muted">New videos are on their way.</p>;
   return (
     <div className="video-grid">
