@@ -9,6 +9,7 @@ import { lazy, type ReactNode, Suspense, useState } from 'react';
 import type { ApiClient, ListPage } from '../api/client';
 import { adminKeys, adminQueries } from '../api/queries';
 import type { PendingPayment, PendingUser } from '../api/types';
+import { errorText } from '../format/errorText';
 import { chainEvidence } from '../money/chainEvidence';
 import { useOptionalApiClient } from './ApiContext';
 import { Button } from './Button';
@@ -90,7 +91,7 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
     onMutate: ({ payment }) => setBusyPayment(payment.id),
     onSuccess: () => setNotice({ tone: 'success', text: 'Payment verified and subscription activated!' }),
     // The server's refusal names what the chain shows (a payment.chain_* 409), which the admin needs more than "failed".
-    onError: (err) => setNotice({ tone: 'error', text: err instanceof Error && err.message ? err.message : 'Failed to verify payment' }),
+    onError: (err) => setNotice({ tone: 'error', text: errorText(err, 'Failed to verify payment') }),
     onSettled: () => {
       setBusyPayment(null);
       refreshAll();
@@ -106,7 +107,7 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
       );
       setNotice({ tone: 'success', text: 'Payment rejected' });
     },
-    onError: (err) => setNotice({ tone: 'error', text: err instanceof Error && err.message ? err.message : 'Failed to reject payment' }),
+    onError: (err) => setNotice({ tone: 'error', text: errorText(err, 'Failed to reject payment') }),
     onSettled: () => {
       setBusyPayment(null);
       refreshAll();

@@ -10,6 +10,7 @@ import { type FormEvent, useState } from 'react';
 import type { ApiClient } from '../api/client';
 import { adminKeys, adminQueries } from '../api/queries';
 import type { AdminRunners, RunnerTokenCreated } from '../api/types';
+import { errorText } from '../format/errorText';
 import { Button } from './Button';
 import { Card } from './Card';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -75,16 +76,14 @@ export function TranscodeRunners({ api }: { api: ApiClient }) {
       setName('');
       setNotice(null);
     },
-    onError: (err) =>
-      setNotice({ tone: 'error', text: err instanceof Error && err.message ? err.message : 'Failed to make the runner token' }),
+    onError: (err) => setNotice({ tone: 'error', text: errorText(err, 'Failed to make the runner token') }),
     onSettled: refresh,
   });
   const revoke = useMutation({
     mutationFn: (tokenName: string) => api.revokeRunnerToken(tokenName),
     onSuccess: (answer) =>
       setNotice({ tone: 'success', text: `Runner token “${answer.name}” revoked: its runners stop at their next call.` }),
-    onError: (err) =>
-      setNotice({ tone: 'error', text: err instanceof Error && err.message ? err.message : 'Failed to revoke the runner token' }),
+    onError: (err) => setNotice({ tone: 'error', text: errorText(err, 'Failed to revoke the runner token') }),
     onSettled: () => {
       setRevoking(null);
       void refresh();

@@ -8,10 +8,9 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { ApiClient } from '../api/client';
 import type { AdminVideo } from '../api/types';
+import { errorText } from '../format/errorText';
 import { Button } from './Button';
 import { Alert } from './Feedback';
-
-const errorText = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
 
 export function VideoCaptions({ api, video, onChanged }: { api: ApiClient; video: AdminVideo; onChanged(): void }) {
   const id = useId();

@@ -11,6 +11,7 @@ import { useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client';
 import { adminKeys, adminQueries } from '../api/queries';
 import type { AdminVideo, AdminVideoChanges, AdminVideoPage } from '../api/types';
+import { errorText } from '../format/errorText';
 import { accessLevelLabel, clampPage, pageCount } from '../format/library';
 import { Button } from './Button';
 import { Card } from './Card';
@@ -23,8 +24,6 @@ export const LIBRARY_PAGE_SIZE = 10;
 export const TRANSCODE_POLL_MS = 3000;
 
 type Notice = { tone: 'success' | 'error'; text: string } | null;
-
-const errorText = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
 
 function changeText(video: AdminVideo, changes: AdminVideoChanges): string {
   if (changes.published === true) return `Video "${video.title}" published`;

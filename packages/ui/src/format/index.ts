@@ -5,6 +5,7 @@
  */
 export { formatDate, formatUsd } from './dates';
 export { formatDuration, parseDuration } from './duration';
+export { errorText } from './errorText';
 export {
   ACCESS_LEVEL_OPTIONS,
   accessLevelLabel,

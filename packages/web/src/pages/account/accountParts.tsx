@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 
 export type Notice = { tone: 'success' | 'error'; text: string } | null;
 
-export const errorText = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
+export { errorText } from '@members/ui/format';
 
 export function NoticeLine({ notice }: { notice: Notice }) {
   return notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null;
