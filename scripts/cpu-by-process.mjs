@@ -38,7 +38,7 @@ function kindOf(comm, cmdline) {
   if (/Xvfb/.test(comm)) return 'Xvfb';
   if (/typescript\/bin\/tsc|compileWithEdits/.test(cmdline)) return 'TypeScript compiler';
   if (/vite(\.js)? build|\/vite\/bin/.test(cmdline)) return 'Vite build';
-  if (/biome|madge|dependency-cruiser|check-[\w-]+\.mjs/.test(both)) return 'lint';
+  if (/biome|dependency-cruiser|check-[\w-]+\.mjs/.test(both)) return 'lint';
   if (comm === 'esbuild') return 'esbuild';
   if (/^(node|MainThread)$/.test(comm)) return `node: ${cmdline.replace(/^\S*node\S*\s+/, '').slice(0, 60)}`;
   return `other: ${comm}`;
