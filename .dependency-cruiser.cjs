@@ -27,6 +27,13 @@ const area = `${SRC}(?!(${[...INFRA, 'http', 'cli'].join('|')})/)[^/]+/`;
 module.exports = {
   forbidden: [
     {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import the cruiser cannot resolve is an import no rule above can check: fix its path (or the resolver options below).',
+      from: { path: SRC },
+      to: { couldNotResolve: true },
+    },
+    {
       name: 'not-past-index',
       severity: 'error',
       comment: "An area's index.ts is its only face: import another area through it (add the export there), never its inner files.",
@@ -72,12 +79,14 @@ module.exports = {
     },
   ],
   options: {
-    includeOnly: SRC,
+    // Not `includeOnly`: it drops an import that resolves to nothing before any rule sees it. What
+    // lies outside the API's sources is a leaf (npm packages, Node's own modules, @members/ui).
+    doNotFollow: { path: ['node_modules', '^packages/(ui|web|admin-desktop)/'] },
     exclude: { path: '\\.(test|testkit)\\.ts$' },
     // `import type` counts: a type is part of a face too.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'packages/api/tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'], exportsFields: ['exports'], conditionNames: ['import', 'node', 'default'] },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };
