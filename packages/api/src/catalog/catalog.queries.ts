@@ -82,6 +82,11 @@ async function isAdmin(db: Queryable, userId: string): Promise<boolean> {
   return row?.role === 'admin';
 }
 
+/** The ids of every video whose HLS ladder is complete, in id order (published or not). */
+export async function transcodedVideoIds(db: Queryable): Promise<string[]> {
+  return (await db.all<{ id: string }>(`SELECT id FROM videos WHERE transcode_status = 'completed' ORDER BY id`)).map((r) => r.id);
+}
+
 /** How many counted views a video has (0 for an unknown video). */
 export async function viewCountOf(db: Queryable, id: string): Promise<number> {
   const row = await db.get<{ view_count: number }>('SELECT view_count FROM videos WHERE id = ?', [id]);

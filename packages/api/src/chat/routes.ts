@@ -305,8 +305,9 @@ export const chatRoutes: Routes = (api, ctx) => {
 
   /** The member of `:userId`, who must exist (an admin's own id is not a conversation). */
   async function memberOf(userId: string): Promise<string> {
-    const row = await ctx.db.get<{ role: string }>('SELECT role FROM users WHERE id = ? AND erased_at IS NULL', [userId]);
-    if (row?.role !== 'member') throw new HttpError('chat.member_not_found', 'Member not found');
+    // identity's read port: an erased member has no standing.
+    const standing = await findMemberStanding(ctx.db, userId);
+    if (standing?.role !== 'member') throw new HttpError('chat.member_not_found', 'Member not found');
     return userId;
   }
 

@@ -13,6 +13,7 @@ import os from 'node:os';
 import type { leakExaminationRecordSchema, leakExaminationSchema, leakOutcomeSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { findUserById } from '../identity/index.js';
 import type { Started } from '../module.js';
 import type { Caller } from '../shared/eventMetadata.js';
 import { processAlive } from '../shared/processAlive.js';
@@ -174,10 +175,7 @@ export async function queueExamination(ctx: AppContext, caller: Caller, copy: Re
 }
 
 async function memberOf(ctx: AppContext, id: string) {
-  const u = await ctx.db.get<{ email: string; first_name: string; last_name: string; erased_at: string | null }>(
-    'SELECT email, first_name, last_name, erased_at FROM users WHERE id = ?',
-    [id],
-  );
+  const u = await findUserById(ctx.db, id);
   if (!u || u.erased_at) return { id, displayName: null, email: null };
   return { id, displayName: `${u.first_name} ${u.last_name}`.trim() || null, email: u.email };
 }
@@ -268,7 +266,7 @@ export async function listExaminations(ctx: AppContext): Promise<LeakExamination
   const actors = [...new Set(events.map((e) => e.metadata.actorId).filter((a): a is string => typeof a === 'string'))];
   const emails = new Map<string, string>();
   for (const id of actors) {
-    const u = await ctx.db.get<{ email: string; erased_at: string | null }>('SELECT email, erased_at FROM users WHERE id = ?', [id]);
+    const u = await findUserById(ctx.db, id);
     if (u && !u.erased_at) emails.set(id, u.email);
   }
   return events.map((e) => {

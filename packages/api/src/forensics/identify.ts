@@ -5,7 +5,9 @@
  * member's code. Never names a member outside the rule's bound.
  */
 import type { Readable } from 'node:stream';
+import { transcodedVideoIds } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
+import { findUserById } from '../identity/index.js';
 import { type Candidate, codeBits, minimumBits, verdict } from './code.js';
 import { align, type Frames, framesOf, readSegments } from './detect.js';
 import { grayFrames } from './frames.js';
@@ -66,9 +68,7 @@ export async function identifyCopy(
   opts: { videoId?: string } = {},
 ): Promise<Identification> {
   const copy = framesOf(await grayFrames(file));
-  const ids = opts.videoId
-    ? [opts.videoId]
-    : (await ctx.db.all<{ id: string }>(`SELECT id FROM videos WHERE transcode_status = 'completed' ORDER BY id`)).map((r) => r.id);
+  const ids = opts.videoId ? [opts.videoId] : await transcodedVideoIds(ctx.db);
   let best: { ref: Reference; offset: number; score: number } | null = null;
   for (const id of ids) {
     const ref = await loadReference(ctx, id);
@@ -96,7 +96,7 @@ export async function identifyCopy(
   });
   const v = verdict(reads.length, candidates);
   if (v.kind !== 'identified') return { kind: 'no-match', videoId, bits: v.bits, stretch };
-  const user = await ctx.db.get<{ email: string }>('SELECT email FROM users WHERE id = ?', [v.memberId]);
+  const user = await findUserById(ctx.db, v.memberId);
   return {
     kind: 'identified',
     videoId,

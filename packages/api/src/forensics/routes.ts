@@ -7,6 +7,7 @@
  */
 import fsp from 'node:fs/promises';
 import { leakExaminationQueuedSchema, leakExaminationSchema, leakExaminationsAnswerSchema } from '@members/ui/api/schemas';
+import { findVideo } from '../catalog/index.js';
 import { callerOf } from '../http/auth.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
@@ -50,8 +51,7 @@ export const forensicsRoutes: Routes = (api, ctx) => {
       if (!received.ok) throw new HttpError(received.error);
       const { copy } = received;
       if (copy.videoId !== null) {
-        const known =
-          idSchema.safeParse(copy.videoId).success && (await ctx.db.get('SELECT 1 AS one FROM videos WHERE id = ?', [copy.videoId]));
+        const known = idSchema.safeParse(copy.videoId).success && (await findVideo(ctx.db, copy.videoId, { includeUnpublished: true }));
         if (!known) {
           await fsp.rm(copy.path, { force: true });
           throw new HttpError(

@@ -10,6 +10,7 @@ import { routePath } from 'hono/route';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/types.js';
 import type { AppendObserver } from '../eventstore/instrumentedStore.js';
+import { subscriberLag } from '../eventstore/subscriber.js';
 import type { EventStore } from '../eventstore/types.js';
 
 /** The route label of requests no route handled (keeps raw URLs out of the label set). */
@@ -145,12 +146,9 @@ function registerScrapeGauges(registry: Registry, db: Db, store: EventStore): vo
     labelNames: ['subscriber'] as const,
     registers: [registry],
     async collect() {
-      const [head, rows] = await Promise.all([
-        store.headPosition(),
-        db.all<{ name: string; position: number }>('SELECT name, position FROM checkpoints'),
-      ]);
+      const lags = await subscriberLag(db, store);
       this.reset();
-      for (const r of rows) this.set({ subscriber: r.name }, Math.max(0, head - Number(r.position)));
+      for (const r of lags) this.set({ subscriber: r.name }, r.lag);
     },
   });
 }
