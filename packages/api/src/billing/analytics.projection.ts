@@ -13,6 +13,7 @@ import type { Queryable } from '../db/types.js';
 import { moveDaily, sumCounts } from '../eventstore/counts.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
+import { findUserById } from '../identity/index.js';
 import { BILLING_COUNTS, eventTime } from './billing.projection.js';
 import { SUBSCRIPTION_EVENT_TYPES } from './subscription.decider.js';
 
@@ -47,7 +48,7 @@ export const analyticsProjection: Projection = {
       await add(tx, day, 'registrations', 1);
     } else if (event.type === 'UserApproved') {
       // Identity's projection ran first in this transaction, so the row is there; the admin bootstrap is no approval.
-      const user = await tx.get<{ role: string }>('SELECT role FROM users WHERE id = ?', [data.userId]);
+      const user = await findUserById(tx, String(data.userId));
       if (user?.role !== 'admin') await add(tx, day, 'approvals', 1);
     } else if (SUBSCRIPTION_TYPES.has(event.type)) {
       // Runs after billingProjection (same transaction), so its counters already hold this event's

@@ -12,7 +12,7 @@ import type { AppContext } from '../context.js';
 import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { publicUrl } from '../http/linkOrigin.js';
-import { configuredAdminEmail } from '../identity/index.js';
+import { configuredAdminEmail, findUserById } from '../identity/index.js';
 import { enqueueMail } from '../mail/index.js';
 import type { PaymentLeftChain, PaymentRejected, PaymentRenewalReminded, PaymentRequested } from './payment.decider.js';
 import { type PlanType, paymentKindLabel, planOf } from './plans.js';
@@ -46,9 +46,7 @@ export function billingMailSubscriber(ctx: AppContext): Subscriber {
         }>('SELECT address, amount_sats, bip21_uri, expires_at, plan_type, status FROM billing_payments WHERE id = ?', [
           event.data.paymentId,
         ]);
-        const user = await tx.get<{ email: string; first_name: string }>('SELECT email, first_name FROM users WHERE id = ?', [
-          event.data.userId,
-        ]);
+        const user = await findUserById(tx, event.data.userId);
         if (!p || !user) return;
         const plan = planOf(ctx.site, p.plan_type as PlanType);
         const end = event.type === 'PaymentRequested' ? (event.data.renewal?.periodEnd as string) : event.data.periodEnd;
@@ -97,9 +95,7 @@ export function billingMailSubscriber(ctx: AppContext): Subscriber {
         return;
       }
       const event = recorded as unknown as SubscriptionEvent | PaymentRejected;
-      const user = await tx.get<{ email: string; first_name: string }>('SELECT email, first_name FROM users WHERE id = ?', [
-        event.data.userId,
-      ]);
+      const user = await findUserById(tx, event.data.userId);
       if (!user) return;
       const hi = `Hi ${user.first_name},`;
       if (event.type === 'PaymentRejected') {

@@ -9,7 +9,7 @@ import { parseBtc, satsToBtc } from '@members/ui/money';
 import type { SiteConfig } from '../config/site.js';
 import type { AppContext } from '../context.js';
 import type { EventMetadata } from '../eventstore/types.js';
-import type { MemberStanding } from '../identity/index.js';
+import { findUserById, type MemberStanding } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type Failure, failure, type Result, success } from '../shared/result.js';
 import { receivingAddressFor } from './addressAllocator.js';
@@ -42,7 +42,7 @@ export function payerRefusal(payer: Pick<Payer, 'approved' | 'status'>): Failure
 
 /** Whether the account was erased (identity's read model keeps the row with `erased_at`). */
 async function memberErased(ctx: AppContext, userId: string): Promise<boolean> {
-  const row = await ctx.db.get<{ erased_at: string | null }>('SELECT erased_at FROM users WHERE id = ?', [userId]);
+  const row = await findUserById(ctx.db, userId);
   return Boolean(row?.erased_at);
 }
 

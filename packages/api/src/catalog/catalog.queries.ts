@@ -5,6 +5,7 @@
 import type { adminVideoSchema, videoSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import type { Queryable } from '../db/types.js';
+import { findMemberStanding } from '../identity/index.js';
 import { redactSecrets } from '../shared/redact.js';
 import type { HlsLadder, VideoRow } from './catalog.projection.js';
 
@@ -78,8 +79,7 @@ export async function findVideo(
 }
 
 async function isAdmin(db: Queryable, userId: string): Promise<boolean> {
-  const row = await db.get<{ role: string }>('SELECT role FROM users WHERE id = ? AND erased_at IS NULL', [userId]);
-  return row?.role === 'admin';
+  return (await findMemberStanding(db, userId))?.role === 'admin';
 }
 
 /** The ids of every video whose HLS ladder is complete, in id order (published or not). */

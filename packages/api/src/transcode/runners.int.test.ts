@@ -1,37 +1,50 @@
 /**
- * Transcode runners as an operator runs them, on PostgreSQL: an API process with
- * TRANSCODE_IN_SERVER=false and two `pnpm cli transcode-runner` processes (the real CLI entry point,
- * child processes) sharing the database and the media folder, with a 3 s lease. An uploaded video
- * waits in the queue (the API does not transcode it); the runner that claims it is SIGKILLed
- * mid-transcode (its ffmpeg held on a FIFO source, so "mid-transcode" is certain on any machine);
- * the other runner takes the job once the lease has passed, starts a new attempt and completes it,
- * and ffprobe plays the result through the API. /api/health and /metrics show the queue and both
- * runners' heartbeats; SIGTERM stops the survivor cleanly and removes it from the list. A runner
- * stopped with SIGTERM mid-transcode gives its job back: another runner completes it at once,
- * although the stopped runner's lease (10 minutes) has not passed.
+ * Transcode runners as an operator runs them on other machines, on PostgreSQL: an API process with
+ * TRANSCODE_IN_SERVER=false and `pnpm cli transcode-runner --server URL` processes (the real CLI
+ * entry point, child processes) holding only PATH, HOME and a RUNNER_TOKEN made with
+ * `pnpm cli runners token create`, with a 3 s lease. An uploaded video waits in the queue (the API
+ * does not transcode it); the runner that claims it reaches the API through a relay the test
+ * controls, which stops passing bytes halfway through the original, so the runner is certainly
+ * mid-job (claimed, its attempt started, the source half read) when the test SIGKILLs it on any
+ * machine. Another runner takes the job once the lease has passed, starts a new attempt and
+ * completes it, and ffprobe plays the result through the API. /api/health and /metrics show the
+ * queue and both runners' heartbeats; SIGTERM stops the survivor cleanly and removes it from the
+ * list. A runner stopped with SIGTERM mid-job gives its job back: another runner completes it at
+ * once, although the stopped runner's lease (10 minutes) has not passed.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, launchServer, runCli } from '../../test/childServer';
-import { apiClient, type FreshStore, freshStore, storeKinds, TEST_ADMIN } from '../../test/harness';
+import { apiClient, type FreshStore, freshStore, storeKinds, TEST_ADMIN, tmpDir } from '../../test/harness';
 import { mediaBinaries } from '../media/ffmpeg';
 import { makeSizedClip } from '../media/media.testkit';
+import { type Relay, relay } from '../media/relay.testkit';
 import { postUpload } from '../uploads/upload.testkit';
-import { jobEnded, killAll, openWriter, type Runner, startRunner, waitFor } from './runners.testkit';
+import { jobEnded, killAll, type Runner, startTokenRunner, waitFor } from './runners.testkit';
 
 const run = promisify(execFile);
 const METRICS_TOKEN = 'runners-test-metrics-token';
 
+/** A runner token made as the operator makes one. */
+async function makeToken(env: Record<string, string>, name: string): Promise<string> {
+  const made = await runCli(env, ['runners', 'token', 'create', name]);
+  const token = /rnr_[A-Za-z0-9_-]{43}/.exec(made.out)?.[0];
+  if (made.code !== 0 || !token) throw new Error(`runners token create: ${made.code}\n${made.out}`);
+  return token;
+}
+
 for (const kind of storeKinds.filter((k) => k === 'postgres')) {
-  describe(`transcode runners on other processes [${kind}]`, () => {
+  describe(`transcode runners on other machines, with a token only [${kind}]`, () => {
     let store: FreshStore;
     let server: ChildServer;
     const runners: Runner[] = [];
+    const relays: Relay[] = [];
     let env: Record<string, string>;
+    let token: string;
+    let home: string;
 
     beforeAll(async () => {
       store = await freshStore('postgres');
@@ -46,78 +59,89 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         METRICS_TOKEN,
       };
       server = await launchServer(env);
+      token = await makeToken(env, 'failover');
+      home = tmpDir('members-runners-home-');
     }, 120_000);
 
     // A test's runners end with it, however it ends: one left running would take the next test's job.
-    afterEach(() => killAll(runners.splice(0)));
+    afterEach(async () => {
+      await killAll(runners.splice(0));
+      for (const r of relays.splice(0)) await r.close();
+    });
     afterAll(async () => {
       await killAll([...runners, server]);
       await store?.cleanup();
+      if (home) fs.rmSync(home, { recursive: true, force: true });
     });
 
-    it('refuses a runner that would run nothing, with a message naming the setting', async () => {
+    /** Uploads a 3 s 640×360 clip and waits until the API has queued it; the clip's size in bytes. */
+    async function queuedUpload(api: ReturnType<typeof apiClient>, admin: string, title: string) {
+      const clip = await makeSizedClip(store.dataDir, { width: 640, height: 360, seconds: 3 });
+      const up = await postUpload(server.url, admin, { title, accessLevel: 'free' }, { video: clip });
+      expect(up.status).toBe(201);
+      const videoId = up.body.data.videoId as string;
+      const queued = await waitFor(async () => {
+        const h = (await api.get('/health', admin)).body.data.transcode;
+        return h.queued === 1 ? h : undefined;
+      });
+      // The API queues it and leaves it there: it runs no runner of its own.
+      expect(queued).toMatchObject({ inServer: false, queued: 1, running: 0 });
+      return { videoId, bytes: fs.statSync(clip).size };
+    }
+
+    /** A runner whose connection to the API stalls halfway through the original it downloads. */
+    async function stalledRunner(target: string, sourceBytes: number): Promise<{ runner: Runner; link: Relay }> {
+      const link = await relay(new URL(target));
+      relays.push(link);
+      // Before the original, the runner reads a heartbeat's and a claim's answers (about 2 kB): half
+      // the original is well past them and well before its end.
+      link.holdAfter(Math.floor(sourceBytes / 2));
+      const runner = await startTokenRunner(link.url, token, tmpDir('members-runner-'));
+      runners.push(runner);
+      await waitFor(async () => (link.isHeld() ? true : undefined));
+      return { runner, link };
+    }
+
+    it('refuses a runner that would run nothing, or one without its token, with a message naming the setting', async () => {
       for (const args of [
         ['--concurrency', '0'],
         ['--concurrency', 'two'],
       ]) {
-        const r = await runCli(env, ['transcode-runner', ...args]);
+        const r = await runCli({ ...env, RUNNER_TOKEN: token }, ['transcode-runner', '--server', server.url, ...args]);
         expect([r.code, r.out.trim()]).toEqual([
           2,
           'A runner needs --concurrency N or TRANSCODE_CONCURRENCY of at least 1 (the number of transcodes it runs at once).',
         ]);
       }
+      const r = await runCli({ ...env, RUNNER_TOKEN: '' }, ['transcode-runner', '--server', server.url]);
+      expect([r.code, r.out.trim()]).toEqual([
+        2,
+        'RUNNER_TOKEN is not set: make one on a server machine with "pnpm cli runners token create NAME".',
+      ]);
     });
 
-    it('a runner killed mid-transcode loses the job to the other runner after the lease, which completes it', async () => {
+    it('a token runner SIGKILLed mid-job loses the job to another runner after the lease, which completes it', async () => {
       const api = apiClient(server.url);
       const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
-      const clip = await makeSizedClip(store.dataDir, { width: 640, height: 360, seconds: 3 });
-      const up = await postUpload(server.url, admin, { title: 'Runner clip', accessLevel: 'free' }, { video: clip });
-      expect(up.status).toBe(201);
-      const videoId = up.body.data.videoId as string;
+      const { videoId, bytes } = await queuedUpload(api, admin, 'Runner clip');
 
-      // The API queues it and leaves it there: it runs no runner of its own.
-      const queued = await waitFor(async () => {
-        const h = (await api.get('/health', admin)).body.data.transcode;
-        return h.queued === 1 ? h : undefined;
-      });
-      expect(queued).toMatchObject({ inServer: false, queued: 1, running: 0, runners: [] });
+      const { runner: killed } = await stalledRunner(server.url, bytes);
+      const claimed = (await api.get('/health', admin)).body.data.transcode;
+      expect(claimed).toMatchObject({ queued: 0, running: 1 });
+      const holder = claimed.runners.find((r: { id: string }) => r.id.includes(`:${killed.pid}:`));
+      expect(holder).toMatchObject({ kind: 'runner', jobs: 1 });
+      killed.child.kill('SIGKILL');
+      await killed.exited;
 
-      // The source becomes a FIFO nobody writes: the claiming runner's ffmpeg waits on it.
-      const source = path.join(store.dataDir, 'media', 'videos', videoId, 'video.mp4');
-      const real = `${source}.real`;
-      fs.renameSync(source, real);
-      await run('mkfifo', [source]);
-
-      runners.push(await startRunner(env), await startRunner(env));
-      const writer = await openWriter(source);
-      let killed: Runner;
-      try {
-        const claimed = await waitFor(async () => {
-          const h = (await api.get('/health', admin)).body.data.transcode;
-          return h.running === 1 ? h : undefined;
-        });
-        const holder = claimed.runners.find((r: { jobs: number }) => r.jobs === 1);
-        expect(claimed.runners).toHaveLength(2);
-        killed = runners.find((r) => holder.id.includes(`:${r.pid}:`)) as Runner;
-        expect(killed).toBeDefined();
-        killed.child.kill('SIGKILL');
-        await killed.exited;
-        // Its ffmpeg, orphaned, reads the FIFO we still hold open; the real file goes back for the next attempt.
-        fs.rmSync(source);
-        fs.renameSync(real, source);
-      } finally {
-        fs.closeSync(writer); // the orphan ffmpeg gets end of file and exits
-      }
-
-      // The survivor takes the job once the 3 s lease has passed and completes a new attempt.
+      // Another runner, on another machine's scratch, takes the job once the 3 s lease has passed and completes a new attempt.
+      const survivor = await startTokenRunner(server.url, token, tmpDir('members-runner-'));
+      runners.push(survivor);
       const completed = await waitFor(async () => {
         const v = (await api.get(`/admin/videos/${videoId}`, admin)).body.data;
         return v.transcode.status === 'completed' || v.transcode.status === 'failed' ? v.transcode : undefined;
       });
       expect(completed).toEqual({ status: 'completed', progress: 100, error: null });
-      const survivor = runners.find((r) => r !== killed) as Runner;
-      expect(survivor.output()).toContain('transcode job claimed');
+      expect(survivor.output()).toContain(`claimed ${videoId} (claim 2, attempt 2`);
       await jobEnded(survivor, videoId, 'completed');
       // Attempt 1 (the killed runner's) left only its start; attempt 2 started over and completed.
       const db = new pg.Client({ connectionString: store.env.DATABASE_URL });
@@ -140,9 +164,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       const { stdout } = await run(
         mediaBinaries().ffprobe,
         ['-v', 'error', '-show_entries', 'stream=codec_type,height', '-of', 'json', `${server.url}${stream.hlsUrl}`],
-        {
-          timeout: 120_000,
-        },
+        { timeout: 120_000 },
       );
       const heights = (JSON.parse(stdout).streams as { codec_type: string; height?: number }[])
         .filter((s) => s.codec_type === 'video')
@@ -169,32 +191,23 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       expect(ids).toEqual([dead.id]);
     }, 300_000);
 
-    it('a runner stopped with SIGTERM gives its job back at once: another runner takes it long before the lease would pass', async () => {
-      const api = apiClient(server.url);
-      const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
-      const clip = await makeSizedClip(store.dataDir, { width: 640, height: 360, seconds: 3 });
-      const up = await postUpload(server.url, admin, { title: 'Handed back', accessLevel: 'free' }, { video: clip });
-      expect(up.status).toBe(201);
-      const videoId = up.body.data.videoId as string;
-      await waitFor(async () => ((await api.get('/health', admin)).body.data.transcode.queued === 1 ? true : undefined));
-      const source = path.join(store.dataDir, 'media', 'videos', videoId, 'video.mp4');
-      const real = `${source}.real`;
-      fs.renameSync(source, real);
-      await run('mkfifo', [source]);
-
-      // A 10-minute lease: only a give-back lets another runner have the job within the test.
-      const holder = await startRunner({ ...env, TRANSCODE_LEASE_SECONDS: '600' });
-      runners.push(holder);
-      const writer = await openWriter(source);
+    it('a token runner stopped with SIGTERM mid-job gives its job back at once: another runner takes it long before the lease would pass', async () => {
+      // The same store behind a server with a 10-minute lease: only a give-back lets another runner have the job within the test.
+      const longLease = await launchServer({ ...env, TRANSCODE_LEASE_SECONDS: '600' });
       try {
-        // Its ffmpeg holds the FIFO; the real file goes back in place for the next attempt.
-        fs.rmSync(source);
-        fs.renameSync(real, source);
-        const next = await startRunner(env);
-        runners.push(next);
+        const api = apiClient(longLease.url);
+        const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
+        const { videoId, bytes } = await queuedUpload(api, admin, 'Handed back');
+        const { runner: holder, link } = await stalledRunner(longLease.url, bytes);
         holder.child.kill('SIGTERM');
+        // The runner prints this line and stops its jobs in one turn of its event loop: once the line
+        // is here, the stalled download is already aborted, and the connection may flow again for
+        // the give-back.
+        await waitFor(async () => (holder.output().includes('SIGTERM: stopping; running jobs go back to the queue') ? true : undefined));
+        link.release();
         expect(await holder.exited).toBe(0);
-        expect(holder.output()).toContain('SIGTERM: stopping; running jobs go back to the queue');
+        const next = await startTokenRunner(longLease.url, token, tmpDir('members-runner-'));
+        runners.push(next);
         const completed = await waitFor(async () => {
           const t = (await api.get(`/admin/videos/${videoId}`, admin)).body.data.transcode;
           return t.status === 'completed' || t.status === 'failed' ? t : undefined;
@@ -204,7 +217,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         next.child.kill('SIGTERM');
         expect(await next.exited).toBe(0);
       } finally {
-        fs.closeSync(writer);
+        await killAll([longLease]);
       }
     }, 300_000);
   });

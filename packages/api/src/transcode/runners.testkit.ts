@@ -21,11 +21,36 @@ export interface Runner {
 
 /** Starts a runner; resolves once it says it runs. */
 export function startRunner(env: Record<string, string>): Promise<Runner> {
-  const child = spawn(process.execPath, [...API_CLI_ARGS, 'transcode-runner'], {
-    cwd: ROOT,
-    env: childEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return running(
+    spawn(process.execPath, [...API_CLI_ARGS, 'transcode-runner'], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+}
+
+/**
+ * Starts a runner as an operator runs one on another machine: `transcode-runner --server URL` with
+ * only PATH, HOME and RUNNER_TOKEN in its environment (no database, secret or store credential);
+ * resolves once it says it runs.
+ */
+export function startTokenRunner(server: string, token: string, home: string, args: string[] = []): Promise<Runner> {
+  const child = spawn(
+    process.execPath,
+    [...API_CLI_ARGS, 'transcode-runner', '--server', server, '--scratch', path.join(home, 'scratch'), ...args],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH as string,
+        HOME: home,
+        RUNNER_TOKEN: token,
+        // Node's code cache only (scripts/test.mjs): the runner reads nothing else from its environment.
+        ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  return running(child);
+}
+
+function running(child: ChildProcess): Promise<Runner> {
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
@@ -70,7 +95,8 @@ export async function waitFor<T>(fn: () => Promise<T | undefined>): Promise<T> {
  * clone's run failed runners.int and s3Runners.int on it).
  */
 export function jobEnded(runner: Runner, videoId: string, outcome: 'completed' | 'unavailable'): Promise<true> {
-  const line = new RegExp(`"videoId":"${videoId}","outcome":"${outcome}"`);
+  // A runner with the full context logs JSON; a token runner (remoteRunner.ts) a sentence.
+  const line = new RegExp(`"videoId":"${videoId}","outcome":"${outcome}"|^transcode of ${videoId} ${outcome}`, 'm');
   return waitFor(async () => (line.test(runner.output()) ? true : undefined));
 }
 

@@ -7,6 +7,7 @@
  */
 import type { AppContext } from '../../context.js';
 import { UniqueViolation } from '../../db/types.js';
+import { findUserById } from '../../identity/index.js';
 import type { Started } from '../../module.js';
 import { type Caller, eventMetadata } from '../../shared/eventMetadata.js';
 import { payments } from '../billing.commands.js';
@@ -67,7 +68,7 @@ async function record(ctx: AppContext, w: Watched, observation: ChainObservation
   const meta = eventMetadata(ctx, CHAIN_CALLER);
   const submit = w.row.status === 'requested' && w.ownAddress;
   const email = submit
-    ? ((await ctx.db.get<{ email: string }>('SELECT email FROM users WHERE id = ?', [w.row.user_id]))?.email ?? '')
+    ? ((await findUserById(ctx.db, w.row.user_id))?.email ?? '')
     : undefined;
   const command = { type: 'RecordChainCheck' as const, paymentId: w.row.id, observation, now: meta.at };
   try {
