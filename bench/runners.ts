@@ -38,9 +38,9 @@ const arg = (name: string, fallback: number) => {
 };
 const SECONDS = arg('seconds', SMOKE ? 2 : QUICK ? 4 : 12);
 const ROUNDS = arg('rounds', SMOKE ? 1 : QUICK ? 2 : 3);
-const VIDEOS = arg('videos', QUICK ? 2 : 4);
+const VIDEOS = arg('videos', SMOKE || QUICK ? 2 : 4);
 const BATCH_SECONDS = arg('batch-seconds', SMOKE ? 1 : QUICK ? 3 : 8);
-const BATCH_ROUNDS = arg('batch-rounds', QUICK ? 1 : 2);
+const BATCH_ROUNDS = arg('batch-rounds', SMOKE || QUICK ? 1 : 2);
 const PRESET = 'veryfast';
 // A smoke run goes through every step with a 360p source (a one-rendition ladder): its figures measure nothing.
 const WIDTH = SMOKE ? 640 : 1280;

@@ -67,9 +67,7 @@ function watchedOf(ctx: AppContext, row: PaymentRow): Watched {
 async function record(ctx: AppContext, w: Watched, observation: ChainObservation): Promise<void> {
   const meta = eventMetadata(ctx, CHAIN_CALLER);
   const submit = w.row.status === 'requested' && w.ownAddress;
-  const email = submit
-    ? ((await findUserById(ctx.db, w.row.user_id))?.email ?? '')
-    : undefined;
+  const email = submit ? ((await findUserById(ctx.db, w.row.user_id))?.email ?? '') : undefined;
   const command = { type: 'RecordChainCheck' as const, paymentId: w.row.id, observation, now: meta.at };
   try {
     await payments(ctx.store).handle(w.row.id, email === undefined ? command : { ...command, submitAs: { userEmail: email } }, meta, {
