@@ -6,6 +6,7 @@
  */
 import { billingStats, billingStatsFromRows } from '../billing/index.js';
 import type { Db } from '../db/types.js';
+import { usersAfter } from '../identity/index.js';
 import { comparePaymentRows, compareSubscriptionRows } from './billingRows.js';
 import type { Difference, ReplayedTotals } from './difference.js';
 import { grantsAccess, type Ledger } from './ledger.js';
@@ -42,10 +43,7 @@ async function compareMembers(db: Db, ledger: Ledger): Promise<Difference[]> {
   const seen = new Set<string>();
   let after = '';
   for (;;) {
-    const rows = await db.all<UserSubscriptionRow>(
-      'SELECT id, email, membership_status, subscription_status FROM users WHERE id > ? ORDER BY id LIMIT 1000',
-      [after],
-    );
+    const rows: UserSubscriptionRow[] = await usersAfter(db, after, 1000);
     for (const row of rows) {
       const sub = ledger.subscriptions.get(row.id);
       if (sub) seen.add(row.id);

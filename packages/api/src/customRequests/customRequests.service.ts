@@ -21,7 +21,7 @@ import { findVideo } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
 import { aggregate } from '../eventstore/commandHandler.js';
 import type { EventMetadata } from '../eventstore/types.js';
-import type { MemberStanding } from '../identity/index.js';
+import { type MemberStanding, usersByIds } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type CustomRequestCommand, customRequestDecider, customRequestStream, REQUEST_NOT_FOUND } from './customRequest.decider.js';
@@ -111,17 +111,20 @@ export async function requestsOf(ctx: AppContext, userId: string): Promise<Custo
 
 /** The admins' queue: open requests first (requested, quoted, paid: oldest first), then the closed ones. */
 export async function allRequests(ctx: AppContext): Promise<AdminCustomRequestDto[]> {
-  const rows = await ctx.db.all<CustomRequestRow & { first_name: string | null; last_name: string | null }>(
-    `SELECT r.*, u.first_name, u.last_name FROM custom_requests r LEFT JOIN users u ON u.id = r.user_id
+  const rows = await ctx.db.all<CustomRequestRow>(
+    `SELECT r.* FROM custom_requests r
       ORDER BY CASE r.status WHEN 'paid' THEN 0 WHEN 'requested' THEN 1 WHEN 'quoted' THEN 2 ELSE 3 END, r.requested_at, r.id
       LIMIT 500`,
   );
+  const members = await usersByIds(
+    ctx.db,
+    rows.map((r) => r.user_id),
+  );
   return Promise.all(
-    rows.map(async (r) => ({
-      ...(await requestDto(ctx, r)),
-      userId: r.user_id,
-      displayName: `${r.first_name ?? ''} ${r.last_name ?? ''}`.trim(),
-    })),
+    rows.map(async (r) => {
+      const m = members.get(r.user_id);
+      return { ...(await requestDto(ctx, r)), userId: r.user_id, displayName: `${m?.first_name ?? ''} ${m?.last_name ?? ''}`.trim() };
+    }),
   );
 }
 

@@ -41,6 +41,8 @@ export {
   type MemberStanding,
   pendingUsers,
   searchUsers,
+  usersAfter,
+  usersByIds,
 } from './users.queries.js';
 
 export const identityModule: AppModule = {

@@ -36,6 +36,19 @@ export function findUserById(q: Queryable, id: string): Promise<UserRow | undefi
   return q.get<UserRow>('SELECT * FROM users WHERE id = ?', [id]);
 }
 
+/** The accounts of `ids` by id, in one query (an unknown id is absent; an erased account keeps its row, with `erased_at`). */
+export async function usersByIds(q: Queryable, ids: readonly string[]): Promise<Map<string, UserRow>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await q.all<UserRow>(`SELECT * FROM users WHERE id IN (${unique.map(() => '?').join(', ')})`, unique);
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Every account in id order, `limit` at a time after `afterId` ('' for the first page). */
+export function usersAfter(q: Queryable, afterId: string, limit: number): Promise<UserRow[]> {
+  return q.all<UserRow>('SELECT * FROM users WHERE id > ? ORDER BY id LIMIT ?', [afterId, limit]);
+}
+
 /** What other areas may know of an account to authorize a call: role, approval, membership. */
 /** The guards' view of an account (defined by the routes layer's authenticator port, provided here). */
 export type MemberStanding = AccountStanding;
