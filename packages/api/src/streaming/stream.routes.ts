@@ -52,22 +52,30 @@ export function progressiveFileFor(ladder: HlsLadder | null, viewer: Pick<Viewer
 export const captionPath = (videoId: string, language: string) =>
   `/api/videos/${encodeURIComponent(videoId)}/captions/${encodeURIComponent(language)}`;
 
+/** A viewing route's access decision: the video and the viewer it allowed. */
+type ViewingDecision = { video: VideoRow; viewer: Viewer };
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Set by the viewing routes' `admit` (below), read by their handlers. */
+    viewingDecision?: ViewingDecision;
+  }
+}
+
 export const streamRoutes: Routes = (api, ctx) => {
   /** The access decision for this request's caller and region, or its refusal. */
   async function authorize(c: Context<AppEnv>, videoId: string) {
     const request = { videoId, userId: c.get('auth')?.userId, regionBlocked: geoCheckFor(c, ctx).blocked };
     return valueOr(await authorizeViewing(ctx, request));
   }
-  type Decision = Awaited<ReturnType<typeof authorize>>;
-  /** Each admitted request's access decision (the viewing routes' `admit`: before the body, so a visitor gets 401). */
-  const decisions = new WeakMap<Request, Decision>();
+  /** Each admitted request's access decision, in its context (the viewing routes' `admit`: before the body, so a visitor gets 401). */
   const viewing = {
     access: 'member',
     accessCheckedBy: 'admit',
-    admit: async (c: Context<AppEnv>) => void decisions.set(c.req.raw, await authorize(c, videoIdParam(c))),
+    admit: async (c: Context<AppEnv>) => void c.set('viewingDecision', await authorize(c, videoIdParam(c))),
   } as const;
-  const decisionOf = (c: Context<AppEnv, any, any>): Decision => {
-    const decision = decisions.get(c.req.raw);
+  const decisionOf = (c: Context<AppEnv, any, any>): ViewingDecision => {
+    const decision = c.get('viewingDecision');
     if (!decision) throw new Error('decisionOf: the route has no viewing `admit`');
     return decision;
   };

@@ -63,19 +63,23 @@ const fileQuery = [
   { name: 's', in: 'query' as const, required: true, description: 'HMAC-SHA256 signature', schema: { type: 'string' } },
 ];
 
-/** The runner token's name of each admitted request (the `admit` check of every `runner` route sets it). */
-const runnerOfRequest = new WeakMap<Request, string>();
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The runner token's name of an admitted request (the `admit` check of every `runner` route sets it). */
+    runnerToken?: string;
+  }
+}
 
 async function admitRunner(ctx: AppContext, c: Context<AppEnv>): Promise<void> {
   const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
   const name = m ? await runnerTokenName(ctx.db, m[1] as string, ctx.clock.now().toISOString()) : undefined;
   if (!name) throw new HttpError('runner.token_invalid', RUNNER_TOKEN_REFUSED);
-  runnerOfRequest.set(c.req.raw, name);
+  c.set('runnerToken', name);
 }
 
 /** The token name `admitRunner` found for this request. */
 function runnerOf(c: Context<AppEnv, any, any>): string {
-  const name = runnerOfRequest.get(c.req.raw);
+  const name = c.get('runnerToken');
   if (!name) throw new Error('runnerOf: the route was not admitted as a runner route');
   return name;
 }
