@@ -31,7 +31,7 @@ export { productionBitcoinProblems } from './moneyTraps.js';
 export { type PaymentVerified, paymentStreamId } from './payment.decider.js';
 export { type CustomPaymentInput, onCustomPaymentVerified, openCustomRequestPayment, type Payer } from './payments.service.js';
 export { CUSTOM_REQUEST_PAYMENT, type PlanType, periodEnd } from './plans.js';
-export { type PaymentRow, paymentById, paymentIdsOfMember, subscriptionOf } from './readModels.js';
+export { type PaymentRow, paymentById, paymentIdsOfMember, subscriptionOf, subscriptionsOf } from './readModels.js';
 export { billingStats, billingStatsFromRows } from './stats.js';
 export { grantsAccess, subscriptionStreamId } from './subscription.decider.js';
 export { runLifecycle } from './subscriptions.service.js';

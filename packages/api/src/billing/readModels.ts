@@ -11,6 +11,7 @@ import type {
 import { satsToBtc } from '@members/ui/money';
 import type { z } from 'zod';
 import type { SiteConfig } from '../config/site.js';
+import { inChunks } from '../db/inChunks.js';
 import type { Queryable } from '../db/types.js';
 import { type Page, pageOf } from '../shared/paging.js';
 import { chainShowsPaid } from './payment.decider.js';
@@ -132,6 +133,17 @@ export const renewalOf = (db: Queryable, sub: Pick<SubscriptionRow, 'subscriptio
 
 export const subscriptionOf = (db: Queryable, userId: string) =>
   db.get<SubscriptionRow>('SELECT * FROM billing_subscriptions WHERE user_id = ?', [userId]);
+
+/** The subscriptions of `userIds` by member, in one query (a member without one is absent). */
+export async function subscriptionsOf(db: Queryable, userIds: readonly string[]): Promise<Map<string, SubscriptionRow>> {
+  const out = new Map<string, SubscriptionRow>();
+  for (const part of inChunks(userIds)) {
+    const marks = part.map(() => '?').join(', ');
+    for (const r of await db.all<SubscriptionRow>(`SELECT * FROM billing_subscriptions WHERE user_id IN (${marks})`, part))
+      out.set(r.user_id, r);
+  }
+  return out;
+}
 
 /** A plan payment's row (custom request payments are answered by the custom requests' own routes). */
 const planTypeOf = (row: PaymentRow): PlanType => {

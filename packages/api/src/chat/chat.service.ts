@@ -11,9 +11,10 @@
 import { chatAccess } from '@members/ui/access';
 import type { chatConversationSchema, chatMessageSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
+import { subscriptionOf, subscriptionsOf } from '../billing/index.js';
 import type { AppContext } from '../context.js';
 import { aggregate } from '../eventstore/commandHandler.js';
-import type { MemberStanding } from '../identity/index.js';
+import { type MemberStanding, usersByIds } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type ChatCommand, type ChatSide, chatDecider, chatStream } from './chat.decider.js';
@@ -173,7 +174,7 @@ export async function chatStatus(ctx: AppContext, user: MemberStanding) {
     subscriptionStatus: user.subscription_status,
   });
   const conv = await ctx.db.get<{ member_unread: number }>('SELECT member_unread FROM chat_conversations WHERE user_id = ?', [user.id]);
-  const sub = await ctx.db.get<{ plan_type: string }>('SELECT plan_type FROM billing_subscriptions WHERE user_id = ?', [user.id]);
+  const sub = await subscriptionOf(ctx.db, user.id);
   return {
     canWrite: access.allowed,
     reason: access.message,
@@ -188,33 +189,27 @@ export async function chatStatus(ctx: AppContext, user: MemberStanding) {
  * recent. Conversations of erased members are left out.
  */
 export async function conversations(ctx: AppContext): Promise<ChatConversationDto[]> {
-  const rows = await ctx.db.all<{
-    user_id: string;
-    first_name: string;
-    last_name: string;
-    plan_type: string | null;
-    membership_status: string;
-    admin_unread: number;
-    waiting_since: string | null;
-    last_message_at: string;
-  }>(
-    `SELECT c.user_id, u.first_name, u.last_name, s.plan_type, u.membership_status, c.admin_unread, c.waiting_since, c.last_message_at
-       FROM chat_conversations c
-       JOIN users u ON u.id = c.user_id
-       LEFT JOIN billing_subscriptions s ON s.user_id = c.user_id
-      WHERE u.erased_at IS NULL`,
+  const rows = await ctx.db.all<{ user_id: string; admin_unread: number; waiting_since: string | null; last_message_at: string }>(
+    'SELECT user_id, admin_unread, waiting_since, last_message_at FROM chat_conversations',
   );
-  const out = rows.map(
-    (r): ChatConversationDto => ({
-      userId: r.user_id,
-      displayName: `${r.first_name} ${r.last_name}`.trim(),
-      plan: r.plan_type === 'monthly' || r.plan_type === 'annual' ? r.plan_type : null,
-      vip: r.plan_type === 'annual' && r.membership_status === 'active',
-      unread: Number(r.admin_unread),
-      waitingSince: r.waiting_since,
-      lastMessageAt: r.last_message_at,
-    }),
-  );
+  const ids = rows.map((r) => r.user_id);
+  const [members, subscriptions] = await Promise.all([usersByIds(ctx.db, ids), subscriptionsOf(ctx.db, ids)]);
+  const out = rows.flatMap((r): ChatConversationDto[] => {
+    const m = members.get(r.user_id);
+    if (!m || m.erased_at) return [];
+    const plan = subscriptions.get(r.user_id)?.plan_type;
+    return [
+      {
+        userId: r.user_id,
+        displayName: `${m.first_name} ${m.last_name}`.trim(),
+        plan: plan === 'monthly' || plan === 'annual' ? plan : null,
+        vip: plan === 'annual' && m.membership_status === 'active',
+        unread: Number(r.admin_unread),
+        waitingSince: r.waiting_since,
+        lastMessageAt: r.last_message_at,
+      },
+    ];
+  });
   return out.sort(
     (a, b) =>
       Number(b.vip) - Number(a.vip) ||
