@@ -16,6 +16,7 @@ import {
   type PaymentRow,
   type PaymentVerified,
   paymentById,
+  subscriptionOf,
 } from '../billing/index.js';
 import { findVideo } from '../catalog/index.js';
 import type { AppContext } from '../context.js';
@@ -42,8 +43,7 @@ export const requestRow = (ctx: Pick<AppContext, 'db'>, id: string) =>
 
 /** The plan of the member's current subscription (null without one). */
 async function planOfMember(ctx: AppContext, userId: string): Promise<string | null> {
-  const row = await ctx.db.get<{ plan_type: string }>('SELECT plan_type FROM billing_subscriptions WHERE user_id = ?', [userId]);
-  return row?.plan_type ?? null;
+  return (await subscriptionOf(ctx.db, userId))?.plan_type ?? null;
 }
 
 /** Whether this member may request a custom video now, in the access decision's words. */
