@@ -16,9 +16,11 @@
  * `MemberErased` blanks the member's message text (their key is gone from then on, so a rebuild
  * reads the text as the erased placeholder, stored as '' too).
  */
+import { subscriptionOf } from '../billing/index.js';
 import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
+import { findUserById } from '../identity/index.js';
 import { ERASURE_EVENT } from '../privacy/codec/personalData.js';
 import type { ChatEvent } from './chat.decider.js';
 
@@ -105,11 +107,10 @@ async function recount(tx: Queryable, userId: string): Promise<void> {
 async function recordAnswer(tx: Queryable, replyId: string, userId: string, sentAt: string): Promise<void> {
   const conv = await tx.get<{ waiting_since: string | null }>('SELECT waiting_since FROM chat_conversations WHERE user_id = ?', [userId]);
   if (!conv?.waiting_since) return;
-  const member = await tx.get<{ plan_type: string | null; membership_status: string | null }>(
-    `SELECT s.plan_type, u.membership_status FROM users u LEFT JOIN billing_subscriptions s ON s.user_id = u.id WHERE u.id = ?`,
-    [userId],
-  );
-  const tier = member?.plan_type === 'annual' && member.membership_status === 'active' ? 'vip' : 'standard';
+  // Identity's and billing's read models as this transaction sees them, through their read ports.
+  const member = await findUserById(tx, userId);
+  const subscription = await subscriptionOf(tx, userId);
+  const tier = subscription?.plan_type === 'annual' && member?.membership_status === 'active' ? 'vip' : 'standard';
   const waited = Math.max(0, Date.parse(sentAt) - Date.parse(conv.waiting_since));
   await tx.run('INSERT INTO chat_answers (reply_id, user_id, tier, waited_ms, answered_at) VALUES (?, ?, ?, ?, ?)', [
     replyId,
