@@ -1,0 +1,87 @@
+/**
+ * "Download my data" holds every personal field the site sealed about the member: the check reads
+ * every event whose envelope names the member as its subject (registration, a chat message, a
+ * custom request and its refusal, a payment), opens it as every reader does, and looks for each
+ * sealed value (privacy/codec/personalData.ts decides what is sealed; the password hash is never
+ * exported) in the export. A module that seals a new personal field and leaves it out of the export
+ * (docs/contributing.md's worked example: a custom request's `note`) fails here; the check itself is
+ * shown failing on an export with one field taken out.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
+import { billingTestKit, HASH, seedMember } from '../billing/billing.testkit.js';
+import { isPersonalField } from './codec/personalData.js';
+
+/** Each sealed value about `subjectId` that `exported` does not hold, as `EventType.field`. */
+async function missingFromExport(
+  server: TestServer,
+  subjectId: string,
+  exported: unknown,
+): Promise<{ checked: string[]; missing: string[] }> {
+  const text = JSON.stringify(exported);
+  const sealed = new Set(
+    (await server.ctx.rawStore.readAll())
+      .filter((e) => (e.data as { personal?: { subject?: string } }).personal?.subject === subjectId)
+      .map((e) => e.position),
+  );
+  const checked: string[] = [];
+  const missing: string[] = [];
+  for (const e of await server.ctx.store.readAll()) {
+    if (!sealed.has(e.position)) continue;
+    for (const [field, value] of Object.entries(e.data as Record<string, unknown>)) {
+      if (!isPersonalField(e.type, field) || field === 'passwordHash' || typeof value !== 'string' || value === '') continue;
+      checked.push(`${e.type}.${field}`);
+      if (!text.includes(JSON.stringify(value).slice(1, -1))) missing.push(`${e.type}.${field}`);
+    }
+  }
+  return { checked, missing };
+}
+
+forEachStore('the data export and what the site sealed about the member', (kind) => {
+  let server: TestServer;
+  let kit: Awaited<ReturnType<typeof billingTestKit>>;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, { env: { NODE_ENV: 'production', REQUIRE_ADMIN_2FA: 'false' } });
+    kit = await billingTestKit(server);
+  }, 120_000);
+  afterAll(async () => server?.close());
+
+  it('holds every sealed personal field of the member’s events; taking one out is caught', async () => {
+    const member = await seedMember(server);
+    const paid = await kit.submit(member, { planType: 'annual', btcAmount: '0.005', transactionHash: HASH(31_337) });
+    expect(paid.status).toBe(201);
+    expect((await kit.verify(paid.body.data.paymentId)).status).toBe(200);
+    const tag = Date.now().toString(36);
+    expect((await kit.api.post('/chat/messages', { text: `Hello from ${tag}` }, member.token)).status).toBe(201);
+    const asked = await kit.api.post('/custom-requests', { description: `A video by the lake ${tag}` }, member.token);
+    expect(asked.status).toBe(201);
+    const declined = await kit.api.post(
+      `/admin/custom-requests/${asked.body.data.request.id}/decline`,
+      { reason: `Not this season ${tag}` },
+      kit.admin,
+    );
+    expect(declined.status).toBe(200);
+    await server.subscribers.drain();
+
+    const exported = await kit.api.get('/users/me/export', member.token);
+    expect(exported.status).toBe(200);
+    const { checked, missing } = await missingFromExport(server, member.id, exported.body);
+    console.log(`[export] sealed values checked: ${checked.join(', ')}`);
+    // The check saw what the member did: it is not vacuous.
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        'UserRegistered.email',
+        'UserRegistered.firstName',
+        'ChatMessageSent.text',
+        'CustomRequestSubmitted.description',
+        'CustomRequestDeclined.reason',
+      ]),
+    );
+    expect(missing).toEqual([]);
+
+    // A module that left a sealed field out of the export: the request's description taken out.
+    const planted = JSON.parse(JSON.stringify(exported.body).replaceAll(`A video by the lake ${tag}`, '(left out)'));
+    expect((await missingFromExport(server, member.id, planted)).missing).toEqual(['CustomRequestSubmitted.description']);
+  }, 120_000);
+});
