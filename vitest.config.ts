@@ -91,6 +91,16 @@ const THREE_ENGINES = [
   'packages/web/e2e/play-interrupted.e2e.test.ts',
 ];
 
+/**
+ * Passwords are hashed at argon2id's smallest cost in every test process (identity/passwords.ts:
+ * honoured only where NODE_ENV=test, so a child server started with NODE_ENV=production, and every
+ * real server, hashes at the OWASP cost). Set here, in the process that forks the workers, so the
+ * workers and every child they start inherit it. The suites hash thousands of passwords, each 20 ms
+ * of CPU at the production cost. identity/mailAbuse.int.test.ts, which compares the CPU of requests
+ * that hash with one that does not, takes the production cost back for its file.
+ */
+process.env.PASSWORD_HASH_COST ??= 'minimum';
+
 export default defineConfig({
   test: {
     sequence: { sequencer: SlowestFirstSequencer },

@@ -197,6 +197,10 @@ export const envDocs: Record<string, EnvVarDoc> = {
     meaning:
       'the ffmpeg binary for thumbnails, previews and HLS transcodes (server, CLI and runners; an unset or missing path falls back to the default); see [Videos](videos.md)',
   },
+  PASSWORD_HASH_COST: {
+    meaning:
+      "`owasp`: argon2id at OWASP's minimum (19 MiB, 2 passes). `minimum` is the test suites' (argon2id's floor, 1 ms a hash instead of 20) and is ignored unless `NODE_ENV=test` (a production or development server always hashes at the OWASP cost)",
+  },
   FFPROBE_PATH: {
     default: '`/usr/bin/ffprobe`, else the `@ffprobe-installer` static build',
     meaning: 'the ffprobe binary that reads duration, size and codecs of every upload (same fallback as `FFMPEG_PATH`)',

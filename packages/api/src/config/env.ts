@@ -30,6 +30,8 @@ export const envSchema = z.object({
   DATA_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** The previous DATA_KEY_SECRET while `pnpm cli keys rotate` re-wraps the data keys. */
   DATA_KEY_SECRET_PREVIOUS: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** The test suites' password-hash cost (identity/passwords.ts): `minimum` is ignored unless NODE_ENV=test. */
+  PASSWORD_HASH_COST: z.enum(['owasp', 'minimum']).default('owasp'),
   /** Admins must enrol a second factor before anything else (default: true when NODE_ENV=production). */
   REQUIRE_ADMIN_2FA: bool.optional(),
   /** A production site on a Bitcoin test network (a staging site): refused unless set (billing/moneyTraps.ts). */
