@@ -11,7 +11,9 @@
  * made before this rule existed left open.
  */
 import type { AppContext } from '../context.js';
+import { inChunks } from '../db/inChunks.js';
 import type { EventMetadata } from '../eventstore/types.js';
+import { erasedUserIds } from '../identity/index.js';
 import { payments, subscriptions } from './billing.commands.js';
 
 export interface ClosedBilling {
@@ -45,13 +47,19 @@ export async function closeBillingOfErasedMember(ctx: AppContext, userId: string
 
 /** Erased members that still have an open payment or a subscription granting access (the lifecycle's sweep). */
 export async function closeBillingOfErasedMembers(ctx: AppContext, meta: EventMetadata): Promise<ClosedBilling> {
-  const rows = await ctx.db.all<{ user_id: string }>(
-    `SELECT p.user_id FROM billing_payments p JOIN users u ON u.id = p.user_id
-       WHERE u.erased_at IS NOT NULL AND p.status IN ('requested', 'submitted')
-     UNION
-     SELECT s.user_id FROM billing_subscriptions s JOIN users u ON u.id = s.user_id
-       WHERE u.erased_at IS NOT NULL AND s.status IN ('active', 'past_due')`,
-  );
+  // Erased accounts are few beside paying ones: ask identity for them, then look for their open billing.
+  const rows: { user_id: string }[] = [];
+  for (const part of inChunks(await erasedUserIds(ctx.db))) {
+    const marks = part.map(() => '?').join(', ');
+    rows.push(
+      ...(await ctx.db.all<{ user_id: string }>(
+        `SELECT user_id FROM billing_payments WHERE user_id IN (${marks}) AND status IN ('requested', 'submitted')
+         UNION
+         SELECT user_id FROM billing_subscriptions WHERE user_id IN (${marks}) AND status IN ('active', 'past_due')`,
+        [...part, ...part],
+      )),
+    );
+  }
   const out: ClosedBilling = { canceledPayments: 0, endedSubscriptions: 0 };
   for (const { user_id } of rows) {
     const r = await closeBillingOfErasedMember(ctx, user_id, meta);

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { SiteConfig } from '../config/site.js';
 import { inChunks } from '../db/inChunks.js';
 import type { Queryable } from '../db/types.js';
+import { usersByIds } from '../identity/index.js';
 import { type Page, pageOf } from '../shared/paging.js';
 import { chainShowsPaid } from './payment.decider.js';
 import { CUSTOM_REQUEST_PAYMENT, type PaymentKind, type PlanType, planOf } from './plans.js';
@@ -82,12 +83,21 @@ export const latestRequest = (db: Queryable, userId: string, planType: PlanType,
 export const pendingPaymentOf = (db: Queryable, userId: string, planType: PlanType) =>
   db.get<PaymentRow>(`SELECT * FROM billing_payments WHERE user_id = ? AND plan_type = ? AND status = 'submitted'`, [userId, planType]);
 
+/** The rows of members identity has not erased (its read port; an erased account keeps its row with `erased_at`). */
+export async function withoutErased<T extends { user_id: string }>(db: Queryable, rows: T[]): Promise<T[]> {
+  const members = await usersByIds(
+    db,
+    rows.map((r) => r.user_id),
+  );
+  return rows.filter((r) => !members.get(r.user_id)?.erased_at);
+}
+
 /** Verified payments whose activation was never appended (a crash between the two appends). */
 /** An erased member's are left out: nothing activates a subscription for an erased account (billing/erasure.ts). */
-export const unappliedVerifiedPayments = (db: Queryable) =>
-  db.all<PaymentRow>(
-    `SELECT * FROM billing_payments WHERE status = 'verified' AND applied_at IS NULL AND plan_type <> 'custom'
-       AND user_id NOT IN (SELECT id FROM users WHERE erased_at IS NOT NULL)`,
+export const unappliedVerifiedPayments = async (db: Queryable) =>
+  withoutErased(
+    db,
+    await db.all<PaymentRow>(`SELECT * FROM billing_payments WHERE status = 'verified' AND applied_at IS NULL AND plan_type <> 'custom'`),
   );
 
 /** Members whose subscription is past its period end (active) or grace period (past due) at `now`. */
@@ -103,15 +113,17 @@ export const subscriptionsDue = (db: Queryable, now: string) =>
  * active or past due, not set to cancel — with no renewal request for their current period that is
  * open or paid (a canceled or expired one does not count: reactivating opens a new one).
  */
-export const subscriptionsToRenew = (db: Queryable, dueBy: string, now: string) =>
-  db.all<SubscriptionRow>(
-    `SELECT s.* FROM billing_subscriptions s
+export const subscriptionsToRenew = async (db: Queryable, dueBy: string, now: string) =>
+  withoutErased(
+    db,
+    await db.all<SubscriptionRow>(
+      `SELECT s.* FROM billing_subscriptions s
      WHERE s.status IN ('active', 'past_due') AND s.cancel_at_period_end = 0 AND s.current_period_end <= ?
-       AND s.user_id NOT IN (SELECT id FROM users WHERE erased_at IS NOT NULL)
        AND NOT EXISTS (SELECT 1 FROM billing_payments p WHERE p.renewal_subscription_id = s.subscription_id
          AND p.renewal_period_end = s.current_period_end
          AND (p.status IN ('submitted', 'verified') OR (p.status = 'requested' AND p.expires_at > ?)))`,
-    [dueBy, now],
+      [dueBy, now],
+    ),
   );
 
 /** Open (unpaid, unexpired) renewal requests, with their subscription's status: the reminders' candidates. */

@@ -33,6 +33,7 @@ export { reinstateUser, suspendUser } from './suspension.service.js';
 export { userStream } from './user.decider.js';
 export type { UserDto } from './users.queries.js';
 export {
+  erasedUserIds,
   findMemberStanding,
   findUserByEmail,
   findUserById,

@@ -47,6 +47,11 @@ export async function usersByIds(q: Queryable, ids: readonly string[]): Promise<
   return out;
 }
 
+/** The ids of every erased account (their rows stay, with `erased_at`). */
+export async function erasedUserIds(q: Queryable): Promise<string[]> {
+  return (await q.all<{ id: string }>('SELECT id FROM users WHERE erased_at IS NOT NULL ORDER BY id')).map((r) => r.id);
+}
+
 /** Every account in id order, `limit` at a time after `afterId` ('' for the first page). */
 export function usersAfter(q: Queryable, afterId: string, limit: number): Promise<UserRow[]> {
   return q.all<UserRow>('SELECT * FROM users WHERE id > ? ORDER BY id LIMIT ?', [afterId, limit]);
