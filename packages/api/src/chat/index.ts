@@ -1,15 +1,17 @@
 /**
  * The chat module (issue 30): one conversation per member with the site's team, as events
- * (chat.decider.ts), its read model (chat.projection.ts), the routes (routes.ts), the live push
+ * (chat.decider.ts), its read model (chat.projection.ts), the routes (routes.ts; the team's: adminChat.routes.ts; the WebSocket: socket.routes.ts), the live push
  * to WebSockets across processes (live.ts) and the mail to a member offline when the team replies
  * (replyMail.ts, with its setting: replyMail.routes.ts). docs/chat.md describes it.
  */
 import type { AppModule } from '../module.js';
+import { adminChatRoutes } from './adminChat.routes.js';
 import { chatProjection } from './chat.projection.js';
 import { chatHubOf, forgetChatHub } from './live.js';
 import { replyBurstSubscriber, startReplyMailer } from './replyMail.js';
 import { replyMailRoutes } from './replyMail.routes.js';
 import { chatRoutes } from './routes.js';
+import { chatSocketRoutes } from './socket.routes.js';
 
 export { messagesForExport } from './chat.service.js';
 export { replyMailEnabled } from './replyMail.routes.js';
@@ -21,6 +23,8 @@ export const chatModule: AppModule = {
   subscribers: (ctx) => [replyBurstSubscriber(ctx)],
   routes(api, ctx) {
     chatRoutes(api, ctx);
+    chatSocketRoutes(api, ctx);
+    adminChatRoutes(api, ctx);
     replyMailRoutes(api, ctx);
   },
   background: (ctx) => startReplyMailer(ctx),
