@@ -21,11 +21,12 @@ it("finds a module's SQL that names another module's table, and nothing else", (
   const file = 'chat/chat.service.ts';
   const real = fs.readFileSync(path.join(ROOT, 'packages/api/src', file), 'utf8');
   const before = tableFindings([{ file, text: real }], owners).reads.map((r) => r.table);
-  // The planted read: chat takes a member's display name straight from identity's table.
-  const planted = `${real}\nexport const plantedName = (db: { get(sql: string): unknown }) =>\n  db.get('SELECT display_name FROM users u JOIN refresh_tokens t ON t.user_id = u.id');\n`;
-  const after = tableFindings([{ file, text: planted }], owners).reads.map((r) => r.table);
-  expect(after.filter((t) => !before.includes(t))).toEqual(['refresh_tokens']);
-  expect(before).toContain('users');
+  // The planted read: chat looks at identity's sessions straight in identity's table.
+  const planted = `${real}\nexport const plantedSessions = (db: { all(sql: string): unknown }) =>\n  db.all('SELECT s.id FROM chat_conversations c JOIN refresh_sessions s ON s.user_id = c.user_id');\n`;
+  const after = tableFindings([{ file, text: planted }], owners).reads;
+  expect(after.filter((r) => !before.includes(r.table))).toEqual([
+    expect.objectContaining({ module: 'chat', table: 'refresh_sessions', owner: 'identity', line: real.split('\n').length + 2 }),
+  ]);
 
   const clean = [
     "db.all('SELECT * FROM chat_messages m JOIN chat_conversations c ON c.id = m.conversation_id')",
