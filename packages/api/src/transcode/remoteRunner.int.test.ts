@@ -8,12 +8,9 @@
  * runner with a message and exit 1 and cannot claim or upload; a runner token opens no member or
  * admin route (and their tokens no runner route); a job's upload URL cannot write another video's files.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_CLI_ARGS } from '../../test/apiEntry.js';
 import { runCli } from '../../test/childServer';
 import { freshStore, storeKinds } from '../../test/harness';
 import {
@@ -27,9 +24,8 @@ import {
   tmpDir,
   waitTranscoded,
 } from '../../test/support';
+import { spawnTokenRunner } from './runners.testkit';
 import { createRunnerToken, revokeRunnerToken } from './runnerTokens';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 interface RunnerProc {
   child: ChildProcess;
@@ -38,19 +34,9 @@ interface RunnerProc {
   exited: Promise<number | null>;
 }
 
-/** `env -i PATH=… HOME=… RUNNER_TOKEN=… node cli transcode-runner --server URL`. */
+/** A token runner (runners.testkit.ts) with its standard output and error apart. */
 function spawnRunner(server: string, token: string | undefined, home: string): RunnerProc {
-  const env: Record<string, string> = { PATH: process.env.PATH as string, HOME: home };
-  if (token !== undefined) env.RUNNER_TOKEN = token;
-  const child = spawn(
-    process.execPath,
-    [...API_CLI_ARGS, 'transcode-runner', '--server', server, '--scratch', path.join(home, 'scratch')],
-    {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawnTokenRunner(server, token, home);
   let out = '';
   let err = '';
   child.stdout?.on('data', (d) => (out += d));

@@ -1,7 +1,8 @@
 /**
  * `pnpm cli transcode-runner` as child processes, for the suites that run runners beside an API
- * process (runners.int.test.ts on a shared disk, media/s3Runners.int.test.ts on the object store):
- * Node itself with tsx's loader, so a SIGKILL reaches the runner, not a tsx wrapper.
+ * process: token runners holding nothing of the site's (runners.int.test.ts, remoteRunner.int.test.ts)
+ * and the deprecated runners with the site's whole context (media/s3Runners.int.test.ts on the object
+ * store, the deployment suites). Node itself, so a SIGKILL reaches the runner, not a wrapper.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,28 +28,23 @@ export function startRunner(env: Record<string, string>): Promise<Runner> {
 }
 
 /**
- * Starts a runner as an operator runs one on another machine: `transcode-runner --server URL` with
- * only PATH, HOME and RUNNER_TOKEN in its environment (no database, secret or store credential);
- * resolves once it says it runs.
+ * `env -i PATH=… HOME=… RUNNER_TOKEN=… node cli transcode-runner --server URL`: a runner as an
+ * operator runs one on another machine, with nothing of the site's in its environment (no
+ * RUNNER_TOKEN when `token` is undefined).
  */
-export function startTokenRunner(server: string, token: string, home: string, args: string[] = []): Promise<Runner> {
-  const child = spawn(
-    process.execPath,
-    [...API_CLI_ARGS, 'transcode-runner', '--server', server, '--scratch', path.join(home, 'scratch'), ...args],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH as string,
-        HOME: home,
-        RUNNER_TOKEN: token,
-        // Node's code cache only (scripts/test.mjs): the runner reads nothing else from its environment.
-        ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  return running(child);
+export function spawnTokenRunner(server: string, token: string | undefined, home: string): ChildProcess {
+  const env: Record<string, string> = { PATH: process.env.PATH as string, HOME: home };
+  if (token !== undefined) env.RUNNER_TOKEN = token;
+  return spawn(process.execPath, [...API_CLI_ARGS, 'transcode-runner', '--server', server, '--scratch', path.join(home, 'scratch')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
+
+/** A token runner (spawnTokenRunner); resolves once it says it runs. */
+export const startTokenRunner = (server: string, token: string, home: string): Promise<Runner> =>
+  running(spawnTokenRunner(server, token, home));
 
 function running(child: ChildProcess): Promise<Runner> {
   let out = '';
