@@ -11,7 +11,7 @@
  * made before this rule existed left open.
  */
 import type { AppContext } from '../context.js';
-import { inChunks } from '../db/inChunks.js';
+import { allIn } from '../db/inChunks.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import { erasedUserIds } from '../identity/index.js';
 import { payments, subscriptions } from './billing.commands.js';
@@ -48,18 +48,15 @@ export async function closeBillingOfErasedMember(ctx: AppContext, userId: string
 /** Erased members that still have an open payment or a subscription granting access (the lifecycle's sweep). */
 export async function closeBillingOfErasedMembers(ctx: AppContext, meta: EventMetadata): Promise<ClosedBilling> {
   // Erased accounts are few beside paying ones: ask identity for them, then look for their open billing.
-  const rows: { user_id: string }[] = [];
-  for (const part of inChunks(await erasedUserIds(ctx.db))) {
-    const marks = part.map(() => '?').join(', ');
-    rows.push(
-      ...(await ctx.db.all<{ user_id: string }>(
-        `SELECT user_id FROM billing_payments WHERE user_id IN (${marks}) AND status IN ('requested', 'submitted')
-         UNION
-         SELECT user_id FROM billing_subscriptions WHERE user_id IN (${marks}) AND status IN ('active', 'past_due')`,
-        [...part, ...part],
-      )),
-    );
-  }
+  const rows = await allIn<{ user_id: string }>(
+    ctx.db,
+    await erasedUserIds(ctx.db),
+    (marks) =>
+      `SELECT user_id FROM billing_payments WHERE user_id IN (${marks}) AND status IN ('requested', 'submitted')
+       UNION
+       SELECT user_id FROM billing_subscriptions WHERE user_id IN (${marks}) AND status IN ('active', 'past_due')`,
+    2,
+  );
   const out: ClosedBilling = { canceledPayments: 0, endedSubscriptions: 0 };
   for (const { user_id } of rows) {
     const r = await closeBillingOfErasedMember(ctx, user_id, meta);

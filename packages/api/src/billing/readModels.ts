@@ -11,7 +11,7 @@ import type {
 import { satsToBtc } from '@members/ui/money';
 import type { z } from 'zod';
 import type { SiteConfig } from '../config/site.js';
-import { inChunks } from '../db/inChunks.js';
+import { allIn } from '../db/inChunks.js';
 import type { Queryable } from '../db/types.js';
 import { usersByIds } from '../identity/index.js';
 import { type Page, pageOf } from '../shared/paging.js';
@@ -148,13 +148,8 @@ export const subscriptionOf = (db: Queryable, userId: string) =>
 
 /** The subscriptions of `userIds` by member, in one query (a member without one is absent). */
 export async function subscriptionsOf(db: Queryable, userIds: readonly string[]): Promise<Map<string, SubscriptionRow>> {
-  const out = new Map<string, SubscriptionRow>();
-  for (const part of inChunks(userIds)) {
-    const marks = part.map(() => '?').join(', ');
-    for (const r of await db.all<SubscriptionRow>(`SELECT * FROM billing_subscriptions WHERE user_id IN (${marks})`, part))
-      out.set(r.user_id, r);
-  }
-  return out;
+  const rows = await allIn<SubscriptionRow>(db, userIds, (marks) => `SELECT * FROM billing_subscriptions WHERE user_id IN (${marks})`);
+  return new Map(rows.map((r) => [r.user_id, r]));
 }
 
 /** A plan payment's row (custom request payments are answered by the custom requests' own routes). */

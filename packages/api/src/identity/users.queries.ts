@@ -1,7 +1,7 @@
 /** Reads of the `users` read model, and the User shape of spec §3 that the API answers with. */
 import type { userSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
-import { inChunks } from '../db/inChunks.js';
+import { allIn } from '../db/inChunks.js';
 import type { Queryable } from '../db/types.js';
 import { readCounts } from '../eventstore/counts.js';
 import type { AccountStanding } from '../http/auth.js';
@@ -39,12 +39,8 @@ export function findUserById(q: Queryable, id: string): Promise<UserRow | undefi
 
 /** The accounts of `ids` by id, in one query (an unknown id is absent; an erased account keeps its row, with `erased_at`). */
 export async function usersByIds(q: Queryable, ids: readonly string[]): Promise<Map<string, UserRow>> {
-  const out = new Map<string, UserRow>();
-  for (const part of inChunks(ids)) {
-    const rows = await q.all<UserRow>(`SELECT * FROM users WHERE id IN (${part.map(() => '?').join(', ')})`, part);
-    for (const r of rows) out.set(r.id, r);
-  }
-  return out;
+  const rows = await allIn<UserRow>(q, ids, (marks) => `SELECT * FROM users WHERE id IN (${marks})`);
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** The ids of every erased account (their rows stay, with `erased_at`). */
