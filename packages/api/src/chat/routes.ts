@@ -1,3 +1,9 @@
+/**
+ * The member's side of the chat over HTTP (issue 30; the paths and shapes are fixed there,
+ * docs/chat.md explains them): `/chat/*` (send, page, mark read, delete, status, ticket). The team's
+ * `/admin/chat/conversations…` are in adminChat.routes.ts, the WebSocket `/chat/socket?ticket=…` in
+ * socket.routes.ts. Use cases: chat.service.ts.
+ */
 import {
   CHAT_MAX_LENGTH,
   chatDeletedAnswerSchema,
