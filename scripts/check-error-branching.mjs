@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isTest, sourceFiles } from './sourceFiles.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const isTest = (f) => /\.(unit|int|e2e)\.test\.tsx?$/.test(f) || /\.testkit\.tsx?$/.test(f);
 const subject = String.raw`(?:\b(?:error|message|msg)|\.(?:error|message))\??`;
 const rules = [
   new RegExp(String.raw`${subject}\s*[!=]==?\s*(?:['"\x60]|[A-Z][A-Z0-9_]{2,}\b)`),
@@ -17,15 +17,6 @@ const rules = [
   new RegExp(String.raw`${subject}\.(?:includes|startsWith|endsWith|match|search|indexOf)\(`),
   new RegExp(String.raw`\.test\(\s*[\w.?]*${subject}\s*\)`),
 ];
-
-function* walk(dir) {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === 'node_modules' || e.name === 'dist') continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) yield* walk(p);
-    else if (/\.tsx?$/.test(e.name) && !isTest(e.name)) yield p;
-  }
-}
 
 /** Every line of `text` that branches on message text (1-based line numbers). */
 export function messageBranches(text) {
@@ -45,7 +36,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const pkg of fs.readdirSync(path.join(root, 'packages'))) {
     const src = path.join(root, 'packages', pkg, 'src');
     if (!fs.existsSync(src)) continue;
-    for (const file of walk(src))
+    for (const file of [...sourceFiles(src)].filter((f) => !isTest(path.basename(f))))
       for (const hit of messageBranches(fs.readFileSync(file, 'utf8')))
         problems.push(`${path.relative(root, file)}:${hit.line}: branches on message text, use the error's code: ${hit.text}`);
   }

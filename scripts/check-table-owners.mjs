@@ -10,10 +10,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isTest, sourceFiles } from './sourceFiles.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = 'packages/api/src';
-const isTest = (f) => /\.(unit|int|e2e|golden\.unit)\.test\.tsx?$/.test(f) || /\.testkit\.tsx?$/.test(f);
 
 /** `module file table` of each cross-module read the rule found on its first day (37, in 24 files; 17 left). */
 export const KNOWN = `
@@ -78,17 +78,10 @@ export function tableFindings(files, owners) {
   return { reads, unlisted };
 }
 
-function* walk(dir) {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) yield* walk(p);
-    else if (/\.ts$/.test(e.name) && !isTest(e.name)) yield p;
-  }
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const owners = parseOwners(fs.readFileSync(path.join(root, SRC, 'db/tableOwners.ts'), 'utf8'));
-  const files = [...walk(path.join(root, SRC))]
+  const files = [...sourceFiles(path.join(root, SRC))]
+    .filter((p) => !isTest(path.basename(p)))
     .map((p) => ({ file: path.relative(path.join(root, SRC), p), text: fs.readFileSync(p, 'utf8') }))
     .filter((f) => !f.file.startsWith('db/migrations/'));
   const { reads, unlisted } = tableFindings(files, owners);

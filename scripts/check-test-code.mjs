@@ -20,9 +20,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isTest, sourceFiles } from './sourceFiles.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const isTest = (f) => /\.(unit|int|e2e)\.test\.tsx?$/.test(f) || /\.testkit\.tsx?$/.test(f);
 const testImport =
   /from\s+'([^']*(?:\.testkit|\.test|\/test\/|\/e2e\/)[^']*)'|import\(\s*'([^']*(?:\.testkit|\.test|\/test\/|\/e2e\/)[^']*)'\s*\)/g;
 // The old helper names this rule replaced: a file so named must become `*.testkit.ts`.
@@ -152,22 +152,13 @@ const WHY = {
   sleep: `a fixed sleep over ${MAX_SLEEP_MS} ms; wait for a condition (or name the one it cannot observe: \`// fixed wait: <condition>\`)`,
 };
 
-function* walk(dir) {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === 'node_modules' || e.name === 'dist') continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) yield* walk(p);
-    else if (/\.tsx?$/.test(e.name)) yield p;
-  }
-}
-
 function main() {
   const problems = [];
   const packages = fs.readdirSync(path.join(root, 'packages'));
   for (const pkg of packages) {
     const src = path.join(root, 'packages', pkg, 'src');
     if (!fs.existsSync(src)) continue;
-    for (const file of walk(src)) {
+    for (const file of sourceFiles(src)) {
       const rel = path.relative(root, file);
       if (oldHelperName.test(file)) problems.push(`${rel}: a test helper beside production code is named *.testkit.ts`);
       if (isTest(file)) {
@@ -179,7 +170,7 @@ function main() {
         problems.push(`${rel}: production code imports test code (${m[1] ?? m[2]})`);
     }
   }
-  for (const file of walk(path.join(root, 'packages', 'api', 'test'))) {
+  for (const file of sourceFiles(path.join(root, 'packages', 'api', 'test'))) {
     if (/loadSiteConfig\(\s*(undefined)?\s*\)/.test(fs.readFileSync(file, 'utf8')))
       problems.push(`${path.relative(root, file)}: loadSiteConfig() reads the operator's site.config.json; use test/siteConfig.ts`);
   }
@@ -189,7 +180,7 @@ function main() {
     for (const dir of ['src', 'test', 'e2e']) {
       const d = path.join(root, 'packages', pkg, dir);
       if (!fs.existsSync(d)) continue;
-      for (const file of walk(d)) {
+      for (const file of sourceFiles(d)) {
         for (const m of fs.readFileSync(file, 'utf8').matchAll(apiImport)) {
           if (!/\/api\/test\/support(\.js)?$/.test(m[1]))
             problems.push(`${path.relative(root, file)}: imports ${m[1]}; use packages/api/test/support.ts`);
@@ -204,7 +195,7 @@ function main() {
     for (const dir of ['src', 'test', 'e2e']) {
       const d = path.join(root, 'packages', pkg, dir);
       if (fs.existsSync(d))
-        for (const file of walk(d)) if (isTestCode(path.relative(root, file).split(path.sep).join('/'))) testFiles.push(file);
+        for (const file of sourceFiles(d)) if (isTestCode(path.relative(root, file).split(path.sep).join('/'))) testFiles.push(file);
     }
   for (const file of testFiles)
     for (const p of timeAndFailureProblems(fs.readFileSync(file, 'utf8')))
