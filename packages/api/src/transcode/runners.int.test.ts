@@ -14,6 +14,7 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +75,9 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       if (home) fs.rmSync(home, { recursive: true, force: true });
     });
 
+    /** A runner's own home (its scratch inside), as on a machine of its own; removed with the others after the suite. */
+    const machine = () => fs.mkdtempSync(path.join(home, 'runner-'));
+
     /** Uploads a 3 s 640×360 clip and waits until the API has queued it; the clip's size in bytes. */
     async function queuedUpload(api: ReturnType<typeof apiClient>, admin: string, title: string) {
       const clip = await makeSizedClip(store.dataDir, { width: 640, height: 360, seconds: 3 });
@@ -96,7 +100,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       // Before the original, the runner reads a heartbeat's and a claim's answers (about 2 kB): half
       // the original is well past them and well before its end.
       link.holdAfter(Math.floor(sourceBytes / 2));
-      const runner = await startTokenRunner(link.url, token, tmpDir('members-runner-'));
+      const runner = await startTokenRunner(link.url, token, machine());
       runners.push(runner);
       await waitFor(async () => (link.isHeld() ? true : undefined));
       return { runner, link };
@@ -134,7 +138,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       await killed.exited;
 
       // Another runner, on another machine's scratch, takes the job once the 3 s lease has passed and completes a new attempt.
-      const survivor = await startTokenRunner(server.url, token, tmpDir('members-runner-'));
+      const survivor = await startTokenRunner(server.url, token, machine());
       runners.push(survivor);
       const completed = await waitFor(async () => {
         const v = (await api.get(`/admin/videos/${videoId}`, admin)).body.data;
@@ -206,7 +210,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         await waitFor(async () => (holder.output().includes('SIGTERM: stopping; running jobs go back to the queue') ? true : undefined));
         link.release();
         expect(await holder.exited).toBe(0);
-        const next = await startTokenRunner(longLease.url, token, tmpDir('members-runner-'));
+        const next = await startTokenRunner(longLease.url, token, machine());
         runners.push(next);
         const completed = await waitFor(async () => {
           const t = (await api.get(`/admin/videos/${videoId}`, admin)).body.data.transcode;
