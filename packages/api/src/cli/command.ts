@@ -21,7 +21,7 @@ export interface CliCommand {
   run(input: CliInput): Promise<number>;
   /**
    * Runs without the environment (no DATABASE_URL, secrets, DATA_DIR or dev defaults) when it
-   * returns a promise for these arguments: `transcode-runner --server URL`, which holds only its token.
+   * returns a promise for these arguments: `transcode-runner` (a token runner holds only its token).
    */
   runBare?(args: string[]): Promise<number> | undefined;
 }

@@ -1,25 +1,21 @@
 /**
  * `pnpm cli transcode-runner --server URL [--concurrency N] [--scratch DIR]`, RUNNER_TOKEN in the
  * environment: a transcode runner for another machine that holds only its token and talks HTTP to
- * the site (transcode/remoteRunner.ts). It reads no other variable: no DATABASE_URL, no secret, no
+ * the site (transcode/httpJobs.ts). It reads no other variable: no DATABASE_URL, no secret, no
  * store credential, no DATA_DIR. A wrong or revoked token: a message on stderr and exit 1.
  * SIGTERM or SIGINT: ffmpeg is stopped and the jobs are given back to the queue.
  *
- * Deprecated: without `--server` it is the former runner with the server's full context (same
- * DATABASE_URL, secrets and media store; its DATA_DIR its own), kept for the deployments that still
- * start it that way (deploy/compose.s3.yaml); it says so at start.
+ * Without `--server` it refuses (exit 2) and says how to run a token runner: the former runner that
+ * built the site's whole context (DATABASE_URL, secrets, store credentials) is gone.
  */
 import os from 'node:os';
 import path from 'node:path';
-import { closeContext, createContext, describeStore } from '../context.js';
-import { startMetricsListener } from '../metrics/index.js';
-import { allProjections } from '../modules.js';
-import { RunnerTokenRefused, startRemoteRunner, startTranscodeRunner } from '../transcode/index.js';
+import { RunnerTokenRefused, startRemoteRunner } from '../transcode/index.js';
 import { parseFlags } from './args.js';
 import type { CliCommand } from './command.js';
 
 const CONCURRENCY_NEEDED =
-  'A runner needs --concurrency N or TRANSCODE_CONCURRENCY of at least 1 (the number of transcodes it runs at once).';
+  "--concurrency must be a whole number from 1 to 64: the transcodes this runner runs at once (default 1; TRANSCODE_CONCURRENCY is the API leader's, not a runner's).";
 
 const stopSignal = () =>
   new Promise<string>((resolve) => {
@@ -31,7 +27,9 @@ const stopSignal = () =>
 async function runRemote(flags: Record<string, string>): Promise<number> {
   const token = process.env.RUNNER_TOKEN;
   if (!token) {
-    console.error('RUNNER_TOKEN is not set: make one on a server machine with "pnpm cli runners token create NAME".');
+    console.error(
+      'RUNNER_TOKEN is not set: make one on a server machine with "pnpm cli runners token create NAME", or on the admin dashboard (Transcode runners).',
+    );
     return 2;
   }
   let server: URL;
@@ -54,7 +52,7 @@ async function runRemote(flags: Record<string, string>): Promise<number> {
   } catch (err) {
     if (err instanceof RunnerTokenRefused) {
       console.error(
-        `The server ${server.origin} refused RUNNER_TOKEN (${err.message}). Check the token, or make a new one with "pnpm cli runners token create NAME".`,
+        `The server ${server.origin} refused RUNNER_TOKEN (${err.reason}). Check the token, or make a new one with "pnpm cli runners token create NAME".`,
       );
       return 1;
     }
@@ -68,44 +66,26 @@ async function runRemote(flags: Record<string, string>): Promise<number> {
   return runner.stop();
 }
 
+/** A runner started the removed way (the whole site context, without `--server`): refused, with the way that replaced it. */
+function refuseFullContext(): Promise<number> {
+  console.error(
+    [
+      'pnpm cli transcode-runner needs --server URL: a runner holds only a runner token and talks HTTP to the site.',
+      '  RUNNER_TOKEN=rnr_… pnpm cli transcode-runner --server https://your.site [--concurrency N] [--scratch DIR]',
+      'Make the token on a server machine with "pnpm cli runners token create NAME", or on the admin dashboard (Transcode runners).',
+      'The runner needs no DATABASE_URL, secret or store credential (docs/transcode-runners.md); the former runner with the',
+      "site's whole context is gone. To transcode in the API's leader instead, keep TRANSCODE_IN_SERVER=true and TRANSCODE_CONCURRENCY ≥ 1.",
+    ].join('\n'),
+  );
+  return Promise.resolve(2);
+}
+
 export const transcodeRunner: CliCommand = {
   summary: 'transcode queued videos until stopped: --server URL with RUNNER_TOKEN [--concurrency N] [--scratch DIR]',
   runBare(args) {
     const { flags } = parseFlags(args);
-    return flags.server === undefined ? undefined : runRemote(flags);
+    return flags.server === undefined ? refuseFullContext() : runRemote(flags);
   },
-  async run({ env, site, args }) {
-    const { flags } = parseFlags(args);
-    const concurrency = flags.concurrency === undefined ? env.TRANSCODE_CONCURRENCY : Number(flags.concurrency);
-    if (!Number.isInteger(concurrency) || concurrency < 1) {
-      console.error(CONCURRENCY_NEEDED);
-      return 2;
-    }
-    console.warn(
-      'Deprecated: a runner without --server builds the whole site context (DATABASE_URL, secrets, store credentials). Use RUNNER_TOKEN=… pnpm cli transcode-runner --server URL.',
-    );
-    if (!env.DATABASE_URL)
-      console.warn(
-        'Note: no DATABASE_URL, so this runner uses the embedded SQLite store in DATA_DIR; runners on other machines need PostgreSQL.',
-      );
-    const ctx = await createContext(env, site, allProjections());
-    try {
-      const metrics = await startMetricsListener(env, ctx.metrics);
-      const runner = await startTranscodeRunner(ctx, {
-        kind: 'runner',
-        concurrency,
-        onJob: (job, outcome) => ctx.logger.info({ videoId: job.video_id, outcome }, 'transcode job ended'),
-      });
-      console.log(
-        `Transcode runner ${runner.id} running ${concurrency} at once (store: ${describeStore(env)}, lease ${env.TRANSCODE_LEASE_SECONDS} s${metrics ? `, metrics at ${metrics.url}/metrics` : ''})`,
-      );
-      const signal = await stopSignal();
-      console.log(`${signal}: stopping; running jobs go back to the queue`);
-      await runner.stop();
-      await metrics?.stop();
-      return 0;
-    } finally {
-      await closeContext(ctx);
-    }
-  },
+  // Never reached: runBare answers every call (the command reads nothing of the site's environment).
+  run: ({ args }) => transcodeRunner.runBare?.(args) ?? refuseFullContext(),
 };

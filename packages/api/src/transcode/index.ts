@@ -1,7 +1,8 @@
 /**
- * The transcode module: every uploaded video gets an HLS ladder (ladder.ts) made by runners
- * (runner.ts: one in the leader, worker.ts, and/or `pnpm cli transcode-runner` processes on any
- * machine) from a persistent queue with leases (transcodeJobs.ts) the log feeds
+ * The transcode module: every uploaded video gets an HLS ladder (ladder.ts) made by runners (one
+ * loop, runnerLoop.ts: in the leader over the queue itself, worker.ts and localJobs.ts, and/or token
+ * runners, `pnpm cli transcode-runner --server URL` on any machine, over the runner API, httpJobs.ts)
+ * from a persistent queue with leases (transcodeJobs.ts) the log feeds
  * (queue.subscriber.ts); each attempt is recorded as `Transcode*` events (transcode.decider.ts),
  * which the catalog projection turns into the video's status, progress and renditions.
  */
@@ -12,8 +13,7 @@ import { runnerApiRoutes } from './runnerApi.routes.js';
 import { transcodeRoutes } from './transcode.routes.js';
 import { startTranscodeWorker } from './worker.js';
 
-export { RunnerTokenRefused, startRemoteRunner } from './remoteRunner.js';
-export { startTranscodeRunner } from './runner.js';
+export { RunnerTokenRefused, startRemoteRunner } from './httpJobs.js';
 export { queueStatus } from './runnerRegistry.js';
 export { createRunnerToken, listRunnerTokens, type RunnerTokenRow, revokeRunnerToken } from './runnerTokens.js';
 export type { RenditionInfo } from './transcode.decider.js';

@@ -18,8 +18,7 @@ import { openDatabase } from '../context';
 import type { Db } from '../db/types';
 import { makeSizedClip } from '../media/media.testkit';
 import { createTestUser } from '../streaming/viewers.testkit';
-import { startTranscodeRunner } from './runner';
-import { runTranscodeJob } from './transcode.service';
+import { runTranscodeJob, startLocalRunner } from './localJobs';
 import { claimNextJob, claimOf, enqueueTranscode, finishJob, jobOf, releaseJob, renewLease, type TranscodeJob } from './transcodeJobs';
 
 const run = promisify(execFile);
@@ -191,8 +190,8 @@ forEachStore('transcode leases', (kind) => {
   it("a runner's heartbeat that finds its job taken kills its ffmpeg; /api/health shows the queue and the runner", async () => {
     const { videoId, fifo, real } = await heldUpload();
     const outcomes: string[] = [];
-    const runner = await startTranscodeRunner(server.ctx, {
-      kind: 'runner',
+    // The leader's in-process runner (a token runner's heartbeat is remoteRunner.int's and runners.int's).
+    const runner = await startLocalRunner(server.ctx, {
       concurrency: 1,
       pollMs: 100,
       onJob: (_j, o) => outcomes.push(o),
@@ -201,7 +200,7 @@ forEachStore('transcode leases', (kind) => {
       await waitUntil(async () => (await typesOf(videoId)).includes('TranscodeStarted'));
       const health = (await apiClient(server.url).get('/health', await adminToken(server))).body.data.transcode;
       expect(health).toMatchObject({ inServer: true, queued: 0, running: 1 });
-      expect(health.runners).toEqual([expect.objectContaining({ id: runner.id, kind: 'runner', concurrency: 1, jobs: 1 })]);
+      expect(health.runners).toEqual([expect.objectContaining({ id: runner.id, kind: 'server', concurrency: 1, jobs: 1 })]);
       expect((await claim(other, 'runner-b', pastLease()))?.video_id).toBe(videoId);
       // Within a heartbeat (a third of the 3 s lease), the runner stops its attempt.
       await waitUntil(async () => outcomes.length > 0);

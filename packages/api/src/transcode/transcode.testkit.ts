@@ -4,7 +4,8 @@
  * real ladder for the videos they need.
  */
 import type { RunningServer } from '../server.js';
-import { type JobOutcome, runTranscodeJob } from './transcode.service.js';
+import { runTranscodeJob } from './localJobs.js';
+import type { JobOutcome } from './runnerLoop.js';
 import { enqueueTranscode, jobOf } from './transcodeJobs.js';
 
 export async function transcodeForTest(server: Pick<RunningServer, 'ctx' | 'subscribers'>, videoId: string): Promise<JobOutcome> {

@@ -1,8 +1,9 @@
 /**
  * The persistent transcode queue (table `transcode_jobs`, migrations 007 and 008). Jobs are queued
  * by the queue subscriber in the same transaction as its checkpoint (exactly once per `VideoUploaded`
- * or `TranscodeRetried`) and taken by runners (runner.ts: in the leader, or `pnpm cli
- * transcode-runner` on any machine) under a lease:
+ * or `TranscodeRetried`) and taken by runners under a lease: the leader's in-process runner
+ * (localJobs.ts), and token runners (`pnpm cli transcode-runner --server URL`, httpJobs.ts) through
+ * the runner API (remoteRunners.service.ts):
  *
  * - a claim takes the oldest job that is queued or whose lease has passed (its runner died), in one
  *   transaction (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so claimers never wait on each other or take
@@ -15,6 +16,7 @@
  * ahead by more than the lease takes jobs early).
  */
 import type { Db, Queryable } from '../db/types.js';
+import { JobLost } from './runnerLoop.js';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
@@ -37,8 +39,8 @@ export interface JobClaim {
 
 export const claimOf = (job: TranscodeJob): JobClaim => ({ videoId: job.video_id, worker: job.worker ?? '', attempt: Number(job.attempt) });
 
-/** The runner lost its claim: the lease passed and another runner took the job (or it was deleted or re-queued). */
-export class LeaseLostError extends Error {
+/** The runner lost its claim: the lease passed and another runner took the job (or it was deleted or re-queued). The runner loop's `JobLost`. */
+export class LeaseLostError extends JobLost {
   constructor(claim: JobClaim) {
     super(`transcode job of ${claim.videoId} (attempt ${claim.attempt}) is no longer held by ${claim.worker}`);
     this.name = 'LeaseLostError';
