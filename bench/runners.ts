@@ -1,17 +1,19 @@
 /**
  * Transcode runners on the object store (issue 20 item 7): an API process on PostgreSQL and the
- * bench's Ceph RGW (bench/lib/s3Services.mjs) with TRANSCODE_IN_SERVER=false, and
- * `pnpm cli transcode-runner` processes, each with its own DATA_DIR, doing the work.
+ * bench's Ceph RGW (bench/lib/s3Services.mjs) with TRANSCODE_IN_SERVER=false, and token runners
+ * (`pnpm cli transcode-runner --server URL`, holding only PATH, HOME and a RUNNER_TOKEN made through
+ * the admin API), each with its own home and scratch, doing the work.
  *
  *   overhead   CPU-seconds per second of video of one job done by a runner (the runner process and
- *              the ffmpeg it waited for, from /proc/<pid>/stat: claim, lease renewals, events,
- *              ffmpeg reading the original through its presigned URL, the ladder uploaded to the
- *              store), against the same ffmpeg command (transcode/ladder.ts's ladderArgs) alone on
- *              the same presigned original; interleaved, in a rotating order, `--rounds` times;
+ *              the ffmpeg it waited for, from /proc/<pid>/stat: claim, heartbeats, the original
+ *              downloaded through its presigned URL, ffmpeg, the ladder uploaded through presigned
+ *              PUTs, the runner API's calls), against the same ffmpeg command (transcode/ladder.ts's
+ *              ladderArgs) alone on the same presigned original; interleaved, in a rotating order,
+ *              `--rounds` times;
  *   runners    the same batch of `--videos` queued videos transcoded by one runner and by two
  *              (each --concurrency 1; the batch is released once they run), wall time from the first
- *              claim to the last job's end (the runners' own log lines), as videos per minute;
- *              `--batch-rounds` of each, alternating.
+ *              claim to the last job's end (the runners' own lines, timed as they arrive), as videos
+ *              per minute; `--batch-rounds` of each, alternating.
  *
  * Sources: synthetic 1280×720 H.264 with temporal noise and a tone (x264 has real work), the
  * ladder 720p/480p/360p + sprites at the default preset (veryfast).
@@ -67,32 +69,41 @@ async function makeSource(file: string, seconds: number): Promise<void> {
 
 interface Runner {
   child: ChildProcess;
-  output(): string;
+  /** Each line the runner wrote, with the time (ms since the epoch) it arrived. */
+  lines: { at: number; line: string }[];
   exited: Promise<unknown>;
 }
 
-function startRunner(env: NodeJS.ProcessEnv): Promise<Runner> {
+/** A token runner with nothing of the site's in its environment, its home and scratch in `home`. */
+function startRunner(server: string, token: string, home: string): Promise<Runner> {
+  fs.mkdirSync(home, { recursive: true });
   const child = ownChild(
-    spawn(process.execPath, [...API_CLI_ARGS, 'transcode-runner', '--concurrency', '1'], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
+    spawn(
+      process.execPath,
+      [...API_CLI_ARGS, 'transcode-runner', '--server', server, '--concurrency', '1', '--scratch', path.join(home, 'scratch')],
+      { cwd: ROOT, env: { PATH: process.env.PATH as string, HOME: home, RUNNER_TOKEN: token }, stdio: ['ignore', 'pipe', 'pipe'] },
+    ),
   );
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
+  const lines: Runner['lines'] = [];
+  let rest = '';
+  const take = (d: Buffer) => {
+    const parts = (rest + d).split('\n');
+    rest = parts.pop() ?? '';
+    for (const line of parts) lines.push({ at: Date.now(), line });
+  };
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
   const exited = new Promise((r) => child.once('exit', r));
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
-      if (/Transcode runner \S+ running/.test(out)) {
+      if (lines.some((l) => /^Transcode runner \S+ running/.test(l.line))) {
         clearInterval(timer);
-        resolve({ child, output: () => out, exited });
+        resolve({ child, lines, exited });
       }
     }, 50);
     void exited.then((code) => {
       clearInterval(timer);
-      reject(new Error(`runner exited with ${code}:\n${out}`));
+      reject(new Error(`runner exited with ${code}:\n${lines.map((l) => l.line).join('\n')}${rest}`));
     });
   });
 }
@@ -102,13 +113,8 @@ async function stopRunner(r: Runner): Promise<void> {
   await r.exited;
 }
 
-/** Times (ms since the epoch) of the runner's log entries with message `msg`. */
-const logTimes = (r: Runner, msg: string) =>
-  r
-    .output()
-    .split('\n')
-    .filter((l) => l.startsWith('{') && l.includes(`"msg":"${msg}"`))
-    .map((l) => Number(JSON.parse(l).time));
+/** When the runner's lines matching `pattern` arrived (ms since the epoch). */
+const logTimes = (r: Runner, pattern: RegExp) => r.lines.filter((l) => pattern.test(l.line)).map((l) => l.at);
 
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-runners-'));
@@ -120,15 +126,10 @@ async function main() {
     server = await startBenchServer(path.join(work, 'api'), { ...shared, TRANSCODE_IN_SERVER: 'false' });
     const url = server.url;
     const token = (await apiCall(url, 'POST', '/auth/login', server.admin)).token;
+    // One token for every runner, made as an admin makes one on the admin dashboard.
+    const runnerToken = (await apiCall(url, 'POST', '/admin/runners/tokens', { name: 'bench' }, token)).token as string;
     let runnerN = 0;
-    const runnerEnv = (): NodeJS.ProcessEnv => ({
-      ...process.env,
-      ...shared,
-      NODE_ENV: 'development',
-      DATA_DIR: path.join(work, `runner-${++runnerN}`),
-      LOG_LEVEL: 'info',
-      LOG_FORMAT: 'json',
-    });
+    const newRunner = () => startRunner(url, runnerToken, path.join(work, `runner-${++runnerN}`));
     const upload = async (file: string, title: string): Promise<string> => {
       const form = new FormData();
       form.append('title', title);
@@ -157,7 +158,7 @@ async function main() {
     // 1. Overhead: one job by a runner against the same ffmpeg command alone.
     const source = path.join(work, 'source.mp4');
     await makeSource(source, SECONDS);
-    const runner = await startRunner(runnerEnv());
+    const runner = await newRunner();
     runners.push(runner);
     // The reference's original, transcoded once as the runner's warm-up (its first job loads lazy code).
     const refId = await upload(source, 'reference source');
@@ -240,7 +241,7 @@ async function main() {
       const ids: string[] = [];
       for (let i = 0; i < VIDEOS; i++) ids.push(await upload(batchSource, `batch ${i + 1}`));
       // The batch is held (a lease no runner may take) while the runners start, then released at
-      // once: no runner's start-up (Node, tsx) shares the CPU with another's first transcode.
+      // once: no runner's start-up (Node) shares the CPU with another's first transcode.
       for (;;) {
         const held = await services.query(
           `UPDATE transcode_jobs SET state = 'running', worker = 'bench-hold', lease_expires_at = '9999-12-31T00:00:00.000Z'
@@ -251,7 +252,7 @@ async function main() {
         if (holding[0].n === VIDEOS) break;
         if (held.length === 0) await sleep(100); // the queue subscriber has not queued them all yet
       }
-      const started = await Promise.all(Array.from({ length: n }, () => startRunner(runnerEnv())));
+      const started = await Promise.all(Array.from({ length: n }, newRunner));
       runners.push(...started);
       await sleep(1000);
       await services.query(
@@ -261,8 +262,8 @@ async function main() {
       await completed(ids);
       const share = load.end();
       await Promise.all(started.map(stopRunner));
-      const claims = started.flatMap((r) => logTimes(r, 'transcode job claimed'));
-      const ends = started.flatMap((r) => logTimes(r, 'transcode job ended'));
+      const claims = started.flatMap((r) => logTimes(r, /^claimed /));
+      const ends = started.flatMap((r) => logTimes(r, /^transcode of \S+ (completed|failed)/));
       if (claims.length < VIDEOS || ends.length < VIDEOS) throw new Error(`runner logs: ${claims.length} claims, ${ends.length} ends`);
       const wall = (Math.max(...ends) - Math.min(...claims)) / 1000;
       perMinute[n].push((VIDEOS / wall) * 60);

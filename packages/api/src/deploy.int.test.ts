@@ -4,7 +4,7 @@
  * MEDIA_ACCEL=nginx) and Debian's nginx in front of them with the config rendered from
  * deploy/nginx.conf.template. [local]: one shared DATA_DIR, the leader transcodes, nginx sends files
  * from the disk. [s3]: each process on its own DATA_DIR, media in a bucket on the suite's Ceph RGW,
- * TRANSCODE_IN_SERVER=false and two transcode runners, nginx fetching media from the bucket through
+ * TRANSCODE_IN_SERVER=false and two token runners, nginx fetching media from the bucket through
  * the presigned URL the API names. Through nginx: the member journey with consecutive requests on
  * different processes, media bytes sent by nginx (never by the API), an upload through one process
  * played through both, segments cacheable and keys and playlists not, every unsigned way to a media
@@ -384,7 +384,7 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       const transcodedBy = await waitFor(
         "the runner's line for the job",
         async () => {
-          const by = dep.runners.filter((r) => r.output().includes(`"videoId":"${videoId}","outcome":"completed"`));
+          const by = dep.runners.filter((r) => r.output().includes(`transcode of ${videoId} completed`));
           return by.length > 0 ? by : undefined;
         },
         10_000,
@@ -393,13 +393,13 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       expect(['api-a', 'api-b']).toContain(uploadedThrough);
       for (const p of procs) {
         expect(p.output()).not.toContain('transcode runner started');
-        expect(p.output()).not.toContain(`"videoId":"${videoId}","claim"`);
+        expect(p.output()).not.toContain(`transcode of ${videoId} completed`);
       }
       // The bucket holds the video; no disk of any process keeps a file of it.
       const keys = await bucketKeys(dep.bucket?.bucket as string, `videos/${videoId}/`);
       expect(keys).toEqual(expect.arrayContaining([`videos/${videoId}/video.mp4`, `videos/${videoId}/hls/master.m3u8`, objectKey]));
       for (const dir of dep.apiDataDirs) expect(filesUnder(path.join(dir, 'media'))).toEqual([]);
-      for (const dir of dep.runnerDataDirs) expect(filesUnder(dir).filter((f) => f.includes(videoId))).toEqual([]);
+      for (const dir of dep.runnerHomes) expect(filesUnder(dir).filter((f) => f.includes(videoId))).toEqual([]);
     });
 
     it('serves public thumbnails from its cache', async () => {

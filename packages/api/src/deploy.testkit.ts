@@ -4,8 +4,10 @@
  *   local: two API processes on one DATA_DIR (the shared disk nginx reads), the leader transcoding,
  *          nginx rendered from deploy/nginx.conf.template as deploy/nginx.conf is;
  *   s3:    two API processes on their own DATA_DIRs with MEDIA_STORE=s3://… on the suite's Ceph RGW,
- *          TRANSCODE_IN_SERVER=false and two `pnpm cli transcode-runner` processes (their own
- *          DATA_DIRs too), nginx rendered with --media-store s3 as deploy/nginx.s3.conf is.
+ *          TRANSCODE_IN_SERVER=false and two token runners (`pnpm cli transcode-runner --server`
+ *          the site's address through nginx, holding only a RUNNER_TOKEN made with `pnpm cli runners
+ *          token create`, each with its own home), nginx rendered with --media-store s3 as
+ *          deploy/nginx.s3.conf is.
  * Everything is a real process: the API's entry point, the CLI, Debian's nginx, PostgreSQL.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -15,10 +17,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderNginxConf, standaloneNginxConf } from '../../../deploy/render-nginx.mjs';
 import { API_MAIN_ARGS } from '../test/apiEntry.js';
+import { runCli } from '../test/childServer.js';
 import { type FreshStore, freshStore, TEST_ADMIN } from '../test/harness.js';
 import { type FreshBucket, freshBucket, type MediaKind } from '../test/s3.js';
 import { productionSiteConfigFile } from '../test/siteConfig.js';
-import { type Runner, startRunner } from './transcode/runners.testkit.js';
+import { type Runner, startTokenRunner } from './transcode/runners.testkit.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const TOKEN_SECRET = 'deploy-test-secret-0123456789abcdef0123456789';
@@ -107,7 +110,8 @@ export interface Deployment {
   /** Each API process's DATA_DIR (the same one twice on the local store). */
   apiDataDirs: string[];
   runners: Runner[];
-  runnerDataDirs: string[];
+  /** Each runner's home (its scratch inside): a runner has no DATA_DIR. */
+  runnerHomes: string[];
   /** The media store's variables every process has (empty on the local store). */
   mediaEnv: Record<string, string>;
   /** What nginx's media locations answer in X-Media-Served-By. */
@@ -165,7 +169,7 @@ export async function startDeployment(media: MediaKind): Promise<Deployment> {
   });
   const apis: Proc[] = [];
   const runners: Runner[] = [];
-  const runnerDataDirs: string[] = [];
+  const runnerHomes: string[] = [];
   let nginx: Proc | undefined;
   const stop = async () => {
     // SIGTERM: a runner stops its ffmpeg and gives its jobs back (no orphan left reading the bucket).
@@ -192,15 +196,6 @@ export async function startDeployment(media: MediaKind): Promise<Deployment> {
         ),
       );
     const apiPorts = apis.map((p) => listeningPort(p.output()));
-    if (media === 's3') {
-      for (const name of ['runner-1', 'runner-2']) runnerDataDirs.push(ownDir(name));
-      const started = await Promise.allSettled(
-        runnerDataDirs.map((dir, i) => startRunner({ ...env(`runner-${i + 1}`, dir), TRANSCODE_CONCURRENCY: '1' })),
-      );
-      for (const r of started) if (r.status === 'fulfilled') runners.push(r.value);
-      for (const r of started) if (r.status === 'rejected') throw r.reason;
-    }
-
     const site = renderNginxConf({
       upstreams: apiPorts.map((p) => `127.0.0.1:${p}`),
       listen: `127.0.0.1:${pn}`,
@@ -222,6 +217,16 @@ export async function startDeployment(media: MediaKind): Promise<Deployment> {
       {},
       () => listening(pn),
     );
+    if (media === 's3') {
+      // Token runners, as on machines of their own: the site's address and a token, nothing else.
+      const made = await runCli(env('cli', store.dataDir), ['runners', 'token', 'create', 'deploy-runners']);
+      const token = /rnr_[A-Za-z0-9_-]{43}/.exec(made.out)?.[0];
+      if (made.code !== 0 || !token) throw new Error(`runners token create: ${made.code}\n${made.out}`);
+      for (const name of ['runner-1', 'runner-2']) runnerHomes.push(ownDir(name));
+      const started = await Promise.allSettled(runnerHomes.map((home) => startTokenRunner(base, token, home)));
+      for (const r of started) if (r.status === 'fulfilled') runners.push(r.value);
+      for (const r of started) if (r.status === 'rejected') throw r.reason;
+    }
     return {
       media,
       base,
@@ -231,7 +236,7 @@ export async function startDeployment(media: MediaKind): Promise<Deployment> {
       apiPorts,
       apiDataDirs,
       runners,
-      runnerDataDirs,
+      runnerHomes,
       mediaEnv,
       mediaServedBy: media === 's3' ? 'nginx-s3' : 'nginx',
       stop,

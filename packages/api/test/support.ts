@@ -14,11 +14,11 @@ export { wrongTotpCode } from '../src/identity/totp.testkit.js';
 export { mailsTo } from '../src/mail/outbox.testkit.js';
 export { filesUnder, makeImage, makeMp4, makeSizedClip } from '../src/media/media.testkit.js';
 export { TestClock } from '../src/shared/clock.testkit.js';
-export { killAll, type Runner, startRunner } from '../src/transcode/runners.testkit.js';
+export { killAll, type Runner, startTokenRunner } from '../src/transcode/runners.testkit.js';
 export { postUpload, uploadTranscoded, waitTranscoded } from '../src/uploads/upload.testkit.js';
 export { adminToken } from './adminToken.js';
 export { type BcoinNode, freshRegtestAddress, startBcoinNode } from './bitcoin/bcoinNode.testkit.js';
-export { type ChildServer, killHard, launchServer } from './childServer.js';
+export { type ChildServer, killHard, launchServer, runCli } from './childServer.js';
 export {
   apiClient,
   forEachStore,

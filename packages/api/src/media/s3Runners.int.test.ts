@@ -1,13 +1,15 @@
 /**
- * Transcode runners on the object store, no shared disk (PostgreSQL + the tests' Ceph RGW): an API
- * process with TRANSCODE_IN_SERVER=false and two `pnpm cli transcode-runner` processes, each with
- * its own DATA_DIR (scratch only) and the same MEDIA_STORE. The runners reach the gateway through a
- * relay the test controls: the claiming runner's ffmpeg reads the original through a presigned URL
- * and the relay stops passing bytes two thirds into the file, so the transcode is certainly
- * running, its first segments written, when the test SIGKILLs that runner. The other runner takes the job after the 3 s lease and
- * completes it; the ladder is in the bucket and nothing else is; ffprobe plays it through the API;
- * no file of the video is left on any process's disk (the killed runner's scratch is swept when a
- * runner starts again on its DATA_DIR).
+ * Token runners on the object store, no shared disk (PostgreSQL + the tests' Ceph RGW): an API
+ * process with TRANSCODE_IN_SERVER=false and two `pnpm cli transcode-runner --server URL` processes
+ * holding only PATH, HOME and a RUNNER_TOKEN (no bucket key: they read the original and write the
+ * ladder through the presigned URLs the API hands out), each with its own home and scratch. The
+ * API reaches the gateway through a relay the test controls, so the presigned URLs a runner uses
+ * cross it too: the relay stops passing bytes two thirds into the original, so the claiming runner
+ * is certainly mid-job (its attempt started, the original partly on its disk) when the test
+ * SIGKILLs it. The other runner takes the job after the 3 s lease and completes it; the ladder is in
+ * the bucket and nothing else is; ffprobe plays it through the API; no file of the video is left on
+ * any disk (the killed runner's scratch is swept when a runner starts again in its home). A runner
+ * that loses the store mid-job leaves the job to its lease instead of failing the video.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,11 +17,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ChildServer, launchServer } from '../../test/childServer';
+import { type ChildServer, launchServer, runCli } from '../../test/childServer';
 import { apiClient, type FreshStore, freshStore, TEST_ADMIN, TEST_DATABASE_URL, tmpDir } from '../../test/harness';
 import { bucketKeys, type FreshBucket, freshBucket, mediaKinds, TEST_S3 } from '../../test/s3';
-import { processAlive } from '../shared/processAlive';
-import { jobEnded, killAll, type Runner, startRunner, waitFor } from '../transcode/runners.testkit';
+import { jobEnded, killAll, type Runner, startTokenRunner, waitFor } from '../transcode/runners.testkit';
 import { postUpload } from '../uploads/upload.testkit';
 import { mediaBinaries } from './ffmpeg';
 import { filesUnder, makeSizedClip } from './media.testkit';
@@ -27,22 +28,16 @@ import { type Relay, relay } from './relay.testkit';
 
 const run = promisify(execFile);
 
-/** The child processes of `pid` (from /proc, so nothing beyond Linux itself is needed). */
-function childrenOf(pid: number): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        // pid (comm) state ppid …: comm may hold spaces, so split after its closing parenthesis.
-        const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+/** A runner token made as the operator makes one. */
+async function makeToken(env: Record<string, string>, name: string): Promise<string> {
+  const made = await runCli(env, ['runners', 'token', 'create', name]);
+  const token = /rnr_[A-Za-z0-9_-]{43}/.exec(made.out)?.[0];
+  if (made.code !== 0 || !token) throw new Error(`runners token create: ${made.code}\n${made.out}`);
+  return token;
 }
+
+/** The partly downloaded originals and ladders in a runner's scratch (its home's `scratch/`). */
+const scratchFiles = (home: string) => filesUnder(path.join(home, 'scratch'));
 
 if (!TEST_DATABASE_URL && process.env.CI === 'true') throw new Error('TEST_DATABASE_URL must be set in CI');
 
@@ -54,6 +49,7 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
     let link: Relay;
     let server: ChildServer;
     let env: Record<string, string>;
+    let token: string;
     const runners: Runner[] = [];
     const dirs: string[] = [];
     const runnerDir = () => {
@@ -69,6 +65,8 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
       env = {
         ...(store.env as Record<string, string>),
         ...bucket.env,
+        // The API's connections to the gateway, and so the presigned URLs it hands the runners.
+        AWS_ENDPOINT_URL_S3: link.url,
         TRANSCODE_IN_SERVER: 'false',
         TRANSCODE_CONCURRENCY: '1',
         TRANSCODE_PRESET: 'ultrafast',
@@ -76,6 +74,7 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
         LOG_LEVEL: 'info',
       };
       server = await launchServer(env);
+      token = await makeToken(env, 's3-runners');
     }, 120_000);
 
     // A test's runners end with it, however it ends: one left running would take the next test's job.
@@ -98,12 +97,11 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
       const videoId = up.body.data.videoId as string;
       await waitFor(async () => ((await api.get('/health', admin)).body.data.transcode.queued === 1 ? true : undefined));
 
-      // Both runners read and write the bucket through the relay; the original comes slowly.
-      const runnerEnv = (dataDir: string) => ({ ...env, DATA_DIR: dataDir, AWS_ENDPOINT_URL_S3: link.url });
-      const killedDir = runnerDir();
-      const survivorDir = runnerDir();
+      // Both runners read and write the bucket through presigned URLs across the relay; the original comes slowly.
+      const killedHome = runnerDir();
+      const survivorHome = runnerDir();
       link.holdAfter(Math.floor((fs.statSync(clip).size * 2) / 3));
-      const first = await startRunner(runnerEnv(killedDir));
+      const first = await startTokenRunner(server.url, token, killedHome);
       runners.push(first);
       const db = new pg.Client({ connectionString: store.env.DATABASE_URL });
       await db.connect();
@@ -114,23 +112,21 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
           ])
         ).rows.map((e) => ({ type: e.type, ...((typeof e.data === 'string' ? JSON.parse(e.data) : e.data) as { attempt: number }) }));
       try {
-        // Mid-transcode: attempt 1's ffmpeg has written part of the ladder and waits for the rest of the file.
-        const written = () => filesUnder(path.join(killedDir, 'media')).filter((f) => f.endsWith('.ts') && fs.statSync(f).size > 0);
-        await waitFor(async () => (written().length > 0 ? true : undefined));
+        // Mid-job: attempt 1 started, and the runner has part of the original and waits for the rest.
+        await waitFor(async () => (link.isHeld() ? true : undefined));
+        const partial = () => scratchFiles(killedHome).filter((f) => path.basename(f) === 'source' && fs.statSync(f).size > 0);
+        await waitFor(async () => (partial().length > 0 ? true : undefined));
         expect((await transcodeEvents()).map((e) => `${e.type} ${e.attempt}`)).toContain('TranscodeStarted 1');
-        const [ffmpegPid = 0] = childrenOf(first.pid);
-        expect(ffmpegPid).toBeGreaterThan(0);
-        const second = await startRunner(runnerEnv(survivorDir));
+        const second = await startTokenRunner(server.url, token, survivorHome);
         runners.push(second);
         first.child.kill('SIGKILL');
         await first.exited;
-        // The orphaned ffmpeg loses its connection to the store and ends.
+        // The dead runner's connection to the gateway goes; the relay passes bytes again.
         link.cut();
-        await waitFor(async () => (processAlive(ffmpegPid) ? undefined : true));
         link.release();
         link.restore();
-        // The killed runner's scratch: a half-written ladder nobody will publish.
-        expect(filesUnder(path.join(killedDir, 'media')).some((f) => f.endsWith('.ts'))).toBe(true);
+        // The killed runner's scratch: a half-downloaded original nobody will transcode.
+        expect(partial().length).toBe(1);
 
         const completed = await waitFor(async () => {
           const t = (await api.get(`/admin/videos/${videoId}`, admin)).body.data.transcode;
@@ -176,22 +172,20 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
         .map((s) => s.height);
       expect(heights).toEqual([360]);
 
-      // A runner started again on the killed runner's DATA_DIR (systemd's Restart=) sweeps its scratch.
-      const restarted = await startRunner(runnerEnv(killedDir));
+      // A runner started again in the killed runner's home (systemd's Restart=) sweeps its scratch.
+      const restarted = await startTokenRunner(server.url, token, killedHome);
       runners.push(restarted);
-      for (const dir of [store.dataDir, survivorDir, killedDir]) {
-        expect(filesUnder(path.join(dir, 'media'))).toEqual([]);
-        expect(filesUnder(path.join(dir, 'uploads'))).toEqual([]);
-        const scratch = path.join(dir, 'media', 'transcode');
-        expect(fs.existsSync(scratch) ? fs.readdirSync(scratch) : []).toEqual([]);
-      }
+      for (const home of [survivorHome, killedHome]) expect(scratchFiles(home)).toEqual([]);
+      // The API's own disk: no upload, no ladder, no transcode scratch (the bucket holds the video).
+      expect(filesUnder(path.join(store.dataDir, 'media'))).toEqual([]);
+      expect(filesUnder(path.join(store.dataDir, 'uploads'))).toEqual([]);
       for (const r of runners.slice(1)) {
         r.child.kill('SIGTERM');
         expect(await r.exited).toBe(0);
       }
     }, 300_000);
 
-    it('a runner that loses the store mid-transcode gives the job back after the lease instead of failing it; with the store back it completes', async () => {
+    it('a runner that loses the store mid-job leaves the job to its lease instead of failing it; with the store back it completes', async () => {
       const api = apiClient(server.url);
       const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
       const fixtures = runnerDir();
@@ -199,23 +193,21 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
       const up = await postUpload(server.url, admin, { title: 'Store lost', accessLevel: 'free' }, { video: clip });
       expect(up.status).toBe(201);
       const videoId = up.body.data.videoId as string;
-      const dataDir = runnerDir();
+      const home = runnerDir();
       link.holdAfter(Math.floor((fs.statSync(clip).size * 2) / 3));
-      const runner = await startRunner({ ...env, DATA_DIR: dataDir, AWS_ENDPOINT_URL_S3: link.url });
+      const runner = await startTokenRunner(server.url, token, home);
       runners.push(runner);
-      await waitFor(async () =>
-        filesUnder(path.join(dataDir, 'media')).some((f) => f.endsWith('.ts') && fs.statSync(f).size > 0) ? true : undefined,
-      );
-      // The store goes away under the running transcode.
+      await waitFor(async () => (link.isHeld() ? true : undefined));
+      // The store goes away under the running job.
       link.cut();
       link.release();
-      await waitFor(async () => (/"outcome":"(\w+)"/.test(runner.output()) ? true : undefined));
-      expect(runner.output()).toMatch(new RegExp(`"videoId":"${videoId}","outcome":"unavailable"`));
+      await waitFor(async () => (/^transcode of \S+ \w+/m.test(runner.output()) ? true : undefined));
+      expect(runner.output()).toMatch(new RegExp(`^transcode of ${videoId} unavailable.*: the job is left to its lease$`, 'm'));
       // Not a failure: the admin library still shows it running, and nothing was published.
       const meanwhile = (await api.get(`/admin/videos/${videoId}`, admin)).body.data.transcode;
       expect(meanwhile).toMatchObject({ status: 'running', error: null });
       expect((await bucketKeys(bucket.bucket, `videos/${videoId}/hls/`)).length).toBe(0);
-      expect(filesUnder(path.join(dataDir, 'media'))).toEqual([]);
+      expect(scratchFiles(home)).toEqual([]);
 
       // The store is back: the job is taken again once its lease has passed, and completes whole.
       link.restore();
@@ -233,7 +225,7 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
         },
       );
       expect(Number(JSON.parse(stdout).format.duration)).toBeGreaterThan(11);
-      expect(filesUnder(path.join(dataDir, 'media'))).toEqual([]);
+      expect(scratchFiles(home)).toEqual([]);
       runner.child.kill('SIGTERM');
       expect(await runner.exited).toBe(0);
     }, 300_000);

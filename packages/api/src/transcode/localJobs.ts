@@ -221,7 +221,7 @@ export async function startLocalRunner(ctx: AppContext, opts: LocalRunnerOptions
   // What a killed process on this DATA_DIR left mid-transcode: its job went to another runner.
   const swept = await sweepTranscodeScratch(ctx.env.DATA_DIR);
   if (swept) ctx.logger.info({ runner: id, removed: swept }, 'transcode scratch left by a stopped runner removed');
-  const loop = startRunnerLoop(source, { concurrency: opts.concurrency, pollMs: opts.pollMs, log: ctx.logger, onJob: opts.onJob });
+  const loop = startRunnerLoop(source, { ...opts, log: ctx.logger, unref: true });
   ctx.logger.info(
     { runner: id, kind: 'server', concurrency: opts.concurrency, leaseSeconds: ctx.env.TRANSCODE_LEASE_SECONDS },
     'transcode runner started',

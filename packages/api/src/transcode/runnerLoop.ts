@@ -98,6 +98,8 @@ export interface RunnerLoopOptions<J extends HeldJob> {
   log: RunnerLog;
   /** Called after each job with its outcome (tests wait on it). */
   onJob?: (job: J, outcome: JobOutcome | 'crashed') => void;
+  /** The loop's timers do not hold the process open (the API's: its server does); a token runner's do. */
+  unref?: boolean;
 }
 
 export interface RunnerLoop {
@@ -283,8 +285,10 @@ export function startRunnerLoop<J extends HeldJob>(source: JobSource<J>, opts: R
 
   const pollTimer = setInterval(() => void poll(), opts.pollMs ?? RUNNER_POLL_MS);
   const beatTimer = setInterval(heartbeat, Math.max(250, source.leaseMs / 3));
-  pollTimer.unref();
-  beatTimer.unref();
+  if (opts.unref) {
+    pollTimer.unref();
+    beatTimer.unref();
+  }
   void poll();
 
   function stop(): Promise<number> {

@@ -106,7 +106,7 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
       return { runner, link };
     }
 
-    it('refuses a runner that would run nothing, or one without its token, with a message naming the setting', async () => {
+    it('refuses a runner that would run nothing, one without its token, or one without --server, with a message naming the setting', async () => {
       for (const args of [
         ['--concurrency', '0'],
         ['--concurrency', 'two'],
@@ -114,14 +114,22 @@ for (const kind of storeKinds.filter((k) => k === 'postgres')) {
         const r = await runCli({ ...env, RUNNER_TOKEN: token }, ['transcode-runner', '--server', server.url, ...args]);
         expect([r.code, r.out.trim()]).toEqual([
           2,
-          'A runner needs --concurrency N or TRANSCODE_CONCURRENCY of at least 1 (the number of transcodes it runs at once).',
+          "--concurrency must be a whole number from 1 to 64: the transcodes this runner runs at once (default 1; TRANSCODE_CONCURRENCY is the API leader's, not a runner's).",
         ]);
       }
       const r = await runCli({ ...env, RUNNER_TOKEN: '' }, ['transcode-runner', '--server', server.url]);
       expect([r.code, r.out.trim()]).toEqual([
         2,
-        'RUNNER_TOKEN is not set: make one on a server machine with "pnpm cli runners token create NAME".',
+        'RUNNER_TOKEN is not set: make one on a server machine with "pnpm cli runners token create NAME", or on the admin dashboard (Transcode runners).',
       ]);
+      // The former runner with the site's whole context (DATABASE_URL, secrets, store credentials) is gone:
+      // refused before it reads any of it, with the way that replaced it.
+      const full = await runCli(env, ['transcode-runner']);
+      expect(full.code).toBe(2);
+      expect(full.out).toContain('pnpm cli transcode-runner needs --server URL');
+      expect(full.out).toContain('RUNNER_TOKEN=rnr_… pnpm cli transcode-runner --server https://your.site');
+      expect(full.out).toContain('pnpm cli runners token create NAME');
+      expect(full.out).not.toMatch(/Transcode runner \S+ running/);
     });
 
     it('a token runner SIGKILLed mid-job loses the job to another runner after the lease, which completes it', async () => {

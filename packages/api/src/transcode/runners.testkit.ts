@@ -1,15 +1,14 @@
 /**
- * `pnpm cli transcode-runner` as child processes, for the suites that run runners beside an API
- * process: token runners holding nothing of the site's (runners.int.test.ts, remoteRunner.int.test.ts)
- * and the deprecated runners with the site's whole context (media/s3Runners.int.test.ts on the object
- * store, the deployment suites). Node itself, so a SIGKILL reaches the runner, not a wrapper.
+ * `pnpm cli transcode-runner --server URL` as child processes, for the suites that run token runners
+ * beside an API process, holding nothing of the site's (runners.int.test.ts, remoteRunner.int.test.ts,
+ * media/s3Runners.int.test.ts on the object store, the deployment suites, the cross-process browser
+ * journey). Node itself, so a SIGKILL reaches the runner, not a wrapper.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_CLI_ARGS } from '../../test/apiEntry.js';
-import { childEnv } from '../../test/childServer';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -18,13 +17,6 @@ export interface Runner {
   pid: number;
   output(): string;
   exited: Promise<number | null>;
-}
-
-/** Starts a runner; resolves once it says it runs. */
-export function startRunner(env: Record<string, string>): Promise<Runner> {
-  return running(
-    spawn(process.execPath, [...API_CLI_ARGS, 'transcode-runner'], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }),
-  );
 }
 
 /**
@@ -91,8 +83,8 @@ export async function waitFor<T>(fn: () => Promise<T | undefined>): Promise<T> {
  * clone's run failed runners.int and s3Runners.int on it).
  */
 export function jobEnded(runner: Runner, videoId: string, outcome: 'completed' | 'unavailable'): Promise<true> {
-  // A runner with the full context logs JSON; a token runner (remoteRunner.ts) a sentence.
-  const line = new RegExp(`"videoId":"${videoId}","outcome":"${outcome}"|^transcode of ${videoId} ${outcome}`, 'm');
+  // The runner loop's line that ends a job (runnerLoop.ts).
+  const line = new RegExp(`^transcode of ${videoId} ${outcome}`, 'm');
   return waitFor(async () => (line.test(runner.output()) ? true : undefined));
 }
 
