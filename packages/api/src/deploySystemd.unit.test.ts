@@ -1,12 +1,14 @@
 /**
  * The systemd shape's files checked without systemd: deploy/api.env.example against the server's
  * environment schema, docs/deployment.md's step 2 against the example and the unit (a required
- * variable missing from either fails), and the EnvironmentFile reader the int test starts the
- * server with, on systemd's own rules.
+ * variable missing from either fails), the EnvironmentFile reader the int test starts the
+ * server with, on systemd's own rules, and docs/transcode-runners.md's runner unit (a token runner,
+ * its token its whole environment; the CLI starts no other kind).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { transcodeRunner } from './cli/transcodeRunner.js';
 import { DEV_SECRETS, fillDevDefaults } from './config/devDefaults.js';
 import { envSchema, parseEnv } from './config/env.js';
 import { API_ENV_EXAMPLE, PLACEHOLDER, parseEnvironmentFile, readUnit, serviceEnvironment, UNIT_FILE } from './deploySystemd.testkit.js';
@@ -94,5 +96,35 @@ describe("docs/deployment.md's step 2", () => {
     expect(step.length).toBeGreaterThan(100);
     expect(step).toContain('deploy/api.env.example');
     expect([...named].sort()).toEqual([...new Set([...Object.keys(EXAMPLE), ...Object.keys(UNIT.environment)])].sort());
+  });
+});
+
+describe("docs/transcode-runners.md's runner unit", () => {
+  const page = fs.readFileSync(path.join(path.dirname(API_ENV_EXAMPLE), '../docs/transcode-runners.md'), 'utf8');
+  const start = page.indexOf('```ini\n# /etc/systemd/system/members-transcode-runner.service');
+  const unit = page.slice(start, page.indexOf('```', start + 6));
+  const lines = unit.split('\n');
+
+  it('starts a token runner holding RUNNER_TOKEN and nothing else: no database, secret, store credential or DATA_DIR', async () => {
+    expect(start).toBeGreaterThan(0);
+    const exec = lines.find((l) => l.startsWith('ExecStart='));
+    expect(exec).toMatch(/ packages\/api\/dist\/cli\.js transcode-runner --server https:\/\/\S+ /);
+    // The environment: one file, RUNNER_TOKEN its only line; no Environment= of its own.
+    expect(lines.filter((l) => /^Environment(File)?=/.test(l))).toEqual(['EnvironmentFile=/etc/members/runner.env']);
+    expect(unit).toContain('# /etc/members/runner.env (mode 0600): RUNNER_TOKEN=rnr_… (nothing else)');
+    for (const name of ['DATABASE_URL', 'TOKEN_SECRET', 'DATA_KEY_SECRET', 'MFA_KEY_SECRET', 'AWS_', 'MEDIA_STORE', 'DATA_DIR'])
+      expect({ name, named: unit.includes(name) }).toEqual({ name, named: false });
+    // The way it starts reads no variable of the site's: without its token it refuses before anything else.
+    const saved = process.env.RUNNER_TOKEN;
+    delete process.env.RUNNER_TOKEN;
+    try {
+      const args = (exec as string).split(' ').slice((exec as string).split(' ').indexOf('transcode-runner') + 1);
+      expect(await transcodeRunner.runBare?.(args)).toBe(2);
+      // The removed full-context runner (no --server) refuses too: the CLI starts no runner that would read the site's secrets.
+      expect(await transcodeRunner.runBare?.([])).toBe(2);
+      expect(await transcodeRunner.run({ env: parseEnv({}), site: {} as never, args: [] })).toBe(2);
+    } finally {
+      if (saved !== undefined) process.env.RUNNER_TOKEN = saved;
+    }
   });
 });

@@ -173,11 +173,11 @@ export const envDocs: Record<string, EnvVarDoc> = {
   LIFECYCLE_INTERVAL_SECONDS: { meaning: 'how often the leader runs the subscription lifecycle pass' },
   TRANSCODE_CONCURRENCY: {
     meaning:
-      'HLS transcodes run at once by the leader (and by each deprecated full-context `pnpm cli transcode-runner` without `--concurrency`; a token runner takes `--concurrency`); `0`: none, uploads wait in the queue (see [Media pipeline](videos.md#media-pipeline-hls-renditions-encrypted-segments-entitlement-per-plan))',
+      "HLS transcodes run at once by the leader's in-process runner (a token runner, `pnpm cli transcode-runner --server URL`, takes `--concurrency` instead); `0`: none, uploads wait in the queue (see [Media pipeline](videos.md#media-pipeline-hls-renditions-encrypted-segments-entitlement-per-plan))",
   },
   TRANSCODE_IN_SERVER: {
     meaning:
-      '`false` stops API processes from transcoding: only `pnpm cli transcode-runner` processes take jobs (see [Transcode runners](transcode-runners.md)); `true` keeps the leader transcoding, as the embedded default needs',
+      '`false` stops API processes from transcoding: only token runners (`pnpm cli transcode-runner --server URL`, holding a `RUNNER_TOKEN` and nothing else) take jobs (see [Transcode runners](transcode-runners.md)); `true` keeps the leader transcoding, as the embedded default needs',
   },
   TRANSCODE_LEASE_SECONDS: {
     meaning:

@@ -127,9 +127,9 @@ export const envSchema = z.object({
     .optional(),
   /** How often the leader runs the subscription lifecycle pass. */
   LIFECYCLE_INTERVAL_SECONDS: intFrom(60, 1),
-  /** HLS transcodes the leader (or a `transcode-runner` process) runs at once (0: none in the server; jobs wait in the queue). */
+  /** HLS transcodes the leader's in-process runner runs at once (0: none in the server; jobs wait in the queue). A token runner takes `--concurrency`. */
   TRANSCODE_CONCURRENCY: intFrom(1, 0),
-  /** `false`: API processes never transcode; `pnpm cli transcode-runner` processes do (docs/transcode-runners.md). */
+  /** `false`: API processes never transcode; token runners (`pnpm cli transcode-runner --server URL`) do (docs/transcode-runners.md). */
   TRANSCODE_IN_SERVER: bool.default(true),
   /** A claimed transcode job's lease: renewed every third of it; a runner silent for this long loses the job to another. */
   TRANSCODE_LEASE_SECONDS: intFrom(30, 2),

@@ -87,7 +87,7 @@ describe.runIf(Boolean(TEST_DATABASE_URL) && mediaKinds().includes('s3'))(
       for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
     });
 
-    it('a runner killed mid-transcode loses the job to the other, which publishes the ladder to the bucket; no disk keeps a file', async () => {
+    it('a runner killed mid-job loses the job to the other, which publishes the ladder to the bucket; no disk keeps a file', async () => {
       const api = apiClient(server.url);
       const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
       const fixtures = runnerDir();
