@@ -21,6 +21,7 @@ import { pipeline } from 'node:stream/promises';
 import type { runnerJobSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import { processAlive } from '../shared/processAlive.js';
+import { redactSecrets } from '../shared/redact.js';
 import { TranscodeError } from './hlsTranscoder.js';
 import {
   type Attempt,
@@ -73,12 +74,10 @@ const runnerIdOf = () =>
       .slice(0, 60) || 'runner'
   }:${process.pid}:${randomBytes(2).toString('hex')}`;
 
-/** A token runner's lines: sentences on the console (errors on stderr), an error's message after them. */
+/** A token runner's lines: sentences on the console (errors on stderr), the last line of an `err` field's message after them. */
 export const consoleLog: RunnerLog = (() => {
-  const line = (fields: Record<string, unknown>, msg: string) => {
-    const err = fields.err instanceof Error ? fields.err.message.split('\n').pop() : undefined;
-    return err && !msg.includes(err) ? `${msg} (${err})` : msg;
-  };
+  const line = (fields: Record<string, unknown>, msg: string) =>
+    fields.err instanceof Error ? `${msg} (${redactSecrets(fields.err.message).split('\n').pop()})` : msg;
   return {
     info: (fields, msg) => console.log(line(fields, msg)),
     warn: (fields, msg) => console.log(line(fields, msg)),

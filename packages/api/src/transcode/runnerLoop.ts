@@ -17,7 +17,6 @@
  *   the runner leaves the list. A runner that dies without stopping (SIGKILL, a lost machine)
  *   loses its jobs when their leases pass.
  */
-import { redactSecrets } from '../shared/redact.js';
 import { type TranscodeInput, type TranscodeOutput, transcodeToHls } from './hlsTranscoder.js';
 
 /** Progress is recorded sparsely: at these percentages only. */
@@ -111,8 +110,6 @@ export interface RunnerLoop {
   stop(): Promise<number>;
 }
 
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 /** Reports progress at PROGRESS_STEPS only, one report after the other; `settled()` waits for the last. */
 function progressReporter(attempt: Attempt, onError: (err: unknown) => void) {
   let step = 0;
@@ -129,14 +126,15 @@ function progressReporter(attempt: Attempt, onError: (err: unknown) => void) {
   };
 }
 
-/** The line that ends a job: every outcome says what it means for the video. */
+/**
+ * The line that ends a job: every outcome says what it means for the video. The reason of a failure
+ * is the `err` field (pino keeps it whole; a token runner's console adds its last line).
+ */
 function logEnd(log: RunnerLog, fields: Record<string, unknown>, outcome: JobOutcome, detail = ''): void {
   const id = fields.videoId as string;
-  const why = redactSecrets(detail).split('\n').pop();
-  if (outcome === 'completed' || outcome === 'skipped') log.info(fields, `transcode of ${id} ${outcome}${why ? ` (${why})` : ''}`);
-  else if (outcome === 'failed') log.warn(fields, `transcode of ${id} failed: ${why}`);
-  else if (outcome === 'unavailable')
-    log.warn(fields, `transcode of ${id} unavailable${why ? ` (${why})` : ''}: the job is left to its lease`);
+  if (outcome === 'completed' || outcome === 'skipped') log.info(fields, `transcode of ${id} ${outcome}${detail ? ` (${detail})` : ''}`);
+  else if (outcome === 'failed') log.warn(fields, `transcode of ${id} failed`);
+  else if (outcome === 'unavailable') log.warn(fields, `transcode of ${id} unavailable: the job is left to its lease`);
   else if (outcome === 'lost') log.warn(fields, `transcode of ${id} lost: another runner holds the job now; nothing published`);
   else log.info(fields, `transcode of ${id} interrupted`);
 }
@@ -154,7 +152,7 @@ async function transcodeAttempt(attempt: Attempt, signal: AbortSignal, log: Runn
   } catch (err) {
     await reporter.settled();
     if (err instanceof JobLost || err instanceof RunnerFatal || signal.aborted) throw err;
-    return { outcome: await attempt.fail(err), detail: messageOf(err), err };
+    return { outcome: await attempt.fail(err), detail: '', err };
   }
 }
 
@@ -205,7 +203,7 @@ export function startRunnerLoop<J extends HeldJob>(source: JobSource<J>, opts: R
   /** A fatal refusal ends the runner (once); anything else is logged and retried. */
   function failed(err: unknown, what: string): void {
     if (!(err instanceof RunnerFatal)) {
-      log.warn({ err, runner: id }, `${what} (${messageOf(err)}); will retry`);
+      log.warn({ err, runner: id }, `${what}; will retry`);
       return;
     }
     if (!fatal) log.error({ runner: id }, `${err.message}; this runner stops`);
