@@ -5,8 +5,8 @@
  *          nginx rendered from deploy/nginx.conf.template as deploy/nginx.conf is;
  *   s3:    two API processes on their own DATA_DIRs with MEDIA_STORE=s3://… on the suite's Ceph RGW,
  *          TRANSCODE_IN_SERVER=false and two token runners (`pnpm cli transcode-runner --server`
- *          the site's address through nginx, holding only a RUNNER_TOKEN made with `pnpm cli runners
- *          token create`, each with its own home), nginx rendered with --media-store s3 as
+ *          one API process each, holding only a RUNNER_TOKEN made with `pnpm cli runners token
+ *          create`, each with its own home), nginx rendered with --media-store s3 as
  *          deploy/nginx.s3.conf is.
  * Everything is a real process: the API's entry point, the CLI, Debian's nginx, PostgreSQL.
  */
@@ -218,12 +218,16 @@ export async function startDeployment(media: MediaKind): Promise<Deployment> {
       () => listening(pn),
     );
     if (media === 's3') {
-      // Token runners, as on machines of their own: the site's address and a token, nothing else.
+      // Token runners, as on machines of their own: an address of the site and a token, nothing else.
+      // Each calls one API process directly, not nginx: the suite checks that nginx alternates its
+      // own requests between the processes, which the runners' heartbeats would interleave.
       const made = await runCli(env('cli', store.dataDir), ['runners', 'token', 'create', 'deploy-runners']);
       const token = /rnr_[A-Za-z0-9_-]{43}/.exec(made.out)?.[0];
       if (made.code !== 0 || !token) throw new Error(`runners token create: ${made.code}\n${made.out}`);
       for (const name of ['runner-1', 'runner-2']) runnerHomes.push(ownDir(name));
-      const started = await Promise.allSettled(runnerHomes.map((home) => startTokenRunner(base, token, home)));
+      const started = await Promise.allSettled(
+        runnerHomes.map((home, i) => startTokenRunner(`http://127.0.0.1:${apiPorts[i]}`, token, home)),
+      );
       for (const r of started) if (r.status === 'fulfilled') runners.push(r.value);
       for (const r of started) if (r.status === 'rejected') throw r.reason;
     }
