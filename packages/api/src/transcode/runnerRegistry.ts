@@ -12,6 +12,11 @@ export const RUNNER_FORGET_SECONDS = 15 * 60;
 
 export interface RunnerRow {
   id: string;
+  /**
+   * `server`: the leader's in-process runner (localJobs.ts); `runner`: a token runner, recorded by the
+   * runner API (remoteRunners.service.ts). Rows of the removed full-context runner were `runner` with
+   * no token name; they are forgotten like any silent runner's.
+   */
   kind: 'server' | 'runner';
   host: string;
   pid: number;

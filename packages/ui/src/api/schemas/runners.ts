@@ -97,6 +97,10 @@ export const runnerStoppedSchema = z.object({ stopped: z.boolean() });
 /** A runner as the health answer and the admin's runner list show it. */
 export const runnerStatusSchema = z.object({
   id: z.string(),
+  /**
+   * `server`: an API leader's in-process runner; `runner`: a token runner. A `runner` without a
+   * `tokenName` was left by the removed full-context runner (forgotten 15 minutes after its last heartbeat).
+   */
   kind: z.enum(['server', 'runner']),
   /** The runner token it came with (`pnpm cli runners token create`); null for an API leader's in-server runner. */
   tokenName: z.string().nullable(),
