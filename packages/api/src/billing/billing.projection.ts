@@ -13,7 +13,7 @@ import { UniqueViolation } from '../db/types.js';
 import { type Counted, countsSchema, moveCount } from '../eventstore/counts.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
-import { erasedLabel } from '../privacy/codec/personalData.js';
+import { erasedLabel } from '../shredding/personalData.js';
 import { PAYMENT_EVENT_TYPES, type PaymentEvent } from './payment.decider.js';
 import { grantsAccess, SUBSCRIPTION_EVENT_TYPES, type SubscriptionEvent, type SubscriptionStatus } from './subscription.decider.js';
 

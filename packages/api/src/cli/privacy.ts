@@ -12,8 +12,8 @@ import { ConfigError } from '../config/env.js';
 import { closeContext, createContext, openDatabase } from '../context.js';
 import { migrate } from '../db/migrate.js';
 import { allProjections } from '../modules.js';
-import { erasedSubjects, masterKeysOf, rewrapDataKeys } from '../privacy/codec/dataKeys.js';
 import { reapplyErasures } from '../privacy/index.js';
+import { erasedSubjects, masterKeysOf, rewrapDataKeys } from '../shredding/dataKeys.js';
 import type { CliCommand } from './command.js';
 
 export const keysRotate: CliCommand = {

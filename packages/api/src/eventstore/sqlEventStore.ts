@@ -58,7 +58,7 @@ function checkExpected(streamId: string, expected: ExpectedVersion, actual: numb
   if (!ok) throw new ConcurrencyError(streamId, expected, actual);
 }
 
-/** Turns events into their stored form inside the append transaction and back for readers (privacy/codec/shredder.ts). */
+/** Turns events into their stored form inside the append transaction and back for readers (shredding/shredder.ts). */
 export interface EventCodec {
   seal(tx: Queryable, events: NewEvent[], now: Date): Promise<NewEvent[]>;
   open(q: Queryable, events: RecordedEvent[]): Promise<RecordedEvent[]>;

@@ -4,7 +4,7 @@
  * the member's data key; an erased member has none, so no copy can be traced back to them.
  */
 import type { AppContext } from '../context.js';
-import { DataKeyError, dataKeyFor, dataKeyRows, masterKeysOf, unwrapKey } from '../privacy/index.js';
+import { DataKeyError, dataKeyFor, dataKeyRows, masterKeysOf, unwrapKey } from '../shredding/dataKeys.js';
 import { codeBits, codeSecret } from './code.js';
 
 const keysOf = (ctx: Pick<AppContext, 'env'>) => masterKeysOf(ctx.env.DATA_KEY_SECRET ?? '', ctx.env.DATA_KEY_SECRET_PREVIOUS);

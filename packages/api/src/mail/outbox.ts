@@ -5,7 +5,7 @@
  * second mail, and it becomes the Message-ID so a receiver can spot a resend after a crash.
  */
 import type { Dialect, Queryable } from '../db/types.js';
-import { mayWritePersonal } from '../privacy/codec/personalWrites.js';
+import { mayWritePersonal } from '../shredding/personalWrites.js';
 
 export interface OutboxRow {
   key: string;
@@ -27,7 +27,7 @@ export interface OutboxRow {
 export interface OutgoingMail {
   /** Unique per mail; derive it from the causing event. */
   key: string;
-  /** The member it is for: nothing is queued once they are erased (privacy/codec/personalWrites.ts). */
+  /** The member it is for: nothing is queued once they are erased (shredding/personalWrites.ts). */
   subjectId: string;
   to: string;
   subject: string;

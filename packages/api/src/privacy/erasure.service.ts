@@ -3,10 +3,10 @@
  *
  * 1. What is personal about the member is read while it still can be: every address they used.
  * 2. `MemberErased` is appended on their stream; its append transaction destroys their data key
- *    (privacy/codec/shredder.ts) and the read models replace their personal columns by placeholders.
+ *    (shredding/shredder.ts) and the read models replace their personal columns by placeholders.
  *    From then on their personal fields in every event decode to `erased member <short id>`.
  * 3. Mail writes and deliveries that saw the key before it went are waited for; later ones see it
- *    gone and write nothing (privacy/codec/personalWrites.ts). Then what lives outside the log goes: refresh sessions, the second-factor secret, queued and sent
+ *    gone and write nothing (shredding/personalWrites.ts). Then what lives outside the log goes: refresh sessions, the second-factor secret, queued and sent
  *    mail to or about them (outbox rows and the dev outbox's .eml files), rate-limit counters keyed by
  *    their address (keyed by an HMAC of it, see identity/limits.ts); the embedded store's WAL is checkpointed and truncated so old page images with
  *    their rows do not linger in its bytes (SQLite runs with `secure_delete`).
@@ -36,7 +36,7 @@ import {
 import { emlFileName, outboxDir } from '../mail/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
-import { waitForPersonalWrites } from './codec/personalWrites.js';
+import { waitForPersonalWrites } from '../shredding/personalWrites.js';
 
 /** What the member types to confirm (README "Privacy"; the web form says so). */
 export const ERASE_CONFIRMATION = 'DELETE';
@@ -119,7 +119,7 @@ export async function eraseMember(
   await deleteSecret(ctx.db, userId);
   for (const a of addresses) await opts.limits?.failedLogins.reset(a);
   // Mail being written or delivered by someone who saw the key before it went finishes first (then is
-  // removed here); later ones see it gone and write nothing (privacy/codec/personalWrites.ts).
+  // removed here); later ones see it gone and write nothing (shredding/personalWrites.ts).
   await waitForPersonalWrites(ctx.db, userId);
   const mails = await forgetMail(ctx, userId, addresses);
   // Billing's side: open payments canceled, the subscription ended. Verifying a payment of an erased

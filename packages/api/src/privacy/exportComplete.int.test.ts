@@ -2,7 +2,7 @@
  * "Download my data" holds every personal field the site sealed about the member: the check reads
  * every event whose envelope names the member as its subject (registration, a chat message, a
  * custom request and its refusal, a payment), opens it as every reader does, and looks for each
- * sealed value (privacy/codec/personalData.ts decides what is sealed; the password hash is never
+ * sealed value (shredding/personalData.ts decides what is sealed; the password hash is never
  * exported) in the export. A module that seals a new personal field and leaves it out of the export
  * (docs/contributing.md's worked example: a custom request's `note`) fails here; the check itself is
  * shown failing on an export with one field taken out.
@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
 import { billingTestKit, HASH, seedMember } from '../billing/billing.testkit.js';
-import { isPersonalField } from './codec/personalData.js';
+import { isPersonalField } from '../shredding/personalData.js';
 
 /** Each sealed value about `subjectId` that `exported` does not hold, as `EventType.field`. */
 async function missingFromExport(

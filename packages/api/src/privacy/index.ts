@@ -3,13 +3,14 @@
  * about them, as JSON or a page) and erasure by crypto-shredding (erasure.service.ts: "delete my
  * account", and an admin's erasure on a verified request), at privacy.routes.ts.
  * The crypto-shredding codec itself (per-member data keys, sealing personal event fields, the
- * shredder the event store reads through, waiting for personal writes) is in codec/: infrastructure
- * the event store and every area writing personal data use, so it imports no area.
+ * shredder the event store reads through, waiting for personal writes) is not here: it is
+ * infrastructure at the top level, shredding/, used by the event store and every area that writes
+ * personal data, and it imports no area.
  */
 import type { AppModule } from '../module.js';
 import { privacyRoutes } from './privacy.routes.js';
 
-export { DataKeyError, dataKeyFor, dataKeyRows, type MasterKeys, masterKeysOf, unwrapKey } from './codec/dataKeys.js';
+export { DataKeyError, dataKeyFor, dataKeyRows, type MasterKeys, masterKeysOf, unwrapKey } from '../shredding/dataKeys.js';
 export { eraseMember, reapplyErasures } from './erasure.service.js';
 
 export const privacyModule: AppModule = {

@@ -11,7 +11,7 @@
  *   encryption existed).
  */
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import type { Queryable } from '../../db/types.js';
+import type { Queryable } from '../db/types.js';
 
 export interface MasterKey {
   kid: string;
