@@ -1,21 +1,28 @@
 /**
  * The privacy module: a member's data rights. Data export (export.service.ts: everything stored
  * about them, as JSON or a page) and erasure by crypto-shredding (erasure.service.ts: "delete my
- * account", and an admin's erasure on a verified request), at privacy.routes.ts.
+ * account", and an admin's erasure on a verified request), at privacy.routes.ts. It owns no personal
+ * data itself: each module exports and erases its own (`AppModule.exportPersonalData`,
+ * `erasePersonalData`), and privacy runs them for the module list it is given.
  * The crypto-shredding codec itself (per-member data keys, sealing personal event fields, the
  * shredder the event store reads through, waiting for personal writes) is not here: it is
  * infrastructure at the top level, shredding/, used by the event store and every area that writes
  * personal data, and it imports no area.
  */
 import type { AppModule } from '../module.js';
+import type { PersonalDataParts } from './export.service.js';
 import { privacyRoutes } from './privacy.routes.js';
 
 export { DataKeyError, dataKeyFor, dataKeyRows, type MasterKeys, masterKeysOf, unwrapKey } from '../shredding/dataKeys.js';
 export { eraseMember, reapplyErasures } from './erasure.service.js';
+export type { PersonalDataParts } from './export.service.js';
 
-export const privacyModule: AppModule = {
-  name: 'privacy',
-  routes(api, ctx) {
-    privacyRoutes(api, ctx);
-  },
-};
+/** `parts()` is the app's module list (modules.ts), read when the routes mount: the list holds this module too. */
+export function privacyModule(parts: () => PersonalDataParts): AppModule {
+  return {
+    name: 'privacy',
+    routes(api, ctx) {
+      privacyRoutes(api, ctx, parts());
+    },
+  };
+}
