@@ -32,6 +32,7 @@ export { deleteSecret, findSecondFactor } from './secondFactors.js';
 export { sessionEnded } from './sessions.js';
 export { reinstateUser, suspendUser } from './suspension.service.js';
 export { userStream } from './user.decider.js';
+export { setMembership } from './users.projection.js';
 export type { UserDto } from './users.queries.js';
 export {
   erasedUserIds,

@@ -8,7 +8,7 @@ import { mailGauges } from './gauges.js';
 import { eraseMailData } from './personalData.js';
 import { startMailSender } from './sender.js';
 
-export { enqueueMail, type OutgoingMail } from './outbox.js';
+export { enqueueMail, mailsQueuedSince, type OutgoingMail } from './outbox.js';
 
 export const mailModule: AppModule = {
   name: 'mail',

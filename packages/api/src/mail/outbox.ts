@@ -99,3 +99,15 @@ export async function markFailed(q: Queryable, key: string, error: string, retry
     key,
   ]);
 }
+
+/**
+ * How many mails for the member whose keys start with `keyPrefix` were queued after `since` (sent
+ * ones included, while the outbox keeps them): for a sender's daily cap.
+ */
+export async function mailsQueuedSince(q: Queryable, subjectId: string, keyPrefix: string, since: Date): Promise<number> {
+  const row = await q.get<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM mail_outbox WHERE subject_id = ? AND key LIKE ? ESCAPE '\\' AND created_at > ?`,
+    [subjectId, `${keyPrefix.replace(/[\\%_]/g, (m) => `\\${m}`)}%`, since.toISOString()],
+  );
+  return Number(row?.n ?? 0);
+}
