@@ -18,8 +18,7 @@ import { createLogger } from './logging/logger.js';
 import { type MediaStorage, openMediaStore } from './media/index.js';
 import { createMetrics, type Metrics } from './metrics/index.js';
 import { type Clock, type IdGenerator, systemClock, uuidIds } from './shared/clock.js';
-import { masterKeysOf } from './shredding/dataKeys.js';
-import { createShredder, type Shredder } from './shredding/shredder.js';
+import { createShredder, masterKeysOf, type Shredder } from './shredding/index.js';
 
 export interface AppContext {
   env: Env;

@@ -15,7 +15,7 @@ import { type Counted, countsSchema, moveCount } from '../eventstore/counts.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { setMembership } from '../identity/index.js';
-import { erasedLabel } from '../shredding/personalData.js';
+import { erasedLabel } from '../shredding/index.js';
 import { PAYMENT_EVENT_TYPES, type PaymentEvent } from './payment.decider.js';
 import { grantsAccess, SUBSCRIPTION_EVENT_TYPES, type SubscriptionEvent, type SubscriptionStatus } from './subscription.decider.js';
 

@@ -19,7 +19,7 @@ import { linkOrigin } from '../http/linkOrigin.js';
 import { findMemberStanding, mailLimitsFor } from '../identity/index.js';
 import { enqueueMail, mailsQueuedSince } from '../mail/index.js';
 import type { Started } from '../module.js';
-import { ERASURE_EVENT } from '../shredding/personalData.js';
+import { ERASURE_EVENT } from '../shredding/index.js';
 import type { ChatEvent } from './chat.decider.js';
 import { lastSeen } from './presence.js';
 import { REPLY_MAIL_MAX_AGE_MS, type ReplyMailOutcome, replyMail, replyMailOutcome } from './replyMail.policy.js';

@@ -11,7 +11,7 @@ import { BackupError, backupSite, readBackupManifest, restoreSite } from '../bac
 import type { Env } from '../config/env.js';
 import type { Queryable } from '../db/types.js';
 import { MediaStoreError, openMediaStore } from '../media/index.js';
-import { masterKeysOf, wrappingKids } from '../shredding/dataKeys.js';
+import { masterKeysOf, wrappingKids } from '../shredding/index.js';
 import { parseFlags } from './args.js';
 import { envStoreUrl, openAuditStore } from './auditStore.js';
 import type { CliCommand } from './command.js';

@@ -13,7 +13,7 @@ import { closeContext, createContext, openDatabase } from '../context.js';
 import { migrate } from '../db/migrate.js';
 import { allProjections, modules } from '../modules.js';
 import { reapplyErasures } from '../privacy/index.js';
-import { erasedSubjects, masterKeysOf, rewrapDataKeys } from '../shredding/dataKeys.js';
+import { erasedSubjects, masterKeysOf, rewrapDataKeys } from '../shredding/index.js';
 import type { CliCommand } from './command.js';
 
 export const keysRotate: CliCommand = {

@@ -7,7 +7,7 @@
 import { describeVerify, verifyChain } from '../audit/index.js';
 import { copyStore } from '../eventstore/copyStore.js';
 import { openStoreUrl } from '../eventstore/storeUrl.js';
-import { copyDataKeys } from '../shredding/dataKeys.js';
+import { copyDataKeys } from '../shredding/index.js';
 import { parseFlags } from './args.js';
 import type { CliCommand } from './command.js';
 

@@ -5,7 +5,7 @@
  */
 import type { AppContext } from '../context.js';
 import { usersByIds } from '../identity/index.js';
-import { DataKeyError, dataKeyFor, dataKeyRows, liveDataKeys, masterKeysOf, unwrapKey } from '../shredding/dataKeys.js';
+import { DataKeyError, dataKeyFor, dataKeyRows, liveDataKeys, masterKeysOf, unwrapKey } from '../shredding/index.js';
 import { codeBits, codeSecret } from './code.js';
 
 const keysOf = (ctx: Pick<AppContext, 'env'>) => masterKeysOf(ctx.env.DATA_KEY_SECRET ?? '', ctx.env.DATA_KEY_SECRET_PREVIOUS);

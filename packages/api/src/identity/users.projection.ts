@@ -7,7 +7,7 @@ import type { Queryable } from '../db/types.js';
 import { countsSchema, moveCount } from '../eventstore/counts.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
-import { erasedLabel, placeholder } from '../shredding/personalData.js';
+import { erasedLabel, placeholder } from '../shredding/index.js';
 import type { UserEvent } from './user.decider.js';
 import { USERS_COUNTS, USERS_SCHEMA, type UserRow } from './users.schema.js';
 

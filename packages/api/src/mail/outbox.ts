@@ -5,7 +5,7 @@
  * second mail, and it becomes the Message-ID so a receiver can spot a resend after a crash.
  */
 import type { Dialect, Queryable } from '../db/types.js';
-import { mayWritePersonal } from '../shredding/personalWrites.js';
+import { mayWritePersonal } from '../shredding/index.js';
 
 export interface OutboxRow {
   key: string;

@@ -8,7 +8,7 @@
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
 import type { Started } from '../module.js';
-import { whilePersonal } from '../shredding/personalWrites.js';
+import { whilePersonal } from '../shredding/index.js';
 import { claimMail, dueMails, markFailed, markSent, type OutboxRow, stillQueued } from './outbox.js';
 import { createMailTransport, type MailTransport } from './transport.js';
 

@@ -33,7 +33,7 @@ import {
 } from '../identity/index.js';
 import type { Caller } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
-import { waitForPersonalWrites } from '../shredding/personalWrites.js';
+import { waitForPersonalWrites } from '../shredding/index.js';
 import type { PersonalDataParts } from './export.service.js';
 
 /** What the member types to confirm (README "Privacy"; the web form says so). */

@@ -2,7 +2,7 @@
  * "Download my data" (GDPR articles 15 and 20): everything the site stores about a member, as one
  * JSON document and a readable HTML rendering of the same content. Each module gives the sections it
  * owns (`AppModule.exportPersonalData`: identity the profile, account history, second factor and
- * sessions; billing the payments and subscription; streaming the views; chat the messages and the
+ * sessions; billing the payments and subscription; privacy itself the views (views.ts); chat the messages and the
  * mail setting; custom requests the requests), read from its own tables and streams and decoded like
  * every reader decodes them; this file adds when, where and the notes, and checks that every section
  * of the shared `memberExportSchema` came from exactly one module. Secrets (password and token

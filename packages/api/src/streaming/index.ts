@@ -5,7 +5,6 @@
 import type { AppModule } from '../module.js';
 import { hlsRoutes } from './hls.routes.js';
 import { mediaRoutes } from './media.route.js';
-import { exportStreamingData } from './personalData.js';
 import { streamRoutes } from './stream.routes.js';
 
 export { authorizeViewing, checkVideoAccess, recordView } from './viewing.service.js';
@@ -17,5 +16,4 @@ export const streamingModule: AppModule = {
     mediaRoutes(api, ctx);
     hlsRoutes(api, ctx);
   },
-  exportPersonalData: exportStreamingData,
 };

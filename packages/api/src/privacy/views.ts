@@ -1,14 +1,15 @@
 /**
- * Streaming's part of a member's data export (AppModule.exportPersonalData; the privacy module runs
- * it): the views it counted, one stream per video they watched (viewing.decider.ts's `viewsStreamId`). An
- * erasure needs nothing here: a view holds ids, a duration and a time.
+ * The member's views for their data export: the `ViewRecorded` events of every stream
+ * `video-views-{videoId}-{userId}` (streaming/viewing.decider.ts's `viewsStreamId`), read from the
+ * log through the event store's `readStreamsMatching`: views have no read model per member, and
+ * nothing of them is erased (a view holds ids, a duration and a time). Given as the privacy module's
+ * own part; streaming/ is to take it over as its `exportPersonalData` (issue 39).
  */
 import type { AppContext } from '../context.js';
 import { readStreamsMatching } from '../eventstore/sqlEventStore.js';
 import type { MemberExport } from '../module.js';
 
-export async function exportStreamingData(ctx: AppContext, userId: string): Promise<Partial<MemberExport>> {
-  // Every `viewsStreamId(videoId, userId)`, whatever the video.
+export async function exportViews(ctx: AppContext, userId: string): Promise<Partial<MemberExport>> {
   const events = await ctx.shredder.open(ctx.db, await readStreamsMatching(ctx.db, 'video-views-', `-${userId}`));
   return {
     views: events
