@@ -2,7 +2,7 @@
  * Module boundaries of packages/api/src, checked by `pnpm lint` (`pnpm run lint:boundaries`).
  * docs/architecture.md ("Module boundaries") explains the layers and the exceptions.
  *
- *   infrastructure   config/ db/ eventstore/ logging/ privacy/codec/ shared/  any file, from anywhere
+ *   infrastructure   config/ db/ eventstore/ logging/ shredding/ shared/  any file, from anywhere
  *   kernel           context.ts module.ts version.ts                     any file, from anywhere
  *   routes layer     http/ — its public files (HTTP_PUBLIC below)         from areas and the wiring
  *   domain areas     every other folder: its index.ts is its only face    from other areas and the wiring
@@ -12,7 +12,7 @@
  * through an area's inner files on purpose.
  */
 const SRC = '^packages/api/src/';
-const INFRA = ['config', 'db', 'eventstore', 'logging', 'privacy/codec', 'shared'];
+const INFRA = ['config', 'db', 'eventstore', 'logging', 'shredding', 'shared'];
 const KERNEL = ['context', 'module', 'version'];
 const WIRING_FILES = ['app', 'modules', 'server', 'main'];
 /** The routes layer's face: what a domain area's routes use to describe, guard, validate and answer. */

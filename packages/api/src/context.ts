@@ -17,9 +17,8 @@ import type { EventStore } from './eventstore/types.js';
 import { createLogger } from './logging/logger.js';
 import { type MediaStorage, openMediaStore } from './media/index.js';
 import { createMetrics, type Metrics } from './metrics/index.js';
-import { masterKeysOf } from './privacy/codec/dataKeys.js';
-import { createShredder, type Shredder } from './privacy/codec/shredder.js';
 import { type Clock, type IdGenerator, systemClock, uuidIds } from './shared/clock.js';
+import { createShredder, masterKeysOf, type Shredder } from './shredding/index.js';
 
 export interface AppContext {
   env: Env;

@@ -25,7 +25,8 @@ import { uploadsModule } from './uploads/index.js';
 export const modules: AppModule[] = [
   siteModule,
   identityModule,
-  privacyModule,
+  // Its export and erasure run every module's part (exportPersonalData, erasePersonalData).
+  privacyModule(() => modules),
   billingModule,
   catalogModule,
   streamingModule,

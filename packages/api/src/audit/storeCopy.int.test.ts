@@ -53,6 +53,7 @@ suite(title, () => {
   let statsBefore: unknown;
   let head = 0;
   let checkpointsBefore: unknown[] = [];
+  let dataKeysBefore: unknown[] = [];
 
   beforeAll(async () => {
     source = await startTestServer('sqlite');
@@ -69,6 +70,8 @@ suite(title, () => {
     await source.subscribers.drain();
     checkpointsBefore = await source.ctx.db.all('SELECT name, position FROM checkpoints ORDER BY name');
     expect(checkpointsBefore).toContainEqual({ name: 'identity-mail', position: head });
+    dataKeysBefore = await source.ctx.db.all('SELECT subject_id, wrapped_key, erased_at FROM data_keys ORDER BY subject_id');
+    expect(dataKeysBefore.length).toBeGreaterThan(0);
     await source.stop(); // the CLI works with the server stopped
     target = await freshStore('postgres');
   });
@@ -107,6 +110,8 @@ suite(title, () => {
     // The subscribers carry on where the source's stopped: no mail of the copied history goes out again.
     await copy.subscribers.drain();
     expect(await copy.ctx.db.all('SELECT name, position FROM checkpoints ORDER BY name')).toEqual(checkpointsBefore);
+    // The members' data keys travel with the log (shredding's copyDataKeys, handed to copyStore).
+    expect(await copy.ctx.db.all('SELECT subject_id, wrapped_key, erased_at FROM data_keys ORDER BY subject_id')).toEqual(dataKeysBefore);
     expect(await copy.ctx.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM mail_outbox')).toEqual({ n: 0 });
   });
 

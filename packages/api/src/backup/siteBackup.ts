@@ -27,6 +27,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { allVideoIds } from '../catalog/index.js';
+import { pgQueryable } from '../db/postgres.js';
+import { sqliteQueryable } from '../db/sqlite.js';
+import { storedHead } from '../eventstore/head.js';
 import { copyMedia as copyAllMedia, type MediaStorage, openMediaStore } from '../media/index.js';
 
 const run = promisify(execFile);
@@ -221,8 +225,9 @@ export async function backupSite(source: BackupSource, target: string): Promise<
     // The head and the videos are read from the copy itself: exactly what it holds.
     const copy = new Database(path.join(target, SQLITE_FILE), { readonly: true });
     try {
-      head = readHeadSqlite(copy);
-      videoIds = hasTable(copy, 'videos') ? (copy.prepare('SELECT id FROM videos').all() as { id: string }[]).map((r) => r.id) : [];
+      const q = sqliteQueryable(copy);
+      head = hasTable(copy, 'events') ? await storedHead(q) : { position: 0, hash: null };
+      videoIds = hasTable(copy, 'videos') ? await allVideoIds(q) : [];
     } finally {
       copy.close();
     }
@@ -267,14 +272,6 @@ function hasTable(db: Database.Database, name: string): boolean {
   return Boolean(db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name));
 }
 
-function readHeadSqlite(db: Database.Database): Head {
-  if (!hasTable(db, 'events')) return { position: 0, hash: null };
-  const row = db.prepare('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1').get() as
-    | { position: number; hash: string }
-    | undefined;
-  return row ? { position: Number(row.position), hash: row.hash } : { position: 0, hash: null };
-}
-
 /** pg_dump in a snapshot exported by a transaction that reads the head and the videos in the same snapshot. */
 async function pgDumpSnapshot(url: string, out: string): Promise<{ head: Head; videoIds: string[] }> {
   const client = new pg.Client({ connectionString: url });
@@ -287,10 +284,10 @@ async function pgDumpSnapshot(url: string, out: string): Promise<{ head: Head; v
         await client.query<{ t: string }>(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema()`)
       ).rows.map((r) => r.t),
     );
-    const headRow = tables.has('events')
-      ? (await client.query<{ position: string; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1')).rows[0]
-      : undefined;
-    const videoIds = tables.has('videos') ? (await client.query<{ id: string }>('SELECT id FROM videos')).rows.map((r) => r.id) : [];
+    // The head and the videos through their owners' reads, in this transaction's snapshot.
+    const q = pgQueryable(client);
+    const head: Head = tables.has('events') ? await storedHead(q) : { position: 0, hash: null };
+    const videoIds = tables.has('videos') ? await allVideoIds(q) : [];
     try {
       await run(pgTool('pg_dump'), ['-Fc', '--no-owner', '--no-acl', `--snapshot=${snapshot}`, '-f', out, url], {
         maxBuffer: 16 * 1024 * 1024,
@@ -299,7 +296,7 @@ async function pgDumpSnapshot(url: string, out: string): Promise<{ head: Head; v
       throw new BackupError(`pg_dump failed: ${(err as { stderr?: string }).stderr?.trim() || (err as Error).message}`);
     }
     await client.query('COMMIT');
-    return { head: headRow ? { position: Number(headRow.position), hash: headRow.hash } : { position: 0, hash: null }, videoIds };
+    return { head, videoIds };
   } finally {
     await client.end();
   }

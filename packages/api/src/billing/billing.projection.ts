@@ -1,7 +1,8 @@
 /**
  * Billing's read models, moved inline with every append: `billing_payments` (one row per payment,
  * the pending list, the revenue sum, the tx-hash guard) and `billing_subscriptions` (the current
- * subscription per member), plus the users' `membership_status`/`subscription_status` columns.
+ * subscription per member), plus the users' `membership_status`/`subscription_status` columns
+ * (through identity's `setMembership`: identity owns the table, billing the values).
  *
  * Two unique indexes make the money rules race-proof: a transaction hash belongs to one payment
  * ever, and a member has at most one submitted (pending) payment per plan. A violating append is
@@ -13,7 +14,8 @@ import { UniqueViolation } from '../db/types.js';
 import { type Counted, countsSchema, moveCount } from '../eventstore/counts.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
-import { erasedLabel } from '../privacy/codec/personalData.js';
+import { setMembership } from '../identity/index.js';
+import { erasedLabel } from '../shredding/index.js';
 import { PAYMENT_EVENT_TYPES, type PaymentEvent } from './payment.decider.js';
 import { grantsAccess, SUBSCRIPTION_EVENT_TYPES, type SubscriptionEvent, type SubscriptionStatus } from './subscription.decider.js';
 
@@ -212,11 +214,7 @@ async function applySubscription(
   );
   if (event.type === 'SubscriptionActivated' || event.type === 'SubscriptionRenewed')
     await tx.run('UPDATE billing_payments SET subscription_id = ?, applied_at = ? WHERE id = ?', [d.subscriptionId, at, d.paymentId]);
-  await tx.run('UPDATE users SET membership_status = ?, subscription_status = ? WHERE id = ?', [
-    grantsAccess(status) ? 'active' : 'inactive',
-    status,
-    d.userId,
-  ]);
+  await setMembership(tx, d.userId, { membershipStatus: grantsAccess(status) ? 'active' : 'inactive', subscriptionStatus: status });
   return { before: prev ? subscriptionGroup(prev.status) : undefined, after: subscriptionGroup(status) };
 }
 

@@ -5,7 +5,7 @@
  * Both are events on billing's own streams, so the books an auditor replays show why the payment
  * never became revenue and why the paid period stopped early; verified payments stay as they are.
  *
- * Identity's erasure calls `closeBillingOfErasedMember` right after `MemberErased`. The lifecycle
+ * The erasure calls `closeBillingOfErasedMember` right after `MemberErased` (personalData.ts). The lifecycle
  * pass (`runLifecycle`) calls `closeBillingOfErasedMembers` too: it finishes what a crash between
  * the appends left open, catches a verification that raced the erasure, and closes what erasures
  * made before this rule existed left open.

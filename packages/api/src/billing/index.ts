@@ -21,12 +21,12 @@ import { parseAccountKey } from './bitcoinAddress.js';
 import { configuredChainSource, startChainWatcher } from './chain/chainWatcher.js';
 import { paymentRoutes } from './payments.routes.js';
 import { verifyPayment } from './payments.service.js';
+import { eraseBillingData, exportBillingData } from './personalData.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { startLifecycleScheduler } from './subscriptions.service.js';
 
 export { outputScriptOf } from './bitcoinAddress.js';
 export { type ChainSource, rpcChainSource } from './chain/bitcoinRpc.js';
-export { closeBillingOfErasedMember } from './erasure.js';
 export { productionBitcoinProblems } from './moneyTraps.js';
 export { type PaymentVerified, paymentStreamId } from './payment.decider.js';
 export { type CustomPaymentInput, onCustomPaymentVerified, openCustomRequestPayment, type Payer } from './payments.service.js';
@@ -40,6 +40,8 @@ export const billingModule: AppModule = {
   name: 'billing',
   projections: [billingProjection, analyticsProjection],
   subscribers: (ctx) => [billingMailSubscriber(ctx)],
+  exportPersonalData: exportBillingData,
+  erasePersonalData: eraseBillingData,
   routes(api, ctx) {
     subscriptionRoutes(api, ctx);
     paymentRoutes(api, ctx);

@@ -87,6 +87,11 @@ export async function transcodedVideoIds(db: Queryable): Promise<string[]> {
   return (await db.all<{ id: string }>(`SELECT id FROM videos WHERE transcode_status = 'completed' ORDER BY id`)).map((r) => r.id);
 }
 
+/** The ids of every video the catalog knows, in id order (a backup copies exactly their media). */
+export async function allVideoIds(db: Queryable): Promise<string[]> {
+  return (await db.all<{ id: string }>('SELECT id FROM videos ORDER BY id')).map((r) => r.id);
+}
+
 /** How many counted views a video has (0 for an unknown video). */
 export async function viewCountOf(db: Queryable, id: string): Promise<number> {
   const row = await db.get<{ view_count: number }>('SELECT view_count FROM videos WHERE id = ?', [id]);

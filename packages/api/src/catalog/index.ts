@@ -11,7 +11,15 @@ import { importsProjection } from './imports.projection.js';
 
 export { addCaptionTrack, captionOf, captionsOf } from './captions.service.js';
 export type { CaptionRow, HlsLadder, VideoRow } from './catalog.projection.js';
-export { findVideo, hlsLadderOf, toVideoEntity, transcodedVideoIds, type VideoEntity, viewCountOf } from './catalog.queries.js';
+export {
+  allVideoIds,
+  findVideo,
+  hlsLadderOf,
+  toVideoEntity,
+  transcodedVideoIds,
+  type VideoEntity,
+  viewCountOf,
+} from './catalog.queries.js';
 export { videoIdParam, videoParams } from './catalog.routes.js';
 export { findImport } from './imports.projection.js';
 export { type IngestInput, type IngestResult, ingestVideoFile, validateDetails } from './ingest.js';

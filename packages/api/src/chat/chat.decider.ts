@@ -8,7 +8,7 @@
  * The member's choice of a mail when the team replies while they are offline (chat/replyMail.ts) is
  * on the same stream (`ChatReplyMailSet`, on unless turned off): it belongs to the conversation.
  *
- * `ChatMessageSent.text` is personal data sealed under the member's data key (privacy/codec/personalData.ts,
+ * `ChatMessageSent.text` is personal data sealed under the member's data key (shredding/personalData.ts,
  * subject `userId`), admin replies included: an erasure shreds the whole conversation's text.
  */
 import { CHAT_MAX_LENGTH } from '@members/ui/api/schemas';

@@ -21,7 +21,7 @@ import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { findUserById } from '../identity/index.js';
-import { ERASURE_EVENT } from '../privacy/codec/personalData.js';
+import { ERASURE_EVENT } from '../shredding/index.js';
 import type { ChatEvent } from './chat.decider.js';
 
 export const CHAT_SCHEMA = `

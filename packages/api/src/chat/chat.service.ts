@@ -218,11 +218,3 @@ export async function conversations(ctx: AppContext): Promise<ChatConversationDt
       a.userId.localeCompare(b.userId),
   );
 }
-
-/** The member's messages for "Download my data" (text as it is now: deleted messages are gone). */
-export async function messagesForExport(ctx: AppContext, userId: string) {
-  const rows = await ctx.db.all<ChatMessageRow>('SELECT * FROM chat_messages WHERE user_id = ? AND deleted_at IS NULL ORDER BY position', [
-    userId,
-  ]);
-  return rows.map(messageDto);
-}

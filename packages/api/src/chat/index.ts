@@ -8,19 +8,19 @@ import type { AppModule } from '../module.js';
 import { adminChatRoutes } from './adminChat.routes.js';
 import { chatProjection } from './chat.projection.js';
 import { chatHubOf, forgetChatHub } from './live.js';
+import { exportChatData } from './personalData.js';
 import { replyBurstSubscriber, startReplyMailer } from './replyMail.js';
 import { replyMailRoutes } from './replyMail.routes.js';
 import { chatRoutes } from './routes.js';
 import { chatSocketRoutes } from './socket.routes.js';
 
-export { messagesForExport } from './chat.service.js';
-export { replyMailEnabled } from './replyMail.routes.js';
 export { chatAnswerTimes } from './stats.js';
 
 export const chatModule: AppModule = {
   name: 'chat',
   projections: [chatProjection],
   subscribers: (ctx) => [replyBurstSubscriber(ctx)],
+  exportPersonalData: exportChatData,
   routes(api, ctx) {
     chatRoutes(api, ctx);
     chatSocketRoutes(api, ctx);

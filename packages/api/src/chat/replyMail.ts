@@ -17,9 +17,9 @@ import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { findMemberStanding, mailLimitsFor } from '../identity/index.js';
-import { enqueueMail } from '../mail/index.js';
+import { enqueueMail, mailsQueuedSince } from '../mail/index.js';
 import type { Started } from '../module.js';
-import { ERASURE_EVENT } from '../privacy/codec/personalData.js';
+import { ERASURE_EVENT } from '../shredding/index.js';
 import type { ChatEvent } from './chat.decider.js';
 import { lastSeen } from './presence.js';
 import { REPLY_MAIL_MAX_AGE_MS, type ReplyMailOutcome, replyMail, replyMailOutcome } from './replyMail.policy.js';
@@ -94,10 +94,7 @@ async function decideBurst(ctx: AppContext, claimed: ReplyBurstRow): Promise<Rep
     const member = await findMemberStanding(tx, userId);
     const setting = await tx.get<{ enabled: number }>('SELECT enabled FROM chat_reply_mail WHERE user_id = ?', [userId]);
     const conv = await tx.get<{ member_unread: number }>('SELECT member_unread FROM chat_conversations WHERE user_id = ?', [userId]);
-    const today = await tx.get<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM mail_outbox WHERE subject_id = ? AND key LIKE 'chat-reply:%' AND created_at > ?`,
-      [userId, new Date(now.getTime() - DAY_MS).toISOString()],
-    );
+    const mailedToday = await mailsQueuedSince(tx, userId, replyMailKey(''), new Date(now.getTime() - DAY_MS));
     let outcome = replyMailOutcome({
       member,
       enabled: setting ? Number(setting.enabled) === 1 : true,
@@ -105,7 +102,7 @@ async function decideBurst(ctx: AppContext, claimed: ReplyBurstRow): Promise<Rep
       seenAt: await lastSeen(tx, userId),
       startedAt: row.started_at,
       now,
-      mailedToday: Number(today?.n ?? 0),
+      mailedToday,
       perDay: ctx.env.CHAT_MAILS_PER_MEMBER_PER_DAY,
     });
     if (outcome === 'mailed' && member) {

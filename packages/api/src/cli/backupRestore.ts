@@ -11,7 +11,7 @@ import { BackupError, backupSite, readBackupManifest, restoreSite } from '../bac
 import type { Env } from '../config/env.js';
 import type { Queryable } from '../db/types.js';
 import { MediaStoreError, openMediaStore } from '../media/index.js';
-import { masterKeysOf, wrappedKid } from '../privacy/codec/dataKeys.js';
+import { masterKeysOf, wrappingKids } from '../shredding/index.js';
 import { parseFlags } from './args.js';
 import { envStoreUrl, openAuditStore } from './auditStore.js';
 import type { CliCommand } from './command.js';
@@ -76,14 +76,9 @@ export const backup: CliCommand = {
 async function foreignMasterKeys(db: Queryable, env: Env): Promise<string[]> {
   const keys = masterKeysOf(env.DATA_KEY_SECRET as string, env.DATA_KEY_SECRET_PREVIOUS);
   const known = new Set([keys.current.kid, keys.previous?.kid]);
-  const kids = new Set<string>();
   // A store from before crypto-shredding has no data_keys table: nothing to open.
-  const rows = await db.all<{ wrapped_key: string }>('SELECT wrapped_key FROM data_keys WHERE wrapped_key IS NOT NULL').catch(() => []);
-  for (const r of rows) {
-    const kid = wrappedKid(r.wrapped_key);
-    if (kid && !known.has(kid)) kids.add(kid);
-  }
-  return [...kids].sort();
+  const kids = await wrappingKids(db).catch(() => []);
+  return kids.filter((kid) => !known.has(kid));
 }
 
 export const restore: CliCommand = {

@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import { ConfigError } from '../config/env.js';
 import { closeContext, createContext, openDatabase } from '../context.js';
 import { migrate } from '../db/migrate.js';
-import { allProjections } from '../modules.js';
-import { erasedSubjects, masterKeysOf, rewrapDataKeys } from '../privacy/codec/dataKeys.js';
+import { allProjections, modules } from '../modules.js';
 import { reapplyErasures } from '../privacy/index.js';
+import { erasedSubjects, masterKeysOf, rewrapDataKeys } from '../shredding/index.js';
 import type { CliCommand } from './command.js';
 
 export const keysRotate: CliCommand = {
@@ -66,7 +66,7 @@ export const erasuresReapply: CliCommand = {
       .filter((id) => id !== '' && !id.startsWith('#'));
     const ctx = await createContext(env, site, allProjections());
     try {
-      const r = await reapplyErasures(ctx, ids);
+      const r = await reapplyErasures(ctx, modules, ids);
       console.log(
         `Erased again: ${r.reapplied.length}; already erased: ${r.alreadyErased.length}; not in this store (registered after the backup): ${r.unknown.length}`,
       );

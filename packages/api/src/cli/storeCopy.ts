@@ -7,6 +7,7 @@
 import { describeVerify, verifyChain } from '../audit/index.js';
 import { copyStore } from '../eventstore/copyStore.js';
 import { openStoreUrl } from '../eventstore/storeUrl.js';
+import { copyDataKeys } from '../shredding/index.js';
 import { parseFlags } from './args.js';
 import type { CliCommand } from './command.js';
 
@@ -34,7 +35,10 @@ async function copy(fromUrl: string, toUrl: string): Promise<number> {
     const to = await openStoreUrl(toUrl);
     try {
       const started = performance.now();
-      const r = await copyStore(from, to, { onProgress: (n) => n % 50_000 === 0 && process.stderr.write(`  copied ${n} events…\n`) });
+      const r = await copyStore(from, to, {
+        onProgress: (n) => n % 50_000 === 0 && process.stderr.write(`  copied ${n} events…\n`),
+        copyDataKeys,
+      });
       console.log(
         `Copied ${r.events} events, ${r.dataKeys} data keys and ${r.checkpoints ?? 0} subscriber checkpoints from ${from.label} to ${to.label} in ${Math.round(performance.now() - started)} ms`,
       );

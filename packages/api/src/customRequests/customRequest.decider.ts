@@ -7,7 +7,7 @@
  * who may request at all (approved, annual subscription) is the service's question.
  *
  * `CustomRequestSubmitted.description` and `CustomRequestDeclined.reason` are personal data sealed
- * under the member's data key (privacy/codec/personalData.ts): an erasure shreds them, the amounts and
+ * under the member's data key (shredding/personalData.ts): an erasure shreds them, the amounts and
  * payments stay for the auditors.
  */
 import { CUSTOM_REQUEST_MAX_LENGTH } from '@members/ui/api/schemas';

@@ -6,7 +6,7 @@
 import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
-import { ERASURE_EVENT } from '../privacy/codec/personalData.js';
+import { ERASURE_EVENT } from '../shredding/index.js';
 import { CUSTOM_REQUEST_EVENT_TYPES, type CustomRequestEvent } from './customRequest.decider.js';
 
 export const CUSTOM_REQUESTS_SCHEMA = `

@@ -252,6 +252,3 @@ export async function deliverRequest(ctx: AppContext, requestId: string, videoId
   );
   return ran.ok ? success(await requestDto(ctx, (await requestRow(ctx, requestId)) as CustomRequestRow)) : ran;
 }
-
-/** The member's requests for "Download my data". */
-export const requestsForExport = requestsOf;

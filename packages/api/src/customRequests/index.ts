@@ -9,9 +9,8 @@
 import type { AppModule } from '../module.js';
 import { customRequestsProjection } from './customRequest.projection.js';
 import { registerWithBilling } from './customRequests.service.js';
+import { exportCustomRequestData } from './personalData.js';
 import { customRequestRoutes } from './routes.js';
-
-export { requestsForExport } from './customRequests.service.js';
 
 registerWithBilling();
 
@@ -19,4 +18,5 @@ export const customRequestsModule: AppModule = {
   name: 'customRequests',
   projections: [customRequestsProjection],
   routes: customRequestRoutes,
+  exportPersonalData: exportCustomRequestData,
 };

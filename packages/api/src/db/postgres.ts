@@ -61,7 +61,7 @@ async function copyRows(
   return count;
 }
 
-function queryable(client: pg.Pool | pg.PoolClient, tx?: pg.PoolClient): Queryable {
+function queryable(client: pg.Pool | pg.ClientBase, tx?: pg.PoolClient): Queryable {
   return {
     ...(tx
       ? {
@@ -94,6 +94,11 @@ function queryable(client: pg.Pool | pg.PoolClient, tx?: pg.PoolClient): Queryab
       }
     },
   };
+}
+
+/** One client someone else connected (a backup's snapshot transaction) as a `Queryable`. */
+export function pgQueryable(client: pg.ClientBase): Queryable {
+  return queryable(client);
 }
 
 export function openPostgres(url: string, opts: { max?: number } = {}): Db {

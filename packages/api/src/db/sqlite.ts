@@ -63,6 +63,11 @@ function queryable(conn: Database.Database): Queryable {
   };
 }
 
+/** One better-sqlite3 connection someone else opened (a backup's read-only copy) as a `Queryable`. */
+export function sqliteQueryable(conn: Database.Database): Queryable {
+  return queryable(conn);
+}
+
 export function openSqlite(file: string): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const writer = new Database(file);

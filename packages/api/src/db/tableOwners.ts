@@ -44,8 +44,8 @@ export const TABLE_OWNERS = {
   leak_examinations: 'forensics',
   // mail
   mail_outbox: 'mail',
-  // privacy: the per-subject keys of crypto-shredding
-  data_keys: 'privacy',
+  // crypto-shredding (infrastructure, shredding/): the per-subject data keys
+  data_keys: 'shredding',
   // the event store and its projections' bookkeeping
   events: 'eventstore',
   checkpoints: 'eventstore',

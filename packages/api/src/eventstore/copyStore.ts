@@ -33,8 +33,19 @@ export class TargetNotEmptyError extends Error {
 export async function copyStore(
   from: Pick<OpenedStore, 'store'> & { db?: Db | undefined },
   to: Pick<OpenedStore, 'store' | 'appendRecorded' | 'label'> & { db?: Db | undefined },
-  opts: { batchSize?: number; onProgress?: (copied: number) => void } = {},
+  opts: {
+    batchSize?: number;
+    onProgress?: (copied: number) => void;
+    /**
+     * Copies the members' data-key rows from one SQL store to the other (shredding/'s `copyDataKeys`),
+     * answering how many. Passed in: the event store sits below crypto-shredding and imports none of it.
+     * Required when both ends are SQL.
+     */
+    copyDataKeys?: (from: Db, to: Db) => Promise<number>;
+  } = {},
 ): Promise<CopyResult> {
+  if (from.db && to.db && !opts.copyDataKeys)
+    throw new Error('a copy between SQL stores carries the data keys: pass copyDataKeys (shredding/) to copyStore');
   const head = await to.store.headPosition();
   if (head !== 0) throw new TargetNotEmptyError(to.label, head);
   const batchSize = opts.batchSize ?? 500;
@@ -57,7 +68,7 @@ export async function copyStore(
   // The sealed personal fields are only readable with their members' data keys (wrapped by the
   // same DATA_KEY_SECRET), and erasures are tombstones there: they travel with the log. KurrentDB
   // holds no keys: a copy there keeps the envelopes sealed and the keys stay in the SQL source.
-  const dataKeys = from.db && to.db ? await copyDataKeys(from.db, to.db) : 0;
+  const dataKeys = from.db && to.db && opts.copyDataKeys ? await opts.copyDataKeys(from.db, to.db) : 0;
   const headPosition = last?.position ?? 0;
   const checkpoints = from.db && to.db ? await copyCheckpoints(from.db, to.db, headPosition) : null;
   return { events, dataKeys, checkpoints, headPosition, headHash: last?.hash ?? null };
@@ -75,21 +86,6 @@ async function copyCheckpoints(from: Db, to: Db, head: number): Promise<number> 
         r.name,
         Math.min(Number(r.position), head),
       ]);
-  });
-  return rows.length;
-}
-
-async function copyDataKeys(from: Db, to: Db): Promise<number> {
-  const rows = await from.all<{ subject_id: string; wrapped_key: string | null; created_at: string; erased_at: string | null }>(
-    'SELECT subject_id, wrapped_key, created_at, erased_at FROM data_keys ORDER BY subject_id',
-  );
-  await to.transaction(async (tx) => {
-    for (const r of rows)
-      await tx.run(
-        `INSERT INTO data_keys (subject_id, wrapped_key, created_at, erased_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (subject_id) DO UPDATE SET wrapped_key = excluded.wrapped_key, erased_at = excluded.erased_at`,
-        [r.subject_id, r.wrapped_key, r.created_at, r.erased_at],
-      );
   });
   return rows.length;
 }

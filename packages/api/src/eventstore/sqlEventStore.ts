@@ -49,6 +49,20 @@ export function rowToEvent(row: EventRow): RecordedEvent {
   };
 }
 
+/**
+ * The events of every stream whose id starts with `prefix` and ends with `suffix`, in log order,
+ * as stored (open them through the codec): for a reader that wants one member's streams of a kind
+ * (the views of every video by one viewer, `video-views-{videoId}-{userId}`). The SQL log only.
+ */
+export async function readStreamsMatching(db: Queryable, prefix: string, suffix: string): Promise<RecordedEvent[]> {
+  const like = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+  const rows = await db.all<EventRow>(`SELECT * FROM events WHERE stream_id LIKE ? ESCAPE '\\' ORDER BY position`, [
+    `${like(prefix)}%${like(suffix)}`,
+  ]);
+  // LIKE ignores case in SQLite: the ends are checked exactly.
+  return rows.map(rowToEvent).filter((e) => e.streamId.startsWith(prefix) && e.streamId.endsWith(suffix));
+}
+
 function checkExpected(streamId: string, expected: ExpectedVersion, actual: number): void {
   const ok =
     expected === 'any' ||
@@ -58,7 +72,7 @@ function checkExpected(streamId: string, expected: ExpectedVersion, actual: numb
   if (!ok) throw new ConcurrencyError(streamId, expected, actual);
 }
 
-/** Turns events into their stored form inside the append transaction and back for readers (privacy/codec/shredder.ts). */
+/** Turns events into their stored form inside the append transaction and back for readers (shredding/shredder.ts). */
 export interface EventCodec {
   seal(tx: Queryable, events: NewEvent[], now: Date): Promise<NewEvent[]>;
   open(q: Queryable, events: RecordedEvent[]): Promise<RecordedEvent[]>;

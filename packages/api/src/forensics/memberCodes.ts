@@ -4,7 +4,8 @@
  * the member's data key; an erased member has none, so no copy can be traced back to them.
  */
 import type { AppContext } from '../context.js';
-import { DataKeyError, dataKeyFor, dataKeyRows, masterKeysOf, unwrapKey } from '../privacy/index.js';
+import { usersByIds } from '../identity/index.js';
+import { DataKeyError, dataKeyFor, dataKeyRows, liveDataKeys, masterKeysOf, unwrapKey } from '../shredding/index.js';
 import { codeBits, codeSecret } from './code.js';
 
 const keysOf = (ctx: Pick<AppContext, 'env'>) => masterKeysOf(ctx.env.DATA_KEY_SECRET ?? '', ctx.env.DATA_KEY_SECRET_PREVIOUS);
@@ -31,9 +32,13 @@ export async function memberVariants(ctx: Pick<AppContext, 'env' | 'db' | 'clock
 /** Every member with a live data key, with their code secret (erased members have none). */
 export async function liveCodeSecrets(ctx: Pick<AppContext, 'env' | 'db'>): Promise<{ memberId: string; secret: Buffer }[]> {
   const keys = keysOf(ctx);
-  const rows = await ctx.db.all<{ subject_id: string; wrapped_key: string }>(
-    `SELECT d.subject_id, d.wrapped_key FROM data_keys d JOIN users u ON u.id = d.subject_id
-      WHERE d.wrapped_key IS NOT NULL AND d.erased_at IS NULL`,
+  const live = await liveDataKeys(ctx.db);
+  // Accounts only, as the join on users did: a key's subject without an account has no code.
+  const members = await usersByIds(
+    ctx.db,
+    live.map((k) => k.subjectId),
   );
-  return rows.map((r) => ({ memberId: r.subject_id, secret: codeSecret(unwrapKey(keys, r.subject_id, r.wrapped_key)) }));
+  return live
+    .filter((k) => members.has(k.subjectId))
+    .map((k) => ({ memberId: k.subjectId, secret: codeSecret(unwrapKey(keys, k.subjectId, k.wrappedKey)) }));
 }

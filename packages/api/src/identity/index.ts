@@ -13,6 +13,7 @@ import { bootstrapAdmin } from './bootstrap.js';
 import { identityMailSubscriber } from './mail.subscriber.js';
 import { mfaRoutes } from './mfa.routes.js';
 import { passwordRoutes } from './password.routes.js';
+import { eraseIdentityData, exportIdentityData } from './personalData.js';
 import { secondFactorsProjection } from './secondFactors.js';
 import { settingsRoutes } from './settings.routes.js';
 import { usersProjection } from './users.projection.js';
@@ -31,6 +32,7 @@ export { deleteSecret, findSecondFactor } from './secondFactors.js';
 export { sessionEnded } from './sessions.js';
 export { reinstateUser, suspendUser } from './suspension.service.js';
 export { userStream } from './user.decider.js';
+export { setMembership } from './users.projection.js';
 export type { UserDto } from './users.queries.js';
 export {
   erasedUserIds,
@@ -50,6 +52,8 @@ export const identityModule: AppModule = {
   name: 'identity',
   projections: [usersProjection, secondFactorsProjection],
   subscribers: (ctx) => [identityMailSubscriber(ctx)],
+  exportPersonalData: exportIdentityData,
+  erasePersonalData: eraseIdentityData,
   routes(api, ctx) {
     authRoutes(api, ctx);
     passwordRoutes(api, ctx);

@@ -4,7 +4,7 @@
  * changes (a security notice) into outbox rows in the same transaction as its checkpoint, keyed by the event id, so a crash or
  * a replay never loses or doubles a mail. The mail module's sender delivers them. Each write checks
  * in that transaction that the member still has their data key, exclusive with their erasure
- * (privacy/codec/personalWrites.ts): a mail for a member erased meanwhile is not written. Every mail but the
+ * (shredding/personalWrites.ts): a mail for a member erased meanwhile is not written. Every mail but the
  * admin's decisions is counted against the mail limits (mailLimits.ts) and not queued beyond them.
  */
 import type { AppContext } from '../context.js';

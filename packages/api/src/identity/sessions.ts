@@ -154,3 +154,16 @@ export function activeSessions(q: Queryable, userId: string, now: Date): Promise
     [userId, now.toISOString()],
   );
 }
+
+/** Every session of a user, ended ones too, oldest first (their data export). */
+export function sessionsOf(q: Queryable, userId: string): Promise<{ id: string; created_at: string; revoked_at: string | null }[]> {
+  return q.all('SELECT id, created_at, revoked_at FROM refresh_sessions WHERE user_id = ? ORDER BY created_at, id', [userId]);
+}
+
+/** Deletes every session of a user and its tokens (their erasure). */
+export async function deleteSessionsOf(db: Db, userId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.run('DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM refresh_sessions WHERE user_id = ?)', [userId]);
+    await tx.run('DELETE FROM refresh_sessions WHERE user_id = ?', [userId]);
+  });
+}

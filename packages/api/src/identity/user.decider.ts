@@ -57,7 +57,7 @@ export type ProfileUpdated = {
 
 /**
  * The member asked to be forgotten (or an admin erased them, e.g. on a verified request). Its append
- * destroys the member's data key (privacy/codec/shredder.ts): their personal fields in every event become
+ * destroys the member's data key (shredding/shredder.ts): their personal fields in every event become
  * unreadable for good, while ids, amounts and dates stay for the ledger. `reason` is the admin's
  * record (write no personal data in it); null for a member's own request.
  */

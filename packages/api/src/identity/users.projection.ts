@@ -7,9 +7,9 @@ import type { Queryable } from '../db/types.js';
 import { countsSchema, moveCount } from '../eventstore/counts.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
-import { erasedLabel, placeholder } from '../privacy/codec/personalData.js';
+import { erasedLabel, placeholder } from '../shredding/index.js';
 import type { UserEvent } from './user.decider.js';
-import { USERS_COUNTS, USERS_SCHEMA } from './users.schema.js';
+import { USERS_COUNTS, USERS_SCHEMA, type UserRow } from './users.schema.js';
 
 export const PASSWORD_RESETS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS password_resets (
@@ -157,3 +157,21 @@ export const usersProjection: Projection = {
     await moveCount(tx, USERS_COUNTS, before, await userGroup(tx, id));
   },
 };
+
+/**
+ * A member's membership columns (`membership_status`, `subscription_status`): identity owns the
+ * `users` table, billing's projection decides the values from the subscription events and sets them
+ * here, inline in the same append transaction. Every projection rebuilds together, identity's
+ * before billing's (modules.ts), so the row is there when billing replays.
+ */
+export async function setMembership(
+  tx: Queryable,
+  userId: string,
+  membership: { membershipStatus: UserRow['membership_status']; subscriptionStatus: UserRow['subscription_status'] },
+): Promise<void> {
+  await tx.run('UPDATE users SET membership_status = ?, subscription_status = ? WHERE id = ?', [
+    membership.membershipStatus,
+    membership.subscriptionStatus,
+    userId,
+  ]);
+}

@@ -5,7 +5,7 @@
  * second mail, and it becomes the Message-ID so a receiver can spot a resend after a crash.
  */
 import type { Dialect, Queryable } from '../db/types.js';
-import { mayWritePersonal } from '../privacy/codec/personalWrites.js';
+import { mayWritePersonal } from '../shredding/index.js';
 
 export interface OutboxRow {
   key: string;
@@ -27,7 +27,7 @@ export interface OutboxRow {
 export interface OutgoingMail {
   /** Unique per mail; derive it from the causing event. */
   key: string;
-  /** The member it is for: nothing is queued once they are erased (privacy/codec/personalWrites.ts). */
+  /** The member it is for: nothing is queued once they are erased (shredding/personalWrites.ts). */
   subjectId: string;
   to: string;
   subject: string;
@@ -98,4 +98,16 @@ export async function markFailed(q: Queryable, key: string, error: string, retry
     retryAt.toISOString(),
     key,
   ]);
+}
+
+/**
+ * How many mails for the member whose keys start with `keyPrefix` were queued after `since` (sent
+ * ones included, while the outbox keeps them): for a sender's daily cap.
+ */
+export async function mailsQueuedSince(q: Queryable, subjectId: string, keyPrefix: string, since: Date): Promise<number> {
+  const row = await q.get<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM mail_outbox WHERE subject_id = ? AND key LIKE ? ESCAPE '\\' AND created_at > ?`,
+    [subjectId, `${keyPrefix.replace(/[\\%_]/g, (m) => `\\${m}`)}%`, since.toISOString()],
+  );
+  return Number(row?.n ?? 0);
 }

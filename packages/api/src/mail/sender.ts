@@ -2,13 +2,13 @@
  * The mail sender loop: drains due outbox rows, one claimed attempt each, marks them sent, and on
  * failure retries with exponential backoff (30 s doubling to an hour) on the injected clock. Each
  * delivery looks up its member's key right before sending and runs exclusive with their erasure
- * (privacy/codec/personalWrites.ts): a mail whose member was erased, or whose row the erasure removed, is
+ * (shredding/personalWrites.ts): a mail whose member was erased, or whose row the erasure removed, is
  * not sent.
  */
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/types.js';
 import type { Started } from '../module.js';
-import { whilePersonal } from '../privacy/codec/personalWrites.js';
+import { whilePersonal } from '../shredding/index.js';
 import { claimMail, dueMails, markFailed, markSent, type OutboxRow, stillQueued } from './outbox.js';
 import { createMailTransport, type MailTransport } from './transport.js';
 

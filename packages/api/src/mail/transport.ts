@@ -68,7 +68,7 @@ function lazyTransport(options: object): { get(): Promise<Transporter>; close():
 export function createMailTransport(ctx: AppContext): MailTransport {
   if (ctx.env.SMTP_URL && ctx.env.MAIL_TRANSPORT !== 'outbox') {
     // Bounded waits (nodemailer's own are 2 and 10 minutes): a member's erasure waits for a delivery to
-    // them that is under way (privacy/codec/personalWrites.ts). Query parameters of SMTP_URL override these.
+    // them that is under way (shredding/personalWrites.ts). Query parameters of SMTP_URL override these.
     const smtp = lazyTransport({ url: ctx.env.SMTP_URL, ...SMTP_TIMEOUTS });
     return {
       async send(mail) {

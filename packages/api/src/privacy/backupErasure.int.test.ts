@@ -26,7 +26,7 @@ import { erasuresList, keysRotate } from '../cli/privacy.js';
 import { closeContext, createContext } from '../context.js';
 import { adminLogin, registerMember } from '../identity/identity.testkit.js';
 import { allProjections } from '../modules.js';
-import { DataKeyError } from './codec/dataKeys.js';
+import { DataKeyError } from '../shredding/dataKeys.js';
 
 function storeBytes(store: FreshStore): string {
   const url = store.env.DATABASE_URL;

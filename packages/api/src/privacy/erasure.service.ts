@@ -3,29 +3,27 @@
  *
  * 1. What is personal about the member is read while it still can be: every address they used.
  * 2. `MemberErased` is appended on their stream; its append transaction destroys their data key
- *    (privacy/codec/shredder.ts) and the read models replace their personal columns by placeholders.
+ *    (shredding/shredder.ts) and the read models replace their personal columns by placeholders.
  *    From then on their personal fields in every event decode to `erased member <short id>`.
  * 3. Mail writes and deliveries that saw the key before it went are waited for; later ones see it
- *    gone and write nothing (privacy/codec/personalWrites.ts). Then what lives outside the log goes: refresh sessions, the second-factor secret, queued and sent
- *    mail to or about them (outbox rows and the dev outbox's .eml files), rate-limit counters keyed by
- *    their address (keyed by an HMAC of it, see identity/limits.ts); the embedded store's WAL is checkpointed and truncated so old page images with
+ *    gone and write nothing (shredding/personalWrites.ts).
+ * 4. Each module removes what it keeps about them outside the log (`AppModule.erasePersonalData`,
+ *    in the module list's order): identity their sessions, second-factor secret and the rate-limit
+ *    counters keyed by their addresses; billing cancels their open payments and ends a subscription
+ *    still granting access, as billing events, so nobody verifies a payment for the erased account
+ *    and the books say why (payment records stay for accounting: ids, amounts, plan, dates, tx
+ *    hashes); mail removes queued and sent mail to or about them (outbox rows and the dev outbox's
+ *    .eml files). Then the embedded store's WAL is checkpointed and truncated so old page images with
  *    their rows do not linger in its bytes (SQLite runs with `secure_delete`).
- * Payment records stay (ids, amounts, plan, dates, tx hashes) for accounting; the member's open
- * payments are canceled and a subscription still granting access ends, as billing events right after
- * `MemberErased` (billing/erasure.ts), so nobody verifies a payment for the erased account and the
- * books say why. The log line says who was erased by id only.
+ * The log line says who was erased by id only.
  */
 
-import fs from 'node:fs';
-import path from 'node:path';
 import type { erasedAnswerSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
-import { closeBillingOfErasedMember } from '../billing/index.js';
 import type { AppContext } from '../context.js';
 import {
   type AuthLimits,
   checkSecondFactor,
-  deleteSecret,
   findSecondFactor,
   findUserById,
   loginBlocked,
@@ -33,10 +31,10 @@ import {
   userStream,
   verifyPassword,
 } from '../identity/index.js';
-import { emlFileName, outboxDir } from '../mail/index.js';
-import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
+import type { Caller } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
-import { waitForPersonalWrites } from './codec/personalWrites.js';
+import { waitForPersonalWrites } from '../shredding/index.js';
+import type { PersonalDataParts } from './export.service.js';
 
 /** What the member types to confirm (README "Privacy"; the web form says so). */
 export const ERASE_CONFIRMATION = 'DELETE';
@@ -60,41 +58,15 @@ async function addressesOf(ctx: AppContext, userId: string): Promise<string[]> {
   return [...out];
 }
 
-/** Outbox rows for the member, to or mentioning the addresses, and their .eml files in the dev outbox. */
-async function forgetMail(ctx: AppContext, userId: string, addresses: string[]): Promise<number> {
-  let removed = 0;
-  const keys = (await ctx.db.all<{ key: string }>('SELECT key FROM mail_outbox WHERE subject_id = ?', [userId])).map((r) => r.key);
-  for (const a of addresses) {
-    const like = `%${a.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    const rows = await ctx.db.all<{ key: string }>(
-      `SELECT key FROM mail_outbox WHERE LOWER(to_address) = ? OR LOWER(text_body) LIKE ? ESCAPE '\\' OR LOWER(COALESCE(html_body, '')) LIKE ? ESCAPE '\\'`,
-      [a, like, like],
-    );
-    keys.push(...rows.map((r) => r.key));
-  }
-  for (const key of new Set(keys)) removed += (await ctx.db.run('DELETE FROM mail_outbox WHERE key = ?', [key])).changes;
-  const dir = outboxDir(ctx);
-  if (fs.existsSync(dir)) {
-    // Their mails' files by name (an address may be folded across lines inside), then any file naming an address.
-    const names = new Set([...keys].map(emlFileName));
-    for (const name of fs.readdirSync(dir)) {
-      if (!name.endsWith('.eml')) continue;
-      const file = path.join(dir, name);
-      if (names.has(name) || addresses.some((a) => fs.readFileSync(file, 'utf8').toLowerCase().includes(a)))
-        fs.rmSync(file, { force: true });
-    }
-  }
-  return removed;
-}
-
 /**
  * Erases a member (no checks of who asks: the routes and `eraseOwnAccount` do those).
- * @example await eraseMember(ctx, userId, { requestedBy: 'admin', reason: 'verified request #123' }, { actorId: admin.id })
+ * @example await eraseMember(ctx, parts, userId, { requestedBy: 'admin', reason: 'verified request #123' }, { actorId: admin.id })
  */
 export async function eraseMember(
   ctx: AppContext,
+  parts: PersonalDataParts,
   userId: string,
-  opts: { requestedBy: 'member' | 'admin'; reason: string | null; limits?: AuthLimits },
+  opts: { requestedBy: 'member' | 'admin'; reason: string | null },
   caller: Caller & { actorId: string },
 ): Promise<Result<Erased>> {
   const user = await findUserById(ctx.db, userId);
@@ -111,25 +83,14 @@ export async function eraseMember(
   } as const;
   const ran = await runUserCommand(ctx, userId, command, caller);
   if (!ran.ok) return ran;
-  // 3. Outside the log.
-  await ctx.db.transaction(async (tx) => {
-    await tx.run('DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM refresh_sessions WHERE user_id = ?)', [userId]);
-    await tx.run('DELETE FROM refresh_sessions WHERE user_id = ?', [userId]);
-  });
-  await deleteSecret(ctx.db, userId);
-  for (const a of addresses) await opts.limits?.failedLogins.reset(a);
-  // Mail being written or delivered by someone who saw the key before it went finishes first (then is
-  // removed here); later ones see it gone and write nothing (privacy/codec/personalWrites.ts).
+  // 3. Mail being written or delivered by someone who saw the key before it went finishes first (then
+  // its module removes it); later writes see the key gone and write nothing.
   await waitForPersonalWrites(ctx.db, userId);
-  const mails = await forgetMail(ctx, userId, addresses);
-  // Billing's side: open payments canceled, the subscription ended. Verifying a payment of an erased
-  // member is refused already (payments.service.ts); if this fails, the lifecycle pass finishes it.
-  const billing = await closeBillingOfErasedMember(ctx, userId, eventMetadata(ctx, caller)).catch((err) => {
-    ctx.logger.warn({ err, userId }, 'could not close the billing of an erased member yet; the lifecycle pass will');
-    return { canceledPayments: 0, endedSubscriptions: 0 };
-  });
+  // 4. Outside the log, module by module.
+  const removed: Record<string, number> = {};
+  for (const m of parts) Object.assign(removed, await m.erasePersonalData?.(ctx, { userId, addresses, caller }));
   if (ctx.db.dialect === 'sqlite') await ctx.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  ctx.logger.info({ userId, requestedBy: opts.requestedBy, actorId: caller.actorId, mailsRemoved: mails, ...billing }, 'member erased');
+  ctx.logger.info({ userId, requestedBy: opts.requestedBy, actorId: caller.actorId, ...removed }, 'member erased');
   return success({ erased: true });
 }
 
@@ -139,6 +100,7 @@ export async function eraseMember(
  */
 export async function eraseOwnAccount(
   ctx: AppContext,
+  parts: PersonalDataParts,
   limits: AuthLimits,
   userId: string,
   input: { password: string; code?: string | null | undefined; confirmation: string },
@@ -161,7 +123,7 @@ export async function eraseOwnAccount(
       return failure('mfa.invalid_code', INVALID_ERASE_CODE);
     }
   }
-  return eraseMember(ctx, userId, { requestedBy: 'member', reason: null, limits }, caller);
+  return eraseMember(ctx, parts, userId, { requestedBy: 'member', reason: null }, caller);
 }
 
 /**
@@ -171,6 +133,7 @@ export async function eraseOwnAccount(
  */
 export async function reapplyErasures(
   ctx: AppContext,
+  parts: PersonalDataParts,
   erasedIds: string[],
 ): Promise<{ reapplied: string[]; alreadyErased: string[]; unknown: string[] }> {
   const out = { reapplied: [] as string[], alreadyErased: [] as string[], unknown: [] as string[] };
@@ -181,6 +144,7 @@ export async function reapplyErasures(
     else {
       const r = await eraseMember(
         ctx,
+        parts,
         id,
         { requestedBy: 'admin', reason: 'erasure re-applied after a restore' },
         { actorId: 'system', actor: 'cli:erasures-reapply' },

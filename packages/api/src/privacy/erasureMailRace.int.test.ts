@@ -19,6 +19,7 @@ import { appendTestUser } from '../identity/identity.testkit.js';
 import { identityMailSubscriber } from '../identity/mail.subscriber.js';
 import { startMailSender } from '../mail/sender.js';
 import { startSmtpServer } from '../mail/smtpServer.testkit.js';
+import { modules } from '../modules.js';
 import { eraseMember } from '../privacy/erasure.service.js';
 
 const MEMBERS = 240;
@@ -57,7 +58,7 @@ forEachStore('erasure against mail in flight', (kind) => {
               await appendTestUser(ctx, { id, email });
               // Vary the gap so the erasure meets the subscriber and the senders at every step.
               if (i % 3) await new Promise((r) => setTimeout(r, i % 5));
-              const r = await eraseMember(ctx, id, { requestedBy: 'admin', reason: 'race test' }, { actorId: 'test-admin' });
+              const r = await eraseMember(ctx, modules, id, { requestedBy: 'admin', reason: 'race test' }, { actorId: 'test-admin' });
               expect(r.ok).toBe(true);
               erasedAt.set(email, performance.now());
             }

@@ -2,15 +2,19 @@
  * "Download my data" holds every personal field the site sealed about the member: the check reads
  * every event whose envelope names the member as its subject (registration, a chat message, a
  * custom request and its refusal, a payment), opens it as every reader does, and looks for each
- * sealed value (privacy/codec/personalData.ts decides what is sealed; the password hash is never
+ * sealed value (shredding/personalData.ts decides what is sealed; the password hash is never
  * exported) in the export. A module that seals a new personal field and leaves it out of the export
  * (docs/contributing.md's worked example: a custom request's `note`) fails here; the check itself is
- * shown failing on an export with one field taken out.
+ * shown failing on an export with one field taken out. Each module gives its own sections
+ * (AppModule.exportPersonalData); the export refuses a section that no module, or two, give.
  */
+import { memberExportSchema } from '@members/ui/api/schemas';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
 import { billingTestKit, HASH, seedMember } from '../billing/billing.testkit.js';
-import { isPersonalField } from './codec/personalData.js';
+import { modules } from '../modules.js';
+import { isPersonalField } from '../shredding/personalData.js';
+import { exportMemberData } from './export.service.js';
 
 /** Each sealed value about `subjectId` that `exported` does not hold, as `EventType.field`. */
 async function missingFromExport(
@@ -84,4 +88,14 @@ forEachStore('the data export and what the site sealed about the member', (kind)
     const planted = JSON.parse(JSON.stringify(exported.body).replaceAll(`A video by the lake ${tag}`, '(left out)'));
     expect((await missingFromExport(server, member.id, planted)).missing).toEqual(['CustomRequestSubmitted.description']);
   }, 120_000);
+
+  it('is made of every module’s part: a section no module gives, or two modules give, is refused', async () => {
+    const member = await seedMember(server);
+    const whole = await exportMemberData(server.ctx, modules, member.id);
+    expect(whole.ok && Object.keys(whole.value)).toEqual(Object.keys(memberExportSchema.shape));
+    const withoutViews = modules.filter((m) => m.name !== 'privacy');
+    await expect(exportMemberData(server.ctx, withoutViews, member.id)).rejects.toThrow('missing views, unknown none');
+    const twice = [...modules, { name: 'planted', exportPersonalData: async () => ({ views: [] }) }];
+    await expect(exportMemberData(server.ctx, twice, member.id)).rejects.toThrow('section views comes from both privacy and planted');
+  }, 60_000);
 });

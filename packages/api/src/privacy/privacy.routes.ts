@@ -6,16 +6,18 @@
  * - POST /admin/users/{id}/erase `{ reason }` — an admin's erasure (e.g. on a verified request).
  */
 import { erasedAnswerSchema, memberExportSchema } from '@members/ui/api/schemas';
+import type { Hono } from 'hono';
 import { resolver } from 'hono-openapi';
 import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { AppEnv } from '../http/appEnv.js';
 import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams } from '../http/validate.js';
 import { authLimitsOf, clearSessionCookies, LIMITS, limitPerIp } from '../identity/index.js';
-import type { Routes } from '../module.js';
 import { eraseMember, eraseOwnAccount } from './erasure.service.js';
-import { exportMemberData, renderExportHtml } from './export.service.js';
+import { exportMemberData, type PersonalDataParts, renderExportHtml } from './export.service.js';
 
 const exportQuery = z.object({ format: z.enum(['json', 'html'], { error: 'must be json or html' }).optional() });
 
@@ -29,7 +31,8 @@ const adminEraseSchema = z.object({
   reason: z.string({ error: 'is required' }).trim().min(1, 'is required').max(500, 'must be at most 500 characters'),
 });
 
-export const privacyRoutes: Routes = (api, ctx) => {
+/** The `Routes` shape plus `parts`: the modules whose personal data the export gathers and the erasure removes. */
+export const privacyRoutes = (api: Hono<AppEnv>, ctx: AppContext, parts: PersonalDataParts) => {
   const limits = authLimitsOf(ctx);
   const exportMyDataDoc = describe({
     summary: 'Everything stored about me (data export)',
@@ -73,7 +76,7 @@ export const privacyRoutes: Routes = (api, ctx) => {
   // A rejected member reaches these two (their restricted session): data rights do not need approval.
   api.get('/users/me/export', exportMyDataDoc, async function exportMyData(c) {
     const { format } = c.req.valid('query');
-    const data = valueOr(await exportMemberData(ctx, userOf(c).id));
+    const data = valueOr(await exportMemberData(ctx, parts, userOf(c).id));
     c.header('Cache-Control', 'no-store');
     if (format === 'html') return c.html(renderExportHtml(data));
     c.header('Content-Disposition', `attachment; filename="my-data-${data.exportedAt.slice(0, 10)}.json"`);
@@ -81,13 +84,13 @@ export const privacyRoutes: Routes = (api, ctx) => {
   });
 
   api.delete('/users/me', limitPerIp(ctx, limits), deleteMyAccountDoc, async function deleteMyAccount(c) {
-    const erased = valueOr(await eraseOwnAccount(ctx, limits, userOf(c).id, c.req.valid('json'), callerOf(c)));
+    const erased = valueOr(await eraseOwnAccount(ctx, parts, limits, userOf(c).id, c.req.valid('json'), callerOf(c)));
     clearSessionCookies(c);
     return ok(c, erased);
   });
 
   api.post('/admin/users/:id/erase', eraseMemberByAdminDoc, async function eraseMemberByAdmin(c) {
     const { reason } = c.req.valid('json');
-    return ok(c, valueOr(await eraseMember(ctx, c.req.valid('param').id, { requestedBy: 'admin', reason, limits }, callerOf(c))));
+    return ok(c, valueOr(await eraseMember(ctx, parts, c.req.valid('param').id, { requestedBy: 'admin', reason }, callerOf(c))));
   });
 };

@@ -30,6 +30,7 @@ import { nginxAvailable } from '../../test/requirements.js';
 import { ingestVideoFile } from '../catalog/ingest.js';
 import { mediaBinaries } from '../media/ffmpeg.js';
 import { makeSizedClip } from '../media/media.testkit.js';
+import { modules } from '../modules.js';
 import { eraseMember } from '../privacy/erasure.service.js';
 import { ACCESS_RECHECK_SECONDS } from './accessRecheck.js';
 import { ACCEL_DECISION_SECONDS } from './sendMedia.js';
@@ -339,7 +340,13 @@ describe.runIf(nginxAvailable())('media caps and revocation, production configur
     const subscriber = await createTestUser(server.ctx);
     await grantPlanForTest(server.ctx, subscriber.id, 'monthly');
     const held = await holdStream(subscriber);
-    const erased = await eraseMember(server.ctx, subscriber.id, { requestedBy: 'member', reason: null }, { actorId: subscriber.id });
+    const erased = await eraseMember(
+      server.ctx,
+      modules,
+      subscriber.id,
+      { requestedBy: 'member', reason: null },
+      { actorId: subscriber.id },
+    );
     expect(erased.ok).toBe(true);
     await expectStopped(held);
   }, 150_000);

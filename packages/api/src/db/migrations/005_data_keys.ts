@@ -1,5 +1,5 @@
 /**
- * Per-member data keys for crypto-shredding (privacy/codec/dataKeys.ts): each row holds one member's
+ * Per-member data keys for crypto-shredding (shredding/dataKeys.ts): each row holds one member's
  * AES-256 data key wrapped by the master key (DATA_KEY_SECRET). Outside the event log on purpose:
  * erasure sets `wrapped_key` to NULL (the key is destroyed) and keeps the row as a tombstone, so the
  * member's encrypted event fields can never be read again while the hash chain stays untouched.

@@ -7,8 +7,8 @@
  * clear before encryption existed — read as placeholders (`erased member <short id>`), never an error.
  * The hash chain is verified over the stored form (`AppContext.rawStore`), which never changes.
  */
-import type { Queryable } from '../../db/types.js';
-import type { NewEvent, RecordedEvent } from '../../eventstore/types.js';
+import type { Queryable } from '../db/types.js';
+import type { NewEvent, RecordedEvent } from '../eventstore/types.js';
 import { DataKeyError, dataKeyFor, dataKeyRows, destroyDataKey, type MasterKeys, unwrapKey } from './dataKeys.js';
 import { ERASURE_EVENT, envelopeOf, erase, personalFieldsIn, seal, subjectOf, unseal } from './personalData.js';
 

@@ -11,7 +11,7 @@
  *   encryption existed).
  */
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import type { Queryable } from '../../db/types.js';
+import type { Db, Queryable } from '../db/types.js';
 
 export interface MasterKey {
   kid: string;
@@ -153,4 +153,35 @@ export async function rewrapDataKeys(q: Queryable, keys: MasterKeys): Promise<{ 
     rewrapped++;
   }
   return { rewrapped, alreadyCurrent };
+}
+
+/** Every subject's live key, wrapped (erased subjects have none): for readers that need them all (forensics' code secrets). */
+export async function liveDataKeys(q: Queryable): Promise<{ subjectId: string; wrappedKey: string }[]> {
+  const rows = await q.all<{ subject_id: string; wrapped_key: string }>(
+    'SELECT subject_id, wrapped_key FROM data_keys WHERE wrapped_key IS NOT NULL AND erased_at IS NULL ORDER BY subject_id',
+  );
+  return rows.map((r) => ({ subjectId: r.subject_id, wrappedKey: r.wrapped_key }));
+}
+
+/** The master key ids wrapping the store's data keys, each once (a restore checks it can open them). */
+export async function wrappingKids(q: Queryable): Promise<string[]> {
+  const rows = await q.all<{ wrapped_key: string }>('SELECT wrapped_key FROM data_keys WHERE wrapped_key IS NOT NULL');
+  return [...new Set(rows.map((r) => wrappedKid(r.wrapped_key)).filter((kid): kid is string => kid !== undefined))].sort();
+}
+
+/**
+ * Copies every data-key row of `from` into `to` (a store copy: same subjects, same wrapping), a
+ * later copy of a row replacing its key and erasure time; answers how many rows.
+ */
+export async function copyDataKeys(from: Queryable, to: Db): Promise<number> {
+  const rows = await from.all<DataKeyRow>('SELECT subject_id, wrapped_key, created_at, erased_at FROM data_keys ORDER BY subject_id');
+  await to.transaction(async (tx) => {
+    for (const r of rows)
+      await tx.run(
+        `INSERT INTO data_keys (subject_id, wrapped_key, created_at, erased_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (subject_id) DO UPDATE SET wrapped_key = excluded.wrapped_key, erased_at = excluded.erased_at`,
+        [r.subject_id, r.wrapped_key, r.created_at, r.erased_at],
+      );
+  });
+  return rows.length;
 }

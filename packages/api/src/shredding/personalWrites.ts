@@ -15,7 +15,7 @@
  *   also runs in a transaction holding the member's shared advisory lock, so an erasure in another
  *   process waits too. (SQLite has one server process; the CLI works with it stopped.)
  */
-import type { Db, Dialect, Queryable } from '../../db/types.js';
+import type { Db, Dialect, Queryable } from '../db/types.js';
 
 /** First key of the members' advisory locks (the second is the hash of the member id); other locks use other keys. */
 const LOCK_CLASS = 734_004;
