@@ -12,7 +12,7 @@ import { importsProjection } from './imports.projection.js';
 export { addCaptionTrack, captionOf, captionsOf } from './captions.service.js';
 export type { CaptionRow, HlsLadder, VideoRow } from './catalog.projection.js';
 export { findVideo, hlsLadderOf, toVideoEntity, transcodedVideoIds, type VideoEntity, viewCountOf } from './catalog.queries.js';
-export { videoIdParam, videoParams } from './catalog.routes.js';
+export { videoParams } from './catalog.routes.js';
 export { findImport } from './imports.projection.js';
 export { type IngestInput, type IngestResult, ingestVideoFile, validateDetails } from './ingest.js';
 export { type PreviewInfo, type RenditionInfo, type TranscodeResultEvent, type TranscodeStatus, transcodeStatusAfter } from './ladder.js';
