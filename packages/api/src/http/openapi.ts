@@ -4,11 +4,13 @@
  *   apiDocs/document.ts from the zod schemas, with the envelope around each answer, the refusals it
  *   can give and how it is authorized), and
  * - its enforcement, in this order: `access` (401/403 with the codes of http/auth.ts; the admitted
- *   account is on the context, `userOf(c)` / `callerOf(c)`), then the route's own check (`admit`),
- *   then `params`, `query` and the JSON `body` validated by the very schemas the document shows
- *   (400 `field: message` with `details`; a bad JSON body 400, http/validate.ts). A visitor thus gets
- *   401 before a 400, and no handler reads unvalidated input: it reads `c.req.valid('param' | 'query'
- *   | 'json')`, typed from the schemas.
+ *   account is on the context, `userOf(c)` / `callerOf(c)`; a runner's token), then the route's own
+ *   check (`admit`), then `params`; then a credential checked on the path it signs (a signed URL, a
+ *   ticket, a viewing decision: `Credential`, its grant read with `grantOf(c, credential)`) and the
+ *   resource's `owner`; then `query` and the JSON `body` validated by the very schemas the document
+ *   shows (400 `field: message` with `details`; a bad JSON body 400, http/validate.ts). A visitor thus
+ *   gets 401 before a 400, no handler reads unvalidated input (it reads `c.req.valid('param' | 'query'
+ *   | 'json')`, typed from the schemas) and none checks access itself (scripts/check-route-contract.mjs).
  *
  * @example
  * api.post(
