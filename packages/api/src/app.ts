@@ -119,17 +119,14 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
       'Anonymous callers (and members) get `{ status }` only: positions, queue counts and runner ids are for admins (and in the metrics).',
     tags: ['site'],
     access: 'public',
+    // An admin (past the second-factor enrolment REQUIRE_ADMIN_2FA asks for) sees the details.
+    recognizes: 'admin',
     ok: { 200: z.union([healthSchema, publicHealthSchema]) },
     errors: [503],
   });
-  /** An admin (past the second-factor enrolment REQUIRE_ADMIN_2FA asks for) sees the details. */
-  async function adminCaller(userId: string | undefined): Promise<boolean> {
-    if (!userId || (await accounts.standing(userId))?.role !== 'admin') return false;
-    return !(ctx.env.REQUIRE_ADMIN_2FA && (await accounts.adminLacksSecondFactor(userId)));
-  }
   api.get('/health', healthDoc, async (c) => {
     try {
-      if (!(await adminCaller(c.get('auth')?.userId))) {
+      if (!c.get('user')) {
         // One cheap query: an unreachable store still answers 503.
         await ctx.store.headPosition();
         return ok(c, { status: 'ok' as const });

@@ -4,12 +4,11 @@
  */
 import { Readable } from 'node:stream';
 import { videoListQuerySchema, videoPageSchema, videoSchema } from '@members/ui/api/schemas';
-import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { HttpError, ok } from '../http/envelope.js';
-import { describe } from '../http/openapi.js';
-import { idParams, idSchema } from '../http/validate.js';
+import { type Credential, describe, grantOf } from '../http/openapi.js';
+import { idParams } from '../http/validate.js';
 import type { Routes } from '../module.js';
 import type { VideoRow } from './catalog.projection.js';
 import { findVideo, listVideos, toVideoEntity } from './catalog.queries.js';
@@ -20,13 +19,6 @@ export const listQuerySchema = videoListQuerySchema;
 
 /** A URL id that is not one of ours can only be "Video not found" (a route's `describe`: `...videoParams`). */
 export const videoParams = { params: idParams, invalidParams: { code: 'video.not_found', message: 'Video not found' } } as const;
-
-/** `videoParams` read by hand, for a route that does not describe its params. */
-export function videoIdParam(c: Context): string {
-  const parsed = idSchema.safeParse(c.req.param('id'));
-  if (!parsed.success) throw new HttpError('video.not_found', 'Video not found');
-  return parsed.data;
-}
 
 /** A delivered custom video's card: its thumbnail path carries a grant for the viewer (an `<img>` sends no token). */
 function entityFor(ctx: AppContext, row: VideoRow, viewerId: string | undefined) {
@@ -40,7 +32,21 @@ const thumbnailGrantQuery = z.object({
   s: z.string().max(64).optional().describe('Grant: signature'),
 });
 
+/**
+ * The viewer a thumbnail is for: the bearer token's, or a delivered custom video's grant (`u`, `e`, `s`:
+ * an `<img>` sends no token). Identifies, refuses no one: a thumbnail that is not the viewer's is "not found".
+ */
+function thumbnailViewer(ctx: AppContext): Credential<{ viewerId: string | undefined }, typeof thumbnailGrantQuery> {
+  return {
+    who: 'Public. A delivered custom video’s thumbnail is for its requester (bearer token, or the grant in its `thumbnailPath`) and admins.',
+    query: thumbnailGrantQuery,
+    open: true,
+    verify: (c, { param, query }) => ({ viewerId: c.get('auth')?.userId ?? thumbnailGrantUser(ctx, String(param.id), query) }),
+  };
+}
+
 export const catalogRoutes: Routes = (api, ctx) => {
+  const thumbnailFor = thumbnailViewer(ctx);
   const listCatalogDoc = describe({
     summary: 'The published catalog, filtered and paged',
     description: '`q` searches titles, descriptions and tags; `sort=popular` orders by views.',
@@ -62,7 +68,7 @@ export const catalogRoutes: Routes = (api, ctx) => {
     description:
       'Public, cacheable (`ETag`, `Cache-Control: public, max-age=300`); `HEAD` is answered too. A delivered custom video’s thumbnail is its requester’s (and admins’) only: the `thumbnailPath` they are given carries a grant (`u`, `e`, `s`), answered `Cache-Control: private`.',
     tags: ['catalog'],
-    access: 'public',
+    access: { signedUrl: thumbnailFor },
     ...videoParams,
     query: thumbnailGrantQuery,
     responses: {
@@ -88,7 +94,7 @@ export const catalogRoutes: Routes = (api, ctx) => {
 
   api.get('/videos/:id/thumbnail', getThumbnailDoc, async function getThumbnail(c) {
     const id = c.req.valid('param').id;
-    const viewerId = c.get('auth')?.userId ?? thumbnailGrantUser(ctx, id, c.req.valid('query'));
+    const { viewerId } = grantOf(c, thumbnailFor);
     const row = await findVideo(ctx.db, id, { viewerId });
     if (!row) throw new HttpError('video.not_found', 'Video not found');
     const storage = ctx.media;

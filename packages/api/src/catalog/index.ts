@@ -20,7 +20,7 @@ export {
   type VideoEntity,
   viewCountOf,
 } from './catalog.queries.js';
-export { videoIdParam, videoParams } from './catalog.routes.js';
+export { videoParams } from './catalog.routes.js';
 export { findImport } from './imports.projection.js';
 export { type IngestInput, type IngestResult, ingestVideoFile, validateDetails } from './ingest.js';
 export { type PreviewInfo, type RenditionInfo, type TranscodeResultEvent, type TranscodeStatus, transcodeStatusAfter } from './ladder.js';

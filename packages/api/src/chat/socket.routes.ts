@@ -7,15 +7,16 @@
 import { upgradeWebSocket } from '@hono/node-server';
 import type { Context } from 'hono';
 import { z } from 'zod';
+import type { AppContext } from '../context.js';
 import { HttpError } from '../http/envelope.js';
-import { describe } from '../http/openapi.js';
+import { type Credential, describe, grantOf } from '../http/openapi.js';
 import { idSchema } from '../http/validate.js';
 import { findMemberStanding, sessionEnded } from '../identity/index.js';
 import type { Routes } from '../module.js';
 import { listMessages, messagesAfterInAll } from './chat.service.js';
 import { chatHubOf, type LiveMessage } from './live.js';
 import { markSeen } from './presence.js';
-import { redeemTicket } from './tickets.js';
+import { redeemTicket, type TicketHolder } from './tickets.js';
 
 export const BAD_TICKET = 'This chat ticket is invalid, used or expired. Ask for a new one.';
 export const NOT_A_WEBSOCKET = 'Open this address as a WebSocket';
@@ -29,26 +30,44 @@ const socketQuery = z.object({
   after: idSchema.optional().describe('Also send every message after this one first (resume after a reconnect)'),
 });
 
-const socketDoc = describe({
-  summary: 'The chat WebSocket',
-  description:
-    'Upgrade to a WebSocket with a ticket; the server pushes `{ "type": "message", "message": { id, text, from, sentAt, userId } }` for every new message of the conversation (every conversation for an admin). With `after`, the messages after that one come first (for an admin, those of every conversation). A plain GET is a 426; a used, unknown or expired ticket a 401.',
-  tags: ['chat'],
-  access: 'public',
-  // A plain GET is told to open a WebSocket (426) before its ticket is looked at.
-  admit: (c) => {
-    if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError('request.websocket_required', NOT_A_WEBSOCKET);
-  },
-  query: socketQuery,
-  errors: [401, 426],
-  responses: { '101': { description: 'Switching Protocols: the WebSocket is open; each push is a JSON text frame' } },
-});
+/** The single-use ticket (its `query` is the route's: a malformed ticket or `after` is a 400 before the ticket is spent). */
+function chatTicket(ctx: AppContext): Credential<TicketHolder, typeof socketQuery> {
+  return {
+    who: 'No token: a single-use ticket from POST /api/chat/ticket (`ticket`, 60 seconds) authorizes it.',
+    query: socketQuery,
+    async verify(_c, { query }) {
+      const holder = await redeemTicket(ctx, query.ticket);
+      if (!holder) throw new HttpError('chat.invalid_ticket', BAD_TICKET);
+      return holder;
+    },
+  };
+}
+
+const socketDoc = (ticket: Credential<TicketHolder, typeof socketQuery>) =>
+  describe({
+    summary: 'The chat WebSocket',
+    description:
+      'Upgrade to a WebSocket with a ticket; the server pushes `{ "type": "message", "message": { id, text, from, sentAt, userId } }` for every new message of the conversation (every conversation for an admin). With `after`, the messages after that one come first (for an admin, those of every conversation). A plain GET is a 426; a used, unknown or expired ticket a 401.',
+    tags: ['chat'],
+    access: { ticket },
+    // A plain GET is told to open a WebSocket (426) before its ticket is looked at.
+    admit: (c) => {
+      if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError('request.websocket_required', NOT_A_WEBSOCKET);
+    },
+    query: socketQuery,
+    errors: [401, 426],
+    responses: {
+      '101': { description: 'Switching Protocols: the WebSocket is open; each push is a JSON text frame' },
+      // Every answer but the upgrade is a refusal: OpenAPI has no success for a protocol switch, so the rest is `default`.
+      default: { description: 'Any other answer is a refusal (the JSON error envelope): the socket is not opened' },
+    },
+  });
 
 export const chatSocketRoutes: Routes = (api, ctx) => {
-  api.get('/chat/socket', socketDoc, async function chatSocket(c, next) {
-    const { ticket, after } = c.req.valid('query');
-    const holder = await redeemTicket(ctx, ticket);
-    if (!holder) throw new HttpError('chat.invalid_ticket', BAD_TICKET);
+  const ticket = chatTicket(ctx);
+  api.get('/chat/socket', socketDoc(ticket), async function chatSocket(c, next) {
+    const { after } = c.req.valid('query');
+    const holder = grantOf(c, ticket);
     const follow = holder.role === 'admin' ? null : holder.userId;
     const live = await chatHubOf(ctx);
     /** A member's socket marks them online (replyMail.ts: no mail for a reply pushed to them live). */

@@ -4,6 +4,11 @@ export interface AuthInfo {
   role: 'admin' | 'member';
   /** The refresh session the access token belongs to (see identity/sessions.ts). */
   sessionId?: string;
+  /**
+   * An admin REQUIRE_ADMIN_2FA holds to the enrolment routes (no enabled second factor yet), on one
+   * of those routes (http/auth.ts `authenticate`): not recognized as an admin there.
+   */
+  enrolmentRequired?: true;
 }
 
 /** The account as the read model has it now: what the access guards decide on (http/auth.ts). */
@@ -37,6 +42,11 @@ export interface AppEnv {
     auth: AuthInfo | undefined;
     /** The caller's account as the route's `access` admitted it (http/openapi.ts); read with `userOf(c)`. */
     user: AccountStanding | undefined;
+    /**
+     * What the route's credential granted (a signed URL's grant, a runner's token name), set by
+     * `describe` (http/openapi.ts) before the handler; typed per route by its `access`.
+     */
+    grant: unknown;
     /** The accounts port `authenticate` was given, for the access checks. */
     accounts: Authenticator | undefined;
   };

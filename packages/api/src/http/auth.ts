@@ -15,14 +15,6 @@ export type { AccountStanding, Authenticator };
 import { HttpError } from './envelope.js';
 
 /** Each context's authenticator, as `authenticate` received it (createApp mounts it before every route). */
-const authenticators = new WeakMap<AppContext, Authenticator>();
-
-function authenticatorOf(ctx: AppContext): Authenticator {
-  const port = authenticators.get(ctx);
-  if (!port) throw new Error('No authenticator for this context: createApp mounts authenticate(ctx, authenticator) first');
-  return port;
-}
-
 export interface AccessClaims {
   sub: string;
   role: 'admin' | 'member';
@@ -106,7 +98,6 @@ const RUNNER_ROUTES = /^\/runners\/(?!files\/)/;
  * REQUIRE_ADMIN_2FA, an admin without an enabled second factor is held to the enrolment routes.
  */
 export function authenticate(ctx: AppContext, accounts: Authenticator): MiddlewareHandler<AppEnv> {
-  authenticators.set(ctx, accounts);
   return async function authenticateBearer(c, next) {
     const header = c.req.header('authorization');
     c.set('auth', undefined);
@@ -120,12 +111,11 @@ export function authenticate(ctx: AppContext, accounts: Authenticator): Middlewa
       // A token of a revoked session (logout, "sign out other devices", password change) ends with it.
       if (!auth || (auth.sessionId && (await accounts.sessionEnded(auth.sessionId))))
         throw new HttpError('auth.session_expired', 'Your session has expired. Please log in again.');
-      if (
-        ctx.env.REQUIRE_ADMIN_2FA &&
-        !ALLOWED_BEFORE_ENROLMENT.test(apiPath(c.req.path)) &&
-        (await accounts.adminLacksSecondFactor(auth.userId))
-      )
-        throw new HttpError('auth.second_factor_enrolment_required', SECOND_FACTOR_ENROLMENT_REQUIRED);
+      if (ctx.env.REQUIRE_ADMIN_2FA && (await accounts.adminLacksSecondFactor(auth.userId))) {
+        if (!ALLOWED_BEFORE_ENROLMENT.test(apiPath(c.req.path)))
+          throw new HttpError('auth.second_factor_enrolment_required', SECOND_FACTOR_ENROLMENT_REQUIRED);
+        auth.enrolmentRequired = true;
+      }
       c.set('auth', auth);
     }
     await next();

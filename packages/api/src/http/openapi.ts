@@ -4,11 +4,13 @@
  *   apiDocs/document.ts from the zod schemas, with the envelope around each answer, the refusals it
  *   can give and how it is authorized), and
  * - its enforcement, in this order: `access` (401/403 with the codes of http/auth.ts; the admitted
- *   account is on the context, `userOf(c)` / `callerOf(c)`), then the route's own check (`admit`),
- *   then `params`, `query` and the JSON `body` validated by the very schemas the document shows
- *   (400 `field: message` with `details`; a bad JSON body 400, http/validate.ts). A visitor thus gets
- *   401 before a 400, and no handler reads unvalidated input: it reads `c.req.valid('param' | 'query'
- *   | 'json')`, typed from the schemas.
+ *   account is on the context, `userOf(c)` / `callerOf(c)`; a runner's token), then the route's own
+ *   check (`admit`), then `params`; then a credential checked on the path it signs (a signed URL, a
+ *   ticket, a viewing decision: `Credential`, its grant read with `grantOf(c, credential)`) and the
+ *   resource's `owner`; then `query` and the JSON `body` validated by the very schemas the document
+ *   shows (400 `field: message` with `details`; a bad JSON body 400, http/validate.ts). A visitor thus
+ *   gets 401 before a 400, no handler reads unvalidated input (it reads `c.req.valid('param' | 'query'
+ *   | 'json')`, typed from the schemas) and none checks access itself (scripts/check-route-contract.mjs).
  *
  * @example
  * api.post(
@@ -28,24 +30,68 @@ import { type DescribeRouteOptions, describeRoute, resolver, uniqueSymbol } from
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { z } from 'zod';
 import type { ErrorCode } from '../shared/errors.js';
-import type { AppEnv } from './appEnv.js';
-import { adminOnly, approvedOrPending, holderStanding } from './auth.js';
+import type { AccountStanding, AppEnv } from './appEnv.js';
+import { adminOnly, approvedOrPending, holderStanding, userOf } from './auth.js';
 import { HttpError } from './envelope.js';
 import { jsonBody, parseWith } from './validate.js';
+
+/** The account levels `describe` checks against the account's standing (http/auth.ts). */
+export type AccountLevel = 'member' | 'account' | 'accountHolder' | 'admin';
+
+/**
+ * A credential of its own that opens a route instead of an account, checked by `describe` before
+ * the handler: `{ signedUrl: … }` an HMAC-signed, expiring URL (media bytes for a `<video>` element,
+ * which sends no header; a runner's job file), `{ runner: … }` a transcode runner's token. What it
+ * grants is the handler's `c.var.grant`.
+ */
+export interface Credential<G = unknown, Q extends z.ZodObject = z.ZodObject> {
+  /** Who may call, for the document. */
+  who: string;
+  /**
+   * The query fields the credential is read from, documented. Optional strings: a missing or
+   * malformed field is the credential's own refusal (403), never a 400.
+   */
+  query?: Q;
+  /** The query fields every URL of the scheme carries (documented as required). */
+  required?: readonly string[];
+  /** Anyone may call: the credential only identifies a viewer, it refuses no one (documented as public). */
+  open?: boolean;
+  /** Bearer-token callers are admitted too (a `<track>` URL or the member's own token). */
+  bearer?: boolean;
+  /**
+   * Checks the credential: a runner's before anything else, a signed URL's once the path parameters
+   * it signs are parsed (an id that is not one of ours stays "Video not found"). Throws its refusal.
+   */
+  verify(c: Context<AppEnv>, input: { param: Record<string, unknown>; query: z.output<Q> }): G | Promise<G>;
+}
 
 /**
  * Who may call a route: `public` anyone; `member` a signed-in, approved-or-pending account
  * (bearer access token); `account` any signed-in account, also an admin who must still enrol a
- * second factor; `admin` an admin's access token; `signedUrl` no token but an HMAC-signed,
- * expiring URL (media bytes for a `<video>` element, which sends no header); `runner` a transcode
- * runner's token (`pnpm cli runners token create`), never a member's or an admin's;
- * `accountHolder` any signed-in account holder, a member whose registration was rejected included
- * (the routes of their restricted session: profile, approval status, data export and erasure).
- *
- * `describe` enforces the account levels (`member`, `account`, `accountHolder`, `admin`) itself; a
- * signed URL and a runner token are the route's own `admit` check or its handler's.
+ * second factor; `admin` an admin's access token; `accountHolder` any signed-in account holder, a
+ * member whose registration was rejected included (the routes of their restricted session: profile,
+ * approval status, data export and erasure); `{ signedUrl }`, `{ runner }` and `{ ticket }` (a
+ * single-use ticket: the chat's WebSocket) a credential of its own (`Credential`); `{ decision }` an
+ * area's own access decision on the resource the path names (streaming's viewing decision, spec §4's
+ * refusals in its order, from the bearer token). `describe` enforces every one of them before the route's `admit` and its handler.
  */
-export type Access = 'public' | 'member' | 'account' | 'accountHolder' | 'admin' | 'signedUrl' | 'runner';
+export type Access =
+  | 'public'
+  | AccountLevel
+  | { signedUrl: Credential<any, any> }
+  | { runner: Credential<any, any> }
+  | { ticket: Credential<any, any> }
+  | { decision: Credential<any, any> };
+
+/**
+ * The owner of the resource a route names (a tus upload is its creator's): checked by `describe`
+ * once the path parameters are parsed, for the account `access` admitted; anyone else gets `refusal`.
+ */
+export interface Ownership {
+  owns(c: Context<AppEnv>, param: Record<string, unknown>, caller: AccountStanding): Promise<boolean>;
+  /** The answer to anyone else (a response of its own: tus's headers). */
+  refusal(c: Context<AppEnv>): Response;
+}
 
 export interface RouteDoc {
   summary: string;
@@ -69,20 +115,35 @@ export interface RouteDoc {
   responses?: Record<string, { description: string; content?: Record<string, { schema: object }> }>;
   parameters?: { name: string; in: 'header' | 'query' | 'path'; required: boolean; description?: string; schema: object }[];
   /**
-   * The route's own check, after `access` and before any input is read: a runner's token, a member
-   * who may not pay yet. Throws an `HttpError` to refuse.
+   * The route's own check, after `access` and before any input is read: a member who may not pay
+   * yet, a WebSocket request. Throws an `HttpError` to refuse, or returns the refusal's response
+   * (one with headers of its own: tus's 412).
    */
-  admit?: (c: Context<AppEnv>) => Promise<void> | void;
+  admit?: (c: Context<AppEnv>) => unknown;
+  /** `admit` once the path parameters are parsed (tus: a malformed upload id is a 400 before the protocol's 412). */
+  admitAfterParams?: boolean;
   /**
-   * `admit` makes the access decision itself, instead of the account check `access` implies: the
-   * viewing routes (streaming/viewing.service.ts's refusals in the spec's order, or a signed grant).
+   * A `public` route that recognizes an admin (past the second-factor enrolment REQUIRE_ADMIN_2FA
+   * asks for) without refusing anyone else: `c.var.user` is the admin, or undefined.
    */
-  accessCheckedBy?: 'admit';
+  recognizes?: 'admin';
+  /** Only the owner of the resource the path names may call (`Ownership`). */
+  owner?: Ownership;
   /** What path parameters that do not parse answer instead of the 400 (an id that is not one of ours: "Video not found"). */
   invalidParams?: { code: ErrorCode; message: string };
 }
 
 type Out<K extends string, S> = [NonNullable<S>] extends [z.ZodType] ? { [k in K]: z.output<NonNullable<S>> } : Record<never, never>;
+
+/**
+ * What the route's credential granted (`c.var.grant`, set by `describe` before the handler), typed by
+ * the credential its `access` names: `grantOf(c, hlsGrant)`.
+ */
+export function grantOf<G>(c: { get(key: 'grant'): unknown }, _credential: Credential<G, any>): G {
+  const grant = c.get('grant');
+  if (grant === undefined) throw new Error('grantOf: the route is not opened by this credential');
+  return grant as G;
+}
 
 /** What `c.req.valid(…)` returns in the handler of a route described by `D`. */
 export type InputOf<D extends RouteDoc> = {
@@ -134,27 +195,63 @@ const json = (schema: z.ZodType) => ({ 'application/json': { schema: resolver(sc
 /** The access levels `describe` checks against the account's standing (the others are credentials of their own). */
 const ACCOUNT_LEVELS = new Set<Access>(['member', 'account', 'accountHolder', 'admin']);
 
+/** The route's credential and when it is checked, if `access` names one. */
+function credentialOf(access: Access): { credential: Credential; when: 'first' | 'afterParams' } | undefined {
+  if (typeof access !== 'object') return undefined;
+  if ('runner' in access) return { credential: access.runner, when: 'first' };
+  const credential = 'signedUrl' in access ? access.signedUrl : 'ticket' in access ? access.ticket : access.decision;
+  return { credential, when: 'afterParams' };
+}
+
+/** The admitted account, by the level `access` names (401/403 with the codes of http/auth.ts). */
+async function admitAccount(c: Context<AppEnv>, access: AccountLevel): Promise<void> {
+  const accounts = c.get('accounts');
+  if (!accounts) throw new Error('describe: no accounts port on the request (createApp mounts `authenticate` first)');
+  const holder = await holderStanding(accounts, c.get('auth'));
+  c.set(
+    'user',
+    access === 'accountHolder' ? holder : access === 'admin' ? adminOnly(approvedOrPending(holder)) : approvedOrPending(holder),
+  );
+}
+
+/** The caller if they are an admin past the second-factor enrolment (`authenticate` marks one who is not), else undefined. */
+async function recognizedAdmin(c: Context<AppEnv>): Promise<AccountStanding | undefined> {
+  const auth = c.get('auth');
+  if (!auth || auth.enrolmentRequired) return undefined;
+  const standing = await c.get('accounts')?.standing(auth.userId);
+  return standing?.role === 'admin' ? standing : undefined;
+}
+
+/** The path parameters, or the route's answer to ones that do not parse (400, or `invalidParams`). */
+function parsedParams(c: Context<AppEnv>, params: z.ZodObject, invalid: RouteDoc['invalidParams']): Record<string, unknown> {
+  const parsed = params.safeParse(c.req.param());
+  if (!parsed.success && invalid) throw new HttpError(invalid.code, invalid.message);
+  return parsed.success ? (parsed.data as Record<string, unknown>) : parseWith(params, c.req.param());
+}
+
 /** The middleware that describes a route and enforces its description (see the top of this file). */
 export function describe<const D extends RouteDoc>(doc: D): MiddlewareHandler<AppEnv, string, InputOf<D>> {
   const described = describeRoute(documentOf(doc));
-  const { access, admit, params, query, body, invalidParams, accessCheckedBy } = doc;
-  const checksAccount = accessCheckedBy !== 'admit' && ACCOUNT_LEVELS.has(access);
+  const { access, admit, admitAfterParams, params, query, body, invalidParams, owner, recognizes } = doc;
+  const level = ACCOUNT_LEVELS.has(access) ? (access as AccountLevel) : undefined;
+  const cred = credentialOf(access);
+  const verify = async (c: Context<AppEnv>, param: Record<string, unknown>) => {
+    if (!cred) return;
+    const fields = cred.credential.query ? parseWith(cred.credential.query, c.req.query()) : {};
+    c.set('grant', await cred.credential.verify(c, { param, query: fields }));
+  };
   const enforce: MiddlewareHandler<AppEnv> = async function enforceRoute(c, next) {
-    if (checksAccount) {
-      const accounts = c.get('accounts');
-      if (!accounts) throw new Error('describe: no accounts port on the request (createApp mounts `authenticate` first)');
-      const holder = await holderStanding(accounts, c.get('auth'));
-      c.set(
-        'user',
-        access === 'accountHolder' ? holder : access === 'admin' ? adminOnly(approvedOrPending(holder)) : approvedOrPending(holder),
-      );
-    }
-    if (admit) await admit(c);
-    if (params) {
-      const parsed = params.safeParse(c.req.param());
-      if (!parsed.success && invalidParams) throw new HttpError(invalidParams.code, invalidParams.message);
-      c.req.addValidatedData('param', parsed.success ? (parsed.data as Record<string, unknown>) : parseWith(params, c.req.param()));
-    }
+    if (level) await admitAccount(c, level);
+    if (recognizes) c.set('user', await recognizedAdmin(c));
+    if (cred?.when === 'first') await verify(c, {});
+    const refused = admit && !admitAfterParams ? await admit(c) : undefined;
+    if (refused instanceof Response) return refused;
+    const param = params ? parsedParams(c, params, invalidParams) : {};
+    if (params) c.req.addValidatedData('param', param);
+    if (cred?.when === 'afterParams') await verify(c, param);
+    const refusedLater = admit && admitAfterParams ? await admit(c) : undefined;
+    if (refusedLater instanceof Response) return refusedLater;
+    if (owner && !(await owner.owns(c, param, userOf(c)))) return owner.refusal(c);
     if (query) c.req.addValidatedData('query', parseWith(query, c.req.query()) as Record<string, unknown>);
     if (body) c.req.addValidatedData('json', (await jsonBody(c, body)) as Record<string, unknown>);
     await next();
@@ -171,16 +268,19 @@ export function describe<const D extends RouteDoc>(doc: D): MiddlewareHandler<Ap
 /** The OpenAPI operation of a route. */
 function documentOf(doc: RouteDoc): DescribeRouteOptions {
   const errors = new Set(doc.errors ?? []);
-  if (doc.access === 'member' || doc.access === 'account' || doc.access === 'accountHolder' || doc.access === 'admin')
-    errors.add(401).add(403);
-  if (doc.access === 'runner') errors.add(401);
+  const cred = credentialOf(doc.access);
+  const level = ACCOUNT_LEVELS.has(doc.access);
+  if (level || cred?.credential.bearer) errors.add(401).add(403);
+  if (cred?.when === 'first') errors.add(401);
+  if (doc.owner) errors.add(404);
   if (doc.body || doc.query || doc.params) errors.add(400);
   if (doc.body) errors.add(413);
   if (doc.rateLimited) errors.add(429);
 
   const responses: NonNullable<DescribeRouteOptions['responses']> = {};
+  const open = doc.access === 'public' || cred?.credential.open === true;
   // `authenticate` reads a bearer token on every route: a bad one is refused even where none is needed.
-  if (doc.access === 'public' && !errors.has(401))
+  if (open && !errors.has(401))
     responses['401'] = {
       description:
         'An `Authorization` header that is malformed, or a token that is invalid, expired or of an ended session (this route needs none: leave it out)',
@@ -203,24 +303,22 @@ function documentOf(doc: RouteDoc): DescribeRouteOptions {
   const parameters = [
     ...(doc.params ? parametersOf('path', doc.params) : []),
     ...(doc.query ? parametersOf('query', doc.query) : []),
+    ...(cred?.credential.query && cred.credential.query !== doc.query
+      ? parametersOf('query', cred.credential.query).map((p) => ({ ...p, required: cred.credential.required?.includes(p.name) ?? false }))
+      : []),
     ...(doc.parameters ?? []),
   ];
-  const bearer =
-    doc.access === 'member' ||
-    doc.access === 'account' ||
-    doc.access === 'accountHolder' ||
-    doc.access === 'admin' ||
-    doc.access === 'runner';
-  const who = {
-    public: 'Public.',
-    member: 'Signed-in members and admins (bearer access token).',
-    account: 'Any signed-in account, including an admin who has yet to enrol a second factor.',
-    accountHolder: 'Any signed-in account holder, a member whose registration was rejected included (bearer access token).',
-    admin: 'Admins only (bearer access token of an admin).',
-    signedUrl: 'No token: the signed, expiring query (`u`, `e`, `s`) of a stream URL from GET /videos/{id}/stream authorizes it.',
-    runner:
-      'Transcode runners only: `Authorization: Bearer <RUNNER_TOKEN>` (`pnpm cli runners token create NAME`); member and admin tokens are refused (401).',
-  }[doc.access];
+  const bearer = level || cred?.when === 'first' || cred?.credential.bearer === true;
+  const who =
+    typeof doc.access === 'object'
+      ? (cred?.credential.who ?? '')
+      : {
+          public: 'Public.',
+          member: 'Signed-in members and admins (bearer access token).',
+          account: 'Any signed-in account, including an admin who has yet to enrol a second factor.',
+          accountHolder: 'Any signed-in account holder, a member whose registration was rejected included (bearer access token).',
+          admin: 'Admins only (bearer access token of an admin).',
+        }[doc.access];
 
   return {
     summary: doc.summary,

@@ -41,14 +41,6 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
   return parseWith(schema, value) as z.infer<S>;
 }
 
-export function queryOf<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
-  return parseWith(schema, c.req.query()) as z.infer<S>;
-}
-
-export function paramOf<S extends z.ZodType>(c: Context, name: string, schema: S): z.infer<S> {
-  return (parseWith(z.object({ [name]: schema }), { [name]: c.req.param(name) }) as Record<string, unknown>)[name] as z.infer<S>;
-}
-
 /** Ids we issue are UUIDs; anything else is a 404 rather than a database probe. */
 export const idSchema = z
   .string()
@@ -56,7 +48,7 @@ export const idSchema = z
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, 'Invalid id');
 
-/** The `:id` of a route, for its OpenAPI description (handlers read it with `paramOf` or `videoIdParam`). */
+/** The `:id` of a route, for its OpenAPI description (handlers read it with `c.req.valid('param')`). */
 export const idParams = z.object({ id: idSchema });
 
 /**

@@ -102,7 +102,8 @@ describe.runIf(mediaKinds().includes('s3'))('two sites, one bucket, two prefixes
       const url = `${a.url}/api/admin/uploads/${id}`;
       const viaRoute = await fetch(url, { method: 'HEAD', headers: headers(adminA.token) });
       expect([id, viaRoute.status >= 400 && viaRoute.status < 500, viaRoute.headers.get('upload-offset')]).toEqual([id, true, null]);
-      const viaTus = await (await tusUploadsOf(a.ctx)).handle(new Request(url, { method: 'HEAD', headers: headers(adminA.token) }));
+      const actor = { adminId: adminA.id, requestId: null };
+      const viaTus = await (await tusUploadsOf(a.ctx)).handle(new Request(url, { method: 'HEAD', headers: headers(adminA.token) }), actor);
       expect([id, viaTus.status, viaTus.headers.get('upload-offset')]).toEqual([id, 404, null]);
       const patched = await (await tusUploadsOf(a.ctx)).handle(
         new Request(url, {
@@ -110,6 +111,7 @@ describe.runIf(mediaKinds().includes('s3'))('two sites, one bucket, two prefixes
           headers: headers(adminA.token, { 'upload-offset': String(half()), 'content-type': 'application/offset+octet-stream' }),
           body: new Uint8Array(clip.subarray(half())),
         }),
+        actor,
       );
       expect([id, patched.status]).toEqual([id, 404]);
     }

@@ -12,17 +12,16 @@
 import { streamInfoSchema, viewAnswerSchema } from '@members/ui/api/schemas';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { captionOf, type HlsLadder, hlsLadderOf, type VideoRow, videoIdParam, videoParams } from '../catalog/index.js';
+import { captionOf, type HlsLadder, hlsLadderOf, type VideoRow, videoParams } from '../catalog/index.js';
 import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
-import { describe } from '../http/openapi.js';
+import { type Credential, describe, grantOf } from '../http/openapi.js';
 import type { Routes } from '../module.js';
-import { recheckAccess } from './accessRecheck.js';
+import { captionGrant } from './credentials.js';
 import { entitledRenditions } from './entitlement.js';
 import { hlsBase } from './hls.routes.js';
-import { signHlsGrant, verifyHlsGrant } from './hlsSignature.js';
-import { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './linkMessages.js';
+import { signHlsGrant } from './hlsSignature.js';
 import { type StreamFile, signStreamPath } from './streamSignature.js';
 import { authorizeViewing, recordView, renditionEntitlement, type Viewer } from './viewing.service.js';
 
@@ -52,33 +51,23 @@ export function progressiveFileFor(ladder: HlsLadder | null, viewer: Pick<Viewer
 export const captionPath = (videoId: string, language: string) =>
   `/api/videos/${encodeURIComponent(videoId)}/captions/${encodeURIComponent(language)}`;
 
-/** A viewing route's access decision: the video and the viewer it allowed. */
-type ViewingDecision = { video: VideoRow; viewer: Viewer };
-
-declare module 'hono' {
-  interface ContextVariableMap {
-    /** Set by the viewing routes' `admit` (below), read by their handlers. */
-    viewingDecision?: ViewingDecision;
-  }
-}
-
 export const streamRoutes: Routes = (api, ctx) => {
   /** The access decision for this request's caller and region, or its refusal. */
   async function authorize(c: Context<AppEnv>, videoId: string) {
     const request = { videoId, userId: c.get('auth')?.userId, regionBlocked: geoCheckFor(c, ctx).blocked };
     return valueOr(await authorizeViewing(ctx, request));
   }
-  /** Each admitted request's access decision, in its context (the viewing routes' `admit`: before the body, so a visitor gets 401). */
-  const viewing = {
-    access: 'member',
-    accessCheckedBy: 'admit',
-    admit: async (c: Context<AppEnv>) => void c.set('viewingDecision', await authorize(c, videoIdParam(c))),
-  } as const;
-  const decisionOf = (c: Context<AppEnv, any, any>): ViewingDecision => {
-    const decision = c.get('viewingDecision');
-    if (!decision) throw new Error('decisionOf: the route has no viewing `admit`');
-    return decision;
+  /**
+   * The viewing routes' access: the decision for this request's caller on the video the path names
+   * (before the body, so a visitor gets 401); what it allowed is the handler's `grantOf(c, viewingDecision)`.
+   */
+  const viewingDecision: Credential<{ video: VideoRow; viewer: Viewer }> = {
+    who: 'Signed-in members and admins (bearer access token) the access decision of spec §4 allows.',
+    bearer: true,
+    verify: (c, { param }) => authorize(c, String(param.id)),
   };
+  const viewing = { access: { decision: viewingDecision } } as const;
+  const decisionOf = (c: Context<AppEnv, any, any>) => grantOf(c, viewingDecision);
 
   const getStreamDoc = describe({
     summary: 'A signed, expiring URL of the video bytes, when the access decision allows',
@@ -137,20 +126,7 @@ export const streamRoutes: Routes = (api, ctx) => {
     description:
       'For a `<track>` element: use `captions[].url` from GET /videos/{id}/stream as it is (signed like the HLS URLs), or send the bearer token. `text/vtt`, `Cache-Control: private`.',
     tags: ['streaming'],
-    access: 'member',
-    accessCheckedBy: 'admit',
-    // A signed grant (`s`, `u`, `e`, `m` of a `<track>` URL) or the bearer token's access decision.
-    async admit(c) {
-      const videoId = videoIdParam(c);
-      const signature = c.req.query('s');
-      if (signature === undefined) return void (await authorize(c, videoId));
-      const check = verifyHlsGrant(ctx, videoId, { u: c.req.query('u'), e: c.req.query('e'), m: c.req.query('m'), s: signature });
-      if (!check.ok)
-        throw check.reason === 'expired'
-          ? new HttpError('stream.link_expired', STREAM_LINK_EXPIRED)
-          : new HttpError('stream.link_invalid', STREAM_LINK_INVALID);
-      await recheckAccess(ctx, videoId, check.grant.userId, geoCheckFor(c, ctx).blocked);
-    },
+    access: { signedUrl: captionGrant(ctx, authorize) },
     ...videoParams,
     params: videoParams.params.extend({ language: z.string() }),
     responses: { 200: { description: 'The WebVTT', content: { 'text/vtt': { schema: { type: 'string' } } } } },

@@ -332,7 +332,14 @@ export async function remoteComplete(
 }
 
 /** Whether the signed query authorizes `method` on this job's files now, and the claim is still the job's current one. */
-async function checkFileAccess(ctx: AppContext, method: FileMethod, videoId: string, claimAttempt: number, q: { e?: string; s?: string }) {
+/** A job file's signed URL (local store): its signature and expiry, and the claim it names still running. */
+export async function checkFileAccess(
+  ctx: AppContext,
+  method: FileMethod,
+  videoId: string,
+  claimAttempt: number,
+  q: { e?: string; s?: string },
+) {
   const check = checkFileQuery(fileSecret(ctx), { method, videoId, claimAttempt }, q, Math.floor(ctx.clock.now().getTime() / 1000));
   if (check !== 'ok')
     throw check === 'expired'
@@ -342,14 +349,8 @@ async function checkFileAccess(ctx: AppContext, method: FileMethod, videoId: str
   if (!job || job.state !== 'running' || Number(job.attempt) !== claimAttempt) throw lost();
 }
 
-/** GET of a job's original through its signed URL (local store). */
-export async function openJobSource(
-  ctx: AppContext,
-  videoId: string,
-  claimAttempt: number,
-  q: { e?: string; s?: string },
-): Promise<{ stream: Readable; size: number; type: string }> {
-  await checkFileAccess(ctx, 'GET', videoId, claimAttempt, q);
+/** GET of a job's original through its signed URL (local store; `checkFileAccess` admitted it). */
+export async function openJobSource(ctx: AppContext, videoId: string): Promise<{ stream: Readable; size: number; type: string }> {
   const row = await findVideo(ctx.db, videoId, { includeUnpublished: true });
   const storage = ctx.media;
   const st = row ? await storage.stat(row.video_key) : null;
@@ -357,16 +358,8 @@ export async function openJobSource(
   return { stream: await storage.openRead(row.video_key), size: st.size, type: contentTypeOf(row.video_key) };
 }
 
-/** PUT of one ladder file through its signed URL (local store): staged beside the video until the completion. */
-export async function writeJobFile(
-  ctx: AppContext,
-  videoId: string,
-  claimAttempt: number,
-  file: string,
-  q: { e?: string; s?: string },
-  body: Readable,
-): Promise<number> {
-  await checkFileAccess(ctx, 'PUT', videoId, claimAttempt, q);
+/** PUT of one ladder file through its signed URL (local store; `checkFileAccess` admitted it): staged beside the video until the completion. */
+export async function writeJobFile(ctx: AppContext, videoId: string, claimAttempt: number, file: string, body: Readable): Promise<number> {
   checkedFiles(videoId, [file]);
   const size = await ctx.media.remoteLadder(videoId, claimAttempt).write(file, body);
   if (size === null) throw new RunnerRefusal('runner.file_not_found', 'This store takes uploads through presigned URLs');

@@ -35,9 +35,10 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError, ok } from '../http/envelope.js';
-import { describe, type RouteDoc } from '../http/openapi.js';
+import { type Credential, describe, grantOf, type RouteDoc } from '../http/openapi.js';
 import type { Routes } from '../module.js';
 import {
+  checkFileAccess,
   claimRemoteJob,
   openJobSource,
   RunnerRefusal,
@@ -58,31 +59,6 @@ export const RUNNER_TOKEN_REFUSED = 'Invalid or revoked runner token';
 const videoIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not a video id');
 const jobParams = z.object({ id: videoIdSchema });
 const fileParams = z.object({ id: videoIdSchema, claim: z.string().regex(/^\d{1,9}$/), path: z.string() });
-const fileQuery = [
-  { name: 'e', in: 'query' as const, required: true, description: 'Expiry (Unix seconds)', schema: { type: 'string' } },
-  { name: 's', in: 'query' as const, required: true, description: 'HMAC-SHA256 signature', schema: { type: 'string' } },
-];
-
-declare module 'hono' {
-  interface ContextVariableMap {
-    /** The runner token's name of an admitted request (the `admit` check of every `runner` route sets it). */
-    runnerToken?: string;
-  }
-}
-
-async function admitRunner(ctx: AppContext, c: Context<AppEnv>): Promise<void> {
-  const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
-  const name = m ? await runnerTokenName(ctx.db, m[1] as string, ctx.clock.now().toISOString()) : undefined;
-  if (!name) throw new HttpError('runner.token_invalid', RUNNER_TOKEN_REFUSED);
-  c.set('runnerToken', name);
-}
-
-/** The token name `admitRunner` found for this request. */
-function runnerOf(c: Context<AppEnv, any, any>): string {
-  const name = c.get('runnerToken');
-  if (!name) throw new Error('runnerOf: the route was not admitted as a runner route');
-  return name;
-}
 
 async function refusals<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -93,9 +69,44 @@ async function refusals<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A runner's token, and nothing else (`authenticate` leaves these routes alone); its name is the grant. */
+function runnerToken(ctx: AppContext): Credential<string> {
+  return {
+    who: 'Transcode runners only: `Authorization: Bearer <RUNNER_TOKEN>` (`pnpm cli runners token create NAME`); member and admin tokens are refused (401).',
+    async verify(c) {
+      const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+      const name = m ? await runnerTokenName(ctx.db, m[1] as string, ctx.clock.now().toISOString()) : undefined;
+      if (!name) throw new HttpError('runner.token_invalid', RUNNER_TOKEN_REFUSED);
+      return name;
+    },
+  };
+}
+
+const fileQuery = z.object({
+  e: z.string().optional().describe('Expiry (Unix seconds)'),
+  s: z.string().optional().describe('HMAC-SHA256 signature'),
+});
+
+/** A job file's signed URL (local store): scoped to the job's claim, the method and a short life. */
+function jobFileUrl(ctx: AppContext, method: 'GET' | 'PUT'): Credential<{ videoId: string; claim: number }, typeof fileQuery> {
+  return {
+    who: 'No token: the signed, expiring query (`e`, `s`) of the URL the claim or the uploads call gave authorizes it.',
+    query: fileQuery,
+    required: ['e', 's'],
+    async verify(_c, { param, query }) {
+      const grant = { videoId: String(param.id), claim: Number(param.claim) };
+      await refusals(() => checkFileAccess(ctx, method, grant.videoId, grant.claim, query));
+      return grant;
+    },
+  };
+}
+
 export const runnerApiRoutes: Routes = (api, ctx) => {
+  const runner = runnerToken(ctx);
+  /** The token name the route's `access` admitted. */
+  const runnerOf = (c: Context<AppEnv, any, any>) => grantOf(c, runner);
   const doc = <const X extends Partial<RouteDoc>>(summary: string, extra: X) =>
-    describe({ summary, tags: ['runners'], access: 'runner', admit: (c) => admitRunner(ctx, c), ...extra });
+    describe({ summary, tags: ['runners'], access: { runner }, ...extra });
 
   api.post(
     '/runners/heartbeat',
@@ -188,42 +199,46 @@ export const runnerApiRoutes: Routes = (api, ctx) => {
     },
   );
 
-  const fileDoc = (summary: string, responses: NonNullable<Parameters<typeof describe>[0]['responses']>) =>
+  const fileDoc = <P extends z.ZodObject>(
+    summary: string,
+    file: Credential<any, any>,
+    params: P,
+    responses: NonNullable<RouteDoc['responses']>,
+  ) =>
     describe({
       summary,
       description: 'Local store only: the URL comes from the claim or the uploads call, scoped to that job and short-lived.',
       tags: ['runners'],
-      access: 'signedUrl',
-      params: fileParams.omit({ path: true }),
-      parameters: fileQuery,
+      access: { signedUrl: file },
+      params,
       responses,
       errors: [403, 404, 409],
     });
+  const source = jobFileUrl(ctx, 'GET');
   api.get(
     '/runners/files/:id/:claim/source',
-    fileDoc("A claimed job's original, behind its signed URL", {
+    fileDoc("A claimed job's original, behind its signed URL", source, fileParams.omit({ path: true }), {
       200: { description: 'The file', content: { 'video/*': { schema: { type: 'string', contentMediaType: 'video/*' } } } },
     }),
     async function jobSource(c) {
-      const { id, claim } = c.req.valid('param');
-      const src = await refusals(() => openJobSource(ctx, id, Number(claim), { e: c.req.query('e'), s: c.req.query('s') }));
+      const { videoId } = grantOf(c, source);
+      const src = await refusals(() => openJobSource(ctx, videoId));
       c.header('Content-Length', String(src.size));
       c.header('Content-Type', src.type);
       return c.body(Readable.toWeb(src.stream) as ReadableStream, 200);
     },
   );
+  const ladderFile = jobFileUrl(ctx, 'PUT');
   api.put(
     '/runners/files/:id/:claim/hls/:path{.+}',
-    fileDoc("One file of a claimed job's ladder, behind its signed URL", {
+    fileDoc("One file of a claimed job's ladder, behind its signed URL", ladderFile, fileParams, {
       200: { description: 'Stored', content: { 'application/json': { schema: { type: 'object' } } } },
     }),
     async function jobFile(c) {
-      const { id, claim } = c.req.valid('param');
+      const { videoId, claim } = grantOf(c, ladderFile);
       const raw = c.req.raw.body;
       const body = raw ? Readable.fromWeb(raw as import('node:stream/web').ReadableStream) : Readable.from([]);
-      const size = await refusals(() =>
-        writeJobFile(ctx, id, Number(claim), c.req.param('path'), { e: c.req.query('e'), s: c.req.query('s') }, body),
-      );
+      const size = await refusals(() => writeJobFile(ctx, videoId, claim, c.req.valid('param').path, body));
       return ok(c, { stored: true, size });
     },
   );

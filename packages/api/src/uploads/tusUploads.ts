@@ -86,10 +86,11 @@ export interface TusUploads {
   server: Server;
   /** The upload as the tus store has it (offset, size, metadata), by its short id; undefined if there is none. */
   upload(id: string): Promise<Upload | undefined>;
-  /** Passes a request to tus, and records a created upload (201) or forgets a terminated one (204). */
-  handle(req: Request): Promise<Response>;
-  /** Who sends each request (set by the route before the request reaches tus). */
-  actors: WeakMap<Request, UploadActor>;
+  /**
+   * Passes a request of `actor` (the admin the route admitted) to tus; records a created upload (201)
+   * or forgets a terminated one (204), and ingests one its bytes completed.
+   */
+  handle(req: Request, actor: UploadActor): Promise<Response>;
   finished(id: string): Promise<FinishedUpload | undefined>;
   /** Ingests a complete upload once, whoever asks (the last PATCH, or a HEAD after a lost answer). */
   finish(id: string, actor: UploadActor): Promise<FinishedUpload>;
@@ -167,16 +168,16 @@ async function tusDataStore(
   return { store: s3Store, s3Store, keys: tusKeys(s3Store.keyPrefix) };
 }
 
-export async function createTusUploads(ctx: AppContext): Promise<TusUploads> {
-  const dirs = uploadDirs(ctx.env.DATA_DIR);
-  const { store, s3Store, keys } = await tusDataStore(ctx, dirs);
-  const { storeKey, shortId } = keys;
-  const actors = new WeakMap<Request, UploadActor>();
-  const finishing = new Map<string, Promise<FinishedUpload>>();
-  // With PostgreSQL several processes may serve one upload: its lock lives in the database. Alone
-  // on SQLite, tus's default in-memory lock is the whole story.
-  const locker = ctx.env.DATABASE_URL ? createPgLocker(ctx.env.DATABASE_URL, { logger: ctx.logger }) : undefined;
+type Dirs = ReturnType<typeof uploadDirs>;
 
+/**
+ * Ingestion of complete uploads: once per upload whoever asks (the request whose bytes completed it,
+ * or a HEAD after a lost answer), on this process or another (the completion record commits with
+ * the video). Its refusals are `TusAnswer`s.
+ */
+function createIngestion(ctx: AppContext, store: DataStore, keys: TusKeys, dirs: Dirs) {
+  const { storeKey } = keys;
+  const finishing = new Map<string, Promise<FinishedUpload>>();
   const finished = (id: string) => finishedRecord(ctx.db, id);
 
   /** The upload's bytes and tus record go (its database row is the caller's business). */
@@ -192,6 +193,7 @@ export async function createTusUploads(ctx: AppContext): Promise<TusUploads> {
     await forgetUnfinished(ctx.db, id).catch((err) => ctx.logger.warn({ err, uploadId: id }, 'could not forget a refused upload'));
   }
 
+  /** The video made of a complete upload, or the refusal of its bytes or details. */
   async function ingest(id: string, actor: UploadActor): Promise<FinishedUpload> {
     const earlier = await finished(id);
     if (earlier) return earlier;
@@ -278,7 +280,17 @@ export async function createTusUploads(ctx: AppContext): Promise<TusUploads> {
     return running;
   }
 
-  const server = new Server({
+  return { finished, finish, removeUpload };
+}
+
+/** The @tus/server instance: our store, naming, lock, limits and the details checked at creation. */
+function createTusServer(
+  ctx: AppContext,
+  { store, s3Store, keys }: { store: DataStore; s3Store: CompletingS3Store | null; keys: TusKeys },
+  locker: ReturnType<typeof createPgLocker> | undefined,
+): Server {
+  const { storeKey, shortId } = keys;
+  return new Server({
     path: UPLOADS_PATH,
     datastore: store,
     ...(locker ? { locker } : {}),
@@ -306,25 +318,41 @@ export async function createTusUploads(ctx: AppContext): Promise<TusUploads> {
       if (!checked.ok) throw new TusAnswer(checked.error);
       return {};
     },
-    async onUploadFinish(req, upload: Upload) {
-      const actor = actors.get(req as unknown as Request);
-      if (!actor) throw new TusAnswer(appError('auth.admin_only', "You don't have permission to do that"));
-      const done = await finish(shortId(upload.id), actor);
-      return { headers: { [VIDEO_ID_HEADER]: done.videoId } };
-    },
   });
+}
 
-  async function sweep(): Promise<number> {
+/**
+ * The leader's sweep of expired uploads. Completion records outlive their upload by one expiry
+ * period, then go; so do the rows of unfinished uploads, with whatever tus's sweep leaves: an upload
+ * whose every byte arrived but that was never ingested (its process died, its client never asked
+ * again) is not "expired" to tus. A row stays while its bytes cannot be removed (the store down):
+ * the next sweep tries again.
+ */
+function createSweep(
+  ctx: AppContext,
+  {
+    server,
+    store,
+    s3Store,
+    keys,
+    dirs,
+    removeUpload,
+  }: {
+    server: Server;
+    store: DataStore;
+    s3Store: CompletingS3Store | null;
+    keys: TusKeys;
+    dirs: Dirs;
+    removeUpload: (id: string) => Promise<void>;
+  },
+) {
+  return async function sweep(): Promise<number> {
     let removed = 0;
     await fsp.mkdir(dirs.tus, { recursive: true });
     // tus's sweep of unfinished uploads: on the object store, this site's `PREFIX/tus/` only (CompletingS3Store).
     removed += await server.cleanUpExpiredUploads();
-    // Completion records outlive their upload by one expiry period, then go; so do the rows of
-    // unfinished uploads, with whatever tus's sweep leaves: an upload whose every byte arrived but
-    // that was never ingested (its process died, its client never asked again) is not "expired" to
-    // tus. A row stays while its bytes cannot be removed (the store down): the next sweep tries again.
     for (const { id, legacy } of await expiredRecords(ctx.db, ctx.clock.now(), UPLOAD_EXPIRY_MS)) {
-      const gone = await store.remove(storeKey(id)).then(
+      const gone = await store.remove(keys.storeKey(id)).then(
         () => true,
         (err) => (err as { status_code?: number }).status_code === 404,
       );
@@ -345,28 +373,65 @@ export async function createTusUploads(ctx: AppContext): Promise<TusUploads> {
       removed++;
     }
     return removed;
+  };
+}
+
+/** The short upload id at the end of a tus URL (a `Location`, a request path). */
+const idInUrl = (url: string | null) => url?.slice(url.lastIndexOf('/') + 1).split('?')[0] ?? '';
+
+export async function createTusUploads(ctx: AppContext): Promise<TusUploads> {
+  const dirs = uploadDirs(ctx.env.DATA_DIR);
+  const stores = await tusDataStore(ctx, dirs);
+  const { store, keys } = stores;
+  // With PostgreSQL several processes may serve one upload: its lock lives in the database. Alone
+  // on SQLite, tus's default in-memory lock is the whole story.
+  const locker = ctx.env.DATABASE_URL ? createPgLocker(ctx.env.DATABASE_URL, { logger: ctx.logger }) : undefined;
+  const { finished, finish, removeUpload } = createIngestion(ctx, store, keys, dirs);
+  const server = createTusServer(ctx, stores, locker);
+  const upload = (id: string) => store.getUpload(keys.storeKey(id)).catch(() => undefined);
+
+  /**
+   * A request whose bytes completed its upload (the last PATCH, or a POST with every byte): the
+   * upload is ingested before the answer, which names the video (`Upload-Video-Id`) or carries the
+   * refusal of its bytes or details instead of tus's 204/201.
+   */
+  async function finishIfComplete(res: Response, id: string, actor: UploadActor): Promise<Response> {
+    const current = await upload(id);
+    if (!current || current.size === undefined || current.offset !== current.size) return res;
+    try {
+      const done = await finish(id, actor);
+      res.headers.set(VIDEO_ID_HEADER, done.videoId);
+      return res;
+    } catch (err) {
+      if (!(err instanceof TusAnswer)) throw err;
+      const headers = new Headers(res.headers);
+      for (const name of ['location', 'upload-offset', 'upload-expires', 'content-length', 'content-type']) headers.delete(name);
+      return new Response(err.body, { status: err.status_code, headers });
+    }
   }
 
-  async function handle(req: Request): Promise<Response> {
+  async function handle(req: Request, actor: UploadActor): Promise<Response> {
     const res = await server.handleWeb(req);
-    const id = (url: string | null) => url?.slice(url.lastIndexOf('/') + 1).split('?')[0] ?? '';
     // After tus has answered: a row for an upload that exists (a failed creation leaves none). A
     // database that fails here costs the gauge one upload, not the upload itself.
     const note = (write: Promise<void>) => write.catch((err) => ctx.logger.warn({ err }, 'could not record a tus upload'));
-    if (req.method === 'POST' && res.status === 201)
-      await note(recordCreated(ctx.db, id(res.headers.get('location')), ctx.clock.now(), actors.get(req)?.adminId ?? null));
-    if (req.method === 'DELETE' && res.status === 204) await note(forgetUnfinished(ctx.db, id(new URL(req.url).pathname)));
+    if (req.method === 'POST' && res.status === 201) {
+      const id = idInUrl(res.headers.get('location'));
+      await note(recordCreated(ctx.db, id, ctx.clock.now(), actor.adminId));
+      return finishIfComplete(res, id, actor);
+    }
+    if (req.method === 'PATCH' && res.status === 204) return finishIfComplete(res, idInUrl(new URL(req.url).pathname), actor);
+    if (req.method === 'DELETE' && res.status === 204) await note(forgetUnfinished(ctx.db, idInUrl(new URL(req.url).pathname)));
     return res;
   }
 
   return {
     server,
-    upload: (id) => store.getUpload(storeKey(id)).catch(() => undefined),
-    actors,
+    upload,
     handle,
     finished,
     finish,
-    sweep,
+    sweep: createSweep(ctx, { server, ...stores, dirs, removeUpload }),
     close: async () => locker?.close(),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Mounts the tus server (tusUploads.ts) under `/api/admin/uploads`. Every method that touches an
- * upload (POST, HEAD, PATCH, DELETE, GET) is admin-only and checked here, before tus sees the
- * request; OPTIONS is open because it touches no upload: it is tus discovery (version,
+ * upload (POST, HEAD, PATCH, DELETE, GET) is admin-only and checked by its `describe`, before tus
+ * sees the request; OPTIONS is open because it touches no upload: it is tus discovery (version,
  * extensions, maximum size) and what a CORS preflight would send, which carries no credentials.
  * tus answers errors with a text body; they leave here as the JSON envelope with tus's headers.
  * An upload belongs to the admin who created it: another admin's HEAD, PATCH, DELETE or GET of it
@@ -12,13 +12,13 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../http/appEnv.js';
 import { userOf } from '../http/auth.js';
 import { fail, HttpError, ok, refuse } from '../http/envelope.js';
-import { describe, type RouteDoc } from '../http/openapi.js';
+import { describe, type Ownership, type RouteDoc } from '../http/openapi.js';
 import { idParams } from '../http/validate.js';
 import type { Routes } from '../module.js';
 import { appError, type ErrorCode, isErrorCode } from '../shared/errors.js';
 import { refuseOffProtocol, tusResumableHeader } from './tusProtocol.js';
 import { mayTouchUpload } from './tusRecords.js';
-import { type FinishedUpload, tusUploadsOf, VIDEO_ID_HEADER } from './tusUploads.js';
+import { type FinishedUpload, tusUploadsOf, type UploadActor, VIDEO_ID_HEADER } from './tusUploads.js';
 
 /**
  * tus answers with a text body on errors: the same status and headers, the envelope as body. Our
@@ -56,37 +56,26 @@ function notTheirs(c: Context<AppEnv>): Response {
   return answer;
 }
 
-/** The tus endpoint: `Tus-Resumable` is checked (412) before anything else, then the route's `access` (admin). */
+/** The admin the route's `access` admitted, as the uploads' actor. */
+const actorOf = (c: Context<AppEnv, any, any>): UploadActor => ({ adminId: userOf(c).id, requestId: c.get('requestId') ?? null });
+
+/**
+ * The tus endpoint: the route's `access` (admin) first, then `Tus-Resumable` (412, the routes'
+ * `admit`), then, for the routes of one upload, its owner only (`owner`: another admin's upload
+ * answers as one that does not exist).
+ */
 export const uploadRoutes: Routes = (api, ctx) => {
   // At the first request, not here: building the app (the docs figures, a server stopped at once)
   // makes no tus store, whose directory creation outlives its constructor (tusUploads.ts tusDataStore).
   const tus = () => tusUploadsOf(ctx);
-  async function passToTus(c: Context<AppEnv>): Promise<Response> {
-    const offProtocol = refuseOffProtocol(c);
-    if (offProtocol) return offProtocol;
-    return forward(c, userOf(c));
-  }
-  /**
-   * The routes of one upload: the protocol header (412), then the upload's owner only (another
-   * admin's upload answers as one that does not exist). The refusal, or the admin and the upload id.
-   */
-  async function ownUpload(c: Context<AppEnv, any, any>): Promise<Response | { admin: { id: string }; id: string }> {
-    const admin = userOf(c);
-    const offProtocol = refuseOffProtocol(c);
-    if (offProtocol) return offProtocol;
-    const { id } = c.req.valid('param') as { id: string };
-    if (!(await mayTouchUpload(ctx.db, id, admin.id))) return notTheirs(c);
-    return { admin, id };
-  }
-  /** DELETE of one upload: the owner's only. */
-  async function terminate(c: Context<AppEnv, any, any>): Promise<Response> {
-    const own = await ownUpload(c);
-    return own instanceof Response ? own : forward(c, own.admin);
-  }
-  async function forward(c: Context<AppEnv>, admin: { id: string }, uploadId?: string): Promise<Response> {
+  const ownUpload: Ownership = {
+    owns: (_c, param, caller) => mayTouchUpload(ctx.db, String(param.id), caller.id),
+    refusal: notTheirs,
+  };
+  const oneUpload = { admit: refuseOffProtocol, admitAfterParams: true, owner: ownUpload } as const;
+  async function forward(c: Context<AppEnv, any, any>, uploadId?: string): Promise<Response> {
     const uploads = await tus();
-    uploads.actors.set(c.req.raw, { adminId: admin.id, requestId: c.get('requestId') ?? null });
-    const res = await uploads.handle(c.req.raw);
+    const res = await uploads.handle(c.req.raw, actorOf(c));
     // Finished meanwhile by another process (which removed its bytes): answered as finished, not 404.
     const late = res.status === 404 && uploadId ? await uploads.finished(uploadId) : undefined;
     if (late) return finishedAnswer(c, late);
@@ -99,23 +88,18 @@ export const uploadRoutes: Routes = (api, ctx) => {
   api.options('/admin/uploads/:id', describe({ ...TUS_DOCS.options, params: idParams }), async (c) =>
     (await tus()).server.handleWeb(c.req.raw),
   );
-  api.post('/admin/uploads', tusResumableHeader, describe(TUS_DOCS.create), passToTus);
-  api.patch('/admin/uploads/:id', tusResumableHeader, describe(TUS_DOCS.append), async function appendToUpload(c) {
+  api.post('/admin/uploads', tusResumableHeader, describe({ ...TUS_DOCS.create, admit: refuseOffProtocol }), (c) => forward(c));
+  api.patch('/admin/uploads/:id', tusResumableHeader, describe({ ...TUS_DOCS.append, ...oneUpload }), async function appendToUpload(c) {
     // Finished already (on this process or another): a 409 with the video's id (finishedAnswer).
-    const own = await ownUpload(c);
-    if (own instanceof Response) return own;
-    const { admin, id } = own;
+    const { id } = c.req.valid('param');
     const done = await (await tus()).finished(id);
-    return done ? finishedAnswer(c, done) : forward(c, admin, id);
+    return done ? finishedAnswer(c, done) : forward(c, id);
   });
-  api.delete('/admin/uploads/:id', tusResumableHeader, describe(TUS_DOCS.terminate), terminate);
+  api.delete('/admin/uploads/:id', tusResumableHeader, describe({ ...TUS_DOCS.terminate, ...oneUpload }), (c) => forward(c));
 
   // Hono serves HEAD through the GET route; HEAD is tus's offset request, GET our JSON status().
-  api.get('/admin/uploads/:id', tusResumableHeader, describe(TUS_DOCS.status), async function uploadStatus(c) {
-    const own = await ownUpload(c);
-    if (own instanceof Response) return own;
-    const { admin, id } = own;
-    const actor = { adminId: admin.id, requestId: c.get('requestId') ?? null };
+  api.get('/admin/uploads/:id', tusResumableHeader, describe({ ...TUS_DOCS.status, ...oneUpload }), async function uploadStatus(c) {
+    const { id } = c.req.valid('param');
     c.header('Cache-Control', 'no-store');
     const uploads = await tus();
     const done = await uploads.finished(id);
@@ -125,10 +109,10 @@ export const uploadRoutes: Routes = (api, ctx) => {
       // Every byte arrived but the answer to the last PATCH was lost (or the server stopped while
       // ingesting): finish it now, so the client learns the video id instead of sending again.
       if (upload && upload.size !== undefined && upload.offset === upload.size) {
-        const finished = await uploads.finish(id, actor).catch(() => undefined);
+        const finished = await uploads.finish(id, actorOf(c)).catch(() => undefined);
         if (finished) return finishedAnswer(c, finished);
       }
-      return forward(c, admin, id);
+      return forward(c, id);
     }
     const completed = (f: FinishedUpload) => ok(c, { uploadId: id, status: 'completed', offset: f.size, size: f.size, videoId: f.videoId });
     if (done) return completed(done);
