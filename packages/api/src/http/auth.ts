@@ -7,10 +7,21 @@
 import { SECOND_FACTOR_ENROLMENT_REQUIRED } from '@members/ui/secondFactor';
 import type { Context, MiddlewareHandler } from 'hono';
 import { sign, verify } from 'hono/jwt';
-import type { AppContext } from '../context.js';
+import type { Env } from '../config/env.js';
+import type { Clock } from '../shared/clock.js';
 import type { AccountStanding, AppEnv, Authenticator, AuthInfo } from './appEnv.js';
 
 export type { AccountStanding, Authenticator };
+
+/**
+ * What tokens and guards need of the app's context: its settings and its clock. A port, not the
+ * context's type: the routes layer sits below the kernel (kernel/context.ts builds the context from
+ * every part, this file among its users), so naming the context here would be a cycle.
+ */
+export interface TokenContext {
+  env: Pick<Env, 'TOKEN_SECRET' | 'ACCESS_TOKEN_TTL_SECONDS' | 'REQUIRE_ADMIN_2FA'>;
+  clock: Clock;
+}
 
 import { HttpError } from './envelope.js';
 
@@ -26,7 +37,7 @@ export interface AccessClaims {
 }
 
 export async function signAccessToken(
-  ctx: AppContext,
+  ctx: TokenContext,
   user: { id: string; role: 'admin' | 'member'; sessionId?: string | undefined },
 ): Promise<string> {
   const iat = Math.floor(ctx.clock.now().getTime() / 1000);
@@ -35,7 +46,7 @@ export async function signAccessToken(
   return sign({ ...claims }, tokenSecret(ctx), 'HS256');
 }
 
-export function tokenSecret(ctx: AppContext): string {
+export function tokenSecret(ctx: TokenContext): string {
   const secret = ctx.env.TOKEN_SECRET;
   if (!secret) throw new Error('TOKEN_SECRET is not set (main.ts sets a dev default)');
   return secret;
@@ -46,10 +57,10 @@ export function tokenSecret(ctx: AppContext): string {
  * than the rest of a cached JSON request (measured: a third of the CPU of GET /api/videos/{id}).
  * Only the signature check is skipped; expiry is still checked on every use. Bounded: cleared when full.
  */
-const verifiedTokens = new WeakMap<AppContext, Map<string, AccessClaims>>();
+const verifiedTokens = new WeakMap<TokenContext, Map<string, AccessClaims>>();
 const VERIFIED_MAX = 10_000;
 
-async function verifiedClaims(ctx: AppContext, token: string): Promise<AccessClaims> {
+async function verifiedClaims(ctx: TokenContext, token: string): Promise<AccessClaims> {
   let cache = verifiedTokens.get(ctx);
   if (!cache) {
     cache = new Map();
@@ -64,7 +75,7 @@ async function verifiedClaims(ctx: AppContext, token: string): Promise<AccessCla
   return claims;
 }
 
-export async function verifyAccessToken(ctx: AppContext, token: string): Promise<AuthInfo | undefined> {
+export async function verifyAccessToken(ctx: TokenContext, token: string): Promise<AuthInfo | undefined> {
   try {
     const claims = await verifiedClaims(ctx, token);
     if (claims.typ !== 'access' || typeof claims.sub !== 'string') return undefined;
@@ -97,7 +108,7 @@ const RUNNER_ROUTES = /^\/runners\/(?!files\/)/;
  * Reads the bearer token when present; a present but invalid or expired token is a 401. With
  * REQUIRE_ADMIN_2FA, an admin without an enabled second factor is held to the enrolment routes.
  */
-export function authenticate(ctx: AppContext, accounts: Authenticator): MiddlewareHandler<AppEnv> {
+export function authenticate(ctx: TokenContext, accounts: Authenticator): MiddlewareHandler<AppEnv> {
   return async function authenticateBearer(c, next) {
     const header = c.req.header('authorization');
     c.set('auth', undefined);

@@ -11,8 +11,24 @@
  * SQLite (embedded, one process): the process is always the leader.
  */
 import pg from 'pg';
-import type { AppContext } from '../context.js';
-import type { Started } from '../module.js';
+import type pino from 'pino';
+import type { Env } from '../config/env.js';
+import type { Db } from '../db/types.js';
+
+/**
+ * What the election needs of the app's context (a port: this infrastructure sits below the kernel,
+ * which builds the context and starts the election).
+ */
+export interface LeaderContext {
+  db: Pick<Db, 'dialect'>;
+  env: Pick<Env, 'DATABASE_URL' | 'INSTANCE_ID'>;
+  logger: pino.Logger;
+}
+
+/** What the work started on winning gives back to stop it (the kernel's `Started`). */
+interface Started {
+  stop(): Promise<void>;
+}
 
 /** Distinct from the append (734001) and DDL (734002) locks. */
 export const LEADER_LOCK_KEY = 734_003;
@@ -34,7 +50,7 @@ async function stopAll(started: Started[]): Promise<void> {
 }
 
 /** Resolves once the first attempt has been made, so a lone process starts its work before serving. */
-export async function electLeader(ctx: AppContext, opts: LeaderOptions): Promise<Leadership> {
+export async function electLeader(ctx: LeaderContext, opts: LeaderOptions): Promise<Leadership> {
   if (ctx.db.dialect !== 'postgres' || !ctx.env.DATABASE_URL) {
     const started = await opts.work();
     return { isLeader: () => true, stop: () => stopAll(started) };
@@ -42,7 +58,7 @@ export async function electLeader(ctx: AppContext, opts: LeaderOptions): Promise
   return electOnPostgres(ctx, ctx.env.DATABASE_URL, opts);
 }
 
-async function electOnPostgres(ctx: AppContext, url: string, opts: LeaderOptions): Promise<Leadership> {
+async function electOnPostgres(ctx: LeaderContext, url: string, opts: LeaderOptions): Promise<Leadership> {
   const retryMs = opts.retryMs ?? 2500;
   let client: pg.Client | undefined;
   let started: Started[] | undefined;
