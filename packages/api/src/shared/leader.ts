@@ -13,14 +13,14 @@
 import pg from 'pg';
 import type pino from 'pino';
 import type { Env } from '../config/env.js';
-import type { Db } from '../db/types.js';
 
 /**
  * What the election needs of the app's context (a port: this infrastructure sits below the kernel,
  * which builds the context and starts the election).
  */
 export interface LeaderContext {
-  db: Pick<Db, 'dialect'>;
+  /** Only PostgreSQL elects; the embedded SQLite store is one process, always the leader. */
+  db: { dialect: string };
   env: Pick<Env, 'DATABASE_URL' | 'INSTANCE_ID'>;
   logger: pino.Logger;
 }
