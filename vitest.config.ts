@@ -39,7 +39,7 @@ const SLOW_FILES: Record<string, number> = {
   'packages/api/src/backup/devSiteBackup.int.test.ts': 22,
   'packages/api/src/billing/chain/chainChecks.int.test.ts': 21,
   'packages/api/src/uploads/uploads.int.test.ts': 21,
-  'packages/api/src/main.int.test.ts': 21,
+  'packages/api/src/wiring/main.int.test.ts': 21,
   // e2e phase (the e2e project; the three-engine files without WebKitGTK)
   'packages/web/e2e/accessibility.e2e.test.ts': 112,
   'packages/web/e2e/admin-and-session.e2e.test.ts': 75,

@@ -1,4 +1,4 @@
-// Load: the real server (packages/api/src/main.ts, embedded SQLite, a throwaway DATA_DIR) on
+// Load: the real server (packages/api/src/wiring/main.ts, embedded SQLite, a throwaway DATA_DIR) on
 // loopback under a realistic mix, with wrk (Debian's /usr/bin/wrk, Lua scripts in bench/load/),
 // bounded in time:
 //   - members (200 by default, half of them subscribed) list the library, open a video's details,

@@ -22,8 +22,8 @@ import { register } from '../packages/api/src/identity/accounts.service.js';
 import { type AuthLimits, createAuthLimits } from '../packages/api/src/identity/limits.js';
 import { ARGON2_OPTIONS, hashPassword, verifyPassword } from '../packages/api/src/identity/passwords.js';
 import { logIn } from '../packages/api/src/identity/session.service.js';
-import { modules } from '../packages/api/src/modules.js';
-import { startServer } from '../packages/api/src/server.js';
+import { modules } from '../packages/api/src/wiring/modules.js';
+import { startServer } from '../packages/api/src/wiring/server.js';
 import { freshDatabase } from './lib/freshDatabase.js';
 import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 

@@ -20,8 +20,8 @@ import { parseEnv } from '../packages/api/src/config/env.js';
 import { loadSiteConfig } from '../packages/api/src/config/site.js';
 import { makeMp4 } from '../packages/api/src/media/media.testkit.js';
 import { createMetrics, httpMetrics } from '../packages/api/src/metrics/index.js';
-import { modules } from '../packages/api/src/modules.js';
-import { startServer } from '../packages/api/src/server.js';
+import { modules } from '../packages/api/src/wiring/modules.js';
+import { startServer } from '../packages/api/src/wiring/server.js';
 
 // The API package's own dependencies (the workspace root does not list them).
 const fromApi = createRequire(new URL('../packages/api/package.json', import.meta.url));

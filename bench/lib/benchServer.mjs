@@ -20,7 +20,7 @@ export { freePort };
  * test` sets after building, and what production runs), else the sources through tsx's loader.
  */
 const fromDist = process.env.API_CHILD === 'dist';
-export const API_MAIN_ARGS = fromDist ? ['packages/api/dist/main.js'] : ['--import', 'tsx', 'packages/api/src/main.ts'];
+export const API_MAIN_ARGS = fromDist ? ['packages/api/dist/main.js'] : ['--import', 'tsx', 'packages/api/src/wiring/main.ts'];
 export const API_CLI_ARGS = fromDist ? ['packages/api/dist/cli.js'] : ['--import', 'tsx', 'packages/api/src/cli/main.ts'];
 
 /**
@@ -47,7 +47,7 @@ export const rssMb = (pid) => {
   return m ? Number(m[1]) / 1024 : Number.NaN;
 };
 
-/** Starts `packages/api/src/main.ts` on a free port over `dataDir`; resolves once it is listening. */
+/** Starts `packages/api/src/wiring/main.ts` on a free port over `dataDir`; resolves once it is listening. */
 export async function startBenchServer(dataDir, extraEnv = {}, nodeArgs = []) {
   const port = await freePort();
   const env = {

@@ -9,7 +9,7 @@ import { periodEnd } from '../../packages/api/src/billing/plans.js';
 import type { Db } from '../../packages/api/src/db/types.js';
 import { inlineProjector, migrateProjections } from '../../packages/api/src/eventstore/projections.js';
 import { type BatchAppend, createSqlEventStore, type SqlEventStore } from '../../packages/api/src/eventstore/sqlEventStore.js';
-import { modules } from '../../packages/api/src/modules.js';
+import { modules } from '../../packages/api/src/wiring/modules.js';
 
 export const projections = modules.flatMap((m) => m.projections ?? []);
 export const VIDEOS = 24;

@@ -37,7 +37,7 @@ const EXTERNAL = [
 
 fs.rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts', cli: 'src/cli/main.ts' },
+  entryPoints: { main: 'src/wiring/main.ts', cli: 'src/cli/main.ts' },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',

@@ -51,7 +51,7 @@ export async function codeFacts(root) {
   const { ERROR_CODES } = await load(root, 'packages/ui/src/api/schemas/errorCodes.ts');
   const metrics = createMetrics();
   metrics.collectFrom({ dialect: 'sqlite' }, {}); // registers the scrape-time gauges; nothing is read before a scrape
-  const { modules } = await load(root, 'packages/api/src/modules.ts');
+  const { modules } = await load(root, 'packages/api/src/wiring/modules.ts');
   metrics.addGauges(modules.flatMap((m) => m.gauges?.({ db: { dialect: 'sqlite' } }) ?? [])); // each area's own gauges
   const series = metrics.registry
     .getMetricsAsArray()
@@ -77,9 +77,9 @@ export async function appFacts(root) {
   const os = await import('node:os');
   const { parseEnv } = await load(root, 'packages/api/src/config/env.ts');
   const { loadSiteConfig } = await load(root, 'packages/api/src/config/site.ts');
-  const { createContext, closeContext } = await load(root, 'packages/api/src/context.ts');
-  const { createApp } = await load(root, 'packages/api/src/app.ts');
-  const { modules, allProjections } = await load(root, 'packages/api/src/modules.ts');
+  const { createContext, closeContext } = await load(root, 'packages/api/src/kernel/context.ts');
+  const { createApp } = await load(root, 'packages/api/src/wiring/app.ts');
+  const { modules, allProjections } = await load(root, 'packages/api/src/wiring/modules.ts');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-figures-'));
   const secret = 'docs-figures-throwaway-secret-0123456789';
   const env = parseEnv({

@@ -15,9 +15,9 @@ import { exampleSiteConfig } from '../test/siteConfig.js';
 import { type Acked, ackedCount, loginAdmin, missingWrites, newAcked, startLoad } from '../test/writers.js';
 import { reconcile } from './audit/reconcile.js';
 import { verifyChain } from './audit/verifyChain.js';
-import { closeContext, createContext } from './context.js';
+import { closeContext, createContext } from './kernel/context.js';
 import { makeMp4 } from './media/media.testkit.js';
-import { allProjections } from './modules.js';
+import { allProjections } from './wiring/modules.js';
 
 const KILLS = 5;
 /** Acknowledged writes to wait for in a round (and at least one upload and one verification) before the kill. */

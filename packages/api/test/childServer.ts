@@ -1,5 +1,5 @@
 /**
- * The real server as an operator runs it (`packages/api/src/main.ts` through tsx, a child process)
+ * The real server as an operator runs it (`packages/api/src/wiring/main.ts` through tsx, a child process)
  * and the real CLI, for the crash-safety and backup suites.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';

@@ -2,7 +2,7 @@
  * The admin dashboard's figures on /metrics, from the same queries as GET /api/admin/stats; one
  * query set per scrape, shared by the three gauges.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import type { ModuleGauge } from '../metrics/index.js';
 import { onceAtATime } from '../shared/onceAtATime.js';
 import { adminStats } from './stats.service.js';

@@ -2,7 +2,7 @@
  * The admin module: the approval queue and the dashboard counters. Payments and uploads mount their
  * own /admin routes from their modules.
  */
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import { adminGauges } from './gauges.js';
 import { adminStatsRoutes } from './stats.routes.js';
 import { adminUserRoutes } from './users.routes.js';

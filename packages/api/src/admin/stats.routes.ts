@@ -2,7 +2,7 @@
 import { adminStatsSchema } from '@members/ui/api/schemas';
 import { ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { adminStats } from './stats.service.js';
 
 export const adminStatsRoutes: Routes = (api, ctx) => {

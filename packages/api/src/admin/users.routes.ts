@@ -29,7 +29,7 @@ import {
   searchUsers,
   suspendUser,
 } from '../identity/index.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { pageOf, pageQuerySchema } from '../shared/paging.js';
 import { getMemberHistory } from './memberHistory.service.js';
 

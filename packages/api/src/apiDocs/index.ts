@@ -10,8 +10,8 @@ import { z } from 'zod';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import type { AppModule, Routes } from '../module.js';
-import { APP_VERSION } from '../version.js';
+import type { AppModule, Routes } from '../kernel/module.js';
+import { APP_VERSION } from '../kernel/version.js';
 import { DOCS_CSP, DOCS_HTML, docsAsset } from './docsPage.js';
 import { buildOpenApiDocument } from './document.js';
 

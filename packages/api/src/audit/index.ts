@@ -2,7 +2,7 @@
  * The audit module: tamper evidence (hash-chain verification, signed checkpoints), the payment
  * history, reconciliation and time travel, as admin routes; the CLI commands live in cli/.
  */
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import { auditRoutes } from './routes.js';
 
 export { bitcoinCheck, describeBitcoinCheck, verifiedEvidence } from './bitcoinCheck.js';

@@ -15,7 +15,7 @@ import { fakeKurrentClient } from '../eventstore/kurrentFake.testkit.js';
 import { inlineProjector, migrateProjections, rebuildProjections } from '../eventstore/projections.js';
 import { createSqlEventStore } from '../eventstore/sqlEventStore.js';
 import type { EventStore } from '../eventstore/types.js';
-import { modules } from '../modules.js';
+import { modules } from '../wiring/modules.js';
 import { generateBillingHistory } from './audit.testkit.js';
 import { paymentHistory } from './paymentHistory.js';
 import { reconcile } from './reconcile.js';

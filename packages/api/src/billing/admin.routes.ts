@@ -11,7 +11,7 @@ import { callerOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams } from '../http/validate.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { pageQuerySchema } from '../shared/paging.js';
 import { analyticsSeries } from './analytics.projection.js';
 import { nodeConfigured } from './chain/chainWatcher.js';

@@ -8,7 +8,7 @@
  */
 
 import { satsToBtc } from '@members/ui/money';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { publicUrl } from '../http/linkOrigin.js';

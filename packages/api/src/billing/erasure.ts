@@ -10,7 +10,7 @@
  * the appends left open, catches a verification that raced the erasure, and closes what erasures
  * made before this rule existed left open.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { allIn } from '../db/inChunks.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import { erasedUserIds } from '../identity/index.js';

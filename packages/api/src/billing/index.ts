@@ -12,7 +12,7 @@
  * configured (BITCOIN_RPC_URL), the chain watcher (`chain/`: PaymentChainChecked, PaymentLeftChain);
  * tests call `runLifecycle(ctx)` directly.
  */
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import { adminPaymentRoutes } from './admin.routes.js';
 import { analyticsProjection } from './analytics.projection.js';
 import { billingMailSubscriber } from './billing.mail.js';

@@ -19,7 +19,7 @@ import type { AppEnv } from '../http/appEnv.js';
 import { callerOf, userOf } from '../http/auth.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe, type RouteDoc } from '../http/openapi.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { nodeConfigured } from './chain/chainWatcher.js';
 import { payerRefusal, requestPayment, submitPayment } from './payments.service.js';
 import type { PlanType } from './plans.js';

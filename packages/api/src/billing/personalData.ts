@@ -6,8 +6,8 @@
  * stay for the books, their personal columns blanked by the projection.
  */
 import { satsToBtc } from '@members/ui/money';
-import type { AppContext } from '../context.js';
-import type { ErasedMember, MemberExport } from '../module.js';
+import type { AppContext } from '../kernel/context.js';
+import type { ErasedMember, MemberExport } from '../kernel/module.js';
 import { eventMetadata } from '../shared/eventMetadata.js';
 import { closeBillingOfErasedMember } from './erasure.js';
 import { subscriptionStreamId } from './subscription.decider.js';

@@ -7,7 +7,7 @@ import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe, type RouteDoc } from '../http/openapi.js';
 import { idSchema } from '../http/validate.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { allPlans } from './plans.js';
 import { cancelSubscription, currentSubscription, reactivateSubscription } from './subscriptions.service.js';
 

@@ -17,7 +17,7 @@ import type { AppEnv } from '../http/appEnv.js';
 import { callerOf } from '../http/auth.js';
 import { HttpError, ok, refuse, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { MAX_CAPTION_BYTES } from './captions.js';
 import { addCaptionTrack, CAPTION_FILE_MISSING, CAPTION_FILE_TOO_LARGE, removeCaptionTrack } from './captions.service.js';
 import { listVideos, toAdminVideo } from './catalog.queries.js';

@@ -3,7 +3,7 @@
  * catalog projection, the public catalog and the admin's edits.
  */
 import { sweepStaging } from '../media/index.js';
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import { adminCatalogRoutes } from './admin.routes.js';
 import { catalogProjection } from './catalog.projection.js';
 import { catalogRoutes } from './catalog.routes.js';

@@ -11,7 +11,7 @@
  * (server-side in a bucket, a hard link on disk); the upload itself stays, the caller removes it.
  */
 import fsp from 'node:fs/promises';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Queryable } from '../db/types.js';
 import {
   extractThumbnail,

@@ -7,7 +7,7 @@
  * videos keep their plain, cacheable path.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { tokenSecret } from '../http/auth.js';
 
 type SigningContext = Pick<AppContext, 'env' | 'clock'>;

@@ -3,7 +3,7 @@
  * (files removed after the event is recorded). Uploads enter through `ingestVideoFile` (ingest.ts),
  * shared by the multipart route and the resumable uploads. Each answers a `Result`.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { findVideo, toAdminVideo } from './catalog.queries.js';

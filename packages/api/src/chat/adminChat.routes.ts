@@ -16,7 +16,7 @@ import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idSchema } from '../http/validate.js';
 import { findMemberStanding } from '../identity/index.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { conversations, deleteMessage, listMessages, markRead, sendMessage } from './chat.service.js';
 import { pageQuery, textSchema } from './routes.js';
 

@@ -12,7 +12,7 @@ import { chatAccess } from '@members/ui/access';
 import type { chatConversationSchema, chatMessageSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
 import { subscriptionOf, subscriptionsOf } from '../billing/index.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { aggregate } from '../eventstore/commandHandler.js';
 import { type MemberStanding, usersByIds } from '../identity/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';

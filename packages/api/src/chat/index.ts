@@ -4,7 +4,7 @@
  * to WebSockets across processes (live.ts) and the mail to a member offline when the team replies
  * (replyMail.ts, with its setting: replyMail.routes.ts). docs/chat.md describes it.
  */
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import { adminChatRoutes } from './adminChat.routes.js';
 import { chatProjection } from './chat.projection.js';
 import { chatHubOf, forgetChatHub } from './live.js';

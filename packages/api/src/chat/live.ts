@@ -8,7 +8,7 @@
  * is read again by the client (`?after=` on the socket, or `GET /api/chat/messages`).
  */
 import pg from 'pg';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { CHAT_CHANNEL, type ChatMessageDto, messageById, messageDto } from './chat.service.js';
 
 export type LiveMessage = ChatMessageDto & { userId: string };

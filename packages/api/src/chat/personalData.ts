@@ -4,8 +4,8 @@
  * and their reply-mail setting. An erasure needs nothing here: the projection blanks the member's
  * messages on `MemberErased`, and their text is sealed under the key it destroys.
  */
-import type { AppContext } from '../context.js';
-import type { MemberExport } from '../module.js';
+import type { AppContext } from '../kernel/context.js';
+import type { MemberExport } from '../kernel/module.js';
 import { replyMailEnabled } from './replyMail.routes.js';
 
 export async function exportChatData(ctx: AppContext, userId: string): Promise<Partial<MemberExport>> {

@@ -19,7 +19,7 @@ import { callerOf, userOf } from '../http/auth.js';
 import { ok, tooManyRequests, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idSchema } from '../http/validate.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { chatStatus, deleteMessage, listMessages, markRead, sendAsMember } from './chat.service.js';
 import { markSeen } from './presence.js';
 import { issueTicket } from './tickets.js';

@@ -6,7 +6,7 @@
  * session it was asked for (migration 014): the socket lives no longer than that session.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 
 export const TICKET_TTL_MS = 60_000;
 

@@ -3,8 +3,8 @@
  * with the live read models; prints every difference and exits 1 when there is any.
  */
 import { describeReconcile, reconcile } from '../audit/index.js';
-import { closeContext, createContext, describeStore } from '../context.js';
-import { allProjections } from '../modules.js';
+import { closeContext, createContext, describeStore } from '../kernel/context.js';
+import { allProjections } from '../wiring/modules.js';
 import { parseFlags } from './args.js';
 import type { CliCommand } from './command.js';
 

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { ConfigError, type Env } from '../config/env.js';
-import { shredderFor } from '../context.js';
+import { shredderFor } from '../kernel/context.js';
 import { type OpenedStore, openStoreUrl } from '../eventstore/storeUrl.js';
 
 export function envStoreUrl(env: Env): string {

@@ -1,7 +1,7 @@
 /** `pnpm cli mfa reset EMAIL`: removes an account's second factor (lost device and recovery codes). */
-import { closeContext, createContext } from '../context.js';
+import { closeContext, createContext } from '../kernel/context.js';
 import { findUserByEmail, resetSecondFactor } from '../identity/index.js';
-import { allProjections } from '../modules.js';
+import { allProjections } from '../wiring/modules.js';
 import type { CliCommand } from './command.js';
 
 export const mfaReset: CliCommand = {

@@ -9,9 +9,9 @@
  */
 import fs from 'node:fs';
 import { ConfigError } from '../config/env.js';
-import { closeContext, createContext, openDatabase } from '../context.js';
+import { closeContext, createContext, openDatabase } from '../kernel/context.js';
 import { migrate } from '../db/migrate.js';
-import { allProjections, modules } from '../modules.js';
+import { allProjections, modules } from '../wiring/modules.js';
 import { reapplyErasures } from '../privacy/index.js';
 import { erasedSubjects, masterKeysOf, rewrapDataKeys } from '../shredding/index.js';
 import type { CliCommand } from './command.js';

@@ -4,8 +4,8 @@
  * printed once and only its hash is stored. A revoked token is refused by the next call of any
  * runner using it, which then stops with a message.
  */
-import { closeContext, createContext } from '../context.js';
-import { allProjections } from '../modules.js';
+import { closeContext, createContext } from '../kernel/context.js';
+import { allProjections } from '../wiring/modules.js';
 import { createRunnerToken, listRunnerTokens, revokeRunnerToken } from '../transcode/index.js';
 import type { CliCommand, CliInput } from './command.js';
 

@@ -17,11 +17,11 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { ACCESS_LEVELS, type AccessLevel, addCaptionTrack, findImport, ingestVideoFile, LIMITS } from '../catalog/index.js';
-import type { AppContext } from '../context.js';
-import { closeContext, createContext, describeStore } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
+import { closeContext, createContext, describeStore } from '../kernel/context.js';
 import { configuredAdminEmail, findUserByEmail } from '../identity/index.js';
 import { MediaStoreError } from '../media/index.js';
-import { allProjections } from '../modules.js';
+import { allProjections } from '../wiring/modules.js';
 import type { CliCommand } from './command.js';
 
 const USAGE =

@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { closeContext, createContext } from '../context.js';
+import { closeContext, createContext } from '../kernel/context.js';
 import { describeExamination, examineCopy } from '../forensics/index.js';
-import { allProjections } from '../modules.js';
+import { allProjections } from '../wiring/modules.js';
 import type { CliCommand } from './command.js';
 
 export const watermarkIdentify: CliCommand = {

@@ -19,7 +19,7 @@ import {
   subscriptionOf,
 } from '../billing/index.js';
 import { findVideo } from '../catalog/index.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { aggregate } from '../eventstore/commandHandler.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import { type MemberStanding, usersByIds } from '../identity/index.js';

@@ -6,7 +6,7 @@
  * (routes.ts). The catalog keeps the delivered video's visibility (`videos.private_to`) from
  * `CustomRequestDelivered`. docs/chat.md describes it.
  */
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import { customRequestsProjection } from './customRequest.projection.js';
 import { registerWithBilling } from './customRequests.service.js';
 import { exportCustomRequestData } from './personalData.js';

@@ -4,8 +4,8 @@
  * erasure needs nothing here: the projection blanks the texts on `MemberErased`, and they are sealed
  * under the key it destroys. A new personal field of a request belongs in this list too.
  */
-import type { AppContext } from '../context.js';
-import type { MemberExport } from '../module.js';
+import type { AppContext } from '../kernel/context.js';
+import type { MemberExport } from '../kernel/module.js';
 
 export async function exportCustomRequestData(ctx: AppContext, userId: string): Promise<Partial<MemberExport>> {
   const requests = await ctx.db.all<Record<string, unknown>>(

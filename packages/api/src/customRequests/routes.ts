@@ -18,7 +18,7 @@ import { callerOf, userOf } from '../http/auth.js';
 import { ok, tooManyRequests, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema } from '../http/validate.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import {
   allRequests,
   declineRequest,

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { apiClient, type FreshStore, forEachStore, freshStore, startTestServer, type TestServer, testEnv } from '../../test/harness.js';
 import { generateBillingHistory } from '../audit/audit.testkit.js';
-import { openDatabase, SchemaTooNewError } from '../context.js';
+import { openDatabase, SchemaTooNewError } from '../kernel/context.js';
 import { migrateProjections, type Projection, rebuildProjections } from '../eventstore/projections.js';
 import { cookieHeader, login, registerMember } from '../identity/identity.testkit.js';
 import { migrate, splitStatements } from './migrate.js';

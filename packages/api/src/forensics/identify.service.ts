@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { FramesError } from './frames.js';
 import { describeIdentification, type Identification, identifyCopy } from './identify.js';

@@ -4,7 +4,7 @@
  * reading a leaked copy back to a member (detect.ts, identify.ts), from the CLI or the admin's
  * Leak tracing screen (routes.ts: copies examined in the background, examinations.ts).
  */
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import { startExaminations } from './examinations.js';
 import { forensicsRoutes } from './routes.js';
 

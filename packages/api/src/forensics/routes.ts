@@ -12,7 +12,7 @@ import { callerOf } from '../http/auth.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams, idSchema } from '../http/validate.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { getExamination, listExaminations, MAX_WAITING, queueExamination } from './examinations.js';
 import { receiveCopy } from './receiveCopy.js';
 

@@ -3,7 +3,7 @@
 import { geoCheckSchema } from '@members/ui/api/schemas';
 import { ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import { geoCheckFor } from './geoCheck.js';
 
 export { checkLocation, type GeoCheckResult, geoCheckFor } from './geoCheck.js';

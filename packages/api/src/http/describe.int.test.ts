@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it, describe as suite } from 'vitest';
 import { z } from 'zod';
 import { apiClient, startTestServer, type TestServer } from '../../test/harness.js';
-import { createApp } from '../app.js';
-import type { AppModule } from '../module.js';
-import { modules } from '../modules.js';
+import { createApp } from '../wiring/app.js';
+import type { AppModule } from '../kernel/module.js';
+import { modules } from '../wiring/modules.js';
 import { createTestUser, type TestViewer } from '../streaming/viewers.testkit.js';
 import { callerOf, userOf } from './auth.js';
 import { ok } from './envelope.js';

@@ -7,7 +7,7 @@
  * use cases (second factor, settings, export, erasure) get a `<topic>.service.ts` beside them.
  */
 import { checkRegistration } from '@members/ui/registration';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { UniqueViolation } from '../db/types.js';
 import { aggregate } from '../eventstore/commandHandler.js';
 import type { RecordedEvent } from '../eventstore/types.js';

@@ -9,7 +9,7 @@ import { clientIp, lookupIp } from '../geo/index.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { REGISTRATION_RECEIVED, register } from './accounts.service.js';
 import { clearSessionCookies, deviceOf, refreshCookie, requireCsrf, setSessionCookies } from './cookies.js';
 import { authLimitsOf, limitPerIp } from './limits.js';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../config/env.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { runUserCommand } from './accounts.service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { findUserByEmail } from './users.queries.js';

@@ -1,7 +1,7 @@
 /** Helpers for the integration tests of identity, admin and mail (and other modules' tests). */
 import type { apiClient } from '../../test/harness.js';
 import { TEST_ADMIN } from '../../test/harness.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Clock } from '../shared/clock.js';
 import { totpCode } from './totp.js';
 

@@ -7,7 +7,7 @@
  * mfa.service.ts (the TOTP second factor: enrol, confirm, verify at login, remove),
  * settings.service.ts (change password or e-mail, list and revoke sessions).
  */
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import { authRoutes } from './auth.routes.js';
 import { bootstrapAdmin } from './bootstrap.js';
 import { identityMailSubscriber } from './mail.subscriber.js';

@@ -15,7 +15,7 @@
 import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { createRateLimiter, type RateLimiter } from '../db/rateLimit.js';
 import { clientIp } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';

@@ -7,7 +7,7 @@
  * (shredding/personalWrites.ts): a mail for a member erased meanwhile is not written. Every mail but the
  * admin's decisions is counted against the mail limits (mailLimits.ts) and not queued beyond them.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Queryable } from '../db/types.js';
 import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';

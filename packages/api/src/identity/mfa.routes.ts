@@ -10,7 +10,7 @@ import { clientIp } from '../geo/index.js';
 import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { deviceOf, setSessionCookies } from './cookies.js';
 import { authLimitsOf, limitPerIp } from './limits.js';
 import { completeMfaLogin, confirmEnrolment, disableSecondFactor, secondFactorStatus, startEnrolment } from './mfa.service.js';

@@ -7,7 +7,7 @@
  */
 import type { secondFactorStatusSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { aggregate } from '../eventstore/commandHandler.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';

@@ -5,7 +5,7 @@
  * its hash: a password change in between voids it).
  */
 import { sign, verify } from 'hono/jwt';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { tokenSecret } from '../http/auth.js';
 import { sha256 } from './tokens.js';
 

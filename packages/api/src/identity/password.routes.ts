@@ -11,7 +11,7 @@ import { clientIp } from '../geo/index.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { verifyEmail } from './accounts.service.js';
 import { authLimitsOf, limitPerIp } from './limits.js';
 import { confirmPasswordReset, requestPasswordReset } from './password.service.js';

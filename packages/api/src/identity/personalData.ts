@@ -5,8 +5,8 @@
  * read model: the sessions and their tokens, the second factor's secret and the failed-login counters
  * kept under their addresses (keyed by an HMAC of each, limits.ts).
  */
-import type { AppContext } from '../context.js';
-import type { ErasedMember, MemberExport } from '../module.js';
+import type { AppContext } from '../kernel/context.js';
+import type { ErasedMember, MemberExport } from '../kernel/module.js';
 import { authLimitsOf } from './limits.js';
 import { deleteSecret, findSecondFactor } from './secondFactors.js';
 import { deleteSessionsOf, sessionsOf } from './sessions.js';

@@ -21,7 +21,7 @@ import { ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
 import { idParams } from '../http/validate.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { authLimitsOf, limitPerIp } from './limits.js';
 import { LIMITS } from './registration.js';
 import {

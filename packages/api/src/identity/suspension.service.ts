@@ -6,7 +6,7 @@
  * `UserReinstated`: the member is approved again and signs in as before. Their subscription and
  * payments are left as they are either way.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Caller } from '../shared/eventMetadata.js';
 import { type Result, success } from '../shared/result.js';
 import { runUserCommand } from './accounts.service.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { getProfile, updateProfile } from './accounts.service.js';
 import { LIMITS } from './registration.js';
 

@@ -1,5 +1,5 @@
 /** The outbox on /metrics: e-mails not sent yet, read at scrape time. */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import type { ModuleGauge } from '../metrics/index.js';
 
 export function mailGauges(ctx: AppContext): ModuleGauge[] {

@@ -3,7 +3,7 @@
  * subscribers with `enqueueMail` (outbox.ts); the outbox table comes from db/migrations. An erased
  * member's mail leaves the outbox and the dev outbox's files (personalData.ts).
  */
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import { mailGauges } from './gauges.js';
 import { eraseMailData } from './personalData.js';
 import { startMailSender } from './sender.js';

@@ -1,5 +1,5 @@
 /** Test-only: what the dev outbox holds for an address. */
-import type { RunningServer } from '../server.js';
+import type { RunningServer } from '../wiring/server.js';
 import type { OutboxRow } from './outbox.js';
 
 /** The mails queued for `email`, oldest first, once the mail subscribers have caught up. */

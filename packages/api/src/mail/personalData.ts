@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppContext } from '../context.js';
-import type { ErasedMember } from '../module.js';
+import type { AppContext } from '../kernel/context.js';
+import type { ErasedMember } from '../kernel/module.js';
 import { emlFileName, outboxDir } from './transport.js';
 
 export async function eraseMailData(ctx: AppContext, member: ErasedMember): Promise<Record<string, number>> {

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import type { OutboxRow } from './outbox.js';
 
 export interface MailTransport {

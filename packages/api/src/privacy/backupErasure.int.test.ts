@@ -23,9 +23,9 @@ import {
 import { backupSite, pgTool } from '../backup/siteBackup.js';
 import { restore } from '../cli/backupRestore.js';
 import { erasuresList, keysRotate } from '../cli/privacy.js';
-import { closeContext, createContext } from '../context.js';
+import { closeContext, createContext } from '../kernel/context.js';
 import { adminLogin, registerMember } from '../identity/identity.testkit.js';
-import { allProjections } from '../modules.js';
+import { allProjections } from '../wiring/modules.js';
 import { DataKeyError } from '../shredding/dataKeys.js';
 
 function storeBytes(store: FreshStore): string {

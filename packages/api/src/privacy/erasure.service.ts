@@ -20,7 +20,7 @@
 
 import type { erasedAnswerSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import {
   type AuthLimits,
   checkSecondFactor,

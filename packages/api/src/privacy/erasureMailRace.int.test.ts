@@ -19,7 +19,7 @@ import { appendTestUser } from '../identity/identity.testkit.js';
 import { identityMailSubscriber } from '../identity/mail.subscriber.js';
 import { startMailSender } from '../mail/sender.js';
 import { startSmtpServer } from '../mail/smtpServer.testkit.js';
-import { modules } from '../modules.js';
+import { modules } from '../wiring/modules.js';
 import { eraseMember } from '../privacy/erasure.service.js';
 
 const MEMBERS = 240;

@@ -11,9 +11,9 @@
  */
 
 import { memberExportSchema } from '@members/ui/api/schemas';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { findUserById } from '../identity/index.js';
-import type { AppModule, MemberExport } from '../module.js';
+import type { AppModule, MemberExport } from '../kernel/module.js';
 import { failure, type Result, success } from '../shared/result.js';
 
 /** The modules whose parts make up a member's data rights: the app's module list. */

@@ -10,7 +10,7 @@
  * infrastructure at the top level, shredding/, used by the event store and every area that writes
  * personal data, and it imports no area.
  */
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import type { PersonalDataParts } from './export.service.js';
 import { privacyRoutes } from './privacy.routes.js';
 import { exportViews } from './views.js';

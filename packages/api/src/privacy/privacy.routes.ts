@@ -9,7 +9,7 @@ import { erasedAnswerSchema, memberExportSchema } from '@members/ui/api/schemas'
 import type { Hono } from 'hono';
 import { resolver } from 'hono-openapi';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';

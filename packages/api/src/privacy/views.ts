@@ -5,9 +5,9 @@
  * nothing of them is erased (a view holds ids, a duration and a time). Given as the privacy module's
  * own part; streaming/ is to take it over as its `exportPersonalData` (issue 39).
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { readStreamsMatching } from '../eventstore/sqlEventStore.js';
-import type { MemberExport } from '../module.js';
+import type { MemberExport } from '../kernel/module.js';
 
 export async function exportViews(ctx: AppContext, userId: string): Promise<Partial<MemberExport>> {
   const events = await ctx.shredder.open(ctx.db, await readStreamsMatching(ctx.db, 'video-views-', `-${userId}`));

@@ -5,7 +5,7 @@
 import { siteInfoSchema } from '@members/ui/api/schemas';
 import { ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 
 export const siteModule: AppModule = {
   name: 'site',

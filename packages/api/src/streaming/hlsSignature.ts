@@ -8,7 +8,7 @@
  * player fetches as it plays; what stops them is the access decision the key route makes on each.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { tokenSecret } from '../http/auth.js';
 
 export interface HlsGrant {

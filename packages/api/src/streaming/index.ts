@@ -2,7 +2,7 @@
  * The streaming module: signed stream URLs under the shared access decision, the byte-range media
  * route, the signed HLS stream (playlists, segments, key, seek previews), and view counting (its `ViewRecorded` events feed the catalog's `view_count`).
  */
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import { hlsRoutes } from './hls.routes.js';
 import { mediaRoutes } from './media.route.js';
 import { streamRoutes } from './stream.routes.js';

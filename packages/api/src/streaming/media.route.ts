@@ -11,7 +11,7 @@
  */
 import { videoParams } from '../catalog/index.js';
 import { describe, grantOf } from '../http/openapi.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { mediaUrl } from './credentials.js';
 import { sendStoredFile } from './sendMedia.js';
 

@@ -30,7 +30,7 @@ import { nginxAvailable } from '../../test/requirements.js';
 import { ingestVideoFile } from '../catalog/ingest.js';
 import { mediaBinaries } from '../media/ffmpeg.js';
 import { makeSizedClip } from '../media/media.testkit.js';
-import { modules } from '../modules.js';
+import { modules } from '../wiring/modules.js';
 import { eraseMember } from '../privacy/erasure.service.js';
 import { ACCESS_RECHECK_SECONDS } from './accessRecheck.js';
 import { ACCEL_DECISION_SECONDS } from './sendMedia.js';

@@ -17,7 +17,7 @@ import { geoCheckFor } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { type Credential, describe, grantOf } from '../http/openapi.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { captionGrant } from './credentials.js';
 import { entitledRenditions } from './entitlement.js';
 import { hlsBase } from './hls.routes.js';

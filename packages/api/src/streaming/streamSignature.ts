@@ -6,7 +6,7 @@
  * into a taller file. Time comes from the injected clock.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { tokenSecret } from '../http/auth.js';
 
 /** The uploaded original, or a rendition's progressive file by its name ("720p"). */

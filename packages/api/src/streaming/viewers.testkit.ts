@@ -4,7 +4,7 @@
  * the subscription columns directly — acceptable for the streaming tests only, where what matters is
  * the decision over those columns, not how billing sets them.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { signAccessToken } from '../http/auth.js';
 import { appendTestUser } from '../identity/identity.testkit.js';
 

@@ -3,7 +3,7 @@
  * scrape. The runner label is bounded: a runner leaves the set when it stops, or 15 minutes after it
  * went silent.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import type { ModuleGauge } from '../metrics/index.js';
 import { onceAtATime } from '../shared/onceAtATime.js';
 import { queueStatus } from './runnerRegistry.js';

@@ -6,7 +6,7 @@
  * (queue.subscriber.ts); each attempt is recorded as `Transcode*` events (transcode.decider.ts),
  * which the catalog projection turns into the video's status, progress and renditions.
  */
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import { transcodeGauges } from './gauges.js';
 import { transcodeQueueSubscriber } from './queue.subscriber.js';
 import { runnerApiRoutes } from './runnerApi.routes.js';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken';
 import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness';
 import { ingestVideoFile } from '../catalog/ingest';
-import { openDatabase } from '../context';
+import { openDatabase } from '../kernel/context';
 import type { Db } from '../db/types';
 import { makeSizedClip } from '../media/media.testkit';
 import { createTestUser } from '../streaming/viewers.testkit';

@@ -12,7 +12,7 @@
 
 import type { Readable } from 'node:stream';
 import { findVideo } from '../catalog/index.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Queryable } from '../db/types.js';
 import { contentTypeOf, isValidKey, MissingLadderFile } from '../media/index.js';
 import type { ErrorCode } from '../shared/errors.js';

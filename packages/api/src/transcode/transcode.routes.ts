@@ -18,7 +18,7 @@ import { findVideo, videoParams } from '../catalog/index.js';
 import { callerOf } from '../http/auth.js';
 import { HttpError, ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { queueStatus } from './runnerRegistry.js';
 import { createRunnerToken, listRunnerTokens, revokeRunnerToken } from './runnerTokens.js';
 import { retryTranscode } from './transcode.service.js';

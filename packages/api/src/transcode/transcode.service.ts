@@ -4,7 +4,7 @@
  * the transcode decider, whether the media store is down, how long a source URL lives; and an
  * admin's retry of a failed transcode.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Queryable } from '../db/types.js';
 import { aggregate } from '../eventstore/commandHandler.js';
 import { type MediaStorage, MediaStoreError } from '../media/index.js';

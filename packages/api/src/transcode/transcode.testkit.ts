@@ -3,7 +3,7 @@
  * and run it exactly as the worker would, so suites that run without TRANSCODE_CONCURRENCY get a
  * real ladder for the videos they need.
  */
-import type { RunningServer } from '../server.js';
+import type { RunningServer } from '../wiring/server.js';
 import { runTranscodeJob } from './localJobs.js';
 import type { JobOutcome } from './runnerLoop.js';
 import { enqueueTranscode, jobOf } from './transcodeJobs.js';

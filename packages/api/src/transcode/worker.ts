@@ -5,8 +5,8 @@
  * over the queue itself (localJobs.ts): jobs under a lease, given back when leadership is lost or
  * the server stops, taken by another runner when this process dies.
  */
-import type { AppContext } from '../context.js';
-import type { Started } from '../module.js';
+import type { AppContext } from '../kernel/context.js';
+import type { Started } from '../kernel/module.js';
 import { startLocalRunner } from './localJobs.js';
 
 export async function startTranscodeWorker(ctx: AppContext): Promise<Started | undefined> {

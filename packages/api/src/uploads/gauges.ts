@@ -2,7 +2,7 @@
  * Resumable uploads begun and not finished nor expired, on every process of the site (from the
  * database at scrape time): the `kind="tus"` series of metrics' `uploads_in_progress`.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import type { ModuleGauge } from '../metrics/index.js';
 import { countUnfinished, UPLOAD_EXPIRY_MS } from './tusRecords.js';
 

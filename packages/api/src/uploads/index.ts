@@ -23,7 +23,7 @@
  * - Unfinished uploads expire 7 days after creation (`Upload-Expires`); a sweep at start-up and
  *   hourly removes them.
  */
-import type { AppModule } from '../module.js';
+import type { AppModule } from '../kernel/module.js';
 import { uploadsGauges } from './gauges.js';
 import { closeTusUploads, sweepTusUploads } from './tusUploads.js';
 import { multipartUploadRoutes } from './upload.route.js';

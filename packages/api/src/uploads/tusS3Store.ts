@@ -3,7 +3,7 @@
  * loaded by tusUploads.ts only when the site's media is in a bucket.
  */
 import { S3Store } from '@tus/s3-store';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../kernel/context.js';
 import { parseMediaStore, s3ClientConfig } from '../media/index.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { UPLOAD_EXPIRY_MS } from './tusRecords.js';

@@ -14,7 +14,7 @@ import { userOf } from '../http/auth.js';
 import { fail, HttpError, ok, refuse } from '../http/envelope.js';
 import { describe, type Ownership, type RouteDoc } from '../http/openapi.js';
 import { idParams } from '../http/validate.js';
-import type { Routes } from '../module.js';
+import type { Routes } from '../kernel/module.js';
 import { appError, type ErrorCode, isErrorCode } from '../shared/errors.js';
 import { refuseOffProtocol, tusResumableHeader } from './tusProtocol.js';
 import { mayTouchUpload } from './tusRecords.js';

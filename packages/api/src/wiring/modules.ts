@@ -3,24 +3,24 @@
  * composition roots (main.ts, the CLI, the test harness) import this list; they hand it to
  * `startServer`/`createApp` and the projections to `createContext`.
  */
-import { adminModule } from './admin/index.js';
-import { apiDocsModule } from './apiDocs/index.js';
-import { auditModule } from './audit/index.js';
-import { billingModule } from './billing/index.js';
-import { catalogModule } from './catalog/index.js';
-import { chatModule } from './chat/index.js';
-import { customRequestsModule } from './customRequests/index.js';
-import type { Projection } from './eventstore/projections.js';
-import { forensicsModule } from './forensics/index.js';
-import { geoModule } from './geo/index.js';
-import { identityModule } from './identity/index.js';
-import { mailModule } from './mail/index.js';
-import type { AppModule } from './module.js';
-import { privacyModule } from './privacy/index.js';
-import { siteModule } from './site/index.js';
-import { streamingModule } from './streaming/index.js';
-import { transcodeModule } from './transcode/index.js';
-import { uploadsModule } from './uploads/index.js';
+import { adminModule } from '../admin/index.js';
+import { apiDocsModule } from '../apiDocs/index.js';
+import { auditModule } from '../audit/index.js';
+import { billingModule } from '../billing/index.js';
+import { catalogModule } from '../catalog/index.js';
+import { chatModule } from '../chat/index.js';
+import { customRequestsModule } from '../customRequests/index.js';
+import type { Projection } from '../eventstore/projections.js';
+import { forensicsModule } from '../forensics/index.js';
+import { geoModule } from '../geo/index.js';
+import { identityModule } from '../identity/index.js';
+import { mailModule } from '../mail/index.js';
+import type { AppModule } from '../kernel/module.js';
+import { privacyModule } from '../privacy/index.js';
+import { siteModule } from '../site/index.js';
+import { streamingModule } from '../streaming/index.js';
+import { transcodeModule } from '../transcode/index.js';
+import { uploadsModule } from '../uploads/index.js';
 
 export const modules: AppModule[] = [
   siteModule,

@@ -4,11 +4,11 @@
  */
 
 import path from 'node:path';
-import { productionBitcoinProblems } from './billing/index.js';
-import { devPublicUrl, fillDevDefaults } from './config/devDefaults.js';
-import { ConfigError, checkMailTransport, parseEnv } from './config/env.js';
-import { loadSiteConfig, ROOT_DIR } from './config/site.js';
-import { describeStore, SchemaTooNewError } from './context.js';
+import { productionBitcoinProblems } from '../billing/index.js';
+import { devPublicUrl, fillDevDefaults } from '../config/devDefaults.js';
+import { ConfigError, checkMailTransport, parseEnv } from '../config/env.js';
+import { loadSiteConfig, ROOT_DIR } from '../config/site.js';
+import { describeStore, SchemaTooNewError } from '../kernel/context.js';
 import { modules } from './modules.js';
 import { startServer } from './server.js';
 

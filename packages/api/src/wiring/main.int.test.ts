@@ -12,9 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { API_MAIN_ARGS } from '../test/apiEntry.js';
-import { EXAMPLE_SITE_CONFIG, productionSiteConfigFile, randomMainnetAddress } from '../test/siteConfig.js';
-import { openSqlite } from './db/sqlite.js';
+import { API_MAIN_ARGS } from '../../test/apiEntry.js';
+import { EXAMPLE_SITE_CONFIG, productionSiteConfigFile, randomMainnetAddress } from '../../test/siteConfig.js';
+import { openSqlite } from '../db/sqlite.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** A bound that only catches a hang, never a slow machine. */

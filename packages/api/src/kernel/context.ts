@@ -4,21 +4,21 @@
  */
 import path from 'node:path';
 import type pino from 'pino';
-import { ConfigError, type Env } from './config/env.js';
-import type { SiteConfig } from './config/site.js';
-import { SchemaTooNewError } from './db/migrate.js';
-import { openPostgres } from './db/postgres.js';
-import { openSqlite } from './db/sqlite.js';
-import type { Db } from './db/types.js';
-import { instrumentStore } from './eventstore/instrumentedStore.js';
-import { inlineProjector, migrateProjections, type Projection } from './eventstore/projections.js';
-import { createSqlEventStore } from './eventstore/sqlEventStore.js';
-import type { EventStore } from './eventstore/types.js';
-import { createLogger } from './logging/logger.js';
-import { type MediaStorage, openMediaStore } from './media/index.js';
-import { createMetrics, type Metrics } from './metrics/index.js';
-import { type Clock, type IdGenerator, systemClock, uuidIds } from './shared/clock.js';
-import { createShredder, masterKeysOf, type Shredder } from './shredding/index.js';
+import { ConfigError, type Env } from '../config/env.js';
+import type { SiteConfig } from '../config/site.js';
+import { SchemaTooNewError } from '../db/migrate.js';
+import { openPostgres } from '../db/postgres.js';
+import { openSqlite } from '../db/sqlite.js';
+import type { Db } from '../db/types.js';
+import { instrumentStore } from '../eventstore/instrumentedStore.js';
+import { inlineProjector, migrateProjections, type Projection } from '../eventstore/projections.js';
+import { createSqlEventStore } from '../eventstore/sqlEventStore.js';
+import type { EventStore } from '../eventstore/types.js';
+import { createLogger } from '../logging/logger.js';
+import { type MediaStorage, openMediaStore } from '../media/index.js';
+import { createMetrics, type Metrics } from '../metrics/index.js';
+import { type Clock, type IdGenerator, systemClock, uuidIds } from '../shared/clock.js';
+import { createShredder, masterKeysOf, type Shredder } from '../shredding/index.js';
 
 export interface AppContext {
   env: Env;
