@@ -3,26 +3,27 @@
  * docs/architecture.md ("Module boundaries") explains the layers and the exceptions.
  *
  *   infrastructure   config/ db/ eventstore/ logging/ shredding/ shared/  any file, from anywhere
- *   kernel           context.ts module.ts version.ts                     any file, from anywhere
+ *   kernel           kernel/ (context, module, version)                   any file, from anywhere
  *   routes layer     http/ — its public files (HTTP_PUBLIC below)         from areas and the wiring
  *   domain areas     every other folder: its index.ts is its only face    from other areas and the wiring
- *   wiring           app.ts modules.ts server.ts main.ts cli/             from nothing but the wiring
+ *   wiring           wiring/ (app, modules, server, main) cli/            from nothing but the wiring
+ *
+ * The kernel and the wiring are folders so that the folder rules see them: a cycle through the
+ * kernel (say http/ → kernel/ → metrics/ → http/) is a folder cycle and fails `no-folder-cycle`.
  *
  * Tests and testkits (`*.test.ts`, `*.testkit.ts`) are not cruised: they arrange state and read rows
  * through an area's inner files on purpose.
  */
 const SRC = '^packages/api/src/';
 const INFRA = ['config', 'db', 'eventstore', 'logging', 'shredding', 'shared'];
-const KERNEL = ['context', 'module', 'version'];
-const WIRING_FILES = ['app', 'modules', 'server', 'main'];
 /** The routes layer's face: what a domain area's routes use to describe, guard, validate and answer. */
 const HTTP_PUBLIC = ['appEnv', 'auth', 'envelope', 'linkOrigin', 'openapi', 'securityHeaders', 'validate'];
 
 const infra = `${SRC}(${INFRA.join('|')})/`;
-const kernel = `${SRC}(${KERNEL.join('|')})\\.ts$`;
-const wiring = [`${SRC}(${WIRING_FILES.join('|')})\\.ts$`, `${SRC}cli/`];
-/** A domain area: any folder that is not infrastructure, the routes layer or the CLI. */
-const area = `${SRC}(?!(${[...INFRA, 'http', 'cli'].join('|')})/)[^/]+/`;
+const kernel = `${SRC}kernel/`;
+const wiring = [`${SRC}wiring/`, `${SRC}cli/`];
+/** A domain area: any folder that is not infrastructure, the kernel, the routes layer or the wiring. */
+const area = `${SRC}(?!(${[...INFRA, 'kernel', 'http', 'wiring', 'cli'].join('|')})/)[^/]+/`;
 
 module.exports = {
   forbidden: [
@@ -59,7 +60,7 @@ module.exports = {
     {
       name: 'not-to-wiring',
       severity: 'error',
-      comment: 'Only the composition roots (app.ts, modules.ts, server.ts, main.ts, cli/) import the wiring.',
+      comment: 'Only the composition roots (wiring/, cli/) import the wiring.',
       from: { pathNot: wiring },
       to: { path: wiring },
     },

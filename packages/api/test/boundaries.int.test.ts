@@ -82,6 +82,36 @@ describe('the API boundaries (.dependency-cruiser.cjs)', () => {
     ).toEqual(['not-past-index']);
   });
 
+  it('fail on a cycle through the kernel: the routes layer naming the context that names an area using the routes layer', async () => {
+    const kernel = {
+      ...CLEAN,
+      'packages/api/src/kernel/context.ts':
+        "import type { Metrics } from '../metrics/index.js';\nexport interface AppContext { metrics: Metrics }\n",
+      'packages/api/src/metrics/index.ts': "import { refuse } from '../http/envelope.js';\nexport interface Metrics { refuse: typeof refuse }\n",
+      'packages/api/src/http/envelope.ts': 'export const refuse = (code: string) => ({ success: false, code });\n',
+      'packages/api/src/http/auth.ts': "import { refuse } from './envelope.js';\nexport const guard = () => refuse('auth');\n",
+    };
+    expect(await check(kernel)).toEqual([]);
+    expect(
+      await check({
+        ...kernel,
+        'packages/api/src/http/auth.ts':
+          "import type { AppContext } from '../kernel/context.js';\nimport { refuse } from './envelope.js';\nexport const guard = (ctx: AppContext) => ctx.metrics.refuse('auth');\n",
+      }),
+    ).toEqual(['no-folder-cycle']);
+  });
+
+  it('fail on a domain area importing the wiring', async () => {
+    expect(
+      await check({
+        ...CLEAN,
+        'packages/api/src/wiring/modules.ts': "import { invoice } from '../billing/index.js';\nexport const modules = [invoice];\n",
+        'packages/api/src/billing/invoice.ts':
+          "import { userName } from '../identity/index.js';\nimport type { modules } from '../wiring/modules.js';\nexport const invoice = (id: string): typeof modules | string => userName(id);\n",
+      }),
+    ).toEqual(['no-folder-cycle', 'not-to-wiring']);
+  });
+
   it('fail on two areas that import each other', async () => {
     expect(
       await check({
