@@ -106,89 +106,177 @@ export interface SqlEventStore extends EventStore {
   appendBatch(items: BatchAppend[]): Promise<number>;
 }
 
+/**
+ * Each stream's current version (0 for a new stream). One scalar MAX per stream, each a single seek
+ * to the end of that stream in the (stream_id, version) index; `MAX(version) … IN (…) GROUP BY
+ * stream_id` would read every event of every stream, a cost that grows with the streams' length.
+ */
+async function streamVersions(tx: Queryable, streamIds: string[]): Promise<Map<string, number>> {
+  const versions = new Map<string, number>();
+  for (let i = 0; i < streamIds.length; i += VERSION_READ_CHUNK) {
+    const chunk = streamIds.slice(i, i + VERSION_READ_CHUNK);
+    const row = await tx.get<Record<string, number | string | null>>(
+      `SELECT ${chunk.map((_, k) => `(SELECT MAX(version) FROM events WHERE stream_id = ?) AS v${k}`).join(', ')}`,
+      chunk,
+    );
+    for (const [k, s] of chunk.entries()) versions.set(s, Number(row?.[`v${k}`] ?? 0));
+  }
+  return versions;
+}
+
+/** Writes chained events, one multi-row INSERT per 500. */
+async function insertEvents(tx: Queryable, events: RecordedEvent[]): Promise<void> {
+  for (let i = 0; i < events.length; i += INSERT_CHUNK) {
+    const chunk = events.slice(i, i + INSERT_CHUNK);
+    await tx.run(
+      `INSERT INTO events (position, stream_id, version, event_id, type, data, metadata, recorded_at, prev_hash, hash)
+       VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      chunk.flatMap((rec) => [
+        rec.position,
+        rec.streamId,
+        rec.version,
+        rec.eventId,
+        rec.type,
+        JSON.stringify(rec.data),
+        JSON.stringify(rec.metadata),
+        rec.recordedAt,
+        rec.prevHash,
+        rec.hash,
+      ]),
+    );
+  }
+}
+
+/**
+ * Appends to one or more streams inside `tx`, which already holds the append lock, in order: the
+ * group of a group commit, or a batch. Round trips do not grow with the group: one read of the
+ * streams' versions, one of the log's head, one multi-row INSERT (per 500 events), then the
+ * inline projections event by event. Any expected-version mismatch throws before anything is written.
+ * Returns each item's events in their readable form (what the read models and the callers see).
+ */
+async function appendGroupInTx(
+  tx: Queryable,
+  items: readonly BatchAppend[],
+  options: SqlEventStoreOptions,
+  now: () => Date,
+): Promise<RecordedEvent[][]> {
+  for (const it of items) if (it.events.length === 0) throw new Error('append needs at least one event');
+  // 2. Optimistic concurrency on each stream (appends in the group to one stream follow each other).
+  const versions = await streamVersions(tx, [...new Set(items.map((it) => it.streamId))]);
+  // 3. Chain onto the last event of the log.
+  const last = await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
+  let head = { position: Number(last?.position ?? 0), hash: last?.hash ?? GENESIS_HASH };
+  const recordedAt = now();
+  const stored: RecordedEvent[] = [];
+  const readable: RecordedEvent[][] = [];
+  for (const it of items) {
+    const actual = versions.get(it.streamId) ?? 0;
+    checkExpected(it.streamId, it.options.expectedVersion, actual);
+    await it.options.inTransaction?.(tx);
+    // 3a. Personal fields sealed before hashing: the chain covers exactly the stored bytes.
+    const sealed = options.codec ? await options.codec.seal(tx, it.events, recordedAt) : it.events;
+    const chained = chainEvents(
+      sealed,
+      {
+        streamId: it.streamId,
+        baseVersion: actual,
+        headPosition: head.position,
+        headHash: head.hash,
+        metadata: it.options.metadata,
+        recordedAt: recordedAt.toISOString(),
+      },
+      randomUUID,
+    ) as RecordedEvent[];
+    const tail = chained[chained.length - 1] as RecordedEvent;
+    head = { position: tail.position, hash: tail.hash };
+    versions.set(it.streamId, tail.version);
+    stored.push(...chained);
+    // Read models see the readable form (what a reader decodes).
+    readable.push(options.codec ? chained.map((rec, i) => ({ ...rec, data: (it.events[i] as NewEvent).data })) : chained);
+  }
+  await insertEvents(tx, stored);
+  // 4. Read models move in the same transaction, in log order.
+  if (options.project) for (const recs of readable) for (const rec of recs) await options.project(tx, rec);
+  return readable;
+}
+
+/** One append's answer, delivered once its group's transaction committed. */
+interface Pending extends BatchAppend {
+  resolve(events: RecordedEvent[]): void;
+  reject(err: unknown): void;
+}
+
+const GROUP_MAX = 64;
+
+/**
+ * Group commit. Appends share one lock (positions and the hash chain are linear), so concurrent
+ * appends would otherwise commit one at a time, each paying its own lock, head read and commit.
+ * Appends that arrive in the same turn of the event loop, or while a commit is in flight, wait in
+ * the queue, and the next transaction takes them all (the head read once, carried from one append to
+ * the next). When any of them fails (a concurrency conflict, a unique rule), that transaction rolls
+ * back and the group's appends run again one transaction each, so each is answered exactly as if
+ * it had run alone. Nobody is answered before the commit that holds their events.
+ */
+function groupCommit(
+  commit: (items: readonly BatchAppend[]) => Promise<RecordedEvent[][]>,
+  notify: (recorded: RecordedEvent[]) => void,
+): (item: BatchAppend) => Promise<RecordedEvent[]> {
+  const queue: Pending[] = [];
+  let flushing = false;
+
+  const answer = (p: Pending, recorded: RecordedEvent[]) => {
+    notify(recorded);
+    p.resolve(recorded);
+  };
+
+  /** Commits the queue, group by group; `enqueue` set `flushing` when it scheduled this. */
+  async function flush(): Promise<void> {
+    try {
+      while (queue.length > 0) {
+        const group = queue.splice(0, GROUP_MAX);
+        // one of them failed: each runs alone below, to get its own answer
+        const results = group.length > 1 ? await commit(group).catch(() => undefined) : undefined;
+        if (results) {
+          for (const [i, p] of group.entries()) answer(p, results[i] as RecordedEvent[]);
+          continue;
+        }
+        for (const p of group) {
+          try {
+            answer(p, (await commit([p]))[0] as RecordedEvent[]);
+          } catch (err) {
+            p.reject(err);
+          }
+        }
+      }
+    } finally {
+      flushing = false;
+    }
+  }
+
+  return (item) =>
+    new Promise<RecordedEvent[]>((resolve, reject) => {
+      queue.push({ ...item, resolve, reject });
+      if (!flushing) {
+        // Start the commit after the current turn of the event loop, so that the appends other
+        // callers make in this same turn (e.g. the writers the last commit just answered) join it.
+        flushing = true;
+        setImmediate(() => void flush());
+      }
+    });
+}
+
 export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions = {}): Promise<SqlEventStore> {
   // The log's own tables come from the versioned migrations; a newer database is refused here.
   await migrate(db);
   const listeners = new Set<(events: RecordedEvent[]) => void>();
   const now = options.now ?? (() => new Date());
 
-  /**
-   * Appends to one or more streams inside `tx`, which already holds the append lock, in order: the
-   * group of a group commit, or a batch. Round trips do not grow with the group: one read of the
-   * streams' versions, one of the log's head, one multi-row INSERT (per 500 events), then the
-   * inline projections event by event. Any expected-version mismatch throws before anything is written.
-   */
-  async function appendGroupInTx(tx: Queryable, items: readonly BatchAppend[]): Promise<RecordedEvent[][]> {
-    for (const it of items) if (it.events.length === 0) throw new Error('append needs at least one event');
-    // 2. Optimistic concurrency on each stream (appends in the group to one stream follow each other).
-    // One scalar MAX per stream, each a single seek to the end of that stream in the (stream_id,
-    // version) index; `MAX(version) … IN (…) GROUP BY stream_id` would read every event of every
-    // stream, a cost that grows with the streams' length.
-    const streams = [...new Set(items.map((it) => it.streamId))];
-    const versions = new Map<string, number>();
-    for (let i = 0; i < streams.length; i += VERSION_READ_CHUNK) {
-      const chunk = streams.slice(i, i + VERSION_READ_CHUNK);
-      const row = await tx.get<Record<string, number | string | null>>(
-        `SELECT ${chunk.map((_, k) => `(SELECT MAX(version) FROM events WHERE stream_id = ?) AS v${k}`).join(', ')}`,
-        chunk,
-      );
-      for (const [k, s] of chunk.entries()) versions.set(s, Number(row?.[`v${k}`] ?? 0));
-    }
-    // 3. Chain onto the last event of the log.
-    const last = await tx.get<{ position: number; hash: string }>('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
-    let head = { position: Number(last?.position ?? 0), hash: last?.hash ?? GENESIS_HASH };
-    const recordedAt = now();
-    const out: RecordedEvent[][] = [];
-    const readable: RecordedEvent[][] = [];
-    for (const it of items) {
-      const actual = versions.get(it.streamId) ?? 0;
-      checkExpected(it.streamId, it.options.expectedVersion, actual);
-      await it.options.inTransaction?.(tx);
-      // 3a. Personal fields sealed before hashing: the chain covers exactly the stored bytes.
-      const stored = options.codec ? await options.codec.seal(tx, it.events, recordedAt) : it.events;
-      const chained = chainEvents(
-        stored,
-        {
-          streamId: it.streamId,
-          baseVersion: actual,
-          headPosition: head.position,
-          headHash: head.hash,
-          metadata: it.options.metadata,
-          recordedAt: recordedAt.toISOString(),
-        },
-        randomUUID,
-      ) as RecordedEvent[];
-      const tail = chained[chained.length - 1] as RecordedEvent;
-      head = { position: tail.position, hash: tail.hash };
-      versions.set(it.streamId, tail.version);
-      out.push(chained);
-      // Read models see the readable form (what a reader decodes).
-      readable.push(options.codec ? chained.map((rec, i) => ({ ...rec, data: (it.events[i] as NewEvent).data })) : chained);
-    }
-    const all = out.flat();
-    for (let i = 0; i < all.length; i += INSERT_CHUNK) {
-      const chunk = all.slice(i, i + INSERT_CHUNK);
-      await tx.run(
-        `INSERT INTO events (position, stream_id, version, event_id, type, data, metadata, recorded_at, prev_hash, hash)
-         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        chunk.flatMap((rec) => [
-          rec.position,
-          rec.streamId,
-          rec.version,
-          rec.eventId,
-          rec.type,
-          JSON.stringify(rec.data),
-          JSON.stringify(rec.metadata),
-          rec.recordedAt,
-          rec.prevHash,
-          rec.hash,
-        ]),
-      );
-    }
-    // 4. Read models move in the same transaction, in log order.
-    if (options.project) for (const recs of readable) for (const rec of recs) await options.project(tx, rec);
-    return readable;
-  }
+  /** One transaction: the append lock (1. one writer at a time: positions and the hash chain are linear), then the group. */
+  const commit = (items: readonly BatchAppend[]) =>
+    db.transaction(async (tx) => {
+      await db.lockForAppend(tx);
+      return appendGroupInTx(tx, items, options, now);
+    });
 
   function notify(recorded: RecordedEvent[]): void {
     for (const l of listeners) {
@@ -200,78 +288,11 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
     }
   }
 
-  /**
-   * Group commit. Appends share one lock (positions and the hash chain are linear), so concurrent
-   * appends would otherwise commit one at a time, each paying its own lock, head read and commit.
-   * Appends that arrive in the same turn of the event loop, or while a commit is in flight, wait in
-   * `queue`, and the next transaction takes them all (the head read once, carried from one append to
-   * the next). When any of them fails (a concurrency conflict, a unique rule), that transaction rolls
-   * back and the group's appends run again one transaction each, so each is answered exactly as if
-   * it had run alone. Nobody is answered before the commit that holds their events.
-   */
-  interface Pending extends BatchAppend {
-    resolve(events: RecordedEvent[]): void;
-    reject(err: unknown): void;
-  }
-  const queue: Pending[] = [];
-  let flushing = false;
-  const GROUP_MAX = 64;
-
-  const alone = (p: Pending) =>
-    db.transaction(async (tx) => {
-      // 1. One writer at a time: the global position and the hash chain are linear.
-      await db.lockForAppend(tx);
-      return (await appendGroupInTx(tx, [p]))[0] as RecordedEvent[];
-    });
-
-  /** Commits the queue, group by group; `append` set `flushing` when it scheduled this. */
-  async function flush(): Promise<void> {
-    try {
-      while (queue.length > 0) {
-        const group = queue.splice(0, GROUP_MAX);
-        let results: RecordedEvent[][] | undefined;
-        if (group.length > 1) {
-          results = await db
-            .transaction(async (tx) => {
-              await db.lockForAppend(tx);
-              return appendGroupInTx(tx, group);
-            })
-            .catch(() => undefined); // one of them failed: each runs alone below, to get its own answer
-        }
-        if (results) {
-          group.forEach((p, i) => {
-            const recorded = results[i] as RecordedEvent[];
-            notify(recorded);
-            p.resolve(recorded);
-          });
-          continue;
-        }
-        for (const p of group) {
-          try {
-            const recorded = await alone(p);
-            notify(recorded);
-            p.resolve(recorded);
-          } catch (err) {
-            p.reject(err);
-          }
-        }
-      }
-    } finally {
-      flushing = false;
-    }
-  }
+  const enqueue = groupCommit(commit, notify);
 
   async function append(streamId: string, events: NewEvent[], opts: AppendOptions): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const recorded = await new Promise<RecordedEvent[]>((resolve, reject) => {
-      queue.push({ streamId, events, options: opts, resolve, reject });
-      if (!flushing) {
-        // Start the commit after the current turn of the event loop, so that the appends other
-        // callers make in this same turn (e.g. the writers the last commit just answered) join it.
-        flushing = true;
-        setImmediate(() => void flush());
-      }
-    });
+    const recorded = await enqueue({ streamId, events, options: opts });
     const lastEvent = recorded[recorded.length - 1] as RecordedEvent;
     return { nextVersion: lastEvent.version, lastPosition: lastEvent.position, events: recorded };
   }
@@ -282,10 +303,7 @@ export async function createSqlEventStore(db: Db, options: SqlEventStoreOptions 
    */
   async function appendBatch(items: BatchAppend[]): Promise<number> {
     if (items.length === 0) return 0;
-    const recorded = await db.transaction(async (tx) => {
-      await db.lockForAppend(tx);
-      return (await appendGroupInTx(tx, items)).flat();
-    });
+    const recorded = (await commit(items)).flat();
     notify(recorded);
     return (recorded[recorded.length - 1] as RecordedEvent).position;
   }
