@@ -53,9 +53,12 @@ export interface KurrentStoreOptions {
 /** The part of KurrentDBClient this adapter uses. */
 export type KurrentClientLike = Pick<KurrentDBClient, 'appendToStream' | 'readAll' | 'readStream' | 'subscribeToAll' | 'dispose'>;
 
-export function createKurrentEventStore(connectionString: string, opts: KurrentStoreOptions = {}): KurrentEventStore {
-  const client: KurrentClientLike = opts.client ?? KurrentDBClient.connectionString(connectionString);
-  const prefix = opts.namespace ? `${opts.namespace}.` : '';
+/**
+ * How this store reads a KurrentDB server: its streams under the namespace prefix, our events out of
+ * `$all` (foreign and system events skipped), the head of our hash chain, a stream's version, and
+ * `$all` paged from a position (through an index of where some of our positions are).
+ */
+function kurrentReads(client: KurrentClientLike, prefix: string) {
   const name = (streamId: string) => `${prefix}${streamId}`;
   const allFilter = () => (prefix ? streamNameFilter({ prefixes: [prefix] }) : excludeSystemEvents());
   const ours = (r: Pick<ResolvedEvent, 'event'>): RecordedEvent | undefined => {
@@ -63,12 +66,7 @@ export function createKurrentEventStore(connectionString: string, opts: KurrentS
     if (!e?.streamId.startsWith(prefix)) return undefined;
     return prefix ? { ...e, streamId: e.streamId.slice(prefix.length) } : e;
   };
-  const now = opts.now ?? (() => new Date());
-  const mutex = new Mutex();
-  const listeners = new Set<(events: RecordedEvent[]) => void>();
   const index = new Map<number, Position>();
-  let lastNotified = 0;
-  let subscription: ReturnType<KurrentClientLike['subscribeToAll']> | undefined;
 
   function remember(position: number, at: Position | undefined): void {
     if (at && (position % INDEX_EVERY === 0 || position === 1)) index.set(position, at);
@@ -91,6 +89,47 @@ export function createKurrentEventStore(connectionString: string, opts: KurrentS
     }
     return 0;
   }
+
+  async function* pages(after: number): AsyncGenerator<RecordedEvent> {
+    let from: Position | typeof START = START;
+    let best = 0;
+    for (const [p, at] of index) if (p <= after + 1 && p > best) [best, from] = [p, at];
+    const iter = client.readAll({ direction: FORWARDS, fromPosition: from, filter: allFilter() }) as AsyncIterable<AllStreamResolvedEvent>;
+    for await (const r of iter) {
+      const e = ours(r);
+      if (!e) continue;
+      remember(e.position, r.event?.position);
+      if (e.position > after) yield e;
+    }
+  }
+
+  async function readStream(streamId: string): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    try {
+      for await (const r of client.readStream(name(streamId), { direction: FORWARDS, fromRevision: START })) {
+        const e = ours(r);
+        if (e) out.push(e);
+      }
+    } catch (err) {
+      if (!(err instanceof StreamNotFoundError)) throw err;
+    }
+    return out;
+  }
+
+  return { name, allFilter, ours, head, streamVersion, pages, readStream };
+}
+
+export function createKurrentEventStore(connectionString: string, opts: KurrentStoreOptions = {}): KurrentEventStore {
+  const client: KurrentClientLike = opts.client ?? KurrentDBClient.connectionString(connectionString);
+  const { name, allFilter, ours, head, streamVersion, pages, readStream } = kurrentReads(
+    client,
+    opts.namespace ? `${opts.namespace}.` : '',
+  );
+  const now = opts.now ?? (() => new Date());
+  const mutex = new Mutex();
+  const listeners = new Set<(events: RecordedEvent[]) => void>();
+  let lastNotified = 0;
+  let subscription: ReturnType<KurrentClientLike['subscribeToAll']> | undefined;
 
   function notify(events: RecordedEvent[]): void {
     const fresh = events.filter((e) => e.position > lastNotified);
@@ -116,19 +155,6 @@ export function createKurrentEventStore(connectionString: string, opts: KurrentS
         throw new ConcurrencyError(streamId, expected, typeof a === 'bigint' ? versionOf(a) : actual);
       }
       throw err;
-    }
-  }
-
-  async function* pages(after: number): AsyncGenerator<RecordedEvent> {
-    let from: Position | typeof START = START;
-    let best = 0;
-    for (const [p, at] of index) if (p <= after + 1 && p > best) [best, from] = [p, at];
-    const iter = client.readAll({ direction: FORWARDS, fromPosition: from, filter: allFilter() }) as AsyncIterable<AllStreamResolvedEvent>;
-    for await (const r of iter) {
-      const e = ours(r);
-      if (!e) continue;
-      remember(e.position, r.event?.position);
-      if (e.position > after) yield e;
     }
   }
 
@@ -178,18 +204,7 @@ export function createKurrentEventStore(connectionString: string, opts: KurrentS
       });
     },
 
-    async readStream(streamId) {
-      const out: RecordedEvent[] = [];
-      try {
-        for await (const r of client.readStream(name(streamId), { direction: FORWARDS, fromRevision: START })) {
-          const e = ours(r);
-          if (e) out.push(e);
-        }
-      } catch (err) {
-        if (!(err instanceof StreamNotFoundError)) throw err;
-      }
-      return out;
-    },
+    readStream,
 
     async readAll(o = {}) {
       const limit = o.limit ?? 1000;
