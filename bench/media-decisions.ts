@@ -25,11 +25,11 @@ import { ingestVideoFile } from '../packages/api/src/catalog/ingest.js';
 import { parseEnv } from '../packages/api/src/config/env.js';
 import { loadSiteConfig } from '../packages/api/src/config/site.js';
 import { makeMp4 } from '../packages/api/src/media/media.testkit.js';
-import { modules } from '../packages/api/src/wiring/modules.js';
-import { startServer } from '../packages/api/src/wiring/server.js';
 import { mediaRoutes, progressiveKey } from '../packages/api/src/streaming/media.route.js';
 import { sendStoredFile } from '../packages/api/src/streaming/sendMedia.js';
 import { verifyStreamSignature } from '../packages/api/src/streaming/streamSignature.js';
+import { modules } from '../packages/api/src/wiring/modules.js';
+import { startServer } from '../packages/api/src/wiring/server.js';
 import { apiCall } from './lib/benchServer.mjs';
 import { QUICK, report, SMOKE, spread } from './lib/report.mjs';
 

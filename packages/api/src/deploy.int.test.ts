@@ -24,15 +24,15 @@ import { bucketKeys, mediaKinds, TEST_S3, testS3Client } from '../test/s3.js';
 import { exampleSiteConfig } from '../test/siteConfig.js';
 import { applyVerifiedPayment } from './billing/subscriptions.service.js';
 import { parseEnv } from './config/env.js';
-import { type AppContext, closeContext, createContext } from './kernel/context.js';
 import { DATA_KEY_SECRET, type Deployment, type Proc, startDeployment, TOKEN_SECRET, waitFor } from './deploy.testkit.js';
 import { cookieHeader, cookiesOf } from './identity/identity.testkit.js';
+import { type AppContext, closeContext, createContext } from './kernel/context.js';
 import { filesUnder, makeMp4 } from './media/media.testkit.js';
-import { allProjections } from './wiring/modules.js';
 import { TestClock } from './shared/clock.testkit.js';
 import { signHlsGrant } from './streaming/hlsSignature.js';
 import { signStreamPath } from './streaming/streamSignature.js';
 import { postUpload } from './uploads/upload.testkit.js';
+import { allProjections } from './wiring/modules.js';
 
 // PostgreSQL is what makes several processes possible; like every PostgreSQL variant, this runs
 // wherever TEST_DATABASE_URL is set (always in `pnpm test` and CI, see harness.ts). The object

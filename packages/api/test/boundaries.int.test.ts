@@ -87,7 +87,8 @@ describe('the API boundaries (.dependency-cruiser.cjs)', () => {
       ...CLEAN,
       'packages/api/src/kernel/context.ts':
         "import type { Metrics } from '../metrics/index.js';\nexport interface AppContext { metrics: Metrics }\n",
-      'packages/api/src/metrics/index.ts': "import { refuse } from '../http/envelope.js';\nexport interface Metrics { refuse: typeof refuse }\n",
+      'packages/api/src/metrics/index.ts':
+        "import { refuse } from '../http/envelope.js';\nexport interface Metrics { refuse: typeof refuse }\n",
       'packages/api/src/http/envelope.ts': 'export const refuse = (code: string) => ({ success: false, code });\n',
       'packages/api/src/http/auth.ts': "import { refuse } from './envelope.js';\nexport const guard = () => refuse('auth');\n",
     };

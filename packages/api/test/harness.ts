@@ -13,11 +13,11 @@ import pino from 'pino';
 import { describe } from 'vitest';
 import { type Env, parseEnv } from '../src/config/env.js';
 import type { SiteConfig } from '../src/config/site.js';
-import { closeContext, createContext } from '../src/kernel/context.js';
 import { migrations } from '../src/db/migrations/index.js';
+import { closeContext, createContext } from '../src/kernel/context.js';
+import { TestClock } from '../src/shared/clock.testkit.js';
 import { allProjections, modules } from '../src/wiring/modules.js';
 import { type RunningServer, startServer } from '../src/wiring/server.js';
-import { TestClock } from '../src/shared/clock.testkit.js';
 import { type FreshBucket, freshBucket, type MediaKind } from './s3.js';
 import { exampleSiteConfig } from './siteConfig.js';
 

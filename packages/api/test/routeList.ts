@@ -3,8 +3,9 @@
  * `createApp(ctx, modules)` — not a hand-written list, so a route added to any module is covered by the
  * suites that sweep the inventory (robustness.int.test.ts) without anyone remembering to list it.
  */
-import { createApp } from '../src/wiring/app.js';
+
 import type { AppContext } from '../src/kernel/context.js';
+import { createApp } from '../src/wiring/app.js';
 import { modules } from '../src/wiring/modules.js';
 
 export interface MountedRoute {

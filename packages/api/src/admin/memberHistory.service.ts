@@ -5,8 +5,8 @@
  */
 
 import { paymentIdsOfMember, paymentStreamId, subscriptionStreamId } from '../billing/index.js';
-import type { AppContext } from '../kernel/context.js';
 import { findUserById, geoLocationOf, userStream } from '../identity/index.js';
+import type { AppContext } from '../kernel/context.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type HistoryEntry, memberHistory } from './memberHistory.js';
 

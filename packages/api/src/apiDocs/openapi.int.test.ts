@@ -19,8 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken } from '../../test/adminToken.js';
 import { apiClient, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { mountedApiRoutes } from '../../test/routeList.js';
-import { createTestUser } from '../streaming/viewers.testkit.js';
 import { APP_VERSION } from '../kernel/version.js';
+import { createTestUser } from '../streaming/viewers.testkit.js';
 import { DOCUMENTED_PATHS } from './document.js';
 
 const toOpenApiPath = (apiPath: string) => {

@@ -5,8 +5,9 @@
  * index (the loser re-reads and takes the next). An index is never reused, even when the payment
  * request that asked for it then fails.
  */
-import type { AppContext } from '../kernel/context.js';
+
 import { aggregate } from '../eventstore/commandHandler.js';
+import type { AppContext } from '../kernel/context.js';
 import { accept, type Decider } from '../shared/decider.js';
 import { eventMetadata } from '../shared/eventMetadata.js';
 import { type BitcoinNetwork, deriveAddress, parseAccountKey } from './bitcoinAddress.js';

@@ -8,11 +8,11 @@
  */
 
 import { satsToBtc } from '@members/ui/money';
-import type { AppContext } from '../kernel/context.js';
 import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { publicUrl } from '../http/linkOrigin.js';
 import { configuredAdminEmail, findUserById } from '../identity/index.js';
+import type { AppContext } from '../kernel/context.js';
 import { enqueueMail } from '../mail/index.js';
 import type { PaymentLeftChain, PaymentRejected, PaymentRenewalReminded, PaymentRequested } from './payment.decider.js';
 import { type PlanType, paymentKindLabel, planOf } from './plans.js';

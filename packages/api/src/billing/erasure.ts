@@ -10,10 +10,11 @@
  * the appends left open, catches a verification that raced the erasure, and closes what erasures
  * made before this rule existed left open.
  */
-import type { AppContext } from '../kernel/context.js';
+
 import { allIn } from '../db/inChunks.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import { erasedUserIds } from '../identity/index.js';
+import type { AppContext } from '../kernel/context.js';
 import { payments, subscriptions } from './billing.commands.js';
 
 export interface ClosedBilling {

@@ -7,9 +7,9 @@
 import { isApproved, SUBSCRIBING_NEEDS_APPROVAL, SUBSCRIBING_WHILE_SUSPENDED } from '@members/ui/access';
 import { parseBtc, satsToBtc } from '@members/ui/money';
 import type { SiteConfig } from '../config/site.js';
-import type { AppContext } from '../kernel/context.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import { findUserById, type MemberStanding } from '../identity/index.js';
+import type { AppContext } from '../kernel/context.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type Failure, failure, type Result, success } from '../shared/result.js';
 import { receivingAddressFor } from './addressAllocator.js';

@@ -11,8 +11,9 @@
  * and on the member's cancel at period end, the open renewal request closes (`PaymentCanceled`,
  * reason `subscription_canceled`). Paying it (verified as any payment) renews from the old end.
  */
-import type { AppContext } from '../kernel/context.js';
+
 import type { EventMetadata } from '../eventstore/types.js';
+import type { AppContext } from '../kernel/context.js';
 import { successOrThrow } from '../shared/result.js';
 import { receivingAddressFor } from './addressAllocator.js';
 import { payments } from './billing.commands.js';

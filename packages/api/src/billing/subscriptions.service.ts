@@ -4,8 +4,9 @@
  * scheduler the module starts, and directly by tests after moving the clock). The member-facing
  * use cases answer a `Result`; the lifecycle job throws, so its scheduler logs and retries.
  */
-import type { AppContext } from '../kernel/context.js';
+
 import type { EventMetadata } from '../eventstore/types.js';
+import type { AppContext } from '../kernel/context.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type Result, success, successOrThrow } from '../shared/result.js';
 import { subscriptions } from './billing.commands.js';

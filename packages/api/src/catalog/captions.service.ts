@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
-import type { AppContext } from '../kernel/context.js';
 import type { Queryable } from '../db/types.js';
+import type { AppContext } from '../kernel/context.js';
 import { appError } from '../shared/errors.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';

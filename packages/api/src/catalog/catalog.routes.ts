@@ -5,10 +5,10 @@
 import { Readable } from 'node:stream';
 import { videoListQuerySchema, videoPageSchema, videoSchema } from '@members/ui/api/schemas';
 import { z } from 'zod';
-import type { AppContext } from '../kernel/context.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { type Credential, describe, grantOf } from '../http/openapi.js';
 import { idParams } from '../http/validate.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Routes } from '../kernel/module.js';
 import type { VideoRow } from './catalog.projection.js';
 import { findVideo, listVideos, toVideoEntity } from './catalog.queries.js';

@@ -2,8 +2,9 @@
  * The catalog module: `ingestVideoFile` (what every upload protocol of uploads/ ends in), the
  * catalog projection, the public catalog and the admin's edits.
  */
-import { sweepStaging } from '../media/index.js';
+
 import type { AppModule } from '../kernel/module.js';
+import { sweepStaging } from '../media/index.js';
 import { adminCatalogRoutes } from './admin.routes.js';
 import { catalogProjection } from './catalog.projection.js';
 import { catalogRoutes } from './catalog.routes.js';

@@ -11,8 +11,8 @@
  * (server-side in a bucket, a hard link on disk); the upload itself stays, the caller removes it.
  */
 import fsp from 'node:fs/promises';
-import type { AppContext } from '../kernel/context.js';
 import type { Queryable } from '../db/types.js';
+import type { AppContext } from '../kernel/context.js';
 import {
   extractThumbnail,
   imageTypeOfFile,

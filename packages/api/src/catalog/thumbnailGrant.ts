@@ -7,8 +7,8 @@
  * videos keep their plain, cacheable path.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../kernel/context.js';
 import { tokenSecret } from '../http/auth.js';
+import type { AppContext } from '../kernel/context.js';
 
 type SigningContext = Pick<AppContext, 'env' | 'clock'>;
 

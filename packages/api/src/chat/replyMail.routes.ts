@@ -5,10 +5,10 @@
  */
 import { notificationSettingsSchema } from '@members/ui/api/schemas';
 import { z } from 'zod';
-import type { AppContext } from '../kernel/context.js';
 import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Routes } from '../kernel/module.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type Result, success } from '../shared/result.js';

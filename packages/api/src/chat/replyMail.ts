@@ -11,14 +11,15 @@
  *   could not queue two) and records the outcome (`mailed` or `skipped`). Either way the burst stays
  *   until the member reads: no second mail for it.
  */
-import type { AppContext } from '../kernel/context.js';
+
 import type { Queryable } from '../db/types.js';
 import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { findMemberStanding, mailLimitsFor } from '../identity/index.js';
-import { enqueueMail, mailsQueuedSince } from '../mail/index.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Started } from '../kernel/module.js';
+import { enqueueMail, mailsQueuedSince } from '../mail/index.js';
 import { ERASURE_EVENT } from '../shredding/index.js';
 import type { ChatEvent } from './chat.decider.js';
 import { lastSeen } from './presence.js';

@@ -7,11 +7,11 @@
 import { upgradeWebSocket } from '@hono/node-server';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import type { AppContext } from '../kernel/context.js';
 import { HttpError } from '../http/envelope.js';
 import { type Credential, describe, grantOf } from '../http/openapi.js';
 import { idSchema } from '../http/validate.js';
 import { findMemberStanding, sessionEnded } from '../identity/index.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Routes } from '../kernel/module.js';
 import { listMessages, messagesAfterInAll } from './chat.service.js';
 import { chatHubOf, type LiveMessage } from './live.js';

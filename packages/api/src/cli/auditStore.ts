@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import { ConfigError, type Env } from '../config/env.js';
-import { shredderFor } from '../kernel/context.js';
 import { type OpenedStore, openStoreUrl } from '../eventstore/storeUrl.js';
+import { shredderFor } from '../kernel/context.js';
 
 export function envStoreUrl(env: Env): string {
   if (env.DATABASE_URL) return env.DATABASE_URL;

@@ -1,6 +1,7 @@
 /** `pnpm cli mfa reset EMAIL`: removes an account's second factor (lost device and recovery codes). */
-import { closeContext, createContext } from '../kernel/context.js';
+
 import { findUserByEmail, resetSecondFactor } from '../identity/index.js';
+import { closeContext, createContext } from '../kernel/context.js';
 import { allProjections } from '../wiring/modules.js';
 import type { CliCommand } from './command.js';
 

@@ -3,9 +3,10 @@
  * whose projection version changed, then says where the schema stands. The server does the same at
  * start; this lets an operator do it ahead of a deploy, with the server stopped.
  */
-import { describeStore, openDatabase, shredderFor } from '../kernel/context.js';
+
 import { migrate } from '../db/migrate.js';
 import { migrateProjections } from '../eventstore/projections.js';
+import { describeStore, openDatabase, shredderFor } from '../kernel/context.js';
 import { allProjections } from '../wiring/modules.js';
 import type { CliCommand } from './command.js';
 

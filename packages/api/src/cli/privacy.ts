@@ -9,11 +9,11 @@
  */
 import fs from 'node:fs';
 import { ConfigError } from '../config/env.js';
-import { closeContext, createContext, openDatabase } from '../kernel/context.js';
 import { migrate } from '../db/migrate.js';
-import { allProjections, modules } from '../wiring/modules.js';
+import { closeContext, createContext, openDatabase } from '../kernel/context.js';
 import { reapplyErasures } from '../privacy/index.js';
 import { erasedSubjects, masterKeysOf, rewrapDataKeys } from '../shredding/index.js';
+import { allProjections, modules } from '../wiring/modules.js';
 import type { CliCommand } from './command.js';
 
 export const keysRotate: CliCommand = {

@@ -1,6 +1,7 @@
 /** `pnpm cli projections rebuild`: drop and recreate every read model's tables and replay the whole log. */
-import { closeContext, createContext, describeStore } from '../kernel/context.js';
+
 import { rebuildProjections } from '../eventstore/projections.js';
+import { closeContext, createContext, describeStore } from '../kernel/context.js';
 import { allProjections } from '../wiring/modules.js';
 import type { CliCommand } from './command.js';
 

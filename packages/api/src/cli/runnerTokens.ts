@@ -5,8 +5,8 @@
  * runner using it, which then stops with a message.
  */
 import { closeContext, createContext } from '../kernel/context.js';
-import { allProjections } from '../wiring/modules.js';
 import { createRunnerToken, listRunnerTokens, revokeRunnerToken } from '../transcode/index.js';
+import { allProjections } from '../wiring/modules.js';
 import type { CliCommand, CliInput } from './command.js';
 
 async function withContext(input: CliInput, fn: (ctx: Awaited<ReturnType<typeof createContext>>) => Promise<number>): Promise<number> {

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { closeContext, createContext } from '../kernel/context.js';
 import { describeExamination, examineCopy } from '../forensics/index.js';
+import { closeContext, createContext } from '../kernel/context.js';
 import { allProjections } from '../wiring/modules.js';
 import type { CliCommand } from './command.js';
 

@@ -19,10 +19,10 @@ import {
   subscriptionOf,
 } from '../billing/index.js';
 import { findVideo } from '../catalog/index.js';
-import type { AppContext } from '../kernel/context.js';
 import { aggregate } from '../eventstore/commandHandler.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import { type MemberStanding, usersByIds } from '../identity/index.js';
+import type { AppContext } from '../kernel/context.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type CustomRequestCommand, customRequestDecider, customRequestStream, REQUEST_NOT_FOUND } from './customRequest.decider.js';

@@ -6,8 +6,8 @@ import { afterEach, expect, it } from 'vitest';
 import { apiClient, type FreshStore, forEachStore, freshStore, startTestServer, type TestServer, testEnv } from '../../test/harness.js';
 import { exampleSiteConfig } from '../../test/siteConfig.js';
 import { closeContext, createContext } from '../kernel/context.js';
-import { modules } from '../wiring/modules.js';
 import { createTestUser } from '../streaming/viewers.testkit.js';
+import { modules } from '../wiring/modules.js';
 
 /**
  * Registrations: each one is work for the identity mail subscriber (two outbox rows, about ten

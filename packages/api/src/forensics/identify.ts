@@ -6,8 +6,8 @@
  */
 import type { Readable } from 'node:stream';
 import { transcodedVideoIds } from '../catalog/index.js';
-import type { AppContext } from '../kernel/context.js';
 import { findUserById } from '../identity/index.js';
+import type { AppContext } from '../kernel/context.js';
 import { type Candidate, codeBits, minimumBits, verdict } from './code.js';
 import { align, type Frames, framesOf, readSegments } from './detect.js';
 import { grayFrames } from './frames.js';

@@ -3,8 +3,9 @@
  * playlist they are served, and every live member's code secret for identification. Both come from
  * the member's data key; an erased member has none, so no copy can be traced back to them.
  */
-import type { AppContext } from '../kernel/context.js';
+
 import { usersByIds } from '../identity/index.js';
+import type { AppContext } from '../kernel/context.js';
 import { DataKeyError, dataKeyFor, dataKeyRows, liveDataKeys, masterKeysOf, unwrapKey } from '../shredding/index.js';
 import { codeBits, codeSecret } from './code.js';
 

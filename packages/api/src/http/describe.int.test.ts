@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it, describe as suite } from 'vitest';
 import { z } from 'zod';
 import { apiClient, startTestServer, type TestServer } from '../../test/harness.js';
-import { createApp } from '../wiring/app.js';
 import type { AppModule } from '../kernel/module.js';
-import { modules } from '../wiring/modules.js';
 import { createTestUser, type TestViewer } from '../streaming/viewers.testkit.js';
+import { createApp } from '../wiring/app.js';
+import { modules } from '../wiring/modules.js';
 import { callerOf, userOf } from './auth.js';
 import { ok } from './envelope.js';
 import { describe } from './openapi.js';

@@ -7,11 +7,11 @@
  * use cases (second factor, settings, export, erasure) get a `<topic>.service.ts` beside them.
  */
 import { checkRegistration } from '@members/ui/registration';
-import type { AppContext } from '../kernel/context.js';
 import { UniqueViolation } from '../db/types.js';
 import { aggregate } from '../eventstore/commandHandler.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { tokenSecret } from '../http/auth.js';
+import type { AppContext } from '../kernel/context.js';
 import { enqueueMail } from '../mail/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';

@@ -8,9 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { AppContext } from '../kernel/context.js';
 import { HttpError } from '../http/envelope.js';
 import { publicUrl } from '../http/linkOrigin.js';
+import type { AppContext } from '../kernel/context.js';
 import { type IssuedToken, USER_AGENT_MAX } from './sessions.js';
 import { safeEqual } from './tokens.js';
 

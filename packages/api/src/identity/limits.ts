@@ -15,11 +15,11 @@
 import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
-import type { AppContext } from '../kernel/context.js';
 import { createRateLimiter, type RateLimiter } from '../db/rateLimit.js';
 import { clientIp } from '../geo/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { tooManyRequests } from '../http/envelope.js';
+import type { AppContext } from '../kernel/context.js';
 import { type Failure, rateLimited } from '../shared/result.js';
 import { MFA_TOKEN_TTL_SECONDS } from './mfaToken.js';
 

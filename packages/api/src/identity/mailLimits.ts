@@ -16,8 +16,9 @@
  * Recipients are counted under an HMAC, never in clear; on PostgreSQL the counters are shared by
  * every API process.
  */
-import type { AppContext } from '../kernel/context.js';
+
 import { createRateLimiter, type RateLimiter } from '../db/rateLimit.js';
+import type { AppContext } from '../kernel/context.js';
 import { keyedByHmac } from './limits.js';
 
 export type MailKind = 'request' | 'notice' | 'reply';

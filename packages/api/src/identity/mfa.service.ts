@@ -7,8 +7,8 @@
  */
 import type { secondFactorStatusSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
-import type { AppContext } from '../kernel/context.js';
 import { aggregate } from '../eventstore/commandHandler.js';
+import type { AppContext } from '../kernel/context.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type AuthLimits, loginBlocked } from './limits.js';

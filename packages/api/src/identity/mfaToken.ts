@@ -5,8 +5,8 @@
  * its hash: a password change in between voids it).
  */
 import { sign, verify } from 'hono/jwt';
-import type { AppContext } from '../kernel/context.js';
 import { tokenSecret } from '../http/auth.js';
+import type { AppContext } from '../kernel/context.js';
 import { sha256 } from './tokens.js';
 
 export const MFA_TOKEN_TTL_SECONDS = 5 * 60;

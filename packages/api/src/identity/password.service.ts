@@ -3,8 +3,9 @@
  * confirm it with the single-use, one-hour token (every session ends, the failed-login count is
  * cleared). A logged-in password change belongs here too.
  */
-import type { AppContext } from '../kernel/context.js';
+
 import { tokenSecret } from '../http/auth.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Caller } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { runUserCommand } from './accounts.service.js';

@@ -8,8 +8,8 @@
  */
 import type { sessionSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
-import type { AppContext } from '../kernel/context.js';
 import { signAccessToken } from '../http/auth.js';
+import type { AppContext } from '../kernel/context.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type AuthLimits, loginBlocked } from './limits.js';
 import { signMfaToken } from './mfaToken.js';

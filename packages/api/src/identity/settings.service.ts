@@ -5,9 +5,10 @@
  * and the list of signed-in sessions with revoking one or all others. Password and address changes
  * are events on the account's stream (user.decider.ts); sessions are the plain table of sessions.ts.
  */
-import type { AppContext } from '../kernel/context.js';
+
 import { UniqueViolation } from '../db/types.js';
 import { tokenSecret } from '../http/auth.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Caller } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { DUPLICATE_EMAIL, runUserCommand } from './accounts.service.js';

@@ -7,12 +7,12 @@
 import type { memberExportSchema } from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
-import type { AppContext } from './context.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { Subscriber } from '../eventstore/subscriber.js';
 import type { AppEnv } from '../http/appEnv.js';
 import type { ModuleGauge } from '../metrics/index.js';
 import type { Caller } from '../shared/eventMetadata.js';
+import type { AppContext } from './context.js';
 
 /**
  * The one registrar shape: a file of routes exports `const xxxRoutes: Routes = (api, ctx) => { … }`

@@ -5,8 +5,9 @@
  * (shredding/personalWrites.ts): a mail whose member was erased, or whose row the erasure removed, is
  * not sent.
  */
-import type { AppContext } from '../kernel/context.js';
+
 import type { Queryable } from '../db/types.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Started } from '../kernel/module.js';
 import { whilePersonal } from '../shredding/index.js';
 import { claimMail, dueMails, markFailed, markSent, type OutboxRow, stillQueued } from './outbox.js';

@@ -23,10 +23,10 @@ import {
 import { backupSite, pgTool } from '../backup/siteBackup.js';
 import { restore } from '../cli/backupRestore.js';
 import { erasuresList, keysRotate } from '../cli/privacy.js';
-import { closeContext, createContext } from '../kernel/context.js';
 import { adminLogin, registerMember } from '../identity/identity.testkit.js';
-import { allProjections } from '../wiring/modules.js';
+import { closeContext, createContext } from '../kernel/context.js';
 import { DataKeyError } from '../shredding/dataKeys.js';
+import { allProjections } from '../wiring/modules.js';
 
 function storeBytes(store: FreshStore): string {
   const url = store.env.DATABASE_URL;

@@ -20,7 +20,6 @@
 
 import type { erasedAnswerSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
-import type { AppContext } from '../kernel/context.js';
 import {
   type AuthLimits,
   checkSecondFactor,
@@ -31,6 +30,7 @@ import {
   userStream,
   verifyPassword,
 } from '../identity/index.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Caller } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { waitForPersonalWrites } from '../shredding/index.js';

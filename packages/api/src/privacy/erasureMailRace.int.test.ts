@@ -19,8 +19,8 @@ import { appendTestUser } from '../identity/identity.testkit.js';
 import { identityMailSubscriber } from '../identity/mail.subscriber.js';
 import { startMailSender } from '../mail/sender.js';
 import { startSmtpServer } from '../mail/smtpServer.testkit.js';
-import { modules } from '../wiring/modules.js';
 import { eraseMember } from '../privacy/erasure.service.js';
+import { modules } from '../wiring/modules.js';
 
 const MEMBERS = 240;
 const LANES = 8;

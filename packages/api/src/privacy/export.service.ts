@@ -11,8 +11,8 @@
  */
 
 import { memberExportSchema } from '@members/ui/api/schemas';
-import type { AppContext } from '../kernel/context.js';
 import { findUserById } from '../identity/index.js';
+import type { AppContext } from '../kernel/context.js';
 import type { AppModule, MemberExport } from '../kernel/module.js';
 import { failure, type Result, success } from '../shared/result.js';
 

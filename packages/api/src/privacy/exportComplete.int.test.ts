@@ -12,8 +12,8 @@ import { memberExportSchema } from '@members/ui/api/schemas';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
 import { billingTestKit, HASH, seedMember } from '../billing/billing.testkit.js';
-import { modules } from '../wiring/modules.js';
 import { isPersonalField } from '../shredding/personalData.js';
+import { modules } from '../wiring/modules.js';
 import { exportMemberData } from './export.service.js';
 
 /** Each sealed value about `subjectId` that `exported` does not hold, as `EventType.field`. */

@@ -9,13 +9,13 @@ import { erasedAnswerSchema, memberExportSchema } from '@members/ui/api/schemas'
 import type { Hono } from 'hono';
 import { resolver } from 'hono-openapi';
 import { z } from 'zod';
-import type { AppContext } from '../kernel/context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idParams } from '../http/validate.js';
 import { authLimitsOf, clearSessionCookies, LIMITS, limitPerIp } from '../identity/index.js';
+import type { AppContext } from '../kernel/context.js';
 import { eraseMember, eraseOwnAccount } from './erasure.service.js';
 import { exportMemberData, type PersonalDataParts, renderExportHtml } from './export.service.js';
 

@@ -5,8 +5,9 @@
  * nothing of them is erased (a view holds ids, a duration and a time). Given as the privacy module's
  * own part; streaming/ is to take it over as its `exportPersonalData` (issue 39).
  */
-import type { AppContext } from '../kernel/context.js';
+
 import { readStreamsMatching } from '../eventstore/sqlEventStore.js';
+import type { AppContext } from '../kernel/context.js';
 import type { MemberExport } from '../kernel/module.js';
 
 export async function exportViews(ctx: AppContext, userId: string): Promise<Partial<MemberExport>> {

@@ -8,8 +8,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshStore, freshStore, storeKinds, testEnv } from '../../test/harness.js';
 import { exampleSiteConfig } from '../../test/siteConfig.js';
-import { type AppContext, closeContext, createContext } from '../kernel/context.js';
 import { createRateLimiter, MemoryRateLimiter, PostgresRateLimiter } from '../db/rateLimit.js';
+import { type AppContext, closeContext, createContext } from '../kernel/context.js';
 import { allProjections } from '../wiring/modules.js';
 import { electLeader, LEADER_LOCK_KEY, type Leadership } from './leader.js';
 

@@ -9,8 +9,8 @@
  * Time from the injected clock.
  */
 import type { VideoRow } from '../catalog/index.js';
-import type { AppContext } from '../kernel/context.js';
 import { HttpError, valueOr } from '../http/envelope.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Result } from '../shared/result.js';
 import { STREAM_LINK_INVALID } from './linkMessages.js';
 import { authorizeViewing, renditionEntitlement, type Viewer } from './viewing.service.js';

@@ -14,10 +14,10 @@
  */
 import { z } from 'zod';
 import { findVideo, type HlsLadder, hlsLadderOf, type RenditionInfo, type VideoRow } from '../catalog/index.js';
-import type { AppContext } from '../kernel/context.js';
 import { geoCheckFor } from '../geo/index.js';
 import { HttpError, valueOr } from '../http/envelope.js';
 import type { Credential } from '../http/openapi.js';
+import type { AppContext } from '../kernel/context.js';
 import { recheckAccess } from './accessRecheck.js';
 import { entitledRenditions } from './entitlement.js';
 import { type HlsGrant, verifyHlsGrant, verifyKeyToken } from './hlsSignature.js';

@@ -25,13 +25,13 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { captionOf, videoParams } from '../catalog/index.js';
-import type { AppContext } from '../kernel/context.js';
 import { memberVariants } from '../forensics/index.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError } from '../http/envelope.js';
 import { type Credential, describe, grantOf } from '../http/openapi.js';
-import { MediaStoreError } from '../media/index.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Routes } from '../kernel/module.js';
+import { MediaStoreError } from '../media/index.js';
 import { keyOf, windowKey } from '../transcode/index.js';
 import { hlsGrant, keyToken } from './credentials.js';
 import {

@@ -8,8 +8,8 @@
  * player fetches as it plays; what stops them is the access decision the key route makes on each.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../kernel/context.js';
 import { tokenSecret } from '../http/auth.js';
+import type { AppContext } from '../kernel/context.js';
 
 export interface HlsGrant {
   videoId: string;

@@ -6,10 +6,10 @@
  * ranges (206, 416, If-Range), validators and private caching.
  */
 import type { Context } from 'hono';
-import type { AppContext } from '../kernel/context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError } from '../http/envelope.js';
 import { MEDIA_REFERRER_POLICY } from '../http/securityHeaders.js';
+import type { AppContext } from '../kernel/context.js';
 import { isValidKey } from '../media/index.js';
 import { countedBody } from '../metrics/index.js';
 import { ifRangeMatches, parseRange } from './byteRange.js';

@@ -6,8 +6,8 @@
  * into a taller file. Time comes from the injected clock.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../kernel/context.js';
 import { tokenSecret } from '../http/auth.js';
+import type { AppContext } from '../kernel/context.js';
 
 /** The uploaded original, or a rendition's progressive file by its name ("720p"). */
 export type StreamFile = 'original' | `${number}p`;

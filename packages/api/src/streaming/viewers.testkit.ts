@@ -4,9 +4,10 @@
  * the subscription columns directly — acceptable for the streaming tests only, where what matters is
  * the decision over those columns, not how billing sets them.
  */
-import type { AppContext } from '../kernel/context.js';
+
 import { signAccessToken } from '../http/auth.js';
 import { appendTestUser } from '../identity/identity.testkit.js';
+import type { AppContext } from '../kernel/context.js';
 
 export interface TestViewer {
   id: string;

@@ -7,9 +7,9 @@
 import { type AccessDecision, accessDecision, accessErrorCode, hasActiveSubscription } from '@members/ui/access';
 import { subscriptionOf } from '../billing/index.js';
 import { findVideo, type VideoRow, viewCountOf } from '../catalog/index.js';
-import type { AppContext } from '../kernel/context.js';
 import { aggregate } from '../eventstore/commandHandler.js';
 import { findMemberStanding, type MemberStanding } from '../identity/index.js';
+import type { AppContext } from '../kernel/context.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { maxRenditionHeight } from './entitlement.js';

@@ -10,10 +10,10 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { findVideo } from '../catalog/index.js';
-import type { AppContext } from '../kernel/context.js';
 import type { Queryable } from '../db/types.js';
-import { sweepTranscodeScratch } from '../media/index.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Started } from '../kernel/module.js';
+import { sweepTranscodeScratch } from '../media/index.js';
 import { redactSecrets } from '../shared/redact.js';
 import { TranscodeError } from './hlsTranscoder.js';
 import { planLadder } from './ladder.js';

@@ -12,8 +12,8 @@
 
 import type { Readable } from 'node:stream';
 import { findVideo } from '../catalog/index.js';
-import type { AppContext } from '../kernel/context.js';
 import type { Queryable } from '../db/types.js';
+import type { AppContext } from '../kernel/context.js';
 import { contentTypeOf, isValidKey, MissingLadderFile } from '../media/index.js';
 import type { ErrorCode } from '../shared/errors.js';
 import { redactSecrets } from '../shared/redact.js';

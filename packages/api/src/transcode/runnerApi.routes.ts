@@ -32,10 +32,10 @@ import {
 } from '@members/ui/api/schemas';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import type { AppContext } from '../kernel/context.js';
 import type { AppEnv } from '../http/appEnv.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { type Credential, describe, grantOf, type RouteDoc } from '../http/openapi.js';
+import type { AppContext } from '../kernel/context.js';
 import type { Routes } from '../kernel/module.js';
 import {
   checkFileAccess,

@@ -4,9 +4,10 @@
  * the transcode decider, whether the media store is down, how long a source URL lives; and an
  * admin's retry of a failed transcode.
  */
-import type { AppContext } from '../kernel/context.js';
+
 import type { Queryable } from '../db/types.js';
 import { aggregate } from '../eventstore/commandHandler.js';
+import type { AppContext } from '../kernel/context.js';
 import { type MediaStorage, MediaStoreError } from '../media/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type Result, success } from '../shared/result.js';

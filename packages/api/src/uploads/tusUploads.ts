@@ -38,8 +38,8 @@ import { FileStore } from '@tus/file-store';
 import { type DataStore, Server, type Upload } from '@tus/server';
 
 import { ingestVideoFile, validateDetails } from '../catalog/index.js';
-import type { AppContext } from '../kernel/context.js';
 import { idSchema } from '../http/validate.js';
+import type { AppContext } from '../kernel/context.js';
 import { explainS3Error, MEDIA_STORE_UNAVAILABLE, MediaStoreError } from '../media/index.js';
 import { type AppError, appError } from '../shared/errors.js';
 import { createPgLocker } from './pgLocker.js';

@@ -8,8 +8,8 @@ import { ingestVideoFile, UPLOAD_REQUIRED_MESSAGE } from '../catalog/index.js';
 import { callerOf } from '../http/auth.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
-import { trackUploads } from '../metrics/index.js';
 import type { Routes } from '../kernel/module.js';
+import { trackUploads } from '../metrics/index.js';
 import { receiveMultipart } from './multipartUpload.js';
 
 export const multipartUploadRoutes: Routes = (api, ctx) => {

@@ -6,15 +6,15 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
-import { createApp } from './app.js';
 import type { Env } from '../config/env.js';
 import type { SiteConfig } from '../config/site.js';
-import { type AppContext, type ContextOptions, closeContext, createContext } from '../kernel/context.js';
 import { type RunningSubscribers, registerCheckpoints, startSubscribers } from '../eventstore/subscriber.js';
 import { settleUnreadBodies } from '../http/unreadBody.js';
-import { startMetricsListener } from '../metrics/index.js';
+import { type AppContext, type ContextOptions, closeContext, createContext } from '../kernel/context.js';
 import type { AppModule, Started } from '../kernel/module.js';
+import { startMetricsListener } from '../metrics/index.js';
 import { electLeader } from '../shared/leader.js';
+import { createApp } from './app.js';
 
 export interface RunningServer {
   ctx: AppContext;

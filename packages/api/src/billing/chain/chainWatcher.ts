@@ -5,9 +5,10 @@
  * (`RecordChainCheck`: the decider chooses the events). With `bitcoin.autoVerify` a payment the
  * chain shows `confirmed` is verified by the chain itself.
  */
-import type { AppContext } from '../../kernel/context.js';
+
 import { UniqueViolation } from '../../db/types.js';
 import { findUserById } from '../../identity/index.js';
+import type { AppContext } from '../../kernel/context.js';
 import type { Started } from '../../kernel/module.js';
 import { type Caller, eventMetadata } from '../../shared/eventMetadata.js';
 import { payments } from '../billing.commands.js';
