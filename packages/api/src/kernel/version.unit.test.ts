@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { APP_VERSION } from './version.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
+const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const read = (rel: string) => fs.readFileSync(path.join(ROOT, rel), 'utf8');
 const MANIFESTS = ['package.json', ...fs.readdirSync(path.join(ROOT, 'packages')).map((p) => `packages/${p}/package.json`)];
 

@@ -16,7 +16,7 @@ import { API_MAIN_ARGS } from '../../test/apiEntry.js';
 import { EXAMPLE_SITE_CONFIG, productionSiteConfigFile, randomMainnetAddress } from '../../test/siteConfig.js';
 import { openSqlite } from '../db/sqlite.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 /** A bound that only catches a hang, never a slow machine. */
 const HANG_MS = 120_000;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'members-main-'));
