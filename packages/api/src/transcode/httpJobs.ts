@@ -221,6 +221,7 @@ async function startAttempt(o: HttpJobsOptions, job: HttpJob, signal: AbortSigna
       hasAudio: job.hasAudio,
       durationSeconds: job.durationSeconds,
       preset: job.preset,
+      ...(job.watermark && { watermark: { videoId: job.videoId } }),
       key: { key: Buffer.from(job.key.key, 'hex'), iv: Buffer.from(job.key.iv, 'hex') },
       async publish(staging) {
         uploaded = await uploadLadder(o, job, staging, signal);

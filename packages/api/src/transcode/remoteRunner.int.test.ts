@@ -229,6 +229,49 @@ for (const kind of storeKinds) {
   }
 }
 
+describe(`a token runner marks the ladder when the site does (FORENSIC_WATERMARK) [${storeKinds[0]}]`, () => {
+  let server: TestServer;
+  let home: string;
+  let runner: RunnerProc | undefined;
+
+  beforeAll(async () => {
+    server = await startTestServer(storeKinds[0], {
+      env: { FORENSIC_WATERMARK: 'true', TRANSCODE_CONCURRENCY: '0', TRANSCODE_PRESET: 'ultrafast', TRANSCODE_LEASE_SECONDS: '3' },
+    });
+    home = tmpDir('members-runner-home-');
+  }, 120_000);
+
+  afterAll(async () => {
+    if (runner && runner.child.exitCode === null && runner.child.signalCode === null) runner.child.kill('SIGKILL');
+    await runner?.exited;
+    await server?.close();
+    if (home) fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  it('writes every rendition in A and B variants and the detector’s reference frames, as the leader would', async () => {
+    const admin = await adminToken(server);
+    const made = await createRunnerToken(server.ctx.db, 'marking', server.clock.now().toISOString());
+    if (!made.ok) throw new Error(made.error);
+    const clip = await makeSizedClip(home, { width: 640, height: 360, seconds: 3 });
+    const up = await postUpload(server.url, admin, { title: 'Marked by a runner', accessLevel: 'free' }, { video: clip });
+    expect(up.status).toBe(201);
+    const videoId = up.body.data.videoId as string;
+    runner = spawnRunner(server.url, made.token, home);
+    await waitTranscoded(server.url, admin, videoId);
+    const files = await server.ctx.media.listVideo(videoId);
+    const hls = `videos/${videoId}/hls`;
+    // Variant B beside every segment of variant A, and what `pnpm cli watermark identify` compares a copy against.
+    const a = files.filter((f) => /\/seg_\d+\.ts$/.test(f));
+    expect(a.length).toBeGreaterThan(0);
+    for (const f of a) expect(files).toContain(f.replace(/\.ts$/, 'b.ts'));
+    expect(files).toEqual(
+      expect.arrayContaining([`${hls}/watermark/ref.json`, `${hls}/watermark/ref-a.gray`, `${hls}/watermark/ref-b.gray`]),
+    );
+    // A marked ladder has no progressive file (a member's copy of it would carry no mark).
+    expect(files.filter((f) => f.endsWith('progressive.mp4'))).toEqual([]);
+  }, 180_000);
+});
+
 describe('pnpm cli runners token create | list | revoke', () => {
   it('prints a token once, lists it with its dates, revokes it', async () => {
     const store = await freshStore('sqlite');

@@ -131,6 +131,7 @@ export async function claimRemoteJob(ctx: AppContext, tokenName: string, runnerI
       preset: ctx.env.TRANSCODE_PRESET,
       key: { key: key.key.toString('hex'), iv: key.iv.toString('hex') },
       leaseSeconds: ctx.env.TRANSCODE_LEASE_SECONDS,
+      ...(ctx.env.FORENSIC_WATERMARK && { watermark: true }),
     };
   }
   return null;

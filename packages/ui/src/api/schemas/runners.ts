@@ -36,6 +36,11 @@ export const runnerJobSchema = z.object({
   /** The video's AES-128 segment key and IV (hex): the runner encrypts the segments it writes. */
   key: z.object({ key: z.string(), iv: z.string() }),
   leaseSeconds: z.number(),
+  /**
+   * The site marks its ladders (FORENSIC_WATERMARK): every rendition in A and B variants, the
+   * video's id choosing the pattern (api/src/transcode/watermarkVariants.ts). Absent: no mark.
+   */
+  watermark: z.boolean().optional(),
 });
 
 export const runnerClaimSchema = z.object({ job: runnerJobSchema.nullable() });
