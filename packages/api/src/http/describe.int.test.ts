@@ -6,15 +6,66 @@ import { createTestUser, type TestViewer } from '../streaming/viewers.testkit.js
 import { createApp } from '../wiring/app.js';
 import { modules } from '../wiring/modules.js';
 import { callerOf, userOf } from './auth.js';
-import { ok } from './envelope.js';
-import { describe } from './openapi.js';
+import { HttpError, ok } from './envelope.js';
+import { type Credential, describe, grantOf } from './openapi.js';
 import { idParams } from './validate.js';
 
 const noteSchema = z.object({ text: z.string().trim().min(1, 'must not be empty').max(20, 'must be at most 20 characters') });
 
+/** A signature over the path's id (`sig=ok-{id}`): refused with the signed links' message, granting the id. */
+const probeSignature: Credential<{ signedId: string }, z.ZodObject<{ sig: z.ZodOptional<z.ZodString> }>> = {
+  who: 'A probe signature',
+  query: z.object({ sig: z.string().optional() }),
+  required: ['sig'],
+  verify(_c, { param, query }) {
+    if (query.sig !== `ok-${String(param.id)}`)
+      throw new HttpError('stream.link_invalid', 'This video link is not valid. Please open the video again.');
+    return { signedId: String(param.id) };
+  },
+};
+
+/** A token of its own in a header, checked before anything else. */
+const probeToken: Credential<string> = {
+  who: 'A probe token',
+  verify(c) {
+    if (c.req.header('x-probe-token') !== 'good') throw new HttpError('runner.token_invalid', 'Invalid or revoked runner token');
+    return 'good';
+  },
+};
+
 const probeModule: AppModule = {
   name: 'probe',
   routes(api) {
+    api.post(
+      '/probe/signed/:id',
+      describe({
+        summary: 'probe',
+        tags: ['probe'],
+        access: { signedUrl: probeSignature },
+        params: idParams,
+        invalidParams: { code: 'video.not_found', message: 'Video not found' },
+        body: noteSchema,
+        ok: { 200: z.object({}) },
+      }),
+      (c) => ok(c, { grant: grantOf(c, probeSignature), text: c.req.valid('json').text }),
+    );
+    api.post(
+      '/probe/token/:id',
+      describe({ summary: 'probe', tags: ['probe'], access: { runner: probeToken }, params: idParams, body: noteSchema }),
+      (c) => ok(c, { token: grantOf(c, probeToken), id: c.req.valid('param').id }),
+    );
+    api.post(
+      '/probe/owned/:id',
+      describe({
+        summary: 'probe',
+        tags: ['probe'],
+        access: 'member',
+        params: idParams,
+        owner: { owns: async (_c, param, caller) => param.id === `of-${caller.id}`, refusal: (c) => c.json({ mine: false }, 404) },
+        body: noteSchema,
+      }),
+      (c) => ok(c, { id: c.req.valid('param').id }),
+    );
     api.post(
       '/probe/:id/new',
       describe({ summary: 'probe', tags: ['probe'], access: 'member', params: idParams, body: noteSchema, ok: { 200: z.object({}) } }),
@@ -88,6 +139,37 @@ suite('describe(): access, then the input, then the handler', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.data).toMatchObject({ id: 'abc', text: 'hello', user: member.id, caller: { actorId: member.id } });
     expect((answer.body.data as { caller: { requestId: string } }).caller.requestId).toEqual(expect.any(String));
+  });
+
+  it('a signed URL: the path it signs first ("Video not found"), then its signature, then the body; the handler reads its grant', async () => {
+    expect(await call('/probe/signed/a%20b?sig=x', '{"text":')).toMatchObject({ status: 404, body: { code: 'video.not_found' } });
+    // A missing or forged signature field is the scheme's refusal, never a 400; it comes before the body is read.
+    expect(await call('/probe/signed/abc', '{"text":')).toMatchObject({ status: 403, body: { code: 'stream.link_invalid' } });
+    expect(await call('/probe/signed/abc?sig=ok-abd', '{"text":"hi"}')).toMatchObject({ status: 403 });
+    expect(await call('/probe/signed/abc?sig=ok-abc', '{"text":')).toMatchObject({
+      status: 400,
+      body: { code: 'validation.malformed_json' },
+    });
+    expect(await call('/probe/signed/abc?sig=ok-abc', '{"text":"hi"}')).toMatchObject({
+      status: 200,
+      body: { data: { grant: { signedId: 'abc' }, text: 'hi' } },
+    });
+  });
+
+  it('a token credential is checked before the path and the body; an owner after the path, before the body', async () => {
+    const token = (path: string, body: string, value?: string) =>
+      app.request(`${server.url}/api${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(value ? { 'x-probe-token': value } : {}) },
+        body,
+      });
+    expect((await token('/probe/token/a%20b', '{"text":', 'bad')).status).toBe(401);
+    expect((await token('/probe/token/a%20b', '{"text":"hi"}', 'good')).status).toBe(400);
+    expect(await (await token('/probe/token/abc', '{"text":"hi"}', 'good')).json()).toMatchObject({ data: { token: 'good', id: 'abc' } });
+
+    expect(await call('/probe/owned/of-someone', '{"text":', member.token)).toEqual({ status: 404, body: { mine: false } });
+    expect(await call(`/probe/owned/of-${member.id}`, '{"text":', member.token)).toMatchObject({ status: 400 });
+    expect(await call(`/probe/owned/of-${member.id}`, '{"text":"hi"}', member.token)).toMatchObject({ status: 200 });
   });
 
   it('the real app answers the same way (a visitor rejecting a payment with a bad body: 401)', async () => {

@@ -40,16 +40,18 @@ export type AccountLevel = 'member' | 'account' | 'accountHolder' | 'admin';
 
 /**
  * A credential of its own that opens a route instead of an account, checked by `describe` before
- * the handler: `{ signedUrl: … }` an HMAC-signed, expiring URL (media bytes for a `<video>` element,
- * which sends no header; a runner's job file), `{ runner: … }` a transcode runner's token. What it
- * grants is the handler's `c.var.grant`.
+ * the handler (`Access`): an HMAC-signed, expiring URL (media bytes for a `<video>` element, which
+ * sends no header; a runner's job file), a transcode runner's token, a single-use ticket, an area's
+ * access decision. What it grants is the context's `grant` variable (http/appEnv.ts), which the
+ * handler reads typed with `grantOf(c, credential)`.
  */
 export interface Credential<G = unknown, Q extends z.ZodObject = z.ZodObject> {
   /** Who may call, for the document. */
   who: string;
   /**
-   * The query fields the credential is read from, documented. Optional strings: a missing or
-   * malformed field is the credential's own refusal (403), never a 400.
+   * The query fields the credential is read from, documented. A signature's are optional strings: a
+   * missing or malformed field is its own refusal (403), never a 400. (The chat ticket's are the
+   * route's query: a malformed one is a 400 before the ticket is spent.)
    */
   query?: Q;
   /** The query fields every URL of the scheme carries (documented as required). */
@@ -73,7 +75,8 @@ export interface Credential<G = unknown, Q extends z.ZodObject = z.ZodObject> {
  * approval status, data export and erasure); `{ signedUrl }`, `{ runner }` and `{ ticket }` (a
  * single-use ticket: the chat's WebSocket) a credential of its own (`Credential`); `{ decision }` an
  * area's own access decision on the resource the path names (streaming's viewing decision, spec §4's
- * refusals in its order, from the bearer token). `describe` enforces every one of them before the route's `admit` and its handler.
+ * refusals in its order, from the bearer token). `describe` enforces every one of them before the
+ * route's handler.
  */
 export type Access =
   | 'public'
