@@ -229,13 +229,15 @@ for (const kind of storeKinds) {
   }
 }
 
-describe(`a token runner marks the ladder when the site does (FORENSIC_WATERMARK) [${storeKinds[0]}]`, () => {
+const firstStore = storeKinds[0] ?? 'sqlite';
+
+describe(`a token runner marks the ladder when the site does (FORENSIC_WATERMARK) [${firstStore}]`, () => {
   let server: TestServer;
   let home: string;
   let runner: RunnerProc | undefined;
 
   beforeAll(async () => {
-    server = await startTestServer(storeKinds[0], {
+    server = await startTestServer(firstStore, {
       env: { FORENSIC_WATERMARK: 'true', TRANSCODE_CONCURRENCY: '0', TRANSCODE_PRESET: 'ultrafast', TRANSCODE_LEASE_SECONDS: '3' },
     });
     home = tmpDir('members-runner-home-');
