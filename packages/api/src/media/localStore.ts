@@ -13,6 +13,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { listFiles } from '../shared/listFiles.js';
 import { sha256OfFile } from './copy/checksums.js';
 import {
   CopyMismatchError,
@@ -56,15 +57,6 @@ export async function ingestMarker(dataDir: string, videoId: string): Promise<()
   const marker = await scratchPath(dataDir, `.${checkedVideoId(videoId)}.ingest`);
   await fsp.writeFile(marker, '', { flag: 'wx' });
   return () => fsp.rm(marker, { force: true });
-}
-
-async function listFiles(dir: string, prefix: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])) {
-    if (e.isDirectory()) out.push(...(await listFiles(path.join(dir, e.name), `${prefix}${e.name}/`)));
-    else out.push(`${prefix}${e.name}`);
-  }
-  return out;
 }
 
 /** Replaces `videoDir/hls` by `staging` in one rename; the earlier ladder (a retry's) goes after. */
@@ -184,7 +176,7 @@ export function localMediaStorage(dataDir: string): MediaStorage {
       return { dir, publish: (staging) => swapLadder(dir, staging), done: async () => {} };
     },
     remoteLadder: (videoId, claimAttempt) => stagedLadder(videoDir(videoId), claimAttempt),
-    listVideo: (videoId) => listFiles(videoDir(videoId), `videos/${videoId}/`),
+    listVideo: (videoId) => listFiles(videoDir(videoId), `videos/${videoId}/`).catch(() => []),
     async remove(key) {
       await fsp.rm(resolveKey(key), { force: true });
     },

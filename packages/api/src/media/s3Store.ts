@@ -29,6 +29,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { listFiles } from '../shared/listFiles.js';
 import { sha256OfStream } from './copy/checksums.js';
 import { ingestMarker, scratchPath } from './localStore.js';
 import { explainS3Error, isNotFound, parseMediaStore, type S3Env, s3ClientConfig } from './s3Config.js';
@@ -52,15 +53,6 @@ const PART_BYTES = 16 * 1024 * 1024;
 const UPLOAD_CONCURRENCY = 4;
 /** HLS files uploaded at once when a ladder is published. */
 const PUBLISH_CONCURRENCY = 8;
-
-async function listFiles(dir: string, prefix = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
-    if (e.isDirectory()) out.push(...(await listFiles(path.join(dir, e.name), `${prefix}${e.name}/`)));
-    else out.push(`${prefix}${e.name}`);
-  }
-  return out;
-}
 
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));

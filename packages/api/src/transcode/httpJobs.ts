@@ -20,6 +20,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { runnerJobSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';
+import { listFiles } from '../shared/listFiles.js';
 import { processAlive } from '../shared/processAlive.js';
 import { redactSecrets } from '../shared/redact.js';
 import { TranscodeError } from './hlsTranscoder.js';
@@ -84,15 +85,6 @@ export const consoleLog: RunnerLog = (() => {
     error: (fields, msg) => console.error(line(fields, msg)),
   };
 })();
-
-async function listFiles(dir: string, prefix = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
-    if (e.isDirectory()) out.push(...(await listFiles(path.join(dir, e.name), `${prefix}${e.name}/`)));
-    else out.push(`${prefix}${e.name}`);
-  }
-  return out;
-}
 
 /** PUT of a local file with its length (a presigned S3 PUT takes no chunked body). */
 function putFile(url: string, file: string, headers: Record<string, string>, signal?: AbortSignal): Promise<void> {

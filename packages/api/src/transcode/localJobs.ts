@@ -9,19 +9,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { findVideo } from '../catalog/index.js';
 import type { Queryable } from '../db/types.js';
 import type { AppContext } from '../kernel/context.js';
 import type { Started } from '../kernel/module.js';
 import { sweepTranscodeScratch } from '../media/index.js';
 import { redactSecrets } from '../shared/redact.js';
 import { TranscodeError } from './hlsTranscoder.js';
-import { planLadder } from './ladder.js';
 import { type Attempt, type HeldJob, type JobOutcome, type JobSource, runJob, startRunnerLoop } from './runnerLoop.js';
 import { forgetRunner, forgetSilentRunners, RUNNER_FORGET_SECONDS, recordRunner } from './runnerRegistry.js';
-import { decide, storeDown, transcodeReadSeconds, WORKER } from './transcode.service.js';
+import { clockOf, decide, startClaimedAttempt, storeDown, transcodeReadSeconds, WORKER } from './transcode.service.js';
 import {
-  assertLease,
   claimNextJob,
   claimOf,
   finishJob,
@@ -43,12 +40,6 @@ const heldOf = (job: TranscodeJob): LocalJob => ({ videoId: job.video_id, claimA
 /** `host:pid:random`: readable in /api/health, unique even for two containers with the same host name and pid. */
 export const newRunnerId = () => `${os.hostname()}:${process.pid}:${randomBytes(2).toString('hex')}`;
 
-function clockOf(ctx: AppContext) {
-  const now = () => ctx.clock.now().toISOString();
-  const leaseUntil = () => new Date(ctx.clock.now().getTime() + ctx.env.TRANSCODE_LEASE_SECONDS * 1000).toISOString();
-  return { now, leaseUntil, held: (claim: JobClaim) => (tx: Queryable) => assertLease(tx, claim, now(), leaseUntil()) };
-}
-
 /**
  * Starts the attempt of a claimed job: the video (if it still exists), the store (nothing starts
  * while it is down: the lease passes and the job is taken again later), `TranscodeStarted`, and the
@@ -57,30 +48,11 @@ function clockOf(ctx: AppContext) {
 async function startAttempt(ctx: AppContext, job: LocalJob, signal: AbortSignal): Promise<Attempt | JobOutcome> {
   const { videoId, claim } = job;
   const { now, held } = clockOf(ctx);
-  const row = await findVideo(ctx.db, videoId, { includeUnpublished: true });
-  if (!row) {
-    await finishJob(ctx.db, claim, 'done', now());
-    return 'skipped';
-  }
   if (signal.aborted) return 'interrupted';
+  const start = await startClaimedAttempt(ctx, claim);
+  if (typeof start === 'string') return start;
+  const { row, renditions, attempt } = start;
   const storage = ctx.media;
-  if (await storeDown(storage)) {
-    ctx.logger.warn({ videoId, runner: claim.worker }, 'media store unreachable; the transcode waits for the lease to pass');
-    return 'unavailable';
-  }
-  const renditions = planLadder({ width: Number(row.width), height: Number(row.height) });
-  const started = await decide(
-    ctx,
-    videoId,
-    { type: 'StartTranscode', data: { videoId, renditions: renditions.map((r) => r.name), at: now() } },
-    WORKER,
-    held(claim),
-  );
-  if (!started.ok) {
-    await finishJob(ctx.db, claim, 'done', now());
-    return 'skipped';
-  }
-  const attempt = started.state.attempt;
   const ending = (state: 'done' | 'failed') => async (tx: Queryable) => {
     if (!(await finishJob(tx, claim, state, now()))) throw new LeaseLostError(claim);
   };

@@ -12,17 +12,16 @@
 
 import type { Readable } from 'node:stream';
 import { findVideo } from '../catalog/index.js';
-import type { Queryable } from '../db/types.js';
 import type { AppContext } from '../kernel/context.js';
 import { contentTypeOf, isValidKey, MissingLadderFile } from '../media/index.js';
 import type { ErrorCode } from '../shared/errors.js';
 import { redactSecrets } from '../shared/redact.js';
-import { planLadder, type Rendition } from './ladder.js';
+import type { Rendition } from './ladder.js';
 import { checkFileQuery, type FileMethod, signFileQuery } from './runnerFiles.js';
 import { forgetRunner, forgetSilentRunners, RUNNER_FORGET_SECONDS, recordRunner } from './runnerRegistry.js';
 import type { PreviewInfo, RenditionInfo } from './transcode.decider.js';
-import { decide, storeDown, transcodeReadSeconds, WORKER } from './transcode.service.js';
-import { assertLease, claimNextJob, finishJob, type JobClaim, jobOf, LeaseLostError, releaseJob, renewLease } from './transcodeJobs.js';
+import { clockOf, decide, startClaimedAttempt, transcodeReadSeconds, WORKER } from './transcode.service.js';
+import { claimNextJob, finishJob, type JobClaim, jobOf, LeaseLostError, releaseJob, renewLease } from './transcodeJobs.js';
 import { keyFor } from './videoKeys.js';
 
 /** How long a ladder's upload URLs stay valid once handed out. */
@@ -55,12 +54,6 @@ export interface RemoteJob {
   leaseSeconds: number;
 }
 
-function clockOf(ctx: AppContext) {
-  const now = () => ctx.clock.now().toISOString();
-  const leaseUntil = () => new Date(ctx.clock.now().getTime() + ctx.env.TRANSCODE_LEASE_SECONDS * 1000).toISOString();
-  return { now, leaseUntil, held: (claim: JobClaim) => (tx: Queryable) => assertLease(tx, claim, now(), leaseUntil()) };
-}
-
 function fileSecret(ctx: AppContext): string {
   const secret = ctx.env.TOKEN_SECRET;
   if (!secret) throw new Error('TOKEN_SECRET is not set (main.ts sets a dev default)');
@@ -80,36 +73,18 @@ function signedFilePath(ctx: AppContext, method: FileMethod, videoId: string, cl
  * With the media store unreachable nothing starts: the claim is left to its lease, as in-server.
  */
 export async function claimRemoteJob(ctx: AppContext, tokenName: string, runnerId: string): Promise<RemoteJob | null> {
-  const { now, leaseUntil, held } = clockOf(ctx);
+  const { now, leaseUntil } = clockOf(ctx);
   const worker = workerOf(tokenName, runnerId);
   for (let tries = 0; tries < 10; tries++) {
     const job = await claimNextJob(ctx.db, worker, now(), leaseUntil());
     if (!job) return null;
     const claim: JobClaim = { videoId: job.video_id, worker, attempt: Number(job.attempt) };
     const videoId = job.video_id;
-    const row = await findVideo(ctx.db, videoId, { includeUnpublished: true });
-    if (!row) {
-      await finishJob(ctx.db, claim, 'done', now());
-      continue;
-    }
+    const start = await startClaimedAttempt(ctx, claim);
+    if (start === 'skipped') continue;
+    if (start === 'unavailable') return null;
+    const { row, renditions, attempt } = start;
     const storage = ctx.media;
-    if (await storeDown(storage)) {
-      ctx.logger.warn({ videoId, runner: worker }, 'media store unreachable; the transcode waits for the lease to pass');
-      return null;
-    }
-    const renditions = planLadder({ width: Number(row.width), height: Number(row.height) });
-    const started = await decide(
-      ctx,
-      videoId,
-      { type: 'StartTranscode', data: { videoId, renditions: renditions.map((r) => r.name), at: now() } },
-      WORKER,
-      held(claim),
-    );
-    if (!started.ok) {
-      await finishJob(ctx.db, claim, 'done', now());
-      continue;
-    }
-    const attempt = started.state.attempt;
     if (renditions.length === 0) {
       await failRemote(ctx, videoId, claim, attempt, `The source has no usable picture size (${row.width}×${row.height})`);
       continue;
@@ -347,7 +322,7 @@ export async function checkFileAccess(
       ? new RunnerRefusal('runner.file_link_expired', 'This file URL has expired')
       : new RunnerRefusal('runner.file_link_invalid', 'Invalid file URL signature');
   const job = await jobOf(ctx.db, videoId);
-  if (!job || job.state !== 'running' || Number(job.attempt) !== claimAttempt) throw lost();
+  if (job?.state !== 'running' || Number(job.attempt) !== claimAttempt) throw lost();
 }
 
 /** GET of a job's original through its signed URL (local store; `checkFileAccess` admitted it). */

@@ -1,10 +1,11 @@
 /**
  * The transcode use cases shared by both sides of a runner (localJobs.ts in the leader,
  * remoteRunners.service.ts for token runners): each step of an attempt recorded as an event through
- * the transcode decider, whether the media store is down, how long a source URL lives; and an
- * admin's retry of a failed transcode.
+ * the transcode decider, the start of a claimed job's attempt, whether the media store is down, how
+ * long a source URL lives; and an admin's retry of a failed transcode.
  */
 
+import { findVideo, type VideoRow } from '../catalog/index.js';
 import type { Queryable } from '../db/types.js';
 import { aggregate } from '../eventstore/commandHandler.js';
 import type { AppContext } from '../kernel/context.js';
@@ -12,7 +13,9 @@ import { type MediaStorage, MediaStoreError } from '../media/index.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { type Result, success } from '../shared/result.js';
 import { TranscodeError } from './hlsTranscoder.js';
+import { planLadder, type Rendition } from './ladder.js';
 import { type TranscodeCommand, transcodeDecider, transcodeStreamId } from './transcode.decider.js';
+import { assertLease, finishJob, type JobClaim } from './transcodeJobs.js';
 
 const transcodes = aggregate(transcodeDecider, transcodeStreamId);
 
@@ -61,4 +64,51 @@ export async function retryTranscode(
   );
   if (!result.ok) return result;
   return success({ videoId, status: 'queued' });
+}
+
+/** The queue's clock for one context: now, the end of a lease taken now, and the lease check of a claim. */
+export function clockOf(ctx: AppContext) {
+  const now = () => ctx.clock.now().toISOString();
+  const leaseUntil = () => new Date(ctx.clock.now().getTime() + ctx.env.TRANSCODE_LEASE_SECONDS * 1000).toISOString();
+  return { now, leaseUntil, held: (claim: JobClaim) => (tx: Queryable) => assertLease(tx, claim, now(), leaseUntil()) };
+}
+
+/** A claimed job's attempt, started: the video, its planned ladder and the attempt's number. */
+export interface StartedAttempt {
+  row: VideoRow;
+  renditions: Rendition[];
+  attempt: number;
+}
+
+/**
+ * Starts the attempt of a claimed job, for either job source: the video (a deleted one ends the job,
+ * `skipped`), the store (nothing starts while it is down, `unavailable`: the lease passes and the job
+ * is taken again later), the ladder planned from the video's size, and `TranscodeStarted` under the
+ * claim (refused: the job ends, `skipped`). A ladder with no rendition is the caller's failure to record.
+ */
+export async function startClaimedAttempt(ctx: AppContext, claim: JobClaim): Promise<StartedAttempt | 'skipped' | 'unavailable'> {
+  const { now, held } = clockOf(ctx);
+  const { videoId } = claim;
+  const row = await findVideo(ctx.db, videoId, { includeUnpublished: true });
+  if (!row) {
+    await finishJob(ctx.db, claim, 'done', now());
+    return 'skipped';
+  }
+  if (await storeDown(ctx.media)) {
+    ctx.logger.warn({ videoId, runner: claim.worker }, 'media store unreachable; the transcode waits for the lease to pass');
+    return 'unavailable';
+  }
+  const renditions = planLadder({ width: Number(row.width), height: Number(row.height) });
+  const started = await decide(
+    ctx,
+    videoId,
+    { type: 'StartTranscode', data: { videoId, renditions: renditions.map((r) => r.name), at: now() } },
+    WORKER,
+    held(claim),
+  );
+  if (!started.ok) {
+    await finishJob(ctx.db, claim, 'done', now());
+    return 'skipped';
+  }
+  return { row, renditions, attempt: started.state.attempt };
 }
