@@ -65,7 +65,8 @@ describe.runIf(mediaKinds().includes('s3'))('a failed transcode on the object st
     expect(error).toContain('X-Amz-Credential=[redacted]');
     expect(error).not.toMatch(SIGNED);
 
-    const line = logged.split('\n').find((l) => l.includes('"transcode failed"') && l.includes(id));
+    // The runner loop's line that ends the job (transcode/runnerLoop.ts), its reason in `err`.
+    const line = logged.split('\n').find((l) => l.includes(`"transcode of ${id} failed"`));
     expect(line).toBeDefined();
     expect(line).toContain('[redacted]');
     expect(logged).not.toMatch(SIGNED);
