@@ -6,6 +6,7 @@
  */
 import type { Db } from '../db/types.js';
 import { GENESIS_HASH } from './hashChain.js';
+import { insertEvents } from './sqlEventStore.js';
 import type { RecordedEvent } from './types.js';
 
 export class ChainContinuityError extends Error {
@@ -26,24 +27,10 @@ export async function appendRecordedSql(db: Db, events: RecordedEvent[]): Promis
     for (const e of events) {
       if (e.position !== position + 1 || e.prevHash !== hash)
         throw new ChainContinuityError(`event ${e.position} does not continue the target log at position ${position}`);
-      await tx.run(
-        `INSERT INTO events (position, stream_id, version, event_id, type, data, metadata, recorded_at, prev_hash, hash)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          e.position,
-          e.streamId,
-          e.version,
-          e.eventId,
-          e.type,
-          JSON.stringify(e.data),
-          JSON.stringify(e.metadata),
-          e.recordedAt,
-          e.prevHash,
-          e.hash,
-        ],
-      );
       position = e.position;
       hash = e.hash;
     }
+    // The whole batch continues the log: written as it is, in the transaction that checked it.
+    await insertEvents(tx, events);
   });
 }

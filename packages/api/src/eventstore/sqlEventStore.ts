@@ -124,8 +124,8 @@ async function streamVersions(tx: Queryable, streamIds: string[]): Promise<Map<s
   return versions;
 }
 
-/** Writes chained events, one multi-row INSERT per 500. */
-async function insertEvents(tx: Queryable, events: RecordedEvent[]): Promise<void> {
+/** Writes chained events as they are, one multi-row INSERT per 500 (appends, and `store copy`'s sqlAppendRecorded.ts). */
+export async function insertEvents(tx: Queryable, events: RecordedEvent[]): Promise<void> {
   for (let i = 0; i < events.length; i += INSERT_CHUNK) {
     const chunk = events.slice(i, i + INSERT_CHUNK);
     await tx.run(
