@@ -280,6 +280,16 @@ forEachStore('creator numbers: analytics by plan and per video', (kind) => {
     }
     expect((await watch(member('m2'), videos.free, 60)).body.data).toEqual({ recordedSeconds: 60 });
     for (let i = 0; i < 5; i++) expect((await watch(member('m2'), videos.free, 60)).body.data).toEqual({ recordedSeconds: 0 });
+    // The member's data export holds their recorded reports, as the log has them.
+    const exported = await kit.api.get('/users/me/export', member('m2').token);
+    const reports = (await server.ctx.store.readAll())
+      .filter((e) => e.type === 'WatchTimeRecorded' && (e.data as { userId: string }).userId === member('m2').id)
+      .map((e) => {
+        const { videoId, seconds, at } = e.data as { videoId: string; seconds: number; at: string };
+        return { videoId, seconds, at };
+      });
+    expect(reports).toHaveLength(3);
+    expect((exported.body as unknown as { watchTime: unknown }).watchTime).toEqual(reports);
     const today = await kit.api.get('/admin/analytics/videos?from=2026-03-03&to=2026-03-03', kit.admin);
     expect(today.body.data.videos).toEqual([{ videoId: videos.free, title: 'free video', views: 1, watchSeconds: 75 }]);
   });
