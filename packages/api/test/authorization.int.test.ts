@@ -425,6 +425,7 @@ let emailChanges = 0;
 const MATRIX: Record<string, Cell> = {
   // Admin reports and lists.
   'GET /api/admin/analytics': { expect: adminOnly(200) },
+  'GET /api/admin/analytics/videos': { expect: adminOnly(200) },
   'GET /api/admin/audit/checkpoint': { expect: adminOnly(200), note: 'AUDIT_SIGNING_KEY is set, so the admin gets a signed head' },
   'GET /api/admin/audit/payments': { expect: adminOnly(200) },
   'GET /api/admin/audit/reconcile': { expect: adminOnly(200) },
@@ -842,6 +843,10 @@ const MATRIX: Record<string, Cell> = {
   'POST /api/videos/:id/view': {
     expect: premiumViewer(200),
     prepare: async (_p, fx) => ({ method: 'POST', path: `/api/videos/${fx.premiumVideoId}/view`, ...json({ duration: 12 }) }),
+  },
+  'POST /api/videos/:id/watch-time': {
+    expect: premiumViewer(200),
+    prepare: async (_p, fx) => ({ method: 'POST', path: `/api/videos/${fx.premiumVideoId}/watch-time`, ...json({ seconds: 30 }) }),
   },
 
   // The live chat (issue 30): everyone signed in reads their own conversation; writing takes the

@@ -11,6 +11,7 @@ export { Card, type CardProps } from './components/Card';
 export { ChatInbox, type ChatInboxProps, spanLabel, waitingFor } from './components/ChatInbox';
 export { ChatThread, type ChatThreadProps, chatTime, withMessage } from './components/ChatThread';
 export { ConfirmDialog, type ConfirmDialogProps } from './components/ConfirmDialog';
+export { CreatorNumbers, formatWatchTime, PlanMonthsTable, VideoFiguresTable } from './components/CreatorNumbers';
 export { CustomRequestStatus, CustomRequestsQueue } from './components/CustomRequestsQueue';
 export { type Column, DataTable, type DataTableProps } from './components/DataTable';
 export { Alert, EmptyState, Spinner } from './components/Feedback';

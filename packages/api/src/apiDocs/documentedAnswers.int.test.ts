@@ -116,6 +116,7 @@ forEachStore('answers match the OpenAPI document', (kind) => {
     const stream = await api.get(`/videos/${videoId}/stream`, token);
     expect(stream.status).toBe(200);
     expect((await api.post(`/videos/${videoId}/view`, { duration: 12 }, token)).status).toBe(200);
+    expect((await api.post(`/videos/${videoId}/watch-time`, { seconds: 30 }, token)).status).toBe(200);
     expect((await api.post('/subscriptions/cancel', {}, token)).status).toBe(200);
     const subscriptionId = (await api.get('/payments/subscription', token)).body.data.id as string;
     expect((await api.post('/payments/reactivate-subscription', { subscriptionId }, token)).status).toBe(200);
@@ -123,6 +124,8 @@ forEachStore('answers match the OpenAPI document', (kind) => {
     // The admin's reports.
     await api.get('/admin/stats', admin);
     await api.get('/admin/analytics?days=7', admin);
+    await api.get('/admin/analytics?months=3', admin);
+    await api.get('/admin/analytics/videos', admin);
     await api.get('/admin/audit/verify', admin);
     await api.get('/admin/audit/reconcile', admin);
     await api.get('/admin/audit/checkpoint', admin);

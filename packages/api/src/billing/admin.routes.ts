@@ -1,5 +1,9 @@
-/** Admin payment routes: the pending list (keyset pages: `?limit=&after=`), verify (activates), reject (with a reason), analytics. */
+/**
+ * Admin payment routes: the pending list (keyset pages: `?limit=&after=`), verify (activates), reject
+ * (with a reason), analytics (per day with `?days=`, per plan and month with `?months=`).
+ */
 import {
+  analyticsByPlanSchema,
   analyticsSchema,
   pendingPaymentsAnswerSchema,
   rejectedPaymentAnswerSchema,
@@ -16,6 +20,7 @@ import { pageQuerySchema } from '../shared/paging.js';
 import { analyticsSeries } from './analytics.projection.js';
 import { nodeConfigured } from './chain/chainWatcher.js';
 import { rejectPayment, verifyPayment } from './payments.service.js';
+import { analyticsByPlan } from './planAnalytics.projection.js';
 import { flaggedPayments, paymentById, pendingPayments } from './readModels.js';
 import { billingStats } from './stats.js';
 
@@ -26,7 +31,12 @@ const rejectSchema = z.object({
     .min(1, 'Please give a reason for rejecting the payment')
     .max(500, 'must be at most 500 characters'),
 });
-const analyticsQuery = z.object({ days: z.coerce.number({ error: 'must be a number' }).int().min(1).max(366).default(30) });
+const analyticsQuery = z
+  .object({
+    days: z.coerce.number({ error: 'must be a number' }).int().min(1).max(366).optional(),
+    months: z.coerce.number({ error: 'must be a number' }).int().min(1).max(36).optional(),
+  })
+  .refine((q) => q.days === undefined || q.months === undefined, { message: 'give either days or months, not both', path: ['months'] });
 
 export const adminPaymentRoutes: Routes = (api, ctx) => {
   const listPendingPaymentsDoc = describe({
@@ -59,11 +69,13 @@ export const adminPaymentRoutes: Routes = (api, ctx) => {
     errors: [404, 409],
   });
   const analyticsDoc = describe({
-    summary: 'Per-day revenue, verified payments, registrations, approvals, active subscriptions',
+    summary: 'Per-day figures (`?days=`, default 30) or per plan and month (`?months=`)',
+    description:
+      '`?days=N` (1-366): per UTC day revenue, verified payments, registrations, approvals, active subscriptions. `?months=N` (1-36): `byPlan`, per plan and UTC calendar month (the current one last): active members at the month end, new, churned, renewed, median membership length in days, verified revenue (satoshis and a BTC decimal string); docs/operations.md "Analytics" defines each figure. Both together are a 400.',
     tags: ['billing', 'admin'],
     access: 'admin',
     query: analyticsQuery,
-    ok: { 200: analyticsSchema },
+    ok: { 200: z.union([analyticsSchema, analyticsByPlanSchema]) },
   });
 
   api.get('/admin/pending-payments', listPendingPaymentsDoc, async function listPendingPayments(c) {
@@ -93,7 +105,8 @@ export const adminPaymentRoutes: Routes = (api, ctx) => {
   });
 
   api.get('/admin/analytics', analyticsDoc, async function analytics(c) {
-    const { days } = c.req.valid('query');
-    return ok(c, await analyticsSeries(ctx.db, ctx.clock.now(), days));
+    const { days, months } = c.req.valid('query');
+    if (months !== undefined) return ok(c, await analyticsByPlan(ctx.db, ctx.clock.now(), months));
+    return ok(c, await analyticsSeries(ctx.db, ctx.clock.now(), days ?? 30));
   });
 };

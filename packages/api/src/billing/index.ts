@@ -5,7 +5,8 @@
  * PaymentRejected, PaymentCanceled), `subscription-{userId}` (SubscriptionActivated, SubscriptionRenewed,
  * SubscriptionCancelRequested, SubscriptionReactivated, SubscriptionPastDue, SubscriptionUnpaid,
  * SubscriptionCanceled) and `address-allocator` (AddressAllocated, xpub mode only).
- * Read models: billing_payments, billing_subscriptions, billing_daily, users' subscription columns.
+ * Read models: billing_payments, billing_subscriptions, billing_daily, billing_plan_daily and
+ * billing_membership_spans (the per-plan monthly figures), users' subscription columns.
  * Access (users.membership_status = 'active') while the subscription is active or past due within
  * the grace period (GRACE_PERIOD_DAYS); canceled and unpaid end it.
  * `background` (leader only) runs the lifecycle scheduler (every minute) and, with a Bitcoin node
@@ -22,6 +23,7 @@ import { configuredChainSource, startChainWatcher } from './chain/chainWatcher.j
 import { paymentRoutes } from './payments.routes.js';
 import { verifyPayment } from './payments.service.js';
 import { eraseBillingData, exportBillingData } from './personalData.js';
+import { planAnalyticsProjection } from './planAnalytics.projection.js';
 import { subscriptionRoutes } from './subscriptions.routes.js';
 import { startLifecycleScheduler } from './subscriptions.service.js';
 
@@ -38,7 +40,7 @@ export { runLifecycle } from './subscriptions.service.js';
 
 export const billingModule: AppModule = {
   name: 'billing',
-  projections: [billingProjection, analyticsProjection],
+  projections: [billingProjection, analyticsProjection, planAnalyticsProjection],
   subscribers: (ctx) => [billingMailSubscriber(ctx)],
   exportPersonalData: exportBillingData,
   erasePersonalData: eraseBillingData,

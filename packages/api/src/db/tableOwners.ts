@@ -18,11 +18,15 @@ export const TABLE_OWNERS = {
   billing_payments: 'billing',
   billing_subscriptions: 'billing',
   billing_daily: 'billing',
+  billing_plan_daily: 'billing',
+  billing_membership_spans: 'billing',
   // catalog
   videos: 'catalog',
   video_captions: 'catalog',
   video_imports: 'catalog',
   video_labels: 'catalog',
+  // streaming: per-video figures
+  streaming_video_daily: 'streaming',
   // transcode
   transcode_jobs: 'transcode',
   transcode_runners: 'transcode',

@@ -81,6 +81,7 @@ export function renderExportHtml(x: MemberExport): string {
 <h2>Subscription</h2>${table(x.subscription ? [x.subscription] : [])}
 <h2>Subscription periods</h2>${table(x.subscriptionPeriods)}
 <h2>Views</h2>${table(x.views)}
+<h2>Watch time</h2>${table(x.watchTime)}
 <h2>Two-factor authentication</h2>${table([x.secondFactor])}
 <h2>Sessions</h2>${table(x.sessions)}
 <h2>Chat messages</h2>${table(x.chatMessages)}

@@ -94,7 +94,7 @@ forEachStore('the data export and what the site sealed about the member', (kind)
     const whole = await exportMemberData(server.ctx, modules, member.id);
     expect(whole.ok && Object.keys(whole.value)).toEqual(Object.keys(memberExportSchema.shape));
     const withoutViews = modules.filter((m) => m.name !== 'privacy');
-    await expect(exportMemberData(server.ctx, withoutViews, member.id)).rejects.toThrow('missing views, unknown none');
+    await expect(exportMemberData(server.ctx, withoutViews, member.id)).rejects.toThrow('missing views, watchTime, unknown none');
     const twice = [...modules, { name: 'planted', exportPersonalData: async () => ({ views: [] }) }];
     await expect(exportMemberData(server.ctx, twice, member.id)).rejects.toThrow('section views comes from both privacy and planted');
   }, 60_000);

@@ -5,11 +5,12 @@
  * the tallest rendition they are entitled to, or null where none fits (not transcoded yet, a ladder
  * made before progressive files existed, a cap below the smallest rendition);
  * POST /api/videos/{id}/view `{ duration }` counts a view under the same decision;
+ * POST /api/videos/{id}/watch-time `{ seconds }` records played seconds under the same decision;
  * GET /api/videos/{id}/captions/{language} a caption track's WebVTT (a `<track>` for progressive
  * playback), under the same decision: with the signed grant of the stream's `captions[].url` (a
  * `<track>` cannot send a bearer token) or with the caller's own token.
  */
-import { streamInfoSchema, viewAnswerSchema } from '@members/ui/api/schemas';
+import { streamInfoSchema, viewAnswerSchema, watchTimeAnswerSchema } from '@members/ui/api/schemas';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { captionOf, type HlsLadder, hlsLadderOf, type VideoRow, videoParams } from '../catalog/index.js';
@@ -23,7 +24,8 @@ import { entitledRenditions } from './entitlement.js';
 import { hlsBase } from './hls.routes.js';
 import { signHlsGrant } from './hlsSignature.js';
 import { type StreamFile, signStreamPath } from './streamSignature.js';
-import { authorizeViewing, recordView, renditionEntitlement, type Viewer } from './viewing.service.js';
+import { authorizeViewing, recordView, recordWatchTime, renditionEntitlement, type Viewer } from './viewing.service.js';
+import { MAX_REPORT_SECONDS } from './watchTime.decider.js';
 
 const viewSchema = z.object({
   duration: z
@@ -31,6 +33,13 @@ const viewSchema = z.object({
     .finite()
     .min(0)
     .max(24 * 3600),
+});
+const watchTimeSchema = z.object({
+  seconds: z
+    .number()
+    .int('must be a whole number of seconds')
+    .min(0)
+    .max(MAX_REPORT_SECONDS, `must be at most ${MAX_REPORT_SECONDS} seconds per report`),
 });
 
 /** Identifies the viewer on screen so a leaked recording can be traced. */
@@ -158,5 +167,27 @@ export const streamRoutes: Routes = (api, ctx) => {
       { actorId: viewer.id, requestId: c.get('requestId') },
     );
     return ok(c, valueOr(counted));
+  });
+
+  const reportWatchTimeDoc = describe({
+    summary: 'Report seconds played (the player sends them every 30 s of playback and on pause or leaving)',
+    description: `At most ${MAX_REPORT_SECONDS} s per report, and credited at most the whole seconds since this viewer's previous recorded report on this video (\`recordedSeconds\` says what counted), so watch time grows no faster than wall time per viewer. Same access decision as viewing.`,
+    tags: ['streaming'],
+    ...viewing,
+    ...videoParams,
+    body: watchTimeSchema,
+    ok: { 200: watchTimeAnswerSchema },
+    errors: [404],
+  });
+
+  api.post('/videos/:id/watch-time', reportWatchTimeDoc, async function reportWatchTime(c) {
+    const { viewer, video } = decisionOf(c);
+    const { seconds } = c.req.valid('json');
+    const recorded = await recordWatchTime(
+      ctx,
+      { videoId: video.id, viewerId: viewer.id, seconds },
+      { actorId: viewer.id, requestId: c.get('requestId') },
+    );
+    return ok(c, valueOr(recorded));
   });
 };

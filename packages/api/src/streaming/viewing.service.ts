@@ -14,11 +14,13 @@ import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { maxRenditionHeight } from './entitlement.js';
 import { viewingDecider, viewsStreamId } from './viewing.decider.js';
+import { watchTimeDecider, watchTimeStreamId } from './watchTime.decider.js';
 
 /** An admin's cap: the tallest rendition there is (the site's heights stop at 4320). */
 const ADMIN_MAX_HEIGHT = 4320;
 
 const views = aggregate(viewingDecider, (v: { videoId: string; userId: string }) => viewsStreamId(v.videoId, v.userId));
+const watchTime = aggregate(watchTimeDecider, (v: { videoId: string; userId: string }) => watchTimeStreamId(v.videoId, v.userId));
 
 export type Viewer = MemberStanding;
 
@@ -97,6 +99,22 @@ export async function recordView(
   );
   if (!result.ok) return result;
   return success({ counted: result.events.length > 0, viewCount: await viewCountOf(ctx.db, view.videoId) });
+}
+
+/** Records the seconds a player reports (bounded by the time since the viewer's previous report) and answers what was credited. */
+export async function recordWatchTime(
+  ctx: AppContext,
+  report: { videoId: string; viewerId: string; seconds: number },
+  caller: Caller,
+): Promise<Result<{ recordedSeconds: number }>> {
+  const meta = eventMetadata(ctx, caller);
+  const result = await watchTime(ctx.store).handle(
+    { videoId: report.videoId, userId: report.viewerId },
+    { type: 'RecordWatchTime', data: { videoId: report.videoId, userId: report.viewerId, seconds: report.seconds, at: meta.at } },
+    meta,
+  );
+  if (!result.ok) return result;
+  return success({ recordedSeconds: result.events.reduce((s, e) => s + e.data.seconds, 0) });
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   adminStatsSchema,
   adminVideoPageSchema,
   adminVideoSchema,
+  analyticsByPlanSchema,
   analyticsSchema,
   approvalStatusSchema,
   chatConversationSchema,
@@ -43,6 +44,7 @@ import type {
   pendingPaymentSchema,
   pendingPaymentsAnswerSchema,
   pendingUserSchema,
+  planMonthSchema,
   planSchema,
   plansAnswerSchema,
   planTypeSchema,
@@ -64,11 +66,13 @@ import type {
   userDecisionAnswerSchema,
   userSchema,
   verifiedPaymentAnswerSchema,
+  videoAnalyticsSchema,
   videoEditSchema,
   videoListQuerySchema,
   videoPageSchema,
   videoSchema,
   viewAnswerSchema,
+  watchTimeAnswerSchema,
 } from './schemas';
 
 export type User = z.infer<typeof userSchema>;
@@ -165,6 +169,14 @@ export type MemberPendingPayment = z.infer<typeof memberPendingPaymentSchema>;
 export type PendingPaymentsAnswer = z.infer<typeof pendingPaymentsAnswerSchema>;
 /** GET /admin/analytics. */
 export type AnalyticsAnswer = z.infer<typeof analyticsSchema>;
+/** GET /admin/analytics?months=N. */
+export type AnalyticsByPlan = z.infer<typeof analyticsByPlanSchema>;
+/** One plan in one month of `AnalyticsByPlan`. */
+export type PlanMonth = z.infer<typeof planMonthSchema>;
+/** GET /admin/analytics/videos. */
+export type VideoAnalytics = z.infer<typeof videoAnalyticsSchema>;
+/** POST /videos/{id}/watch-time. */
+export type WatchTimeAnswer = z.infer<typeof watchTimeAnswerSchema>;
 
 /** One day of the admin analytics series; extra numeric series are charted too. */
 export interface AnalyticsPoint {

@@ -1,7 +1,7 @@
 /**
  * The admin dashboard composition shared by the web /admin page and the desktop app: stat cards,
- * upload form, video library, transcode runners, pending users, pending payments (verify or reject with a reason) and
- * analytics, over the API client from context
+ * upload form, video library, transcode runners, pending users, pending payments (verify or reject with a reason),
+ * analytics and the creator's numbers (per plan and month, per video), over the API client from context
  * (or the `client` prop). Needs a QueryClientProvider above it.
  */
 import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,6 +15,7 @@ import { useOptionalApiClient } from './ApiContext';
 import { Button } from './Button';
 import { Card } from './Card';
 import { ConfirmDialog } from './ConfirmDialog';
+import { CreatorNumbers } from './CreatorNumbers';
 import { Alert, Spinner } from './Feedback';
 import { MemberSearch } from './MemberSearch';
 import { RejectPaymentDialog, VerifyOverrideDialog } from './PaymentReasonDialog';
@@ -208,6 +209,8 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
           </Suspense>
         )}
       </Card>
+
+      <CreatorNumbers client={api} />
 
       <ConfirmDialog
         open={rejecting !== null}

@@ -23,6 +23,7 @@ import { usePlayerStream } from './usePlayerStream';
 import { useSeekPreviews } from './useSeekPreviews';
 import { useStallWatchdog } from './useStallWatchdog';
 import { useViewCounter } from './useViewCounter';
+import { useWatchTime } from './useWatchTime';
 import { useWatermark } from './useWatermark';
 
 export interface SecurePlayerProps {
@@ -41,6 +42,7 @@ export default function SecurePlayer({ video, onClose }: SecurePlayerProps) {
   const previews = useSeekPreviews(stream?.previewsUrl ?? null);
   usePlayerKeys(dialogRef, videoRef, controls.durationRef, controls.setCurrent);
   const { watched, sendView } = useViewCounter(video.id, controls.playing);
+  useWatchTime(video.id, controls.playing);
   const mark = useWatermark();
 
   // A modal dialog: top layer, focus inside, Escape closes.

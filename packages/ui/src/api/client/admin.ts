@@ -10,6 +10,7 @@ import type {
   AdminVideoChanges,
   AdminVideoPage,
   AnalyticsAnswer,
+  AnalyticsByPlan,
   AnalyticsPoint,
   DeletedCaption,
   DeletedVideo,
@@ -23,6 +24,7 @@ import type {
   RunnerTokenRevoked,
   UserDecision,
   VerifiedPayment,
+  VideoAnalytics,
   VideoQuery,
 } from '../types';
 import type { Calls } from './session';
@@ -135,5 +137,11 @@ export function adminCalls({ get, post, request }: Calls) {
         fallbackError: 'Failed to remove captions',
       }),
     analytics: async (): Promise<AnalyticsPoint[]> => toAnalyticsPoints(await get<AnalyticsAnswer>('/admin/analytics')),
+    /** Per plan and UTC calendar month, the last `months` months. */
+    analyticsByPlan: (months: number) =>
+      get<AnalyticsByPlan>('/admin/analytics', { query: { months }, fallbackError: 'Failed to load the figures per plan' }),
+    /** Views and watch time per video from `from` to `to` (UTC days, both included). */
+    videoAnalytics: (from: string, to: string) =>
+      get<VideoAnalytics>('/admin/analytics/videos', { query: { from, to }, fallbackError: 'Failed to load the figures per video' }),
   };
 }

@@ -37,6 +37,8 @@ export interface RequestOptions {
   redirectOn403?: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Let the request outlive the page (fetch `keepalive`): a report sent while the page is hidden or left. */
+  keepalive?: boolean;
 }
 
 /** The API's answer as sent: `data` on success, `error` and `code` on a refusal. */
@@ -139,6 +141,7 @@ export function createTransport(options: TransportOptions) {
         body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
         credentials: 'include',
         signal: controller.signal,
+        ...(opts.keepalive ? { keepalive: true } : {}),
       });
       const text = await res.text();
       const body = parseEnvelope(text, res.ok ? 'The server sent an unreadable answer' : `Request failed (${res.status})`);

@@ -12,6 +12,8 @@ export const adminKeys = {
   pendingUsers: ['admin', 'pendingUsers'] as const,
   pendingPayments: ['admin', 'pendingPayments'] as const,
   analytics: ['admin', 'analytics'] as const,
+  analyticsByPlan: (months: number) => ['admin', 'analytics', 'byPlan', months] as const,
+  videoAnalytics: (from: string, to: string) => ['admin', 'analytics', 'videos', from, to] as const,
   /** Every page of the video library. */
   videos: ['admin', 'videos'] as const,
   videoPage: (page: number, pageSize: number) => ['admin', 'videos', page, pageSize] as const,
@@ -37,6 +39,10 @@ export function adminQueries(api: ApiClient) {
     pendingUsers: () => keysetPages(adminKeys.pendingUsers, api.pendingUsersPage),
     pendingPayments: () => keysetPages(adminKeys.pendingPayments, api.pendingPaymentsPage),
     analytics: () => queryOptions({ queryKey: adminKeys.analytics, queryFn: () => api.analytics() }),
+    analyticsByPlan: (months: number) =>
+      queryOptions({ queryKey: adminKeys.analyticsByPlan(months), queryFn: () => api.analyticsByPlan(months) }),
+    videoAnalytics: (from: string, to: string) =>
+      queryOptions({ queryKey: adminKeys.videoAnalytics(from, to), queryFn: () => api.videoAnalytics(from, to) }),
     videoPage: (page: number, pageSize: number) =>
       queryOptions({ queryKey: adminKeys.videoPage(page, pageSize), queryFn: () => api.adminVideos({ page, pageSize }) }),
     runners: () => queryOptions({ queryKey: adminKeys.runners, queryFn: () => api.adminRunners() }),

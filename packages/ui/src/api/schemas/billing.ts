@@ -216,3 +216,38 @@ export const analyticsSchema = z.object({
   days: z.array(analyticsDaySchema),
   totals: analyticsDaySchema.omit({ date: true }),
 });
+
+/** One plan's figures in one UTC calendar month (GET /api/admin/analytics?months=N); docs/operations.md "Analytics" defines each. */
+export const planMonthSchema = z.object({
+  month: z.string(),
+  plan: z.enum(['monthly', 'annual']),
+  activeMembers: z.number().int(),
+  newMembers: z.number().int(),
+  churned: z.number().int(),
+  renewed: z.number().int(),
+  medianMembershipDays: z.number().nullable(),
+  revenueSats: z.number().int(),
+  revenueBtc: btc,
+});
+
+/** Per plan and UTC calendar month, the last `months` months up to the current one, oldest first. */
+export const analyticsByPlanSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  byPlan: z.array(planMonthSchema),
+});
+
+/** One video's views and watch time over a period (GET /api/admin/analytics/videos). */
+export const videoFiguresSchema = z.object({
+  videoId: z.string(),
+  title: z.string(),
+  views: z.number().int(),
+  watchSeconds: z.number().int(),
+});
+
+/** Per-video views and watch time from `from` to `to` (UTC days, both included), most watched first. */
+export const videoAnalyticsSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  videos: z.array(videoFiguresSchema),
+});

@@ -113,6 +113,9 @@ export const transcodeRetrySchema = z.object({ videoId: z.string(), status: z.li
 
 export const viewAnswerSchema = z.object({ counted: z.boolean(), viewCount: z.number().int() });
 
+/** POST /api/videos/{id}/watch-time: the seconds credited (the report bounded by the time since the viewer's previous one). */
+export const watchTimeAnswerSchema = z.object({ recordedSeconds: z.number().int() });
+
 export const uploadedVideoSchema = z.object({ videoId: z.string() });
 
 /** GET /api/admin/uploads/{id}: a tus upload's progress, and the video once ingested. */

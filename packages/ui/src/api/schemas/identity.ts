@@ -79,6 +79,8 @@ export const memberExportSchema = z.object({
     }),
   ),
   views: z.array(z.object({ videoId: z.string(), watchedSeconds: z.number(), viewedAt: z.string() })),
+  /** The watch time the member's player reported (WatchTimeRecorded), one entry per recorded report. */
+  watchTime: z.array(z.object({ videoId: z.string(), seconds: z.number(), at: z.string() })),
   secondFactor: z.object({ enabled: z.boolean(), enrolledAt: z.string().nullable(), recoveryCodesLeft: z.number().int() }),
   sessions: z.array(z.object({ id: z.string(), createdAt: z.string(), revokedAt: z.string().nullable() })),
   chatMessages: z.array(z.object({ id: z.string(), from: z.string(), text: z.string(), sentAt: z.string() })),
