@@ -1,6 +1,6 @@
 /**
- * The public part of the site config (brand, models, plans, featured videos, compliance contacts, privacy retention periods)
- * for the web app and the desktop console: GET /api/site. Secrets and the xpub never leave the server.
+ * The public part of the site config (brand, models, plans, featured videos, compliance contacts, privacy retention periods,
+ * the quality caps per plan) and whether streams carry the forensic mark, for the web app and the desktop console: GET /api/site. Secrets and the xpub never leave the server.
  */
 import { siteInfoSchema } from '@members/ui/api/schemas';
 import { ok } from '../http/envelope.js';
@@ -17,8 +17,19 @@ export const siteModule: AppModule = {
       ok: { 200: siteInfoSchema },
     });
     api.get('/site', siteDoc, (c) => {
-      const { siteName, marketplaceProfileUrl, models, custodianOfRecords, contactEmail, plans, featuredVideos, bitcoin, privacy, theme } =
-        ctx.site;
+      const {
+        siteName,
+        marketplaceProfileUrl,
+        models,
+        custodianOfRecords,
+        contactEmail,
+        plans,
+        featuredVideos,
+        bitcoin,
+        privacy,
+        theme,
+        media,
+      } = ctx.site;
       return ok(c, {
         siteName,
         marketplaceProfileUrl,
@@ -31,6 +42,8 @@ export const siteModule: AppModule = {
         privacy,
         adminEmail: ctx.env.ADMIN_EMAIL ?? null,
         theme,
+        media,
+        forensicWatermark: ctx.env.FORENSIC_WATERMARK,
       });
     });
   },

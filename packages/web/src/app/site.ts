@@ -61,6 +61,9 @@ export const FALLBACK_SITE: SiteInfo = {
   featuredVideos: [],
   privacy: DEFAULT_PRIVACY,
   theme: DEFAULT_PALETTE,
+  // The site config's `media` defaults and FORENSIC_WATERMARK's: until /api/site answers.
+  media: { maxHeightByPlan: { monthly: 1080, annual: 2160 }, freeMaxHeight: 720 },
+  forensicWatermark: false,
 };
 
 export function useSiteQuery() {
