@@ -7,6 +7,7 @@ import { isAdmin } from '@members/ui/format';
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { api, session } from './api';
+import { profileSyncTiming } from './profileSync';
 import { identityKeys, queries } from './queries';
 import { useSite } from './site';
 
@@ -63,10 +64,7 @@ export function useProfileSync(): void {
   const { token } = useSyncExternalStore(session.subscribe, session.get, session.get);
   const profile = useQuery({
     ...queries.identity.profile(token),
-    enabled: Boolean(token),
-    staleTime: 60_000,
-    refetchInterval: 60_000,
-    retry: false,
+    ...profileSyncTiming(token),
   });
   useEffect(() => {
     const fresh = profile.data;

@@ -19,6 +19,7 @@ const KINDS: Record<string, BlockedKind> = {
   'access.not_approved': 'not_approved',
   'payment.approval_required': 'not_approved',
   'auth.admin_only': 'not_allowed',
+  'auth.not_approved': 'not_allowed',
   'user.email_change_not_allowed': 'not_allowed',
   'payment.not_yours': 'not_allowed',
   'chat.not_own_message': 'not_allowed',

@@ -1,0 +1,11 @@
+/** The session re-check (a departure from spec §4's "no server check", docs/spec-departures.md). */
+import { describe, expect, it } from 'vitest';
+import { PROFILE_RECHECK_MS, profileSyncTiming } from './profileSync';
+
+describe('the session re-check', () => {
+  it('asks the server for the signed-in user every minute, and not without a token', () => {
+    expect(PROFILE_RECHECK_MS).toBe(60_000);
+    expect(profileSyncTiming('token')).toEqual({ enabled: true, staleTime: 60_000, refetchInterval: 60_000, retry: false });
+    expect(profileSyncTiming(null).enabled).toBe(false);
+  });
+});
