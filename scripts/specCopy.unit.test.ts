@@ -32,7 +32,7 @@ const PRODUCT_SOURCES = ['packages/web/src', 'packages/ui/src', 'packages/api/sr
 const DEFINITIONS = new Set(['Approved']);
 
 /** Every single-quoted string of a text, by the rule above. */
-export function quotedStrings(text: string): string[] {
+function quotedStrings(text: string): string[] {
   const found: string[] = [];
   const quote = /(?<![\p{L}\p{N}])'((?:[^'\n]|(?<=\p{L})'(?=\p{L}))+)'(?![\p{L}\p{N}])/gu;
   for (const m of text.matchAll(quote)) if (m[1]) found.push(m[1]);
@@ -40,13 +40,13 @@ export function quotedStrings(text: string): string[] {
 }
 
 /** Whether a quoted string is product copy (not a lone lower-case word, not a definition). */
-export function isCopy(quoted: string): boolean {
+function isCopy(quoted: string): boolean {
   if (DEFINITIONS.has(quoted)) return false;
   return !/^[a-z][a-z_.-]*$/.test(quoted);
 }
 
 /** The literal pieces a product string must contain: the quote split at its placeholders. */
-export function literalPieces(quoted: string): string[] {
+function literalPieces(quoted: string): string[] {
   return quoted
     .split(/\{[^}]*\}|\(count\)/)
     .map((p) => p.trim())
@@ -65,7 +65,7 @@ function productText(): string {
  * apostrophe also counts as present in the JSX/HTML escaped forms (`&apos;`, `'` inside a
  * double-quoted or template string is as written).
  */
-export function missingCopy(spec: string, product: string, departures: string): string[] {
+function missingCopy(spec: string, product: string, departures: string): string[] {
   const listed = new Set(quotedStrings(departures));
   return quotedStrings(spec)
     .filter(isCopy)
