@@ -8,7 +8,8 @@ export type BlockedKind = 'region' | 'suspended' | 'not_approved' | 'not_allowed
 
 /** Spec §4's words for the region case, with the page's full stop. */
 export const REGION_SENTENCE = 'Content not available in your region.';
-export const NOT_ALLOWED_SENTENCE = 'You do not have permission to view this page.';
+/** The spec's words for a page the account may not see (§2 /admin, and the API's admin-only refusal). */
+export const NOT_ALLOWED_SENTENCE = "You don't have permission to access this page.";
 /** A refusal the page has no words for (or /blocked opened by hand): true whatever the reason was. */
 export const UNKNOWN_SENTENCE = 'This page or action is not available to your account.';
 
@@ -26,7 +27,7 @@ const KINDS: Record<string, BlockedKind> = {
 };
 
 /**
- * @example blockedReason('auth.admin_only') // { kind: 'not_allowed', sentence: 'You do not have permission to view this page.' }
+ * @example blockedReason('auth.admin_only') // { kind: 'not_allowed', sentence: "You don't have permission to access this page." }
  */
 export function blockedReason(code: string | null | undefined): { kind: BlockedKind; sentence: string } {
   const kind = (code && KINDS[code]) || 'unknown';

@@ -10,7 +10,7 @@ import { StaticPage } from './StaticPage';
 export const DMCA_FORENSIC_SENTENCE = 'Every stream carries a personal watermark that identifies the account it was played from.';
 /** What is true without it: the overlay the player draws (player/SecurePlayer.tsx, the stream's `watermarkText`). */
 export const DMCA_OVERLAY_SENTENCE =
-  "While a video plays, the player shows the member's e-mail address and account number over the picture, moving every few seconds, so a recording of the screen names the account it was played from.";
+  "While a video plays, the player shows the member's e-mail address and account number over the picture, moving every few seconds.";
 
 export default function Dmca() {
   const site = useSite();
