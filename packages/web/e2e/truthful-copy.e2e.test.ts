@@ -54,10 +54,10 @@ async function subscribed(planType: 'monthly' | 'annual', n: number) {
   return { email: member.email, password: member.password, token: member.token };
 }
 
-/** The page's main text once `ready` is shown. */
+/** The page's main text once `ready` is shown (its whole text, visually hidden parts included: stricter than what is seen). */
 async function mainText(page: Page, ready: string | RegExp): Promise<string> {
   await page.getByText(ready).first().waitFor({ timeout: T });
-  return page.locator('main').innerText();
+  return (await page.locator('main').textContent()) ?? '';
 }
 
 function expectNoUnkeptClaim(text: string, where: string): void {
@@ -149,12 +149,12 @@ describe('every claim is true for the viewer reading it', () => {
         await page.getByRole('heading', { name: 'Harbour Lights' }).waitFor({ timeout: T });
         const qualities = page.locator('dt', { hasText: 'Qualities' }).locator('xpath=following-sibling::dd[1]');
         const expected = plan === 'annual' ? '480p, 360p' : '480p (annual plan), 360p';
-        await expect.poll(() => qualities.innerText(), { timeout: T }).toBe(expected);
-        const listed = (await qualities.innerText()).split(', ');
+        await expect.poll(() => qualities.textContent(), { timeout: T }).toBe(expected);
+        const listed = ((await qualities.textContent()) ?? '').split(', ');
         // The member's own qualities (no plan named) are exactly the stream's; the others name the annual plan.
         expect(listed.filter((q) => !q.includes('plan'))).toEqual(offered);
         expect(listed.filter((q) => q.includes('plan')).every((q) => q.endsWith('(annual plan)'))).toBe(true);
-        expectNoUnkeptClaim(await page.locator('main').innerText(), "the video's page");
+        expectNoUnkeptClaim((await page.locator('main').textContent()) ?? '', "the video's page");
         await screenshot(page, `40-truthful-detail-${plan}`);
 
         await page.goto(`${server.url}/dmca`);
