@@ -1,6 +1,6 @@
 /**
- * The public part of the site config (brand, models, plans, featured videos, compliance contacts, privacy retention periods)
- * for the web app and the desktop console: GET /api/site. Secrets and the xpub never leave the server.
+ * The public part of the site config (brand, models, plans, featured videos, compliance contacts, privacy retention periods,
+ * the quality caps per plan) and whether streams carry the forensic mark, for the web app and the desktop console: GET /api/site. Secrets and the xpub never leave the server.
  */
 import { siteInfoSchema } from '@members/ui/api/schemas';
 import { ok } from '../http/envelope.js';
@@ -29,6 +29,7 @@ export const siteModule: AppModule = {
         privacy,
         theme,
         releases,
+        media,
       } = ctx.site;
       return ok(c, {
         siteName,
@@ -43,6 +44,8 @@ export const siteModule: AppModule = {
         adminEmail: ctx.env.ADMIN_EMAIL ?? null,
         theme,
         releases,
+        media,
+        forensicWatermark: ctx.env.FORENSIC_WATERMARK,
       });
     });
   },

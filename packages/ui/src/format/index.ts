@@ -1,6 +1,7 @@
 /**
  * Pure display helpers shared by the web app and the admin desktop. The rules have their own
- * modules: `@members/ui/access` (access decision, approval), `@members/ui/registration`,
+ * modules: `@members/ui/access` (access decision, approval), `@members/ui/entitlement` (qualities per
+ * plan), `@members/ui/registration`,
  * `@members/ui/money` (BTC amounts).
  */
 export { formatDate, formatUsd } from './dates';
@@ -9,6 +10,7 @@ export { errorText } from './errorText';
 export {
   ACCESS_LEVEL_OPTIONS,
   accessLevelLabel,
+  type BadgeViewer,
   clampPage,
   featuredBadges,
   formatFileSize,

@@ -1,4 +1,5 @@
 /** Display helpers for the admin video library: page counts, file sizes, resolutions, access levels. */
+import { type EntitledPlan, type MediaCaps, type QualityOffer, qualityHeight, qualityOffers, UHD_HEIGHT } from '../access/entitlement';
 
 export const ACCESS_LEVEL_OPTIONS = [
   { value: 'free', label: 'Free' },
@@ -55,16 +56,37 @@ export function videoSpecs(v: { width?: number | null; height?: number | null; c
   return parts.join(' · ');
 }
 
+/** Who reads a badge: their plan (null: a visitor or a member without one) and the site's `media` caps. */
+export interface BadgeViewer {
+  plan: EntitledPlan | null;
+  media: MediaCaps;
+}
+
 /**
  * The catalog badge for a video's best HLS rendition: "4K" from 2160p up, else its name ("1080p"),
- * null before it is transcoded.
+ * null before it is transcoded. Given the viewer, the best one they are offered (qualityOffers): one
+ * their plan does not play carries the plan that does ('4K (annual plan)'), one no plan plays none.
  * @example topQualityBadge(['2160p', '1080p']) // '4K'
+ * @example topQualityBadge(['2160p', '1080p'], { accessLevel: 'premium' }, { plan: 'monthly', media }) // '4K (annual plan)'
  */
-export function topQualityBadge(qualities: readonly string[] | null | undefined): string | null {
+export function topQualityBadge(
+  qualities: readonly string[] | null | undefined,
+  video?: { accessLevel: string },
+  viewer?: BadgeViewer,
+): string | null {
+  const named = (h: number) => (h >= UHD_HEIGHT ? '4K' : `${h}p`);
+  if (video && viewer) {
+    const offers = qualityOffers(qualities ?? [], { accessLevel: video.accessLevel, plan: viewer.plan }, viewer.media);
+    const top = offers.reduce<{ offer: QualityOffer; height: number } | null>((best, offer) => {
+      const height = qualityHeight(offer.name) ?? 0;
+      return !best || height > best.height ? { offer, height } : best;
+    }, null);
+    if (!top) return null;
+    return top.offer.playable || !top.offer.plan ? named(top.height) : `${named(top.height)} (${top.offer.plan} plan)`;
+  }
   const heights = (qualities ?? []).map((q) => Number.parseInt(q, 10)).filter((h) => Number.isFinite(h));
   if (heights.length === 0) return null;
-  const top = Math.max(...heights);
-  return top >= 2160 ? '4K' : `${top}p`;
+  return named(Math.max(...heights));
 }
 
 /** How long a published video carries the "NEW" badge on the featured cards (spec §2 Home page). */
@@ -75,15 +97,20 @@ const DAY_MS = 86_400_000;
  * The badges of a catalog video's featured card, each one true of the video: "NEW" while it was
  * published less than NEW_BADGE_DAYS before `now` (a date up to a day ahead counts too: the browser's
  * clock may lag the server's; none without a date), then
- * its quality badge (topQualityBadge: "4K" only when a 2160p rendition exists, none before transcode).
+ * its quality badge (topQualityBadge: "4K" only when a 2160p rendition exists, none before transcode;
+ * given the viewer, marked with the plan that plays it when theirs does not).
  * @example featuredBadges({ publishedDate: '2026-11-20T10:00:00Z', qualities: ['360p'] }, new Date('2026-11-26')) // ['NEW', '360p']
  */
-export function featuredBadges(video: { publishedDate?: string | null; qualities?: readonly string[] | null }, now: Date): string[] {
+export function featuredBadges(
+  video: { publishedDate?: string | null; qualities?: readonly string[] | null; accessLevel?: string },
+  now: Date,
+  viewer?: BadgeViewer,
+): string[] {
   const badges: string[] = [];
   const published = video.publishedDate ? Date.parse(video.publishedDate) : Number.NaN;
   const age = now.getTime() - published;
   if (Number.isFinite(age) && age > -DAY_MS && age < NEW_BADGE_DAYS * DAY_MS) badges.push('NEW');
-  const quality = topQualityBadge(video.qualities);
+  const quality = topQualityBadge(video.qualities, video.accessLevel ? { accessLevel: video.accessLevel } : undefined, viewer);
   if (quality) badges.push(quality);
   return badges;
 }

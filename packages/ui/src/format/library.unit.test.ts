@@ -62,6 +62,15 @@ describe('topQualityBadge', () => {
     expect(topQualityBadge([])).toBeNull();
     expect(topQualityBadge(undefined)).toBeNull();
   });
+
+  it("marks a quality the viewer's plan does not play with the plan that does", () => {
+    const media = { maxHeightByPlan: { monthly: 1080, annual: 2160 }, freeMaxHeight: 720 };
+    const premium = { accessLevel: 'premium' };
+    expect(topQualityBadge(['2160p', '1080p'], premium, { plan: 'monthly', media })).toBe('4K (annual plan)');
+    expect(topQualityBadge(['2160p', '1080p'], premium, { plan: 'annual', media })).toBe('4K');
+    expect(topQualityBadge(['1080p', '720p'], { accessLevel: 'free' }, { plan: null, media })).toBe('1080p (monthly plan)');
+    expect(topQualityBadge(['4320p', '1080p'], premium, { plan: 'monthly', media })).toBe('1080p');
+  });
 });
 
 describe('featuredBadges', () => {
@@ -72,6 +81,12 @@ describe('featuredBadges', () => {
     expect(featuredBadges({ publishedDate: daysAgo(1), qualities: ['2160p', '1080p'] }, now)).toEqual(['NEW', '4K']);
     expect(featuredBadges({ publishedDate: daysAgo(1), qualities: ['360p'] }, now)).toEqual(['NEW', '360p']);
     expect(featuredBadges({ publishedDate: daysAgo(1), qualities: [] }, now)).toEqual(['NEW']);
+  });
+
+  it("marks the 4K badge as the annual plan's to a monthly member", () => {
+    const viewer = { plan: 'monthly' as const, media: { maxHeightByPlan: { monthly: 1080, annual: 2160 }, freeMaxHeight: 720 } };
+    const video = { publishedDate: daysAgo(1), qualities: ['2160p', '1080p'], accessLevel: 'premium' };
+    expect(featuredBadges(video, now, viewer)).toEqual(['NEW', '4K (annual plan)']);
   });
 
   it(`says NEW only within ${NEW_BADGE_DAYS} days of publication`, () => {

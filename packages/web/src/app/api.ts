@@ -23,8 +23,9 @@ export const api = createApiClient({
     if (location.pathname !== '/login' && location.pathname !== '/auth/login') go('/login');
   },
   onForbidden: (_message, code) => {
-    // An admin who must enrol a second factor is sent to its setup, not to the blocked page.
-    const target = code === 'auth.second_factor_enrolment_required' ? TWO_FACTOR_PATH : '/blocked';
-    if (location.pathname !== target) go(target);
+    // An admin who must enrol a second factor is sent to its setup, not to the blocked page; the
+    // blocked page is told the refusal's code, so it names the real reason (region, suspension...).
+    const target = code === 'auth.second_factor_enrolment_required' ? TWO_FACTOR_PATH : `/blocked?reason=${encodeURIComponent(code ?? '')}`;
+    if (location.pathname + location.search !== target) go(target);
   },
 });

@@ -1,11 +1,13 @@
 /** React view of the session store, and the sign-out used by the Logout route and buttons. */
 
-import { isApproved } from '@members/ui/access';
+import { hasActiveSubscription, isApproved } from '@members/ui/access';
 import type { SessionState, User } from '@members/ui/api';
+import type { EntitledPlan } from '@members/ui/entitlement';
 import { isAdmin } from '@members/ui/format';
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { api, session } from './api';
+import { profileSyncTiming } from './profileSync';
 import { identityKeys, queries } from './queries';
 import { useSite } from './site';
 
@@ -13,6 +15,21 @@ export function useSession(): SessionState & { loggedIn: boolean; approved: bool
   const state = useSyncExternalStore(session.subscribe, session.get, session.get);
   const site = useSite();
   return { ...state, loggedIn: Boolean(state.token), approved: isApproved(state.user), admin: isAdmin(state.user, site.adminEmail) };
+}
+
+/**
+ * The plan the viewer's streams are capped by (@members/ui/entitlement), as the API decides it
+ * (streaming/viewing.service.ts renditionEntitlement): an active subscription's plan (one without a
+ * billing row, as an admin may grant, counts as monthly), null for a visitor or a member without one.
+ * The subscription comes from the same query the subscription page reads; until it answers, null
+ * (the page claims the smaller cap for that moment, never a larger one).
+ */
+export function useViewerPlan(): EntitledPlan | null {
+  const { user, loggedIn } = useSession();
+  const subscribed = loggedIn && hasActiveSubscription(user);
+  const subscription = useQuery({ ...queries.billing.subscription(), enabled: subscribed, staleTime: 60_000 });
+  if (!subscribed || subscription.isPending) return null;
+  return subscription.data?.planType ?? 'monthly';
 }
 
 /**
@@ -47,10 +64,7 @@ export function useProfileSync(): void {
   const { token } = useSyncExternalStore(session.subscribe, session.get, session.get);
   const profile = useQuery({
     ...queries.identity.profile(token),
-    enabled: Boolean(token),
-    staleTime: 60_000,
-    refetchInterval: 60_000,
-    retry: false,
+    ...profileSyncTiming(token),
   });
   useEffect(() => {
     const fresh = profile.data;

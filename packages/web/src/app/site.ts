@@ -62,6 +62,9 @@ export const FALLBACK_SITE: SiteInfo = {
   privacy: DEFAULT_PRIVACY,
   theme: DEFAULT_PALETTE,
   releases: { delayDaysByPlan: { monthly: 0, annual: 0 }, freeDelayDays: 0 },
+  // The site config's `media` defaults and FORENSIC_WATERMARK's: until /api/site answers.
+  media: { maxHeightByPlan: { monthly: 1080, annual: 2160 }, freeMaxHeight: 720 },
+  forensicWatermark: false,
 };
 
 export function useSiteQuery() {

@@ -1,4 +1,9 @@
-/** `/`: the landing page for visitors; signed-in users go to /videos. */
+/**
+ * `/`: the landing page for visitors; signed-in users go to /videos. Its quality point is computed
+ * from the site's `media` caps (planQualitySentence): 4K is the annual plan's, and only on videos
+ * shot in 4K (docs/spec-departures.md).
+ */
+import { planQualitySentence, uhdPlan } from '@members/ui/entitlement';
 import { Navigate } from 'react-router-dom';
 import { useSession } from '../app/session';
 import { useSite } from '../app/site';
@@ -9,13 +14,14 @@ export default function Landing() {
   const site = useSite();
   const featured = useFeatured(4);
   if (loggedIn) return <Navigate to="/videos" replace />;
+  const uhd = uhdPlan(site.media);
   return (
     <div className="landing">
       <section className="hero">
         <div className="container">
           <p className="eyebrow">Exclusive 18+ content</p>
           <h1>{site.siteName}</h1>
-          <p className="hero-lead">Premium videos in stunning 4K, new releases every week, available only to members.</p>
+          <p className="hero-lead">Premium videos, new releases every week, available only to members.</p>
           <div className="hero-actions">
             <JoinButton />
             <a className="btn btn-ghost btn-lg" href="#featured">
@@ -32,8 +38,8 @@ export default function Landing() {
         <h2 id="why-title">Why join?</h2>
         <ul className="value-points">
           <li>
-            <h3>4K Quality</h3>
-            <p>Every scene shot and delivered in crisp ultra high definition.</p>
+            <h3>{uhd ? `4K on the ${uhd} plan` : `Up to ${site.media.maxHeightByPlan.annual}p`}</h3>
+            <p>{planQualitySentence(site.media)}</p>
           </li>
           <li>
             <h3>Weekly Updates</h3>

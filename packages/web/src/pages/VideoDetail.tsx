@@ -4,13 +4,15 @@
  */
 import { Alert, Button, Spinner, StatusBadge } from '@members/ui';
 import { accessDecision } from '@members/ui/access';
+import { qualityOfferLabel, qualityOffers } from '@members/ui/entitlement';
 import { formatDate, formatDuration } from '@members/ui/format';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useGeo } from '../app/geo';
 import { queries } from '../app/queries';
-import { useSession } from '../app/session';
+import { useSession, useViewerPlan } from '../app/session';
+import { useSite } from '../app/site';
 import { CatalogVideoCard, thumbnailOf } from './featured';
 
 const SecurePlayer = lazy(() => import('../player/SecurePlayer'));
@@ -42,6 +44,8 @@ export default function VideoDetail() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const { user } = useSession();
+  const plan = useViewerPlan();
+  const site = useSite();
   const geo = useGeo();
   const [playing, setPlaying] = useState(false);
   const video = useQuery(queries.catalog.video(id));
@@ -62,6 +66,8 @@ export default function VideoDetail() {
   const v = video.data;
   const decision = accessDecision({ video: v, geo: { loading: geo.loading, blocked: geo.blocked }, user });
   const thumb = thumbnailOf(v);
+  // The qualities this viewer's plan plays (what the stream answers them); taller ones with the plan that plays them.
+  const qualities = qualityOffers(v.qualities ?? [], { accessLevel: v.accessLevel, plan }, site.media).map(qualityOfferLabel);
 
   return (
     <div className="container section video-detail">
@@ -96,10 +102,10 @@ export default function VideoDetail() {
             <dd>{(v.viewCount ?? 0).toLocaleString('en-US')}</dd>
             <dt>Published</dt>
             <dd>{formatDate(v.publishedDate)}</dd>
-            {(v.qualities?.length ?? 0) > 0 && (
+            {qualities.length > 0 && (
               <>
                 <dt>Qualities</dt>
-                <dd>{v.qualities?.join(', ')}</dd>
+                <dd>{qualities.join(', ')}</dd>
               </>
             )}
           </dl>

@@ -5,17 +5,19 @@
  * spinner (drawing one and swapping it for the other dropped a keyboard user's focus).
  */
 import { Button, FormField, Spinner } from '@members/ui';
+import { planQualitySentence } from '@members/ui/entitlement';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { queries } from '../app/queries';
 import { useSession } from '../app/session';
+import { useSite } from '../app/site';
 import { CatalogVideoCard, FeaturedGrid, useFeatured } from './featured';
 
 const PAGE_SIZE = 12;
 
 const STATIC_CATEGORIES = [
-  { name: '4K Exclusives', text: 'Ultra HD scenes you will not find anywhere else.' },
+  { name: 'Exclusives', text: 'Scenes you will not find anywhere else.' },
   { name: 'Solo', text: 'Intimate solo sets from our models.' },
   { name: 'Behind the Scenes', text: 'Candid moments from our shoots.' },
   { name: 'Premieres', text: 'The newest releases, every week.' },
@@ -28,6 +30,7 @@ export default function Videos() {
   const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
   const [search, setSearch] = useState(q);
   const { loggedIn } = useSession();
+  const site = useSite();
   const featured = useFeatured(4);
   const catalog = useQuery({
     ...queries.catalog.videoList({ q, category, page, pageSize: PAGE_SIZE, sort: 'newest' }),
@@ -134,7 +137,7 @@ export default function Videos() {
 
       <section className="cta card center">
         <h2>Unlock every video</h2>
-        <p>Members get unlimited access to the full library in 4K, with new videos every week.</p>
+        <p>Members get unlimited access to the full library, with new videos every week. {planQualitySentence(site.media)}</p>
         {loggedIn ? (
           <Link className="btn btn-primary btn-lg" to="/subscription">
             Subscribe Now

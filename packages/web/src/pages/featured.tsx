@@ -1,30 +1,41 @@
 /**
  * Featured videos for the home and /videos pages: the newest from the real catalog when it has
- * videos, with the badges true of each (featuredBadges: NEW for 14 days, the real top quality),
+ * videos, with the badges true of each for the viewer (featuredBadges: NEW for 14 days, the real top
+ * quality, marked with the plan that plays it when the viewer's does not),
  * else the configured featured list (spec §2 "hard-coded" cards, badges as the operator wrote them).
  * Nothing is drawn until the catalog has answered: cards drawn first and replaced by the answer take
  * a keyboard user's focus with them (and move the link under a pointer), so Enter goes nowhere.
  */
 import { type FeaturedVideo, Spinner, type Video, VideoCard } from '@members/ui';
-import { featuredBadges, formatDuration, topQualityBadge } from '@members/ui/format';
+import { type BadgeViewer, featuredBadges, formatDuration, topQualityBadge } from '@members/ui/format';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { queries } from '../app/queries';
+import { useViewerPlan } from '../app/session';
 import { useSite } from '../app/site';
 
 export function thumbnailOf(v: Pick<Video, 'thumbnailPath'>): string {
   return v.thumbnailPath;
 }
 
-/** A catalog video as a card linking to its detail page, with its access level as the badge. */
+/** Who reads the cards: their plan and the site's quality caps (topQualityBadge). */
+function useBadgeViewer(): BadgeViewer {
+  const plan = useViewerPlan();
+  return { plan, media: useSite().media };
+}
+
+/** A catalog video as a card linking to its detail page, with its access level and its top quality for this viewer as badges. */
 export function CatalogVideoCard({ video, subtitle }: { video: Video; subtitle?: string }) {
+  const viewer = useBadgeViewer();
   return (
     <VideoCard
       title={video.title}
       href={`/videos/${video.id}`}
       duration={formatDuration(video.duration)}
       thumbnailUrl={thumbnailOf(video)}
-      badges={[String(video.accessLevel).toUpperCase(), topQualityBadge(video.qualities)].filter((b): b is string => Boolean(b))}
+      badges={[String(video.accessLevel).toUpperCase(), topQualityBadge(video.qualities, video, viewer)].filter((b): b is string =>
+        Boolean(b),
+      )}
       subtitle={subtitle}
       linkComponent={Link}
     />
@@ -34,6 +45,7 @@ export function CatalogVideoCard({ video, subtitle }: { video: Video; subtitle?:
 /** The featured cards, or undefined while the catalog has not answered yet (a failed answer: the configured ones). */
 export function useFeatured(count = 4): FeaturedVideo[] | undefined {
   const site = useSite();
+  const viewer = useBadgeViewer();
   const catalog = useQuery({
     ...queries.catalog.videoList({ pageSize: count, page: 1, sort: 'newest' }),
     retry: 1,
@@ -47,8 +59,8 @@ export function useFeatured(count = 4): FeaturedVideo[] | undefined {
       title: v.title,
       duration: formatDuration(v.duration),
       thumbnailUrl: thumbnailOf(v),
-      // Only what is true of this video: NEW while recent, its real top rendition (never a blanket '4K').
-      badges: featuredBadges(v, now),
+      // Only what is true of this video for this viewer: NEW while recent, its real top rendition (never a blanket '4K').
+      badges: featuredBadges(v, now, viewer),
     }));
   }
   return site.featuredVideos.slice(0, count);

@@ -57,6 +57,13 @@ export const siteInfoSchema = z
     }),
     /** The brand's colours, checked for WCAG 2.2 AA contrast when the config loaded (theme/contrast.ts brandPalette). */
     theme: z.object({ brand: z.string(), onBrand: z.string(), brandText: z.string(), brandHover: z.string() }),
+    /** The tallest rendition each audience streams (the site config's `media`, @members/ui/entitlement): the pages' quality claims. */
+    media: z.object({
+      maxHeightByPlan: z.object({ monthly: z.number().int(), annual: z.number().int() }),
+      freeMaxHeight: z.number().int(),
+    }),
+    /** Whether streams carry the forensic A/B mark (FORENSIC_WATERMARK, docs/leak-tracing.md): the DMCA page says so only then. */
+    forensicWatermark: z.boolean(),
   })
   .meta({ id: 'SiteInfo' });
 

@@ -1,7 +1,13 @@
-/** The two plan cards; the button text follows the visitor's state (spec §2). */
+/**
+ * The two plan cards; the button text follows the visitor's state (spec §2). The quality lines are
+ * made true for each plan from the site's `media` caps (planFeatures): '4K ultra HD access' only on
+ * a plan that plays 2160p, and then 'on 4K videos'.
+ */
 import { Button, type PlanType, type SitePlan, StatusBadge } from '@members/ui';
+import { planFeatures } from '@members/ui/entitlement';
 import { formatUsd } from '@members/ui/format';
 import { formatBtc } from '@members/ui/money';
+import { useSite } from '../../app/site';
 
 export interface PlanCardsProps {
   plans: { monthly: SitePlan; annual: SitePlan };
@@ -18,6 +24,7 @@ export function planButtonText(loggedIn: boolean, approved: boolean): string {
 }
 
 export function PlanCards({ plans, loggedIn, approved, busyPlan, onSelect }: PlanCardsProps) {
+  const { media } = useSite();
   const entries: [PlanType, SitePlan, string][] = [
     ['monthly', plans.monthly, 'per month'],
     ['annual', plans.annual, 'per year'],
@@ -48,7 +55,7 @@ export function PlanCards({ plans, loggedIn, approved, busyPlan, onSelect }: Pla
             </p>
           )}
           <ul className="features">
-            {plan.features.map((f) => (
+            {planFeatures(plan.features, type, media).map((f) => (
               <li key={f}>✓ {f}</li>
             ))}
           </ul>
