@@ -28,6 +28,10 @@ export const uploadMetadataSchema = z
       .string()
       .regex(/^(\d{1,3}:)?\d{1,3}:[0-5]\d$/, 'Duration must be in mm:ss format (e.g. 12:34)')
       .optional(),
+    /** Only the annual plan may watch it (the behind-the-scenes videos). */
+    exclusiveTo: z.literal('annual').optional(),
+    /** When it is released: ISO 8601 with an offset (the console converts its local input). */
+    publishAt: z.iso.datetime({ offset: true }).optional(),
   })
   .strict();
 

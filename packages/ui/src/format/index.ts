@@ -18,5 +18,6 @@ export {
   videoSpecs,
 } from './library';
 export { CHAT_REPLY_MAIL_LABEL } from './notifications';
+export { isoToLocalInput, isScheduled, localInputToIso, scheduledText } from './release';
 export { isAdmin, postLoginPath, REJECTED_MEMBER_PATH, type SessionUserLike } from './session';
 export { type BadgeTone, type SubscriptionLike, subscriptionAction, subscriptionBadge } from './subscriptionBadge';
