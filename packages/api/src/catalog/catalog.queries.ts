@@ -35,6 +35,10 @@ export function toVideoEntity(row: VideoRow): VideoEntity {
     accessLevel: row.access_level as VideoEntity['accessLevel'],
     qualities: hlsLadderOf(row)?.renditions.map((r) => r.name) ?? [],
     captions: JSON.parse(row.captions ?? '[]') as VideoEntity['captions'],
+    // Issue 40's contract fields; the catalog's columns for them follow.
+    exclusiveTo: null,
+    publishAt: null,
+    availableAt: null,
   };
 }
 

@@ -110,6 +110,20 @@ export const siteConfigSchema = z.object({
     })
     .default({ maxHeightByPlan: { monthly: 1080, annual: 2160 }, freeMaxHeight: 720 }),
   /**
+   * Scheduled releases with early access by plan (docs/videos.md "Scheduled releases"): each audience may
+   * watch a scheduled video `publishAt` + its delay, in days. A subscriber's audience is their plan; an
+   * approved member without a plan (free videos only) gets `freeDelayDays`; on a free video a subscriber
+   * gets the smaller of their plan's and the free delay.
+   */
+  releases: z
+    .object({
+      delayDaysByPlan: z
+        .object({ monthly: z.number().int().min(0).max(365).default(0), annual: z.number().int().min(0).max(365).default(0) })
+        .default({ monthly: 0, annual: 0 }),
+      freeDelayDays: z.number().int().min(0).max(365).default(0),
+    })
+    .default({ delayDaysByPlan: { monthly: 0, annual: 0 }, freeDelayDays: 0 }),
+  /**
    * The brand's colours (#rrggbb). Text on `brand` and brand-coloured text on the dark pages are computed
    * to reach WCAG 2.2 AA (4.5:1); set `textOnBrand` or `brandText` to choose them yourself — a config
    * whose colours do not reach 4.5:1 is refused (docs/accessibility.md).

@@ -17,8 +17,19 @@ export const siteModule: AppModule = {
       ok: { 200: siteInfoSchema },
     });
     api.get('/site', siteDoc, (c) => {
-      const { siteName, marketplaceProfileUrl, models, custodianOfRecords, contactEmail, plans, featuredVideos, bitcoin, privacy, theme } =
-        ctx.site;
+      const {
+        siteName,
+        marketplaceProfileUrl,
+        models,
+        custodianOfRecords,
+        contactEmail,
+        plans,
+        featuredVideos,
+        bitcoin,
+        privacy,
+        theme,
+        releases,
+      } = ctx.site;
       return ok(c, {
         siteName,
         marketplaceProfileUrl,
@@ -31,6 +42,7 @@ export const siteModule: AppModule = {
         privacy,
         adminEmail: ctx.env.ADMIN_EMAIL ?? null,
         theme,
+        releases,
       });
     });
   },

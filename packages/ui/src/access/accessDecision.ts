@@ -16,6 +16,8 @@ export type AccessDeniedReason =
   | 'suspended'
   | 'subscription_required'
   | 'vip_subscription_required'
+  | 'annual_plan_required'
+  | 'not_yet_available'
   | 'invalid_access_level';
 
 export type AccessDecision =
@@ -33,11 +35,21 @@ export const ACCESS_MESSAGES = {
   subscription_required: 'Active subscription required to view premium content',
   vip_subscription_required: 'VIP subscription required to view this exclusive content',
   invalid_access_level: 'Invalid video access level',
+  /** Not spec copy (issue 40): a behind-the-scenes video, exclusive to the annual plan. */
+  annual_plan_required: 'This video is exclusive to the annual plan. Upgrade to the Annual Premium plan to watch it.',
+  /** Not spec copy (issue 40): the viewer's audience gets the video later; `{date}` is `formatReleaseDate(availableAt)`. */
+  not_yet_available: 'Coming to your plan on {date}',
 } as const;
 
 export interface AccessVideo {
   /** 'free' | 'premium' | 'vip'; anything else is refused. */
   accessLevel: string;
+  /** 'annual': only annual subscribers (and admins) may watch it, whatever its level; null or absent: the level decides. */
+  exclusiveTo?: string | null;
+  /** When the video is released (ISO 8601); before it only admins find it. Null or absent: no schedule. */
+  publishAt?: string | null;
+  /** When this viewer's audience may watch it (`publishAt` + their delay, see `availableAtFor`); null or absent: now. */
+  availableAt?: string | null;
 }
 
 export interface AccessGeo {
@@ -52,12 +64,18 @@ export interface AccessUser {
   status?: string | null;
   membershipStatus?: string | null;
   subscriptionStatus?: string | null;
+  /** 'admin' previews every video at any level and state (issue 40; the region rule still applies). */
+  role?: string | null;
+  /** The plan of the active subscription ('monthly' | 'annual'), null or absent without one. */
+  plan?: string | null;
 }
 
 export interface AccessInput {
   video: AccessVideo | null | undefined;
   geo: AccessGeo | null | undefined;
   user: AccessUser | null | undefined;
+  /** The time of the decision (a schedule's `publishAt` and `availableAt` are compared with it); default: now. */
+  now?: Date | number;
 }
 
 /** Spec §5: subscribing needs an approved account; the API refuses with, and the page shows, these words. */
@@ -81,12 +99,55 @@ export function hasActiveSubscription(user: AccessUser | null | undefined): bool
   return user.membershipStatus === 'active' || user.subscriptionStatus === 'active';
 }
 
-const deny = (reason: AccessDeniedReason, remedy: AccessRemedy): AccessDecision => ({
+const deny = (reason: AccessDeniedReason, remedy: AccessRemedy, message?: string): AccessDecision => ({
   allowed: false,
   reason,
-  message: reason === 'geo_loading' ? null : ACCESS_MESSAGES[reason],
+  message: message ?? (reason === 'geo_loading' ? null : ACCESS_MESSAGES[reason]),
   remedy,
 });
+
+const ALLOWED: AccessDecision = { allowed: true, reason: 'allowed', message: null, remedy: null };
+const KNOWN_LEVELS: readonly string[] = ['free', 'premium', 'vip'];
+const DAY_MS = 86_400_000;
+
+const releaseDateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/**
+ * A release date as the member reads it, in UTC: "3 December 2026" (the `not_yet_available` message's `{date}`).
+ * @example formatReleaseDate('2026-12-03T09:00:00Z') // '3 December 2026'
+ */
+export function formatReleaseDate(iso: string): string {
+  return releaseDateFormat.format(new Date(iso));
+}
+
+/** The site config's `releases` (GET /api/site): days after `publishAt` each audience gets a scheduled video. */
+export interface ReleaseDelays {
+  delayDaysByPlan: { monthly: number; annual: number };
+  freeDelayDays: number;
+}
+
+/**
+ * How many days after `publishAt` this audience may watch a video: a subscriber their plan's delay (the
+ * smaller of it and the free delay on a free video), a member without a plan (free videos only) the free delay.
+ * @example audienceDelayDays({ plan: 'monthly', accessLevel: 'premium' }, releases) // releases.delayDaysByPlan.monthly
+ */
+export function audienceDelayDays(audience: { plan: string | null | undefined; accessLevel: string }, releases: ReleaseDelays): number {
+  const plan = audience.plan === 'annual' || audience.plan === 'monthly' ? audience.plan : null;
+  if (!plan) return releases.freeDelayDays;
+  const byPlan = releases.delayDaysByPlan[plan];
+  return audience.accessLevel === 'free' ? Math.min(byPlan, releases.freeDelayDays) : byPlan;
+}
+
+/**
+ * When an audience may watch a scheduled video (`publishAt` + `delayDays`), as ISO 8601; null when there is
+ * no schedule or that time has come (the Video entity's `availableAt`).
+ * @example availableAtFor('2026-12-01T00:00:00.000Z', 2, Date.parse('2026-12-02T00:00:00Z')) // '2026-12-03T00:00:00.000Z'
+ */
+export function availableAtFor(publishAt: string | null | undefined, delayDays: number, now: Date | number = Date.now()): string | null {
+  if (!publishAt) return null;
+  const at = Date.parse(publishAt) + delayDays * DAY_MS;
+  return at > +now ? new Date(at).toISOString() : null;
+}
 
 /**
  * Decides whether this user may watch this video, in the spec's order.
@@ -94,27 +155,37 @@ const deny = (reason: AccessDeniedReason, remedy: AccessRemedy): AccessDecision 
  */
 export function accessDecision(input: AccessInput): AccessDecision {
   const { video, geo, user } = input;
+  const now = input.now === undefined ? Date.now() : +input.now;
   if (!video) return deny('video_not_found', 'back');
+  // Before its release a video is not found, except by an admin previewing it.
+  const scheduled = !!video.publishAt && Date.parse(video.publishAt) > now;
+  if (scheduled && user?.role !== 'admin') return deny('video_not_found', 'back');
   if (!geo || geo.loading) return deny('geo_loading', 'wait');
   if (geo.blocked) return deny('region_blocked', 'back');
   if (!user) return deny('not_logged_in', 'login');
   // A suspended member is refused like one not approved, with their own message.
   if (user.status === 'suspended') return deny('suspended', null);
+  // Issue 40: the creator previews her whole library, whatever its level, exclusivity or schedule.
+  if (user.role === 'admin' && KNOWN_LEVELS.includes(video.accessLevel)) return ALLOWED;
   if (!isApproved(user)) return deny('not_approved', null);
-  switch (video.accessLevel) {
-    case 'free':
-      return { allowed: true, reason: 'allowed', message: null, remedy: null };
-    case 'premium':
-      return hasActiveSubscription(user)
-        ? { allowed: true, reason: 'allowed', message: null, remedy: null }
-        : deny('subscription_required', 'subscribe');
-    case 'vip':
-      return hasActiveSubscription(user)
-        ? { allowed: true, reason: 'allowed', message: null, remedy: null }
-        : deny('vip_subscription_required', 'subscribe');
-    default:
-      return deny('invalid_access_level', 'back');
-  }
+  if (video.exclusiveTo === 'annual' && KNOWN_LEVELS.includes(video.accessLevel)) {
+    if (!(hasActiveSubscription(user) && user.plan === 'annual')) return deny('annual_plan_required', 'subscribe');
+  } else
+    switch (video.accessLevel) {
+      case 'free':
+        break;
+      case 'premium':
+        if (!hasActiveSubscription(user)) return deny('subscription_required', 'subscribe');
+        break;
+      case 'vip':
+        if (!hasActiveSubscription(user)) return deny('vip_subscription_required', 'subscribe');
+        break;
+      default:
+        return deny('invalid_access_level', 'back');
+    }
+  if (video.availableAt && Date.parse(video.availableAt) > now)
+    return deny('not_yet_available', 'wait', ACCESS_MESSAGES.not_yet_available.replace('{date}', formatReleaseDate(video.availableAt)));
+  return ALLOWED;
 }
 
 /**

@@ -3,9 +3,13 @@ import {
   ACCESS_MESSAGES,
   type AccessUser,
   accessDecision,
+  accessErrorCode,
   accessHttpStatus,
+  audienceDelayDays,
+  availableAtFor,
   CHAT_SUBSCRIPTION_REQUIRED,
   chatAccess,
+  formatReleaseDate,
   hasActiveSubscription,
   isApproved,
 } from './accessDecision';
@@ -124,6 +128,80 @@ describe('helpers', () => {
   });
   it('allowed answers 200', () => {
     expect(accessHttpStatus(accessDecision({ video: { accessLevel: 'free' }, geo: open, user: member }))).toBe(200);
+  });
+});
+
+describe('accessDecision — behind-the-scenes, schedules and the admin preview (issue 40)', () => {
+  const now = Date.parse('2026-12-01T12:00:00Z');
+  const monthly: AccessUser = { ...subscriber, plan: 'monthly' };
+  const annual: AccessUser = { ...subscriber, plan: 'annual' };
+  const creator: AccessUser = { approved: true, status: 'approved', membershipStatus: 'inactive', role: 'admin' };
+
+  it('an annual-only video streams to an annual subscriber and refuses any other member with the annual message', () => {
+    for (const accessLevel of ['free', 'premium', 'vip']) {
+      const video = { accessLevel, exclusiveTo: 'annual' };
+      expect(accessDecision({ video, geo: open, user: annual, now }).allowed).toBe(true);
+      for (const user of [monthly, member, subscriber, { ...annual, membershipStatus: 'canceled', subscriptionStatus: 'canceled' }]) {
+        const d = accessDecision({ video, geo: open, user, now });
+        expect(d).toEqual({
+          allowed: false,
+          reason: 'annual_plan_required',
+          message: 'This video is exclusive to the annual plan. Upgrade to the Annual Premium plan to watch it.',
+          remedy: 'subscribe',
+        });
+        expect(accessErrorCode(d.reason as 'annual_plan_required')).toBe('access.annual_plan_required');
+        expect(accessHttpStatus(d)).toBe(403);
+      }
+    }
+  });
+
+  it('before publishAt a video is not found for members and visitors; an audience whose day has not come waits, with the date', () => {
+    const scheduled = { accessLevel: 'free', publishAt: '2026-12-02T00:00:00Z' };
+    for (const user of [visitor, member, annual]) {
+      const d = accessDecision({ video: scheduled, geo: open, user, now });
+      expect(d.reason).toBe('video_not_found');
+      expect(accessHttpStatus(d)).toBe(404);
+    }
+    const released = { accessLevel: 'premium', publishAt: '2026-11-30T00:00:00Z', availableAt: '2026-12-03T00:00:00.000Z' };
+    const d = accessDecision({ video: released, geo: open, user: monthly, now });
+    expect(d).toEqual({ allowed: false, reason: 'not_yet_available', message: 'Coming to your plan on 3 December 2026', remedy: 'wait' });
+    expect(accessErrorCode(d.reason as 'not_yet_available')).toBe('access.not_yet_available');
+    expect(accessHttpStatus(d)).toBe(403);
+    // A member without a subscription is told to subscribe first, not to wait.
+    expect(accessDecision({ video: released, geo: open, user: member, now }).reason).toBe('subscription_required');
+    expect(accessDecision({ video: { ...released, availableAt: null }, geo: open, user: monthly, now }).allowed).toBe(true);
+    expect(accessDecision({ video: { ...released, availableAt: '2026-12-01T11:59:59Z' }, geo: open, user: monthly, now }).allowed).toBe(
+      true,
+    );
+  });
+
+  it('an admin previews every level, exclusive and scheduled video without a subscription; the region rule still applies', () => {
+    for (const accessLevel of ['free', 'premium', 'vip'])
+      for (const extra of [{}, { exclusiveTo: 'annual' }, { publishAt: '2027-01-01T00:00:00Z', availableAt: '2027-01-05T00:00:00Z' }]) {
+        const video = { accessLevel, ...extra };
+        expect(accessDecision({ video, geo: open, user: creator, now })).toEqual({
+          allowed: true,
+          reason: 'allowed',
+          message: null,
+          remedy: null,
+        });
+        expect(accessDecision({ video, geo: { blocked: true }, user: creator, now }).reason).toBe('region_blocked');
+      }
+    expect(accessDecision({ video: { accessLevel: 'gold' }, geo: open, user: creator, now }).reason).toBe('invalid_access_level');
+  });
+
+  it('each audience gets publishAt + its delay; a subscriber on a free video the smaller of theirs and the free one', () => {
+    const releases = { delayDaysByPlan: { monthly: 3, annual: 0 }, freeDelayDays: 5 };
+    expect(audienceDelayDays({ plan: 'annual', accessLevel: 'premium' }, releases)).toBe(0);
+    expect(audienceDelayDays({ plan: 'monthly', accessLevel: 'vip' }, releases)).toBe(3);
+    expect(audienceDelayDays({ plan: null, accessLevel: 'free' }, releases)).toBe(5);
+    expect(audienceDelayDays({ plan: 'monthly', accessLevel: 'free' }, releases)).toBe(3);
+    expect(audienceDelayDays({ plan: 'monthly', accessLevel: 'free' }, { ...releases, freeDelayDays: 1 })).toBe(1);
+    const twoDaysAgo = '2026-11-29T12:00:00.000Z';
+    expect(availableAtFor(twoDaysAgo, 3, now)).toBe('2026-12-02T12:00:00.000Z');
+    expect(availableAtFor(twoDaysAgo, 2, now)).toBeNull();
+    expect(availableAtFor(null, 3, now)).toBeNull();
+    expect(formatReleaseDate('2026-12-03T23:30:00-02:00')).toBe('4 December 2026');
   });
 });
 

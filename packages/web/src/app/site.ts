@@ -61,6 +61,7 @@ export const FALLBACK_SITE: SiteInfo = {
   featuredVideos: [],
   privacy: DEFAULT_PRIVACY,
   theme: DEFAULT_PALETTE,
+  releases: { delayDaysByPlan: { monthly: 0, annual: 0 }, freeDelayDays: 0 },
 };
 
 export function useSiteQuery() {

@@ -4,6 +4,16 @@ import { z } from 'zod';
 export const ACCESS_LEVEL_VALUES = ['free', 'premium', 'vip'] as const;
 export const accessLevelSchema = z.enum(ACCESS_LEVEL_VALUES);
 
+/** A video only annual subscribers may watch (behind-the-scenes, issue 40); null: its access level decides. */
+export const EXCLUSIVE_TO_VALUES = ['annual'] as const;
+export const exclusiveToSchema = z.enum(EXCLUSIVE_TO_VALUES);
+
+/** A release time: ISO 8601 date-time with a `Z` or an offset (`2026-12-03T09:00:00+01:00`). */
+export const publishAtSchema = z.iso.datetime({
+  offset: true,
+  error: 'must be an ISO 8601 date-time with an offset (e.g. 2026-12-03T09:00:00Z)',
+});
+
 /** A caption track of a video (WebVTT; SRT uploads are converted): its BCP 47 language and its label. */
 export const captionTrackSchema = z.object({ language: z.string(), label: z.string() }).meta({ id: 'CaptionTrack' });
 
@@ -26,6 +36,12 @@ export const videoSchema = z
     qualities: z.array(z.string()),
     /** Caption tracks, by language. */
     captions: z.array(captionTrackSchema),
+    /** 'annual': only annual subscribers may watch it (behind-the-scenes); null: its access level decides. */
+    exclusiveTo: exclusiveToSchema.nullable(),
+    /** When the video is (or was) released, ISO 8601; null: no schedule. Members find it only from then on. */
+    publishAt: z.string().nullable(),
+    /** When THIS viewer's audience may watch it (`publishAt` + their plan's delay); null: now, or no schedule. */
+    availableAt: z.string().nullable(),
   })
   .meta({ id: 'Video' });
 
@@ -124,12 +140,18 @@ export const videoListQuerySchema = z.object({
   category: text(64),
   tag: text(64),
   accessLevel: accessLevelSchema.optional(),
+  /** `annual`: only the videos exclusive to the annual plan (the 'Behind the Scenes' tile). */
+  exclusiveTo: exclusiveToSchema.optional(),
   sort: z.enum(['newest', 'popular']).default('newest'),
 });
 
 const labels = z.union([z.string().max(4000), z.array(z.string().max(VIDEO_LIMITS.label)).max(VIDEO_LIMITS.labels)]);
 
-/** PUT /admin/videos/{id}: every field optional; `published` publishes or unpublishes; nothing else is accepted. */
+/**
+ * PUT /admin/videos/{id}: every field optional; `published` publishes or unpublishes; nothing else is accepted.
+ * `exclusiveTo` 'annual' or null; `publishAt` schedules the release (a future time keeps or makes the video
+ * unpublished until then, a past one publishes it as of that time; null clears the schedule).
+ */
 export const videoEditSchema = z
   .object({
     title: z.string().trim().min(1, 'must not be empty').max(VIDEO_LIMITS.title),
@@ -139,6 +161,8 @@ export const videoEditSchema = z
     tags: labels,
     categories: labels,
     published: z.boolean(),
+    exclusiveTo: exclusiveToSchema.nullable(),
+    publishAt: publishAtSchema.nullable(),
   })
   .partial()
   .strict();
@@ -159,6 +183,10 @@ export const uploadMetadataSchema = z.object({
   tags: metadataText(4000),
   categories: metadataText(4000),
   durationText: metadataText(20),
+  /** 'annual', or empty for none. */
+  exclusiveTo: metadataText(20),
+  /** ISO 8601 date-time with an offset, or empty for none. */
+  publishAt: metadataText(40),
   thumbnailAtSeconds: z
     .string()
     .regex(/^\d{1,6}(\.\d{1,3})?$/, 'a number of seconds')

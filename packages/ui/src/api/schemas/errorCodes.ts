@@ -95,6 +95,14 @@ export const ERROR_CODES = {
   'access.region_blocked': { status: 403, meaning: 'Spec §4: the video is not available in the viewer’s region' },
   'access.subscription_required': { status: 403, meaning: 'Spec §4: premium content needs an active subscription' },
   'access.vip_subscription_required': { status: 403, meaning: 'Spec §4: VIP content needs a VIP subscription' },
+  'access.annual_plan_required': {
+    status: 403,
+    meaning: 'The video is exclusive to the annual plan (behind-the-scenes) and the member has no active annual subscription',
+  },
+  'access.not_yet_available': {
+    status: 403,
+    meaning: 'A scheduled video whose day has not come for the member’s plan (`releases` in the site config); the message names the date',
+  },
   'access.invalid_access_level': { status: 403, meaning: 'The video’s access level is not one the site knows' },
   'stream.link_invalid': { status: 403, meaning: 'A media or HLS link whose signature, rendition or viewer does not match' },
   'stream.link_expired': { status: 403, meaning: 'A media or HLS link past its expiry: ask for a new stream URL' },

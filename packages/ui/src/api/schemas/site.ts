@@ -49,6 +49,12 @@ export const siteInfoSchema = z
       logRetentionDays: z.number().int(),
     }),
     adminEmail: z.string().nullable(),
+    /** Scheduled releases: days after a video's `publishAt` each audience may watch it (issue 40). */
+    releases: z.object({
+      delayDaysByPlan: z.object({ monthly: z.number().int(), annual: z.number().int() }),
+      /** Approved members without a plan (free videos only). */
+      freeDelayDays: z.number().int(),
+    }),
     /** The brand's colours, checked for WCAG 2.2 AA contrast when the config loaded (theme/contrast.ts brandPalette). */
     theme: z.object({ brand: z.string(), onBrand: z.string(), brandText: z.string(), brandHover: z.string() }),
   })
