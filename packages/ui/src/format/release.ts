@@ -17,7 +17,14 @@ const pad = (n: number, width = 2) => String(Math.trunc(Math.abs(n))).padStart(w
 export function localInputToIso(value: string): string | null {
   const m = LOCAL_INPUT.exec(value.trim());
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1).map((x) => Number(x ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = m.slice(1).map((x) => Number(x ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const at = new Date(year, month - 1, day, hour, minute, second);
   // The Date constructor rolls an impossible day over (31 February → 3 March): refuse it.
   if (at.getFullYear() !== year || at.getMonth() !== month - 1 || at.getDate() !== day || at.getHours() !== hour) return null;
@@ -53,4 +60,25 @@ export function scheduledText(publishAt: string): string {
   const at = new Date(publishAt);
   const date = at.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
   return `Scheduled: ${date}, ${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
+
+/** The longest a catalog waits before asking again for a release it is counting down to (timers drift; the tab may sleep). */
+export const RELEASE_RECHECK_MAX_MS = 15 * 60_000;
+
+/**
+ * How long until the first of these videos comes to the viewer's plan (its `availableAt`), a second
+ * after it so the server agrees, capped at RELEASE_RECHECK_MAX_MS; false when none is waiting. The
+ * catalog's queries refetch then, so "Coming to your plan on {date}" turns playable without a reload.
+ * @example msUntilNextRelease([{ availableAt: '2026-12-03T09:00:00Z' }], Date.parse('2026-12-03T08:59:00Z')) // 61000
+ */
+export function msUntilNextRelease(
+  videos: readonly { availableAt?: string | null }[] | undefined,
+  now: number = Date.now(),
+): number | false {
+  let next = Number.POSITIVE_INFINITY;
+  for (const v of videos ?? []) {
+    const at = v.availableAt ? Date.parse(v.availableAt) : Number.NaN;
+    if (at > now && at < next) next = at;
+  }
+  return Number.isFinite(next) ? Math.min(next - now + 1000, RELEASE_RECHECK_MAX_MS) : false;
 }

@@ -6,27 +6,44 @@
  * a keyboard user's focus with them (and move the link under a pointer), so Enter goes nowhere.
  */
 import { type FeaturedVideo, Spinner, type Video, VideoCard } from '@members/ui';
-import { featuredBadges, formatDuration, topQualityBadge } from '@members/ui/format';
+import { ANNUAL_UPGRADE_PATH, catalogCardState, featuredBadges, formatDuration } from '@members/ui/format';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { queries } from '../app/queries';
 import { useSite } from '../app/site';
+import { useViewer } from '../app/viewer';
 
 export function thumbnailOf(v: Pick<Video, 'thumbnailPath'>): string {
   return v.thumbnailPath;
 }
 
-/** A catalog video as a card linking to its detail page, with its access level as the badge. */
+/**
+ * A catalog video as a card linking to its detail page, with its access level as the badge; to a
+ * viewer not on the annual plan a behind-the-scenes video is locked with the "Annual plan" badge and
+ * an upgrade link, and a video their plan gets later says "Coming to your plan on {date}".
+ */
 export function CatalogVideoCard({ video, subtitle }: { video: Video; subtitle?: string }) {
+  const viewer = useViewer();
+  const card = catalogCardState(video, viewer);
   return (
     <VideoCard
       title={video.title}
       href={`/videos/${video.id}`}
       duration={formatDuration(video.duration)}
       thumbnailUrl={thumbnailOf(video)}
-      badges={[String(video.accessLevel).toUpperCase(), topQualityBadge(video.qualities)].filter((b): b is string => Boolean(b))}
+      badges={card.badges}
       subtitle={subtitle}
       linkComponent={Link}
+      locked={card.lock !== null}
+      footer={
+        card.lock === 'annual_plan' ? (
+          <Link to={ANNUAL_UPGRADE_PATH} aria-label={`Upgrade to the annual plan to watch ${video.title}`}>
+            Upgrade to the annual plan
+          </Link>
+        ) : (
+          card.note && <span className="muted">{card.note}</span>
+        )
+      }
     />
   );
 }

@@ -1,6 +1,6 @@
 import { localInputToIso } from '@members/ui/format';
 import { describe, expect, it } from 'vitest';
-import { uploadMetadataSchema, type MediaInfo } from '../../shared/ipc.js';
+import { type MediaInfo, uploadMetadataSchema } from '../../shared/ipc.js';
 import { applyToSelected, type BulkRow, formatBytes, isSendable, metadataOf, newRow, splitTags, titleFromFileName } from './rows.js';
 
 const info = (over: Partial<MediaInfo> = {}): MediaInfo => ({

@@ -1,7 +1,16 @@
-/** The two plan cards; the button text follows the visitor's state (spec §2). */
+/**
+ * The two plan cards; the button text follows the visitor's state (spec §2). A plan's
+ * behind-the-scenes line links to those videos (issue 40); `chosen` outlines the plan a link asked for
+ * (`/subscription?plan=annual`, from a locked annual-only video).
+ */
 import { Button, type PlanType, type SitePlan, StatusBadge } from '@members/ui';
 import { formatUsd } from '@members/ui/format';
 import { formatBtc } from '@members/ui/money';
+import { Link } from 'react-router-dom';
+
+/** The feature line that names the behind-the-scenes videos ("Exclusive behind-the-scenes"). */
+const BEHIND_THE_SCENES_LINE = /behind[- ]the[- ]scenes/i;
+export const BEHIND_THE_SCENES_PATH = '/videos?exclusiveTo=annual';
 
 export interface PlanCardsProps {
   plans: { monthly: SitePlan; annual: SitePlan };
@@ -9,6 +18,8 @@ export interface PlanCardsProps {
   approved: boolean;
   busyPlan: PlanType | null;
   onSelect(planType: PlanType): void;
+  /** The plan a link asked for: outlined. */
+  chosen?: PlanType | null;
 }
 
 export function planButtonText(loggedIn: boolean, approved: boolean): string {
@@ -17,7 +28,7 @@ export function planButtonText(loggedIn: boolean, approved: boolean): string {
   return 'Select Plan';
 }
 
-export function PlanCards({ plans, loggedIn, approved, busyPlan, onSelect }: PlanCardsProps) {
+export function PlanCards({ plans, loggedIn, approved, busyPlan, onSelect, chosen = null }: PlanCardsProps) {
   const entries: [PlanType, SitePlan, string][] = [
     ['monthly', plans.monthly, 'per month'],
     ['annual', plans.annual, 'per year'],
@@ -25,7 +36,12 @@ export function PlanCards({ plans, loggedIn, approved, busyPlan, onSelect }: Pla
   return (
     <div className="plan-grid">
       {entries.map(([type, plan, period]) => (
-        <article key={type} className={`plan-card${plan.mostPopular ? ' popular' : ''}`} aria-labelledby={`plan-${type}`}>
+        <article
+          key={type}
+          className={`plan-card${plan.mostPopular ? ' popular' : ''}${chosen === type ? ' chosen' : ''}`}
+          aria-labelledby={`plan-${type}`}
+          aria-current={chosen === type ? 'true' : undefined}
+        >
           {plan.mostPopular && (
             <StatusBadge tone="brand" className="popular-badge">
               MOST POPULAR
@@ -49,7 +65,7 @@ export function PlanCards({ plans, loggedIn, approved, busyPlan, onSelect }: Pla
           )}
           <ul className="features">
             {plan.features.map((f) => (
-              <li key={f}>✓ {f}</li>
+              <li key={f}>✓ {BEHIND_THE_SCENES_LINE.test(f) ? <Link to={BEHIND_THE_SCENES_PATH}>{f}</Link> : f}</li>
             ))}
           </ul>
           <Button
