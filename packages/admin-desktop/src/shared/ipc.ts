@@ -91,6 +91,15 @@ export const ipcSchemas = {
   'uploads:snapshot': empty,
   'chat:state': empty,
   'shell:openExternal': z.object({ url: z.string().max(2000).url() }).strict(),
+  /** Opens the video's player page on the signed-in server in the system browser: the admin's preview (issue 40). */
+  'shell:previewVideo': z
+    .object({
+      videoId: z
+        .string()
+        .max(64)
+        .regex(/^[A-Za-z0-9_-]+$/, 'Invalid video id'),
+    })
+    .strict(),
   'leaks:examine': z
     .object({
       path: filePath,
@@ -195,6 +204,7 @@ export interface DesktopApi {
   };
   shell: {
     openExternal(input: IpcRequest<'shell:openExternal'>): Promise<void>;
+    previewVideo(input: IpcRequest<'shell:previewVideo'>): Promise<void>;
   };
   /** The chat's live feed, followed by the main process (the renderer opens no socket). */
   chat: {
