@@ -67,8 +67,9 @@ export const adminCatalogRoutes: Routes = (api, ctx) => {
     errors: [404],
   });
   const editDoc = describe({
-    summary: 'Edit metadata, access level or publication',
-    description: 'Every field optional; `tags` and `categories` as a list or one comma-separated string.',
+    summary: 'Edit metadata, access level, exclusivity, publication or release schedule',
+    description:
+      'Every field optional; `tags` and `categories` as a list or one comma-separated string. `exclusiveTo: "annual"` makes it behind-the-scenes (annual subscribers only; null: its level decides). `publishAt` (ISO 8601 with an offset) schedules the release: a future time keeps the video unpublished (unpublishing a published one) until the leader publishes it, within a minute of that time; a past time publishes it at once as of that time (each plan watches `publishAt` + its `releases` delay); null clears the schedule. `published: true` before a future `publishAt` is refused; publishing a scheduled video by hand moves its schedule to now; `published: false` cancels a pending schedule.',
     tags: ['catalog', 'admin'],
     access: 'admin',
     ...videoParams,

@@ -123,6 +123,9 @@ describe('catalog projection', () => {
           hls: null,
           captions: '[]',
           private_to: null,
+          // An upload recorded without them (as before issue 40) reads as neither exclusive nor scheduled.
+          exclusive_to: null,
+          publish_at: null,
         },
       ],
       [LABELS]: [
@@ -184,6 +187,21 @@ describe('catalog projection', () => {
     await given(v.uploaded, unpublished).thenRows(row, [{ published: 0, published_at: T1, updated_at: T2 }]);
     const republished = v.edit({ videoId: V1, changes: {}, publish: true, actorId: 'admin-1', at: T3 });
     await given(v.uploaded, unpublished, republished).thenRows(row, [{ published: 1, published_at: T1, updated_at: T3 }]);
+  });
+
+  it('exclusiveTo, VideoReleaseScheduled and the release: exclusive_to, publish_at, hidden until the release, dated by the schedule', async () => {
+    const v = video(V1, { exclusiveTo: 'annual' });
+    const row = 'SELECT exclusive_to, published, published_at, publish_at FROM videos';
+    const scheduled = v.edit({ videoId: V1, changes: {}, publishAt: T3, actorId: 'admin-1', at: T2 });
+    await given(v.uploaded, scheduled).thenRows(row, [{ exclusive_to: 'annual', published: 0, published_at: T3, publish_at: T3 }]);
+    const released = v.decide(videoDecider, { type: 'ReleaseVideo', data: { videoId: V1, at: T4 } });
+    await given(v.uploaded, scheduled, released).thenRows(row, [
+      { exclusive_to: 'annual', published: 1, published_at: T3, publish_at: T3 },
+    ]);
+    const open = v.edit({ videoId: V1, changes: { exclusiveTo: null }, publishAt: null, actorId: 'admin-1', at: T4 });
+    await given(v.uploaded, scheduled, released, open).thenRows(row, [
+      { exclusive_to: null, published: 1, published_at: T3, publish_at: null },
+    ]);
   });
 
   it('VideoDeleted: its row and labels are gone, another video stays', async () => {

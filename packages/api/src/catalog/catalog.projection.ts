@@ -3,7 +3,7 @@
  * `video_labels` row per tag or category (lower-cased, for exact filters), kept by the video events;
  * one `video_captions` row per caption track (language); `view_count` is kept by `ViewRecorded`
  * (streaming module), the transcode columns and the HLS ladder by the `Transcode*` events (transcode
- * module), `private_to` by `CustomRequestDelivered` (custom requests module: the video is its
+ * module), `exclusive_to` and `publish_at` by the video events (issue 40), `private_to` by `CustomRequestDelivered` (custom requests module: the video is its
  * requester's alone).
  */
 import type { Queryable } from '../db/types.js';
@@ -41,7 +41,9 @@ CREATE TABLE IF NOT EXISTS videos (
   transcode_error TEXT,
   hls TEXT,
   private_to TEXT,
-  captions TEXT NOT NULL DEFAULT '[]'
+  captions TEXT NOT NULL DEFAULT '[]',
+  exclusive_to TEXT,
+  publish_at TEXT
 );
 CREATE INDEX IF NOT EXISTS videos_published ON videos (published, published_at);
 CREATE TABLE IF NOT EXISTS video_labels (
@@ -103,6 +105,10 @@ export interface VideoRow {
   private_to: string | null;
   /** JSON `[{ language, label }]`, the caption tracks by language (copied from `video_captions`). */
   captions: string;
+  /** 'annual': behind-the-scenes, annual subscribers only; null: the access level decides. */
+  exclusive_to: string | null;
+  /** The release schedule (ISO 8601 UTC, `VideoReleaseScheduled`); null: none. */
+  publish_at: string | null;
 }
 
 /** What a completed transcode recorded: the renditions (tallest first) and the seek previews. */
@@ -136,6 +142,7 @@ const COLUMNS: Record<keyof VideoDetails, string> = {
   accessLevel: 'access_level',
   tags: 'tags',
   categories: 'categories',
+  exclusiveTo: 'exclusive_to',
 };
 
 async function applyVideoEvent(tx: Queryable, event: VideoEvent): Promise<void> {
@@ -145,8 +152,8 @@ async function applyVideoEvent(tx: Queryable, event: VideoEvent): Promise<void> 
       await tx.run(
         `INSERT INTO videos (id, title, description, model_name, duration_seconds, access_level, tags, categories, published,
            published_at, uploaded_at, updated_at, view_count, video_key, video_size, video_mime, codec, audio_codec, width, height,
-           thumbnail_key, thumbnail_mime)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           thumbnail_key, thumbnail_mime, exclusive_to)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO NOTHING`,
         [
           d.videoId,
@@ -169,6 +176,8 @@ async function applyVideoEvent(tx: Queryable, event: VideoEvent): Promise<void> 
           d.video.height,
           d.thumbnail.key,
           d.thumbnail.mimeType,
+          // Uploads recorded before issue 40 carry none.
+          d.exclusiveTo ?? null,
         ],
       );
       await writeLabels(tx, d.videoId, 'tag', d.tags);
@@ -199,6 +208,17 @@ async function applyVideoEvent(tx: Queryable, event: VideoEvent): Promise<void> 
     case 'VideoUnpublished':
       await tx.run('UPDATE videos SET published = 0, updated_at = ? WHERE id = ?', [event.data.unpublishedAt, event.data.videoId]);
       return;
+    case 'VideoReleaseScheduled': {
+      // A scheduled video's published date is its release time (its plans' delays count from it too).
+      const { videoId, publishAt, scheduledAt } = event.data;
+      await tx.run('UPDATE videos SET publish_at = ?, published_at = COALESCE(?, published_at), updated_at = ? WHERE id = ?', [
+        publishAt,
+        publishAt,
+        scheduledAt,
+        videoId,
+      ]);
+      return;
+    }
     case 'CaptionTrackAdded': {
       const d = event.data;
       await tx.run('DELETE FROM video_captions WHERE video_id = ? AND language = ?', [d.videoId, d.language]);
@@ -242,7 +262,8 @@ export const catalogProjection: Projection = {
   name: 'catalog',
   // 3: `private_to`, the member a custom request's video was delivered to (CustomRequestDelivered).
   // 4: video_captions (caption tracks); rebuilt from the log, no migration.
-  version: 4,
+  // 5: `exclusive_to` and `publish_at` (issue 40: behind-the-scenes, scheduled releases); rebuilt from the log.
+  version: 5,
   tables: ['videos', 'video_labels', 'video_captions'],
   schema: CATALOG_SCHEMA,
   async apply(tx, event: RecordedEvent) {

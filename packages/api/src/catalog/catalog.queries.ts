@@ -20,7 +20,8 @@ export function hlsLadderOf(row: Pick<VideoRow, 'hls'>): HlsLadder | null {
 
 export const thumbnailUrl = (videoId: string) => `/api/videos/${videoId}/thumbnail`;
 
-export function toVideoEntity(row: VideoRow): VideoEntity {
+/** `availableAt`: when the viewer's audience may watch it (releases.ts `availableAtOf`); null: now, or no schedule. */
+export function toVideoEntity(row: VideoRow, availableAt: string | null = null): VideoEntity {
   return {
     id: row.id,
     title: row.title,
@@ -35,10 +36,9 @@ export function toVideoEntity(row: VideoRow): VideoEntity {
     accessLevel: row.access_level as VideoEntity['accessLevel'],
     qualities: hlsLadderOf(row)?.renditions.map((r) => r.name) ?? [],
     captions: JSON.parse(row.captions ?? '[]') as VideoEntity['captions'],
-    // Issue 40's contract fields; the catalog's columns for them follow.
-    exclusiveTo: null,
-    publishAt: null,
-    availableAt: null,
+    exclusiveTo: row.exclusive_to === 'annual' ? 'annual' : null,
+    publishAt: row.publish_at,
+    availableAt,
   };
 }
 
@@ -65,7 +65,8 @@ export function toAdminVideo(row: VideoRow): AdminVideoEntity {
 }
 
 /**
- * A video as `viewerId` may see it: published, or (admins' paths) any with `includeUnpublished`.
+ * A video as `viewerId` may see it: published, or (admins' paths) any with `includeUnpublished`;
+ * an admin viewer finds unpublished and scheduled videos too (issue 40: the creator previews her library).
  * A custom request's delivered video (`private_to`) exists only for its requester (published or
  * not) and admins; to everyone else, the signed-out included, it is not found.
  */
@@ -78,7 +79,7 @@ export async function findVideo(
   if (!row) return undefined;
   if (opts.includeUnpublished) return row;
   if (row.private_to) return opts.viewerId && (row.private_to === opts.viewerId || (await isAdmin(db, opts.viewerId))) ? row : undefined;
-  if (Number(row.published) !== 1) return undefined;
+  if (Number(row.published) !== 1) return opts.viewerId && (await isAdmin(db, opts.viewerId)) ? row : undefined;
   return row;
 }
 
@@ -110,6 +111,8 @@ export interface ListQuery {
   category?: string | undefined;
   tag?: string | undefined;
   accessLevel?: string | undefined;
+  /** 'annual': only the behind-the-scenes videos. */
+  exclusiveTo?: string | undefined;
   sort: 'newest' | 'popular';
   includeUnpublished?: boolean;
   /** The signed-in viewer: their own delivered custom videos are listed too. */
@@ -150,6 +153,10 @@ export async function listVideos(db: Queryable, q: ListQuery): Promise<{ rows: V
   if (q.accessLevel) {
     where.push('v.access_level = ?');
     params.push(q.accessLevel);
+  }
+  if (q.exclusiveTo) {
+    where.push('v.exclusive_to = ?');
+    params.push(q.exclusiveTo);
   }
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const order = q.sort === 'popular' ? 'v.view_count DESC, v.published_at DESC, v.id' : 'v.published_at DESC, v.uploaded_at DESC, v.id';

@@ -12,6 +12,7 @@ import type { AppContext } from '../kernel/context.js';
 import type { Routes } from '../kernel/module.js';
 import type { VideoRow } from './catalog.projection.js';
 import { findVideo, listVideos, toVideoEntity } from './catalog.queries.js';
+import { type Audience, audienceOf, availableAtOf } from './releases.js';
 import { signThumbnailPath, thumbnailGrantUser } from './thumbnailGrant.js';
 
 /** The list query, shared with the clients (packages/ui). */
@@ -20,9 +21,12 @@ export const listQuerySchema = videoListQuerySchema;
 /** A URL id that is not one of ours can only be "Video not found" (a route's `describe`: `...videoParams`). */
 export const videoParams = { params: idParams, invalidParams: { code: 'video.not_found', message: 'Video not found' } } as const;
 
-/** A delivered custom video's card: its thumbnail path carries a grant for the viewer (an `<img>` sends no token). */
-function entityFor(ctx: AppContext, row: VideoRow, viewerId: string | undefined) {
-  const entity = toVideoEntity(row);
+/**
+ * The Video entity for this viewer: `availableAt` as their audience's (scheduled releases); a delivered
+ * custom video's card: its thumbnail path carries a grant for the viewer (an `<img>` sends no token).
+ */
+function entityFor(ctx: AppContext, row: VideoRow, viewerId: string | undefined, audience: Audience) {
+  const entity = toVideoEntity(row, availableAtOf(row, audience, ctx.site.releases));
   return row.private_to && viewerId ? { ...entity, thumbnailPath: signThumbnailPath(ctx, row.id, viewerId) } : entity;
 }
 
@@ -49,7 +53,8 @@ export const catalogRoutes: Routes = (api, ctx) => {
   const thumbnailFor = thumbnailViewer(ctx);
   const listCatalogDoc = describe({
     summary: 'The published catalog, filtered and paged',
-    description: '`q` searches titles, descriptions and tags; `sort=popular` orders by views.',
+    description:
+      '`q` searches titles, descriptions and tags; `sort=popular` orders by views; `exclusiveTo=annual` lists the behind-the-scenes videos. A scheduled video is listed from its `publishAt` on; `availableAt` says when the viewer’s plan may watch it (`releases` in GET /site).',
     tags: ['catalog'],
     access: 'public',
     query: listQuerySchema,
@@ -57,6 +62,7 @@ export const catalogRoutes: Routes = (api, ctx) => {
   });
   const getVideoDoc = describe({
     summary: 'One published video',
+    description: 'Before its `publishAt` a scheduled video is not found, except by an admin (who also finds unpublished ones).',
     tags: ['catalog'],
     access: 'public',
     ...videoParams,
@@ -82,14 +88,20 @@ export const catalogRoutes: Routes = (api, ctx) => {
     const query = c.req.valid('query');
     const { rows, total } = await listVideos(ctx.db, { ...query, viewerId: c.get('auth')?.userId });
     const viewerId = c.get('auth')?.userId;
-    return ok(c, { videos: rows.map((row) => entityFor(ctx, row, viewerId)), total, page: query.page, pageSize: query.pageSize });
+    const audience = await audienceOf(ctx.db, viewerId);
+    return ok(c, {
+      videos: rows.map((row) => entityFor(ctx, row, viewerId, audience)),
+      total,
+      page: query.page,
+      pageSize: query.pageSize,
+    });
   });
 
   api.get('/videos/:id', getVideoDoc, async function getVideo(c) {
     const viewerId = c.get('auth')?.userId;
     const row = await findVideo(ctx.db, c.req.valid('param').id, { viewerId });
     if (!row) throw new HttpError('video.not_found', 'Video not found');
-    return ok(c, entityFor(ctx, row, viewerId));
+    return ok(c, entityFor(ctx, row, viewerId, await audienceOf(ctx.db, viewerId)));
   });
 
   api.get('/videos/:id/thumbnail', getThumbnailDoc, async function getThumbnail(c) {

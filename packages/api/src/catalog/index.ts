@@ -1,6 +1,7 @@
 /**
  * The catalog module: `ingestVideoFile` (what every upload protocol of uploads/ ends in), the
- * catalog projection, the public catalog and the admin's edits.
+ * catalog projection, the public catalog, the admin's edits and (leader only) the release job that
+ * publishes scheduled videos on time.
  */
 
 import type { AppModule } from '../kernel/module.js';
@@ -9,6 +10,7 @@ import { adminCatalogRoutes } from './admin.routes.js';
 import { catalogProjection } from './catalog.projection.js';
 import { catalogRoutes } from './catalog.routes.js';
 import { importsProjection } from './imports.projection.js';
+import { startReleaseJob } from './releases.job.js';
 
 export { addCaptionTrack, captionOf, captionsOf } from './captions.service.js';
 export type { CaptionRow, HlsLadder, VideoRow } from './catalog.projection.js';
@@ -25,8 +27,9 @@ export { videoParams } from './catalog.routes.js';
 export { findImport } from './imports.projection.js';
 export { type IngestInput, type IngestResult, ingestVideoFile, validateDetails } from './ingest.js';
 export { type PreviewInfo, type RenditionInfo, type TranscodeResultEvent, type TranscodeStatus, transcodeStatusAfter } from './ladder.js';
-export { ACCESS_LEVELS, type AccessLevel } from './video.decider.js';
-export { LIMITS, UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
+export { type Audience, audienceOf, availableAtOf, dueReleases } from './releases.js';
+export { ACCESS_LEVELS, type AccessLevel, EXCLUSIVE_TO, type ExclusiveTo } from './video.decider.js';
+export { LIMITS, parsePublishAt, UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
 export { deleteVideo, editVideo, getAnyVideo } from './videos.service.js';
 
 export const catalogModule: AppModule = {
@@ -45,5 +48,8 @@ export const catalogModule: AppModule = {
   routes(api, ctx) {
     adminCatalogRoutes(api, ctx);
     catalogRoutes(api, ctx);
+  },
+  background(ctx) {
+    return startReleaseJob(ctx, ctx.env.RELEASES_TICK_MS);
   },
 };

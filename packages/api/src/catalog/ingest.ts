@@ -26,7 +26,16 @@ import { eventMetadata } from '../shared/eventMetadata.js';
 import { type Failure, failure } from '../shared/result.js';
 import { videos } from './video.commands.js';
 import type { ThumbnailInfo, VideoDetails, VideoFileInfo } from './video.decider.js';
-import { checkText, LIMITS, parseAccessLevel, parseDurationText, parseLabels, UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
+import {
+  checkText,
+  LIMITS,
+  parseAccessLevel,
+  parseDurationText,
+  parseExclusiveTo,
+  parseLabels,
+  parsePublishAt,
+  UPLOAD_REQUIRED_MESSAGE,
+} from './videoInput.js';
 
 export interface IngestInput {
   /** The video on this process's disk, or: */
@@ -42,6 +51,10 @@ export interface IngestInput {
   accessLevel?: string | null;
   tags?: string | string[] | null;
   categories?: string | string[] | null;
+  /** 'annual' (behind-the-scenes) or empty for none. */
+  exclusiveTo?: string | null;
+  /** ISO 8601 date-time with an offset: the release is scheduled (a future time keeps the video hidden until then). */
+  publishAt?: string | null;
   thumbnailPath?: string | null;
   /** Where to take the thumbnail when none is given (seconds; default ~10% of the video). */
   thumbnailAtSeconds?: number | null;
@@ -74,7 +87,7 @@ const fail400 = (message: string): Fail => failure('validation.invalid_input', m
 /** Step 1: the typed fields, or the first problem. */
 export function validateDetails(
   input: Omit<IngestInput, 'filePath' | 'remote' | 'actorId'>,
-): { ok: true; details: VideoDetails; typedDuration: string | null } | Fail {
+): { ok: true; details: VideoDetails; typedDuration: string | null; publishAt: string | null } | Fail {
   const title = checkText(input.title, 'title', LIMITS.title);
   if (!title.ok) return fail400(title.error);
   if (title.value === '') return fail400(UPLOAD_REQUIRED_MESSAGE);
@@ -90,9 +103,14 @@ export function validateDetails(
   if (!tags.ok) return fail400(tags.error);
   const categories = parseLabels(input.categories, 'categories');
   if (!categories.ok) return fail400(categories.error);
+  const exclusiveTo = parseExclusiveTo(input.exclusiveTo);
+  if (!exclusiveTo.ok) return fail400(exclusiveTo.error);
+  const publishAt = parsePublishAt(input.publishAt);
+  if (!publishAt.ok) return fail400(publishAt.error);
   return {
     ok: true,
     typedDuration: duration.value === null ? null : (input.durationText ?? '').trim(),
+    publishAt: publishAt.value,
     details: {
       title: title.value,
       description: description.value,
@@ -100,6 +118,7 @@ export function validateDetails(
       accessLevel: accessLevel.value,
       tags: tags.value,
       categories: categories.value,
+      exclusiveTo: exclusiveTo.value,
     },
   };
 }
@@ -212,6 +231,7 @@ export async function ingestVideoFile(ctx: AppContext, input: IngestInput, opts:
       {
         type: 'RecordUpload',
         unpublished: input.published === false,
+        publishAt: checked.publishAt,
         data: {
           videoId,
           ...checked.details,

@@ -102,3 +102,76 @@ describe('video decider', () => {
     expect(given([]).when(add(track))).toMatchObject({ ok: false, error: { code: 'video.not_found' } });
   });
 });
+
+describe('video decider — behind-the-scenes and scheduled releases (issue 40)', () => {
+  const at = '2026-01-02T00:00:00Z';
+  const later = '2026-01-05T09:00:00.000Z';
+  const earlier = '2025-12-30T09:00:00.000Z';
+  const schedule = (publishAt: string | null, when = at) => ({
+    type: 'EditVideo' as const,
+    data: { videoId: 'v1', changes: {}, publishAt, actorId: 'admin', at: when },
+  });
+  const scheduled = (publishAt: string | null) => ({
+    type: 'VideoReleaseScheduled' as const,
+    data: { videoId: 'v1', publishAt, scheduledBy: 'admin', scheduledAt: at },
+  });
+  const unpublished = { type: 'VideoUnpublished' as const, data: { videoId: 'v1', unpublishedBy: 'admin', unpublishedAt: at } };
+  const release = (when: string) => ({ type: 'ReleaseVideo' as const, data: { videoId: 'v1', at: when } });
+
+  it('exclusiveTo is an editable detail; an upload recorded before it reads as null (an unchanged null records nothing)', () => {
+    expect(given([uploaded]).when(edit({ exclusiveTo: null }))).toEqual({ ok: true, events: [] });
+    expect(given([uploaded]).when(edit({ exclusiveTo: 'annual' }))).toMatchObject({
+      ok: true,
+      events: [{ type: 'VideoUpdated', data: { changes: { exclusiveTo: 'annual' } } }],
+    });
+  });
+
+  it('a future publishAt on a published video records the schedule and unpublishes it until then', () => {
+    expect(given([uploaded]).when(schedule(later))).toEqual({ ok: true, events: [scheduled(later), unpublished] });
+  });
+
+  it('a past publishAt publishes a hidden video at once, as of that time; on a published one it only records the time', () => {
+    expect(given([uploaded, unpublished]).when(schedule(earlier))).toEqual({
+      ok: true,
+      events: [scheduled(earlier), { type: 'VideoPublished', data: { videoId: 'v1', publishedBy: 'admin', publishedAt: earlier } }],
+    });
+    expect(given([uploaded]).when(schedule(earlier))).toEqual({ ok: true, events: [scheduled(earlier)] });
+  });
+
+  it('the release job publishes once, at the schedule time, and records nothing before it or after it is out', () => {
+    const history = [uploaded, scheduled(later), unpublished];
+    expect(given(history).when(release('2026-01-05T08:59:59Z'))).toEqual({ ok: true, events: [] });
+    const published = { type: 'VideoPublished' as const, data: { videoId: 'v1', publishedBy: 'release-scheduler', publishedAt: later } };
+    expect(given(history).when(release('2026-01-05T09:00:30Z'))).toEqual({ ok: true, events: [published] });
+    expect(given([...history, published]).when(release('2026-01-05T09:01:00Z'))).toEqual({ ok: true, events: [] });
+    expect(given([uploaded, unpublished]).when(release('2026-01-05T09:01:00Z'))).toEqual({ ok: true, events: [] });
+  });
+
+  it('contradictions are refused: published true with a future time, published false with a past one', () => {
+    const both = (publish: boolean, publishAt: string) => ({ ...schedule(publishAt), data: { ...schedule(publishAt).data, publish } });
+    expect(given([uploaded]).when(both(true, later))).toMatchObject({
+      ok: false,
+      error: { code: 'validation.invalid_input', status: 400 },
+    });
+    expect(given([uploaded]).when(both(false, earlier))).toMatchObject({ ok: false, error: { code: 'validation.invalid_input' } });
+    expect(given([uploaded]).when(both(false, later))).toEqual({ ok: true, events: [scheduled(later), unpublished] });
+  });
+
+  it('publishing by hand before the time moves the schedule to now; unpublishing by hand or null clears it', () => {
+    const history = [uploaded, scheduled(later), unpublished];
+    expect(given(history).when(edit({}, true))).toEqual({
+      ok: true,
+      events: [scheduled(at), { type: 'VideoPublished', data: { videoId: 'v1', publishedBy: 'admin', publishedAt: at } }],
+    });
+    expect(given(history).when(edit({}, false))).toEqual({ ok: true, events: [scheduled(null)] });
+    expect(given(history).when(schedule(null))).toEqual({ ok: true, events: [scheduled(null)] });
+    expect(given([uploaded]).when(schedule(null))).toEqual({ ok: true, events: [] });
+  });
+
+  it('an upload with a future publishAt is recorded hidden with its schedule, in the same append', () => {
+    expect(given([]).when({ type: 'RecordUpload', data: { ...uploaded.data, uploadedAt: at }, publishAt: later })).toMatchObject({
+      ok: true,
+      events: [{ type: 'VideoUploaded' }, { type: 'VideoReleaseScheduled', data: { publishAt: later } }, { type: 'VideoUnpublished' }],
+    });
+  });
+});

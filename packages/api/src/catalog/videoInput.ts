@@ -3,7 +3,7 @@
  * durations, comma-separated tag lists, access levels. Errors name the field.
  */
 import { VIDEO_LIMITS } from '@members/ui/api/schemas';
-import { ACCESS_LEVELS, type AccessLevel } from './video.decider.js';
+import { ACCESS_LEVELS, type AccessLevel, EXCLUSIVE_TO, type ExclusiveTo } from './video.decider.js';
 
 export const UPLOAD_REQUIRED_MESSAGE = 'Please provide at least a title and video file';
 
@@ -61,4 +61,26 @@ export function checkText(value: string | null | undefined, field: string, max: 
   const t = (value ?? '').trim();
   if (t.length > max) return { ok: false, error: `${field} must be at most ${max} characters` };
   return { ok: true, value: t };
+}
+
+/** `annual` (behind-the-scenes) or empty/`none`/null for none. */
+export function parseExclusiveTo(input: string | null | undefined): Parsed<ExclusiveTo> {
+  const t = (input ?? '').trim().toLowerCase();
+  if (t === '' || t === 'none' || t === 'null') return { ok: true, value: null };
+  if ((EXCLUSIVE_TO as readonly string[]).includes(t)) return { ok: true, value: t as ExclusiveTo };
+  return { ok: false, error: 'exclusiveTo must be annual (or empty for none)' };
+}
+
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * A release time as typed (ISO 8601 date-time with `Z` or an offset), normalized to UTC
+ * (`2026-12-03T08:00:00.000Z`); empty or null: no schedule.
+ */
+export function parsePublishAt(input: string | null | undefined): Parsed<string | null> {
+  const t = (input ?? '').trim();
+  if (t === '') return { ok: true, value: null };
+  const at = ISO_WITH_OFFSET.test(t) ? Date.parse(t) : Number.NaN;
+  if (Number.isNaN(at)) return { ok: false, error: 'publishAt must be an ISO 8601 date-time with an offset (e.g. 2026-12-03T09:00:00Z)' };
+  return { ok: true, value: new Date(at).toISOString() };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAccessLevel, parseDurationText, parseLabels } from './videoInput';
+import { parseAccessLevel, parseDurationText, parseExclusiveTo, parseLabels, parsePublishAt } from './videoInput';
 
 describe('videoInput', () => {
   it('durations in mm:ss (and h:mm:ss)', () => {
@@ -21,5 +21,20 @@ describe('videoInput', () => {
     expect(parseAccessLevel('')).toEqual({ ok: true, value: 'premium' });
     expect(parseAccessLevel('VIP')).toEqual({ ok: true, value: 'vip' });
     expect(parseAccessLevel('gold')).toEqual({ ok: false, error: 'accessLevel must be one of free, premium, vip' });
+  });
+});
+
+describe('exclusiveTo and publishAt as typed (issue 40)', () => {
+  it('exclusiveTo: annual, or empty for none; anything else names the field', () => {
+    expect(parseExclusiveTo(' Annual ')).toEqual({ ok: true, value: 'annual' });
+    for (const none of ['', null, undefined, 'none']) expect(parseExclusiveTo(none)).toEqual({ ok: true, value: null });
+    expect(parseExclusiveTo('monthly')).toEqual({ ok: false, error: 'exclusiveTo must be annual (or empty for none)' });
+  });
+  it('publishAt: an ISO date-time with Z or an offset, normalized to UTC; empty for none; a date alone or no offset refused', () => {
+    expect(parsePublishAt('2026-12-03T09:00:00+01:00')).toEqual({ ok: true, value: '2026-12-03T08:00:00.000Z' });
+    expect(parsePublishAt('2026-12-03T09:00Z')).toEqual({ ok: true, value: '2026-12-03T09:00:00.000Z' });
+    expect(parsePublishAt('')).toEqual({ ok: true, value: null });
+    for (const bad of ['2026-12-03', '2026-12-03T09:00:00', 'tomorrow', '2026-13-40T09:00:00Z'])
+      expect(parsePublishAt(bad)).toMatchObject({ ok: false, error: expect.stringContaining('publishAt must be an ISO 8601 date-time') });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `pnpm cli videos import DIR [--access free|premium|vip] [--publish] [--recursive] [--as EMAIL]`:
+ * `pnpm cli videos import DIR [--access free|premium|vip] [--publish] [--publish-at ISO] [--recursive] [--as EMAIL]`:
  * puts a folder of video files into the library through the same ingest as an upload
  * (catalog/ingest.ts: ffprobe with the upload formats, a thumbnail, the media store, `VideoUploaded`,
  * which the transcode queue takes). Each file is hashed (SHA-256) first: a file whose bytes were
@@ -16,7 +16,16 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { ACCESS_LEVELS, type AccessLevel, addCaptionTrack, findImport, ingestVideoFile, LIMITS } from '../catalog/index.js';
+import {
+  ACCESS_LEVELS,
+  type AccessLevel,
+  addCaptionTrack,
+  EXCLUSIVE_TO,
+  findImport,
+  ingestVideoFile,
+  LIMITS,
+  parsePublishAt,
+} from '../catalog/index.js';
 import { configuredAdminEmail, findUserByEmail } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
 import { closeContext, createContext, describeStore } from '../kernel/context.js';
@@ -25,10 +34,12 @@ import { allProjections } from '../wiring/modules.js';
 import type { CliCommand } from './command.js';
 
 const USAGE =
-  'Usage: pnpm cli videos import DIR [--access free|premium|vip] [--publish] [--recursive] [--as EMAIL]\n' +
+  'Usage: pnpm cli videos import DIR [--access free|premium|vip] [--publish] [--publish-at ISO] [--recursive] [--as EMAIL]\n' +
   '  Imports every video file in DIR (sub-folders too with --recursive); a file already imported (same SHA-256) is skipped.\n' +
   '  --access   access level when the file has no sidecar NAME.json saying it (default premium, as an upload)\n' +
   '  --publish  members see the videos at once (default: imported unpublished, for the admin to review and publish)\n' +
+  '  --publish-at  schedule the release (ISO 8601 with an offset, e.g. 2026-12-03T09:00:00Z) when the sidecar has no publishAt:\n' +
+  '             the videos are published at that time (a past time: within a minute), each plan after its releases delay\n' +
   '  --as       the admin account recorded as the uploader (default: ADMIN_EMAIL, admin@localhost in development)';
 
 /** The names the import takes as video files: the containers the upload's ffprobe whitelist reads (media/uploadedVideoInput.ts). */
@@ -66,6 +77,16 @@ export const sidecarSchema = z
     tags: z.array(z.string().trim().min(1).max(LIMITS.label)).max(LIMITS.labels).optional(),
     categories: z.array(z.string().trim().min(1).max(LIMITS.label)).max(LIMITS.labels).optional(),
     modelName: z.string().trim().max(LIMITS.model).optional(),
+    /** 'annual': behind-the-scenes (annual subscribers only); null: the access level decides. */
+    exclusiveTo: z
+      .enum(EXCLUSIVE_TO as ['annual'])
+      .nullable()
+      .optional(),
+    /** The scheduled release, ISO 8601 with an offset (beats `--publish-at`). */
+    publishAt: z
+      .string()
+      .refine((t) => parsePublishAt(t).ok && t.trim() !== '', 'an ISO 8601 date-time with an offset (e.g. 2026-12-03T09:00:00Z)')
+      .optional(),
   })
   .strict();
 export type Sidecar = z.infer<typeof sidecarSchema>;
@@ -89,6 +110,8 @@ export interface ImportArgs {
   publish: boolean;
   recursive: boolean;
   as?: string;
+  /** `--publish-at`: the release time of every file whose sidecar names none (normalized to UTC). */
+  publishAt?: string;
 }
 
 /** The arguments, or a UsageError (exit 2). Own parser: `--publish DIR` must not read DIR as the flag's value. */
@@ -108,12 +131,16 @@ export function parseImportArgs(args: string[]): ImportArgs {
       out[name] = true;
       continue;
     }
-    if (name !== 'access' && name !== 'as') throw new UsageError(`unknown option ${a}`);
+    if (name !== 'access' && name !== 'as' && name !== 'publish-at') throw new UsageError(`unknown option ${a}`);
     const value = eq > 0 ? a.slice(eq + 1) : args[++i];
     if (value === undefined || value === '' || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
     if (name === 'access') {
       if (!(ACCESS_LEVELS as readonly string[]).includes(value)) throw new UsageError(`--access ${value}: one of free, premium, vip`);
       out.access = value as AccessLevel;
+    } else if (name === 'publish-at') {
+      const at = parsePublishAt(value);
+      if (!at.ok || !at.value) throw new UsageError(`--publish-at ${value}: ${at.ok ? 'needs a value' : at.error}`);
+      out.publishAt = at.value;
     } else out.as = value;
   }
   if (dirs.length !== 1) throw new UsageError(dirs.length === 0 ? 'DIR is missing' : `one DIR only (got ${dirs.join(', ')})`);
@@ -361,6 +388,8 @@ async function importOne(run: ImportRun, rel: string, label: string): Promise<Ou
         accessLevel: sidecar.accessLevel ?? opts.access ?? null,
         tags: sidecar.tags ?? null,
         categories: sidecar.categories ?? null,
+        exclusiveTo: sidecar.exclusiveTo ?? null,
+        publishAt: sidecar.publishAt ?? opts.publishAt ?? null,
         actorId: run.actorId,
         actor: 'cli:videos-import',
         contentSha256: sha256,
@@ -394,7 +423,7 @@ async function importFolder(ctx: AppContext, opts: ImportArgs, actorId: string):
   const progress = new Progress(out, Boolean(out.isTTY));
   console.log(
     `Importing ${listing.videos.length} video files from ${root} (store: ${describeStore(ctx.env)}, media: ${ctx.env.MEDIA_STORE}); ` +
-      `${opts.publish ? 'published at once' : 'unpublished until the admin publishes them'}`,
+      `${opts.publishAt ? `published at ${opts.publishAt}` : opts.publish ? 'published at once' : 'unpublished until the admin publishes them'}`,
   );
   if (listing.ignored.length) console.log(`Not video files, left alone: ${listing.ignored.join(', ')}`);
 
@@ -487,7 +516,7 @@ async function actingAdmin(ctx: AppContext, as: string | undefined): Promise<str
 
 export const videosImport: CliCommand = {
   summary:
-    'import the video files of DIR through the upload ingest, each file once (by SHA-256; run again to resume): DIR [--access LEVEL] [--publish] [--recursive] [--as EMAIL]',
+    'import the video files of DIR through the upload ingest, each file once (by SHA-256; run again to resume): DIR [--access LEVEL] [--publish] [--publish-at ISO] [--recursive] [--as EMAIL]',
   async run({ env, site, args }) {
     let opts: ImportArgs;
     try {

@@ -171,6 +171,10 @@ export const envDocs: Record<string, EnvVarDoc> = {
   MEDIA_ACCEL_PREFIX: { meaning: 'the nginx `internal` location the media files are aliased under (with `MEDIA_ACCEL=nginx`)' },
   INSTANCE_ID: { meaning: 'names the process in an `X-Served-By` response header' },
   LIFECYCLE_INTERVAL_SECONDS: { meaning: 'how often the leader runs the subscription lifecycle pass' },
+  RELEASES_TICK_MS: {
+    meaning:
+      'how often (milliseconds, 100 to 60000: a release within a minute) the leader publishes the scheduled videos whose `publishAt` has come (see [Scheduled releases](videos.md#scheduled-releases-and-early-access-by-plan))',
+  },
   TRANSCODE_CONCURRENCY: {
     meaning:
       "HLS transcodes run at once by the leader's in-process runner (a token runner, `pnpm cli transcode-runner --server URL`, takes `--concurrency` instead); `0`: none, uploads wait in the queue (see [Media pipeline](videos.md#media-pipeline-hls-renditions-encrypted-segments-entitlement-per-plan))",

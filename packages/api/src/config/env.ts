@@ -127,6 +127,8 @@ export const envSchema = z.object({
     .optional(),
   /** How often the leader runs the subscription lifecycle pass. */
   LIFECYCLE_INTERVAL_SECONDS: intFrom(60, 1),
+  /** How often the leader publishes the scheduled videos whose time has come (ms; tests shorten it; at most a minute). */
+  RELEASES_TICK_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /** HLS transcodes the leader's in-process runner runs at once (0: none in the server; jobs wait in the queue). A token runner takes `--concurrency`. */
   TRANSCODE_CONCURRENCY: intFrom(1, 0),
   /** `false`: API processes never transcode; token runners (`pnpm cli transcode-runner --server URL`) do (docs/transcode-runners.md). */

@@ -6,7 +6,7 @@
  */
 import { type AccessDecision, accessDecision, accessErrorCode, hasActiveSubscription } from '@members/ui/access';
 import { subscriptionOf } from '../billing/index.js';
-import { findVideo, type VideoRow, viewCountOf } from '../catalog/index.js';
+import { audienceOf, availableAtOf, findVideo, type VideoRow, viewCountOf } from '../catalog/index.js';
 import { aggregate } from '../eventstore/commandHandler.js';
 import { findMemberStanding, type MemberStanding } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
@@ -14,6 +14,9 @@ import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { maxRenditionHeight } from './entitlement.js';
 import { viewingDecider, viewsStreamId } from './viewing.decider.js';
+
+/** An admin's cap: the tallest rendition there is (the site's heights stop at 4320). */
+const ADMIN_MAX_HEIGHT = 4320;
 
 const views = aggregate(viewingDecider, (v: { videoId: string; userId: string }) => viewsStreamId(v.videoId, v.userId));
 
@@ -37,8 +40,17 @@ export interface AccessCheck {
 export async function checkVideoAccess(ctx: AppContext, request: ViewingRequest): Promise<AccessCheck> {
   const video = await findVideo(ctx.db, request.videoId, { viewerId: request.userId });
   const viewer = request.userId ? await findMemberStanding(ctx.db, request.userId) : undefined;
+  const audience = await audienceOf(ctx.db, viewer?.id);
+  const now = Date.now();
   const decision = accessDecision({
-    video: video ? { accessLevel: video.access_level } : null,
+    video: video
+      ? {
+          accessLevel: video.access_level,
+          exclusiveTo: video.exclusive_to,
+          publishAt: video.publish_at,
+          availableAt: availableAtOf(video, audience, ctx.site.releases, now),
+        }
+      : null,
     geo: { blocked: request.regionBlocked },
     user: viewer
       ? {
@@ -46,8 +58,11 @@ export async function checkVideoAccess(ctx: AppContext, request: ViewingRequest)
           status: viewer.status,
           membershipStatus: viewer.membership_status,
           subscriptionStatus: viewer.subscription_status,
+          role: viewer.role,
+          plan: audience.plan,
         }
       : null,
+    now,
   });
   return { decision, video, viewer };
 }
@@ -81,9 +96,10 @@ export async function recordView(
 /**
  * The tallest HLS rendition this (allowed) viewer may watch of this video: their plan's height from
  * the site config (an active subscription without a billing row, as an admin may grant, counts as
- * the monthly plan), or the free height for a member without one.
+ * the monthly plan), or the free height for a member without one. An admin previews the full ladder.
  */
 export async function renditionEntitlement(ctx: AppContext, video: VideoRow, viewer: Viewer): Promise<number> {
+  if (viewer.role === 'admin') return ADMIN_MAX_HEIGHT;
   const subscribed = hasActiveSubscription({ membershipStatus: viewer.membership_status, subscriptionStatus: viewer.subscription_status });
   const plan = subscribed ? ((await subscriptionOf(ctx.db, viewer.id))?.plan_type ?? 'monthly') : null;
   return maxRenditionHeight({ accessLevel: video.access_level, plan }, ctx.site.media);

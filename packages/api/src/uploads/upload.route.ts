@@ -34,6 +34,12 @@ export const multipartUploadRoutes: Routes = (api, ctx) => {
               accessLevel: { type: 'string', enum: ['free', 'premium', 'vip'] },
               tags: { type: 'string', description: 'Comma-separated (or the field repeated)' },
               categories: { type: 'string', description: 'Comma-separated (or the field repeated)' },
+              exclusiveTo: { type: 'string', enum: ['annual', ''], description: '`annual`: behind-the-scenes, annual subscribers only' },
+              publishAt: {
+                type: 'string',
+                format: 'date-time',
+                description: 'Schedule the release (ISO 8601 with an offset): a future time keeps the video hidden from members until then',
+              },
               video: { type: 'string', contentMediaType: 'application/octet-stream' },
               thumbnail: { type: 'string', contentMediaType: 'application/octet-stream' },
             },
@@ -63,6 +69,8 @@ export const multipartUploadRoutes: Routes = (api, ctx) => {
         accessLevel: field('accessLevel'),
         tags: fields.tags ?? null,
         categories: fields.categories ?? null,
+        exclusiveTo: field('exclusiveTo'),
+        publishAt: field('publishAt'),
         thumbnailPath: files.thumbnail?.size ? files.thumbnail.path : null,
         ...callerOf(c),
       });

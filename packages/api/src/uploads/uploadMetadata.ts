@@ -7,7 +7,8 @@
  *
  * Keys: `filename` (required), `title` (required), `description`, `model`, `accessLevel`
  * (`free`/`members`…), `tags` and `categories` (comma-separated), `durationText` (mm:ss as typed),
- * `thumbnailAtSeconds` (where to take the thumbnail frame; default ~10% of the video).
+ * `thumbnailAtSeconds` (where to take the thumbnail frame; default ~10% of the video), `exclusiveTo`
+ * (`annual`: behind-the-scenes) and `publishAt` (ISO 8601 with an offset: the scheduled release).
  */
 import { uploadMetadataSchema } from '@members/ui/api/schemas';
 import type { z } from 'zod';

@@ -150,7 +150,7 @@ const TUS_DOCS = {
   create: tus({
     summary: 'Create an upload (optionally with its first bytes)',
     description:
-      '`Upload-Metadata` (base64 values): `filename` and `title` required; `description`, `model`, `accessLevel`, `tags`, `categories` (comma-separated), `durationText` (mm:ss), `thumbnailAtSeconds`. Checked at creation (400 before any byte); `Upload-Length` over `MAX_UPLOAD_BYTES` is a 413.',
+      '`Upload-Metadata` (base64 values): `filename` and `title` required; `description`, `model`, `accessLevel`, `tags`, `categories` (comma-separated), `durationText` (mm:ss), `thumbnailAtSeconds`, `exclusiveTo` (`annual`), `publishAt` (ISO 8601 with an offset: a future time keeps the video hidden until then). Checked at creation (400 before any byte); `Upload-Length` over `MAX_UPLOAD_BYTES` is a 413.',
     parameters: [
       tusResumable,
       { name: 'Upload-Length', in: 'header', required: false, schema: { type: 'string' } },
