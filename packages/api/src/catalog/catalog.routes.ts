@@ -26,7 +26,7 @@ export const videoParams = { params: idParams, invalidParams: { code: 'video.not
  * custom video's card: its thumbnail path carries a grant for the viewer (an `<img>` sends no token).
  */
 function entityFor(ctx: AppContext, row: VideoRow, viewerId: string | undefined, audience: Audience) {
-  const entity = toVideoEntity(row, availableAtOf(row, audience, ctx.site.releases));
+  const entity = toVideoEntity(row, availableAtOf(row, audience, ctx.site.releases, ctx.clock.now().getTime()));
   return row.private_to && viewerId ? { ...entity, thumbnailPath: signThumbnailPath(ctx, row.id, viewerId) } : entity;
 }
 

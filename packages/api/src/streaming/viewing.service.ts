@@ -41,7 +41,7 @@ export async function checkVideoAccess(ctx: AppContext, request: ViewingRequest)
   const video = await findVideo(ctx.db, request.videoId, { viewerId: request.userId });
   const viewer = request.userId ? await findMemberStanding(ctx.db, request.userId) : undefined;
   const audience = await audienceOf(ctx.db, viewer?.id);
-  const now = Date.now();
+  const now = ctx.clock.now().getTime();
   const decision = accessDecision({
     video: video
       ? {
