@@ -128,7 +128,7 @@ forEachStore('scheduled releases, behind-the-scenes and the admin preview', (kin
       url.searchParams.set('u', who.monthly.id);
       const res = await fetch(url, { headers: { authorization: `Bearer ${who.monthly.token}` } });
       expect(res.status).toBe(403);
-      expect((await res.json()).code).toBe('stream.link_invalid');
+      expect(((await res.json()) as { code: string }).code).toBe('stream.link_invalid');
     }
   });
 

@@ -28,6 +28,19 @@ describe('videos import', () => {
       expect(() => parseImportArgs(bad)).toThrow();
   });
 
+  it('--publish-at: an ISO date-time with an offset, kept in UTC; a date alone or no offset is a usage error naming it', () => {
+    expect(parseImportArgs(['clips', '--publish-at', '2026-12-03T09:00:00+01:00'])).toEqual({
+      dir: 'clips',
+      publish: false,
+      recursive: false,
+      publishAt: '2026-12-03T08:00:00.000Z',
+    });
+    for (const bad of ['2026-12-03', '2026-12-03T09:00:00', 'soon'])
+      expect(() => parseImportArgs(['clips', `--publish-at=${bad}`])).toThrow(
+        `--publish-at ${bad}: publishAt must be an ISO 8601 date-time`,
+      );
+  });
+
   it('a sidecar is checked: bad JSON, an unknown field or a wrong access level is that file’s error', async () => {
     const write = (name: string, text: string) => {
       fs.writeFileSync(path.join(dir, name), text);
@@ -46,6 +59,17 @@ describe('videos import', () => {
       ok: false,
       error: expect.stringContaining('accessLevel'),
     });
+    // Issue 40: behind-the-scenes and a scheduled release from the sidecar.
+    expect(await readSidecar(write('bts.json', '{"exclusiveTo":"annual","publishAt":"2026-12-03T09:00:00Z"}'))).toEqual({
+      ok: true,
+      value: { exclusiveTo: 'annual', publishAt: '2026-12-03T09:00:00Z' },
+    });
+    for (const [name, text, field] of [
+      ['exclusive.json', '{"exclusiveTo":"monthly"}', 'exclusiveTo'],
+      ['when.json', '{"publishAt":"next week"}', 'publishAt'],
+      ['empty.json', '{"publishAt":""}', 'publishAt'],
+    ] as const)
+      expect(await readSidecar(write(name, text))).toMatchObject({ ok: false, error: expect.stringContaining(field) });
   });
 
   it('a folder: video names in order, sidecars and captions belong to their video, the rest is listed as ignored', async () => {

@@ -73,6 +73,30 @@ forEachStore('video upload', (kind) => {
     expect(thumb.headers.get('content-type')).toBe('image/png');
   });
 
+  it('exclusiveTo and publishAt fields: behind-the-scenes, scheduled (hidden until then, admins see when); bad values 400', async () => {
+    const publishAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const r = await postUpload(
+      server.url,
+      admin.token,
+      { title: 'Later', exclusiveTo: 'annual', publishAt },
+      { video: await makeMp4(fixtures, 2) },
+    );
+    expect(r.status).toBe(201);
+    expect((await api.get(`/videos/${r.body.data.videoId}`)).status).toBe(404);
+    expect((await api.get(`/admin/videos/${r.body.data.videoId}`, admin.token)).body.data).toMatchObject({
+      exclusiveTo: 'annual',
+      publishAt,
+      published: false,
+    });
+    for (const [fields, message] of [
+      [{ title: 'Bad', exclusiveTo: 'vip' }, 'exclusiveTo must be annual (or empty for none)'],
+      [{ title: 'Bad', publishAt: 'next friday' }, 'publishAt must be an ISO 8601 date-time with an offset (e.g. 2026-12-03T09:00:00Z)'],
+    ] as const) {
+      const bad = await postUpload(server.url, admin.token, fields, { video: await makeMp4(fixtures, 2) });
+      expect(answer(bad)).toEqual({ status: 400, body: { success: false, error: message, code: 'validation.invalid_input' } });
+    }
+  });
+
   it('missing title or file: the spec message, nothing stored', async () => {
     const before = mediaFiles();
     const video = await makeMp4(fixtures, 3);

@@ -307,6 +307,8 @@ forEachStore('tus uploads', (kind) => {
       [{ filename: 'a.mp4', title: 'Bad duration', durationText: '99' }, /mm:ss/],
       [{ filename: 'a.mp4', title: 'Bad level', accessLevel: 'vip-only' }, /access/i],
       [{ filename: 'a.mp4', title: 'Bad frame', thumbnailAtSeconds: 'soon' }, /thumbnailAtSeconds/],
+      [{ filename: 'a.mp4', title: 'Bad exclusivity', exclusiveTo: 'monthly' }, /exclusiveTo must be annual/],
+      [{ filename: 'a.mp4', title: 'Bad release', publishAt: '2026-12-03 09:00' }, /publishAt must be an ISO 8601 date-time/],
     ];
     for (const [meta, message] of cases) {
       const { done } = upload(video, {}, meta);
