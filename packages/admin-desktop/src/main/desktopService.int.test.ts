@@ -85,7 +85,6 @@ describe('IPC validation (zod, in the main process)', () => {
     expect(opened).toEqual(['https://mempool.space/tx/abc']);
   });
 
-
   it('probes and uploads only files the admin chose, and never sends a non-video', async () => {
     const notChosen = await svc.invoke('media:inspect', { path: video });
     expect(notChosen).toEqual({ ok: false, error: 'That file was not chosen in this window' });

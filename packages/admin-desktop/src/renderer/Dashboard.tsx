@@ -33,7 +33,12 @@ export function Dashboard({ api, desktop }: { api: ApiClient; desktop: DesktopAp
         </button>
       )}
       renderVideoPreview={(v) => (
-        <Button size="sm" variant="secondary" onClick={() => void desktop.shell.previewVideo({ videoId: v.id })} aria-label={`Preview ${v.title}`}>
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => void desktop.shell.previewVideo({ videoId: v.id })}
+          aria-label={`Preview ${v.title}`}
+        >
           Preview
         </Button>
       )}

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isoToLocalInput, isScheduled, localInputToIso, scheduledText } from './release';
+import { isoToLocalInput, isScheduled, localInputToIso } from './release';
 
 const moduleUrl = new URL('./release.ts', import.meta.url).href;
 
@@ -18,7 +18,10 @@ function inZone(tz: string, expression: string): unknown {
 describe('a release time between the datetime-local input and publishAt', () => {
   it('reads the input in the admin’s time zone, with that day’s offset (winter and summer time)', () => {
     expect(
-      inZone('Europe/Paris', "[m.localInputToIso('2026-12-03T10:00'), m.localInputToIso('2026-07-01T10:30'), m.isoToLocalInput('2026-12-03T09:00:00Z')]"),
+      inZone(
+        'Europe/Paris',
+        "[m.localInputToIso('2026-12-03T10:00'), m.localInputToIso('2026-07-01T10:30'), m.isoToLocalInput('2026-12-03T09:00:00Z')]",
+      ),
     ).toEqual(['2026-12-03T10:00:00+01:00', '2026-07-01T10:30:00+02:00', '2026-12-03T10:00']);
     expect(inZone('America/New_York', "[m.localInputToIso('2026-12-03T10:00'), m.scheduledText('2026-12-03T15:00:00Z')]")).toEqual([
       '2026-12-03T10:00:00-05:00',
