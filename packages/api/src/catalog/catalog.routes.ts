@@ -12,7 +12,7 @@ import type { AppContext } from '../kernel/context.js';
 import type { Routes } from '../kernel/module.js';
 import type { VideoRow } from './catalog.projection.js';
 import { findVideo, listVideos, toVideoEntity } from './catalog.queries.js';
-import { type Audience, audienceOf, availableAtOf } from './releases.js';
+import { type Audience, audienceOf, availableAtOf, VISITOR } from './releases.js';
 import { signThumbnailPath, thumbnailGrantUser } from './thumbnailGrant.js';
 
 /** The list query, shared with the clients (packages/ui). */
@@ -88,7 +88,8 @@ export const catalogRoutes: Routes = (api, ctx) => {
     const query = c.req.valid('query');
     const { rows, total } = await listVideos(ctx.db, { ...query, viewerId: c.get('auth')?.userId });
     const viewerId = c.get('auth')?.userId;
-    const audience = await audienceOf(ctx.db, viewerId);
+    // A page without a scheduled video needs no plan: `availableAt` is null for everyone.
+    const audience = rows.some((row) => row.publish_at) ? await audienceOf(ctx.db, viewerId) : VISITOR;
     return ok(c, {
       videos: rows.map((row) => entityFor(ctx, row, viewerId, audience)),
       total,
@@ -101,7 +102,7 @@ export const catalogRoutes: Routes = (api, ctx) => {
     const viewerId = c.get('auth')?.userId;
     const row = await findVideo(ctx.db, c.req.valid('param').id, { viewerId });
     if (!row) throw new HttpError('video.not_found', 'Video not found');
-    return ok(c, entityFor(ctx, row, viewerId, await audienceOf(ctx.db, viewerId)));
+    return ok(c, entityFor(ctx, row, viewerId, row.publish_at ? await audienceOf(ctx.db, viewerId) : VISITOR));
   });
 
   api.get('/videos/:id/thumbnail', getThumbnailDoc, async function getThumbnail(c) {

@@ -27,7 +27,7 @@ export { videoParams } from './catalog.routes.js';
 export { findImport } from './imports.projection.js';
 export { type IngestInput, type IngestResult, ingestVideoFile, validateDetails } from './ingest.js';
 export { type PreviewInfo, type RenditionInfo, type TranscodeResultEvent, type TranscodeStatus, transcodeStatusAfter } from './ladder.js';
-export { type Audience, audienceOf, availableAtOf, dueReleases } from './releases.js';
+export { type Audience, audienceOf, audienceOfStanding, availableAtOf, dueReleases } from './releases.js';
 export { ACCESS_LEVELS, type AccessLevel, EXCLUSIVE_TO, type ExclusiveTo } from './video.decider.js';
 export { LIMITS, parsePublishAt, UPLOAD_REQUIRED_MESSAGE } from './videoInput.js';
 export { deleteVideo, editVideo, getAnyVideo } from './videos.service.js';

@@ -107,6 +107,10 @@ forEachStore('scheduled releases, behind-the-scenes and the admin preview', (kin
   }, 120_000);
   afterAll(() => server?.close());
 
+  it('GET /api/site answers the releases delays, so pages can say when each plan gets a video', async () => {
+    expect((await api.get('/site')).body.data.releases).toEqual(RELEASES);
+  });
+
   it('an annual-exclusive video streams to an annual member and answers 403 access.annual_plan_required to the others', async () => {
     expect((await stream(ids.bts, who.annual.token)).status).toBe(200);
     for (const viewer of [who.monthly, who.member])

@@ -7,7 +7,7 @@ import { audienceDelayDays, availableAtFor, hasActiveSubscription } from '@membe
 import { subscriptionOf } from '../billing/index.js';
 import type { SiteConfig } from '../config/site.js';
 import type { Queryable } from '../db/types.js';
-import { findMemberStanding } from '../identity/index.js';
+import { findMemberStanding, type MemberStanding } from '../identity/index.js';
 import type { VideoRow } from './catalog.projection.js';
 
 /** A viewer as scheduled releases see them: admins preview everything; everyone else is their plan's audience. */
@@ -21,16 +21,19 @@ export const VISITOR: Audience = { admin: false, plan: null };
 
 /** The viewer's audience, read from identity's and billing's read models now. */
 export async function audienceOf(db: Queryable, userId: string | null | undefined): Promise<Audience> {
-  if (!userId) return VISITOR;
-  const standing = await findMemberStanding(db, userId);
-  if (!standing) return VISITOR;
+  const standing = userId ? await findMemberStanding(db, userId) : undefined;
+  return standing ? audienceOfStanding(db, standing) : VISITOR;
+}
+
+/** The audience of an account whose standing the caller has read already (one query fewer on the stream's path). */
+export async function audienceOfStanding(db: Queryable, standing: MemberStanding): Promise<Audience> {
   const admin = standing.role === 'admin';
   const subscribed = hasActiveSubscription({
     membershipStatus: standing.membership_status,
     subscriptionStatus: standing.subscription_status,
   });
   if (!subscribed) return { admin, plan: null };
-  const plan = (await subscriptionOf(db, userId))?.plan_type;
+  const plan = (await subscriptionOf(db, standing.id))?.plan_type;
   return { admin, plan: plan === 'annual' ? 'annual' : 'monthly' };
 }
 

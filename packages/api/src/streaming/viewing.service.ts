@@ -6,7 +6,7 @@
  */
 import { type AccessDecision, accessDecision, accessErrorCode, hasActiveSubscription } from '@members/ui/access';
 import { subscriptionOf } from '../billing/index.js';
-import { audienceOf, availableAtOf, findVideo, type VideoRow, viewCountOf } from '../catalog/index.js';
+import { audienceOfStanding, availableAtOf, findVideo, type VideoRow, viewCountOf } from '../catalog/index.js';
 import { aggregate } from '../eventstore/commandHandler.js';
 import { findMemberStanding, type MemberStanding } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
@@ -40,7 +40,13 @@ export interface AccessCheck {
 export async function checkVideoAccess(ctx: AppContext, request: ViewingRequest): Promise<AccessCheck> {
   const video = await findVideo(ctx.db, request.videoId, { viewerId: request.userId });
   const viewer = request.userId ? await findMemberStanding(ctx.db, request.userId) : undefined;
-  const audience = await audienceOf(ctx.db, viewer?.id);
+  // The plan is read only when the video's schedule or exclusivity needs it (the stream's hot path).
+  const planMatters = !!video && (video.publish_at !== null || video.exclusive_to !== null);
+  const audience = !viewer
+    ? { admin: false, plan: null }
+    : planMatters
+      ? await audienceOfStanding(ctx.db, viewer)
+      : { admin: viewer.role === 'admin', plan: null };
   const now = ctx.clock.now().getTime();
   const decision = accessDecision({
     video: video
