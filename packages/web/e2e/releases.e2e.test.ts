@@ -6,7 +6,8 @@
  * waits seven days here); an annual member plays the behind-the-scenes video; the admin uploads a
  * video through the form as annual-only and scheduled (the browser in Kolkata's time zone), sees the
  * "Scheduled" and "Annual only" markers, clears both in the Release form, and previews an unpublished
- * VIP video in the player without a subscription. axe-core checks the screens that changed.
+ * VIP video in the player without a subscription; a video released while a member's catalog is open
+ * appears in it when the window regains focus, without a reload. axe-core checks the screens that changed.
  */
 import fs from 'node:fs';
 import { ACCESS_MESSAGES, formatReleaseDate } from '@members/ui/access';
@@ -22,6 +23,7 @@ import {
   postUpload,
   startTestServer,
   TEST_ADMIN,
+  TestClock,
   type TestServer,
   tmpDir,
   uploadTranscoded,
@@ -33,6 +35,8 @@ const T = 20_000;
 const DAY_MS = 86_400_000;
 /** The monthly plan gets a scheduled video a week after its release; the annual plan at once. */
 const MONTHLY_DELAY_DAYS = 7;
+/** The server's clock: the test moves it past a release time. */
+const clock = new TestClock(new Date());
 
 describe('annual-only videos, scheduled releases and the admin preview in the browser', () => {
   let server: TestServer;
@@ -43,17 +47,26 @@ describe('annual-only videos, scheduled releases and the admin preview in the br
   let earlyId: string;
   let earlyPublishAt: string;
   let vaultId: string;
+  let clip: string;
 
   beforeAll(async () => {
     ensureBuilt();
     server = await startTestServer('sqlite', {
-      env: { WEB_DIST, AUTH_REQUESTS_PER_IP_PER_MINUTE: '1000', TRANSCODE_CONCURRENCY: '1', TRANSCODE_PRESET: 'ultrafast' },
+      env: {
+        WEB_DIST,
+        AUTH_REQUESTS_PER_IP_PER_MINUTE: '1000',
+        TRANSCODE_CONCURRENCY: '1',
+        TRANSCODE_PRESET: 'ultrafast',
+        // The release job's tick: a schedule whose time the test clock passes is released at once.
+        RELEASES_TICK_MS: '200',
+      },
       site: { releases: { delayDaysByPlan: { monthly: MONTHLY_DELAY_DAYS, annual: 0 }, freeDelayDays: MONTHLY_DELAY_DAYS } },
+      clock,
     });
     browser = await launchChromium();
     media = tmpDir('web-e2e-releases-');
     token = await adminToken(server);
-    const clip = await makeMp4(media, 3);
+    clip = await makeMp4(media, 3);
     diaryId = await uploadTranscoded(server.url, token, clip, { title: 'Studio Diary', accessLevel: 'premium', exclusiveTo: 'annual' });
     earlyPublishAt = new Date(Date.now() - DAY_MS).toISOString();
     // Listed, not played: no need to wait for its transcode.
@@ -242,6 +255,38 @@ describe('annual-only videos, scheduled releases and the admin preview in the br
       await vault.getByRole('link', { name: 'Preview Vault Premiere' }).click();
       await page.waitForURL(`${server.url}/videos/${vaultId}`, { timeout: T });
       await playsInThePlayer(page);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('a video released while a member’s catalog is open appears when the window regains focus, without a reload', async () => {
+    const member = await subscribedMember('annual', 4003);
+    const ctx = await context();
+    try {
+      const page = await signedIn(ctx, member.email, member.password);
+      await page.goto(`${server.url}/videos`);
+      await card(page, 'Studio Diary').waitFor({ timeout: T });
+      let loads = 0;
+      page.on('load', () => {
+        loads += 1;
+      });
+
+      const publishAt = new Date(clock.now().getTime() + 60_000).toISOString();
+      const up = await postUpload(server.url, token, { title: 'Fresh Release', accessLevel: 'free', publishAt }, { video: clip });
+      expect(up.status, JSON.stringify(up.body)).toBe(201);
+      const listed = async () =>
+        ((await apiClient(server.url).get('/videos?pageSize=100')).body.data.videos as { title: string }[]).map((v) => v.title);
+      expect(await listed()).not.toContain('Fresh Release');
+      // Its time comes: the leader's release job publishes it at its next tick.
+      clock.advance(61_000);
+      await expect.poll(listed, { timeout: T, interval: 250 }).toContain('Fresh Release');
+      expect(await card(page, 'Fresh Release').count()).toBe(0);
+
+      // The member comes back to the tab: the catalog asks again.
+      await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange', { bubbles: true })));
+      await card(page, 'Fresh Release').waitFor({ timeout: T });
+      expect(loads).toBe(0);
     } finally {
       await ctx.close();
     }
