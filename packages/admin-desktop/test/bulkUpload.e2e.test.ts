@@ -3,7 +3,9 @@
  * the dev bridge (same desktop service, same media and upload-queue modules as Electron's main
  * process): an admin signs in, chooses three generated videos (and a file that is not a video),
  * sees durations and thumbnails extracted locally before anything is sent, uploads them with
- * progress bars, and the member catalog lists the three with those durations and thumbnails.
+ * progress bars, and the member catalog lists the three with those durations and thumbnails, as
+ * annual-only (set for the selected rows) and one with its release time (set on its row, issue 40);
+ * the shared dashboard marks them "Annual only", and "Preview" opens a video's player page.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +27,7 @@ let bridge: HttpBridge;
 let browser: Browser;
 let page: Page;
 const files: string[] = [];
+const opened: string[] = [];
 
 beforeAll(async () => {
   const [rendererDir] = await Promise.all([
@@ -47,7 +50,9 @@ beforeAll(async () => {
   const service = createDesktopService({
     session,
     chooseFiles: async () => files,
-    openExternal: async () => {},
+    openExternal: async (url) => {
+      opened.push(url);
+    },
     thumbnailDir: path.join(work, 'thumbs'),
     queueOptions: { chunkSize: 256 * 1024, progressIntervalMs: 100 },
   });
@@ -111,8 +116,15 @@ describe('admin desktop renderer in Chromium (dev bridge)', () => {
     await page.getByLabel('Model for selected rows').selectOption('Luna Hart');
     await page.getByLabel('Access level for selected rows').selectOption('free');
     await page.getByLabel('Tags for selected rows').fill('desktop, bulk');
+    await page.getByLabel('Plans for selected rows').selectOption('annual');
     await page.getByRole('button', { name: 'Apply to selected' }).click();
     expect(await page.getByLabel('Model for golden_hour.mp4').inputValue()).toBe('Luna Hart');
+    expect(await page.getByLabel('Annual plan only (behind the scenes): midnight-session.mp4').isChecked()).toBe(true);
+    // One row's release time, in the console's time zone (yesterday: released already, as of then).
+    const yesterday = new Date(Date.now() - 86_400_000);
+    yesterday.setHours(10, 0, 0, 0);
+    const localValue = `${yesterday.getFullYear()}-${String(yesterday.getMonth() + 1).padStart(2, '0')}-${String(yesterday.getDate()).padStart(2, '0')}T10:00`;
+    await page.getByLabel('Release at for golden_hour.mp4').fill(localValue);
 
     // 4. Upload, recording what the progress bars and badges show on the way.
     await page.evaluate(() => {
@@ -151,6 +163,8 @@ describe('admin desktop renderer in Chromium (dev bridge)', () => {
       modelName: string;
       accessLevel: string;
       tags: string[];
+      exclusiveTo: string | null;
+      publishAt: string | null;
     }>;
     const byTitle = Object.fromEntries(videos.map((v) => [v.title, v]));
     expect(Object.keys(byTitle).sort()).toEqual(['Golden hour', 'Midnight session', 'Silk and Shadows']);
@@ -159,11 +173,13 @@ describe('admin desktop renderer in Chromium (dev bridge)', () => {
     ]);
     expect(videos.map((v) => v.id).sort()).toEqual([...shownIds].sort());
     for (const v of videos) {
-      expect(v).toMatchObject({ modelName: 'Luna Hart', accessLevel: 'free', tags: ['desktop', 'bulk'] });
+      expect(v).toMatchObject({ modelName: 'Luna Hart', accessLevel: 'free', tags: ['desktop', 'bulk'], exclusiveTo: 'annual' });
       const thumb = await fetch(new URL(v.thumbnailPath, server.url));
       expect(thumb.status).toBe(200);
       expect(thumb.headers.get('content-type')).toBe('image/jpeg');
     }
+    expect(Date.parse(byTitle['Golden hour']?.publishAt as string)).toBe(yesterday.getTime());
+    expect([byTitle['Midnight session']?.publishAt, byTitle['Silk and Shadows']?.publishAt]).toEqual([null, null]);
     expect(pageErrors).toEqual([]);
   });
 
@@ -203,5 +219,13 @@ describe('admin desktop renderer in Chromium (dev bridge)', () => {
       .getByRole('table', { name: /Pending User Approvals/ })
       .getByText('member-e2e@example.test')
       .waitFor();
+    // The library marks the behind-the-scenes videos; "Preview" opens one's player page on the server.
+    const row = page.getByRole('row').filter({ hasText: 'Silk and Shadows' });
+    await row.getByText('Annual only', { exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Preview Silk and Shadows' }).click();
+    const id = ((await apiClient(server.url).get('/videos?pageSize=10')).body.data.videos as Array<{ id: string; title: string }>).find(
+      (v) => v.title === 'Silk and Shadows',
+    )?.id;
+    await expect.poll(() => opened).toEqual([`${proxy.url}/videos/${id}`]);
   });
 });

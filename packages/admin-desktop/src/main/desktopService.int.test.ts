@@ -138,6 +138,18 @@ describe('session (admins only)', () => {
     expect(secrets.get()).toBeUndefined();
   });
 
+  it('previews a video on the signed-in server’s player page in the system browser, and only a video id', async () => {
+    const { svc } = service(path.join(dir, 'cfg-preview'));
+    const before = opened.length;
+    expect(await svc.invoke('shell:previewVideo', { videoId: 'vid_1' })).toEqual({ ok: false, error: 'Sign in to a server first' });
+    await svc.invoke('session:signIn', { serverUrl: server.url, email: TEST_ADMIN.email, password: TEST_ADMIN.password });
+    expect((await svc.invoke('shell:previewVideo', { videoId: 'vid_1-A' })).ok).toBe(true);
+    for (const videoId of ['../admin', 'a/b', 'x?y=1', ''])
+      expect((await svc.invoke('shell:previewVideo', { videoId })).ok, videoId).toBe(false);
+    expect(opened.slice(before)).toEqual([`${server.url}/videos/vid_1-A`]);
+    await svc.invoke('session:signOut', {});
+  });
+
   it("answers a member with 'Access Denied' / 'You don't have permission to access this page.'", async () => {
     const email = 'member@example.test';
     const reg = await apiClient(server.url).post('/auth/register', {

@@ -19,7 +19,7 @@ export interface DesktopServiceDeps {
   session: Session;
   /** Shows the open dialog (Electron) or answers with a preset list (bridge, tests). */
   chooseFiles(opts: { folders: boolean }): Promise<string[]>;
-  /** Opens a URL in the system browser (already checked to be a block-explorer link). */
+  /** Opens a URL in the system browser (already checked: a block-explorer link, or a video page of the signed-in server). */
   openExternal(url: string): Promise<void>;
   /** Thumbnail cache folder. */
   thumbnailDir?: string;
@@ -174,6 +174,12 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
     'shell:openExternal': async (r) => {
       if (!isExplorerUrl(r.url)) throw new Error('Only block explorer links open outside the app');
       await deps.openExternal(r.url);
+    },
+    // The console has no player: a preview is the server's own player page, where an admin plays any video.
+    'shell:previewVideo': async (r) => {
+      const server = session.serverUrl();
+      if (!server) throw new Error('Sign in to a server first');
+      await deps.openExternal(new URL(`/videos/${encodeURIComponent(r.videoId)}`, server).href);
     },
   };
 

@@ -24,6 +24,9 @@ export interface UploadMetadataInput {
   tags?: string[];
   categories?: string[];
   durationText?: string;
+  exclusiveTo?: string;
+  /** ISO 8601 with an offset. */
+  publishAt?: string;
 }
 
 export interface TusEndpoint {
@@ -86,6 +89,8 @@ export function tusMetadata(input: Pick<AttemptInput, 'fileName' | 'metadata' | 
     tags: m.tags?.join(','),
     categories: m.categories?.join(','),
     durationText: m.durationText,
+    exclusiveTo: m.exclusiveTo,
+    publishAt: m.publishAt,
     thumbnailAtSeconds: input.thumbnailAtSeconds === undefined ? undefined : String(Math.round(input.thumbnailAtSeconds * 1000) / 1000),
   };
   return sharedTusMetadata(fields);

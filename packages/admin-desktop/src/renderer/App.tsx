@@ -122,7 +122,7 @@ export function App({ desktop }: { desktop: DesktopApi }) {
       </header>
       <main className="desk-main">
         {/* Both stay mounted so a running upload keeps its table while the admin looks at the dashboard. */}
-        <div hidden={screen !== 'dashboard'}>{screen === 'dashboard' && <Dashboard api={api} />}</div>
+        <div hidden={screen !== 'dashboard'}>{screen === 'dashboard' && <Dashboard api={api} desktop={desktop} />}</div>
         <div hidden={screen !== 'chat'}>{screen === 'chat' && <ChatScreen desktop={desktop} api={api} />}</div>
         <div hidden={screen !== 'bulk'}>
           <BulkUpload desktop={desktop} api={api} />

@@ -46,7 +46,10 @@ export function createDesktopApi(send: Transport, extras: TransportExtras): Desk
       snapshot: () => invoke('uploads:snapshot'),
       onChange: extras.onUploadsChanged,
     },
-    shell: { openExternal: (input) => invoke('shell:openExternal', input) },
+    shell: {
+      openExternal: (input) => invoke('shell:openExternal', input),
+      previewVideo: (input) => invoke('shell:previewVideo', input),
+    },
     chat: { state: () => invoke('chat:state'), onMessage: extras.onChatMessage, onState: extras.onChatState },
     leaks: { examine: (input) => invoke('leaks:examine', input) },
   };

@@ -28,6 +28,10 @@ export const uploadMetadataSchema = z
       .string()
       .regex(/^(\d{1,3}:)?\d{1,3}:[0-5]\d$/, 'Duration must be in mm:ss format (e.g. 12:34)')
       .optional(),
+    /** Only the annual plan may watch it (the behind-the-scenes videos). */
+    exclusiveTo: z.literal('annual').optional(),
+    /** When it is released: ISO 8601 with an offset (the console converts its local input). */
+    publishAt: z.iso.datetime({ offset: true }).optional(),
   })
   .strict();
 
@@ -87,6 +91,15 @@ export const ipcSchemas = {
   'uploads:snapshot': empty,
   'chat:state': empty,
   'shell:openExternal': z.object({ url: z.string().max(2000).url() }).strict(),
+  /** Opens the video's player page on the signed-in server in the system browser: the admin's preview (issue 40). */
+  'shell:previewVideo': z
+    .object({
+      videoId: z
+        .string()
+        .max(64)
+        .regex(/^[A-Za-z0-9_-]+$/, 'Invalid video id'),
+    })
+    .strict(),
   'leaks:examine': z
     .object({
       path: filePath,
@@ -191,6 +204,7 @@ export interface DesktopApi {
   };
   shell: {
     openExternal(input: IpcRequest<'shell:openExternal'>): Promise<void>;
+    previewVideo(input: IpcRequest<'shell:previewVideo'>): Promise<void>;
   };
   /** The chat's live feed, followed by the main process (the renderer opens no socket). */
   chat: {

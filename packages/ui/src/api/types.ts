@@ -197,6 +197,10 @@ export interface UploadVideoPayload {
   tags?: string;
   /** Comma-separated. */
   categories?: string;
+  /** 'annual': a behind-the-scenes video only the annual plan watches. */
+  exclusiveTo?: 'annual' | null;
+  /** The scheduled release, ISO 8601 with an offset; absent or null: released at once. */
+  publishAt?: string | null;
   video: Blob;
   thumbnail?: Blob | null;
 }

@@ -8,7 +8,7 @@ import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryCli
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import type { ApiClient, ListPage } from '../api/client';
 import { adminKeys, adminQueries } from '../api/queries';
-import type { PendingPayment, PendingUser } from '../api/types';
+import type { AdminVideo, PendingPayment, PendingUser } from '../api/types';
 import { errorText } from '../format/errorText';
 import { chainEvidence } from '../money/chainEvidence';
 import { useOptionalApiClient } from './ApiContext';
@@ -37,11 +37,13 @@ export interface AdminDashboardProps {
   explorerTemplate?: string;
   /** Links to a member's page (history, erasure); with it the dashboard also shows the member search. */
   renderMemberLink?: (member: { id: string; email: string }) => ReactNode;
+  /** Plays a video as the admin, whatever its level or state (web: a link to its player page). */
+  renderVideoPreview?: (video: AdminVideo) => ReactNode;
 }
 
 type Notice = { tone: 'success' | 'error'; text: string } | null;
 
-export function AdminDashboard({ client, models, explorerTemplate, renderMemberLink }: AdminDashboardProps) {
+export function AdminDashboard({ client, models, explorerTemplate, renderMemberLink, renderVideoPreview }: AdminDashboardProps) {
   const fromContext = useOptionalApiClient();
   const api = client ?? fromContext;
   if (!api) throw new Error('AdminDashboard needs a client prop or an <ApiClientProvider>');
@@ -129,7 +131,7 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
 
       <UploadVideoForm models={models} onUpload={(payload, onProgress) => api.uploadVideo(payload, onProgress)} onUploaded={refreshAll} />
 
-      <VideoLibrary api={api} />
+      <VideoLibrary api={api} renderPreview={renderVideoPreview} />
 
       <TranscodeRunners api={api} />
 

@@ -1,13 +1,16 @@
 /**
  * 'Upload New Video': title (required), model, duration (mm:ss), description, video file (required),
- * thumbnail (optional), access level, with an upload progress bar. Success clears the form and files.
+ * thumbnail (optional), access level, "Annual plan only (behind the scenes)" and "Release at" (a
+ * scheduled release, in the admin's time zone, sent as ISO 8601 with its offset), with an upload
+ * progress bar. Success clears the form and files.
  */
 import { type FormEvent, useRef, useState } from 'react';
 import type { UploadVideoPayload } from '../api/types';
+import { localInputToIso } from '../format/release';
 import { Button } from './Button';
 import { Card } from './Card';
 import { Alert } from './Feedback';
-import { FormField, SelectField, TextAreaField } from './FormField';
+import { CheckboxField, FormField, SelectField, TextAreaField } from './FormField';
 
 export interface UploadVideoFormProps {
   /** The three configured model names; 'Other' is added. */
@@ -16,12 +19,23 @@ export interface UploadVideoFormProps {
   onUploaded?(videoId: string): void;
 }
 
-const EMPTY = { title: '', model: '', duration: '', description: '', accessLevel: 'premium', tags: '', categories: '' };
+const EMPTY = {
+  title: '',
+  model: '',
+  duration: '',
+  description: '',
+  accessLevel: 'premium',
+  tags: '',
+  categories: '',
+  /** The datetime-local value, '' for a release at once. */
+  publishAt: '',
+};
 
 export function UploadVideoForm({ models, onUpload, onUploaded }: UploadVideoFormProps) {
   const [fields, setFields] = useState(EMPTY);
   const [video, setVideo] = useState<File | null>(null);
   const [thumbnail, setThumbnail] = useState<File | null>(null);
+  const [annualOnly, setAnnualOnly] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -36,6 +50,11 @@ export function UploadVideoForm({ models, onUpload, onUploaded }: UploadVideoFor
       setMessage({ tone: 'error', text: 'Please provide at least a title and video file' });
       return;
     }
+    const publishAt = localInputToIso(fields.publishAt);
+    if (fields.publishAt && !publishAt) {
+      setMessage({ tone: 'error', text: 'Please enter the release date and time in full, or clear it' });
+      return;
+    }
     setProgress(0);
     try {
       const { videoId } = await onUpload(
@@ -47,6 +66,8 @@ export function UploadVideoForm({ models, onUpload, onUploaded }: UploadVideoFor
           accessLevel: fields.accessLevel,
           tags: fields.tags,
           categories: fields.categories,
+          exclusiveTo: annualOnly ? 'annual' : null,
+          publishAt,
           video,
           thumbnail,
         },
@@ -56,6 +77,7 @@ export function UploadVideoForm({ models, onUpload, onUploaded }: UploadVideoFor
       setFields(EMPTY);
       setVideo(null);
       setThumbnail(null);
+      setAnnualOnly(false);
       formRef.current?.reset();
       onUploaded?.(videoId);
     } catch (err) {
@@ -110,6 +132,22 @@ export function UploadVideoForm({ models, onUpload, onUploaded }: UploadVideoFor
             placeholder="comma, separated"
             value={fields.categories}
             onChange={set('categories')}
+          />
+        </div>
+        <div className="form-grid">
+          <CheckboxField
+            label="Annual plan only (behind the scenes)"
+            name="exclusiveTo"
+            checked={annualOnly}
+            onChange={(e) => setAnnualOnly(e.target.checked)}
+          />
+          <FormField
+            label="Release at"
+            name="publishAt"
+            type="datetime-local"
+            hint="Your local time; leave empty to release at once"
+            value={fields.publishAt}
+            onChange={set('publishAt')}
           />
         </div>
         <TextAreaField label="Description" name="description" rows={3} value={fields.description} onChange={set('description')} />

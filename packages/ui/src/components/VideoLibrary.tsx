@@ -3,11 +3,12 @@
  * access level, publish/unpublish (PUT /admin/videos/{id}) and delete after a confirmation
  * (DELETE /admin/videos/{id}), the HLS transcode's progress (polled while one is queued or running)
  * and a retry of a failed one (POST /admin/videos/{id}/transcode/retry), and each video's caption
- * tracks (VideoCaptions.tsx). Lives under the ['admin'] query key, so the dashboard's refresh
+ * tracks (VideoCaptions.tsx), its release (VideoReleaseForm.tsx: annual only, scheduled release) and
+ * a preview the screen provides (`renderPreview`). Lives under the ['admin'] query key, so the dashboard's refresh
  * after an upload reloads it too.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client';
 import { adminKeys, adminQueries } from '../api/queries';
 import type { AdminVideo, AdminVideoChanges, AdminVideoPage } from '../api/types';
@@ -19,6 +20,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { Alert, Spinner } from './Feedback';
 import { VideoCaptions } from './VideoCaptions';
 import { VideoLibraryTable } from './VideoLibraryTable';
+import { VideoReleaseForm } from './VideoReleaseForm';
 
 export const LIBRARY_PAGE_SIZE = 10;
 export const TRANSCODE_POLL_MS = 3000;
@@ -29,16 +31,25 @@ function changeText(video: AdminVideo, changes: AdminVideoChanges): string {
   if (changes.published === true) return `Video "${video.title}" published`;
   if (changes.published === false) return `Video "${video.title}" unpublished`;
   if (changes.accessLevel) return `Access level of "${video.title}" changed to ${accessLevelLabel(changes.accessLevel)}`;
+  if ('publishAt' in changes || 'exclusiveTo' in changes) return `Release of "${video.title}" saved`;
   return `Video "${video.title}" updated`;
 }
 
-export function VideoLibrary({ api, pageSize = LIBRARY_PAGE_SIZE }: { api: ApiClient; pageSize?: number }) {
+export interface VideoLibraryProps {
+  api: ApiClient;
+  pageSize?: number;
+  /** The screen's way to play a video as the admin (web: a link to its player page). */
+  renderPreview?(video: AdminVideo): ReactNode;
+}
+
+export function VideoLibrary({ api, pageSize = LIBRARY_PAGE_SIZE, renderPreview }: VideoLibraryProps) {
   const qc = useQueryClient();
   const [page, setPage] = useState(1);
   const [notice, setNotice] = useState<Notice>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<AdminVideo | null>(null);
   const [captionsOf, setCaptionsOf] = useState<string | null>(null);
+  const [releaseOf, setReleaseOf] = useState<string | null>(null);
   const pageQuery = adminQueries(api).videoPage(page, pageSize);
   const key = pageQuery.queryKey;
 
@@ -121,7 +132,21 @@ export function VideoLibrary({ api, pageSize = LIBRARY_PAGE_SIZE }: { api: ApiCl
             onDelete={(video) => setDeleting(video)}
             onRetryTranscode={(video) => retry.mutate(video)}
             onCaptions={(video) => setCaptionsOf((open) => (open === video.id ? null : video.id))}
+            onRelease={(video) => setReleaseOf((open) => (open === video.id ? null : video.id))}
+            renderPreview={renderPreview}
           />
+          {(() => {
+            const video = list.data?.videos.find((v) => v.id === releaseOf);
+            return video ? (
+              <VideoReleaseForm
+                key={video.id}
+                video={video}
+                busy={busyId === video.id}
+                onSave={(changes) => update.mutate({ video, changes }, { onSuccess: () => setReleaseOf(null) })}
+                onClose={() => setReleaseOf(null)}
+              />
+            ) : null;
+          })()}
           {(() => {
             const video = list.data?.videos.find((v) => v.id === captionsOf);
             return video ? <VideoCaptions api={api} video={video} onChanged={refresh} /> : null;

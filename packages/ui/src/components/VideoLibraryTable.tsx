@@ -2,13 +2,17 @@
  * The admin's video table: thumbnail, title (with resolution, codec and size), model, duration m:ss,
  * access level (a select that saves on change), published state, the HLS transcode (a progress bar
  * while it runs, the qualities once done, the reason and a Retry button when it failed), views,
- * uploaded date, and per-row Publish/Unpublish and Delete. Every control is named after the video
- * for screen readers.
+ * uploaded date, and per-row Publish/Unpublish and Delete. The status says "Scheduled: {date}" for a
+ * video whose release is still to come and "Annual only" for a behind-the-scenes one; "Release" opens
+ * their edit, "Preview" (when the screen gives one) plays it as the admin. Every control is named
+ * after the video for screen readers.
  */
+import type { ReactNode } from 'react';
 import type { AdminVideo } from '../api/types';
 import { formatDate } from '../format/dates';
 import { formatDuration } from '../format/duration';
 import { ACCESS_LEVEL_OPTIONS, formatFileSize, videoSpecs } from '../format/library';
+import { isScheduled, scheduledText } from '../format/release';
 import { Button } from './Button';
 import { DataTable } from './DataTable';
 import { StatusBadge } from './StatusBadge';
@@ -28,6 +32,21 @@ export interface VideoLibraryTableProps {
   onRetryTranscode?(video: AdminVideo): void;
   /** Opens the video's caption tracks. */
   onCaptions?(video: AdminVideo): void;
+  /** Opens the video's release settings (annual only, scheduled release). */
+  onRelease?(video: AdminVideo): void;
+  /** The screen's way to play the video as the admin (web: a link to its player page). */
+  renderPreview?(video: AdminVideo): ReactNode;
+}
+
+/** The status cell: published or not, and the release markers. */
+function Status({ video }: { video: AdminVideo }) {
+  return (
+    <div className="library-status">
+      {video.published ? <StatusBadge tone="success">Published</StatusBadge> : <StatusBadge>Unpublished</StatusBadge>}
+      {video.publishAt && isScheduled(video.publishAt) && <StatusBadge tone="warning">{scheduledText(video.publishAt)}</StatusBadge>}
+      {video.exclusiveTo === 'annual' && <StatusBadge tone="brand">Annual only</StatusBadge>}
+    </div>
+  );
 }
 
 /** The transcode cell: what the member player will get. */
@@ -81,6 +100,8 @@ export function VideoLibraryTable({
   onDelete,
   onRetryTranscode,
   onCaptions,
+  onRelease,
+  renderPreview,
 }: VideoLibraryTableProps) {
   return (
     <DataTable
@@ -124,7 +145,7 @@ export function VideoLibraryTable({
         {
           key: 'published',
           header: 'Status',
-          render: (v) => (v.published ? <StatusBadge tone="success">Published</StatusBadge> : <StatusBadge>Unpublished</StatusBadge>),
+          render: (v) => <Status video={v} />,
         },
         {
           key: 'streaming',
@@ -147,6 +168,18 @@ export function VideoLibraryTable({
               >
                 {v.published ? 'Unpublish' : 'Publish'}
               </Button>
+              {renderPreview?.(v)}
+              {onRelease && (
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  disabled={busyId === v.id}
+                  onClick={() => onRelease(v)}
+                  aria-label={`Release of ${v.title}`}
+                >
+                  Release
+                </Button>
+              )}
               {onCaptions && (
                 <Button size="sm" variant="secondary" onClick={() => onCaptions(v)} aria-label={`Captions of ${v.title}`}>
                   Captions{v.captions?.length ? ` (${v.captions.length})` : ''}

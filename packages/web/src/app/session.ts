@@ -1,8 +1,7 @@
 /** React view of the session store, and the sign-out used by the Logout route and buttons. */
 
-import { hasActiveSubscription, isApproved } from '@members/ui/access';
+import { isApproved } from '@members/ui/access';
 import type { SessionState, User } from '@members/ui/api';
-import type { EntitledPlan } from '@members/ui/entitlement';
 import { isAdmin } from '@members/ui/format';
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
@@ -15,21 +14,6 @@ export function useSession(): SessionState & { loggedIn: boolean; approved: bool
   const state = useSyncExternalStore(session.subscribe, session.get, session.get);
   const site = useSite();
   return { ...state, loggedIn: Boolean(state.token), approved: isApproved(state.user), admin: isAdmin(state.user, site.adminEmail) };
-}
-
-/**
- * The plan the viewer's streams are capped by (@members/ui/entitlement), as the API decides it
- * (streaming/viewing.service.ts renditionEntitlement): an active subscription's plan (one without a
- * billing row, as an admin may grant, counts as monthly), null for a visitor or a member without one.
- * The subscription comes from the same query the subscription page reads; until it answers, null
- * (the page claims the smaller cap for that moment, never a larger one).
- */
-export function useViewerPlan(): EntitledPlan | null {
-  const { user, loggedIn } = useSession();
-  const subscribed = loggedIn && hasActiveSubscription(user);
-  const subscription = useQuery({ ...queries.billing.subscription(), enabled: subscribed, staleTime: 60_000 });
-  if (!subscribed || subscription.isPending) return null;
-  return subscription.data?.planType ?? 'monthly';
 }
 
 /**

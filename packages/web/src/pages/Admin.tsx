@@ -1,4 +1,7 @@
-/** `/admin`: the shared AdminDashboard, the members' chat inbox and the custom requests queue for admins, a link to Leak tracing; 'Access Denied' for everyone else. */
+/**
+ * `/admin`: the shared AdminDashboard, the members' chat inbox and the custom requests queue for admins, a link to Leak tracing;
+ * 'Access Denied' for everyone else. A library row's "Preview" opens the video's player page, where an admin plays any video.
+ */
 import { AdminAccessDenied, AdminDashboard, ChatInbox, CustomRequestsQueue } from '@members/ui';
 import { Link, Navigate } from 'react-router-dom';
 import { useSession } from '../app/session';
@@ -19,6 +22,11 @@ export default function Admin() {
         models={site.models.map((m) => m.name)}
         explorerTemplate={site.bitcoin.explorerTxUrl}
         renderMemberLink={(m) => <Link to={`/admin/users/${encodeURIComponent(m.id)}`}>{m.email}</Link>}
+        renderVideoPreview={(v) => (
+          <Link className="btn btn-secondary btn-sm" to={`/videos/${encodeURIComponent(v.id)}`} aria-label={`Preview ${v.title}`}>
+            Preview
+          </Link>
+        )}
       />
       <ChatInbox />
       <CustomRequestsQueue />

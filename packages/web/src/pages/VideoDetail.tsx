@@ -1,18 +1,20 @@
 /**
  * `/videos/:id`: every field of the video, the shared access decision explained (blurred thumbnail,
- * reason, 'Subscribe to Watch' or 'Back to Videos'), 'More from {model}', and the secure player.
+ * reason, 'Subscribe to Watch', 'Upgrade to Annual' for an annual-only video, the date a scheduled one
+ * comes to the viewer's plan, or 'Back to Videos'), 'More from {model}', and the secure player. An
+ * admin plays every video here (the library's "Preview").
  */
 import { Alert, Button, Spinner, StatusBadge } from '@members/ui';
 import { accessDecision } from '@members/ui/access';
 import { qualityOfferLabel, qualityOffers } from '@members/ui/entitlement';
-import { formatDate, formatDuration } from '@members/ui/format';
+import { ANNUAL_UPGRADE_PATH, formatDate, formatDuration } from '@members/ui/format';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useGeo } from '../app/geo';
 import { queries } from '../app/queries';
-import { useSession, useViewerPlan } from '../app/session';
 import { useSite } from '../app/site';
+import { useViewer } from '../app/viewer';
 import { CatalogVideoCard, thumbnailOf } from './featured';
 
 const SecurePlayer = lazy(() => import('../player/SecurePlayer'));
@@ -43,8 +45,7 @@ function MoreFromModel({ model, excludeId }: { model: string; excludeId: string 
 export default function VideoDetail() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const { user } = useSession();
-  const plan = useViewerPlan();
+  const viewer = useViewer();
   const site = useSite();
   const geo = useGeo();
   const [playing, setPlaying] = useState(false);
@@ -64,10 +65,15 @@ export default function VideoDetail() {
   }
 
   const v = video.data;
-  const decision = accessDecision({ video: v, geo: { loading: geo.loading, blocked: geo.blocked }, user });
+  const decision = accessDecision({ video: v, geo: { loading: geo.loading, blocked: geo.blocked }, user: viewer.user });
+  // The annual-only rule needs the viewer's plan: until it is known, neither a refusal nor 'Watch Now'.
+  const checkingPlan = viewer.loading && v.exclusiveTo === 'annual';
   const thumb = thumbnailOf(v);
   // The qualities this viewer's plan plays (what the stream answers them); taller ones with the plan that plays them.
-  const qualities = qualityOffers(v.qualities ?? [], { accessLevel: v.accessLevel, plan }, site.media).map(qualityOfferLabel);
+  // An admin previews with the whole ladder (the stream gives them every rendition).
+  const qualities = viewer.admin
+    ? (v.qualities ?? [])
+    : qualityOffers(v.qualities ?? [], { accessLevel: v.accessLevel, plan: viewer.entitledPlan }, site.media).map(qualityOfferLabel);
 
   return (
     <div className="container section video-detail">
@@ -80,7 +86,7 @@ export default function VideoDetail() {
               ▶
             </div>
           )}
-          {!decision.allowed && decision.reason !== 'geo_loading' && (
+          {!decision.allowed && decision.reason !== 'geo_loading' && !checkingPlan && (
             <div className="lock" aria-hidden="true">
               <svg width="56" height="56" viewBox="0 0 24 24" fill="#fff">
                 <path d="M12 2a5 5 0 0 0-5 5v3H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-8a2 2 0 0 0-2-2h-1V7a5 5 0 0 0-5-5zm-3 8V7a3 3 0 1 1 6 0v3H9z" />
@@ -130,7 +136,9 @@ export default function VideoDetail() {
           {v.description && <p className="description">{v.description}</p>}
 
           <div className="detail-actions">
-            {decision.allowed ? (
+            {checkingPlan ? (
+              <Spinner label="Checking your plan..." />
+            ) : decision.allowed ? (
               <Button size="lg" onClick={() => setPlaying(true)}>
                 Watch Now
               </Button>
@@ -139,11 +147,16 @@ export default function VideoDetail() {
             ) : (
               <>
                 <Alert tone="warning">{decision.message}</Alert>
-                {decision.remedy === 'subscribe' && (
-                  <Link className="btn btn-primary btn-lg" to="/subscription">
-                    Subscribe to Watch
-                  </Link>
-                )}
+                {decision.remedy === 'subscribe' &&
+                  (decision.reason === 'annual_plan_required' ? (
+                    <Link className="btn btn-primary btn-lg" to={ANNUAL_UPGRADE_PATH}>
+                      Upgrade to Annual
+                    </Link>
+                  ) : (
+                    <Link className="btn btn-primary btn-lg" to="/subscription">
+                      Subscribe to Watch
+                    </Link>
+                  ))}
                 {decision.remedy === 'back' && (
                   <Link className="btn btn-secondary" to="/videos">
                     Back to Videos

@@ -2,7 +2,8 @@
  * `/videos`: 'Premium Videos' with four category cards, the catalog (search, category filter, pages)
  * — or the four configured featured videos while the catalog is empty — and a join call to action.
  * Which of the two it shows is known once the catalog's categories have answered; until then a
- * spinner (drawing one and swapping it for the other dropped a keyboard user's focus).
+ * spinner (drawing one and swapping it for the other dropped a keyboard user's focus). The 'Behind
+ * the Scenes' card lists the videos exclusive to the annual plan (`?exclusiveTo=annual`, issue 40).
  */
 import { Button, FormField, Spinner } from '@members/ui';
 import { planQualitySentence } from '@members/ui/entitlement';
@@ -16,10 +17,12 @@ import { CatalogVideoCard, FeaturedGrid, useFeatured } from './featured';
 
 const PAGE_SIZE = 12;
 
+/** The fourth card, always there: the annual plan's behind-the-scenes videos. */
+const BEHIND_THE_SCENES = 'Behind the Scenes';
+
 const STATIC_CATEGORIES = [
   { name: 'Exclusives', text: 'Scenes you will not find anywhere else.' },
   { name: 'Solo', text: 'Intimate solo sets from our models.' },
-  { name: 'Behind the Scenes', text: 'Candid moments from our shoots.' },
   { name: 'Premieres', text: 'The newest releases, every week.' },
 ];
 
@@ -27,17 +30,27 @@ export default function Videos() {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const category = params.get('category') ?? '';
+  const behindTheScenes = params.get('exclusiveTo') === 'annual';
   const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
   const [search, setSearch] = useState(q);
   const { loggedIn } = useSession();
   const site = useSite();
   const featured = useFeatured(4);
   const catalog = useQuery({
-    ...queries.catalog.videoList({ q, category, page, pageSize: PAGE_SIZE, sort: 'newest' }),
+    ...queries.catalog.videoList({
+      q,
+      category,
+      page,
+      pageSize: PAGE_SIZE,
+      sort: 'newest',
+      ...(behindTheScenes ? { exclusiveTo: 'annual' as const } : {}),
+    }),
     placeholderData: keepPreviousData,
   });
   const all = useQuery({ ...queries.catalog.categories(), staleTime: 60_000 });
-  const catalogCategories = [...new Set((all.data?.videos ?? []).flatMap((v) => v.categories ?? []))].slice(0, 4);
+  const catalogCategories = [...new Set((all.data?.videos ?? []).flatMap((v) => v.categories ?? []))]
+    .filter((name) => name !== BEHIND_THE_SCENES)
+    .slice(0, 3);
   const hasCatalog = (all.data?.total ?? 0) > 0;
   const videos = catalog.data?.videos ?? [];
   const total = catalog.data?.total ?? 0;
@@ -53,6 +66,7 @@ export default function Videos() {
   }
 
   const categories = catalogCategories.length ? catalogCategories.map((name) => ({ name, text: '' })) : STATIC_CATEGORIES;
+  const heading = behindTheScenes ? `${BEHIND_THE_SCENES} videos` : category ? `${category} videos` : 'All videos';
 
   return (
     <div className="container section">
@@ -70,7 +84,7 @@ export default function Videos() {
                 type="button"
                 className={`category-card${active ? ' active' : ''}`}
                 aria-pressed={active}
-                onClick={() => update({ category: active ? '' : c.name, page: '' })}
+                onClick={() => update({ category: active ? '' : c.name, exclusiveTo: '', page: '' })}
               >
                 <strong>{c.name}</strong>
               </button>
@@ -81,6 +95,15 @@ export default function Videos() {
               </div>
             );
           })}
+          <button
+            type="button"
+            className={`category-card${behindTheScenes ? ' active' : ''}`}
+            aria-pressed={behindTheScenes}
+            onClick={() => update({ exclusiveTo: behindTheScenes ? '' : 'annual', category: '', page: '' })}
+          >
+            <strong>{BEHIND_THE_SCENES}</strong>
+            <span className="muted">Candid moments from our shoots.</span>
+          </button>
         </div>
       </section>
 
@@ -89,7 +112,7 @@ export default function Videos() {
       ) : hasCatalog ? (
         <section aria-labelledby="catalog-title">
           <div className="catalog-head">
-            <h2 id="catalog-title">{category ? `${category} videos` : 'All videos'}</h2>
+            <h2 id="catalog-title">{heading}</h2>
             <form
               aria-label="Search videos"
               className="search-form"

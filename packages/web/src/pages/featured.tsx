@@ -7,12 +7,12 @@
  * a keyboard user's focus with them (and move the link under a pointer), so Enter goes nowhere.
  */
 import { type FeaturedVideo, Spinner, type Video, VideoCard } from '@members/ui';
-import { type BadgeViewer, featuredBadges, formatDuration, topQualityBadge } from '@members/ui/format';
+import { ANNUAL_UPGRADE_PATH, type BadgeViewer, catalogCardState, featuredBadges, formatDuration } from '@members/ui/format';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { queries } from '../app/queries';
-import { useViewerPlan } from '../app/session';
 import { useSite } from '../app/site';
+import { useViewer } from '../app/viewer';
 
 export function thumbnailOf(v: Pick<Video, 'thumbnailPath'>): string {
   return v.thumbnailPath;
@@ -20,24 +20,36 @@ export function thumbnailOf(v: Pick<Video, 'thumbnailPath'>): string {
 
 /** Who reads the cards: their plan and the site's quality caps (topQualityBadge). */
 function useBadgeViewer(): BadgeViewer {
-  const plan = useViewerPlan();
-  return { plan, media: useSite().media };
+  return { plan: useViewer().entitledPlan, media: useSite().media };
 }
 
-/** A catalog video as a card linking to its detail page, with its access level and its top quality for this viewer as badges. */
+/**
+ * A catalog video as a card linking to its detail page, with its access level and its top quality for
+ * this viewer as badges; to a viewer not on the annual plan a behind-the-scenes video is locked with the
+ * "Annual plan" badge and an upgrade link, and a video their plan gets later says "Coming to your plan on {date}".
+ */
 export function CatalogVideoCard({ video, subtitle }: { video: Video; subtitle?: string }) {
-  const viewer = useBadgeViewer();
+  const viewer = useViewer();
+  const card = catalogCardState(video, { ...viewer, media: useSite().media });
   return (
     <VideoCard
       title={video.title}
       href={`/videos/${video.id}`}
       duration={formatDuration(video.duration)}
       thumbnailUrl={thumbnailOf(video)}
-      badges={[String(video.accessLevel).toUpperCase(), topQualityBadge(video.qualities, video, viewer)].filter((b): b is string =>
-        Boolean(b),
-      )}
+      badges={card.badges}
       subtitle={subtitle}
       linkComponent={Link}
+      locked={card.lock !== null}
+      footer={
+        card.lock === 'annual_plan' ? (
+          <Link to={ANNUAL_UPGRADE_PATH} aria-label={`Upgrade to the annual plan to watch ${video.title}`}>
+            Upgrade to the annual plan
+          </Link>
+        ) : (
+          card.note && <span className="muted">{card.note}</span>
+        )
+      }
     />
   );
 }

@@ -9,7 +9,7 @@ import type { StreamInfo, Video } from '@members/ui/api';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../app/api';
 import { useGeo } from '../app/geo';
-import { useSession } from '../app/session';
+import { useViewer } from '../app/viewer';
 import { type FailureKind, NOT_READY, nothingToPlay, streamRequestFailure } from './failure';
 
 export type StreamState =
@@ -18,14 +18,16 @@ export type StreamState =
   | { kind: 'ready'; stream: StreamInfo };
 
 export function usePlayerStream(video: Video) {
-  const { user } = useSession();
+  const viewer = useViewer();
   const geo = useGeo();
   const [state, setState] = useState<StreamState>({ kind: 'loading' });
   // "Try again" after a playback failure asks for the stream afresh.
   const [attempt, setAttempt] = useState(0);
   const alertRef = useRef<HTMLHeadingElement>(null);
-  // The same decision the detail page and the API make; its message is the spec's catalogue's.
-  const decision = accessDecision({ video, geo: { loading: geo.loading, blocked: geo.blocked }, user });
+  // The same decision the detail page and the API make; its message is the spec's catalogue's. An
+  // annual-only video waits for the viewer's plan as for the region check (nothing asked meanwhile).
+  const waiting = geo.loading || (viewer.loading && video.exclusiveTo === 'annual');
+  const decision = accessDecision({ video, geo: { loading: waiting, blocked: geo.blocked }, user: viewer.user });
   const refusal = decision.allowed ? null : decision.reason;
   const refusalMessage = decision.message;
 

@@ -16,6 +16,8 @@ export function BulkEditBar({
   const [accessLevel, setAccessLevel] = useState('');
   const [tags, setTags] = useState('');
   const [description, setDescription] = useState('');
+  const [plans, setPlans] = useState<'' | 'annual' | 'all'>('');
+  const [publishAt, setPublishAt] = useState('');
   return (
     <fieldset className="bulk-edit" disabled={selected === 0}>
       <legend>For the {selected} selected rows</legend>
@@ -54,10 +56,35 @@ export function BulkEditBar({
         value={description}
         onChange={(e) => setDescription(e.target.value)}
       />
+      <select
+        aria-label="Plans for selected rows"
+        className="input"
+        value={plans}
+        onChange={(e) => setPlans(e.target.value as '' | 'annual' | 'all')}
+      >
+        <option value="">Plans…</option>
+        <option value="annual">Annual plan only (behind the scenes)</option>
+        <option value="all">Every plan</option>
+      </select>
+      <input
+        type="datetime-local"
+        aria-label="Release at for selected rows"
+        title="Release at (empty: leave as is)"
+        className="input"
+        value={publishAt}
+        onChange={(e) => setPublishAt(e.target.value)}
+      />
       <Button
         size="sm"
         onClick={() =>
-          onApply({ model, accessLevel: (accessLevel || undefined) as RowFields['accessLevel'] | undefined, tags, description })
+          onApply({
+            model,
+            accessLevel: (accessLevel || undefined) as RowFields['accessLevel'] | undefined,
+            tags,
+            description,
+            exclusiveTo: plans === '' ? undefined : plans === 'annual' ? 'annual' : '',
+            publishAt: publishAt || undefined,
+          })
         }
       >
         Apply to selected

@@ -129,6 +129,7 @@ export function BulkTable({ rows, models, onChange, onSelect, onRemove, onRetake
             <th>Access</th>
             <th>Tags</th>
             <th>Description</th>
+            <th>Release</th>
             <th>Upload</th>
             <th />
           </tr>
@@ -219,6 +220,27 @@ export function BulkTable({ rows, models, onChange, onSelect, onRemove, onRetake
                   value={r.description}
                   disabled={locked(r)}
                   onChange={(e) => onChange(r.id, { description: e.target.value })}
+                />
+              </td>
+              <td className="bulk-release">
+                <label className="checkbox">
+                  <input
+                    type="checkbox"
+                    aria-label={`Annual plan only (behind the scenes): ${r.fileName}`}
+                    checked={r.exclusiveTo === 'annual'}
+                    disabled={locked(r)}
+                    onChange={(e) => onChange(r.id, { exclusiveTo: e.target.checked ? 'annual' : '' })}
+                  />{' '}
+                  Annual only
+                </label>
+                <input
+                  type="datetime-local"
+                  aria-label={`Release at for ${r.fileName}`}
+                  title="Release at (empty: at once)"
+                  className="input"
+                  value={r.publishAt}
+                  disabled={locked(r)}
+                  onChange={(e) => onChange(r.id, { publishAt: e.target.value })}
                 />
               </td>
               <td className="bulk-status">

@@ -3,7 +3,7 @@
  * (title from the name, duration from ffprobe), edits applied to one row or to every selected row,
  * and the upload request built only from rows that are videos. No React, so it is unit-tested.
  */
-import { formatDuration } from '@members/ui/format';
+import { formatDuration, localInputToIso } from '@members/ui/format';
 import type { MediaInfo, UploadItemSnapshot, UploadMetadata } from '../../shared/ipc.js';
 
 export type AccessLevel = 'free' | 'premium' | 'vip';
@@ -17,6 +17,10 @@ export interface RowFields {
   /** Comma-separated, as typed. */
   tags: string;
   description: string;
+  /** 'annual': the behind-the-scenes videos only the annual plan watches; '' for every plan the access level allows. */
+  exclusiveTo: '' | 'annual';
+  /** When it is released, as the datetime-local input holds it (the console's time zone); '' for at once. */
+  publishAt: string;
 }
 
 export interface BulkRow extends RowFields {
@@ -58,6 +62,8 @@ export function newRow(filePath: string): BulkRow {
     accessLevel: 'premium',
     tags: '',
     description: '',
+    exclusiveTo: '',
+    publishAt: '',
   };
 }
 
@@ -76,11 +82,17 @@ export function applyToRow(rows: BulkRow[], id: string, patch: Partial<RowFields
   return rows.map((r) => (r.id === id ? { ...r, ...patch } : r));
 }
 
-/** Applies only the fields given (non-empty text, chosen selects) to every selected row. */
+/**
+ * Applies only the fields given (non-empty text, chosen selects) to every selected row. The two
+ * release fields say "leave alone" with undefined, so '' can clear them: `exclusiveTo: ''` makes the
+ * rows watchable by every plan again, `publishAt: ''` releases them at once.
+ */
 export function applyToSelected(rows: BulkRow[], patch: Partial<RowFields>): BulkRow[] {
   const clean: Partial<RowFields> = {};
-  for (const [k, v] of Object.entries(patch) as Array<[keyof RowFields, string]>)
-    if (v !== undefined && v !== '') (clean as Record<string, string>)[k] = v;
+  for (const [k, v] of Object.entries(patch) as Array<[keyof RowFields, string]>) {
+    const clearable = k === 'exclusiveTo' || k === 'publishAt';
+    if (v !== undefined && (v !== '' || clearable)) (clean as Record<string, string>)[k] = v;
+  }
   return rows.map((r) => (r.selected ? { ...r, ...clean } : r));
 }
 
@@ -100,6 +112,9 @@ export function metadataOf(row: BulkRow): UploadMetadata {
   const tags = splitTags(row.tags);
   if (tags.length) meta.tags = tags;
   if (row.info?.durationSeconds) meta.durationText = formatDuration(row.info.durationSeconds);
+  if (row.exclusiveTo) meta.exclusiveTo = row.exclusiveTo;
+  const publishAt = localInputToIso(row.publishAt);
+  if (publishAt) meta.publishAt = publishAt;
   return meta;
 }
 

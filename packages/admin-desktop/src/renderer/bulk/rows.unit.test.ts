@@ -1,5 +1,6 @@
+import { localInputToIso } from '@members/ui/format';
 import { describe, expect, it } from 'vitest';
-import type { MediaInfo } from '../../shared/ipc.js';
+import { type MediaInfo, uploadMetadataSchema } from '../../shared/ipc.js';
 import { applyToSelected, type BulkRow, formatBytes, isSendable, metadataOf, newRow, splitTags, titleFromFileName } from './rows.js';
 
 const info = (over: Partial<MediaInfo> = {}): MediaInfo => ({
@@ -55,6 +56,26 @@ describe('bulk upload rows', () => {
       durationText: '2:34',
     });
     expect(splitTags('')).toEqual([]);
+  });
+
+  it('sets the release fields on the selected rows, clears them with an empty value, and sends them', () => {
+    const rows: BulkRow[] = [{ ...newRow('/a.mp4'), selected: true, probe: 'done', info: info() }, newRow('/b.mp4')];
+    const scheduled = applyToSelected(rows, { exclusiveTo: 'annual', publishAt: '2026-12-03T10:00' });
+    expect(scheduled.map((r) => [r.exclusiveTo, r.publishAt])).toEqual([
+      ['annual', '2026-12-03T10:00'],
+      ['', ''],
+    ]);
+    // Left alone when not given, cleared when given empty.
+    expect(applyToSelected(scheduled, { model: 'Luna Hart' })[0]).toMatchObject({ exclusiveTo: 'annual', publishAt: '2026-12-03T10:00' });
+    expect(applyToSelected(scheduled, { exclusiveTo: '', publishAt: '' })[0]).toMatchObject({ exclusiveTo: '', publishAt: '' });
+
+    const meta = metadataOf(scheduled[0] as BulkRow);
+    expect(meta).toMatchObject({ exclusiveTo: 'annual', publishAt: localInputToIso('2026-12-03T10:00') });
+    expect(new Date(meta.publishAt as string).getTime()).toBe(new Date(2026, 11, 3, 10, 0).getTime());
+    // The IPC boundary accepts what the renderer builds.
+    expect(uploadMetadataSchema.parse(meta)).toEqual(meta);
+    expect(metadataOf(rows[1] as BulkRow)).not.toHaveProperty('publishAt');
+    expect(uploadMetadataSchema.safeParse({ title: 'A', publishAt: '2026-12-03T10:00' }).success).toBe(false);
   });
 
   it('formats bytes', () => {

@@ -197,6 +197,8 @@ export function createUploads(calls: Calls, uploadTimeoutMs = UPLOAD_TIMEOUT_MS)
       accessLevel: payload.accessLevel,
       tags: payload.tags,
       categories: payload.categories,
+      exclusiveTo: payload.exclusiveTo ?? undefined,
+      publishAt: payload.publishAt ?? undefined,
     });
     try {
       const videoId = await tusAttempt({
@@ -238,6 +240,8 @@ export function createUploads(calls: Calls, uploadTimeoutMs = UPLOAD_TIMEOUT_MS)
     if (payload.accessLevel) form.set('accessLevel', payload.accessLevel);
     if (payload.tags) form.set('tags', payload.tags);
     if (payload.categories) form.set('categories', payload.categories);
+    if (payload.exclusiveTo) form.set('exclusiveTo', payload.exclusiveTo);
+    if (payload.publishAt) form.set('publishAt', payload.publishAt);
     // Text fields first, files last: the server streams the files as they arrive.
     form.set('video', payload.video);
     if (payload.thumbnail) form.set('thumbnail', payload.thumbnail);

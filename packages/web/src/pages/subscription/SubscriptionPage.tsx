@@ -6,7 +6,7 @@ import { Alert, type PlanType, type SitePlan, type SubscriptionIntent } from '@m
 import { SUBSCRIBING_NEEDS_APPROVAL } from '@members/ui/access';
 import { useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { api } from '../../app/api';
 import { queries } from '../../app/queries';
 import { useSession } from '../../app/session';
@@ -59,7 +59,11 @@ export default function SubscriptionPage() {
   const site = useSite();
   const plans = usePlans();
   const navigate = useNavigate();
-  const [tab, setTab] = useState<Tab>(user?.subscriptionStatus === 'active' ? 'status' : 'plans');
+  // `?plan=annual` (an annual-only video's upgrade link): the pricing tab, that plan outlined.
+  const [params] = useSearchParams();
+  const asked = params.get('plan');
+  const chosen: PlanType | null = asked === 'annual' || asked === 'monthly' ? asked : null;
+  const [tab, setTab] = useState<Tab>(user?.subscriptionStatus === 'active' && !chosen ? 'status' : 'plans');
   const [view, setView] = useState<View>({ kind: 'plans' });
   const [busyPlan, setBusyPlan] = useState<PlanType | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -96,7 +100,9 @@ export default function SubscriptionPage() {
   const pricing = (
     <>
       {error && <Alert>{error}</Alert>}
-      {view.kind === 'plans' && <PlanCards plans={plans} loggedIn={loggedIn} approved={approved} busyPlan={busyPlan} onSelect={select} />}
+      {view.kind === 'plans' && (
+        <PlanCards plans={plans} loggedIn={loggedIn} approved={approved} busyPlan={busyPlan} onSelect={select} chosen={chosen} />
+      )}
       {view.kind === 'pay' && user && (
         <BitcoinPayment
           planType={view.planType}
