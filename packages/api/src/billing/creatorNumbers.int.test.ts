@@ -182,6 +182,11 @@ forEachStore('creator numbers: analytics by plan and per video', (kind) => {
     expect((await watch(member('m4'), videos.free, 60)).status).toBe(200);
     at('2026-02-10T09:00:20.000Z');
     expect((await watch(member('m4'), videos.free, 30)).body.data).toEqual({ recordedSeconds: 20 });
+    // The creator's own previews are not members' views (issue 40): answered, never recorded.
+    expect((await kit.api.post(`/videos/${videos.premium}/view`, { duration: 60 }, kit.admin)).body.data).toMatchObject({ counted: false });
+    expect((await kit.api.post(`/videos/${videos.premium}/watch-time`, { seconds: 60 }, kit.admin)).body.data).toEqual({
+      recordedSeconds: 0,
+    });
 
     // March, the current month.
     at('2026-03-03T10:00:00.000Z');

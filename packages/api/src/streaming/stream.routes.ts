@@ -90,6 +90,7 @@ export const streamRoutes: Routes = (api, ctx) => {
   });
   const countViewDoc = describe({
     summary: 'Count a view (after more than 5 s; once per member per video per 30 minutes)',
+    description: "An admin's preview is answered but not counted (`counted: false`): the creator's figures are the members'.",
     tags: ['streaming'],
     ...viewing,
     ...videoParams,
@@ -163,7 +164,7 @@ export const streamRoutes: Routes = (api, ctx) => {
     const { duration } = c.req.valid('json');
     const counted = await recordView(
       ctx,
-      { videoId: video.id, viewerId: viewer.id, watchedSeconds: duration },
+      { videoId: video.id, viewerId: viewer.id, watchedSeconds: duration, preview: viewer.role === 'admin' },
       { actorId: viewer.id, requestId: c.get('requestId') },
     );
     return ok(c, valueOr(counted));
@@ -171,7 +172,7 @@ export const streamRoutes: Routes = (api, ctx) => {
 
   const reportWatchTimeDoc = describe({
     summary: 'Report seconds played (the player sends them every 30 s of playback and on pause or leaving)',
-    description: `At most ${MAX_REPORT_SECONDS} s per report, and credited at most the whole seconds since this viewer's previous recorded report on this video (\`recordedSeconds\` says what counted), so watch time grows no faster than wall time per viewer. Same access decision as viewing.`,
+    description: `At most ${MAX_REPORT_SECONDS} s per report, and credited at most the whole seconds since this viewer's previous recorded report on this video (\`recordedSeconds\` says what counted), so watch time grows no faster than wall time per viewer. Same access decision as viewing; an admin's preview records nothing (\`recordedSeconds: 0\`).`,
     tags: ['streaming'],
     ...viewing,
     ...videoParams,
@@ -185,7 +186,7 @@ export const streamRoutes: Routes = (api, ctx) => {
     const { seconds } = c.req.valid('json');
     const recorded = await recordWatchTime(
       ctx,
-      { videoId: video.id, viewerId: viewer.id, seconds },
+      { videoId: video.id, viewerId: viewer.id, seconds, preview: viewer.role === 'admin' },
       { actorId: viewer.id, requestId: c.get('requestId') },
     );
     return ok(c, valueOr(recorded));

@@ -246,12 +246,14 @@ forEachStore('streaming', (kind) => {
       expect((await view(videos.premium, 5, token)).body.data).toEqual({ counted: false, viewCount: 0 });
       expect((await view(videos.premium, 6, token)).body.data).toEqual({ counted: true, viewCount: 1 });
       expect((await view(videos.premium, 60, token)).body.data).toEqual({ counted: false, viewCount: 1 });
-      expect((await view(videos.premium, 60, users.subscribedAdmin?.token)).body.data).toEqual({ counted: true, viewCount: 2 });
+      // An admin's preview is not a member's view (issue 40: the creator's numbers are the members').
+      expect((await view(videos.premium, 60, users.subscribedAdmin?.token)).body.data).toEqual({ counted: false, viewCount: 1 });
+      expect((await view(videos.premium, 60, users.admin?.token)).body.data).toEqual({ counted: false, viewCount: 1 });
       server.clock.advance(29 * 60_000);
       expect((await view(videos.premium, 60, token)).body.data.counted).toBe(false);
       server.clock.advance(60_000);
-      expect((await view(videos.premium, 60, token)).body.data).toEqual({ counted: true, viewCount: 3 });
-      expect((await api.get(`/videos/${videos.premium}`)).body.data.viewCount).toBe(3);
+      expect((await view(videos.premium, 60, token)).body.data).toEqual({ counted: true, viewCount: 2 });
+      expect((await api.get(`/videos/${videos.premium}`)).body.data.viewCount).toBe(2);
     });
 
     it('only for a viewer allowed to stream', async () => {
@@ -263,7 +265,7 @@ forEachStore('streaming', (kind) => {
         body: { error: M.region },
       });
       expect((await view(videos.free, 60, users.member?.token)).body.data.counted).toBe(true);
-      expect((await api.get(`/videos/${videos.premium}`)).body.data.viewCount).toBe(3);
+      expect((await api.get(`/videos/${videos.premium}`)).body.data.viewCount).toBe(2);
     });
 
     it('a bad duration is a 400 naming it', async () => {

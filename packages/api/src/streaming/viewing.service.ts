@@ -85,12 +85,16 @@ export async function authorizeViewing(ctx: AppContext, request: ViewingRequest)
   return success({ video, viewer });
 }
 
-/** Counts a view (more than 5 s, once per viewer and video per 30 minutes) and answers the video's count. */
+/**
+ * Counts a view (more than 5 s, once per viewer and video per 30 minutes) and answers the video's count.
+ * An admin's preview (`preview`) is not a member's view: nothing is recorded, the creator's numbers stay the members'.
+ */
 export async function recordView(
   ctx: AppContext,
-  view: { videoId: string; viewerId: string; watchedSeconds: number },
+  view: { videoId: string; viewerId: string; watchedSeconds: number; preview?: boolean },
   caller: Caller,
 ): Promise<Result<{ counted: boolean; viewCount: number }>> {
+  if (view.preview) return success({ counted: false, viewCount: await viewCountOf(ctx.db, view.videoId) });
   const meta = eventMetadata(ctx, caller);
   const result = await views(ctx.store).handle(
     { videoId: view.videoId, userId: view.viewerId },
@@ -101,12 +105,16 @@ export async function recordView(
   return success({ counted: result.events.length > 0, viewCount: await viewCountOf(ctx.db, view.videoId) });
 }
 
-/** Records the seconds a player reports (bounded by the time since the viewer's previous report) and answers what was credited. */
+/**
+ * Records the seconds a player reports (bounded by the time since the viewer's previous report) and answers what was credited.
+ * An admin's preview (`preview`) records nothing, as for the view.
+ */
 export async function recordWatchTime(
   ctx: AppContext,
-  report: { videoId: string; viewerId: string; seconds: number },
+  report: { videoId: string; viewerId: string; seconds: number; preview?: boolean },
   caller: Caller,
 ): Promise<Result<{ recordedSeconds: number }>> {
+  if (report.preview) return success({ recordedSeconds: 0 });
   const meta = eventMetadata(ctx, caller);
   const result = await watchTime(ctx.store).handle(
     { videoId: report.videoId, userId: report.viewerId },
