@@ -60,6 +60,14 @@ async function mainText(page: Page, ready: string | RegExp): Promise<string> {
   return (await page.locator('main').textContent()) ?? '';
 }
 
+/** The DMCA page with the forensic mark off (the default): the overlay sentence, not the personal watermark's. */
+async function expectOverlaySentence(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/dmca`);
+  const dmca = await mainText(page, 'Our content found elsewhere');
+  expect(dmca).toContain(OVERLAY);
+  expect(dmca).not.toContain(FORENSIC);
+}
+
 function expectNoUnkeptClaim(text: string, where: string): void {
   for (const claim of UNKEPT) expect(text, `${where} claims ${claim}`).not.toMatch(claim);
 }
@@ -117,10 +125,7 @@ describe('every claim is true for the viewer reading it', () => {
       expect(plans).toContain('Video up to 360p');
       expect(plans).toContain('Video up to 480p');
 
-      await page.goto(`${server.url}/dmca`);
-      const dmca = await mainText(page, 'Our content found elsewhere');
-      expect(dmca).toContain(OVERLAY);
-      expect(dmca).not.toContain(FORENSIC);
+      await expectOverlaySentence(page, server.url);
     } finally {
       await ctx.close();
     }
@@ -157,10 +162,7 @@ describe('every claim is true for the viewer reading it', () => {
         expectNoUnkeptClaim((await page.locator('main').textContent()) ?? '', "the video's page");
         await screenshot(page, `40-truthful-detail-${plan}`);
 
-        await page.goto(`${server.url}/dmca`);
-        const dmca = await mainText(page, 'Our content found elsewhere');
-        expect(dmca).toContain(OVERLAY);
-        expect(dmca).not.toContain(FORENSIC);
+        await expectOverlaySentence(page, server.url);
       } finally {
         await ctx.close();
       }

@@ -8,6 +8,7 @@
 import type { EventMetadata } from '../eventstore/types.js';
 import type { AppContext } from '../kernel/context.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
+import { startPeriodic } from '../shared/periodic.js';
 import { type Result, success, successOrThrow } from '../shared/result.js';
 import { subscriptions } from './billing.commands.js';
 import { closeBillingOfErasedMembers } from './erasure.js';
@@ -121,24 +122,5 @@ export async function runLifecycle(ctx: AppContext): Promise<{ applied: number; 
 
 /** Runs `runLifecycle` every `intervalMs` (default a minute), never two passes at once. */
 export function startLifecycleScheduler(ctx: AppContext, intervalMs = 60_000) {
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const tick = () => {
-    if (busy) return;
-    busy = true;
-    running = runLifecycle(ctx)
-      .catch((err) => ctx.logger.error({ err }, 'billing lifecycle pass failed; will retry'))
-      .finally(() => {
-        busy = false;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodic(() => runLifecycle(ctx), intervalMs, ctx.logger, 'billing lifecycle pass failed; will retry');
 }

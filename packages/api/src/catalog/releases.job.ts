@@ -7,6 +7,7 @@
  * expected version refuses the second, and the decider records nothing for a video already out.
  */
 import type { AppContext } from '../kernel/context.js';
+import { startPeriodic } from '../shared/periodic.js';
 import { dueReleases } from './releases.js';
 import { releaseVideo } from './videos.service.js';
 
@@ -26,24 +27,5 @@ export async function runReleases(ctx: AppContext): Promise<number> {
 
 /** Starts the periodic pass (and one at once); `stop()` waits for a pass under way. */
 export function startReleaseJob(ctx: AppContext, intervalMs: number) {
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const tick = () => {
-    if (busy) return;
-    busy = true;
-    running = runReleases(ctx)
-      .catch((err) => ctx.logger.error({ err }, 'release pass failed; will retry'))
-      .finally(() => {
-        busy = false;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodic(() => runReleases(ctx), intervalMs, ctx.logger, 'release pass failed; will retry');
 }

@@ -10,7 +10,8 @@ import { localInputToIso } from '../format/release';
 import { Button } from './Button';
 import { Card } from './Card';
 import { Alert } from './Feedback';
-import { CheckboxField, FormField, SelectField, TextAreaField } from './FormField';
+import { FormField, SelectField, TextAreaField } from './FormField';
+import { ReleaseFields } from './VideoReleaseForm';
 
 export interface UploadVideoFormProps {
   /** The three configured model names; 'Other' is added. */
@@ -134,22 +135,13 @@ export function UploadVideoForm({ models, onUpload, onUploaded }: UploadVideoFor
             onChange={set('categories')}
           />
         </div>
-        <div className="form-grid">
-          <CheckboxField
-            label="Annual plan only (behind the scenes)"
-            name="exclusiveTo"
-            checked={annualOnly}
-            onChange={(e) => setAnnualOnly(e.target.checked)}
-          />
-          <FormField
-            label="Release at"
-            name="publishAt"
-            type="datetime-local"
-            hint="Your local time; leave empty to release at once"
-            value={fields.publishAt}
-            onChange={set('publishAt')}
-          />
-        </div>
+        <ReleaseFields
+          annualOnly={annualOnly}
+          onAnnualOnly={setAnnualOnly}
+          releaseAt={fields.publishAt}
+          onReleaseAt={(publishAt) => setFields((f) => ({ ...f, publishAt }))}
+          hint="Your local time; leave empty to release at once"
+        />
         <TextAreaField label="Description" name="description" rows={3} value={fields.description} onChange={set('description')} />
         <div className="form-grid">
           <FormField

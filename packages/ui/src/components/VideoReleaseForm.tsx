@@ -17,6 +17,35 @@ export interface VideoReleaseFormProps {
   onClose(): void;
 }
 
+/** The two release controls, as the upload form and the release form both show them. */
+export function ReleaseFields(props: {
+  annualOnly: boolean;
+  onAnnualOnly(annualOnly: boolean): void;
+  /** The `datetime-local` input's value (the admin's local time). */
+  releaseAt: string;
+  onReleaseAt(value: string): void;
+  hint: string;
+}) {
+  return (
+    <div className="form-grid">
+      <CheckboxField
+        label="Annual plan only (behind the scenes)"
+        name="exclusiveTo"
+        checked={props.annualOnly}
+        onChange={(e) => props.onAnnualOnly(e.target.checked)}
+      />
+      <FormField
+        label="Release at"
+        name="publishAt"
+        type="datetime-local"
+        hint={props.hint}
+        value={props.releaseAt}
+        onChange={(e) => props.onReleaseAt(e.target.value)}
+      />
+    </div>
+  );
+}
+
 export function VideoReleaseForm({ video, busy, onSave, onClose }: VideoReleaseFormProps) {
   const id = useId();
   const [annualOnly, setAnnualOnly] = useState(video.exclusiveTo === 'annual');
@@ -39,22 +68,13 @@ export function VideoReleaseForm({ video, busy, onSave, onClose }: VideoReleaseF
       <h3 id={`${id}-title`}>Release of "{video.title}"</h3>
       {error && <Alert onDismiss={() => setError(null)}>{error}</Alert>}
       <form onSubmit={submit} noValidate>
-        <div className="form-grid">
-          <CheckboxField
-            label="Annual plan only (behind the scenes)"
-            name="exclusiveTo"
-            checked={annualOnly}
-            onChange={(e) => setAnnualOnly(e.target.checked)}
-          />
-          <FormField
-            label="Release at"
-            name="publishAt"
-            type="datetime-local"
-            hint="Your local time; empty: no schedule"
-            value={releaseAt}
-            onChange={(e) => setReleaseAt(e.target.value)}
-          />
-        </div>
+        <ReleaseFields
+          annualOnly={annualOnly}
+          onAnnualOnly={setAnnualOnly}
+          releaseAt={releaseAt}
+          onReleaseAt={setReleaseAt}
+          hint="Your local time; empty: no schedule"
+        />
         <div className="row-actions">
           <Button type="submit" size="sm" busy={busy} busyLabel="Saving...">
             Save release
