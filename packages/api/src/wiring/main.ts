@@ -27,14 +27,8 @@ async function main() {
     console.warn(`[dev default] using ${siteFile}; copy it to site.config.json for your brand`);
   const webDist = env.WEB_DIST ?? path.join(ROOT_DIR, 'packages/web/dist');
   const server = await startServer(env, site, modules, { webDist });
-  if (publicUrlDefaulted) {
-    // PORT=0: the port the system gave.
-    env.PUBLIC_URL = devPublicUrl(server.port);
-    console.warn(`[dev default] PUBLIC_URL not set: using ${env.PUBLIC_URL} (mailed links, cookies); set it to the address members use`);
-  }
-  server.ctx.logger.info({ url: server.url, store: describeStore(env), metrics: server.metricsUrl }, 'server listening');
-  console.log(`Site running at ${publicUrlDefaulted ? server.url : env.PUBLIC_URL} (store: ${describeStore(env)})`);
-
+  // Before the server says it runs: a supervisor may stop it the moment it reads that line, and a
+  // SIGTERM with no handler yet kills the process without the clean stop.
   let shuttingDown = false;
   const shutdown = (signal: string) => {
     if (shuttingDown) return;
@@ -55,6 +49,13 @@ async function main() {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  if (publicUrlDefaulted) {
+    // PORT=0: the port the system gave.
+    env.PUBLIC_URL = devPublicUrl(server.port);
+    console.warn(`[dev default] PUBLIC_URL not set: using ${env.PUBLIC_URL} (mailed links, cookies); set it to the address members use`);
+  }
+  server.ctx.logger.info({ url: server.url, store: describeStore(env), metrics: server.metricsUrl }, 'server listening');
+  console.log(`Site running at ${publicUrlDefaulted ? server.url : env.PUBLIC_URL} (store: ${describeStore(env)})`);
 }
 
 main().catch((err) => {
