@@ -16,11 +16,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { allowedErrors, codeBits } from '../packages/api/src/forensics/code.js';
-import { align, framesOf, readSegments } from '../packages/api/src/forensics/detect.js';
 import { grayFrames } from '../packages/api/src/forensics/frames.js';
+import { readCopy, storedReference } from '../packages/api/src/forensics/identify.js';
 import { MARKED_SEGMENT_SECONDS, patternExpression, patternShape } from '../packages/api/src/forensics/pattern.js';
 import { mediaBinaries } from '../packages/api/src/media/ffmpeg.js';
 import { ladderArgs, planLadder } from '../packages/api/src/transcode/ladder.js';
+import { writeMarkedReference } from '../packages/api/src/transcode/watermarkVariants.js';
 import { QUICK, report, SMOKE } from './lib/report.mjs';
 
 const arg = (name: string, def: string) => {
@@ -149,14 +150,11 @@ ff([
   '-an',
   copy,
 ]);
-const a = framesOf(await grayFrames(path.join(work, 'marked', name, 'index.m3u8')));
-const b = framesOf(await grayFrames(path.join(work, 'marked', `${name}_b`, 'index.m3u8')));
-const mean = { data: a.data.map((v, i) => (v + (b.data[i] ?? 0)) >> 1), count: a.count };
+await writeMarkedReference(path.join(work, 'marked'), renditions);
+const ref = storedReference(path.join(work, 'marked'), 'bench');
 const members = Array.from({ length: MEMBERS - 1 }, () => randomBytes(32)).concat([secret]);
 const t0 = performance.now();
-const frames = framesOf(await grayFrames(copy));
-const at = align(mean, frames);
-const reads = readSegments(a, b, frames, at?.offset ?? 0, starts, patternShape('bench')).filter((r) => r.bit !== null);
+const reads = (await readCopy(ref, await grayFrames(copy))).reads.filter((r) => r.bit !== null);
 const first = reads[0]?.index ?? 0;
 const span = (reads[reads.length - 1]?.index ?? 0) - first + 1;
 let best = Number.POSITIVE_INFINITY;

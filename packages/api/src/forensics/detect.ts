@@ -18,47 +18,71 @@ import { MARK_AMPLITUDE, type PatternShape } from './pattern.js';
 
 export const FRAME_WIDTH = 64;
 export const FRAME_HEIGHT = 36;
-export const FRAME_RATE = 5;
 export const FRAME_PIXELS = FRAME_WIDTH * FRAME_HEIGHT;
+/** The reference's rate: at most this many frames a second, each one a frame of the video (see `referenceRate`). */
+export const REFERENCE_MAX_RATE = 15;
 /** |mean γ| a segment needs for its bit to count (the mark reads as ±1; an unmarked copy near 0). */
 export const MIN_GAMMA = 0.4;
-/** Frames this close to a segment's edges (seconds) are not read: the alignment is good to a frame. */
-const EDGE_SECONDS = 0.25;
+/** Frames this close to a segment's edges (seconds) are not read: the switch from A to B blurs across a frame or two. */
+const EDGE_SECONDS = 0.1;
 
 export interface Frames {
-  /** frameCount × FRAME_PIXELS luma values. */
+  /** count × FRAME_PIXELS luma values. */
   data: Uint8Array;
   count: number;
+  /** Each frame's presentation time, seconds. */
+  times: Float64Array;
 }
 
-export const framesOf = (data: Uint8Array): Frames => ({ data, count: Math.floor(data.length / FRAME_PIXELS) });
+/**
+ * The reference rate for a video of `sourceRate` frames a second: the source's own rate divided by
+ * a whole number (30 → 15, 25 → 12.5, 24 → 12, 60 → 15), so every reference frame IS a frame of the
+ * video at a known instant — a copy's frame that shows the same instant then matches it exactly,
+ * grain and all. As an ffmpeg `fps` rational and as a number.
+ */
+export function referenceRate(sourceRate: { num: number; den: number } | null): { rational: string; rate: number } {
+  if (!sourceRate || !(sourceRate.num > 0 && sourceRate.den > 0)) return { rational: String(REFERENCE_MAX_RATE), rate: REFERENCE_MAX_RATE };
+  const step = Math.max(1, Math.ceil(sourceRate.num / sourceRate.den / REFERENCE_MAX_RATE));
+  return { rational: `${sourceRate.num}/${sourceRate.den * step}`, rate: sourceRate.num / (sourceRate.den * step) };
+}
 
-/** A coarse, brightness- and contrast-free signature of each frame: 16×9 block means, zero mean, unit length. */
-function signatures(f: Frames): Float32Array[] {
-  const bw = FRAME_WIDTH / 16;
-  const bh = FRAME_HEIGHT / 9;
-  const out: Float32Array[] = [];
-  for (let i = 0; i < f.count; i++) {
-    const v = new Float32Array(144);
-    const base = i * FRAME_PIXELS;
-    for (let y = 0; y < FRAME_HEIGHT; y++)
-      for (let x = 0; x < FRAME_WIDTH; x++) {
-        const k = Math.floor(y / bh) * 16 + Math.floor(x / bw);
-        v[k] = (v[k] ?? 0) + (f.data[base + y * FRAME_WIDTH + x] ?? 0);
-      }
-    let mean = 0;
-    for (const x of v) mean += x / 144;
-    let norm = 0;
-    for (let k = 0; k < 144; k++) {
-      const d = (v[k] ?? 0) - mean;
-      v[k] = d;
-      norm += d * d;
+/** A reference as the detector reads it: the A and B frames at `rate`, and the video's own frame rate. */
+export interface Reference {
+  a: Frames;
+  b: Frames;
+  /** Frames a second of the stored reference (frame i at i/rate). */
+  rate: number;
+  /** The video's frame rate, when the reference knows it (older ones, at 5 frames a second, do not). */
+  sourceRate: number | null;
+  /** Start time of every segment, seconds, and the video's end last. */
+  segmentStarts: readonly number[];
+}
+
+/** A zero-mean, unit-length signature of each of a frame's `bx`×`by` block means: brightness- and contrast-free. */
+function signature(f: Frames, i: number, bx: number, by: number): Float32Array {
+  const cw = FRAME_WIDTH / bx;
+  const ch = FRAME_HEIGHT / by;
+  const n = bx * by;
+  const v = new Float32Array(n);
+  const base = i * FRAME_PIXELS;
+  for (let y = 0; y < FRAME_HEIGHT; y++) {
+    const row = Math.floor(y / ch) * bx;
+    for (let x = 0; x < FRAME_WIDTH; x++) {
+      const k = row + Math.floor(x / cw);
+      v[k] = (v[k] ?? 0) + (f.data[base + y * FRAME_WIDTH + x] ?? 0);
     }
-    norm = Math.sqrt(norm) || 1;
-    for (let k = 0; k < 144; k++) v[k] = (v[k] ?? 0) / norm;
-    out.push(v);
   }
-  return out;
+  let mean = 0;
+  for (const x of v) mean += x / n;
+  let norm = 0;
+  for (let k = 0; k < n; k++) {
+    const d = (v[k] ?? 0) - mean;
+    v[k] = d;
+    norm += d * d;
+  }
+  norm = Math.sqrt(norm) || 1;
+  for (let k = 0; k < n; k++) v[k] = (v[k] ?? 0) / norm;
+  return v;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -67,44 +91,116 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
+/** Signatures computed once per frame, on demand (a long reference is mostly never looked at closely). */
+function signatures(f: Frames, bx: number, by: number): (i: number) => Float32Array {
+  const cache = new Map<number, Float32Array>();
+  return (i) => {
+    let s = cache.get(i);
+    if (!s) {
+      s = signature(f, i, bx, by);
+      cache.set(i, s);
+    }
+    return s;
+  };
+}
+
 export interface Alignment {
-  /** Reference frame index of the copy's first frame (may be negative: the copy starts before… never in practice). */
+  /** Seconds to add to a copy frame's time to get the reference time it shows. */
   offset: number;
   /** Mean correlation of the copy's frame signatures with the reference's at that offset (1: identical pictures). */
   score: number;
 }
 
+/** The copy frames nearest each `step` seconds of the copy. */
+function samples(copy: Frames, step: number): number[] {
+  const out: number[] = [];
+  let next = copy.times[0] ?? 0;
+  for (let j = 0; j < copy.count; j++)
+    if ((copy.times[j] ?? 0) >= next - 1e-6) {
+      out.push(j);
+      next = (copy.times[j] ?? 0) + step;
+    }
+  return out;
+}
+
 /**
- * Where the copy sits in the reference: the offset maximising the mean signature correlation, first
- * on every 5th copy frame over all offsets, then on every frame around the best few.
+ * Where the copy sits in the reference (a reference at `rate` frames a second): the offset, in
+ * seconds, maximising the mean signature correlation of copy frames with the reference frame
+ * nearest the same instant. First coarse (16×9 blocks, a copy frame every half second, offsets
+ * every 0.2 s), then fine around the best few (32×18 blocks, a frame every 0.1 s, offsets every
+ * 1/120 s): a copy cut between two frames of the reference, or captured at another frame rate,
+ * still finds the instant each of its frames shows.
  */
-export function align(reference: Frames, copy: Frames): Alignment | null {
+export function align(reference: Frames, rate: number, copy: Frames, sourceRate: number | null = null): Alignment | null {
   if (copy.count < 3 || reference.count < 3) return null;
-  const ref = signatures(reference);
-  const cp = signatures(copy);
-  const scoreAt = (offset: number, step: number) => {
+  const coarseRef = signatures(reference, 16, 9);
+  const coarseCopy = signatures(copy, 16, 9);
+  const fineRef = signatures(reference, 32, 18);
+  const fineCopy = signatures(copy, 32, 18);
+  const first = copy.times[0] ?? 0;
+  const length = (copy.times[copy.count - 1] ?? 0) - first;
+  const refLength = reference.count / rate;
+  const scoreAt = (offset: number, js: number[], ref: typeof coarseRef, cp: typeof coarseCopy, tolerance: number) => {
     let s = 0;
     let n = 0;
-    for (let j = 0; j < cp.length; j += step) {
-      const r = ref[offset + j];
-      const c = cp[j];
-      if (!r || !c) continue;
-      s += dot(r, c);
+    let overlap = 0;
+    for (const j of js) {
+      const t = (copy.times[j] ?? 0) + offset;
+      const r = Math.round(t * rate);
+      if (r < 0 || r >= reference.count) continue;
+      overlap++;
+      if (Math.abs(r / rate - t) > tolerance) continue;
+      s += dot(ref(r), cp(j));
       n++;
     }
     // Overlaps of under half the copy do not count: a stretch that mostly falls outside the video.
-    return n * step >= Math.min(cp.length, ref.length) / 2 ? s / n : -1;
+    return overlap >= Math.min(js.length, refLength * (js.length / Math.max(length, 1e-9))) / 2 && n > 0 ? s / n : -1;
   };
+  const coarseSamples = samples(copy, 0.5);
   const coarse: Alignment[] = [];
-  for (let o = -Math.floor(cp.length / 2); o < ref.length; o++) coarse.push({ offset: o, score: scoreAt(o, 5) });
+  for (let o = -first - length / 2; o < refLength - first; o += 0.2)
+    coarse.push({ offset: o, score: scoreAt(o, coarseSamples, coarseRef, coarseCopy, Number.POSITIVE_INFINITY) });
   coarse.sort((a, b) => b.score - a.score);
+  // Fine: only copy frames that land on a reference frame count (see matchedFrames), so the score
+  // peaks where they show the very frames the reference kept, grain and all.
+  const tolerance = sourceRate ? 1 / (3 * sourceRate) : Number.POSITIVE_INFINITY;
+  const fineSamples = samples(copy, 0.1);
   let best: Alignment | null = null;
-  for (const c of coarse.slice(0, 5))
-    for (let o = c.offset - 3; o <= c.offset + 3; o++) {
-      const s = scoreAt(o, 1);
-      if (!best || s > best.score) best = { offset: o, score: s };
+  let ties: number[] = [];
+  for (const c of coarse.slice(0, 4))
+    for (let k = -36; k <= 36; k++) {
+      const o = c.offset + k / 120;
+      const s = scoreAt(o, fineSamples, fineRef, fineCopy, tolerance);
+      if (!best || s > best.score + 1e-12) {
+        best = { offset: o, score: s };
+        ties = [o];
+      } else if (Math.abs(s - best.score) <= 1e-12) ties.push(o);
     }
-  return best;
+  if (!best) return null;
+  // Neighbouring offsets that pair the same frames score the same: the middle of that run.
+  const run = ties.filter((o) => Math.abs(o - best.offset) < 0.1).sort((x, y) => x - y);
+  const offset = run[Math.floor(run.length / 2)] ?? best.offset;
+  // The score reported is the coarse one (16×9, every frame), the scale MIN_ALIGNMENT was set on.
+  return { offset, score: scoreAt(offset, coarseSamples, coarseRef, coarseCopy, Number.POSITIVE_INFINITY) };
+}
+
+/**
+ * The copy frames that show an instant the reference holds, each with its reference frame:
+ * [copy frame, reference frame]. With the video's frame rate known, a copy frame counts only when it
+ * lands within a third of a video frame of a reference frame (a copy at 30 fps of a 15 fps
+ * reference: every other frame); without it (an older reference), the nearest reference frame.
+ */
+export function matchedFrames(ref: Reference, copy: Frames, offset: number): Array<[number, number]> {
+  const tolerance = ref.sourceRate ? 1 / (3 * ref.sourceRate) : Number.POSITIVE_INFINITY;
+  const count = Math.min(ref.a.count, ref.b.count);
+  const out: Array<[number, number]> = [];
+  for (let j = 0; j < copy.count; j++) {
+    const t = (copy.times[j] ?? 0) + offset;
+    const r = Math.round(t * ref.rate);
+    if (r < 0 || r >= count || Math.abs(r / ref.rate - t) > tolerance) continue;
+    out.push([j, r]);
+  }
+  return out;
 }
 
 /**
@@ -186,17 +282,11 @@ function residual(c: Uint8Array, cBase: number, m: Float64Array): number {
   return smm > 0 ? scc - (scm * scm) / smm : scc;
 }
 
-/** Frames spread evenly over where the copy and the reference overlap: [copy frame, reference frame]. */
-function spread(copy: Frames, reference: Frames, offset: number, count: number): Array<[number, number]> {
-  const first = Math.max(0, -offset);
-  const last = Math.min(copy.count, reference.count - offset) - 1;
-  if (last < first) return [];
-  const n = Math.min(count, last - first + 1);
+/** `count` pairs spread evenly over the matched frames. */
+function spread(pairs: Array<[number, number]>, count: number): Array<[number, number]> {
+  const n = Math.min(count, pairs.length);
   const out: Array<[number, number]> = [];
-  for (let i = 0; i < n; i++) {
-    const j = first + Math.round(((last - first) * (i + 0.5)) / n);
-    out.push([j, j + offset]);
-  }
+  for (let i = 0; i < n; i++) out.push(pairs[Math.floor(((i + 0.5) * pairs.length) / n)] as [number, number]);
   return out;
 }
 
@@ -207,8 +297,9 @@ function spread(copy: Frames, reference: Frames, offset: number, count: number):
  * picture then leave a residue many times the mark's ±1.5 levels where the mark is read; fitting
  * the copy against the reference seen through its own geometry takes most of that residue away.
  */
-export function fitGeometry(a: Frames, b: Frames, copy: Frames, offset: number): Geometry {
-  const reference = a.count <= b.count ? a : b;
+export function fitGeometry(ref: Reference, copy: Frames, offset: number): Geometry {
+  const { a, b } = ref;
+  const pairs = matchedFrames(ref, copy, offset);
   const m = new Float64Array(FRAME_PIXELS);
   const cost = (g: Geometry, frames: Array<[number, number]>) => {
     const tx = taps(FRAME_WIDTH, g.sx, g.left);
@@ -217,7 +308,7 @@ export function fitGeometry(a: Frames, b: Frames, copy: Frames, offset: number):
     for (const [j, r] of frames) s += residual(copy.data, j * FRAME_PIXELS, warpedMean(a.data, b.data, r, tx, ty, m));
     return s;
   };
-  const few = spread(copy, reference, offset, 8);
+  const few = spread(pairs, 8);
   if (few.length === 0) return WHOLE_FRAME;
   let best = WHOLE_FRAME;
   let bestCost = cost(best, few);
@@ -230,7 +321,7 @@ export function fitGeometry(a: Frames, b: Frames, copy: Frames, offset: number):
         if (c < bestCost) [best, bestCost] = [g, c];
       }
   }
-  const many = spread(copy, reference, offset, 16);
+  const many = spread(pairs, 16);
   bestCost = cost(best, many);
   const step: Geometry = { sx: 0.01, left: 0.25, sy: 0.01, top: 0.25 };
   const keys = ['sx', 'left', 'sy', 'top'] as const;
@@ -344,42 +435,39 @@ export interface SegmentRead {
 }
 
 /**
- * Reads every segment the aligned copy covers. `segmentStarts` are the segments' start times in
- * seconds (the last entry: the video's end).
+ * Reads every segment the aligned copy covers whole (its first and last, cut, are not read): each
+ * matched frame's γ, then the segment's mean.
  */
-export function readSegments(
-  a: Frames,
-  b: Frames,
-  copy: Frames,
-  offset: number,
-  segmentStarts: readonly number[],
-  shape: PatternShape,
-  geometry?: Geometry,
-): SegmentRead[] {
-  const g = geometry ?? fitGeometry(a, b, copy, offset);
+export function readSegments(ref: Reference, copy: Frames, offset: number, shape: PatternShape, geometry?: Geometry): SegmentRead[] {
+  const { a, b, segmentStarts } = ref;
+  const g = geometry ?? fitGeometry(ref, copy, offset);
   const p = markPattern(shape, g);
   const tx = taps(FRAME_WIDTH, g.sx, g.left);
   const ty = taps(FRAME_HEIGHT, g.sy, g.top);
   const m = new Float64Array(FRAME_PIXELS);
   const w = new Float64Array(FRAME_PIXELS);
-  const reads: SegmentRead[] = [];
-  for (let s = 0; s + 1 < segmentStarts.length; s++) {
-    const from = (segmentStarts[s] ?? 0) + EDGE_SECONDS;
-    const to = (segmentStarts[s + 1] ?? 0) - EDGE_SECONDS;
-    const gammas: number[] = [];
-    for (let r = Math.ceil(from * FRAME_RATE); r / FRAME_RATE <= to; r++) {
-      const j = r - offset;
-      if (j < 0 || j >= copy.count || r >= a.count || r >= b.count) continue;
-      warpedMean(a.data, b.data, r, tx, ty, m);
-      gammas.push(gammaOf(copy.data, j * FRAME_PIXELS, m, p, edgeWeights(m, w)));
-    }
-    // A segment the copy covers only in part is not read.
-    const expected = Math.floor((to - from) * FRAME_RATE);
-    if (gammas.length === 0 || gammas.length < expected) continue;
-    const mean = gammas.reduce((x, y) => x + y, 0) / gammas.length;
-    const agreement = gammas.filter((g) => Math.sign(g) === Math.sign(mean)).length / gammas.length;
-    const clear = Math.abs(mean) >= MIN_GAMMA && agreement >= 0.75;
-    reads.push({ index: s, gamma: mean, agreement, frames: gammas.length, bit: clear ? (mean > 0 ? 0 : 1) : null });
+  const copyFrom = (copy.times[0] ?? 0) + offset;
+  const copyTo = (copy.times[copy.count - 1] ?? 0) + offset;
+  const gammas = new Map<number, number[]>();
+  let s = 0;
+  for (const [j, r] of matchedFrames(ref, copy, offset)) {
+    const t = r / ref.rate;
+    while (s + 1 < segmentStarts.length && t >= (segmentStarts[s + 1] ?? 0)) s++;
+    if (s + 1 >= segmentStarts.length) break;
+    if (t < (segmentStarts[s] ?? 0) + EDGE_SECONDS || t > (segmentStarts[s + 1] ?? 0) - EDGE_SECONDS) continue;
+    warpedMean(a.data, b.data, r, tx, ty, m);
+    const list = gammas.get(s) ?? [];
+    list.push(gammaOf(copy.data, j * FRAME_PIXELS, m, p, edgeWeights(m, w)));
+    gammas.set(s, list);
   }
-  return reads;
+  const reads: SegmentRead[] = [];
+  for (const [index, list] of gammas) {
+    // A segment the copy covers only in part is not read.
+    if (copyFrom > (segmentStarts[index] ?? 0) + EDGE_SECONDS || copyTo < (segmentStarts[index + 1] ?? 0) - EDGE_SECONDS) continue;
+    const mean = list.reduce((x, y) => x + y, 0) / list.length;
+    const agreement = list.filter((v) => Math.sign(v) === Math.sign(mean)).length / list.length;
+    const clear = Math.abs(mean) >= MIN_GAMMA && agreement >= 0.75;
+    reads.push({ index, gamma: mean, agreement, frames: list.length, bit: clear ? (mean > 0 ? 0 : 1) : null });
+  }
+  return reads.sort((x, y) => x.index - y.index);
 }

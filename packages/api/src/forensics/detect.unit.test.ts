@@ -1,19 +1,23 @@
 /**
- * The detector on synthetic frames with a known answer: a moving picture with hard edges, marked
- * A or B per 1 s segment, seen through a crop of a few pixels and a scaling back to full frame
- * (what the leak test does with ffmpeg). The crop is found, and with it the mark reads cleanly
- * where reading it as if the whole frame were kept leaves the edges' residue in every γ.
+ * The detector on synthetic frames with a known answer: a 30 fps video of a moving picture with
+ * hard edges, marked A or B per 1 s segment, its reference kept at 15 fps (every other frame), seen
+ * through a crop of a few pixels and a scaling back to full frame (what the leak test does with
+ * ffmpeg). The crop is found, and with it the mark reads cleanly where reading it as if the whole
+ * frame were kept leaves the edges' residue in every γ. And grain: every frame of the video carries
+ * its own noise, far stronger than the mark; a copy cut between two reference frames and captured
+ * at 24 fps is aligned to the very frames it shows, where the noise cancels (issue 41).
  */
 import { describe, expect, it } from 'vitest';
 import {
   FRAME_HEIGHT,
   FRAME_PIXELS,
-  FRAME_RATE,
   FRAME_WIDTH,
   type Frames,
   fitGeometry,
   type Geometry,
+  align,
   readSegments,
+  type Reference,
   WHOLE_FRAME,
 } from './detect';
 import { MARK_AMPLITUDE, type PatternShape } from './pattern';
@@ -32,16 +36,40 @@ function picture(u: number, v: number, t: number): number {
 const mark = (u: number, v: number) =>
   MARK_AMPLITUDE * Math.cos(2 * Math.PI * SHAPE.fx * u + SHAPE.phaseX) * Math.cos(2 * Math.PI * SHAPE.fy * v + SHAPE.phaseY);
 
+const VIDEO_RATE = 30;
+const REFERENCE_RATE = 15;
+
+/** Grain of video frame n at one cell: a fixed pseudo-random value in [−amplitude, amplitude]. */
+function grain(n: number, k: number, amplitude: number): number {
+  const h = Math.imul(n * 2304 + k, 0x9e3779b1) ^ Math.imul(k + 7, 0x85ebca6b);
+  return ((((h >>> 8) & 0xffff) / 0xffff) * 2 - 1) * amplitude;
+}
+
+interface Shot {
+  /** Frames a second of what is rendered (the reference's 15, a capture's 24…). */
+  rate: number;
+  /** The video time of the first frame rendered, seconds. */
+  start?: number;
+  seconds?: number;
+  /** Grain amplitude per cell, levels. */
+  grain?: number;
+}
+
 /**
  * Frames at the detector's size, each cell the mean of 6×6 samples of what `geometry` shows of
- * the marked picture (sign +1: A, −1: B, per second from `bits`).
+ * the marked picture (sign +1: A, −1: B, per second from `bits`). Frame j (time j/rate) shows the
+ * 30 fps video frame nearest start + j/rate, as ffmpeg's `fps` filter picks it.
  */
-function render(geometry: Geometry, sign: (second: number) => number): Frames {
-  const count = SECONDS * FRAME_RATE;
+function render(geometry: Geometry, sign: (second: number) => number, shot: Shot = { rate: REFERENCE_RATE }): Frames {
+  const { rate, start = 0, seconds = SECONDS, grain: noise = 0 } = shot;
+  const count = Math.floor((seconds - start) * rate);
   const data = new Uint8Array(count * FRAME_PIXELS);
+  const times = new Float64Array(count);
   const S = 6;
   for (let f = 0; f < count; f++) {
-    const t = f / FRAME_RATE;
+    times[f] = f / rate;
+    const n = Math.round((start + f / rate) * VIDEO_RATE);
+    const t = n / VIDEO_RATE;
     const s = sign(Math.floor(t));
     for (let y = 0; y < FRAME_HEIGHT; y++)
       for (let x = 0; x < FRAME_WIDTH; x++) {
@@ -52,17 +80,26 @@ function render(geometry: Geometry, sign: (second: number) => number): Frames {
             const v = (geometry.top + (y + (j + 0.5) / S) * geometry.sy) / FRAME_HEIGHT;
             sum += picture(u, v, t) + s * mark(u, v);
           }
-        data[f * FRAME_PIXELS + y * FRAME_WIDTH + x] = Math.round(sum / (S * S));
+        const k = y * FRAME_WIDTH + x;
+        data[f * FRAME_PIXELS + k] = Math.max(0, Math.min(255, Math.round(sum / (S * S) + grain(n, k, noise))));
       }
   }
-  return { data, count };
+  return { data, count, times };
 }
+
+const referenceOf = (a: Frames, b: Frames): Reference => ({
+  a,
+  b,
+  rate: REFERENCE_RATE,
+  sourceRate: VIDEO_RATE,
+  segmentStarts: Array.from({ length: SECONDS + 1 }, (_, i) => i),
+});
 
 describe('reading the mark through a crop', () => {
   const bits = Array.from({ length: SECONDS }, (_, i) => ((i * 7 + (i >> 2)) % 3 === 0 ? 1 : 0));
   const a = render(WHOLE_FRAME, () => 1);
   const b = render(WHOLE_FRAME, () => -1);
-  const starts = Array.from({ length: SECONDS + 1 }, (_, i) => i);
+  const ref = referenceOf(a, b);
   // 3 px of 320 cut on the left, 2 of 180 at the top, 6 and 4 in all, scaled back up (the leak test's crop).
   const cropped: Geometry = { sx: 314 / 320, left: (3 / 320) * FRAME_WIDTH, sy: 176 / 180, top: (2 / 180) * FRAME_HEIGHT };
   const copy = render(cropped, (second) => (bits[second] === 1 ? -1 : 1));
@@ -71,7 +108,7 @@ describe('reading the mark through a crop', () => {
     reads.reduce((s, r) => s + Math.abs(r.gamma - (bits[r.index] === 1 ? -1 : 1)), 0) / reads.length;
 
   it('finds the crop to a tenth of a cell', () => {
-    const g = fitGeometry(a, b, copy, 0);
+    const g = fitGeometry(ref, copy, 0);
     expect(g.sx).toBeCloseTo(cropped.sx, 2);
     expect(g.sy).toBeCloseTo(cropped.sy, 2);
     expect(Math.abs(g.left - cropped.left)).toBeLessThan(0.15);
@@ -80,11 +117,11 @@ describe('reading the mark through a crop', () => {
 
   it('keeps the whole frame for a copy that kept it', () => {
     const whole = render(WHOLE_FRAME, (second) => (bits[second] === 1 ? -1 : 1));
-    expect(fitGeometry(a, b, whole, 0)).toEqual(WHOLE_FRAME);
+    expect(fitGeometry(ref, whole, 0)).toEqual(WHOLE_FRAME);
   });
 
   it('with the crop found every bit reads, γ within 0.1 of ±1 on average', () => {
-    const fitted = readSegments(a, b, copy, 0, starts, SHAPE);
+    const fitted = readSegments(ref, copy, 0, SHAPE);
     expect(fitted.map((r) => r.bit)).toEqual(bits);
     expect(error(fitted)).toBeLessThan(0.1);
   });
@@ -92,13 +129,53 @@ describe('reading the mark through a crop', () => {
   it('a crop of 5 % each way: found, every bit read; read as if the whole frame were kept, the edges misread bits', () => {
     const heavy: Geometry = { sx: 0.95, left: 0.02 * FRAME_WIDTH, sy: 0.95, top: 0.03 * FRAME_HEIGHT };
     const copy5 = render(heavy, (second) => (bits[second] === 1 ? -1 : 1));
-    const g = fitGeometry(a, b, copy5, 0);
+    const g = fitGeometry(ref, copy5, 0);
     expect(Math.abs(g.sx - heavy.sx)).toBeLessThan(0.005);
     expect(Math.abs(g.left - heavy.left)).toBeLessThan(0.15);
-    const fitted = readSegments(a, b, copy5, 0, starts, SHAPE);
+    const fitted = readSegments(ref, copy5, 0, SHAPE);
     expect(fitted.map((r) => r.bit)).toEqual(bits);
     expect(error(fitted)).toBeLessThan(0.1);
-    const naive = readSegments(a, b, copy5, 0, starts, SHAPE, WHOLE_FRAME);
+    const naive = readSegments(ref, copy5, 0, SHAPE, WHOLE_FRAME);
     expect(naive.filter((r) => r.bit !== bits[r.index]).length).toBeGreaterThan(5);
+  });
+});
+
+describe('grain, a cut between two frames, another frame rate', () => {
+  const bits = Array.from({ length: SECONDS }, (_, i) => ((i * 5 + (i >> 1)) % 3 === 0 ? 1 : 0));
+  const sign = (second: number) => (bits[second] === 1 ? -1 : 1);
+  // Grain of ±12 levels per cell, independent in every frame: eight times the mark's amplitude.
+  const a = render(WHOLE_FRAME, () => 1, { rate: REFERENCE_RATE, grain: 12 });
+  const b = render(WHOLE_FRAME, () => -1, { rate: REFERENCE_RATE, grain: 12 });
+  const ref = referenceOf(a, b);
+  const expected = (reads: ReturnType<typeof readSegments>) => reads.map((r) => bits[r.index]);
+
+  it('a copy starting at 7.3 s (between two reference frames) at 30 fps: aligned to the instant, every bit it covers read', () => {
+    const copy = render(WHOLE_FRAME, sign, { rate: VIDEO_RATE, start: 7.3, grain: 12 });
+    const at = align(a, REFERENCE_RATE, copy, VIDEO_RATE);
+    expect(Math.abs((at?.offset ?? 0) - 7.3)).toBeLessThan(1 / 90);
+    const reads = readSegments(ref, copy, at?.offset ?? 0, SHAPE);
+    expect(reads.length).toBeGreaterThanOrEqual(31);
+    expect(reads[0]?.index).toBe(8);
+    expect(reads.map((r) => r.bit)).toEqual(expected(reads));
+  });
+
+  it('a capture at 24 fps from 11.45 s: every bit it covers read', () => {
+    const copy = render(WHOLE_FRAME, sign, { rate: 24, start: 11.45, grain: 12 });
+    const at = align(a, REFERENCE_RATE, copy, VIDEO_RATE);
+    expect(Math.abs((at?.offset ?? 0) - 11.45)).toBeLessThan(1 / 60);
+    const reads = readSegments(ref, copy, at?.offset ?? 0, SHAPE);
+    expect(reads.length).toBeGreaterThanOrEqual(27);
+    expect(reads.map((r) => r.bit)).toEqual(expected(reads));
+  });
+
+  it('read against reference frames a frame away (the old reader\'s case), the grain no longer cancels', () => {
+    const copy = render(WHOLE_FRAME, sign, { rate: VIDEO_RATE, start: 7.3, grain: 12 });
+    const error = (reads: ReturnType<typeof readSegments>) =>
+      reads.reduce((s, r) => s + Math.abs(r.gamma - (bits[r.index] === 1 ? -1 : 1)), 0) / reads.length;
+    const exact = error(readSegments(ref, copy, 7.3, SHAPE));
+    const off = error(readSegments({ ...ref, sourceRate: null }, copy, 7.3 + 1 / 30, SHAPE));
+    console.log(`γ error: ${exact.toFixed(3)} on the frames shown, ${off.toFixed(3)} a frame away`);
+    expect(exact).toBeLessThan(0.15);
+    expect(off).toBeGreaterThan(3 * exact);
   });
 });

@@ -19,10 +19,7 @@ import { mediaBinaries } from '../media/ffmpeg';
 import { createTestUser, grantActiveSubscriptionForTest, type TestViewer } from '../streaming/viewers.testkit';
 import { transcodeForTest } from '../transcode/transcode.testkit';
 import { allowedErrors, codeBits, minimumBits } from './code';
-import { align, framesOf, readSegments } from './detect';
-import { grayFrames } from './frames';
-import { describeIdentification, identifyCopy } from './identify';
-import { patternShape } from './pattern';
+import { describeIdentification, identifyCopy, readCopy, storedReference } from './identify';
 
 const run = promisify(execFile);
 const ffmpeg = (args: string[]) =>
@@ -177,17 +174,10 @@ forEachStore('leak tracing', (kind) => {
   // The same arithmetic on the same files: once is enough (SQLite only, as above).
   if (kind === 'sqlite') {
     it("false positives: 200 random codes against each marked copy's bits match none; the unmarked copy reads too few bits to match any code", async () => {
-      const base = path.join(server.store.dataDir, 'media', 'videos', videoId, 'hls', 'watermark');
-      const a = framesOf(new Uint8Array(fs.readFileSync(path.join(base, 'ref-a.gray'))));
-      const b = framesOf(new Uint8Array(fs.readFileSync(path.join(base, 'ref-b.gray'))));
-      const mean = { data: a.data.map((v, i) => (v + (b.data[i] ?? 0)) >> 1), count: a.count };
-      const starts = (JSON.parse(fs.readFileSync(path.join(base, 'ref.json'), 'utf8')) as { segmentStarts: number[] }).segmentStarts;
+      const ref = storedReference(path.join(server.store.dataDir, 'media', 'videos', videoId, 'hls'), videoId);
+      const starts = ref.segmentStarts;
       /** The clear bits read from a copy made by an earlier test. */
-      const clearBits = async (name: string) => {
-        const copy = framesOf(await grayFrames(path.join(fixtures, name)));
-        const at = align(mean, copy);
-        return readSegments(a, b, copy, at?.offset ?? 0, starts, patternShape(videoId)).filter((r) => r.bit !== null);
-      };
+      const clearBits = async (name: string) => (await readCopy(ref, path.join(fixtures, name))).reads.filter((r) => r.bit !== null);
       let trials = 0;
       let matches = 0;
       let closest = Number.POSITIVE_INFINITY;

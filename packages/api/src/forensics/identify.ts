@@ -4,13 +4,15 @@
  * place in it, read one bit per segment it covers, and apply code.ts's rule against every live
  * member's code. Never names a member outside the rule's bound.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { transcodedVideoIds } from '../catalog/index.js';
 import { findUserById } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
 import { type Candidate, codeBits, minimumBits, verdict } from './code.js';
-import { align, type Frames, framesOf, readSegments } from './detect.js';
-import { grayFrames } from './frames.js';
+import { align, type Frames, type Reference, readSegments, type SegmentRead } from './detect.js';
+import { framesOf, grayFrames } from './frames.js';
 import { liveCodeSecrets } from './memberCodes.js';
 import { MARKED_SEGMENT_SECONDS, patternShape } from './pattern.js';
 
@@ -33,11 +35,15 @@ export type Identification =
   | { kind: 'no-match'; videoId: string | null; bits: number; stretch: { from: number; to: number } | null }
   | { kind: 'too-short'; videoId: string | null; bits: number; neededSeconds: number };
 
-interface Reference {
+interface StoredReference extends Reference {
   videoId: string;
-  a: Frames;
-  b: Frames;
   mean: Frames;
+}
+
+/** What `ref.json` holds (transcode/watermarkVariants.ts `MarkedReference`; references before issue 41 lack `sourceFrameRate`). */
+interface ReferenceMeta {
+  frameRate?: number;
+  sourceFrameRate?: number;
   segmentStarts: number[];
 }
 
@@ -47,16 +53,43 @@ async function readAll(stream: Readable): Promise<Uint8Array> {
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-async function loadReference(ctx: Pick<AppContext, 'media'>, videoId: string): Promise<Reference | null> {
+/** A reference from what the transcoder stored: `ref.json`'s text and the A and B frames. */
+export function referenceOf(videoId: string, meta: string, aBytes: Uint8Array, bBytes: Uint8Array): StoredReference {
+  const info = JSON.parse(meta) as ReferenceMeta;
+  const rate = info.frameRate ?? 5;
+  const a = framesOf(aBytes, rate);
+  const b = framesOf(bBytes, rate);
+  const data = new Uint8Array(a.data.length);
+  for (let i = 0; i < a.data.length; i++) data[i] = ((a.data[i] ?? 0) + (b.data[i] ?? 0)) >> 1;
+  const mean = { data, count: a.count, times: a.times };
+  return { videoId, a, b, mean, rate, sourceRate: info.sourceFrameRate ?? null, segmentStarts: info.segmentStarts };
+}
+
+async function loadReference(ctx: Pick<AppContext, 'media'>, videoId: string): Promise<StoredReference | null> {
   const storage = ctx.media;
   const base = `videos/${videoId}/hls/watermark`;
   const meta = await storage.readText(`${base}/ref.json`).catch(() => null);
   if (!meta) return null;
-  const a = framesOf(await readAll(await storage.openRead(`${base}/ref-a.gray`)));
-  const b = framesOf(await readAll(await storage.openRead(`${base}/ref-b.gray`)));
-  const mean = { data: new Uint8Array(a.data.length), count: a.count };
-  for (let i = 0; i < a.data.length; i++) mean.data[i] = ((a.data[i] ?? 0) + (b.data[i] ?? 0)) >> 1;
-  return { videoId, a, b, mean, segmentStarts: (JSON.parse(meta) as { segmentStarts: number[] }).segmentStarts };
+  return referenceOf(videoId, meta, await readAll(await storage.openRead(`${base}/ref-a.gray`)), await readAll(await storage.openRead(`${base}/ref-b.gray`)));
+}
+
+/** The reference a transcode left in a local folder (`{ladder}/watermark`): for the bench and tests. */
+export function storedReference(ladderDir: string, videoId: string): StoredReference {
+  const dir = path.join(ladderDir, 'watermark');
+  return referenceOf(
+    videoId,
+    fs.readFileSync(path.join(dir, 'ref.json'), 'utf8'),
+    new Uint8Array(fs.readFileSync(path.join(dir, 'ref-a.gray'))),
+    new Uint8Array(fs.readFileSync(path.join(dir, 'ref-b.gray'))),
+  );
+}
+
+/** A copy read against one reference: where it sits, how well it matches, and every segment it covers. */
+export async function readCopy(ref: StoredReference, file: string | Frames): Promise<{ offset: number; score: number; reads: SegmentRead[] }> {
+  const copy = typeof file === 'string' ? await grayFrames(file) : file;
+  const at = align(ref.mean, ref.rate, copy, ref.sourceRate);
+  if (!at) return { offset: 0, score: -1, reads: [] };
+  return { ...at, reads: readSegments(ref, copy, at.offset, patternShape(ref.videoId)) };
 }
 
 /** The copy's shortest length that can name anyone, seconds (whole segments plus the partial ones at its ends). */
@@ -67,46 +100,55 @@ export async function identifyCopy(
   file: string,
   opts: { videoId?: string } = {},
 ): Promise<Identification> {
-  const copy = framesOf(await grayFrames(file));
+  const copy = await grayFrames(file);
   const ids = opts.videoId ? [opts.videoId] : await transcodedVideoIds(ctx.db);
-  let best: { ref: Reference; offset: number; score: number } | null = null;
+  let best: { ref: StoredReference; offset: number; score: number } | null = null;
   for (const id of ids) {
     const ref = await loadReference(ctx, id);
     if (!ref) continue;
-    const a = align(ref.mean, copy);
+    const a = align(ref.mean, ref.rate, copy, ref.sourceRate);
     if (a && (!best || a.score > best.score)) best = { ref, offset: a.offset, score: a.score };
   }
   if (!best || best.score < MIN_ALIGNMENT) return { kind: 'no-match', videoId: opts.videoId ?? null, bits: 0, stretch: null };
   const { ref, offset } = best;
-  const covered = readSegments(ref.a, ref.b, copy, offset, ref.segmentStarts, patternShape(ref.videoId));
-  const reads = covered.filter((r) => r.bit !== null);
+  const j = await judgeCopy(ref, readSegments(ref, copy, offset, patternShape(ref.videoId)), () => liveCodeSecrets(ctx));
   const videoId = ref.videoId;
-  // Too short: fewer whole segments than any verdict needs. Long enough but unreadable: no mark, no match.
-  if (covered.length < minimumBits()) return { kind: 'too-short', videoId, bits: reads.length, neededSeconds: neededSeconds() };
-  if (reads.length === 0) return { kind: 'no-match', videoId, bits: 0, stretch: null };
+  if (j.kind === 'too-short') return { kind: 'too-short', videoId, bits: j.bits, neededSeconds: neededSeconds() };
+  if (j.kind === 'no-match') return { ...j, videoId };
+  const user = await findUserById(ctx.db, j.memberId);
+  return { ...j, videoId, email: user?.email ?? null };
+}
+
+export type Judgement =
+  | { kind: 'too-short'; bits: number }
+  | { kind: 'no-match'; bits: number; stretch: { from: number; to: number } | null }
+  | { kind: 'identified'; memberId: string; bits: number; distance: number; bound: number; stretch: { from: number; to: number } };
+
+/**
+ * The rule over the segments read from an aligned copy: too short when it covers fewer whole
+ * segments than any verdict needs; no match when none reads clearly (no mark) or no code is close
+ * enough; else the closest code within code.ts's bound. `codes` is asked only when it matters.
+ */
+export async function judgeCopy(
+  ref: Pick<Reference, 'segmentStarts'> & { videoId: string },
+  covered: SegmentRead[],
+  codes: () => Promise<Array<{ memberId: string; secret: Buffer }>>,
+): Promise<Judgement> {
+  const reads = covered.filter((r) => r.bit !== null);
+  if (covered.length < minimumBits()) return { kind: 'too-short', bits: reads.length };
+  if (reads.length === 0) return { kind: 'no-match', bits: 0, stretch: null };
   const first = reads[0]?.index ?? 0;
   const last = reads[reads.length - 1]?.index ?? 0;
   const stretch = { from: ref.segmentStarts[first] ?? 0, to: ref.segmentStarts[last + 1] ?? 0 };
-  const members = await liveCodeSecrets(ctx);
-  const candidates: Candidate[] = members.map((m) => {
-    const bits = codeBits(m.secret, videoId, first, last - first + 1);
+  const candidates: Candidate[] = (await codes()).map((m) => {
+    const bits = codeBits(m.secret, ref.videoId, first, last - first + 1);
     let distance = 0;
     for (const r of reads) if (bits[r.index - first] !== r.bit) distance++;
     return { memberId: m.memberId, distance };
   });
   const v = verdict(reads.length, candidates);
-  if (v.kind !== 'identified') return { kind: 'no-match', videoId, bits: v.bits, stretch };
-  const user = await findUserById(ctx.db, v.memberId);
-  return {
-    kind: 'identified',
-    videoId,
-    memberId: v.memberId,
-    email: user?.email ?? null,
-    bits: v.bits,
-    distance: v.distance,
-    bound: v.bound,
-    stretch,
-  };
+  if (v.kind !== 'identified') return { kind: 'no-match', bits: v.bits, stretch };
+  return { kind: 'identified', memberId: v.memberId, bits: v.bits, distance: v.distance, bound: v.bound, stretch };
 }
 
 /** What the CLI and the admin route print. */

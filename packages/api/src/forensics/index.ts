@@ -9,8 +9,8 @@ import { startExaminations } from './examinations.js';
 import { forensicsRoutes } from './routes.js';
 
 export { allowedErrors, codeBits, falseMatchBound, minimumBits } from './code.js';
-export { FRAME_HEIGHT, FRAME_RATE, FRAME_WIDTH } from './detect.js';
-export { grayFrames } from './frames.js';
+export { FRAME_HEIGHT, FRAME_WIDTH, referenceRate } from './detect.js';
+export { frameRateOf, grayFrames } from './frames.js';
 export { describeIdentification, type Identification, identifyCopy } from './identify.js';
 export { describeExamination, type Examination, examineCopy, FORENSICS_STREAM, LEAK_COPY_EXAMINED } from './identify.service.js';
 export { liveCodeSecrets, memberVariants } from './memberCodes.js';

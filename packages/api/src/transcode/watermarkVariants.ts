@@ -16,12 +16,13 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
   FRAME_HEIGHT,
-  FRAME_RATE,
   FRAME_WIDTH,
+  frameRateOf,
   grayFrames,
   MARKED_SEGMENT_SECONDS,
   patternExpression,
   patternShape,
+  referenceRate,
 } from '../forensics/index.js';
 import { encryptInWindows } from './hlsPackaging.js';
 import type { Rendition } from './ladder.js';
@@ -31,7 +32,10 @@ export const WATERMARK_DIR = 'watermark';
 
 export interface MarkedReference {
   rendition: string;
+  /** Frames a second of `ref-a.gray`/`ref-b.gray` (the video's rate divided by a whole number; 5 in older references). */
   frameRate: number;
+  /** The video's own frame rate (absent in older references). */
+  sourceFrameRate?: number;
   width: number;
   height: number;
   /** Start time of every segment, seconds, and the video's end last. */
@@ -48,8 +52,6 @@ const durations = (playlist: string) => [...playlist.matchAll(/^#EXTINF:([\d.]+)
 
 /** Steps 1–4 of the module comment, for every rendition; `key` is the video key. */
 export async function finishMarkedLadder(staging: string, renditions: Rendition[], key: Buffer, signal?: AbortSignal): Promise<void> {
-  const dir = path.join(staging, WATERMARK_DIR);
-  await fsp.mkdir(dir, { recursive: true });
   for (const r of renditions) {
     const a = await fsp.readFile(path.join(staging, r.name, 'index.m3u8'), 'utf8');
     const b = await fsp.readFile(path.join(staging, `${r.name}_b`, 'index.m3u8'), 'utf8');
@@ -58,20 +60,7 @@ export async function finishMarkedLadder(staging: string, renditions: Rendition[
         `the marked variants of ${r.name} were cut differently (A: ${durations(a).length}, B: ${durations(b).length} segments)`,
       );
   }
-  const smallest = renditions[renditions.length - 1] as Rendition;
-  const starts = [0];
-  for (const d of durations(await fsp.readFile(path.join(staging, smallest.name, 'index.m3u8'), 'utf8')))
-    starts.push(Math.round(((starts[starts.length - 1] ?? 0) + d) * 1000) / 1000);
-  await fsp.writeFile(path.join(dir, 'ref-a.gray'), await grayFrames(path.join(staging, smallest.name, 'index.m3u8'), signal));
-  await fsp.writeFile(path.join(dir, 'ref-b.gray'), await grayFrames(path.join(staging, `${smallest.name}_b`, 'index.m3u8'), signal));
-  const ref: MarkedReference = {
-    rendition: smallest.name,
-    frameRate: FRAME_RATE,
-    width: FRAME_WIDTH,
-    height: FRAME_HEIGHT,
-    segmentStarts: starts,
-  };
-  await fsp.writeFile(path.join(dir, 'ref.json'), JSON.stringify(ref));
+  await writeMarkedReference(staging, renditions, signal);
 
   for (const r of renditions) {
     const bDir = path.join(staging, `${r.name}_b`);
@@ -82,6 +71,38 @@ export async function finishMarkedLadder(staging: string, renditions: Rendition[
     }
     await fsp.rm(bDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Step 2: the detector's reference, from the smallest rendition's A and B: every frame at the
+ * reference rate (forensics/detect.ts `referenceRate`), each a real frame of the video.
+ */
+export async function writeMarkedReference(staging: string, renditions: Rendition[], signal?: AbortSignal): Promise<MarkedReference> {
+  const dir = path.join(staging, WATERMARK_DIR);
+  await fsp.mkdir(dir, { recursive: true });
+  const smallest = renditions[renditions.length - 1] as Rendition;
+  const starts = [0];
+  for (const d of durations(await fsp.readFile(path.join(staging, smallest.name, 'index.m3u8'), 'utf8')))
+    starts.push(Math.round(((starts[starts.length - 1] ?? 0) + d) * 1000) / 1000);
+  const source = await frameRateOf(path.join(staging, smallest.name, 'index.m3u8'));
+  const rate = referenceRate(source);
+  for (const [variant, folder] of [
+    ['a', smallest.name],
+    ['b', `${smallest.name}_b`],
+  ] as const) {
+    const frames = await grayFrames(path.join(staging, folder, 'index.m3u8'), { rate: rate.rational, signal });
+    await fsp.writeFile(path.join(dir, `ref-${variant}.gray`), frames.data);
+  }
+  const ref: MarkedReference = {
+    rendition: smallest.name,
+    frameRate: rate.rate,
+    ...(source && { sourceFrameRate: source.num / source.den }),
+    width: FRAME_WIDTH,
+    height: FRAME_HEIGHT,
+    segmentStarts: starts,
+  };
+  await fsp.writeFile(path.join(dir, 'ref.json'), JSON.stringify(ref));
+  return ref;
 }
 
 /** Puts the marker into an (already encrypted) A playlist, after its first line. */
