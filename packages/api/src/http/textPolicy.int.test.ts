@@ -4,7 +4,8 @@
  * header injection), direction overrides and zero-width-only text are refused with a 400 envelope
  * (nothing appended) on every field a person types that others read: registration names, profile
  * names, member and admin chat messages, custom request descriptions and decline reasons; a
- * zero-width space inside a name is stripped. (Caption labels: catalog/captions.int.test.ts.)
+ * zero-width space inside a name is stripped. (Caption labels: catalog/captions.int.test.ts.) And
+ * the admin's bound beside it (finding 5): a custom request quote above the site's ceiling is refused.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
@@ -125,5 +126,25 @@ forEachStore('the text policy on every human-entered field', (kind) => {
       (reason) => kit.api.post(`/admin/custom-requests/${id}/decline`, { reason }, kit.admin),
       attacks('Please give a reason for declining the request'),
     );
+  });
+
+  it('custom requests: a quote above the site’s ceiling (1 BTC by default) is refused with a clear 400, the ceiling itself passes', async () => {
+    const annual = await subscribed('annual');
+    const id = (await kit.api.post('/custom-requests', { description: 'A video in the snow' }, annual.token)).body.data.request
+      .id as string;
+    const head = await server.ctx.store.headPosition();
+    for (const btcAmount of ['21000001', '1.00000001']) {
+      const r = await kit.api.post(`/admin/custom-requests/${id}/quote`, { btcAmount }, kit.admin);
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual({
+        success: false,
+        error: "btcAmount: must be at most 1 BTC (the site's customRequests.maxQuoteBtc)",
+        code: 'validation.invalid_input',
+      });
+    }
+    expect(await server.ctx.store.headPosition()).toBe(head);
+    const atCeiling = await kit.api.post(`/admin/custom-requests/${id}/quote`, { btcAmount: '1' }, kit.admin);
+    expect(atCeiling.status).toBe(200);
+    expect(atCeiling.body.data.request).toMatchObject({ status: 'quoted', btcAmount: '1' });
   });
 });
