@@ -89,3 +89,21 @@ export const singleLineText = (b: TextBounds) => policyText({ multiLine: false }
 
 /** A multi-line field (a message, a description): line breaks and tabs allowed, nothing else invisible. */
 export const multiLineText = (b: TextBounds) => policyText({ multiLine: true }, b);
+
+const BIDI_ALL = /[\u202A-\u202E\u2066-\u2069]/g;
+const CONTROLS_ALL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g;
+
+/**
+ * Stored text (perhaps from before this policy) made safe to show where markup cannot isolate it:
+ * an OS notification, a terminal, a log line. NFC; direction overrides and isolates and zero-width
+ * spaces removed; every control character (ESC included) and line break a space, except the line
+ * breaks of multi-line text; runs of spaces that leaves made one.
+ */
+export function displayText(text: string, rule: TextRule): string {
+  const t = text.normalize('NFC').replace(STRIPPED, '').replace(BIDI_ALL, '');
+  const lines = rule.multiLine ? t.split(/\r\n?|\n|[\u2028\u2029]/) : [t];
+  return lines
+    .map((l) => l.replace(CONTROLS_ALL, ' ').replace(/ {2,}/g, ' ').trim())
+    .join('\n')
+    .trim();
+}

@@ -1,6 +1,6 @@
 /** The text policy (issue 44, finding 1): the outside tester's payloads, and what ordinary text keeps. */
 import { describe, expect, it } from 'vitest';
-import { cleanText, multiLineText, showsNothing, singleLineText, textProblem } from './text';
+import { cleanText, displayText, multiLineText, showsNothing, singleLineText, textProblem } from './text';
 
 const single = { multiLine: false };
 const multi = { multiLine: true };
@@ -52,5 +52,13 @@ describe('the text policy', () => {
     expect(messagesOf(name.safeParse('x'.repeat(101)))).toEqual(['must be at most 100 characters']);
     expect(name.parse(`${'x'.repeat(100)}\u200B\u200B`)).toBe('x'.repeat(100));
     expect(textProblem('a\uD800b', single)).toBe('encoding');
+  });
+
+  it('makes stored text safe to show where markup cannot isolate it (a notification, a terminal)', () => {
+    expect(displayText('Admin\u202e\u0007', single)).toBe('Admin');
+    expect(displayText('hi\u0000\u0007\u001b[31mred\u001b[0m\r\nX-Injected: yes', single)).toBe('hi [31mred [0m X-Injected: yes');
+    expect(displayText('abc\u202egnp.exe\u202c', multi)).toBe('abcgnp.exe');
+    expect(displayText('line one\r\nline\u001b two\u200b', multi)).toBe('line one\nline two');
+    expect(displayText('Zoe\u0308', single)).toBe('Zo\u00eb');
   });
 });
