@@ -158,6 +158,8 @@ export const chatSocketRoutes: Routes = (api, ctx) => {
           holderId: holder.userId,
           sessionsEnded: checkNow,
         });
+        // A notice sent between the ticket's redemption and this follow would be missed: check once now.
+        checkNow();
         try {
           if (after && follow) {
             const missed = await listMessages(ctx, follow, { after, limit: 100 });
