@@ -32,11 +32,12 @@ export const TEXT_PROBLEM_MESSAGES: Record<TextProblem, string> = {
 
 const STRIPPED = /[\u200B\u2060\uFEFF]/g;
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
-const CONTROL_SINGLE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
-const CONTROL_MULTI = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+/** C0, DEL and C1 are exactly Unicode's Cc. */
+const CONTROL_SINGLE = /[\p{Cc}\u2028\u2029]/u;
+const CONTROL_MULTI = /(?![\t\n])\p{Cc}/u;
 const LONE_SURROGATE = /\p{Cs}/u;
 /** Characters that show nothing: with whitespace, all a field may not consist of. */
-const INVISIBLE = /[\s\u00AD\u034F\u115F\u1160\u180E\u200B-\u200F\u2060-\u2064\u3164\uFFA0\uFEFF\u2800]/gu;
+const INVISIBLE = /\u034F|[\s\u00AD\u115F\u1160\u180E\u200B-\u200F\u2060-\u2064\u3164\uFFA0\uFEFF\u2800]/gu;
 
 /** The text as stored: NFC, line breaks unified (multi-line), zero-width spaces stripped, trimmed. */
 export function cleanText(raw: string, rule: TextRule): string {
@@ -91,7 +92,7 @@ export const singleLineText = (b: TextBounds) => policyText({ multiLine: false }
 export const multiLineText = (b: TextBounds) => policyText({ multiLine: true }, b);
 
 const BIDI_ALL = /[\u202A-\u202E\u2066-\u2069]/g;
-const CONTROLS_ALL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g;
+const CONTROLS_ALL = /[\p{Cc}\u2028\u2029]/gu;
 
 /**
  * Stored text (perhaps from before this policy) made safe to show where markup cannot isolate it:
