@@ -2,8 +2,9 @@
  * The live chat in two real browsers across two API processes on PostgreSQL (issue 30): a
  * subscribed member on process A and the admin on process B (a child server, `main.ts` as an
  * operator runs it) exchange messages, each appearing on the other's screen without a reload,
- * pushed through the chat WebSocket and PostgreSQL's LISTEN/NOTIFY. Text is shown as typed,
- * never as HTML.
+ * pushed through the chat WebSocket and PostgreSQL's LISTEN/NOTIFY (the sockets opened from each
+ * process's own origin, which the socket's Origin check admits). Text is shown as typed, never as
+ * HTML, and isolated (dir="auto", unicode-bidi: isolate).
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +120,11 @@ describe.runIf(Boolean(TEST_DATABASE_URL))('live chat in two browsers across two
       expect(await shown.textContent()).toBe(question);
       expect(await adminPage.locator('.chat-text b').count()).toBe(0);
       expect(await adminPage.locator('.chat-text a').count()).toBe(0);
+      // What members type is shown isolated (issue 44): a direction override stored before the text
+      // policy cannot reorder the text around the message or the name.
+      expect(await shown.evaluate((e) => [e.getAttribute('dir'), getComputedStyle(e).unicodeBidi])).toEqual(['auto', 'isolate']);
+      const name = adminPage.locator('.chat-name', { hasText: 'Chatty Member' });
+      expect(await name.evaluate((e) => [e.getAttribute('dir'), getComputedStyle(e).unicodeBidi])).toEqual(['auto', 'isolate']);
       await screenshot(adminPage, '90-chat-admin-inbox');
 
       // The admin replies; the member's open page shows it without a reload.

@@ -17,7 +17,7 @@
  *   title starts with "VIP" for an annual member. The team's own replies never notify.
  */
 import type { ChatConversation } from '@members/ui/api';
-import { chatSocketMessageSchema } from '@members/ui/api/schemas';
+import { chatSocketMessageSchema, displayText } from '@members/ui/api/schemas';
 import type { ApiAnswer, ChatLiveState, ChatLiveStatus, LiveChatMessage } from '../shared/ipc.js';
 
 export type { ChatLiveState, LiveChatMessage } from '../shared/ipc.js';
@@ -66,13 +66,21 @@ export const CHAT_SESSION_ENDED = 'Your session has ended: live chat updates sto
 const NOTIFICATION_BODY_MAX = 180;
 const SEEN_MAX = 2000;
 
-/** The notification for a member's message: "VIP · Name" first for an annual member, the text as the body. */
+/**
+ * The notification for a member's message: "VIP · Name" first for an annual member, the text as the
+ * body. Both are cleaned before they reach the OS (the API refuses such text now, but names and
+ * messages stored before may hold it): no control characters or escape sequences, no direction
+ * overrides or isolates, no zero-width spaces (`displayText`). A name that itself begins with "VIP"
+ * is quoted, so a monthly member cannot pass for an annual one.
+ */
 export function chatNotification(
   m: LiveChatMessage,
   conversation: Pick<ChatConversation, 'displayName' | 'vip'> | undefined,
 ): ChatNotification {
-  const name = conversation?.displayName || 'A member';
-  const text = m.text.length > NOTIFICATION_BODY_MAX ? `${m.text.slice(0, NOTIFICATION_BODY_MAX - 1)}…` : m.text;
+  const cleaned = displayText(conversation?.displayName ?? '', { multiLine: false });
+  const name = !cleaned ? 'A member' : /^vip\b/i.test(cleaned) ? `“${cleaned}”` : cleaned;
+  const clean = displayText(m.text, { multiLine: true });
+  const text = clean.length > NOTIFICATION_BODY_MAX ? `${clean.slice(0, NOTIFICATION_BODY_MAX - 1)}…` : clean;
   return { title: conversation?.vip ? `VIP · ${name}` : name, body: text, userId: m.userId };
 }
 

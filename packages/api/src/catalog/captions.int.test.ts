@@ -252,4 +252,50 @@ forEachStore('captions', (kind) => {
     expect(text.match(/^#EXT-X-MEDIA:/gm)).toHaveLength(1);
     expect((await server.ctx.media.listVideo(videoId)).some((k) => k.includes('/captions/pt-BR.'))).toBe(false);
   });
+
+  it('a label with control or direction characters is refused; zero-width only gets the language’s name; nothing recorded', async () => {
+    const before = await server.ctx.store.headPosition();
+    for (const [label, words] of [
+      ['English\u202e', 'label must not contain text direction override characters'],
+      ['English\u2066 · VIP', 'label must not contain text direction override characters'],
+      ['English\u001b[31m', 'label must not contain control characters'],
+      ['English\r\nX-Injected: yes', 'label must not contain control characters'],
+    ]) {
+      const r = await postCaption({ language: 'de', label: label as string }, { name: 'clip.de.vtt', text: VTT_WITH_SCRIPT });
+      expect([JSON.stringify(label), r.status, r.body.success, r.body.error]).toEqual([JSON.stringify(label), 400, false, words]);
+    }
+    expect(await server.ctx.store.headPosition()).toBe(before);
+    const invisible = await postCaption({ language: 'de', label: '\u200b\u200b' }, { name: 'clip.de.vtt', text: VTT_WITH_SCRIPT });
+    expect(invisible.status).toBe(201);
+    expect(invisible.body.data.label).toBe('Deutsch');
+  });
+
+  it('a WebVTT file with REGION blocks is accepted (issue 44) and served sanitised: regions, styles and markup outside WebVTT dropped', async () => {
+    const withRegion = [
+      'WEBVTT',
+      '',
+      'REGION',
+      'id:fred',
+      'width:40%',
+      'lines:3',
+      'regionanchor:0%,100%',
+      'viewportanchor:10%,90%',
+      'scroll:up',
+      '',
+      'STYLE',
+      '::cue { background-image: url(https://evil.example/track.png) }',
+      '',
+      '00:00:00.000 --> 00:00:01.000 region:fred align:left',
+      '<v Fred>Hi, my name is Fred<script>alert(1)</script>',
+      '',
+    ].join('\n');
+    const added = await postCaption({ language: 'fr' }, { name: 'clip.fr.vtt', text: withRegion });
+    expect(added.status).toBe(201);
+    expect(added.body.data).toEqual({ language: 'fr', label: 'Français', cues: 1, format: 'vtt' });
+    const res = await fetch(`${server.url}/api/videos/${videoId}/captions/fr`, {
+      headers: { authorization: `Bearer ${subscriber.token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('WEBVTT\n\n00:00:00.000 --> 00:00:01.000 align:left\n<v Fred>Hi, my name is Fredalert(1)</v>\n');
+  });
 });

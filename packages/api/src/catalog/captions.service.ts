@@ -5,8 +5,10 @@
  * then the event is recorded, then a replaced or removed file is deleted (a crash in between leaves
  * an orphan file, never a track without its file).
  */
+
 import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
+import { cleanText, showsNothing, TEXT_PROBLEM_MESSAGES, textProblem } from '@members/ui/api/schemas';
 import type { Queryable } from '../db/types.js';
 import type { AppContext } from '../kernel/context.js';
 import { appError } from '../shared/errors.js';
@@ -63,8 +65,12 @@ export async function addCaptionTrack(
 ): Promise<Result<CaptionTrackView & { cues: number; format: 'vtt' | 'srt' }>> {
   const language = canonicalLanguage(upload.language.trim());
   if (!language) return failure('validation.invalid_input', CAPTION_LANGUAGE_INVALID);
-  const label = upload.label?.trim() || languageLabel(language);
-  if (label.length > 80 || /[\r\n\p{Cc}]/u.test(label)) return failure('validation.invalid_input', CAPTION_LABEL_INVALID);
+  // The text policy (@members/ui/api/schemas text.ts): NFC, zero-width spaces stripped, no control or direction characters.
+  const typed = cleanText(upload.label ?? '', { multiLine: false });
+  const problem = textProblem(typed, { multiLine: false });
+  if (problem) return failure('validation.invalid_input', `label ${TEXT_PROBLEM_MESSAGES[problem]}`);
+  const label = showsNothing(typed) ? languageLabel(language) : typed;
+  if (label.length > 80) return failure('validation.invalid_input', CAPTION_LABEL_INVALID);
   if (upload.bytes.byteLength > MAX_CAPTION_BYTES) return failure('validation.invalid_input', CAPTION_FILE_TOO_LARGE);
   const video = await findVideo(ctx.db, videoId, { includeUnpublished: true });
   if (!video) return failure('video.not_found', 'Video not found');

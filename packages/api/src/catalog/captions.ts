@@ -7,8 +7,10 @@
  * cue is written again from the parser's tree, keeping only WebVTT's own cue markup (`b`, `i`, `u`,
  * `c` with plain class names, `v` and `lang` with their annotation, `ruby`/`rt`, timestamps); any
  * other tag (`<script>`, `<font>`, `<img>`) is dropped with its text kept, and the text is escaped
- * again, so nothing but WebVTT markup is ever served. STYLE and NOTE blocks and REGION headers are
- * dropped. Cues starting after the video's end are dropped, those running past it end there.
+ * again, so nothing but WebVTT markup is ever served. STYLE and NOTE blocks and REGION definition
+ * blocks are accepted and dropped (the parser does not know REGION blocks: they are blanked, line for
+ * line, before it reads the file), as is a cue's `region:` setting. Cues starting after the video's
+ * end are dropped, those running past it end there.
  */
 import { createRequire } from 'node:module';
 
@@ -99,6 +101,25 @@ export function srtToVttText(srt: string): string {
 const CLASS = /^[A-Za-z0-9_-]{1,32}$/;
 const LANG_TAG = /^[A-Za-z0-9-]{1,35}$/;
 
+/**
+ * The WebVTT text with its REGION definition blocks blanked, line for line (so the parser's line
+ * numbers stay the file's). WebVTT allows them in the header only, before the first cue: a block
+ * there whose first line is `REGION` and that has no timing line (`-->`) is one.
+ */
+export function withoutRegionBlocks(vtt: string): string {
+  const lines = vtt.split(/\r\n|\r|\n/);
+  let i = 1; // after the WEBVTT line
+  while (i < lines.length) {
+    while (i < lines.length && (lines[i] as string).trim() === '') i++;
+    const start = i;
+    while (i < lines.length && (lines[i] as string).trim() !== '') i++;
+    const block = lines.slice(start, i);
+    if (block.some((l) => l.includes('-->'))) break; // the first cue: the header is over
+    if (/^REGION[ \t]*$/.test(block[0] ?? '')) for (let j = start; j < i; j++) lines[j] = '';
+  }
+  return lines.join('\n');
+}
+
 /** Text as WebVTT cue text: `&`, `<`, `>` escaped; `-->` cannot survive since `>` is escaped. */
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** An annotation (`<v Name>`): escaped, on one line. */
@@ -156,7 +177,7 @@ const safeId = (id: string) => (id && !id.includes('-->') && id.length <= 100 &&
 export function parseCaptionFile(input: string, durationSeconds: number): CaptionParse {
   const text = input.replace(/^\ufeff/, '');
   const format: CaptionFormat = /^WEBVTT(?:$|[ \t\r\n])/.test(text) ? 'vtt' : 'srt';
-  const vttText = format === 'vtt' ? text : srtToVttText(text);
+  const vttText = format === 'vtt' ? withoutRegionBlocks(text) : srtToVttText(text);
   const lineOffset = format === 'vtt' ? 0 : 2;
   // "metadata" mode: cue text errors are not reported (the text is rewritten below whatever it held).
   const parsed = new WebVTTParser(ENTITIES).parse(vttText, 'metadata');

@@ -57,6 +57,42 @@ describe('caption files', () => {
     expect(parseCaptionFile('\u0089PNG\r\n\u001a\n\u0000\u0000', 60).ok).toBe(false);
   });
 
+  it('accepts REGION blocks as WebVTT allows them (in the header) and drops them, with the cues’ region settings', () => {
+    const file = [
+      'WEBVTT',
+      '',
+      'REGION',
+      'id:fred',
+      'width:40%',
+      'lines:3',
+      'regionanchor:0%,100%',
+      'viewportanchor:10%,90%',
+      'scroll:up',
+      '',
+      'REGION',
+      'id:<script>alert(1)</script>',
+      '',
+      'STYLE',
+      '::cue { color: red }',
+      '',
+      '00:00:00.000 --> 00:00:01.000 region:fred align:left',
+      '<v Fred>Hi, my name is <script>Fred</script>',
+      '',
+      'REGION',
+      '00:00:01.000 --> 00:00:02.000',
+      'a cue whose identifier is REGION',
+      '',
+    ].join('\r\n');
+    const r = ok(file);
+    expect(r.cues).toBe(2);
+    expect(r.vtt).toBe(
+      'WEBVTT\n\n00:00:00.000 --> 00:00:01.000 align:left\n<v Fred>Hi, my name is Fred</v>\n\nREGION\n00:00:01.000 --> 00:00:02.000\na cue whose identifier is REGION\n',
+    );
+    // A broken cue after a REGION block is still named by its own line.
+    const bad = parseCaptionFile('WEBVTT\n\nREGION\nid:a\n\n00:00:01.000 --> 00:00:0.000\nbad\n', 60);
+    expect(bad).toMatchObject({ ok: false, error: { line: 6 } });
+  });
+
   it('canonical BCP 47 tags and their own names', () => {
     expect(canonicalLanguage('pt-br')).toBe('pt-BR');
     expect(canonicalLanguage('en')).toBe('en');

@@ -4,10 +4,14 @@
  *   payload is the message id only (sent by the append's transaction, delivered at commit), and the
  *   row is read from the read model. Every process hears every message, its own included.
  * - SQLite (one process): the store's local append notifications.
+ * The same connection listens on identity's `members_sessions_ended` (a user id: that account was
+ * signed out, suspended or erased; SQLite: the local notice): the sockets that account holds check
+ * their standing at once and close if it ended, in every process.
  * No broker of our own: a message missed while the listening connection was down (it reconnects)
  * is read again by the client (`?after=` on the socket, or `GET /api/chat/messages`).
  */
 import pg from 'pg';
+import { onSessionsEnded, SESSIONS_ENDED_CHANNEL } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
 import { CHAT_CHANNEL, type ChatMessageDto, messageById, messageDto } from './chat.service.js';
 
@@ -17,10 +21,14 @@ interface Listener {
   /** The conversation to follow; null: every conversation (an admin's socket). */
   userId: string | null;
   push(message: LiveMessage): void;
+  /** The socket's holder (a member, or the admin following every conversation). */
+  holderId?: string | undefined;
+  /** Called when the holder's sessions ended somewhere: the socket checks its standing now. */
+  sessionsEnded?: (() => void) | undefined;
 }
 
 export interface ChatHub {
-  follow(userId: string | null, push: (message: LiveMessage) => void): () => void;
+  follow(userId: string | null, push: (message: LiveMessage) => void, holder?: { holderId: string; sessionsEnded: () => void }): () => void;
   stop(): Promise<void>;
 }
 
@@ -46,6 +54,9 @@ export async function startChatHub(ctx: AppContext): Promise<ChatHub> {
     }
   }
   const deliverLogged = (id: string) => void deliver(id).catch((err) => ctx.logger.error({ err }, 'chat delivery failed'));
+  const sessionsEnded = (userId: string) => {
+    for (const l of listeners) if (l.holderId === userId) l.sessionsEnded?.();
+  };
 
   let stopSource: () => Promise<void>;
   if (ctx.db.dialect === 'postgres' && ctx.env.DATABASE_URL) {
@@ -67,10 +78,12 @@ export async function startChatHub(ctx: AppContext): Promise<ChatHub> {
       c.on('end', () => retry());
       c.on('notification', (n) => {
         if (n.channel === CHAT_CHANNEL && n.payload) deliverLogged(n.payload);
+        if (n.channel === SESSIONS_ENDED_CHANNEL && n.payload) sessionsEnded(n.payload);
       });
       try {
         await c.connect();
         await c.query(`LISTEN ${CHAT_CHANNEL}`);
+        await c.query(`LISTEN ${SESSIONS_ENDED_CHANNEL}`);
       } catch (err) {
         retry(err);
       }
@@ -86,12 +99,16 @@ export async function startChatHub(ctx: AppContext): Promise<ChatHub> {
     const off = ctx.store.onAppended((events) => {
       for (const e of events) if (e.type === 'ChatMessageSent') deliverLogged((e.data as { messageId: string }).messageId);
     });
-    stopSource = async () => off();
+    const offSessions = onSessionsEnded(ctx, sessionsEnded);
+    stopSource = async () => {
+      off();
+      offSessions();
+    };
   }
 
   return {
-    follow(userId, push) {
-      const l: Listener = { userId, push };
+    follow(userId, push, holder) {
+      const l: Listener = { userId, push, holderId: holder?.holderId, sessionsEnded: holder?.sessionsEnded };
       listeners.add(l);
       return () => listeners.delete(l);
     },

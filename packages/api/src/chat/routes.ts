@@ -12,6 +12,7 @@ import {
   chatReadAnswerSchema,
   chatStatusSchema,
   chatTicketAnswerSchema,
+  multiLineText,
 } from '@members/ui/api/schemas';
 import { z } from 'zod';
 import { createRateLimiter } from '../db/rateLimit.js';
@@ -29,11 +30,8 @@ export const CHAT_RATE_LIMIT = 20;
 export const CHAT_RATE_LIMITED = 'Too many messages. Please wait a minute before sending more.';
 
 export const textSchema = z.object({
-  text: z
-    .string({ error: 'is required' })
-    .trim()
-    .min(1, 'Message cannot be empty')
-    .max(CHAT_MAX_LENGTH, `must be at most ${CHAT_MAX_LENGTH} characters`),
+  // The text policy (member and admin alike): line breaks kept, no control or direction characters.
+  text: multiLineText({ min: 1, max: CHAT_MAX_LENGTH, required: 'is required', empty: 'Message cannot be empty' }),
 });
 export const pageQuery = z.object({
   before: idSchema.optional().describe('Messages sent before this one (the newest `limit` of them)'),

@@ -2,12 +2,17 @@
  * The chat's WebSocket (GET /api/chat/socket): a single-use ticket from POST /api/chat/ticket opens
  * it; the server pushes every new message of the holder's conversation (every conversation for an
  * admin), first the ones after `after` when the client resumes, and closes it (4401) once the
- * holder's session or standing ends. The rest of the chat's routes are in routes.ts.
+ * holder's session or standing ends: at once when it ends by sign-out, suspension or erasure (the
+ * hub hears identity's notice, in every process), else at the next push or sweep. A ticket opens
+ * nothing for a holder who no longer stands, and a page of another site (its `Origin`) is refused
+ * before the ticket is spent. The rest of the chat's routes are in routes.ts.
  */
 import { upgradeWebSocket } from '@hono/node-server';
 import type { Context } from 'hono';
 import { z } from 'zod';
+import type { Env } from '../config/env.js';
 import { HttpError } from '../http/envelope.js';
+import { CROSS_SITE_REFUSED, isSiteOrigin, publicOrigin } from '../http/linkOrigin.js';
 import { type Credential, describe, grantOf } from '../http/openapi.js';
 import { idSchema } from '../http/validate.js';
 import { findMemberStanding, sessionEnded } from '../identity/index.js';
@@ -25,6 +30,29 @@ export const SOCKET_SESSION_RECHECK_MS = 30_000;
 /** The close code of a socket whose session ended (logout, revocation, suspension, erasure). */
 export const SESSION_ENDED_CLOSE = 4401;
 
+/** The desktop console's renderer (packages/admin-desktop: `app://renderer`), the one origin besides PUBLIC_URL's a socket may come from. */
+export const DESKTOP_ORIGIN = 'app://renderer';
+
+/**
+ * Whether a WebSocket handshake may proceed: a browser always sends `Origin` on one, and a page of
+ * another site must not open a member's socket with a ticket it got hold of (cross-site WebSocket
+ * hijacking). No `Origin`: not a browser (the desktop console's main process, the CLI), which the
+ * single-use ticket alone authorizes.
+ */
+export function socketOriginAllowed(origin: string | undefined, env: Pick<Env, 'PUBLIC_URL' | 'PORT'>): boolean {
+  return origin === undefined || origin === DESKTOP_ORIGIN || isSiteOrigin(origin, publicOrigin(env));
+}
+
+/**
+ * Whether the ticket's holder may still read their chat: their session alive (logout, revocation,
+ * erasure end it), their account not suspended or erased, and an admin's still an admin.
+ */
+export async function holderStands(ctx: AppContext, holder: TicketHolder): Promise<boolean> {
+  if (holder.sessionId && (await sessionEnded(ctx.db, holder.sessionId))) return false;
+  const standing = await findMemberStanding(ctx.db, holder.userId);
+  return Boolean(standing) && standing?.status !== 'suspended' && (holder.role !== 'admin' || standing?.role === 'admin');
+}
+
 const socketQuery = z.object({
   ticket: z.string().min(1).max(100).describe('From POST /api/chat/ticket: single use, 60 seconds'),
   after: idSchema.optional().describe('Also send every message after this one first (resume after a reconnect)'),
@@ -37,25 +65,27 @@ function chatTicket(ctx: AppContext): Credential<TicketHolder, typeof socketQuer
     query: socketQuery,
     async verify(_c, { query }) {
       const holder = await redeemTicket(ctx, query.ticket);
-      if (!holder) throw new HttpError('chat.invalid_ticket', BAD_TICKET);
+      // Spent either way: a ticket taken before a suspension, erasure or sign-out opens nothing.
+      if (!holder || !(await holderStands(ctx, holder))) throw new HttpError('chat.invalid_ticket', BAD_TICKET);
       return holder;
     },
   };
 }
 
-const socketDoc = (ticket: Credential<TicketHolder, typeof socketQuery>) =>
+const socketDoc = (ctx: AppContext, ticket: Credential<TicketHolder, typeof socketQuery>) =>
   describe({
     summary: 'The chat WebSocket',
     description:
-      'Upgrade to a WebSocket with a ticket; the server pushes `{ "type": "message", "message": { id, text, from, sentAt, userId } }` for every new message of the conversation (every conversation for an admin). With `after`, the messages after that one come first (for an admin, those of every conversation). A plain GET is a 426; a used, unknown or expired ticket a 401.',
+      'Upgrade to a WebSocket with a ticket; the server pushes `{ "type": "message", "message": { id, text, from, sentAt, userId } }` for every new message of the conversation (every conversation for an admin). With `after`, the messages after that one come first (for an admin, those of every conversation). A plain GET is a 426; an `Origin` other than PUBLIC_URL\'s (or the desktop console\'s, `app://renderer`) a 403 before the ticket is looked at; a used, unknown or expired ticket, or one whose holder was since signed out, suspended or erased, a 401.',
     tags: ['chat'],
     access: { ticket },
-    // A plain GET is told to open a WebSocket (426) before its ticket is looked at.
+    // A plain GET is told to open a WebSocket (426), and a page of another site is refused (403), before the ticket is looked at.
     admit: (c) => {
       if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError('request.websocket_required', NOT_A_WEBSOCKET);
+      if (!socketOriginAllowed(c.req.header('origin'), ctx.env)) throw new HttpError('request.cross_site', CROSS_SITE_REFUSED);
     },
     query: socketQuery,
-    errors: [401, 426],
+    errors: [401, 403, 426],
     responses: {
       '101': { description: 'Switching Protocols: the WebSocket is open; each push is a JSON text frame' },
       // Every answer but the upgrade is a refusal: OpenAPI has no success for a protocol switch, so the rest is `default`.
@@ -65,7 +95,7 @@ const socketDoc = (ticket: Credential<TicketHolder, typeof socketQuery>) =>
 
 export const chatSocketRoutes: Routes = (api, ctx) => {
   const ticket = chatTicket(ctx);
-  api.get('/chat/socket', socketDoc(ticket), async function chatSocket(c, next) {
+  api.get('/chat/socket', socketDoc(ctx, ticket), async function chatSocket(c, next) {
     const { after } = c.req.valid('query');
     const holder = grantOf(c, ticket);
     const follow = holder.role === 'admin' ? null : holder.userId;
@@ -81,11 +111,7 @@ export const chatSocketRoutes: Routes = (api, ctx) => {
       if (recheck) clearInterval(recheck);
     };
     /** The socket lives no longer than its session and its holder's standing (suspended, erased, no longer an admin). */
-    async function holderGone(): Promise<boolean> {
-      if (holder?.sessionId && (await sessionEnded(ctx.db, holder.sessionId))) return true;
-      const standing = await findMemberStanding(ctx.db, holder?.userId ?? '');
-      return !standing || standing.status === 'suspended' || (holder?.role === 'admin' && standing.role !== 'admin');
-    }
+    const holderGone = async () => !(await holderStands(ctx, holder));
     const upgrade = upgradeWebSocket(() => ({
       async onOpen(_evt, ws) {
         let closed = false;
@@ -122,7 +148,18 @@ export const chatSocketRoutes: Routes = (api, ctx) => {
         // Live first (buffered while the backlog goes out), so nothing falls between the two.
         let backlogDone = false;
         const buffered: LiveMessage[] = [];
-        stopFollowing = live.follow(follow, (m) => (backlogDone ? send(m) : buffered.push(m)));
+        // A sign-out, suspension or erasure anywhere closes the socket now, not at the next push or sweep.
+        const checkNow = () => {
+          pushes = pushes
+            .then(() => endIfGone().then(() => undefined))
+            .catch((err) => ctx.logger.error({ err }, 'chat socket recheck failed'));
+        };
+        stopFollowing = live.follow(follow, (m) => (backlogDone ? send(m) : buffered.push(m)), {
+          holderId: holder.userId,
+          sessionsEnded: checkNow,
+        });
+        // A notice sent between the ticket's redemption and this follow would be missed: check once now.
+        checkNow();
         try {
           if (after && follow) {
             const missed = await listMessages(ctx, follow, { after, limit: 100 });

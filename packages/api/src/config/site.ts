@@ -123,6 +123,15 @@ export const siteConfigSchema = z.object({
       freeDelayDays: z.number().int().min(0).max(365).default(0),
     })
     .default({ delayDaysByPlan: { monthly: 0, annual: 0 }, freeDelayDays: 0 }),
+  /** Custom video requests: the highest quote an admin may send (BTC, a decimal string); a higher one is refused as a typo. */
+  customRequests: z
+    .object({
+      maxQuoteBtc: z
+        .string()
+        .regex(/^\d+(\.\d{1,8})?$/)
+        .default('1'),
+    })
+    .default({ maxQuoteBtc: '1' }),
   /**
    * The brand's colours (#rrggbb). Text on `brand` and brand-coloured text on the dark pages are computed
    * to reach WCAG 2.2 AA (4.5:1); set `textOnBrand` or `brandText` to choose them yourself — a config

@@ -11,6 +11,7 @@
  * payments stay for the auditors.
  */
 import { CUSTOM_REQUEST_MAX_LENGTH } from '@members/ui/api/schemas';
+import { satsToBtc } from '@members/ui/money';
 import { accept, type Decider, reject } from '../shared/decider.js';
 
 export const customRequestStream = (requestId: string) => `custom-request-${requestId}`;
@@ -19,12 +20,23 @@ export const DESCRIPTION_REQUIRED = 'description: Please describe the video you 
 export const DESCRIPTION_TOO_LONG = `description: must be at most ${CUSTOM_REQUEST_MAX_LENGTH} characters`;
 export const REQUEST_NOT_FOUND = 'Custom request not found';
 export const NOT_YOUR_REQUEST = 'This request belongs to another account';
+/** A quote above the site's ceiling (site config `customRequests.maxQuoteBtc`). */
+export const quoteTooHigh = (maxSats: number) =>
+  `btcAmount: must be at most ${satsToBtc(maxSats)} BTC (the site's customRequests.maxQuoteBtc)`;
 
 export type CustomRequestStatus = 'none' | 'requested' | 'quoted' | 'declined' | 'paid' | 'delivered';
 
 export type CustomRequestCommand =
   | { type: 'SubmitCustomRequest'; requestId: string; userId: string; description: string; now: string }
-  | { type: 'QuoteCustomRequest'; requestId: string; amountSats: number; quotedBy: string; now: string }
+  | {
+      type: 'QuoteCustomRequest';
+      requestId: string;
+      amountSats: number;
+      /** The site's ceiling (site config `customRequests.maxQuoteBtc`): a quote above it is a typo, refused. */
+      maxAmountSats: number;
+      quotedBy: string;
+      now: string;
+    }
   | { type: 'DeclineCustomRequest'; requestId: string; reason: string; declinedBy: string; paymentOpen: boolean; now: string }
   | { type: 'OpenCustomRequestPayment'; requestId: string; userId: string; paymentId: string; now: string }
   | { type: 'MarkCustomRequestPaid'; requestId: string; paymentId: string; amountSats: number; verifiedBy: string; now: string }
@@ -102,6 +114,7 @@ function decide(command: CustomRequestCommand, state: CustomRequestState) {
     case 'QuoteCustomRequest': {
       if (!Number.isSafeInteger(command.amountSats) || command.amountSats <= 0)
         return reject('validation.invalid_input', 'btcAmount: must be a BTC amount above zero such as "0.002"');
+      if (command.amountSats > command.maxAmountSats) return reject('validation.invalid_input', quoteTooHigh(command.maxAmountSats));
       if (state.status === 'quoted' && state.paymentId)
         return reject('custom_request.state_conflict', 'The member has already opened a payment for this quote; it cannot be changed');
       if (state.status !== 'requested' && state.status !== 'quoted')

@@ -6,6 +6,7 @@ import {
   customRequestDecider,
   DESCRIPTION_REQUIRED,
   DESCRIPTION_TOO_LONG,
+  quoteTooHigh,
   REQUEST_NOT_FOUND,
 } from './customRequest.decider.js';
 
@@ -47,6 +48,7 @@ const quote = (amountSats: number): CustomRequestCommand => ({
   type: 'QuoteCustomRequest',
   requestId: R,
   amountSats,
+  maxAmountSats: 100_000_000,
   quotedBy: ADMIN,
   now: T,
 });
@@ -98,6 +100,12 @@ describe('custom request decider: quote and decline', () => {
     thenEvents(given([submitted]).when(quote(200_000)), [quoted]);
     thenError(given([submitted]).when(quote(0)), 'validation.invalid_input', 'btcAmount: must be a BTC amount above zero such as "0.002"');
     thenEvents(given([submitted, quoted]).when(quote(200_000)), [quoted]);
+    // Up to the site's ceiling (1 BTC here), not a satoshi more: 21,000,001 BTC is a typo or an attack.
+    thenEvents(given([submitted]).when(quote(100_000_000)), [
+      { type: 'CustomRequestQuoted', data: { requestId: R, userId: MEMBER, amountSats: 100_000_000, quotedBy: ADMIN, quotedAt: T } },
+    ]);
+    for (const sats of [100_000_001, 2_100_000_100_000_000])
+      thenError(given([submitted]).when(quote(sats)), 'validation.invalid_input', quoteTooHigh(100_000_000));
     thenError(
       given([submitted, quoted, opened]).when(quote(300_000)),
       'custom_request.state_conflict',

@@ -26,7 +26,14 @@ function request(requestId: string) {
     submit: (description: string, now = T1) =>
       s.decide(customRequestDecider, { type: 'SubmitCustomRequest', requestId, userId: ALICE, description, now }),
     quote: (amountSats: number, now = T2) =>
-      s.decide(customRequestDecider, { type: 'QuoteCustomRequest', requestId, amountSats, quotedBy: ADMIN, now }),
+      s.decide(customRequestDecider, {
+        type: 'QuoteCustomRequest',
+        requestId,
+        amountSats,
+        maxAmountSats: 100_000_000,
+        quotedBy: ADMIN,
+        now,
+      }),
     decline: (reason: string, now = T2) =>
       s.decide(customRequestDecider, { type: 'DeclineCustomRequest', requestId, reason, declinedBy: ADMIN, paymentOpen: false, now }),
     open: (paymentId: string, now = T3) =>

@@ -137,7 +137,14 @@ export async function quoteRequest(ctx: AppContext, requestId: string, btcAmount
   const ran = await run(
     ctx,
     requestId,
-    { type: 'QuoteCustomRequest', requestId, amountSats: sats, quotedBy: caller.actorId, now: meta.at },
+    {
+      type: 'QuoteCustomRequest',
+      requestId,
+      amountSats: sats,
+      maxAmountSats: parseBtc(ctx.site.customRequests.maxQuoteBtc) ?? 0,
+      quotedBy: caller.actorId,
+      now: meta.at,
+    },
     meta,
   );
   return ran.ok ? success(await requestDto(ctx, (await requestRow(ctx, requestId)) as CustomRequestRow)) : ran;

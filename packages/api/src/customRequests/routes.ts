@@ -10,6 +10,7 @@ import {
   customRequestAnswerSchema,
   customRequestPaymentAnswerSchema,
   customRequestsAnswerSchema,
+  multiLineText,
 } from '@members/ui/api/schemas';
 import { satsToBtc } from '@members/ui/money';
 import { z } from 'zod';
@@ -34,19 +35,22 @@ export const CUSTOM_REQUEST_RATE_LIMIT = 10;
 export const CUSTOM_REQUEST_RATE_LIMITED = 'Too many requests today. Please wait before asking for another custom video.';
 
 const descriptionSchema = z.object({
-  description: z
-    .string({ error: 'is required' })
-    .trim()
-    .min(1, 'Please describe the video you would like')
-    .max(CUSTOM_REQUEST_MAX_LENGTH, `must be at most ${CUSTOM_REQUEST_MAX_LENGTH} characters`),
+  // The text policy: line breaks kept, no control or direction characters.
+  description: multiLineText({
+    min: 1,
+    max: CUSTOM_REQUEST_MAX_LENGTH,
+    required: 'is required',
+    empty: 'Please describe the video you would like',
+  }),
 });
 const quoteSchema = z.object({ btcAmount: z.string({ error: 'must be a BTC amount such as "0.002"' }).trim().min(1).max(30) });
 const declineSchema = z.object({
-  reason: z
-    .string({ error: 'Please give a reason for declining the request' })
-    .trim()
-    .min(1, 'Please give a reason for declining the request')
-    .max(500, 'must be at most 500 characters'),
+  reason: multiLineText({
+    min: 1,
+    max: 500,
+    required: 'Please give a reason for declining the request',
+    empty: 'Please give a reason for declining the request',
+  }),
 });
 const paySchema = z.object({ transactionHash: z.string().max(100).nullable().optional() });
 const deliverSchema = z.object({ videoId: idSchema });

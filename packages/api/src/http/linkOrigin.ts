@@ -19,3 +19,25 @@ export function publicOrigin(env: Pick<Env, 'PUBLIC_URL' | 'PORT'>): string {
 export function linkOrigin(ctx: { env: Pick<Env, 'PUBLIC_URL' | 'PORT'> }): string {
   return publicUrl(ctx.env);
 }
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export const CROSS_SITE_REFUSED = 'Cross-site requests are not accepted';
+
+/**
+ * Whether `origin` (an `Origin` header) is the site's. `localhost`, `127.0.0.1` and `[::1]` are one
+ * machine: on the same scheme and port they count as the same origin (a dev site opened by IP).
+ */
+export function isSiteOrigin(origin: string, site: string): boolean {
+  if (origin === site) return true;
+  let o: URL;
+  let s: URL;
+  try {
+    o = new URL(origin);
+    s = new URL(site);
+  } catch {
+    return false; // `null` (a sandboxed frame, a file://), or garbage
+  }
+  if (o.origin === s.origin) return true;
+  return o.protocol === s.protocol && o.port === s.port && LOOPBACK.has(o.hostname) && LOOPBACK.has(s.hostname);
+}

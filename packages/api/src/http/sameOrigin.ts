@@ -15,34 +15,16 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Env } from '../config/env.js';
 import { refuse } from './envelope.js';
-import { publicOrigin } from './linkOrigin.js';
+import { CROSS_SITE_REFUSED, isSiteOrigin, publicOrigin } from './linkOrigin.js';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-export const CROSS_SITE_REFUSED = 'Cross-site requests are not accepted';
+// In linkOrigin.ts (public to the areas: the chat socket checks its handshake's Origin the same way).
+export { CROSS_SITE_REFUSED, isSiteOrigin };
 export const JSON_ONLY = 'Request body must be JSON (Content-Type: application/json)';
 
 /** `application/json`, with or without parameters (`; charset=utf-8`). */
 const isJson = (type: string) => /^application\/json\s*(;|$)/i.test(type.trim());
-
-/**
- * Whether `origin` (an `Origin` header) is the site's. `localhost`, `127.0.0.1` and `[::1]` are one
- * machine: on the same scheme and port they count as the same origin (a dev site opened by IP).
- */
-export function isSiteOrigin(origin: string, site: string): boolean {
-  if (origin === site) return true;
-  let o: URL;
-  let s: URL;
-  try {
-    o = new URL(origin);
-    s = new URL(site);
-  } catch {
-    return false; // `null` (a sandboxed frame, a file://), or garbage
-  }
-  if (o.origin === s.origin) return true;
-  return o.protocol === s.protocol && o.port === s.port && LOOPBACK.has(o.hostname) && LOOPBACK.has(s.hostname);
-}
 
 export function sameOriginJson(env: Pick<Env, 'PUBLIC_URL' | 'PORT'>, opts: { otherBodies: RegExp }): MiddlewareHandler {
   return async function sameOriginJsonOnly(c, next) {

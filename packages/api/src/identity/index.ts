@@ -30,6 +30,7 @@ export { verifyPassword } from './passwords.js';
 export { LIMITS } from './registration.js';
 export { deleteSecret, findSecondFactor } from './secondFactors.js';
 export { sessionEnded } from './sessions.js';
+export { onSessionsEnded, SESSIONS_ENDED_CHANNEL } from './sessionsEnded.js';
 export { reinstateUser, suspendUser } from './suspension.service.js';
 export { userStream } from './user.decider.js';
 export { setMembership } from './users.projection.js';

@@ -12,6 +12,7 @@ import { runUserCommand } from './accounts.service.js';
 import type { AuthLimits } from './limits.js';
 import { hashPassword } from './passwords.js';
 import { revokeUserSessions } from './sessions.js';
+import { announceSessionsEnded } from './sessionsEnded.js';
 import { RESET_TOKEN_TTL_MS, resetToken, sha256 } from './tokens.js';
 import { findUserByEmail, findUserById, findUserIdByResetToken } from './users.queries.js';
 
@@ -56,6 +57,7 @@ export async function confirmPasswordReset(
   const ran = await runUserCommand(ctx, userId, command, { ...caller, actorId: userId });
   if (!ran.ok) return ran;
   await revokeUserSessions(ctx.db, userId, ctx.clock.now());
+  await announceSessionsEnded(ctx, userId);
   const user = await findUserById(ctx.db, userId);
   // The holder proved the mailbox: their failed logins, and those from where they reset, are forgiven.
   if (user) await limits.failedLogins.reset(user.email_lower, address);

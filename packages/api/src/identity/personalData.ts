@@ -10,6 +10,7 @@ import type { ErasedMember, MemberExport } from '../kernel/module.js';
 import { authLimitsOf } from './limits.js';
 import { deleteSecret, findSecondFactor } from './secondFactors.js';
 import { deleteSessionsOf, sessionsOf } from './sessions.js';
+import { announceSessionsEnded } from './sessionsEnded.js';
 import { userStream } from './user.decider.js';
 import { findUserById, geoLocationOf } from './users.queries.js';
 
@@ -57,6 +58,7 @@ export async function exportIdentityData(ctx: AppContext, userId: string): Promi
 
 export async function eraseIdentityData(ctx: AppContext, member: ErasedMember): Promise<undefined> {
   await deleteSessionsOf(ctx.db, member.userId);
+  await announceSessionsEnded(ctx, member.userId);
   await deleteSecret(ctx.db, member.userId);
   const limits = authLimitsOf(ctx);
   for (const a of member.addresses) await limits.failedLogins.reset(a);

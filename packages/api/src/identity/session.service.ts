@@ -16,6 +16,7 @@ import { signMfaToken } from './mfaToken.js';
 import { verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { findSecondFactor } from './secondFactors.js';
 import { createSession, type IssuedToken, revokeSessionByToken, rotateSession } from './sessions.js';
+import { announceSessionsEnded } from './sessionsEnded.js';
 import { findUserByEmail, findUserById, toUserDto } from './users.queries.js';
 import type { UserRow } from './users.schema.js';
 
@@ -117,5 +118,6 @@ export async function refreshSession(ctx: AppContext, refreshToken: string): Pro
 
 /** Ends the session the refresh token belongs to; an unknown token is ignored. */
 export async function logOut(ctx: AppContext, refreshToken: string): Promise<void> {
-  await revokeSessionByToken(ctx.db, refreshToken, ctx.clock.now());
+  const userId = await revokeSessionByToken(ctx.db, refreshToken, ctx.clock.now());
+  if (userId) await announceSessionsEnded(ctx, userId);
 }

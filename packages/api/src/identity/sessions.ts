@@ -95,13 +95,17 @@ export async function rotateSession(db: Db, token: string, now: Date, ttlMs: num
   });
 }
 
-/** Revokes the session a token belongs to (logout). Unknown tokens are ignored. */
-export async function revokeSessionByToken(db: Db, token: string, now: Date): Promise<void> {
-  await db.run(
-    `UPDATE refresh_sessions SET revoked_at = ?
-     WHERE revoked_at IS NULL AND id = (SELECT session_id FROM refresh_tokens WHERE token_hash = ?)`,
-    [now.toISOString(), sha256(token)],
+/** Revokes the session a token belongs to (logout); its user, or undefined for an unknown token or an ended session. */
+export async function revokeSessionByToken(db: Db, token: string, now: Date): Promise<string | undefined> {
+  // In a write transaction: SQLite's plain `get` reads through the reader connection.
+  const row = await db.transaction((tx) =>
+    tx.get<{ user_id: string }>(
+      `UPDATE refresh_sessions SET revoked_at = ?
+       WHERE revoked_at IS NULL AND id = (SELECT session_id FROM refresh_tokens WHERE token_hash = ?) RETURNING user_id`,
+      [now.toISOString(), sha256(token)],
+    ),
   );
+  return row?.user_id;
 }
 
 /** Revokes every session of a user (after a password reset), or every one but `exceptSessionId`. */

@@ -15,6 +15,7 @@ import { DUPLICATE_EMAIL, runUserCommand } from './accounts.service.js';
 import { type AuthLimits, loginBlocked } from './limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { activeSessions, revokeUserSession, revokeUserSessions } from './sessions.js';
+import { announceSessionsEnded } from './sessionsEnded.js';
 import { EMAIL_CHANGE_TTL_MS, emailChangeToken, sha256, verificationTokenUserId } from './tokens.js';
 import { EMAIL_CHANGE_APPROVED_ONLY, INVALID_EMAIL_CHANGE_LINK, mayChangeEmail } from './user.decider.js';
 import { findUserByEmail, findUserById } from './users.queries.js';
@@ -64,6 +65,7 @@ export async function changePassword(
   const ran = await runUserCommand(ctx, caller.actorId, command, caller);
   if (!ran.ok) return ran;
   const ended = await revokeUserSessions(ctx.db, caller.actorId, ctx.clock.now(), caller.sessionId);
+  await announceSessionsEnded(ctx, caller.actorId);
   return success({ message: PASSWORD_CHANGED, otherSessionsEnded: ended });
 }
 
@@ -148,10 +150,13 @@ export async function listSessions(ctx: AppContext, caller: SettingsCaller): Pro
 /** Ends one of the member's sessions (their own current one too: that is a logout). Another member's id is a 404. */
 export async function revokeSession(ctx: AppContext, sessionId: string, caller: SettingsCaller): Promise<Result<{ revoked: true }>> {
   const done = await revokeUserSession(ctx.db, caller.actorId, sessionId, ctx.clock.now());
+  if (done) await announceSessionsEnded(ctx, caller.actorId);
   return done ? success({ revoked: true }) : failure('session.not_found', SESSION_NOT_FOUND);
 }
 
 /** Ends every session of the member except the caller's ("sign out everywhere else"). */
 export async function revokeOtherSessions(ctx: AppContext, caller: SettingsCaller): Promise<Result<{ revoked: number }>> {
-  return success({ revoked: await revokeUserSessions(ctx.db, caller.actorId, ctx.clock.now(), caller.sessionId) });
+  const revoked = await revokeUserSessions(ctx.db, caller.actorId, ctx.clock.now(), caller.sessionId);
+  await announceSessionsEnded(ctx, caller.actorId);
+  return success({ revoked });
 }

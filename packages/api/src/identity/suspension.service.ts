@@ -11,6 +11,7 @@ import type { Caller } from '../shared/eventMetadata.js';
 import { type Result, success } from '../shared/result.js';
 import { runUserCommand } from './accounts.service.js';
 import { revokeUserSessions } from './sessions.js';
+import { announceSessionsEnded } from './sessionsEnded.js';
 
 /** @example await suspendUser(ctx, memberId, 'Chargeback fraud', { actorId: admin.id }) */
 export async function suspendUser(
@@ -23,6 +24,7 @@ export async function suspendUser(
   const ran = await runUserCommand(ctx, userId, { type: 'Suspend', suspendedBy: caller.actorId, reason, now: now.toISOString() }, caller);
   if (!ran.ok) return ran;
   const sessionsEnded = await revokeUserSessions(ctx.db, userId, now);
+  await announceSessionsEnded(ctx, userId);
   ctx.logger.info({ userId, actorId: caller.actorId, sessionsEnded }, 'member suspended');
   return success({ sessionsEnded });
 }

@@ -1,5 +1,5 @@
 /** GET /users/approval-status, GET/PUT /users/profile (only first and last name are editable). */
-import { approvalStatusSchema, profileAnswerSchema } from '@members/ui/api/schemas';
+import { approvalStatusSchema, profileAnswerSchema, singleLineText } from '@members/ui/api/schemas';
 import { z } from 'zod';
 import { callerOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
@@ -8,11 +8,8 @@ import type { Routes } from '../kernel/module.js';
 import { getProfile, updateProfile } from './accounts.service.js';
 import { LIMITS } from './registration.js';
 
-const name = z
-  .string({ error: 'must be a string' })
-  .trim()
-  .min(1, 'must not be empty')
-  .max(LIMITS.name, `must be at most ${LIMITS.name} characters`);
+/** A name under the text policy (no control or direction characters, NFC, zero-width spaces stripped). */
+const name = singleLineText({ min: 1, max: LIMITS.name, required: 'must be a string', empty: 'must not be empty' });
 
 /** Strict: e-mail, role and status are never editable by the user, so sending them is a 400. */
 const profileSchema = z.strictObject(

@@ -19,6 +19,7 @@ import { redactSecrets } from '../shared/redact.js';
 import type { Rendition } from './ladder.js';
 import { checkFileQuery, type FileMethod, signFileQuery } from './runnerFiles.js';
 import { forgetRunner, forgetSilentRunners, RUNNER_FORGET_SECONDS, recordRunner } from './runnerRegistry.js';
+import { runnerTokenLive } from './runnerTokens.js';
 import type { PreviewInfo, RenditionInfo } from './transcode.decider.js';
 import { clockOf, decide, startClaimedAttempt, transcodeReadSeconds, WORKER } from './transcode.service.js';
 import { claimNextJob, finishJob, type JobClaim, jobOf, LeaseLostError, releaseJob, renewLease } from './transcodeJobs.js';
@@ -61,9 +62,16 @@ function fileSecret(ctx: AppContext): string {
 }
 
 /** The signed route of one job's file on this server (local store): relative to the site. */
-function signedFilePath(ctx: AppContext, method: FileMethod, videoId: string, claimAttempt: number, file: string, seconds: number) {
+function signedFilePath(
+  ctx: AppContext,
+  method: FileMethod,
+  claim: { videoId: string; claimAttempt: number; tokenName: string },
+  file: string,
+  seconds: number,
+) {
+  const { videoId, claimAttempt } = claim;
   const expires = Math.floor(ctx.clock.now().getTime() / 1000) + seconds;
-  const q = signFileQuery(fileSecret(ctx), { method, videoId, claimAttempt, expires });
+  const q = signFileQuery(fileSecret(ctx), { method, ...claim, expires });
   return `/api/runners/files/${encodeURIComponent(videoId)}/${claimAttempt}/${file}?${q}`;
 }
 
@@ -92,7 +100,8 @@ export async function claimRemoteJob(ctx: AppContext, tokenName: string, runnerI
     const duration = Number(row.duration_seconds);
     const readSeconds = transcodeReadSeconds(duration);
     const sourceUrl =
-      (await storage.presignedUrl(row.video_key, readSeconds)) ?? signedFilePath(ctx, 'GET', videoId, claim.attempt, 'source', readSeconds);
+      (await storage.presignedUrl(row.video_key, readSeconds)) ??
+      signedFilePath(ctx, 'GET', { videoId, claimAttempt: claim.attempt, tokenName }, 'source', readSeconds);
     const key = await keyFor(ctx.db, videoId, now());
     ctx.logger.info({ videoId, claim: claim.attempt, runner: worker }, 'transcode job claimed by a remote runner');
     return {
@@ -230,7 +239,8 @@ export async function remoteUploadUrls(
   const uploads = [];
   for (const f of files) {
     const url =
-      (await ladder.putUrl(f, UPLOAD_URL_SECONDS)) ?? signedFilePath(ctx, 'PUT', b.videoId, b.claimAttempt, `hls/${f}`, UPLOAD_URL_SECONDS);
+      (await ladder.putUrl(f, UPLOAD_URL_SECONDS)) ??
+      signedFilePath(ctx, 'PUT', { videoId: b.videoId, claimAttempt: b.claimAttempt, tokenName }, `hls/${f}`, UPLOAD_URL_SECONDS);
     uploads.push({ path: f, url, headers: { 'content-type': contentTypeOf(ladderKey(b.videoId, f)) } });
   }
   return { uploads, expiresAt: new Date(ctx.clock.now().getTime() + UPLOAD_URL_SECONDS * 1000).toISOString() };
@@ -307,22 +317,28 @@ export async function remoteComplete(
   ctx.logger.info({ videoId, attempt: b.attempt, runner: claim.worker }, 'transcode completed by a remote runner');
 }
 
-/** Whether the signed query authorizes `method` on this job's files now, and the claim is still the job's current one. */
-/** A job file's signed URL (local store): its signature and expiry, and the claim it names still running. */
+/**
+ * A job file's signed URL (local store): its signature and expiry, the runner token it was signed
+ * for still live (a revoked token's URLs are refused, 401, from the next request), and the claim it
+ * names still running under that token.
+ */
 export async function checkFileAccess(
   ctx: AppContext,
   method: FileMethod,
   videoId: string,
   claimAttempt: number,
-  q: { e?: string; s?: string },
+  q: { e?: string; t?: string; s?: string },
 ) {
   const check = checkFileQuery(fileSecret(ctx), { method, videoId, claimAttempt }, q, Math.floor(ctx.clock.now().getTime() / 1000));
   if (check !== 'ok')
     throw check === 'expired'
       ? new RunnerRefusal('runner.file_link_expired', 'This file URL has expired')
       : new RunnerRefusal('runner.file_link_invalid', 'Invalid file URL signature');
+  const tokenName = q.t as string;
+  if (!(await runnerTokenLive(ctx.db, tokenName)))
+    throw new RunnerRefusal('runner.token_invalid', 'The runner token this file URL was given to is revoked');
   const job = await jobOf(ctx.db, videoId);
-  if (job?.state !== 'running' || Number(job.attempt) !== claimAttempt) throw lost();
+  if (job?.state !== 'running' || Number(job.attempt) !== claimAttempt || !job.worker?.startsWith(workerOf(tokenName, ''))) throw lost();
 }
 
 /** GET of a job's original through its signed URL (local store; `checkFileAccess` admitted it). */

@@ -84,15 +84,16 @@ function runnerToken(ctx: AppContext): Credential<string> {
 
 const fileQuery = z.object({
   e: z.string().optional().describe('Expiry (Unix seconds)'),
+  t: z.string().optional().describe("The runner token the URL was given to (its name): a revoked token's URLs are refused"),
   s: z.string().optional().describe('HMAC-SHA256 signature'),
 });
 
 /** A job file's signed URL (local store): scoped to the job's claim, the method and a short life. */
 function jobFileUrl(ctx: AppContext, method: 'GET' | 'PUT'): Credential<{ videoId: string; claim: number }, typeof fileQuery> {
   return {
-    who: 'No token: the signed, expiring query (`e`, `s`) of the URL the claim or the uploads call gave authorizes it.',
+    who: 'No token: the signed, expiring query (`e`, `t`, `s`) of the URL the claim or the uploads call gave authorizes it, while the token it was given to is live.',
     query: fileQuery,
-    required: ['e', 's'],
+    required: ['e', 't', 's'],
     async verify(_c, { param, query }) {
       const grant = { videoId: String(param.id), claim: Number(param.claim) };
       await refusals(() => checkFileAccess(ctx, method, grant.videoId, grant.claim, query));
@@ -212,7 +213,7 @@ export const runnerApiRoutes: Routes = (api, ctx) => {
       access: { signedUrl: file },
       params,
       responses,
-      errors: [403, 404, 409],
+      errors: [401, 403, 404, 409],
     });
   const source = jobFileUrl(ctx, 'GET');
   api.get(

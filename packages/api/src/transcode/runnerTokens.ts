@@ -3,10 +3,12 @@
  * process holds instead of the site's database, secrets and store credentials. Made by `pnpm cli
  * runners token create NAME` and printed once (`rnr_` + 32 random bytes, base64url); only the
  * SHA-256 is stored, so the table leaks nothing usable. A revoked token stays listed (when, and its
- * last use) and is refused at once by every runner route. Only the database: no context of its own.
+ * last use) and is refused at once by every runner route; revoking it also ends the leases of the
+ * jobs its runners hold (back to the queue, in the same transaction), so the signed file URLs it was
+ * given die with it. Only the database: no context of its own.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Queryable } from '../db/types.js';
+import type { Db, Queryable } from '../db/types.js';
 
 /** Token names: what `runners token create` accepts and the admin console shows. */
 export const RUNNER_TOKEN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
@@ -51,9 +53,27 @@ export async function createRunnerToken(db: Queryable, name: string, at: string)
   return inserted.changes === 1 ? { ok: true, token } : taken;
 }
 
-/** Revokes the token named `name`; false when there is no such live token. */
-export async function revokeRunnerToken(db: Queryable, name: string, at: string): Promise<boolean> {
-  return (await db.run('UPDATE runner_tokens SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL', [at, name])).changes === 1;
+/**
+ * Revokes the token named `name` and puts the jobs its runners hold back in the queue (their
+ * workers are `{name}/{runner id}`, remoteRunners.service.ts); false when there is no such live token.
+ */
+export async function revokeRunnerToken(db: Db, name: string, at: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const revoked = await tx.run('UPDATE runner_tokens SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL', [at, name]);
+    if (revoked.changes !== 1) return false;
+    const prefix = `${name}/`;
+    await tx.run(
+      `UPDATE transcode_jobs SET state = 'queued', worker = NULL, lease_expires_at = NULL, updated_at = ?
+       WHERE state = 'running' AND substr(worker, 1, ?) = ?`,
+      [at, prefix.length, prefix],
+    );
+    return true;
+  });
+}
+
+/** Whether a token of that name is live (not revoked): a runner file URL names the token it was given to. */
+export async function runnerTokenLive(db: Queryable, name: string): Promise<boolean> {
+  return Boolean(await db.get('SELECT 1 AS live FROM runner_tokens WHERE name = ? AND revoked_at IS NULL', [name]));
 }
 
 export function listRunnerTokens(db: Queryable): Promise<RunnerTokenRow[]> {

@@ -103,7 +103,9 @@ export function ChatInbox({ client, live }: ChatInboxProps) {
                   aria-current={c.userId === selected ? 'true' : undefined}
                   onClick={() => setSelected(c.userId)}
                 >
-                  <span className="chat-name">{c.displayName}</span>
+                  <span className="chat-name" dir="auto">
+                    {c.displayName}
+                  </span>
                   {c.vip && <StatusBadge tone="brand">VIP</StatusBadge>}
                   {c.unread > 0 && (
                     <StatusBadge tone="danger">

@@ -72,7 +72,9 @@ export function ChatThread({
         )}
         {messages.map((m) => (
           <li key={m.id} className={`chat-message ${m.from === self ? 'chat-own' : 'chat-other'}`} data-from={m.from}>
-            <p className="chat-text">{m.text}</p>
+            <p className="chat-text" dir="auto">
+              {m.text}
+            </p>
             <span className="chat-meta">
               {m.from === 'admin' ? 'Team' : 'Member'} · <time dateTime={m.sentAt}>{chatTime(m.sentAt)}</time>
             </span>

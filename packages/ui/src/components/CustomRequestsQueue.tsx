@@ -102,13 +102,19 @@ export function CustomRequestsQueue({ client }: { client?: ApiClient }) {
           {(list.data ?? []).map((r) => (
             <li key={r.id} className="custom-request" data-testid={`custom-request-${r.id}`}>
               <div className="custom-request-head">
-                <strong>{r.displayName || r.userId}</strong> <CustomRequestStatus request={r} />{' '}
+                <strong dir="auto">{r.displayName || r.userId}</strong> <CustomRequestStatus request={r} />{' '}
                 {r.btcAmount && <span className="muted">{r.btcAmount} BTC</span>}{' '}
                 <span className="muted">{new Date(r.requestedAt).toLocaleString()}</span>
               </div>
               {/* Plain text, never HTML. */}
-              <p className="custom-request-description">{r.description}</p>
-              {r.declineReason && <p className="muted">Declined: {r.declineReason}</p>}
+              <p className="custom-request-description" dir="auto">
+                {r.description}
+              </p>
+              {r.declineReason && (
+                <p className="muted">
+                  Declined: <bdi>{r.declineReason}</bdi>
+                </p>
+              )}
               {r.videoId && <p className="muted">Delivered video {r.videoId}</p>}
               <RequestActions request={r} api={api} />
             </li>

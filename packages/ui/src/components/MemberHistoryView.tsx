@@ -94,7 +94,7 @@ export function MemberHistoryView({ memberId, client, explorerTemplate }: Member
       <Card title={erased ? `erased member ${member.id.slice(0, 8)}` : (member.email ?? member.id)}>
         <dl className="member-facts">
           <dt>Name</dt>
-          <dd>{erased ? '—' : name}</dd>
+          <dd dir="auto">{erased ? '—' : name}</dd>
           <dt>Status</dt>
           <dd>
             <StatusBadge

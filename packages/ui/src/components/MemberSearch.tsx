@@ -40,7 +40,7 @@ export function MemberSearch({ api, renderMemberLink }: MemberSearchProps) {
           empty="No members found"
           columns={[
             { key: 'email', header: 'Email', render: (m) => renderMemberLink(m) },
-            { key: 'name', header: 'Name', render: (m) => [m.firstName, m.lastName].filter(Boolean).join(' ') || 'N/A' },
+            { key: 'name', header: 'Name', render: (m) => <bdi>{[m.firstName, m.lastName].filter(Boolean).join(' ') || 'N/A'}</bdi> },
             { key: 'status', header: 'Status', render: (m) => m.status },
             { key: 'membership', header: 'Membership', render: (m) => m.membershipStatus },
             { key: 'date', header: 'Registration Date', render: (m) => formatDate(m.createdAt) },

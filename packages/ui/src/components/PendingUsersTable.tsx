@@ -36,7 +36,7 @@ export function PendingUsersTable({ users, total, busyId, onApprove, onReject, r
       empty="No pending user approvals"
       columns={[
         { key: 'email', header: 'Email', render: (u) => (renderMemberLink ? renderMemberLink(u) : u.email) },
-        { key: 'name', header: 'Name', render: fullName },
+        { key: 'name', header: 'Name', render: (u) => <bdi>{fullName(u)}</bdi> },
         { key: 'date', header: 'Registration Date', render: (u) => formatDate(u.registrationDate ?? u.createdAt) },
         { key: 'location', header: 'Location', render: location },
         {

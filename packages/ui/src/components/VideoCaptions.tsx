@@ -62,7 +62,10 @@ export function VideoCaptions({ api, video, onChanged }: { api: ApiClient; video
         <ul className="caption-tracks">
           {tracks.map((t) => (
             <li key={t.language}>
-              <span lang={t.language}>{t.label}</span> <code>{t.language}</code>{' '}
+              <span lang={t.language} dir="auto">
+                {t.label}
+              </span>{' '}
+              <code>{t.language}</code>{' '}
               <Button
                 size="sm"
                 variant="danger"

@@ -68,7 +68,7 @@ export function Layout() {
               {loggedIn ? (
                 <>
                   <span className="welcome">
-                    Welcome, {name}
+                    Welcome, <bdi>{name}</bdi>
                     {admin && (
                       <StatusBadge tone="brand" className="admin-badge">
                         Admin

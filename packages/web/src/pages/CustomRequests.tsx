@@ -125,10 +125,16 @@ export default function CustomRequests() {
               <div className="custom-request-head">
                 <CustomRequestStatus request={r} /> <span className="muted">{new Date(r.requestedAt).toLocaleString()}</span>
               </div>
-              <p className="custom-request-description">{r.description}</p>
+              <p className="custom-request-description" dir="auto">
+                {r.description}
+              </p>
               {r.status === 'quoted' && <PayRequest request={r} />}
               {r.status === 'paid' && <p>Paid. The team is preparing your video.</p>}
-              {r.status === 'declined' && <p className="muted">Declined: {r.declineReason}</p>}
+              {r.status === 'declined' && (
+                <p className="muted">
+                  Declined: <bdi>{r.declineReason}</bdi>
+                </p>
+              )}
               {r.status === 'delivered' && r.videoId && (
                 <p>
                   <Link to={`/videos/${encodeURIComponent(r.videoId)}`}>Watch your video</Link>

@@ -1,5 +1,6 @@
 /** Accounts, sessions and the second factor as the API answers them (spec §3 User). */
 import { z } from 'zod';
+import { singleLineText } from './text';
 
 export const userSchema = z
   .object({
@@ -103,8 +104,9 @@ const optionalText = (max: number) => z.string({ error: 'must be a string' }).ma
 export const registrationRequestSchema = z.object({
   email: optionalText(REGISTRATION_LIMITS.email),
   password: optionalText(REGISTRATION_LIMITS.password),
-  firstName: optionalText(REGISTRATION_LIMITS.name),
-  lastName: optionalText(REGISTRATION_LIMITS.name),
+  // The text policy (text.ts): no control or direction characters; emptiness is the rules' to refuse.
+  firstName: singleLineText({ min: 0, max: REGISTRATION_LIMITS.name, required: 'must be a string' }).nullish(),
+  lastName: singleLineText({ min: 0, max: REGISTRATION_LIMITS.name, required: 'must be a string' }).nullish(),
   dateOfBirth: optionalText(32),
   agreeToTerms: z.boolean({ error: 'must be true or false' }).nullish(),
 });
