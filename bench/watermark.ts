@@ -18,9 +18,10 @@ import path from 'node:path';
 import { allowedErrors, codeBits } from '../packages/api/src/forensics/code.js';
 import { grayFrames } from '../packages/api/src/forensics/frames.js';
 import { readCopy, storedReference } from '../packages/api/src/forensics/identify.js';
+import { MARKED_SEGMENT_SECONDS, patternExpression, patternShape } from '../packages/api/src/forensics/pattern.js';
 import { mediaBinaries } from '../packages/api/src/media/ffmpeg.js';
-import { ladderArgs, planLadder, variantBArgs } from '../packages/api/src/transcode/ladder.js';
-import { watermarkOption, writeMarkedReference } from '../packages/api/src/transcode/watermarkVariants.js';
+import { ladderArgs, planLadder } from '../packages/api/src/transcode/ladder.js';
+import { writeMarkedReference } from '../packages/api/src/transcode/watermarkVariants.js';
 import { QUICK, report, SMOKE } from './lib/report.mjs';
 
 const arg = (name: string, def: string) => {
@@ -72,9 +73,6 @@ function bytesOf(dir: string, match: RegExp): number {
 }
 
 const renditions = planLadder({ width: 640, height: 360 });
-const mark = watermarkOption('bench');
-const quiet = (args: string[]) =>
-  args.slice(5).filter((a, i, all) => a !== '-progress' && all[i - 1] !== '-progress' && a !== '-stats_period' && all[i - 1] !== '-stats_period');
 const runs: Record<string, { cpu: number; bytes: number }> = {};
 for (const marked of [false, true]) {
   const out = path.join(work, marked ? 'marked' : 'plain');
@@ -91,11 +89,9 @@ for (const marked of [false, true]) {
     hasAudio: true,
     durationSeconds: SECONDS,
     preset: 'veryfast',
-    ...(marked && { watermark: mark }),
-  });
-  ff(quiet(args));
-  // Variant B of each rendition, from A (ladder.ts variantBArgs): part of the mark's cost.
-  if (marked) for (const rendition of renditions) ff(quiet(variantBArgs({ outDir: out, rendition, hasAudio: true, preset: 'veryfast', ...mark })));
+    ...(marked && { watermark: { lumaExpression: patternExpression(patternShape('bench')), segmentSeconds: MARKED_SEGMENT_SECONDS } }),
+  }).filter((a, i, all) => a !== '-progress' && all[i - 1] !== '-progress' && a !== '-stats_period' && all[i - 1] !== '-stats_period');
+  ff(args.slice(5));
   runs[marked ? 'marked' : 'plain'] = { cpu: childCpu() - before, bytes: bytesOf(out, /\.ts$/) };
 }
 const plain = runs.plain as { cpu: number; bytes: number };

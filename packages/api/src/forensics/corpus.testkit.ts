@@ -16,9 +16,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { mediaBinaries } from '../media/ffmpeg.js';
-import { ladderArgs, planLadder, type Rendition, variantBArgs } from '../transcode/ladder.js';
-import { watermarkOption, writeMarkedReference } from '../transcode/watermarkVariants.js';
+import { ladderArgs, planLadder, type Rendition } from '../transcode/ladder.js';
+import { writeMarkedReference } from '../transcode/watermarkVariants.js';
 import { codeBits } from './code.js';
+import { MARKED_SEGMENT_SECONDS, patternExpression, patternShape } from './pattern.js';
 
 const run = promisify(execFile);
 
@@ -114,7 +115,6 @@ export async function markLadder(
   opts: { width: number; height: number; seconds: number; preset?: string },
 ): Promise<MarkedLadder> {
   const renditions = planLadder({ width: opts.width, height: opts.height });
-  const mark = watermarkOption(videoId);
   for (const r of renditions) {
     fs.mkdirSync(path.join(dir, r.name), { recursive: true });
     fs.mkdirSync(path.join(dir, `${r.name}_b`), { recursive: true });
@@ -127,18 +127,12 @@ export async function markLadder(
     hasAudio: true,
     durationSeconds: opts.seconds,
     preset: opts.preset ?? 'veryfast',
-    watermark: mark,
-  });
-  await ffmpeg(quiet(args));
-  for (const rendition of renditions)
-    await ffmpeg(quiet(variantBArgs({ outDir: dir, rendition, hasAudio: true, preset: opts.preset ?? 'veryfast', ...mark })));
+    watermark: { lumaExpression: patternExpression(patternShape(videoId)), segmentSeconds: MARKED_SEGMENT_SECONDS },
+  }).filter((a, i, all) => a !== '-progress' && all[i - 1] !== '-progress' && a !== '-stats_period' && all[i - 1] !== '-stats_period');
+  await ffmpeg(args.slice(5));
   const ref = await writeMarkedReference(dir, renditions);
   return { dir, videoId, renditions, segmentStarts: ref.segmentStarts };
 }
-
-/** The server's ffmpeg arguments without its leading options and progress reports (`ffmpeg` adds its own). */
-const quiet = (args: string[]) =>
-  args.slice(5).filter((a, i, all) => a !== '-progress' && all[i - 1] !== '-progress' && a !== '-stats_period' && all[i - 1] !== '-stats_period');
 
 /** A member's stream of one rendition: a playlist choosing A or B per segment from their code. */
 export function memberPlaylist(ladder: MarkedLadder, rendition: string, secret: Buffer, out: string): string {

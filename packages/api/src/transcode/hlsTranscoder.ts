@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mediaBinaries } from '../media/index.js';
 import { encryptInWindows, remuxProgressive } from './hlsPackaging.js';
-import { ladderArgs, previewInterval, type Rendition, renditionBandwidth, variantBArgs } from './ladder.js';
+import { ladderArgs, previewInterval, type Rendition, renditionBandwidth } from './ladder.js';
 import { previewLayout, previewsVtt } from './previews.js';
 import type { PreviewInfo, RenditionInfo } from './transcode.decider.js';
 import type { VideoKey } from './videoKeys.js';
@@ -159,20 +159,9 @@ export async function transcodeToHls(input: TranscodeInput): Promise<TranscodeOu
         preset: input.preset,
       }),
       input.durationSeconds,
-      // A marked ladder makes B after A (one pass per rendition, about as long again): A is half the work.
-      mark ? (f) => input.onProgress?.(f / 2) : input.onProgress,
+      input.onProgress,
       input.signal,
     );
-    if (mark)
-      for (const [i, r] of input.renditions.entries()) {
-        await fsp.mkdir(path.join(staging, `${r.name}_b`), { recursive: true });
-        await runFfmpeg(
-          variantBArgs({ outDir: staging, rendition: r, hasAudio: input.hasAudio, preset: input.preset, ...mark }),
-          input.durationSeconds,
-          (f) => input.onProgress?.(0.5 + (i + f) / (2 * input.renditions.length)),
-          input.signal,
-        );
-      }
 
     const codecs = codecsFromMaster(await fsp.readFile(path.join(staging, 'master.m3u8'), 'utf8'));
     const renditions: RenditionInfo[] = [];

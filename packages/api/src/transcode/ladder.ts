@@ -87,9 +87,9 @@ export interface LadderJob {
   preset: string;
   /**
    * Forensic A/B marking (FORENSIC_WATERMARK, forensics/pattern.ts): the pattern as a `geq` luma
-   * expression of X, Y, W, H (evaluated once a second: a 1 fps source inside the graph). This
-   * command writes variant A of every rendition (`{name}`: + pattern) in segments of
-   * `segmentSeconds`; `variantBArgs` then makes `{name}_b` from A (twice the pattern taken away).
+   * expression of X, Y, W, H (evaluated once a second: a 1 fps source inside the graph); every
+   * rendition is written twice, `{name}` (A: + pattern) and `{name}_b` (B: − pattern), in segments
+   * of `segmentSeconds` cut at the same keyframes.
    */
   watermark?: { lumaExpression: string; segmentSeconds: number };
 }
@@ -107,9 +107,10 @@ export function ladderArgs(job: LadderJob): string[] {
   const segmentSeconds = mark?.segmentSeconds ?? SEGMENT_SECONDS;
   const scales = job.renditions.map((r, i) =>
     mark
-      ? `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1,format=yuv420p[ma${i}];` +
-        `color=c=black:s=${r.width}x${r.height}:r=1,format=yuv420p,geq=lum='${mark.lumaExpression}':cb=128:cr=128[pa${i}];` +
-        `[ma${i}][pa${i}]blend=all_mode=grainmerge:shortest=1[v${i}]`
+      ? // Split after scaling: A and B are the same frames but for the pattern, added or taken away.
+        `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1,format=yuv420p,split=2[ma${i}][mb${i}];` +
+        `color=c=black:s=${r.width}x${r.height}:r=1,format=yuv420p,geq=lum='${mark.lumaExpression}':cb=128:cr=128,split=2[pa${i}][pb${i}];` +
+        `[ma${i}][pa${i}]blend=all_mode=grainmerge:shortest=1[v${i}];[mb${i}][pb${i}]blend=all_mode=grainextract:shortest=1[w${i}]`
       : `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1[v${i}]`,
   );
   const sprite = `[sp]fps=1/${interval},scale=${PREVIEW.width}:${PREVIEW.height}:force_original_aspect_ratio=decrease,pad=${PREVIEW.width}:${PREVIEW.height}:(ow-iw)/2:(oh-ih)/2,tile=${PREVIEW.columns}x${PREVIEW.rows}[sprites]`;
@@ -130,7 +131,9 @@ export function ladderArgs(job: LadderJob): string[] {
     '-filter_complex',
     filter,
   ];
-  const outputs = job.renditions.map((_, i) => `[v${i}]`);
+  const outputs = mark
+    ? [...job.renditions.map((_, i) => `[v${i}]`), ...job.renditions.map((_, i) => `[w${i}]`)]
+    : job.renditions.map((_, i) => `[v${i}]`);
   for (const label of outputs) {
     args.push('-map', label);
     if (job.hasAudio) args.push('-map', '0:a:0');
@@ -147,11 +150,20 @@ export function ladderArgs(job: LadderJob): string[] {
     '-sc_threshold',
     '0',
   );
-  job.renditions.forEach((r, i) => {
-    args.push(...rateArgs(r, `:${i}`));
+  (mark ? [...job.renditions, ...job.renditions] : job.renditions).forEach((r, i) => {
+    args.push(
+      `-b:v:${i}`,
+      `${r.videoKbps}k`,
+      `-maxrate:v:${i}`,
+      `${Math.round(r.videoKbps * 1.07)}k`,
+      `-bufsize:v:${i}`,
+      `${r.videoKbps * 2}k`,
+    );
   });
   if (job.hasAudio) args.push('-c:a', 'aac', '-b:a', `${job.renditions[0]?.audioKbps ?? AUDIO_KBPS}k`, '-ac', '2');
-  const names = job.renditions.map((r) => r.name);
+  const names = mark
+    ? [...job.renditions.map((r) => r.name), ...job.renditions.map((r) => `${r.name}_b`)]
+    : job.renditions.map((r) => r.name);
   const streamMap = names.map((name, i) => `v:${i}${job.hasAudio ? `,a:${i}` : ''},name:${name}`).join(' ');
   args.push(
     '-f',
@@ -185,49 +197,6 @@ export function ladderArgs(job: LadderJob): string[] {
     '1',
   );
   return args;
-}
-
-/** A rendition's video rate control: its target, a peak 7 % above it, a two-second buffer. */
-const rateArgs = (r: Rendition, stream = '') => [
-  `-b:v${stream}`,
-  `${r.videoKbps}k`,
-  `-maxrate:v${stream}`,
-  `${Math.round(r.videoKbps * 1.07)}k`,
-  `-bufsize:v${stream}`,
-  `${r.videoKbps * 2}k`,
-];
-
-/**
- * Variant B of one marked rendition, made from variant A (`{outDir}/{name}/index.m3u8`) by taking
- * twice the pattern away (`bLumaExpression`), into `{outDir}/{name}_b/` with the same cuts and A's
- * audio as it is. B is encoded from A's decoded frames rather than from the source: two encodes of
- * the source that differ only by the pattern diverge as far as the encoder's own error (grain and
- * fine detail are quantized differently by each), so two members' streams would differ by far more
- * than the mark (issue 41 measured 38 dB PSNR on grainy footage); B re-encoding A's frames stays
- * within about 40 dB of A besides the mark, at a cost of about 1 dB of B's fidelity to the source.
- */
-export function variantBArgs(job: {
-  outDir: string;
-  rendition: Rendition;
-  hasAudio: boolean;
-  preset: string;
-  bLumaExpression: string;
-  segmentSeconds: number;
-}): string[] {
-  const r = job.rendition;
-  const filter =
-    `[0:v:0]format=yuv420p[a];color=c=black:s=${r.width}x${r.height}:r=1,format=yuv420p,geq=lum='${job.bLumaExpression}':cb=128:cr=128[p];` +
-    '[a][p]blend=all_mode=grainextract:shortest=1[v]';
-  return [
-    ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'],
-    ...['-allowed_extensions', 'ALL', '-i', `${job.outDir}/${r.name}/index.m3u8`],
-    ...['-filter_complex', filter, '-map', '[v]', ...(job.hasAudio ? ['-map', '0:a:0', '-c:a', 'copy'] : [])],
-    ...['-c:v', 'libx264', '-preset', job.preset, '-pix_fmt', 'yuv420p', ...rateArgs(r)],
-    ...['-force_key_frames', `expr:gte(t,n_forced*${job.segmentSeconds})`, '-sc_threshold', '0'],
-    ...['-f', 'hls', '-hls_time', String(job.segmentSeconds), '-hls_playlist_type', 'vod', '-hls_segment_type', 'mpegts'],
-    ...['-hls_segment_filename', `${job.outDir}/${r.name}_b/seg_%05d.ts`, `${job.outDir}/${r.name}_b/index.m3u8`],
-    ...['-progress', 'pipe:1', '-stats_period', '1'],
-  ];
 }
 
 /** Peak bandwidth for the master playlist's BANDWIDTH, bit/s (video maxrate + audio, + ~10 % TS overhead). */

@@ -1,7 +1,6 @@
 /**
  * A marked ladder (FORENSIC_WATERMARK, docs/leak-tracing.md): ffmpeg writes every rendition twice,
- * `{name}/` (variant A, from the source) and `{name}_b/` (variant B, from A's frames), with the same
- * cuts (ladder.ts `watermark` and `variantBArgs`).
+ * `{name}/` (variant A) and `{name}_b/` (variant B), with the same cuts (ladder.ts `watermark`).
  * Before anything is encrypted or published this:
  *
  * 1. checks A and B list the same segments with the same durations (a playlist may mix them);
@@ -20,7 +19,6 @@ import {
   FRAME_WIDTH,
   frameRateOf,
   grayFrames,
-  MARK_AMPLITUDE,
   MARKED_SEGMENT_SECONDS,
   patternExpression,
   patternShape,
@@ -47,8 +45,6 @@ export interface MarkedReference {
 /** ladder.ts's `watermark` option for one video. */
 export const watermarkOption = (videoId: string) => ({
   lumaExpression: patternExpression(patternShape(videoId)),
-  /** What B takes away from A (ladder.ts `variantBArgs`): twice the pattern, rounded once. */
-  bLumaExpression: patternExpression(patternShape(videoId), 2 * MARK_AMPLITUDE),
   segmentSeconds: MARKED_SEGMENT_SECONDS,
 });
 
