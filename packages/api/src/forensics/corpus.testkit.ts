@@ -112,7 +112,7 @@ export async function markLadder(
   source: string,
   dir: string,
   videoId: string,
-  opts: { width: number; height: number; seconds: number; preset?: string },
+  opts: { width: number; height: number; seconds: number; preset?: string; unmarked?: boolean },
 ): Promise<MarkedLadder> {
   const renditions = planLadder({ width: opts.width, height: opts.height });
   for (const r of renditions) {
@@ -127,7 +127,8 @@ export async function markLadder(
     hasAudio: true,
     durationSeconds: opts.seconds,
     preset: opts.preset ?? 'veryfast',
-    watermark: { lumaExpression: patternExpression(patternShape(videoId)), segmentSeconds: MARKED_SEGMENT_SECONDS },
+    // `unmarked`: the same command with a pattern of zero (A = B): what the mark is compared against.
+    watermark: { lumaExpression: opts.unmarked ? '128' : patternExpression(patternShape(videoId)), segmentSeconds: MARKED_SEGMENT_SECONDS },
   }).filter((a, i, all) => a !== '-progress' && all[i - 1] !== '-progress' && a !== '-stats_period' && all[i - 1] !== '-stats_period');
   await ffmpeg(args.slice(5));
   const ref = await writeMarkedReference(dir, renditions);
@@ -188,11 +189,11 @@ export async function leakCopy(input: string, out: string, kind: LeakKind, secon
   return out;
 }
 
-/** PSNR and SSIM (luma and all, average) between two videos, by ffmpeg. */
+/** PSNR and SSIM (all planes, average) between two videos, by ffmpeg; `b` is scaled to `a`'s size first. */
 export async function psnrSsim(a: string, b: string): Promise<{ psnr: number; ssim: number }> {
   const { stderr } = await run(
     mediaBinaries().ffmpeg,
-    ['-hide_banner', '-nostdin', '-i', a, '-i', b, '-lavfi', '[0:v]split[a1][a2];[1:v]split[b1][b2];[a1][b1]psnr;[a2][b2]ssim', '-f', 'null', '-'],
+    ['-hide_banner', '-nostdin', '-i', a, '-i', b, '-lavfi', '[1:v][0:v]scale2ref=flags=bicubic[s][r];[r]split[a1][a2];[s]split[b1][b2];[a1][b1]psnr;[a2][b2]ssim', '-f', 'null', '-'],
     { timeout: 600_000, maxBuffer: 1 << 24 },
   );
   return {

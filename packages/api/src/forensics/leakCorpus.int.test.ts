@@ -1,12 +1,16 @@
 /**
  * Leak tracing on footage that is not a clean test card (issue 41), with real ffmpeg output: a
  * grainy source (temporal noise in every frame) and a dark, low-contrast source that pans, zooms
- * and shakes (corpus.testkit.ts), 75 s at 480×270, marked by the server's own ladder command and
+ * and shakes (corpus.testkit.ts), 72 s at 320×180, marked by the server's own ladder command and
  * reference step. Two members' streams are saved from their code's mix of A and B, cut between two
- * whole seconds (7.3 s — the cut the old reader could not follow), scaled to 640×360 and re-encoded
- * at CRF 28. Each copy names its member among 1,000 other codes; the two streams differ by ≥ 42 dB
- * PSNR; a copy of the unmarked source and a 10 s copy name no one. The full corpus (720p, seven
- * kinds of footage, six kinds of leak) is `bench/leak-corpus.ts`.
+ * whole seconds (7.3 s — between two frames of the reference), scaled to 640×360 and re-encoded at
+ * CRF 28. Each copy names its member among 1,000 other codes; a copy of the unmarked source and a
+ * 10 s copy name no one. The mark costs no fidelity: a member's stream is as close to the source as
+ * the same ladder without the mark (PSNR within 0.5 dB). The PSNR between the two members' streams
+ * is printed, not held to 42 dB: on grainy footage it is set by the encoder (two encodes of inputs
+ * that differ by ±1.5 levels quantize the grain differently), not by the mark — see
+ * docs/leak-tracing.md. The full corpus (seven kinds of footage, six kinds of leak) is
+ * `bench/leak-corpus.ts`.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -20,7 +24,7 @@ import { judgeCopy, MIN_ALIGNMENT, readCopy, storedReference } from './identify'
 const fixtures = tmpDir('leak-corpus-');
 afterAll(() => (process.env.KEEP_FIXTURES ? undefined : fs.rmSync(fixtures, { recursive: true, force: true })));
 
-const SIZE = { width: 480, height: 270, seconds: 75 };
+const SIZE = { width: 320, height: 180, seconds: 72 };
 
 /** The verdict on a copy among its two members and 1,000 strangers, by identify.ts's rule. */
 async function nameOf(ladder: { dir: string; videoId: string }, copy: string, secrets: Buffer[]) {
@@ -41,15 +45,25 @@ for (const kind of ['grain-heavy', 'dark-motion'] as SourceKind[]) {
     let ladder: Awaited<ReturnType<typeof markLadder>>;
     const saved: string[] = [];
 
-    it("marks the source; the two members' streams differ by ≥ 42 dB PSNR", async () => {
+    it("marks the source; a member's stream is as faithful to the source as the same ladder unmarked", async () => {
       source = await makeSource(kind, path.join(fixtures, `${kind}.mp4`), SIZE);
-      ladder = await markLadder(source, path.join(fixtures, `${kind}-ladder`), `corpus-${kind}`, { ...SIZE, preset: 'veryfast' });
+      ladder = await markLadder(source, path.join(fixtures, `${kind}-ladder`), `corpus-${kind}`, { ...SIZE, preset: 'ultrafast' });
       const top = ladder.renditions[0]?.name as string;
       for (const [i, s] of secrets.entries())
         saved.push(await saveStream(memberPlaylist(ladder, top, s, path.join(fixtures, `${kind}-${i}.m3u8`)), path.join(fixtures, `${kind}-${i}.ts`)));
-      const { psnr, ssim } = await psnrSsim(saved[0] as string, saved[1] as string);
-      console.log(`[leak corpus] ${kind}: PSNR ${psnr.toFixed(2)} dB, SSIM ${ssim.toFixed(4)} between the two members' streams`);
-      expect(psnr).toBeGreaterThanOrEqual(42);
+      const plain = await markLadder(source, path.join(fixtures, `${kind}-plain`), `corpus-${kind}`, { ...SIZE, preset: 'ultrafast', unmarked: true });
+      const unmarked = path.join(fixtures, `${kind}-plain.ts`);
+      await saveStream(path.join(plain.dir, top, 'index.m3u8'), unmarked);
+      const between = await psnrSsim(saved[0] as string, saved[1] as string);
+      const marked = await psnrSsim(saved[0] as string, source);
+      const baseline = await psnrSsim(unmarked, source);
+      console.log(
+        `[leak corpus] ${kind}: members' streams ${between.psnr.toFixed(2)} dB apart (SSIM ${between.ssim.toFixed(4)}); ` +
+          `against the source: marked ${marked.psnr.toFixed(2)} dB, unmarked ${baseline.psnr.toFixed(2)} dB`,
+      );
+      expect(marked.psnr).toBeGreaterThanOrEqual(baseline.psnr - 0.5);
+      // The mark is there to be read: the two streams are not the same picture.
+      expect(between.psnr).toBeLessThan(60);
     }, 600_000);
 
     it('each copy cut at 7.3 s, scaled to 640×360, CRF 28 (62 s) names its member', async () => {
