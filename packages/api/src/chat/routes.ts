@@ -15,7 +15,7 @@ import {
 } from '@members/ui/api/schemas';
 import { z } from 'zod';
 import { createRateLimiter } from '../db/rateLimit.js';
-import { callerOf, userOf } from '../http/auth.js';
+import { callerOf, staffWith, userOf } from '../http/auth.js';
 import { ok, tooManyRequests, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idSchema } from '../http/validate.js';
@@ -129,6 +129,8 @@ export const chatRoutes: Routes = (api, ctx) => {
 
   api.post('/chat/ticket', ticketDoc, async function chatTicket(c) {
     const user = userOf(c);
+    // An admin's ticket follows every conversation: only a staff role with `chat` gets one.
+    if (user.role === 'admin') staffWith('chat', user);
     const sessionId = c.get('auth')?.sessionId;
     return ok(c, await issueTicket(ctx, { userId: user.id, role: user.role === 'admin' ? 'admin' : 'member', sessionId }));
   });

@@ -14,3 +14,4 @@ export * from './identity';
 export * from './leaks';
 export * from './runners';
 export * from './site';
+export * from './staff';
