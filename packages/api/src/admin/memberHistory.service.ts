@@ -4,8 +4,8 @@
  * `subscription-{id}`; and each `payment-{id}` of theirs, found through billing's read model).
  */
 
-import { paymentIdsOfMember, paymentStreamId, subscriptionStreamId } from '../billing/index.js';
 import { isStaffRole, STAFF_ROLE_LABELS } from '@members/ui/staffRoles';
+import { paymentIdsOfMember, paymentStreamId, subscriptionStreamId } from '../billing/index.js';
 import { findUserById, geoLocationOf, userStream } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
 import { failure, type Result, success } from '../shared/result.js';
@@ -55,7 +55,13 @@ export async function getMemberHistory(
     const staff = actor?.role === 'admin' && isStaffRole(actor.staff_role) ? actor.staff_role : null;
     names.set(
       id,
-      !actor ? id : staff ? `${actor.first_name} (${STAFF_ROLE_LABELS[staff]})` : actor.role === 'admin' ? `admin ${actor.email}` : actor.email,
+      !actor
+        ? id
+        : staff
+          ? `${actor.first_name} (${STAFF_ROLE_LABELS[staff]})`
+          : actor.role === 'admin'
+            ? `admin ${actor.email}`
+            : actor.email,
     );
   }
 

@@ -8,6 +8,7 @@
  * admin's decisions is counted against the mail limits (mailLimits.ts) and not queued beyond them.
  */
 
+import { STAFF_ROLE_LABELS } from '@members/ui/staffRoles';
 import type { Queryable } from '../db/types.js';
 import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';
@@ -29,7 +30,6 @@ import {
   staffInvitationMail,
   verifyEmailMail,
 } from './mails.js';
-import { STAFF_ROLE_LABELS } from '@members/ui/staffRoles';
 import type { SecondFactorEvent } from './secondFactor.decider.js';
 import { emailChangeToken, emailVerificationToken, resetToken, staffInvitationToken } from './tokens.js';
 import { SYSTEM_ACTOR, type UserEvent } from './user.decider.js';

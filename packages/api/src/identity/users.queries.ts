@@ -1,6 +1,7 @@
 /** Reads of the `users` read model, and the User shape of spec §3 that the API answers with. */
-import { isStaffRole } from '@members/ui/staffRoles';
+
 import type { userSchema } from '@members/ui/api/schemas';
+import { isStaffRole } from '@members/ui/staffRoles';
 import type { z } from 'zod';
 import { allIn } from '../db/inChunks.js';
 import type { Queryable } from '../db/types.js';

@@ -146,6 +146,7 @@ const TUS_DOCS = {
       responses: { 204: { description: 'The server capabilities in headers' } },
     }),
     access: 'public',
+    permission: undefined,
     errors: [],
   },
   create: tus({

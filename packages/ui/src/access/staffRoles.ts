@@ -38,16 +38,18 @@ export const STAFF_PERMISSIONS = [
   'runners',
   /** Staff accounts: invite, change a role, remove; the record of staff reads. */
   'staff',
+  /** The API's reference (the OpenAPI document outside development): every role. */
+  'reference',
 ] as const;
 export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
 
 /** Each role's permissions: the owner has every one, the others their column and nothing else. */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly StaffPermission[]> = {
   owner: STAFF_PERMISSIONS,
-  moderator: ['members.review', 'members.search', 'members.history'],
-  finance: ['members.search', 'members.history', 'payments', 'analytics', 'audit'],
-  support: ['chat', 'requests'],
-  editor: ['videos'],
+  moderator: ['members.review', 'members.search', 'members.history', 'reference'],
+  finance: ['members.search', 'members.history', 'payments', 'analytics', 'audit', 'reference'],
+  support: ['chat', 'requests', 'reference'],
+  editor: ['videos', 'reference'],
 };
 
 /** What each role is for, in the admin screens' words. */
