@@ -77,7 +77,7 @@ export const adminPaymentRoutes: Routes = (api, ctx) => {
       '`?days=N` (1-366): per UTC day revenue, verified payments, registrations, approvals, active subscriptions. `?months=N` (1-36): `byPlan`, per plan and UTC calendar month (the current one last): active members at the month end, new, churned, renewed, median membership length in days, verified revenue (satoshis and a BTC decimal string); docs/operations.md "Analytics" defines each figure. Both together are a 400.',
     tags: ['billing', 'admin'],
     access: 'admin',
-    permission: 'payments',
+    permission: 'analytics',
     query: analyticsQuery,
     ok: { 200: z.union([analyticsSchema, analyticsByPlanSchema]) },
   });

@@ -90,9 +90,11 @@ export const chatRoutes: Routes = (api, ctx) => {
   const ticketDoc = describe({
     summary: 'A ticket for the chat WebSocket',
     description:
-      'Browsers cannot send a bearer token on a WebSocket: open `GET /api/chat/socket?ticket=…` with this within 60 seconds; it works once. A member follows their conversation, an admin every conversation.',
+      'Browsers cannot send a bearer token on a WebSocket: open `GET /api/chat/socket?ticket=…` with this within 60 seconds; it works once. A member follows their conversation, an admin every conversation: a staff member only with the `chat` permission (else 403 `auth.permission_required`).',
     tags,
     access: 'member',
+    // An admin's ticket follows every conversation: only a staff role with `chat` gets one.
+    admit: (c) => (userOf(c).role === 'admin' ? staffWith('chat', userOf(c)) : undefined),
     ok: { 200: chatTicketAnswerSchema },
   });
   api.get('/chat/messages', listDoc, async function ownMessages(c) {
@@ -129,8 +131,6 @@ export const chatRoutes: Routes = (api, ctx) => {
 
   api.post('/chat/ticket', ticketDoc, async function chatTicket(c) {
     const user = userOf(c);
-    // An admin's ticket follows every conversation: only a staff role with `chat` gets one.
-    if (user.role === 'admin') staffWith('chat', user);
     const sessionId = c.get('auth')?.sessionId;
     return ok(c, await issueTicket(ctx, { userId: user.id, role: user.role === 'admin' ? 'admin' : 'member', sessionId }));
   });
