@@ -161,8 +161,9 @@ export const auditRoutes: Routes = (api, ctx) => {
         'validation.invalid_input',
         'to: must be a log position or a date (YYYY-MM-DD or an ISO 8601 timestamp with a zone)',
       );
-    await recordStaffRead(ctx, callerOf(c), { action: 'report.export', report: 'audit/replay' });
     const { ledger, rows } = await subscriptionsAt(ctx.store, point);
+    // Recorded once the point is replayed, so a replay "to now" ends where the reader found the log.
+    await recordStaffRead(ctx, callerOf(c), { action: 'report.export', report: 'audit/replay' });
     c.header('X-Replayed-To-Position', String(ledger.position));
     return streamReport(ctx, c, format, 'subscriptions', formatRows(rows, format, SUBSCRIPTION_AT_COLUMNS));
   });

@@ -215,7 +215,17 @@ forEachStore('staff accounts and roles (production)', (kind) => {
       expect(payments.map((h: { actor: string }) => h.actor)).toContain(`${finance.displayName} (Finance)`);
 
       expect((await api.get(`/admin/users?q=${encodeURIComponent(member.email)}`, moderator.token)).status).toBe(200);
-      expect((await api.get('/admin/audit/payments', finance.token)).status).toBe(200);
+      // The audit ledger names the staff member who verified.
+      const ledger = await api.get('/admin/audit/payments', finance.token);
+      expect(ledger.status).toBe(200);
+      const verifiedRow = (ledger.body.data as { action: string; paymentId: string }[]).find(
+        (r) => r.action === 'verified' && r.paymentId === paid.body.data.paymentId,
+      );
+      expect(verifiedRow).toMatchObject({
+        actingAdminId: finance.id,
+        actingAdminEmail: finance.email,
+        actingAdminName: finance.displayName,
+      });
 
       const reads = await api.get('/admin/staff/reads?limit=10', owner.token);
       expect(reads.status).toBe(200);
