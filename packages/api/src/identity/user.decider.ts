@@ -201,7 +201,8 @@ export interface UserState {
 
 export const INVALID_STAFF_INVITATION = 'This invitation link is invalid or has already been used';
 export const EXPIRED_STAFF_INVITATION = 'This invitation link has expired. Please ask the site owner for a new one.';
-export const NOT_STAFF = 'This account is not a staff member';
+/** A member, or an owner from before staff roles (the bootstrapped admin): not an invited staff account. */
+export const NOT_STAFF = 'This account is not an invited staff member (an owner from ADMIN_EMAIL keeps every permission)';
 export const OWN_STAFF_ACCOUNT = 'You cannot change or remove your own staff account';
 
 export const SAME_EMAIL = 'This is already your email address';
