@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export {
+  acceptedStaff,
   adminToken,
   apiClient,
   startTestServer,

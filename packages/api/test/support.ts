@@ -9,6 +9,7 @@
 export { billingTestKit, HASH, seedMember } from '../src/billing/billing.testkit.js';
 export { runLifecycle } from '../src/billing/index.js';
 export { approvedMember } from '../src/identity/identity.testkit.js';
+export { acceptedStaff } from '../src/identity/staff.testkit.js';
 export { totpCode } from '../src/identity/totp.js';
 export { wrongTotpCode } from '../src/identity/totp.testkit.js';
 export { mailsTo } from '../src/mail/outbox.testkit.js';

@@ -1,6 +1,7 @@
 /** Shared UI for the web app and the admin desktop: components, plus re-exports of the format helpers and API client. */
 
 export * from './access/accessDecision';
+export * from './access/staffRoles';
 export { CHAT_MAX_LENGTH, CUSTOM_REQUEST_MAX_LENGTH } from './api/chatLimits';
 export * from './api/index';
 export * from './api/queries/index';
@@ -36,6 +37,7 @@ export {
   SecondFactorSetup,
   type SecondFactorSetupProps,
 } from './components/SecondFactor';
+export { StaffAdmin } from './components/StaffAdmin';
 export { StatCard, StatCards } from './components/StatCards';
 export { StatusBadge } from './components/StatusBadge';
 export { TranscodeRunners } from './components/TranscodeRunners';

@@ -68,7 +68,7 @@ function readCookies(res: Response, jar: CookieJar): CookieJar {
 /** The session's user from the API's User (typed by the shared schema); null when the answer carries none. */
 function toUser(u: User | null | undefined): SessionUser | null {
   if (!u || typeof u.id !== 'string' || typeof u.email !== 'string') return null;
-  return { id: u.id, email: u.email, role: u.role, firstName: u.firstName, lastName: u.lastName };
+  return { id: u.id, email: u.email, role: u.role, staffRole: u.staffRole ?? null, firstName: u.firstName, lastName: u.lastName };
 }
 
 /** The cookies a browser would keep, kept for Node: sent to /auth/refresh and /auth/logout, refreshed from every Set-Cookie. */

@@ -1,5 +1,8 @@
-/** The desktop shell: sign-in gate, then the dashboard, the members' chat, the bulk upload screen and leak tracing. */
-import { Button, SecondFactorSetup, Spinner, StatusBadge } from '@members/ui';
+/**
+ * The desktop shell: sign-in gate, then the dashboard, the members' chat, the bulk upload screen and leak tracing, each
+ * screen shown only to a staff role with its permission (@members/ui/staffRoles; the server refuses the rest anyway).
+ */
+import { Button, can, SecondFactorSetup, Spinner, STAFF_ROLE_LABELS, StatusBadge } from '@members/ui';
 import type { ApiClient } from '@members/ui/api';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
@@ -50,7 +53,7 @@ function makeQueryClient() {
 
 export function App({ desktop }: { desktop: DesktopApi }) {
   const [session, setSession] = useState<SessionState | null>(null);
-  const [screen, setScreen] = useState<Screen>('bulk');
+  const [chosen, setScreen] = useState<Screen | null>(null);
   const queryClient = useMemo(makeQueryClient, []);
   const signOutLocally = useCallback(() => setSession((s) => (s ? { ...s, user: null } : s)), []);
   // The main process owns the session (and remembers the server URL): always read it back from there.
@@ -62,6 +65,15 @@ export function App({ desktop }: { desktop: DesktopApi }) {
   }, [reload]);
 
   if (!session) return <Spinner label="Loading..." />;
+  const role = session.user?.staffRole ?? 'owner';
+  const shown: Record<Screen, boolean> = {
+    dashboard: true,
+    chat: can(role, 'chat'),
+    bulk: can(role, 'videos'),
+    leaks: can(role, 'forensics'),
+  };
+  // The bulk upload first for whoever uploads (the console's main use), else the dashboard.
+  const screen: Screen = chosen && shown[chosen] ? chosen : shown.bulk ? 'bulk' : 'dashboard';
   if (!session.user)
     return <SignIn key={session.serverUrl ?? ''} desktop={desktop} serverUrl={session.serverUrl} onSignedIn={() => void reload()} />;
   // The server allows nothing else until this admin has a second factor (REQUIRE_ADMIN_2FA).
@@ -97,16 +109,20 @@ export function App({ desktop }: { desktop: DesktopApi }) {
           <NavButton current={screen === 'dashboard'} onClick={() => setScreen('dashboard')}>
             Dashboard
           </NavButton>
-          <ChatNavButton desktop={desktop} api={api} current={screen === 'chat'} onClick={() => setScreen('chat')} />
-          <NavButton current={screen === 'bulk'} onClick={() => setScreen('bulk')}>
-            Bulk upload
-          </NavButton>
-          <NavButton current={screen === 'leaks'} onClick={() => setScreen('leaks')}>
-            Leak tracing
-          </NavButton>
+          {shown.chat && <ChatNavButton desktop={desktop} api={api} current={screen === 'chat'} onClick={() => setScreen('chat')} />}
+          {shown.bulk && (
+            <NavButton current={screen === 'bulk'} onClick={() => setScreen('bulk')}>
+              Bulk upload
+            </NavButton>
+          )}
+          {shown.leaks && (
+            <NavButton current={screen === 'leaks'} onClick={() => setScreen('leaks')}>
+              Leak tracing
+            </NavButton>
+          )}
         </nav>
         <span className="muted desk-user">
-          {session.user.email} · {session.serverUrl}
+          {session.user.email} ({STAFF_ROLE_LABELS[role]}) · {session.serverUrl}
         </span>
         <Button
           variant="secondary"
@@ -122,11 +138,13 @@ export function App({ desktop }: { desktop: DesktopApi }) {
       </header>
       <main className="desk-main">
         {/* Both stay mounted so a running upload keeps its table while the admin looks at the dashboard. */}
-        <div hidden={screen !== 'dashboard'}>{screen === 'dashboard' && <Dashboard api={api} desktop={desktop} />}</div>
+        <div hidden={screen !== 'dashboard'}>{screen === 'dashboard' && <Dashboard api={api} desktop={desktop} staffRole={role} />}</div>
         <div hidden={screen !== 'chat'}>{screen === 'chat' && <ChatScreen desktop={desktop} api={api} />}</div>
-        <div hidden={screen !== 'bulk'}>
-          <BulkUpload desktop={desktop} api={api} />
-        </div>
+        {shown.bulk && (
+          <div hidden={screen !== 'bulk'}>
+            <BulkUpload desktop={desktop} api={api} />
+          </div>
+        )}
         {screen === 'leaks' && <Leaks desktop={desktop} api={api} />}
       </main>
     </QueryClientProvider>

@@ -4,13 +4,13 @@
  * erasure, the same MemberHistoryView as the web's /admin/users/:id. A library row's "Preview" opens
  * the video's player page on the server in the system browser (the console has no player of its own).
  */
-import { AdminDashboard, Button, MemberHistoryView } from '@members/ui';
+import { AdminDashboard, Button, can, MemberHistoryView, type StaffRole } from '@members/ui';
 import type { ApiClient } from '@members/ui/api';
 import { useState } from 'react';
 import type { DesktopApi } from '../shared/ipc.js';
 import { useSite } from './useSite.js';
 
-export function Dashboard({ api, desktop }: { api: ApiClient; desktop: DesktopApi }) {
+export function Dashboard({ api, desktop, staffRole }: { api: ApiClient; desktop: DesktopApi; staffRole: StaffRole }) {
   const { models, explorerTemplate } = useSite(api);
   const [memberId, setMemberId] = useState<string | null>(null);
   if (memberId)
@@ -19,19 +19,24 @@ export function Dashboard({ api, desktop }: { api: ApiClient; desktop: DesktopAp
         <Button variant="ghost" onClick={() => setMemberId(null)}>
           ← Back to the dashboard
         </Button>
-        <MemberHistoryView key={memberId} client={api} memberId={memberId} explorerTemplate={explorerTemplate} />
+        <MemberHistoryView key={memberId} client={api} memberId={memberId} explorerTemplate={explorerTemplate} staffRole={staffRole} />
       </div>
     );
   return (
     <AdminDashboard
       client={api}
+      staffRole={staffRole}
       models={models}
       explorerTemplate={explorerTemplate}
-      renderMemberLink={(m) => (
-        <button type="button" className="link-button" onClick={() => setMemberId(m.id)}>
-          {m.email}
-        </button>
-      )}
+      renderMemberLink={(m) =>
+        can(staffRole, 'members.history') ? (
+          <button type="button" className="link-button" onClick={() => setMemberId(m.id)}>
+            {m.email}
+          </button>
+        ) : (
+          m.email
+        )
+      }
       renderVideoPreview={(v) => (
         <Button
           size="sm"

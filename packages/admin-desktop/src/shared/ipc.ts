@@ -3,7 +3,9 @@
  * the main process on every message) and the typed `DesktopApi` the preload exposes as
  * `window.desktop`. The dev bridge speaks the same contract over HTTP.
  */
+
 import type { SecondFactorEnrolment } from '@members/ui/api';
+import type { StaffRole } from '@members/ui/staffRoles';
 import { z } from 'zod';
 import type { ProbeResult } from '../main/media.js';
 import type { QueueSnapshot } from '../main/uploadQueue.js';
@@ -126,6 +128,8 @@ export interface SessionUser {
   id: string;
   email: string;
   role: string;
+  /** The staff role (@members/ui/staffRoles): what the console shows this admin. Absent: owner. */
+  staffRole?: StaffRole | null;
   firstName?: string;
   lastName?: string;
 }

@@ -4,6 +4,7 @@
  * `subscription-{id}`; and each `payment-{id}` of theirs, found through billing's read model).
  */
 
+import { isStaffRole, STAFF_ROLE_LABELS } from '@members/ui/staffRoles';
 import { paymentIdsOfMember, paymentStreamId, subscriptionStreamId } from '../billing/index.js';
 import { findUserById, geoLocationOf, userStream } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
@@ -28,19 +29,40 @@ export interface MemberHistoryAnswer {
   history: (HistoryEntry & { actor: string })[];
 }
 
-export async function getMemberHistory(ctx: AppContext, userId: string): Promise<Result<MemberHistoryAnswer>> {
+/**
+ * The member's page. `payments`: whether the reader's staff role may see payments (a moderator reads
+ * the history without its payment entries).
+ */
+export async function getMemberHistory(
+  ctx: AppContext,
+  userId: string,
+  opts: { payments: boolean } = { payments: true },
+): Promise<Result<MemberHistoryAnswer>> {
   const own = await ctx.store.readStream(userStream(userId));
   if (own.length === 0) return failure('member.not_found', 'Member not found');
-  const payments = await Promise.all((await paymentIdsOfMember(ctx.db, userId)).map((id) => ctx.store.readStream(paymentStreamId(id))));
+  const payments = opts.payments
+    ? await Promise.all((await paymentIdsOfMember(ctx.db, userId)).map((id) => ctx.store.readStream(paymentStreamId(id))))
+    : [];
   const subscription = await ctx.store.readStream(subscriptionStreamId(userId));
-  const history = memberHistory([...own, ...subscription, ...payments.flat()]);
+  const history = memberHistory([...own, ...subscription, ...payments.flat()]).filter((h) => opts.payments || h.category !== 'payment');
 
-  // Actors in words: the member themself, an admin by e-mail, or the system job that acted.
+  // Actors in words: the member themself, a staff member by name and role (an owner from before
+  // staff roles by e-mail), or the system job that acted.
   const names = new Map<string, string>([[userId, 'member']]);
   for (const id of new Set(history.map((h) => h.actorId).filter((a): a is string => Boolean(a)))) {
     if (names.has(id)) continue;
     const actor = await findUserById(ctx.db, id);
-    names.set(id, actor ? (actor.role === 'admin' ? `admin ${actor.email}` : actor.email) : id);
+    const staff = actor?.role === 'admin' && isStaffRole(actor.staff_role) ? actor.staff_role : null;
+    names.set(
+      id,
+      !actor
+        ? id
+        : staff
+          ? `${actor.first_name} (${STAFF_ROLE_LABELS[staff]})`
+          : actor.role === 'admin'
+            ? `admin ${actor.email}`
+            : actor.email,
+    );
   }
 
   const row = await findUserById(ctx.db, userId);

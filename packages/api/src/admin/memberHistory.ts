@@ -48,6 +48,18 @@ function describe(e: RecordedEvent): Described | undefined {
       return { category: 'approval', summary: 'Reinstated', details: {} };
     case 'AdminRoleGranted':
       return { category: 'account', summary: 'Made an admin', details: {} };
+    case 'StaffInvited':
+      return { category: 'account', summary: `Invited to the staff as ${str(d.staffRole)}`, details: { role: str(d.staffRole) } };
+    case 'StaffJoined':
+      return { category: 'account', summary: `Joined the staff as ${str(d.staffRole)}`, details: { role: str(d.staffRole) } };
+    case 'StaffRoleChanged':
+      return {
+        category: 'account',
+        summary: `Staff role changed from ${str(d.previousRole)} to ${str(d.staffRole)}`,
+        details: { role: str(d.staffRole) },
+      };
+    case 'StaffRemoved':
+      return { category: 'account', summary: 'Removed from the staff', details: {} };
     case 'PasswordChanged':
       return {
         category: 'security',

@@ -10,6 +10,7 @@ export const adminStatsRoutes: Routes = (api, ctx) => {
     summary: "The dashboard's figures",
     tags: ['admin'],
     access: 'admin',
+    permission: 'analytics',
     ok: { 200: adminStatsSchema },
   });
 

@@ -3,7 +3,8 @@
  * and /reject (optional `{ reason }`), GET /admin/users?q= (find members by e-mail or name, newest first, 50 at most),
  * GET /admin/users/{id}/history (the member page: the member and
  * their history from their events, memberHistory.service.ts), POST /admin/users/{id}/suspend `{ reason }` and /reinstate
- * (identity/suspension.service.ts). Approving twice or approving a rejected user is a 409 from
+ * (identity/suspension.service.ts). Opening a member's page and a search are recorded as staff reads
+ * (identity/staffReads.ts); a role without `payments` reads the history without its payment entries. Approving twice or approving a rejected user is a 409 from
  * the decider, never a second event; so are suspending anyone but an approved member and reinstating
  * anyone not suspended.
  */
@@ -13,8 +14,9 @@ import {
   pendingUsersAnswerSchema,
   userDecisionAnswerSchema,
 } from '@members/ui/api/schemas';
+import { can } from '@members/ui/staffRoles';
 import { z } from 'zod';
-import { callerOf } from '../http/auth.js';
+import { callerOf, staffRoleOf, userOf } from '../http/auth.js';
 import { ok, valueOr } from '../http/envelope.js';
 import { linkOrigin } from '../http/linkOrigin.js';
 import { describe } from '../http/openapi.js';
@@ -24,6 +26,7 @@ import {
   geoLocationOf,
   identityCounts,
   pendingUsers,
+  recordStaffRead,
   reinstateUser,
   rejectUser,
   searchUsers,
@@ -51,6 +54,7 @@ export const adminUserRoutes: Routes = (api, ctx) => {
     summary: 'Registrations waiting for approval, oldest first',
     tags: ['identity', 'admin'],
     access: 'admin',
+    permission: 'members.review',
     query: pageQuerySchema,
     ok: { 200: pendingUsersAnswerSchema },
   });
@@ -59,6 +63,7 @@ export const adminUserRoutes: Routes = (api, ctx) => {
     description: 'Approving twice or approving a rejected account is a 409.',
     tags: ['identity', 'admin'],
     access: 'admin',
+    permission: 'members.review',
     params: idParams,
     ok: { 200: userDecisionAnswerSchema },
     errors: [404, 409],
@@ -67,6 +72,7 @@ export const adminUserRoutes: Routes = (api, ctx) => {
     summary: 'Reject a registration, with an optional reason',
     tags: ['identity', 'admin'],
     access: 'admin',
+    permission: 'members.review',
     params: idParams,
     body: rejectSchema,
     ok: { 200: userDecisionAnswerSchema },
@@ -78,6 +84,7 @@ export const adminUserRoutes: Routes = (api, ctx) => {
       "Ends the member's sessions at once; they cannot sign in, and the access decision refuses them videos and subscribing, until reinstated. Only an approved member (not an admin) can be suspended: anything else is a 409.",
     tags: ['identity', 'admin'],
     access: 'admin',
+    permission: 'members.review',
     params: idParams,
     body: suspendSchema,
     ok: { 200: userDecisionAnswerSchema },
@@ -88,6 +95,7 @@ export const adminUserRoutes: Routes = (api, ctx) => {
     description: 'The member is approved again and can sign in. Reinstating an account that is not suspended is a 409.',
     tags: ['identity', 'admin'],
     access: 'admin',
+    permission: 'members.review',
     params: idParams,
     ok: { 200: userDecisionAnswerSchema },
     errors: [404, 409],
@@ -116,11 +124,13 @@ export const adminUserRoutes: Routes = (api, ctx) => {
       summary: 'Find members by e-mail or name (newest first, 50 at most)',
       tags: ['identity', 'admin'],
       access: 'admin',
+      permission: 'members.search',
       query: searchSchema,
       ok: { 200: memberSearchAnswerSchema },
     }),
     async function findMembers(c) {
       const { q } = c.req.valid('query');
+      await recordStaffRead(ctx, callerOf(c), { action: 'members.search' });
       const users = (await searchUsers(ctx.db, q, MEMBER_SEARCH_LIMIT)).map((u) => ({
         id: u.id,
         email: u.email,
@@ -143,12 +153,17 @@ export const adminUserRoutes: Routes = (api, ctx) => {
         'Registration, approval or rejection, password and e-mail changes, second factor, payments with their transaction hashes, subscription changes and erasure, in log order, with who acted. Never a password or token hash.',
       tags: ['identity', 'admin'],
       access: 'admin',
+      permission: 'members.history',
       params: idParams,
       ok: { 200: memberHistoryAnswerSchema },
       errors: [404],
     }),
     async function memberHistory(c) {
-      return ok(c, valueOr(await getMemberHistory(ctx, c.req.valid('param').id)));
+      const { id } = c.req.valid('param');
+      const role = staffRoleOf(userOf(c));
+      const answer = valueOr(await getMemberHistory(ctx, id, { payments: role !== null && can(role, 'payments') }));
+      await recordStaffRead(ctx, callerOf(c), { action: 'member.page', subjectId: id });
+      return ok(c, answer);
     },
   );
 

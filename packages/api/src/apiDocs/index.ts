@@ -46,6 +46,8 @@ const apiDocsRoutes: Routes = (api, ctx) => {
       description: 'Open in development; admins only otherwise.',
       tags: ['docs'],
       access,
+      // Every staff role may read the contract (it holds no data).
+      ...(open ? {} : { permission: 'reference' as const }),
       responses: { 200: { description: 'The OpenAPI 3.1 document', content: { [OPENAPI_MEDIA_TYPE]: { schema: { type: 'object' } } } } },
     }),
     async function openApiDocument(c) {

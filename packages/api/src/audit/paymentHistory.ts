@@ -24,6 +24,8 @@ export interface PaymentHistoryRow {
   txHash: string | null;
   actingAdminId: string | null;
   actingAdminEmail: string | null;
+  /** The acting staff member's display name (issue 42; the bootstrapped owner's is "Admin"). */
+  actingAdminName: string | null;
   reason: string | null;
   /** A verification's chain evidence (a node configured): what `audit bitcoin-check` re-checks. */
   evidenceTxid: string | null;
@@ -67,6 +69,7 @@ export async function* paymentHistory(
   opts: PaymentHistoryOptions = {},
 ): AsyncGenerator<PaymentHistoryRow> {
   const emails = new Map<string, string>();
+  const names = new Map<string, string>();
   const addresses = new Map<string, string>();
   const txHashes = new Map<string, string>();
   const from = opts.from?.getTime() ?? Number.NEGATIVE_INFINITY;
@@ -75,6 +78,13 @@ export async function* paymentHistory(
     const d = e.data as Record<string, unknown>;
     if (e.type === 'UserRegistered' && typeof d.email === 'string') {
       emails.set(String(d.userId), d.email);
+      if (d.role === 'admin' && typeof d.firstName === 'string') names.set(String(d.userId), d.firstName);
+      continue;
+    }
+    // A staff account starts with its acceptance of the invitation (issue 42).
+    if (e.type === 'StaffJoined' && typeof d.email === 'string') {
+      emails.set(String(d.userId), d.email);
+      if (typeof d.displayName === 'string') names.set(String(d.userId), d.displayName);
       continue;
     }
     const action = ACTIONS[e.type];
@@ -110,6 +120,7 @@ export async function* paymentHistory(
       txHash,
       actingAdminId: admin,
       actingAdminEmail: admin ? (emails.get(admin) ?? null) : null,
+      actingAdminName: admin ? (names.get(admin) ?? null) : null,
       reason: s(d.reason),
       ...evidenceColumns(d),
     };
@@ -155,6 +166,7 @@ export const PAYMENT_HISTORY_COLUMNS: (keyof PaymentHistoryRow)[] = [
   'txHash',
   'actingAdminId',
   'actingAdminEmail',
+  'actingAdminName',
   'reason',
   'evidenceTxid',
   'evidenceOutputIndex',

@@ -119,7 +119,7 @@ forEachStore('audit reconcile and reports', (kind) => {
       expect(r.chunked).toBe(true); // streamed, no Content-Length computed from a buffered body
       const lines = r.text.trim().split('\r\n');
       expect(lines[0]).toBe(
-        'position,time,action,paymentId,userId,memberEmail,planType,amountSats,btcAmount,address,txHash,actingAdminId,actingAdminEmail,reason,evidenceTxid,evidenceOutputIndex,evidenceReceivedSats,evidenceBlockHash,evidenceBlockHeight,evidenceConfirmations,overrideReason,overriddenChainStatus',
+        'position,time,action,paymentId,userId,memberEmail,planType,amountSats,btcAmount,address,txHash,actingAdminId,actingAdminEmail,actingAdminName,reason,evidenceTxid,evidenceOutputIndex,evidenceReceivedSats,evidenceBlockHash,evidenceBlockHeight,evidenceConfirmations,overrideReason,overriddenChainStatus',
       );
       // 400 generated: 400 requested + 400 submitted + 320 verified + 80 rejected; 5 real submissions, 3 verified, 1 rejected.
       expect(lines.length - 1).toBe(1200 + 5 + 3 + 1);

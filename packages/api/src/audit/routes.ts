@@ -9,8 +9,10 @@ import { stream } from 'hono/streaming';
 import { resolver } from 'hono-openapi';
 import { z } from 'zod';
 import type { AppEnv } from '../http/appEnv.js';
+import { callerOf } from '../http/auth.js';
 import { HttpError, ok } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
+import { recordStaffRead } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
 import type { Routes } from '../kernel/module.js';
 import { signCheckpoint } from './checkpoint.js';
@@ -73,6 +75,7 @@ export const auditRoutes: Routes = (api, ctx) => {
     summary: 'Verify the hash chain of the whole log',
     tags: ['audit', 'admin'],
     access: 'admin',
+    permission: 'audit',
     ok: { 200: verifyResultSchema },
   });
   const signAuditCheckpointDoc = describe({
@@ -80,6 +83,7 @@ export const auditRoutes: Routes = (api, ctx) => {
     description: '409 when `AUDIT_SIGNING_KEY` is not set or the log does not verify.',
     tags: ['audit', 'admin'],
     access: 'admin',
+    permission: 'audit',
     ok: { 200: signedCheckpointSchema },
     errors: [409],
   });
@@ -87,6 +91,7 @@ export const auditRoutes: Routes = (api, ctx) => {
     summary: 'Every payment action replayed from the events',
     tags: ['audit', 'admin'],
     access: 'admin',
+    permission: 'audit',
     query: reportFormatQuery.extend({
       from: z.string().optional().describe('YYYY-MM-DD (from the start of that day, UTC) or an ISO 8601 timestamp with a zone'),
       to: z.string().optional().describe('YYYY-MM-DD (through the end of that day, UTC) or an ISO 8601 timestamp with a zone'),
@@ -97,6 +102,7 @@ export const auditRoutes: Routes = (api, ctx) => {
     summary: 'Replay the log and compare with the live read models',
     tags: ['audit', 'admin'],
     access: 'admin',
+    permission: 'audit',
     ok: { 200: reconcileReportSchema },
   });
   const replaySubscriptionsDoc = describe({
@@ -104,6 +110,7 @@ export const auditRoutes: Routes = (api, ctx) => {
     description: 'Header `X-Replayed-To-Position` names the position replayed to.',
     tags: ['audit', 'admin'],
     access: 'admin',
+    permission: 'audit',
     query: reportFormatQuery.extend({
       to: z
         .string({ error: 'must be a log position or a date (YYYY-MM-DD or an ISO 8601 timestamp with a zone)' })
@@ -136,6 +143,8 @@ export const auditRoutes: Routes = (api, ctx) => {
     const to = parseDateBound(query.to, true);
     if (from === 'invalid' || to === 'invalid')
       throw new HttpError('validation.invalid_input', 'from/to: must be dates (YYYY-MM-DD or ISO 8601)');
+    // An export of personal data is a staff read (identity/staffReads.ts): recorded before the rows go out.
+    await recordStaffRead(ctx, callerOf(c), { action: 'report.export', report: 'audit/payments' });
     const rows = paymentHistory(ctx.store.streamAll({ batchSize: 1000 }), { from, to });
     return streamReport(ctx, c, query.format, 'payments', formatRows(rows, query.format, PAYMENT_HISTORY_COLUMNS));
   });
@@ -153,6 +162,8 @@ export const auditRoutes: Routes = (api, ctx) => {
         'to: must be a log position or a date (YYYY-MM-DD or an ISO 8601 timestamp with a zone)',
       );
     const { ledger, rows } = await subscriptionsAt(ctx.store, point);
+    // Recorded once the point is replayed, so a replay "to now" ends where the reader found the log.
+    await recordStaffRead(ctx, callerOf(c), { action: 'report.export', report: 'audit/replay' });
     c.header('X-Replayed-To-Position', String(ledger.position));
     return streamReport(ctx, c, format, 'subscriptions', formatRows(rows, format, SUBSCRIPTION_AT_COLUMNS));
   });

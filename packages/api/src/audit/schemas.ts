@@ -68,6 +68,8 @@ export const paymentHistoryRowSchema = z.object({
   txHash: z.string().nullable(),
   actingAdminId: z.string().nullable(),
   actingAdminEmail: z.string().nullable(),
+  /** The acting staff member's display name (issue 42). */
+  actingAdminName: z.string().nullable(),
   reason: z.string().nullable(),
   /** A verification's chain evidence (a Bitcoin node configured), else null. */
   evidenceTxid: z.string().nullable(),

@@ -45,6 +45,7 @@ export const adminPaymentRoutes: Routes = (api, ctx) => {
       "Each payment's `chain` says what the site's Bitcoin node shows (`unchecked` without one); `flagged` lists verified payments whose transaction left the chain (a reorg, a double spend), for the admin to judge.",
     tags: ['billing', 'admin'],
     access: 'admin',
+    permission: 'payments',
     query: pageQuerySchema,
     ok: { 200: pendingPaymentsAnswerSchema },
   });
@@ -54,6 +55,7 @@ export const adminPaymentRoutes: Routes = (api, ctx) => {
       "Concurrent verifications of one payment produce exactly one activation; a second is a 409. With a Bitcoin node configured (`BITCOIN_RPC_URL`) a payment whose `chain.status` is not `confirmed` is refused with 409 `payment.chain_<status>` unless the body gives `override.reason` (kept in the event); the event keeps the chain's evidence.",
     tags: ['billing', 'admin'],
     access: 'admin',
+    permission: 'payments',
     params: idParams,
     body: verifyPaymentBodySchema,
     ok: { 200: verifiedPaymentAnswerSchema },
@@ -63,6 +65,7 @@ export const adminPaymentRoutes: Routes = (api, ctx) => {
     summary: 'Reject a payment with a reason (mailed to the member)',
     tags: ['billing', 'admin'],
     access: 'admin',
+    permission: 'payments',
     params: idParams,
     body: rejectSchema,
     ok: { 200: rejectedPaymentAnswerSchema },
@@ -74,6 +77,7 @@ export const adminPaymentRoutes: Routes = (api, ctx) => {
       '`?days=N` (1-366): per UTC day revenue, verified payments, registrations, approvals, active subscriptions. `?months=N` (1-36): `byPlan`, per plan and UTC calendar month (the current one last): active members at the month end, new, churned, renewed, median membership length in days, verified revenue (satoshis and a BTC decimal string); docs/operations.md "Analytics" defines each figure. Both together are a 400.',
     tags: ['billing', 'admin'],
     access: 'admin',
+    permission: 'analytics',
     query: analyticsQuery,
     ok: { 200: z.union([analyticsSchema, analyticsByPlanSchema]) },
   });

@@ -16,7 +16,7 @@ import {
 } from '@members/ui/api/schemas';
 import { z } from 'zod';
 import { createRateLimiter } from '../db/rateLimit.js';
-import { callerOf, userOf } from '../http/auth.js';
+import { callerOf, staffWith, userOf } from '../http/auth.js';
 import { ok, tooManyRequests, valueOr } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { idSchema } from '../http/validate.js';
@@ -88,9 +88,11 @@ export const chatRoutes: Routes = (api, ctx) => {
   const ticketDoc = describe({
     summary: 'A ticket for the chat WebSocket',
     description:
-      'Browsers cannot send a bearer token on a WebSocket: open `GET /api/chat/socket?ticket=…` with this within 60 seconds; it works once. A member follows their conversation, an admin every conversation.',
+      'Browsers cannot send a bearer token on a WebSocket: open `GET /api/chat/socket?ticket=…` with this within 60 seconds; it works once. A member follows their conversation, an admin every conversation: a staff member only with the `chat` permission (else 403 `auth.permission_required`).',
     tags,
     access: 'member',
+    // An admin's ticket follows every conversation: only a staff role with `chat` gets one.
+    admit: (c) => (userOf(c).role === 'admin' ? staffWith('chat', userOf(c)) : undefined),
     ok: { 200: chatTicketAnswerSchema },
   });
   api.get('/chat/messages', listDoc, async function ownMessages(c) {

@@ -10,6 +10,8 @@ export const TABLE_OWNERS = {
   // identity: accounts, sessions, second factors
   users: 'identity',
   password_resets: 'identity',
+  staff_invitations: 'identity',
+  staff_reads: 'identity',
   refresh_sessions: 'identity',
   refresh_tokens: 'identity',
   second_factors: 'identity',

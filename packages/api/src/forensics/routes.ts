@@ -27,6 +27,7 @@ export const forensicsRoutes: Routes = (api, ctx) => {
       description: `multipart/form-data: \`file\` (any format ffmpeg reads, up to \`LEAK_COPY_MAX_BYTES\`; 413 \`leak.file_too_large\` beyond, nothing kept) and, before it, an optional \`videoId\` (else the video is found by comparing the copy with every marked video). The copy is streamed to a temporary file and examined in the background, one at a time per server process (${MAX_WAITING} more may wait; 503 \`leak.queue_full\` beyond): the answer is 202 with the examination \`queued\`; poll GET /admin/leaks/examinations/{id}. The examination is recorded as a \`LeakCopyExamined\` event (who asked, the file's SHA-256, the outcome). 409 \`leak.watermark_off\` when FORENSIC_WATERMARK is off.`,
       tags: ['forensics', 'admin'],
       access: 'admin',
+      permission: 'forensics',
       requestBody: {
         required: true,
         content: {
@@ -73,6 +74,7 @@ export const forensicsRoutes: Routes = (api, ctx) => {
         "From the `LeakCopyExamined` events, the CLI's included: when, who asked, the file's SHA-256, the outcome and the member's id when one was named. `enabled` says whether this server marks streams (FORENSIC_WATERMARK).",
       tags: ['forensics', 'admin'],
       access: 'admin',
+      permission: 'forensics',
       ok: { 200: leakExaminationsAnswerSchema },
     }),
     async function pastExaminations(c) {
@@ -92,6 +94,7 @@ export const forensicsRoutes: Routes = (api, ctx) => {
         '`status` is `queued`, `running`, `done` or `failed`. Done: `outcome` names the member (id, name, e-mail; none once erased) with the segments read clearly, how many differ from their code and the false-match bound; or says `no-match` or `too-short` (with the seconds needed). Failed: an unreadable file (`outcome.kind` `unreadable`), or the server stopped mid-way (`summary` says so). A member is never named outside the bound (docs/leak-tracing.md).',
       tags: ['forensics', 'admin'],
       access: 'admin',
+      permission: 'forensics',
       params: idParams,
       ok: { 200: leakExaminationSchema },
       errors: [404],

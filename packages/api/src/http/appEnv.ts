@@ -20,6 +20,8 @@ export interface AccountStanding {
   approved: number;
   membership_status: string;
   subscription_status: string | null;
+  /** An admin's staff role (issue 42); null for a member and for an admin who predates staff roles (an owner). */
+  staff_role: string | null;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 
 import { SECOND_FACTOR_ENROLMENT_REQUIRED } from '@members/ui/secondFactor';
+import { can, isStaffRole, permissionRequired, type StaffPermission, type StaffRole } from '@members/ui/staffRoles';
 import type { Context, MiddlewareHandler } from 'hono';
 import { sign, verify } from 'hono/jwt';
 import type { Env } from '../config/env.js';
@@ -159,6 +160,19 @@ export function approvedOrPending(user: CurrentUserRow): CurrentUserRow {
 
 export function adminOnly(user: CurrentUserRow): CurrentUserRow {
   if (user.role !== 'admin') throw new HttpError('auth.admin_only', "You don't have permission to access this page.");
+  return user;
+}
+
+/** An admin's staff role: the one recorded, else `owner` (the bootstrapped admin, an admin from before staff roles). */
+export function staffRoleOf(user: Pick<CurrentUserRow, 'role' | 'staff_role'>): StaffRole | null {
+  if (user.role !== 'admin') return null;
+  return isStaffRole(user.staff_role) ? user.staff_role : 'owner';
+}
+
+/** An admin whose staff role grants `permission` (@members/ui/staffRoles); else 403 `auth.permission_required`, naming it. */
+export function staffWith(permission: StaffPermission, user: CurrentUserRow): CurrentUserRow {
+  const role = staffRoleOf(adminOnly(user));
+  if (!role || !can(role, permission)) throw new HttpError('auth.permission_required', permissionRequired(permission));
   return user;
 }
 

@@ -75,7 +75,7 @@ const probeModule: AppModule = {
     );
     api.post(
       '/probe/admin',
-      describe({ summary: 'probe', tags: ['probe'], access: 'admin', body: noteSchema, ok: { 200: z.object({}) } }),
+      describe({ summary: 'probe', tags: ['probe'], access: 'admin', permission: 'videos', body: noteSchema, ok: { 200: z.object({}) } }),
       (c) => ok(c, { text: c.req.valid('json').text }),
     );
   },
@@ -112,6 +112,15 @@ suite('describe(): access, then the input, then the handler', () => {
   it('a rejected member is refused (403) before the body is read; a member is not an admin', async () => {
     expect(await call('/probe/abc/new', 'not json', rejected.token)).toMatchObject({ status: 403, body: { code: 'auth.not_approved' } });
     expect(await call('/probe/admin', '{}', member.token)).toMatchObject({ status: 403, body: { code: 'auth.admin_only' } });
+  });
+
+  it('an admin route must name its staff permission, and only an admin route may (issue 42)', () => {
+    expect(() => describe({ summary: 'unnamed', tags: ['probe'], access: 'admin' })).toThrow(
+      'describe: the admin route "unnamed" names no staff permission',
+    );
+    expect(() => describe({ summary: 'misplaced', tags: ['probe'], access: 'member', permission: 'videos' })).toThrow(
+      'describe: "misplaced" names a staff permission but is not an admin route',
+    );
   });
 
   it('then the route’s own schemas: params, the JSON, each field, with the same 400 envelope', async () => {

@@ -15,7 +15,7 @@
  * @example
  * api.post(
  *   '/admin/payments/:id/reject',
- *   describe({ summary: 'Reject a payment', tags: ['billing'], access: 'admin', params: idParams,
+ *   describe({ summary: 'Reject a payment', tags: ['billing'], access: 'admin', permission: 'payments', params: idParams,
  *     body: rejectSchema, ok: { 200: rejectedPaymentAnswerSchema }, errors: [404, 409] }),
  *   async function rejectOne(c) {
  *     const { id } = c.req.valid('param');
@@ -25,13 +25,14 @@
  * );
  */
 import { dataEnvelope, errorEnvelopeSchema } from '@members/ui/api/schemas';
+import { ROLE_PERMISSIONS, STAFF_ROLES, type StaffPermission } from '@members/ui/staffRoles';
 import type { Context, MiddlewareHandler } from 'hono';
 import { type DescribeRouteOptions, describeRoute, resolver, uniqueSymbol } from 'hono-openapi';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { z } from 'zod';
 import type { ErrorCode } from '../shared/errors.js';
 import type { AccountStanding, AppEnv } from './appEnv.js';
-import { adminOnly, approvedOrPending, holderStanding, userOf } from './auth.js';
+import { adminOnly, approvedOrPending, holderStanding, staffWith, userOf } from './auth.js';
 import { HttpError } from './envelope.js';
 import { jsonBody, parseWith } from './validate.js';
 
@@ -102,6 +103,12 @@ export interface RouteDoc {
   /** The product area (identity, catalog, billing, streaming, admin, audit, uploads, site). */
   tags: [string, ...string[]];
   access: Access;
+  /**
+   * What an `admin` route asks of the staff member's role (@members/ui/staffRoles, the one matrix):
+   * required on every admin route, refused with 403 `auth.permission_required` naming it, and listed
+   * in the document (`x-staff-permission` and the description).
+   */
+  permission?: StaffPermission;
   /** Path parameters, e.g. `z.object({ id: idSchema })`. */
   params?: z.ZodObject;
   query?: z.ZodObject;
@@ -206,16 +213,18 @@ function credentialOf(access: Access): { credential: Credential; when: 'first' |
   return { credential, when: 'afterParams' };
 }
 
-/** The admitted account, by the level `access` names (401/403 with the codes of http/auth.ts). */
-async function admitAccount(c: Context<AppEnv>, access: AccountLevel): Promise<void> {
+/** The admitted account, by the level `access` names and an admin route's `permission` (401/403 with the codes of http/auth.ts). */
+async function admitAccount(c: Context<AppEnv>, access: AccountLevel, permission: StaffPermission | undefined): Promise<void> {
   const accounts = c.get('accounts');
   if (!accounts) throw new Error('describe: no accounts port on the request (createApp mounts `authenticate` first)');
   const holder = await holderStanding(accounts, c.get('auth'));
-  c.set(
-    'user',
-    access === 'accountHolder' ? holder : access === 'admin' ? adminOnly(approvedOrPending(holder)) : approvedOrPending(holder),
-  );
+  if (access === 'accountHolder') c.set('user', holder);
+  else if (access !== 'admin') c.set('user', approvedOrPending(holder));
+  else c.set('user', permission ? staffWith(permission, approvedOrPending(holder)) : adminOnly(approvedOrPending(holder)));
 }
+
+/** The staff roles that hold `permission`, for the document. */
+const rolesWith = (permission: StaffPermission) => STAFF_ROLES.filter((role) => ROLE_PERMISSIONS[role].includes(permission));
 
 /** The caller if they are an admin past the second-factor enrolment (`authenticate` marks one who is not), else undefined. */
 async function recognizedAdmin(c: Context<AppEnv>): Promise<AccountStanding | undefined> {
@@ -234,8 +243,10 @@ function parsedParams(c: Context<AppEnv>, params: z.ZodObject, invalid: RouteDoc
 
 /** The middleware that describes a route and enforces its description (see the top of this file). */
 export function describe<const D extends RouteDoc>(doc: D): MiddlewareHandler<AppEnv, string, InputOf<D>> {
+  const { access, admit, admitAfterParams, params, query, body, invalidParams, owner, recognizes, permission } = doc;
+  if (access === 'admin' && !permission) throw new Error(`describe: the admin route "${doc.summary}" names no staff permission`);
+  if (permission && access !== 'admin') throw new Error(`describe: "${doc.summary}" names a staff permission but is not an admin route`);
   const described = describeRoute(documentOf(doc));
-  const { access, admit, admitAfterParams, params, query, body, invalidParams, owner, recognizes } = doc;
   const level = ACCOUNT_LEVELS.has(access) ? (access as AccountLevel) : undefined;
   const cred = credentialOf(access);
   const verify = async (c: Context<AppEnv>, param: Record<string, unknown>) => {
@@ -244,7 +255,7 @@ export function describe<const D extends RouteDoc>(doc: D): MiddlewareHandler<Ap
     c.set('grant', await cred.credential.verify(c, { param, query: fields }));
   };
   const enforce: MiddlewareHandler<AppEnv> = async function enforceRoute(c, next) {
-    if (level) await admitAccount(c, level);
+    if (level) await admitAccount(c, level, permission);
     if (recognizes) c.set('user', await recognizedAdmin(c));
     if (cred?.when === 'first') await verify(c, {});
     const refused = admit && !admitAfterParams ? await admit(c) : undefined;
@@ -320,7 +331,9 @@ function documentOf(doc: RouteDoc): DescribeRouteOptions {
           member: 'Signed-in members and admins (bearer access token).',
           account: 'Any signed-in account, including an admin who has yet to enrol a second factor.',
           accountHolder: 'Any signed-in account holder, a member whose registration was rejected included (bearer access token).',
-          admin: 'Admins only (bearer access token of an admin).',
+          admin: doc.permission
+            ? `Staff whose role has the \`${doc.permission}\` permission: ${rolesWith(doc.permission).join(', ')} (bearer access token of an admin; any other staff role is refused with 403 \`auth.permission_required\`).`
+            : 'Admins only (bearer access token of an admin).',
         }[doc.access];
 
   return {
@@ -328,6 +341,7 @@ function documentOf(doc: RouteDoc): DescribeRouteOptions {
     description: doc.description ? `${doc.description}\n\n${who}` : who,
     tags: doc.tags,
     security: bearer ? [{ [BEARER_SCHEME]: [] }] : [],
+    ...(doc.permission ? { 'x-staff-permission': doc.permission } : {}),
     ...(parameters.length ? { parameters: parameters as OpenAPIV3_1.ParameterObject[] } : {}),
     ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: inputSchema(doc.body) } } } } : {}),
     ...(doc.requestBody ? { requestBody: doc.requestBody as DescribeRouteOptions['requestBody'] } : {}),

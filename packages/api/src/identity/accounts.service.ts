@@ -125,6 +125,8 @@ async function registrationWithUsedAddress(
       membership_status: 'inactive',
       subscription_status: null,
       erased_at: null,
+      staff_role: null,
+      staff_removed_at: null,
     }),
   );
 }

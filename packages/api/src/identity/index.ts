@@ -5,7 +5,8 @@
  * Use cases: accounts.service.ts (register, approve, reject, profile, verify e-mail),
  * session.service.ts (log in, refresh, log out), password.service.ts (reset request and confirm),
  * mfa.service.ts (the TOTP second factor: enrol, confirm, verify at login, remove),
- * settings.service.ts (change password or e-mail, list and revoke sessions).
+ * settings.service.ts (change password or e-mail, list and revoke sessions), staff.service.ts (the
+ * creator's team: invitations, roles, removal) and staffReads.ts (the staff's reads, audited).
  */
 import type { AppModule } from '../kernel/module.js';
 import { authRoutes } from './auth.routes.js';
@@ -16,6 +17,8 @@ import { passwordRoutes } from './password.routes.js';
 import { eraseIdentityData, exportIdentityData } from './personalData.js';
 import { secondFactorsProjection } from './secondFactors.js';
 import { settingsRoutes } from './settings.routes.js';
+import { staffRoutes } from './staff.routes.js';
+import { staffReadsProjection } from './staffReads.js';
 import { usersProjection } from './users.projection.js';
 import { userRoutes } from './users.routes.js';
 
@@ -31,6 +34,7 @@ export { LIMITS } from './registration.js';
 export { deleteSecret, findSecondFactor } from './secondFactors.js';
 export { sessionEnded } from './sessions.js';
 export { onSessionsEnded, SESSIONS_ENDED_CHANNEL } from './sessionsEnded.js';
+export { recordStaffRead } from './staffReads.js';
 export { reinstateUser, suspendUser } from './suspension.service.js';
 export { userStream } from './user.decider.js';
 export { setMembership } from './users.projection.js';
@@ -51,7 +55,7 @@ export {
 
 export const identityModule: AppModule = {
   name: 'identity',
-  projections: [usersProjection, secondFactorsProjection],
+  projections: [usersProjection, secondFactorsProjection, staffReadsProjection],
   subscribers: (ctx) => [identityMailSubscriber(ctx)],
   exportPersonalData: exportIdentityData,
   erasePersonalData: eraseIdentityData,
@@ -61,6 +65,7 @@ export const identityModule: AppModule = {
     mfaRoutes(api, ctx);
     userRoutes(api, ctx);
     settingsRoutes(api, ctx);
+    staffRoutes(api, ctx);
   },
   async start(ctx) {
     await bootstrapAdmin(ctx);

@@ -1,13 +1,14 @@
 /**
  * Identity's checkpointed subscriber: turns registrations, approvals, rejections, reset requests,
  * account-settings changes (password changed, e-mail change link and notice) and second-factor
- * changes (a security notice) into outbox rows in the same transaction as its checkpoint, keyed by the event id, so a crash or
+ * changes (a security notice) and staff invitations into outbox rows in the same transaction as its checkpoint, keyed by the event id, so a crash or
  * a replay never loses or doubles a mail. The mail module's sender delivers them. Each write checks
  * in that transaction that the member still has their data key, exclusive with their erasure
  * (shredding/personalWrites.ts): a mail for a member erased meanwhile is not written. Every mail but the
  * admin's decisions is counted against the mail limits (mailLimits.ts) and not queued beyond them.
  */
 
+import { STAFF_ROLE_LABELS } from '@members/ui/staffRoles';
 import type { Queryable } from '../db/types.js';
 import type { Subscriber } from '../eventstore/subscriber.js';
 import type { RecordedEvent } from '../eventstore/types.js';
@@ -26,10 +27,11 @@ import {
   registrationReceivedMail,
   rejectedMail,
   secondFactorMail,
+  staffInvitationMail,
   verifyEmailMail,
 } from './mails.js';
 import type { SecondFactorEvent } from './secondFactor.decider.js';
-import { emailChangeToken, emailVerificationToken, resetToken } from './tokens.js';
+import { emailChangeToken, emailVerificationToken, resetToken, staffInvitationToken } from './tokens.js';
 import { SYSTEM_ACTOR, type UserEvent } from './user.decider.js';
 import { findUserById } from './users.queries.js';
 
@@ -110,6 +112,15 @@ async function mailsOf(tx: Queryable, recorded: RecordedEvent, { site, origin, s
         out(`email-changed:${recorded.eventId}`, d.userId, d.previousEmail, emailChangedMail(site, user.first_name, d.email), 'notice');
       return mails;
     }
+    case 'StaffInvited': {
+      const d = event.data;
+      // A placeholder once the invitee's data key is gone: no mail.
+      if (!d.email.includes('@')) return mails;
+      const link = `${origin}/auth/staff-invitation?token=${encodeURIComponent(staffInvitationToken(secret, d.invitationId))}`;
+      const mail = staffInvitationMail(site, STAFF_ROLE_LABELS[d.staffRole], link);
+      out(`staff-invitation:${recorded.eventId}`, d.userId, d.email, mail, 'request');
+      return mails;
+    }
     case 'SecondFactorEnrolled':
     case 'SecondFactorRemoved':
     case 'RecoveryCodeUsed': {
@@ -147,6 +158,7 @@ export function identityMailSubscriber(ctx: AppContext): Subscriber {
       'SecondFactorEnrolled',
       'SecondFactorRemoved',
       'RecoveryCodeUsed',
+      'StaffInvited',
     ],
     async handle(tx, recorded) {
       // Links point at PUBLIC_URL alone, never at an origin stored with the event (events recorded by

@@ -199,3 +199,19 @@ If it was not you, you can ignore this message; your account is unchanged.
 ${site}`,
   };
 }
+
+/** An invitation to the creator's team (issue 42): the single-use link to choose a password and a name. */
+export function staffInvitationMail(site: string, roleLabel: string, link: string): MailText {
+  return {
+    subject: `${site}: you are invited to the team`,
+    text: `Hello,
+
+You are invited to help run ${site} as ${roleLabel}. Open this link within 72 hours to choose your password and the name the team will see:
+
+${link}
+
+The link works once. If you did not expect this, you can ignore this message; no account is made without it.
+
+${site}`,
+  };
+}

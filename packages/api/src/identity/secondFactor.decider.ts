@@ -101,6 +101,8 @@ function decide(command: SecondFactorCommand, state: SecondFactorState) {
 function evolve(state: SecondFactorState, event: SecondFactorEvent | UserEvent): SecondFactorState {
   switch (event.type) {
     case 'UserRegistered':
+    case 'StaffJoined':
+      // A staff account starts with its acceptance of the invitation.
       return { ...state, exists: true, userId: event.data.userId };
     case 'SecondFactorEnrolmentStarted':
       return { ...state, status: 'pending', enrolmentId: event.data.enrolmentId, recoveryCodeHashes: event.data.recoveryCodeHashes };

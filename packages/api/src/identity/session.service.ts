@@ -66,8 +66,8 @@ export async function issueSession(ctx: AppContext, user: UserRow, refresh?: Iss
  * A suspended account is refused even with the right password; an erased one is gone. A rejected one
  * signs in to the restricted session of its data rights (see the top of this file).
  */
-export const mayLogIn = (user: Pick<UserRow, 'status'> & { erased_at?: string | null }): boolean =>
-  user.status !== 'suspended' && !user.erased_at;
+export const mayLogIn = (user: Pick<UserRow, 'status'> & { erased_at?: string | null; staff_removed_at?: string | null }): boolean =>
+  user.status !== 'suspended' && !user.erased_at && !user.staff_removed_at;
 
 /**
  * Checks the password from `address` (the client's; failures are counted per account and per
@@ -86,7 +86,8 @@ export async function logIn(
   const user = await findUserByEmail(ctx.db, key);
   // The dummy check keeps an unknown address as slow as a wrong password.
   const valid = user ? await verifyPassword(user.password_hash, credentials.password) : await verifyAgainstDummy(credentials.password);
-  if (!user || !valid) {
+  // A removed staff member's account is gone for them: answered as any wrong password.
+  if (!user || !valid || user.staff_removed_at) {
     await limits.failedLogins.hit(key, address);
     return failure('auth.invalid_credentials', INVALID_LOGIN);
   }

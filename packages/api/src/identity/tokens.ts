@@ -49,3 +49,8 @@ export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
 export function emailChangeToken(secret: string, userId: string, changeId: string): string {
   return `${Buffer.from(userId).toString('base64url')}.${mac(secret, 'email-change', changeId)}`;
 }
+
+/** The token of a staff invitation's link: the HMAC of its id (`StaffInvited` stores only its SHA-256). */
+export function staffInvitationToken(secret: string, invitationId: string): string {
+  return mac(secret, 'staff-invitation', invitationId);
+}

@@ -2,9 +2,12 @@
  * The user account aggregate (stream `user-{userId}`): registration, manual approval, password
  * changes and resets, e-mail verification, e-mail address changes (confirmed from the new
  * mailbox), profile edits, an admin's suspension and reinstatement of an approved member, and the
- * admin bootstrap. Pure: hashes,
+ * admin bootstrap; the creator's team (issue 42): an owner invites a staff member by e-mail with a
+ * role, the invitee accepts with a password and a display name (the stream's account starts there),
+ * the owner changes the role or removes them. Pure: hashes,
  * tokens' hashes, ids and time arrive inside the commands.
  */
+import type { StaffRole } from '@members/ui/staffRoles';
 import { accept, type Decider, reject } from '../shared/decider.js';
 
 export type Role = 'member' | 'admin';
@@ -76,7 +79,49 @@ export type EmailChanged = {
   data: { userId: string; changeId: string; previousEmail: string; email: string; changedAt: string };
 };
 
+/**
+ * The owner invited `email` to the staff with `staffRole`: a single-use link (the mail subscriber
+ * sends it; the token's hash is here) valid until `expiresAt`. The stream has no account yet; a newer
+ * invitation to the same address replaces this one.
+ */
+export type StaffInvited = {
+  type: 'StaffInvited';
+  data: {
+    userId: string;
+    invitationId: string;
+    email: string;
+    staffRole: StaffRole;
+    tokenHash: string;
+    expiresAt: string;
+    invitedBy: string;
+    invitedAt: string;
+  };
+};
+/** The invitee followed the link: the staff account exists (an approved admin with `staffRole`), named `displayName`. */
+export type StaffJoined = {
+  type: 'StaffJoined';
+  data: {
+    userId: string;
+    invitationId: string;
+    email: string;
+    displayName: string;
+    passwordHash: string;
+    staffRole: StaffRole;
+    invitedBy: string;
+    joinedAt: string;
+  };
+};
+export type StaffRoleChanged = {
+  type: 'StaffRoleChanged';
+  data: { userId: string; staffRole: StaffRole; previousRole: StaffRole; changedBy: string; changedAt: string };
+};
+/** The owner removed the staff member: the account no longer signs in and every session of theirs ended with it. */
+export type StaffRemoved = { type: 'StaffRemoved'; data: { userId: string; removedBy: string; removedAt: string } };
+
+export type StaffEvent = StaffInvited | StaffJoined | StaffRoleChanged | StaffRemoved;
+
 export type UserEvent =
+  | StaffEvent
   | MemberErased
   | UserRegistered
   | EmailChangeRequested
@@ -107,6 +152,21 @@ export type UserCommand =
   | { type: 'RequestEmailChange'; changeId: string; newEmail: string; tokenHash: string; expiresAt: string; now: string }
   | { type: 'ConfirmEmailChange'; tokenHash: string; now: string }
   | {
+      type: 'InviteStaff';
+      /** The account the invitation will become (the stream's id): allocated by the first invitation to the address. */
+      userId: string;
+      invitationId: string;
+      email: string;
+      staffRole: StaffRole;
+      tokenHash: string;
+      expiresAt: string;
+      invitedBy: string;
+      now: string;
+    }
+  | { type: 'AcceptStaffInvitation'; tokenHash: string; displayName: string; passwordHash: string; now: string }
+  | { type: 'ChangeStaffRole'; staffRole: StaffRole; changedBy: string; now: string }
+  | { type: 'RemoveStaff'; removedBy: string; now: string }
+  | {
       /** Start-up: the configured admin account exists, approved, role admin, with this password. */
       type: 'EnsureAdmin';
       register: Omit<UserRegistered['data'], 'registeredAt' | 'role'>;
@@ -131,7 +191,19 @@ export interface UserState {
   erased: boolean;
   /** The newest requested address change; an older link stops working when a new one is asked for. */
   pendingEmailChange: { changeId: string; newEmail: string; tokenHash: string; expiresAt: string } | null;
+  /** A staff member's role; null for a member and for an admin from before staff roles (an owner). */
+  staffRole: StaffRole | null;
+  /** The newest invitation to the staff, until it is accepted (the stream has no account before). */
+  invitation: { invitationId: string; email: string; staffRole: StaffRole; tokenHash: string; expiresAt: string; invitedBy: string } | null;
+  /** The owner removed this staff member: every command on the account answers "User not found". */
+  staffRemoved: boolean;
 }
+
+export const INVALID_STAFF_INVITATION = 'This invitation link is invalid or has already been used';
+export const EXPIRED_STAFF_INVITATION = 'This invitation link has expired. Please ask the site owner for a new one.';
+/** A member, or an owner from before staff roles (the bootstrapped admin): not an invited staff account. */
+export const NOT_STAFF = 'This account is not an invited staff member (an owner from ADMIN_EMAIL keeps every permission)';
+export const OWN_STAFF_ACCOUNT = 'You cannot change or remove your own staff account';
 
 export const SAME_EMAIL = 'This is already your email address';
 export const EMAIL_CHANGE_APPROVED_ONLY =
@@ -157,9 +229,56 @@ function decide(command: UserCommand, state: UserState) {
       return accept<UserEvent>({ type: 'UserRegistered', data: { ...command.data, registeredAt: command.now } });
     case 'EnsureAdmin':
       return ensureAdmin(command, state);
+    case 'InviteStaff':
+      // Only a stream with no account yet: an address with an account is refused before (staff.service.ts).
+      if (state.exists) return reject('user.exists', 'An account with this email already exists');
+      return accept<UserEvent>({
+        type: 'StaffInvited',
+        data: {
+          userId: command.userId,
+          invitationId: command.invitationId,
+          email: command.email,
+          staffRole: command.staffRole,
+          tokenHash: command.tokenHash,
+          expiresAt: command.expiresAt,
+          invitedBy: command.invitedBy,
+          invitedAt: command.now,
+        },
+      });
+    case 'AcceptStaffInvitation': {
+      const invitation = state.invitation;
+      if (state.exists || !invitation || invitation.tokenHash !== command.tokenHash)
+        return reject('auth.invalid_link', INVALID_STAFF_INVITATION);
+      if (invitation.expiresAt <= command.now) return reject('auth.invalid_link', EXPIRED_STAFF_INVITATION);
+      return accept<UserEvent>({
+        type: 'StaffJoined',
+        data: {
+          userId,
+          invitationId: invitation.invitationId,
+          email: invitation.email,
+          displayName: command.displayName,
+          passwordHash: command.passwordHash,
+          staffRole: invitation.staffRole,
+          invitedBy: invitation.invitedBy,
+          joinedAt: command.now,
+        },
+      });
+    }
   }
-  if (!state.exists || state.erased) return NOT_FOUND;
+  if (!state.exists || state.erased || state.staffRemoved) return NOT_FOUND;
   switch (command.type) {
+    case 'ChangeStaffRole':
+      if (!state.staffRole) return reject('user.state_conflict', NOT_STAFF);
+      if (command.changedBy === userId) return reject('user.state_conflict', OWN_STAFF_ACCOUNT);
+      if (command.staffRole === state.staffRole) return accept<UserEvent>();
+      return accept<UserEvent>({
+        type: 'StaffRoleChanged',
+        data: { userId, staffRole: command.staffRole, previousRole: state.staffRole, changedBy: command.changedBy, changedAt: command.now },
+      });
+    case 'RemoveStaff':
+      if (!state.staffRole) return reject('user.state_conflict', NOT_STAFF);
+      if (command.removedBy === userId) return reject('user.state_conflict', OWN_STAFF_ACCOUNT);
+      return accept<UserEvent>({ type: 'StaffRemoved', data: { userId, removedBy: command.removedBy, removedAt: command.now } });
     case 'Erase':
       if (state.role === 'admin') return reject('user.state_conflict', 'An admin account cannot be erased');
       return accept<UserEvent>({
@@ -316,6 +435,31 @@ function evolve(state: UserState, event: UserEvent): UserState {
     case 'EmailChanged':
       // Following the link proved the new mailbox, so the new address counts as verified.
       return { ...state, email: event.data.email, emailVerified: true, pendingEmailChange: null };
+    case 'StaffInvited': {
+      const { invitationId, email, staffRole, tokenHash, expiresAt, invitedBy } = event.data;
+      return { ...state, userId: event.data.userId, invitation: { invitationId, email, staffRole, tokenHash, expiresAt, invitedBy } };
+    }
+    case 'StaffJoined': {
+      const d = event.data;
+      return {
+        ...state,
+        exists: true,
+        userId: d.userId,
+        email: d.email,
+        role: 'admin',
+        status: 'approved',
+        passwordHash: d.passwordHash,
+        emailVerified: true,
+        firstName: d.displayName,
+        lastName: '',
+        staffRole: d.staffRole,
+        invitation: null,
+      };
+    }
+    case 'StaffRoleChanged':
+      return { ...state, staffRole: event.data.staffRole };
+    case 'StaffRemoved':
+      return { ...state, staffRemoved: true };
     default:
       return state;
   }
@@ -335,6 +479,9 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
     pendingReset: null,
     erased: false,
     pendingEmailChange: null,
+    staffRole: null,
+    invitation: null,
+    staffRemoved: false,
   }),
   decide,
   evolve,

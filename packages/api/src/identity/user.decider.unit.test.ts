@@ -300,3 +300,80 @@ describe('user decider: e-mail change', () => {
     expect(!expired.ok && expired.error.message).toMatch(/expired/);
   });
 });
+
+describe('user decider: staff accounts (issue 42)', () => {
+  const invite = {
+    type: 'InviteStaff',
+    userId: 's1',
+    invitationId: 'i1',
+    email: 'sam@example.test',
+    staffRole: 'support',
+    tokenHash: 'st-1',
+    expiresAt: LATER,
+    invitedBy: 'owner',
+    now: NOW,
+  } as const;
+  const invited: UserEvent = {
+    type: 'StaffInvited',
+    data: {
+      userId: 's1',
+      invitationId: 'i1',
+      email: 'sam@example.test',
+      staffRole: 'support',
+      tokenHash: 'st-1',
+      expiresAt: LATER,
+      invitedBy: 'owner',
+      invitedAt: NOW,
+    },
+  };
+  const accept = { type: 'AcceptStaffInvitation', tokenHash: 'st-1', displayName: 'Sam', passwordHash: 'hash-s', now: NOW } as const;
+  const joined: UserEvent = {
+    type: 'StaffJoined',
+    data: {
+      userId: 's1',
+      invitationId: 'i1',
+      email: 'sam@example.test',
+      displayName: 'Sam',
+      passwordHash: 'hash-s',
+      staffRole: 'support',
+      invitedBy: 'owner',
+      joinedAt: NOW,
+    },
+  };
+
+  it('invites, then the link makes an approved admin with the invited role, once', () => {
+    thenEvents(given([]).when(invite), [invited]);
+    expect(given([invited]).state).toMatchObject({ exists: false, invitation: { tokenHash: 'st-1', staffRole: 'support' } });
+    thenEvents(given([invited]).when(accept), [joined]);
+    expect(given([invited, joined]).state).toMatchObject({ exists: true, role: 'admin', status: 'approved', staffRole: 'support' });
+    thenError(given([invited, joined]).when(accept), 'auth.invalid_link');
+    thenError(given([invited, joined]).when(invite), 'user.exists');
+  });
+  it('refuses a wrong, replaced or expired link, and no account is made', () => {
+    const newer: UserEvent = { ...invited, data: { ...invited.data, invitationId: 'i2', tokenHash: 'st-2' } } as UserEvent;
+    thenError(given([invited]).when({ ...accept, tokenHash: 'other' }), 'auth.invalid_link');
+    thenError(given([invited, newer]).when(accept), 'auth.invalid_link');
+    const expired = given([invited]).when({ ...accept, now: MUCH_LATER });
+    expect(!expired.ok && expired.error.message).toMatch(/expired/);
+    thenError(given([]).when(accept), 'auth.invalid_link');
+  });
+  it('changes a role (the same role is no event) and removes a staff member; not their own account, not a member', () => {
+    const change = { type: 'ChangeStaffRole', staffRole: 'finance', changedBy: 'owner', now: NOW } as const;
+    thenEvents(given([invited, joined]).when(change), [
+      {
+        type: 'StaffRoleChanged',
+        data: { userId: 's1', staffRole: 'finance', previousRole: 'support', changedBy: 'owner', changedAt: NOW },
+      },
+    ]);
+    thenEvents(given([invited, joined]).when({ ...change, staffRole: 'support' }), []);
+    thenError(given([invited, joined]).when({ ...change, changedBy: 's1' }), 'user.state_conflict');
+    thenError(given([registered]).when(change), 'user.state_conflict');
+    const remove = { type: 'RemoveStaff', removedBy: 'owner', now: NOW } as const;
+    const removed: UserEvent = { type: 'StaffRemoved', data: { userId: 's1', removedBy: 'owner', removedAt: NOW } };
+    thenEvents(given([invited, joined]).when(remove), [removed]);
+    thenError(given([invited, joined]).when({ ...remove, removedBy: 's1' }), 'user.state_conflict');
+    // A removed account is gone for every command.
+    thenError(given([invited, joined, removed]).when(remove), 'user.not_found');
+    thenError(given([invited, joined, removed]).when(change), 'user.not_found');
+  });
+});

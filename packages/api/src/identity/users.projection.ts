@@ -9,7 +9,7 @@ import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
 import { erasedLabel, placeholder } from '../shredding/index.js';
 import type { UserEvent } from './user.decider.js';
-import { USERS_COUNTS, USERS_SCHEMA, type UserRow } from './users.schema.js';
+import { STAFF_INVITATIONS_SCHEMA, USERS_COUNTS, USERS_SCHEMA, type UserRow } from './users.schema.js';
 
 export const PASSWORD_RESETS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS password_resets (
@@ -104,6 +104,36 @@ async function applyUserEvent(tx: Queryable, event: UserEvent): Promise<void> {
         event.data.userId,
       ]);
       return;
+    case 'StaffInvited': {
+      // Only the newest link to the account works.
+      const d = event.data;
+      await tx.run('DELETE FROM staff_invitations WHERE user_id = ?', [d.userId]);
+      await tx.run(
+        `INSERT INTO staff_invitations (token_hash, user_id, email, staff_role, invited_by, invited_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [d.tokenHash, d.userId, d.email, d.staffRole, d.invitedBy, d.invitedAt, d.expiresAt],
+      );
+      return;
+    }
+    case 'StaffJoined': {
+      // The unique email_lower rolls the acceptance back if the address got an account since the invitation.
+      const d = event.data;
+      await tx.run('DELETE FROM staff_invitations WHERE user_id = ?', [d.userId]);
+      await tx.run(
+        `INSERT INTO users (id, email, email_lower, first_name, last_name, date_of_birth, password_hash, role, status,
+           approved, email_verified, created_at, approved_at, staff_role)
+         VALUES (?, ?, ?, ?, '', '', ?, 'admin', 'approved', 1, 1, ?, ?, ?)`,
+        [d.userId, d.email, emailKey(d.userId, d.email), d.displayName, d.passwordHash, d.joinedAt, d.joinedAt, d.staffRole],
+      );
+      return;
+    }
+    case 'StaffRoleChanged':
+      await tx.run('UPDATE users SET staff_role = ? WHERE id = ?', [event.data.staffRole, event.data.userId]);
+      return;
+    case 'StaffRemoved':
+      await tx.run('UPDATE users SET staff_removed_at = ? WHERE id = ?', [event.data.removedAt, event.data.userId]);
+      await tx.run('DELETE FROM password_resets WHERE user_id = ?', [event.data.userId]);
+      return;
     case 'MemberErased': {
       // Every personal column replaced by its placeholder; status, dates and membership stay.
       const id = event.data.userId;
@@ -127,15 +157,21 @@ const COUNTED = new Set([
   'UserReinstated',
   'AdminRoleGranted',
   'MemberErased',
+  'StaffJoined',
+  'StaffRemoved',
 ]);
 
-/** `<status>:<role>`, or `erased:<role>` once erased: an erased account is no longer a pending or active member. */
+/**
+ * `<status>:<role>`, or `erased:<role>` once erased (an erased account is no longer a pending or
+ * active member), `removed:admin` for a removed staff member.
+ */
 async function userGroup(tx: Queryable, id: string) {
-  const row = await tx.get<{ status: string; role: string; erased_at: string | null }>(
-    'SELECT status, role, erased_at FROM users WHERE id = ?',
+  const row = await tx.get<{ status: string; role: string; erased_at: string | null; staff_removed_at: string | null }>(
+    'SELECT status, role, erased_at, staff_removed_at FROM users WHERE id = ?',
     [id],
   );
-  return row ? { key: `${row.erased_at ? 'erased' : row.status}:${row.role}` } : undefined;
+  if (!row) return undefined;
+  return { key: `${row.erased_at ? 'erased' : row.staff_removed_at ? 'removed' : row.status}:${row.role}` };
 }
 
 export const usersProjection: Projection = {
@@ -143,16 +179,17 @@ export const usersProjection: Projection = {
   // 2: `erased_at` and the MemberErased placeholders (crypto-shredding).
   // 3: `users_counts`, the dashboard's counters kept beside the rows.
   // 4: erased accounts counted apart (`erased:<role>`), not as pending or active members; suspension.
-  version: 4,
-  tables: ['users', 'password_resets', USERS_COUNTS],
-  schema: USERS_SCHEMA + PASSWORD_RESETS_SCHEMA + countsSchema(USERS_COUNTS),
+  // 5: staff accounts (issue 42): `staff_role`, `staff_removed_at`, `staff_invitations`.
+  version: 5,
+  tables: ['users', 'password_resets', 'staff_invitations', USERS_COUNTS],
+  schema: USERS_SCHEMA + PASSWORD_RESETS_SCHEMA + STAFF_INVITATIONS_SCHEMA + countsSchema(USERS_COUNTS),
   async apply(tx: Queryable, event: RecordedEvent) {
     if (!event.streamId.startsWith('user-')) return;
     if (!COUNTED.has(event.type)) return applyUserEvent(tx, event as unknown as UserEvent);
     // The dashboard's counters (accounts by status and role) move with the row. A registration
     // creates the row (its INSERT fails if the row is there), so it was in no group before.
     const id = (event.data as { userId: string }).userId;
-    const before = event.type === 'UserRegistered' ? undefined : await userGroup(tx, id);
+    const before = event.type === 'UserRegistered' || event.type === 'StaffJoined' ? undefined : await userGroup(tx, id);
     await applyUserEvent(tx, event as unknown as UserEvent);
     await moveCount(tx, USERS_COUNTS, before, await userGroup(tx, id));
   },

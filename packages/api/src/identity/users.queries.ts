@@ -1,5 +1,7 @@
 /** Reads of the `users` read model, and the User shape of spec §3 that the API answers with. */
+
 import type { userSchema } from '@members/ui/api/schemas';
+import { isStaffRole } from '@members/ui/staffRoles';
 import type { z } from 'zod';
 import { allIn } from '../db/inChunks.js';
 import type { Queryable } from '../db/types.js';
@@ -22,6 +24,7 @@ export function toUserDto(row: UserRow): UserDto {
     firstName: row.first_name,
     lastName: row.last_name,
     role: row.role,
+    staffRole: row.role === 'admin' ? (isStaffRole(row.staff_role) ? row.staff_role : 'owner') : null,
     status: row.status,
     approved: Number(row.approved) === 1,
     emailVerified: Number(row.email_verified) === 1,
@@ -57,10 +60,14 @@ export function usersAfter(q: Queryable, afterId: string, limit: number): Promis
 /** The guards' view of an account (defined by the routes layer's authenticator port, provided here). */
 export type MemberStanding = AccountStanding;
 
-/** The account's standing as the read model has it now (the guards and the access decision read this); an erased member has none. */
+/**
+ * The account's standing as the read model has it now (the guards and the access decision read this);
+ * an erased member has none, nor a removed staff member (their token is then a 401 at once).
+ */
 export function findMemberStanding(q: Queryable, id: string): Promise<MemberStanding | undefined> {
   return q.get<MemberStanding>(
-    'SELECT id, email, role, status, approved, membership_status, subscription_status FROM users WHERE id = ? AND erased_at IS NULL',
+    `SELECT id, email, role, status, approved, membership_status, subscription_status, staff_role FROM users
+     WHERE id = ? AND erased_at IS NULL AND staff_removed_at IS NULL`,
     [id],
   );
 }
@@ -113,4 +120,57 @@ export function searchUsers(q: Queryable, text: string, limit: number): Promise<
      ORDER BY created_at DESC, id LIMIT ?`,
     [like, like, limit],
   );
+}
+
+/** An open staff invitation (staff_invitations) by its link's token hash. */
+export interface StaffInvitationRow {
+  token_hash: string;
+  user_id: string;
+  email: string;
+  staff_role: string;
+  invited_by: string;
+  invited_at: string;
+  expires_at: string;
+}
+
+export function findStaffInvitation(q: Queryable, tokenHash: string): Promise<StaffInvitationRow | undefined> {
+  return q.get<StaffInvitationRow>('SELECT * FROM staff_invitations WHERE token_hash = ?', [tokenHash]);
+}
+
+/** The staff invitations not yet accepted whose link still works at `now`, newest first. */
+export function openStaffInvitations(q: Queryable, now: Date): Promise<StaffInvitationRow[]> {
+  return q.all<StaffInvitationRow>('SELECT * FROM staff_invitations WHERE expires_at > ? ORDER BY invited_at DESC, user_id', [
+    now.toISOString(),
+  ]);
+}
+
+interface StaffRow {
+  id: string;
+  email: string;
+  first_name: string;
+  staff_role: string | null;
+  last_active_at: string | null;
+}
+
+const STAFF_SELECT = `SELECT u.id, u.email, u.first_name, u.staff_role,
+    (SELECT MAX(COALESCE(s.last_used_at, s.created_at)) FROM refresh_sessions s WHERE s.user_id = u.id) AS last_active_at
+  FROM users u WHERE u.role = 'admin' AND u.staff_removed_at IS NULL AND u.erased_at IS NULL`;
+
+const toStaff = (row: StaffRow) => ({
+  id: row.id,
+  email: row.email,
+  displayName: row.first_name,
+  role: isStaffRole(row.staff_role) ? row.staff_role : ('owner' as const),
+  lastActiveAt: row.last_active_at,
+});
+
+/** Every staff account not removed (owners included: an admin with no staff role is one), by name. */
+export async function staffMembers(q: Queryable) {
+  const rows = await q.all<StaffRow>(`${STAFF_SELECT} ORDER BY u.first_name, u.id`);
+  return rows.map(toStaff);
+}
+
+export async function staffMember(q: Queryable, id: string) {
+  const row = await q.get<StaffRow>(`${STAFF_SELECT} AND u.id = ?`, [id]);
+  return row && toStaff(row);
 }

@@ -23,9 +23,28 @@ CREATE TABLE IF NOT EXISTS users (
   rejected_at TEXT,
   membership_status TEXT NOT NULL DEFAULT 'inactive',
   subscription_status TEXT,
-  erased_at TEXT
+  erased_at TEXT,
+  staff_role TEXT,
+  staff_removed_at TEXT
 );
 CREATE INDEX IF NOT EXISTS users_status ON users (status, created_at, id);
+`;
+
+/**
+ * Invitations to the staff waiting to be accepted (token hash → the invited account's id), projected
+ * from `StaffInvited`; accepting, a newer invitation to the account, or the link's expiry ends one.
+ */
+export const STAFF_INVITATIONS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS staff_invitations (
+  token_hash TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL,
+  email TEXT NOT NULL,
+  staff_role TEXT NOT NULL,
+  invited_by TEXT NOT NULL,
+  invited_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS staff_invitations_user ON staff_invitations (user_id);
 `;
 
 /** Counters of accounts by `<status>:<role>` (eventstore/counts.ts), kept by the users projection. */
@@ -52,4 +71,8 @@ export interface UserRow {
   subscription_status: 'active' | 'canceled' | 'past_due' | 'unpaid' | null;
   /** Set once the member is erased (MemberErased): the personal columns then hold placeholders. */
   erased_at: string | null;
+  /** A staff member's role (@members/ui/staffRoles); null for members and for admins from before staff roles (owners). */
+  staff_role: string | null;
+  /** Set once the owner removed the staff member: the account no longer signs in and its tokens stop. */
+  staff_removed_at: string | null;
 }

@@ -67,6 +67,7 @@ export const privacyRoutes = (api: Hono<AppEnv>, ctx: AppContext, parts: Persona
     summary: "Erase a member's account and personal data (e.g. on a verified request)",
     tags: ['identity', 'admin'],
     access: 'admin',
+    permission: 'erasure',
     params: idParams,
     body: adminEraseSchema,
     ok: { 200: erasedAnswerSchema },

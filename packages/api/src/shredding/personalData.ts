@@ -5,7 +5,7 @@
  * A field is personal when its name says so (an e-mail address in any event: `email`, `userEmail`,
  * `newEmail`…; names; date of birth; IP-derived location `geo*`; IP addresses and user agents; the
  * password hash) or when the event type lists it (`UserRejected.reason`, `UserSuspended.reason`: an
- * admin's free text about a person; `ChatMessageSent.text`: a chat message, the admin replies included;
+ * admin's free text about a person; `StaffJoined.displayName`: a staff member's name; `ChatMessageSent.text`: a chat message, the admin replies included;
  * `CustomRequestSubmitted.description`, `CustomRequestDeclined.reason`: a custom video request and its refusal).
  * The subject is the event's `userId`: the member the data is about. Names are matched, not
  * listed per event type, so a new event that carries an e-mail address is encrypted without anyone
@@ -27,6 +27,7 @@ const PERSONAL_NAME =
 const PERSONAL_BY_TYPE: Record<string, readonly string[]> = {
   UserRejected: ['reason'],
   UserSuspended: ['reason'],
+  StaffJoined: ['displayName'],
   ChatMessageSent: ['text'],
   CustomRequestSubmitted: ['description'],
   CustomRequestDeclined: ['reason'],

@@ -32,6 +32,7 @@ export const adminVideoAnalyticsRoutes: Routes = (api, ctx) => {
     description: `\`from\` and \`to\` are UTC days, both included (default: the 30 days ending today; at most ${MAX_PERIOD_DAYS} days). Views are counted views (spec §9); watch time is the seconds players reported (POST /videos/{id}/watch-time), recorded since that event shipped.`,
     tags: ['streaming', 'admin'],
     access: 'admin',
+    permission: 'analytics',
     query: periodQuery,
     ok: { 200: videoAnalyticsSchema },
   });

@@ -28,6 +28,7 @@ export const transcodeRoutes: Routes = (api, ctx) => {
     summary: 'Queue a failed HLS transcode again',
     tags: ['catalog'],
     access: 'admin',
+    permission: 'videos',
     ...videoParams,
     ok: { 200: transcodeRetrySchema },
     errors: [404, 409],
@@ -42,6 +43,7 @@ export const transcodeRoutes: Routes = (api, ctx) => {
     summary: 'The transcode runner tokens and the runners heard from in the last 15 minutes',
     tags: ['catalog'],
     access: 'admin',
+    permission: 'runners',
     ok: { 200: adminRunnersSchema },
   });
   api.get('/admin/runners', runnersDoc, async function runners(c) {
@@ -56,6 +58,7 @@ export const transcodeRoutes: Routes = (api, ctx) => {
     summary: 'Make a transcode runner token (shown once; the runner reads it as RUNNER_TOKEN)',
     tags: ['catalog'],
     access: 'admin',
+    permission: 'runners',
     body: runnerTokenCreateSchema,
     ok: { 201: runnerTokenCreatedSchema },
     errors: [409],
@@ -73,6 +76,7 @@ export const transcodeRoutes: Routes = (api, ctx) => {
     summary: 'Revoke a transcode runner token (its runners stop at their next call)',
     tags: ['catalog'],
     access: 'admin',
+    permission: 'runners',
     params: runnerTokenParamsSchema,
     invalidParams: { code: 'runner.token_not_found', message: 'No live runner token has that name' },
     ok: { 200: runnerTokenRevokedSchema },

@@ -19,6 +19,7 @@ export const multipartUploadRoutes: Routes = (api, ctx) => {
       'Streamed to disk (never buffered), up to `MAX_UPLOAD_BYTES` (413 beyond, nothing kept); ffprobe must find a video stream (400 otherwise). Send the text fields before the files. For a resumable upload use the tus endpoint /admin/uploads.',
     tags: ['catalog', 'admin'],
     access: 'admin',
+    permission: 'videos',
     requestBody: {
       required: true,
       content: {

@@ -133,6 +133,7 @@ const tus = <const D extends Omit<RouteDoc, 'tags' | 'access'>>(doc: D) => ({
     `${doc.description ?? ''} tus 1.0 protocol (https://tus.io/protocols/resumable-upload): any tus client (tus-js-client, Uppy, tusd's CLI) speaks it; errors carry the JSON envelope with tus's status and headers, and every answer \`Tus-Resumable: 1.0.0\`.`.trim(),
   tags: ['uploads'] as [string],
   access: 'admin' as const,
+  permission: 'videos' as const,
 });
 
 /** The tus endpoint in the document: binary bodies and protocol headers, not JSON. */
@@ -145,6 +146,7 @@ const TUS_DOCS = {
       responses: { 204: { description: 'The server capabilities in headers' } },
     }),
     access: 'public',
+    permission: undefined,
     errors: [],
   },
   create: tus({

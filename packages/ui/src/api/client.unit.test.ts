@@ -11,6 +11,7 @@ const USER: User = {
   firstName: 'Ada',
   lastName: 'Byron',
   role: 'member',
+  staffRole: null,
   status: 'approved',
   approved: true,
   emailVerified: true,

@@ -58,6 +58,12 @@ import type {
   sessionSchema,
   siteInfoSchema,
   siteModelSchema,
+  staffInvitationSchema,
+  staffListAnswerSchema,
+  staffMemberSchema,
+  staffReadSchema,
+  staffReadsAnswerSchema,
+  staffRemovedAnswerSchema,
   streamInfoSchema,
   submittedPaymentSchema,
   subscriptionSchema,
@@ -162,6 +168,14 @@ export type AdminRunners = z.infer<typeof adminRunnersSchema>;
 export type RunnerTokenCreated = z.infer<typeof runnerTokenCreatedSchema>;
 /** DELETE /admin/runners/tokens/{name}. */
 export type RunnerTokenRevoked = z.infer<typeof runnerTokenRevokedSchema>;
+/** The creator's team (issue 42): GET /admin/staff and its rows. */
+export type StaffList = z.infer<typeof staffListAnswerSchema>;
+export type StaffMember = z.infer<typeof staffMemberSchema>;
+export type StaffInvitation = z.infer<typeof staffInvitationSchema>;
+export type StaffRemoved = z.infer<typeof staffRemovedAnswerSchema>;
+/** GET /admin/staff/reads: the staff's reads of personal data, audited. */
+export type StaffReads = z.infer<typeof staffReadsAnswerSchema>;
+export type StaffRead = z.infer<typeof staffReadSchema>;
 export type PendingPayment = z.infer<typeof pendingPaymentSchema>;
 /** GET /payments/pending: one of the member's own payments waiting for an admin. */
 export type MemberPendingPayment = z.infer<typeof memberPendingPaymentSchema>;

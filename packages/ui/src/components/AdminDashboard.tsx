@@ -2,10 +2,12 @@
  * The admin dashboard composition shared by the web /admin page and the desktop app: stat cards,
  * upload form, video library, transcode runners, pending users, pending payments (verify or reject with a reason),
  * analytics and the creator's numbers (per plan and month, per video), over the API client from context
- * (or the `client` prop). Needs a QueryClientProvider above it.
+ * (or the `client` prop). Each section shows only if the staff member's role has its permission
+ * (@members/ui/staffRoles; the server refuses the rest anyway). Needs a QueryClientProvider above it.
  */
 import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { can, type StaffPermission, type StaffRole } from '../access/staffRoles';
 import type { ApiClient, ListPage } from '../api/client';
 import { adminKeys, adminQueries } from '../api/queries';
 import type { AdminVideo, PendingPayment, PendingUser } from '../api/types';
@@ -39,11 +41,14 @@ export interface AdminDashboardProps {
   renderMemberLink?: (member: { id: string; email: string }) => ReactNode;
   /** Plays a video as the admin, whatever its level or state (web: a link to its player page). */
   renderVideoPreview?: (video: AdminVideo) => ReactNode;
+  /** The signed-in staff member's role (`user.staffRole`): what the dashboard shows. Default: owner. */
+  staffRole?: StaffRole | null;
 }
 
 type Notice = { tone: 'success' | 'error'; text: string } | null;
 
-export function AdminDashboard({ client, models, explorerTemplate, renderMemberLink, renderVideoPreview }: AdminDashboardProps) {
+export function AdminDashboard({ client, models, explorerTemplate, renderMemberLink, renderVideoPreview, staffRole }: AdminDashboardProps) {
+  const may = (permission: StaffPermission) => can(staffRole ?? 'owner', permission);
   const fromContext = useOptionalApiClient();
   const api = client ?? fromContext;
   if (!api) throw new Error('AdminDashboard needs a client prop or an <ApiClientProvider>');
@@ -56,16 +61,16 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
   const [overriding, setOverriding] = useState<PendingPayment | null>(null);
 
   const queries = adminQueries(api);
-  const stats = useQuery(queries.stats());
+  const stats = useQuery({ ...queries.stats(), enabled: may('analytics') });
   // The queues are keyset-paged on the server: the first page loads, 'Load more' fetches the next.
-  const users = useInfiniteQuery(queries.pendingUsers());
-  const payments = useInfiniteQuery(queries.pendingPayments());
+  const users = useInfiniteQuery({ ...queries.pendingUsers(), enabled: may('members.review') });
+  const payments = useInfiniteQuery({ ...queries.pendingPayments(), enabled: may('payments') });
   const userRows = users.data?.pages.flatMap((p) => p.items) ?? [];
   const paymentRows = payments.data?.pages.flatMap((p) => p.items) ?? [];
   const firstPayments = payments.data?.pages[0];
   const chainNode = firstPayments?.chainNode;
   const flagged = firstPayments?.flagged ?? [];
-  const analytics = useQuery(queries.analytics());
+  const analytics = useQuery({ ...queries.analytics(), enabled: may('analytics') });
 
   const refreshAll = () => qc.invalidateQueries({ queryKey: adminKeys.all });
 
@@ -117,7 +122,7 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
     },
   });
 
-  if (stats.isPending) return <Spinner label="Loading admin dashboard..." />;
+  if (may('analytics') && stats.isPending) return <Spinner label="Loading admin dashboard..." />;
 
   return (
     <div className="admin-dashboard">
@@ -129,61 +134,72 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
       {stats.error && <Alert>{(stats.error as Error).message}</Alert>}
       {stats.data && <StatCards stats={stats.data} />}
 
-      <UploadVideoForm models={models} onUpload={(payload, onProgress) => api.uploadVideo(payload, onProgress)} onUploaded={refreshAll} />
-
-      <VideoLibrary api={api} renderPreview={renderVideoPreview} />
-
-      <TranscodeRunners api={api} />
-
-      <Card className="admin-section">
-        {users.error ? <Alert>{(users.error as Error).message}</Alert> : null}
-        {users.isPending ? (
-          <Spinner label="Loading pending users..." />
-        ) : (
-          <PendingUsersTable
-            users={userRows}
-            total={users.data?.pages[0]?.total}
-            busyId={busyUser}
-            onApprove={(u) => approve.mutate(u)}
-            onReject={(u) => setRejecting(u)}
-            renderMemberLink={renderMemberLink}
+      {may('videos') && (
+        <>
+          <UploadVideoForm
+            models={models}
+            onUpload={(payload, onProgress) => api.uploadVideo(payload, onProgress)}
+            onUploaded={refreshAll}
           />
-        )}
-        {users.hasNextPage ? (
-          <Button variant="secondary" disabled={users.isFetchingNextPage} onClick={() => void users.fetchNextPage()}>
-            {users.isFetchingNextPage ? 'Loading...' : 'Load more'}
-          </Button>
-        ) : null}
-      </Card>
+          <VideoLibrary api={api} renderPreview={renderVideoPreview} />
+        </>
+      )}
 
-      {renderMemberLink && (
+      {may('runners') && <TranscodeRunners api={api} />}
+
+      {may('members.review') && (
+        <Card className="admin-section">
+          {users.error ? <Alert>{(users.error as Error).message}</Alert> : null}
+          {users.isPending ? (
+            <Spinner label="Loading pending users..." />
+          ) : (
+            <PendingUsersTable
+              users={userRows}
+              total={users.data?.pages[0]?.total}
+              busyId={busyUser}
+              onApprove={(u) => approve.mutate(u)}
+              onReject={(u) => setRejecting(u)}
+              renderMemberLink={renderMemberLink}
+            />
+          )}
+          {users.hasNextPage ? (
+            <Button variant="secondary" disabled={users.isFetchingNextPage} onClick={() => void users.fetchNextPage()}>
+              {users.isFetchingNextPage ? 'Loading...' : 'Load more'}
+            </Button>
+          ) : null}
+        </Card>
+      )}
+
+      {renderMemberLink && may('members.search') && (
         <Card className="admin-section">
           <MemberSearch api={api} renderMemberLink={renderMemberLink} />
         </Card>
       )}
 
-      <Card className="admin-section">
-        {payments.error ? <Alert>{(payments.error as Error).message}</Alert> : null}
-        {payments.isPending ? (
-          <Spinner label="Loading pending payments..." />
-        ) : (
-          <PendingPaymentsTable
-            payments={paymentRows}
-            total={payments.data?.pages[0]?.total}
-            busyId={busyPayment}
-            explorerTemplate={explorerTemplate}
-            chainNode={chainNode}
-            // What the chain does not show confirmed needs the admin's reason (kept in the event).
-            onVerify={(p) => (chainEvidence(p, chainNode).blocker ? setOverriding(p) : verify.mutate({ payment: p }))}
-            onReject={(p) => setRejectingPayment(p)}
-          />
-        )}
-        {payments.hasNextPage ? (
-          <Button variant="secondary" disabled={payments.isFetchingNextPage} onClick={() => void payments.fetchNextPage()}>
-            {payments.isFetchingNextPage ? 'Loading...' : 'Load more'}
-          </Button>
-        ) : null}
-      </Card>
+      {may('payments') && (
+        <Card className="admin-section">
+          {payments.error ? <Alert>{(payments.error as Error).message}</Alert> : null}
+          {payments.isPending ? (
+            <Spinner label="Loading pending payments..." />
+          ) : (
+            <PendingPaymentsTable
+              payments={paymentRows}
+              total={payments.data?.pages[0]?.total}
+              busyId={busyPayment}
+              explorerTemplate={explorerTemplate}
+              chainNode={chainNode}
+              // What the chain does not show confirmed needs the admin's reason (kept in the event).
+              onVerify={(p) => (chainEvidence(p, chainNode).blocker ? setOverriding(p) : verify.mutate({ payment: p }))}
+              onReject={(p) => setRejectingPayment(p)}
+            />
+          )}
+          {payments.hasNextPage ? (
+            <Button variant="secondary" disabled={payments.isFetchingNextPage} onClick={() => void payments.fetchNextPage()}>
+              {payments.isFetchingNextPage ? 'Loading...' : 'Load more'}
+            </Button>
+          ) : null}
+        </Card>
+      )}
 
       {flagged.length > 0 && (
         <Card className="admin-section">
@@ -200,19 +216,21 @@ export function AdminDashboard({ client, models, explorerTemplate, renderMemberL
         </Card>
       )}
 
-      <Card title="Analytics" className="admin-section">
-        {analytics.error ? (
-          <Alert>{(analytics.error as Error).message}</Alert>
-        ) : analytics.isPending ? (
-          <Spinner label="Loading analytics..." />
-        ) : (
-          <Suspense fallback={<Spinner label="Loading charts..." />}>
-            <AnalyticsCharts points={analytics.data ?? []} />
-          </Suspense>
-        )}
-      </Card>
+      {may('analytics') && (
+        <Card title="Analytics" className="admin-section">
+          {analytics.error ? (
+            <Alert>{(analytics.error as Error).message}</Alert>
+          ) : analytics.isPending ? (
+            <Spinner label="Loading analytics..." />
+          ) : (
+            <Suspense fallback={<Spinner label="Loading charts..." />}>
+              <AnalyticsCharts points={analytics.data ?? []} />
+            </Suspense>
+          )}
+        </Card>
+      )}
 
-      <CreatorNumbers client={api} />
+      {may('analytics') && <CreatorNumbers client={api} />}
 
       <ConfirmDialog
         open={rejecting !== null}

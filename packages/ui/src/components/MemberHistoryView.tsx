@@ -4,8 +4,10 @@
  * payments with transaction hashes, subscription, security changes, erasure), "Suspend member" /
  * "Reinstate member" (an approved member; the reason is recorded) and "Erase member" with a recorded reason. Over the API client from context (or the `client` prop).
  */
+
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
+import { can, type StaffPermission, type StaffRole } from '../access/staffRoles';
 import type { ApiClient } from '../api/client';
 import { adminKeys, adminQueries } from '../api/queries';
 import type { MemberHistoryEntry } from '../api/types';
@@ -27,6 +29,8 @@ export interface MemberHistoryViewProps {
   client?: ApiClient;
   /** Block explorer '{txid}' template for transaction hashes. */
   explorerTemplate?: string;
+  /** The signed-in staff member's role: suspension needs `members.review`, erasure `erasure`. Default: owner. */
+  staffRole?: StaffRole | null;
 }
 
 const dateTime = (iso: string) => {
@@ -46,7 +50,8 @@ function txLink(hash: unknown, template?: string): ReactNode {
   );
 }
 
-export function MemberHistoryView({ memberId, client, explorerTemplate }: MemberHistoryViewProps) {
+export function MemberHistoryView({ memberId, client, explorerTemplate, staffRole }: MemberHistoryViewProps) {
+  const may = (permission: StaffPermission) => can(staffRole ?? 'owner', permission);
   const fromContext = useOptionalApiClient();
   const api = client ?? fromContext;
   if (!api) throw new Error('MemberHistoryView needs a client prop or an <ApiClientProvider>');
@@ -130,7 +135,7 @@ export function MemberHistoryView({ memberId, client, explorerTemplate }: Member
         />
       </Card>
 
-      {!erased && member.role !== 'admin' && (member.status === 'approved' || member.status === 'suspended') && (
+      {!erased && may('members.review') && member.role !== 'admin' && (member.status === 'approved' || member.status === 'suspended') && (
         <Card title={member.status === 'suspended' ? 'Reinstate member' : 'Suspend member'} className="admin-section">
           {standing.isError && <Alert>{(standing.error as Error).message}</Alert>}
           {standing.isSuccess && (
@@ -173,7 +178,7 @@ export function MemberHistoryView({ memberId, client, explorerTemplate }: Member
         </Card>
       )}
 
-      {!erased && member.role !== 'admin' && (
+      {!erased && may('erasure') && member.role !== 'admin' && (
         <Card title="Erase member" className="admin-section danger-zone">
           <p>
             Erasing destroys the member's personal data for good (name, e-mail, date of birth, location) and ends their sessions. Payment

@@ -23,6 +23,15 @@ export const api = createApiClient({
     if (location.pathname !== '/login' && location.pathname !== '/auth/login') go('/login');
   },
   onForbidden: (_message, code) => {
+    // A staff member whose role changed under an open page (issue 42): the stored role is stale. Read
+    // the account again; the admin page then shows the new role's sections, no blocked page.
+    if (code === 'auth.permission_required') {
+      void api.getProfile().then(
+        (user) => session.setUser(user),
+        () => {},
+      );
+      return;
+    }
     // An admin who must enrol a second factor is sent to its setup, not to the blocked page; the
     // blocked page is told the refusal's code, so it names the real reason (region, suspension...).
     const target = code === 'auth.second_factor_enrolment_required' ? TWO_FACTOR_PATH : `/blocked?reason=${encodeURIComponent(code ?? '')}`;

@@ -26,6 +26,7 @@ const Privacy = lazy(() => import('../pages/static/Privacy'));
 const Terms = lazy(() => import('../pages/static/Terms'));
 const Logout = lazy(() => import('../pages/Logout'));
 const ForgotPassword = lazy(() => import('../pages/auth/ForgotPassword'));
+const StaffInvitation = lazy(() => import('../pages/auth/StaffInvitation'));
 const VerifyEmail = lazy(() => import('../pages/auth/VerifyEmail'));
 const RedirectToMarketplace = lazy(() => import('../pages/auth/RedirectToMarketplace'));
 const NotFound = lazy(() => import('../pages/errors/NotFound'));
@@ -78,6 +79,7 @@ export const router = createBrowserRouter([
       { path: 'auth/login', element: <Navigate to="/login" replace /> },
       { path: 'auth/forgot-password', element: page(<ForgotPassword />) },
       { path: 'auth/reset-password', element: page(<ForgotPassword />) },
+      { path: 'auth/staff-invitation', element: page(<StaffInvitation />) },
       { path: 'auth/verify-email', element: page(<VerifyEmail />) },
       { path: 'auth/confirm-email', element: page(<ConfirmEmail />) },
       { path: 'auth/redirect', element: page(<RedirectToMarketplace />) },

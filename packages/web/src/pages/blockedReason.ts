@@ -20,6 +20,8 @@ const KINDS: Record<string, BlockedKind> = {
   'access.not_approved': 'not_approved',
   'payment.approval_required': 'not_approved',
   'auth.admin_only': 'not_allowed',
+  // A staff role without the route's permission (issue 42).
+  'auth.permission_required': 'not_allowed',
   'auth.not_approved': 'not_allowed',
   'user.email_change_not_allowed': 'not_allowed',
   'payment.not_yours': 'not_allowed',

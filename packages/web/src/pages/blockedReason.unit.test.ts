@@ -10,6 +10,7 @@ describe('blockedReason', () => {
     ['auth.login_suspended', 'suspended', ACCESS_MESSAGES.suspended],
     ['access.not_approved', 'not_approved', ACCESS_MESSAGES.not_approved],
     ['auth.admin_only', 'not_allowed', NOT_ALLOWED_SENTENCE],
+    ['auth.permission_required', 'not_allowed', NOT_ALLOWED_SENTENCE],
     ['auth.not_approved', 'not_allowed', NOT_ALLOWED_SENTENCE],
     ['request.csrf', 'unknown', UNKNOWN_SENTENCE],
     ['', 'unknown', UNKNOWN_SENTENCE],

@@ -2,6 +2,8 @@
  * Admin calls: stats, runners, the approval queue, members (suspend, reinstate, history, erasure),
  * payments, the video library (edit, retry, delete, captions) and analytics.
  */
+
+import type { StaffRole } from '../../access/staffRoles';
 import type {
   AddedCaption,
   AdminRunners,
@@ -22,6 +24,11 @@ import type {
   RejectedPayment,
   RunnerTokenCreated,
   RunnerTokenRevoked,
+  StaffInvitation,
+  StaffList,
+  StaffMember,
+  StaffReads,
+  StaffRemoved,
   UserDecision,
   VerifiedPayment,
   VideoAnalytics,
@@ -60,6 +67,28 @@ export function adminCalls({ get, post, request }: Calls) {
       request<RunnerTokenRevoked>('DELETE', `/admin/runners/tokens/${encodeURIComponent(name)}`, {
         fallbackError: 'Failed to revoke the runner token',
       }),
+    /** The creator's team (owner only): the staff and the invitations still open. */
+    staffList: () => get<StaffList>('/admin/staff', { fallbackError: 'Failed to load the staff' }),
+    inviteStaff: async (email: string, role: StaffRole): Promise<StaffInvitation> =>
+      (
+        await post<{ invitation: StaffInvitation }>(
+          '/admin/staff/invitations',
+          { email, role },
+          { fallbackError: 'Failed to send the invitation' },
+        )
+      ).invitation,
+    changeStaffRole: async (id: string, role: StaffRole): Promise<StaffMember> =>
+      (
+        await request<{ staff: StaffMember }>('PUT', `/admin/staff/${encodeURIComponent(id)}`, {
+          body: { role },
+          fallbackError: 'Failed to change the role',
+        })
+      ).staff,
+    removeStaff: (id: string) =>
+      request<StaffRemoved>('DELETE', `/admin/staff/${encodeURIComponent(id)}`, { fallbackError: 'Failed to remove the staff member' }),
+    /** The staff's reads of personal data, newest first (owner only). */
+    staffReads: (after?: string | null) =>
+      get<StaffReads>('/admin/staff/reads', { query: { after: after ?? undefined }, fallbackError: 'Failed to load the record of reads' }),
     /** The first page of the approval queue (oldest first); `pendingUsersPage` pages on. */
     pendingUsers: async (): Promise<PendingUser[]> => (await get<{ users: PendingUser[] }>('/admin/users/pending')).users,
     /** One keyset page of the approval queue: pass the previous page's `nextCursor` as `after`. */

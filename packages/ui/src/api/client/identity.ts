@@ -36,6 +36,9 @@ export function identityCalls({ get, post, request }: Calls, download: ReturnTyp
     requestPasswordReset: (email: string) => post<MessageAnswer>('/auth/reset-password', { email }, noRedirect),
     confirmPasswordReset: (token: string, password: string) =>
       post<MessageAnswer>('/auth/reset-password/confirm', { token, password }, noRedirect),
+    /** The creator's team (issue 42): the invitee chooses a password and the name the team sees. */
+    acceptStaffInvitation: (token: string, password: string, displayName: string) =>
+      post<MessageAnswer>('/auth/staff-invitations/accept', { token, password, displayName }, noRedirect),
     verifyEmail: (token: string) => post<EmailVerified>('/auth/verify-email', { token }, noRedirect),
     approvalStatus: () => get<ApprovalStatus>('/users/approval-status'),
     getProfile: async (): Promise<User> => (await get<{ user: User }>('/users/profile')).user,

@@ -18,6 +18,8 @@ export const adminKeys = {
   videos: ['admin', 'videos'] as const,
   videoPage: (page: number, pageSize: number) => ['admin', 'videos', page, pageSize] as const,
   runners: ['admin', 'runners'] as const,
+  staff: ['admin', 'staff'] as const,
+  staffReads: ['admin', 'staff', 'reads'] as const,
   members: (q: string) => ['admin', 'members', q] as const,
   member: (id: string) => ['admin', 'member', id] as const,
 };
@@ -46,6 +48,8 @@ export function adminQueries(api: ApiClient) {
     videoPage: (page: number, pageSize: number) =>
       queryOptions({ queryKey: adminKeys.videoPage(page, pageSize), queryFn: () => api.adminVideos({ page, pageSize }) }),
     runners: () => queryOptions({ queryKey: adminKeys.runners, queryFn: () => api.adminRunners() }),
+    staff: () => queryOptions({ queryKey: adminKeys.staff, queryFn: () => api.staffList() }),
+    staffReads: () => queryOptions({ queryKey: adminKeys.staffReads, queryFn: () => api.staffReads() }),
     members: (q: string) => queryOptions({ queryKey: adminKeys.members(q), queryFn: () => api.findMembers(q) }),
     member: (id: string) => queryOptions({ queryKey: adminKeys.member(id), queryFn: () => api.memberHistory(id) }),
   };

@@ -47,6 +47,10 @@ export const ERROR_CODES = {
   'auth.login_suspended': { status: 403, meaning: 'A suspended account tried to sign in' },
   'auth.not_approved': { status: 403, meaning: 'The account’s registration was rejected' },
   'auth.admin_only': { status: 403, meaning: 'An admin route called by a member' },
+  'auth.permission_required': {
+    status: 403,
+    meaning: 'A staff member whose role lacks the permission the route names (the message names it; @members/ui/staffRoles)',
+  },
   'auth.second_factor_enrolment_required': {
     status: 403,
     meaning: 'An admin must enrol a second factor before anything else (the clients open its setup)',

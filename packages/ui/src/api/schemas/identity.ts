@@ -1,6 +1,7 @@
 /** Accounts, sessions and the second factor as the API answers them (spec §3 User). */
 import { z } from 'zod';
 import { singleLineText } from './text';
+import { STAFF_ROLES } from '../../access/staffRoles';
 
 export const userSchema = z
   .object({
@@ -9,6 +10,8 @@ export const userSchema = z
     firstName: z.string(),
     lastName: z.string(),
     role: z.enum(['admin', 'member']),
+    /** An admin's staff role (@members/ui/staffRoles): what the admin screens show them; null for a member. */
+    staffRole: z.enum(STAFF_ROLES).nullable(),
     status: z.enum(['pending', 'approved', 'rejected', 'suspended']),
     approved: z.boolean(),
     emailVerified: z.boolean(),

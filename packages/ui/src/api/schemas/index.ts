@@ -15,3 +15,4 @@ export * from './leaks';
 export * from './runners';
 export * from './site';
 export * from './text';
+export * from './staff';
