@@ -34,8 +34,8 @@ export const SOURCE_KINDS = ['grain-light', 'grain-heavy', 'dark-motion', 'pan-z
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 export const SOURCE_TEXT: Record<SourceKind, string> = {
-  'grain-light': 'slow zoom, light temporal grain (σ≈3 levels)',
-  'grain-heavy': 'drifting gradients over a test card, heavy temporal grain (σ≈9 levels, low light)',
+  'grain-light': 'slow zoom into detail, light grain and blotchy sensor noise',
+  'grain-heavy': 'drifting gradients over a test card, heavy grain and blotchy noise (low light)',
   'dark-motion': 'dark, low contrast (a quarter of the range), panning and shaking, grain',
   'pan-zoom': 'handheld pan and zoom over a detailed still, shake',
   'cuts-fades': 'a hard cut every 4 s between three scenes, a fade from black every 8 s',
@@ -71,15 +71,20 @@ export function sourceGraph(kind: SourceKind, size: Size): string {
     return `${inputs};[s0][s1]overlay=enable='between(mod(t,12),4,8)'[o1];[o1][s2]overlay=enable='gte(mod(t,12),8)'`;
   };
   const fades = `eq=brightness='-0.6*max(0,1-mod(t,8)/0.8)':eval=frame`;
-  const grain = (alls: number) => `noise=alls=${alls}:allf=t`;
+  // Sensor noise as a camera in low light leaves it: fine grain per pixel, and blotches a few
+  // pixels wide (noise drawn at a sixteenth of the size and scaled up), new in every frame. The
+  // blotches are what survive averaging down to the detector's 64×36.
+  const grain = (alls: number, blotches = alls) =>
+    `noise=alls=${alls}:allf=t[fine];color=c=gray:size=${Math.round(W / 16)}x${Math.round(H / 16)}:rate=30,format=yuv420p,` +
+    `noise=alls=${blotches}:allf=t,scale=${W}:${H}:flags=bicubic[blotch];[fine][blotch]blend=all_mode=grainmerge`;
   const graph: Record<SourceKind, string> = {
-    'grain-light': `${mandel(size)},${grain(6)}`,
-    'grain-heavy': `${grads(size)}[g];${card(size)}[c];[g][c]blend=all_mode=overlay:all_opacity=0.6,${grain(18)}`,
-    'dark-motion': `${pan},eq=contrast=0.35:brightness=-0.28,${grain(10)}`,
+    'grain-light': `${mandel(size)},${grain(6, 3)}`,
+    'grain-heavy': `${grads(size)}[g];${card(size)}[c];[g][c]blend=all_mode=overlay:all_opacity=0.6,${grain(18, 8)}`,
+    'dark-motion': `${pan},eq=contrast=0.35:brightness=-0.28,${grain(10, 6)}`,
     'pan-zoom': pan,
     'cuts-fades': `${cutBetween([mandel(size), card(size), grads(size)])},${fades}`,
     texture: `${card(size)},noise=alls=28:allf=p[c];${small('life=mold=10:ratio=0.15:life_color=#c0c0c0:death_color=#404040', w, h, size)}[l];[c][l]blend=all_mode=average`,
-    mix: `${cutBetween([pan, mandel(size), grads(size)])},${fades},eq=contrast=0.6:brightness=-0.15,${grain(10)}`,
+    mix: `${cutBetween([pan, mandel(size), grads(size)])},${fades},eq=contrast=0.6:brightness=-0.15,${grain(10, 6)}`,
   };
   return `${graph[kind]},trim=duration=${D},format=yuv420p[out]`;
 }
@@ -183,7 +188,9 @@ export const LEAKS: Record<LeakKind, Leak> = {
 export async function leakCopy(input: string, out: string, kind: LeakKind, seconds: number, startShift = 0): Promise<string> {
   const leak = LEAKS[kind];
   await ffmpeg([
-    ...['-ss', String(leak.start + startShift), '-i', input, '-t', String(seconds)],
+    // -ss after -i: decoded from the start and cut at that very frame (before -i, ffmpeg lands an
+    // MPEG-TS input on the next whole-second keyframe, and every copy would start on a segment's edge).
+    ...['-i', input, '-ss', String(leak.start + startShift), '-t', String(seconds)],
     ...['-vf', leak.filter, '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', String(leak.crf), '-an', out],
   ]);
   return out;
