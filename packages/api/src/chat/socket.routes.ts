@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { HttpError } from '../http/envelope.js';
 import { type Credential, describe, grantOf } from '../http/openapi.js';
 import { idSchema } from '../http/validate.js';
-import { findMemberStanding, sessionEnded } from '../identity/index.js';
+import { findMemberStanding, sessionEnded, sessionLifetimes } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
 import type { Routes } from '../kernel/module.js';
 import { listMessages, messagesAfterInAll } from './chat.service.js';
@@ -82,7 +82,7 @@ export const chatSocketRoutes: Routes = (api, ctx) => {
     };
     /** The socket lives no longer than its session and its holder's standing (suspended, erased, no longer an admin). */
     async function holderGone(): Promise<boolean> {
-      if (holder?.sessionId && (await sessionEnded(ctx.db, holder.sessionId))) return true;
+      if (holder?.sessionId && (await sessionEnded(ctx.db, holder.sessionId, ctx.clock.now(), sessionLifetimes(ctx.env)))) return true;
       const standing = await findMemberStanding(ctx.db, holder?.userId ?? '');
       return !standing || standing.status === 'suspended' || (holder?.role === 'admin' && standing.role !== 'admin');
     }

@@ -29,6 +29,7 @@ export { checkSecondFactor, resetSecondFactor } from './mfa.service.js';
 export { verifyPassword } from './passwords.js';
 export { LIMITS } from './registration.js';
 export { deleteSecret, findSecondFactor } from './secondFactors.js';
+export { sessionLifetimes } from './session.service.js';
 export { sessionEnded } from './sessions.js';
 export { reinstateUser, suspendUser } from './suspension.service.js';
 export { userStream } from './user.decider.js';

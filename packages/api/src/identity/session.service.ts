@@ -15,7 +15,7 @@ import { type AuthLimits, loginBlocked } from './limits.js';
 import { signMfaToken } from './mfaToken.js';
 import { verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { findSecondFactor } from './secondFactors.js';
-import { createSession, type IssuedToken, revokeSessionByToken, rotateSession } from './sessions.js';
+import { createSession, type IssuedToken, revokeSessionByToken, rotateSession, type SessionLifetimes } from './sessions.js';
 import { findUserByEmail, findUserById, toUserDto } from './users.queries.js';
 import type { UserRow } from './users.schema.js';
 
@@ -42,6 +42,11 @@ export function refreshTtlMs(ctx: AppContext): number {
   return ctx.env.REFRESH_TOKEN_TTL_DAYS * 24 * 60 * 60 * 1000;
 }
 
+/** The absolute lifetime of every session and the idle limit of staff (admin) sessions, from the settings. */
+export function sessionLifetimes(env: Pick<AppContext['env'], 'SESSION_ABSOLUTE_DAYS' | 'STAFF_SESSION_IDLE_MINUTES'>): SessionLifetimes {
+  return { absoluteMs: env.SESSION_ABSOLUTE_DAYS * 24 * 60 * 60 * 1000, staffIdleMs: env.STAFF_SESSION_IDLE_MINUTES * 60 * 1000 };
+}
+
 /** What a new session records about the device that opened it (shown in the member's session list). */
 export interface Device {
   userAgent: string | null;
@@ -53,7 +58,16 @@ export interface Device {
  */
 export async function issueSession(ctx: AppContext, user: UserRow, refresh?: IssuedToken, device?: Device): Promise<IssuedSession> {
   const issued =
-    refresh ?? (await createSession(ctx.db, user.id, ctx.ids.next(), ctx.clock.now(), refreshTtlMs(ctx), device?.userAgent ?? null));
+    refresh ??
+    (await createSession(
+      ctx.db,
+      user.id,
+      ctx.ids.next(),
+      ctx.clock.now(),
+      refreshTtlMs(ctx),
+      device?.userAgent ?? null,
+      sessionLifetimes(ctx.env),
+    ));
   const token = await signAccessToken(ctx, { id: user.id, role: user.role, sessionId: issued.sessionId });
   const answer: SessionAnswer = { token, expiresIn: ctx.env.ACCESS_TOKEN_TTL_SECONDS, user: toUserDto(user) };
   if (ctx.env.REQUIRE_ADMIN_2FA && user.role === 'admin' && (await findSecondFactor(ctx.db, user.id))?.status !== 'enabled')
@@ -99,8 +113,8 @@ export async function logIn(
 }
 
 /**
- * Rotates the refresh token; any problem (unknown, reused after the reuse interval, expired, rejected
- * account) ends the session.
+ * Rotates the refresh token; any problem (unknown, reused after the reuse interval, expired, past the
+ * session's absolute lifetime or a staff session's idle limit, rejected account) ends the session.
  */
 export async function refreshSession(ctx: AppContext, refreshToken: string): Promise<Result<IssuedSession>> {
   const rotated = await rotateSession(
@@ -108,6 +122,7 @@ export async function refreshSession(ctx: AppContext, refreshToken: string): Pro
     refreshToken,
     ctx.clock.now(),
     refreshTtlMs(ctx),
+    sessionLifetimes(ctx.env),
     ctx.env.REFRESH_REUSE_INTERVAL_SECONDS * 1000,
   );
   const user = rotated.ok ? await findUserById(ctx.db, rotated.userId) : undefined;
