@@ -12,6 +12,8 @@ import { authRoutes } from './auth.routes.js';
 import { bootstrapAdmin } from './bootstrap.js';
 import { identityMailSubscriber } from './mail.subscriber.js';
 import { mfaRoutes } from './mfa.routes.js';
+import { passkeysProjection } from './passkeys.js';
+import { passkeyRoutes } from './passkeys.routes.js';
 import { passwordRoutes } from './password.routes.js';
 import { eraseIdentityData, exportIdentityData } from './personalData.js';
 import { secondFactorsProjection } from './secondFactors.js';
@@ -51,7 +53,7 @@ export {
 
 export const identityModule: AppModule = {
   name: 'identity',
-  projections: [usersProjection, secondFactorsProjection],
+  projections: [usersProjection, secondFactorsProjection, passkeysProjection],
   subscribers: (ctx) => [identityMailSubscriber(ctx)],
   exportPersonalData: exportIdentityData,
   erasePersonalData: eraseIdentityData,
@@ -59,6 +61,7 @@ export const identityModule: AppModule = {
     authRoutes(api, ctx);
     passwordRoutes(api, ctx);
     mfaRoutes(api, ctx);
+    passkeyRoutes(api, ctx);
     userRoutes(api, ctx);
     settingsRoutes(api, ctx);
   },

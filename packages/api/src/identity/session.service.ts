@@ -13,8 +13,9 @@ import type { AppContext } from '../kernel/context.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type AuthLimits, loginBlocked } from './limits.js';
 import { signMfaToken } from './mfaToken.js';
+import { hasPasskey } from './passkeys.js';
 import { verifyAgainstDummy, verifyPassword } from './passwords.js';
-import { findSecondFactor } from './secondFactors.js';
+import { adminLacksSecondFactor, findSecondFactor } from './secondFactors.js';
 import { createSession, type IssuedToken, revokeSessionByToken, rotateSession, type SessionLifetimes } from './sessions.js';
 import { findUserByEmail, findUserById, toUserDto } from './users.queries.js';
 import type { UserRow } from './users.schema.js';
@@ -22,6 +23,7 @@ import type { UserRow } from './users.schema.js';
 export const INVALID_LOGIN = 'Invalid email or password';
 export const SUSPENDED_LOGIN = 'Your account has been suspended. Please contact support if you believe this is a mistake.';
 export const SESSION_EXPIRED = 'Your session has expired. Please log in again.';
+export const PASSKEY_REQUIRED = 'Sign in with your passkey: your account uses it as its second factor.';
 
 /** A session as login, refresh and the second-factor step answer it (the shared `sessionSchema`). */
 export type SessionAnswer = z.infer<typeof sessionSchema>;
@@ -70,7 +72,7 @@ export async function issueSession(ctx: AppContext, user: UserRow, refresh?: Iss
     ));
   const token = await signAccessToken(ctx, { id: user.id, role: user.role, sessionId: issued.sessionId });
   const answer: SessionAnswer = { token, expiresIn: ctx.env.ACCESS_TOKEN_TTL_SECONDS, user: toUserDto(user) };
-  if (ctx.env.REQUIRE_ADMIN_2FA && user.role === 'admin' && (await findSecondFactor(ctx.db, user.id))?.status !== 'enabled')
+  if (ctx.env.REQUIRE_ADMIN_2FA && user.role === 'admin' && (await adminLacksSecondFactor(ctx.db, user.id)))
     answer.mfaEnrollmentRequired = true;
   return { answer, refresh: issued };
 }
@@ -104,6 +106,14 @@ export async function logIn(
     return failure('auth.invalid_credentials', INVALID_LOGIN);
   }
   if (!mayLogIn(user)) return failure('auth.login_suspended', SUSPENDED_LOGIN);
+  // An admin whose second factor is a passkey alone signs in with it: the password is one factor.
+  if (
+    ctx.env.REQUIRE_ADMIN_2FA &&
+    user.role === 'admin' &&
+    (await findSecondFactor(ctx.db, user.id))?.status !== 'enabled' &&
+    (await hasPasskey(ctx.db, user.id))
+  )
+    return failure('auth.passkey_required', PASSKEY_REQUIRED);
   // With a second factor the failed-login count is only cleared once the code is right too, so
   // knowing the password does not buy fresh guesses at the code.
   if ((await findSecondFactor(ctx.db, user.id))?.status === 'enabled')

@@ -8,6 +8,8 @@ import type {
   LoginResult,
   MessageAnswer,
   NotificationSettings,
+  Passkey,
+  PasskeyCeremony,
   RegistrationAnswer,
   RegistrationPayload,
   SecondFactorEnrolment,
@@ -30,6 +32,24 @@ export function identityCalls({ get, post, request }: Calls, download: ReturnTyp
       post<SecondFactorStatus>('/auth/mfa/enroll/confirm', { code }, { redirectOn403: false, fallbackError: 'Could not confirm the code' }),
     disableMfa: (password: string, code: string) =>
       post<SecondFactorStatus>('/auth/mfa/disable', { password, code }, { ...noRedirect, fallbackError: 'Could not turn it off' }),
+    // passkeys (issue 42): the WebAuthn call between the two steps is the browser's (@simplewebauthn/browser)
+    passkeys: async (): Promise<Passkey[]> => (await get<{ passkeys: Passkey[] }>('/auth/passkeys')).passkeys,
+    startPasskeyRegistration: () =>
+      post<PasskeyCeremony>('/auth/passkeys/registration', undefined, { fallbackError: 'Could not start adding a passkey' }),
+    addPasskey: async (ceremonyId: string, name: string, credential: unknown): Promise<Passkey> =>
+      (
+        await post<{ passkey: Passkey }>(
+          '/auth/passkeys',
+          { ceremonyId, name, credential },
+          { redirectOn401: false, fallbackError: 'Could not add the passkey' },
+        )
+      ).passkey,
+    removePasskey: (id: string) =>
+      request<{ removed: true }>('DELETE', `/auth/passkeys/${encodeURIComponent(id)}`, { fallbackError: 'Could not remove the passkey' }),
+    startPasskeyLogin: () =>
+      post<PasskeyCeremony>('/auth/passkeys/login/options', undefined, { ...noRedirect, fallbackError: 'Login failed' }),
+    passkeyLogin: (ceremonyId: string, credential: unknown) =>
+      post<AuthResult>('/auth/passkeys/login', { ceremonyId, credential }, { ...noRedirect, fallbackError: 'Login failed' }),
     register: (payload: RegistrationPayload) =>
       post<RegistrationAnswer>('/auth/register', payload, { ...noRedirect, fallbackError: 'Registration failed' }),
     logout: () => post<{ loggedOut: true }>('/auth/logout', undefined, noRedirect),
