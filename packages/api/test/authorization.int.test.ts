@@ -372,6 +372,9 @@ async function passkeyAnswer(fx: Fixtures, token: string, key = new SoftAuthenti
   return { ceremonyId: started.ceremonyId, name: 'Laptop', credential: key.create(started.options) };
 }
 
+/** The passkeys the re-authentication row registered, per principal, until its `after` removes them. */
+const reauthPasskeys: Partial<Record<Principal, string>> = {};
+
 /** Registers a passkey for the bearer of `token`: its id. */
 async function addPasskey(fx: Fixtures, token: string, key?: SoftAuthenticator): Promise<string> {
   const added = await must<{ passkey: { id: string } }>(
@@ -725,6 +728,19 @@ const MATRIX: Record<string, Cell> = {
     prepare: async (p, fx) => {
       const id = selfService(fx, p) ? await addPasskey(fx, fx.tokens[p] as string) : 'no-such-passkey';
       return { method: 'DELETE', path: `/api/auth/passkeys/${id}` };
+    },
+  },
+  'POST /api/auth/passkeys/reauthentication': {
+    expect: signedIn(200, 200),
+    note: "a passkey of the caller's registered just before (removed after, so the principal stays what its column says)",
+    prepare: async (p, fx) => {
+      if (selfService(fx, p)) reauthPasskeys[p] = await addPasskey(fx, fx.tokens[p] as string);
+      return { method: 'POST', path: '/api/auth/passkeys/reauthentication' };
+    },
+    after: async (p, fx) => {
+      const id = reauthPasskeys[p];
+      if (id) await must(`remove ${p}'s passkey`, api(fx).call('DELETE', `/auth/passkeys/${id}`, { token: fx.tokens[p] }));
+      delete reauthPasskeys[p];
     },
   },
   'POST /api/auth/passkeys/login/options': {
@@ -1081,18 +1097,22 @@ const MATRIX: Record<string, Cell> = {
   'GET /api/users/me/sessions': { expect: signedIn(200) },
   'DELETE /api/users/me/sessions/:id': {
     expect: signedIn(200),
-    note: "another session of the caller's own account (a random id without an account)",
+    note: "another session of the caller's own account (a random id without an account), the caller's password given again",
     prepare: async (p, fx) => {
       const who = fx.accounts[p];
       const id = fx.server.ctx.ids.next();
       if (who) await createSession(fx.server.ctx.db, who.id, id, fx.server.clock.now(), 3600_000);
-      return { method: 'DELETE', path: `/api/users/me/sessions/${id}` };
+      return { method: 'DELETE', path: `/api/users/me/sessions/${id}`, ...json({ password: who?.password ?? 'member-password-1' }) };
     },
   },
   'DELETE /api/users/me/sessions': {
     expect: signedIn(200),
-    note: "every session of the caller's account but the caller's own",
-    prepare: async () => ({ method: 'DELETE', path: '/api/users/me/sessions' }),
+    note: "every session of the caller's account but the caller's own, the caller's password given again",
+    prepare: async (p, fx) => ({
+      method: 'DELETE',
+      path: '/api/users/me/sessions',
+      ...json({ password: fx.accounts[p]?.password ?? 'member-password-1' }),
+    }),
   },
   // The reply mail setting (chat/replyMail.routes.ts): the caller's own, like the other settings.
   'GET /api/users/me/notifications': { expect: signedIn(200) },

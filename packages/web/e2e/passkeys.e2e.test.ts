@@ -138,6 +138,15 @@ describe('sessions out of script reach, passkeys (Chromium, http://localhost)', 
     const row = page.getByTestId('passkeys').getByRole('row', { name: /Test laptop/ });
     await row.waitFor({ timeout: T });
     expect(await row.getByText('Never').count()).toBe(0); // last used: now
+
+    // Signing other devices out asks who it is again: with the password field left empty, the passkey.
+    const elsewhere = await apiClient(server.url).post('/auth/login', { email: MEMBER.email, password: MEMBER.password });
+    expect(elsewhere.status).toBe(200);
+    await page.reload();
+    const sessions = page.getByTestId('sessions');
+    await sessions.getByRole('button', { name: 'Sign out all other sessions' }).click();
+    await see(page, '1 other session signed out.');
+    expect((await apiClient(server.url).get('/users/profile', elsewhere.body.data.token)).status).toBe(401);
     await ctx.close();
   });
 

@@ -97,6 +97,43 @@ forEachStore('passkeys (production)', (kind) => {
     expect((await api.post('/auth/passkeys/login', { ceremonyId: 'x', credential: 'nope' })).status).toBe(400);
   });
 
+  it('ending other sessions is confirmed with a passkey instead of the password; only the holder’s own, once', async () => {
+    const m = await approvedMember(api);
+    const other = await approvedMember(api);
+    const key = new SoftAuthenticator(origin());
+    const othersKey = new SoftAuthenticator(origin());
+    expect((await register(m.token, key)).res.status).toBe(201);
+    expect((await register(other.token, othersKey)).res.status).toBe(201);
+    const phone = await api.post('/auth/login', { email: m.email, password: m.password });
+    const confirm = async (authenticator: SoftAuthenticator) => {
+      const started = await api.post('/auth/passkeys/reauthentication', undefined, m.token);
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      return { ceremonyId: started.body.data.ceremonyId, credential: authenticator.get(started.body.data.options) };
+    };
+    // Another member's passkey, or a sign-in ceremony, confirms nothing; nothing ended.
+    const foreign = await api.call('DELETE', '/users/me/sessions', { token: m.token, body: { passkey: await confirm(othersKey) } });
+    expect(foreign.status).toBe(401);
+    const login = await api.post('/auth/passkeys/login/options');
+    const misused = await api.call('DELETE', '/users/me/sessions', {
+      token: m.token,
+      body: { passkey: { ceremonyId: login.body.data.ceremonyId, credential: key.get(login.body.data.options) } },
+    });
+    expect(misused.status).toBe(400);
+    expect((await api.get('/users/profile', phone.body.data.token)).status).toBe(200);
+
+    const proof = await confirm(key);
+    const ended = await api.call('DELETE', '/users/me/sessions', { token: m.token, body: { passkey: proof } });
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+    expect(ended.body.data.revoked).toBeGreaterThanOrEqual(1);
+    expect((await api.get('/users/profile', phone.body.data.token)).status).toBe(401);
+    // The same answer again: its ceremony was taken.
+    expect((await api.call('DELETE', '/users/me/sessions', { token: m.token, body: { passkey: proof } })).status).toBe(400);
+    // Both or neither: a 400.
+    expect((await api.call('DELETE', '/users/me/sessions', { token: m.token, body: {} })).status).toBe(400);
+    // Without a passkey, the confirmation ceremony is a 404: the password is the way.
+    expect((await api.post('/auth/passkeys/reauthentication', undefined, (await approvedMember(api)).token)).status).toBe(404);
+  });
+
   describe('attacks', () => {
     it('a phishing page (another origin) gets neither a registration nor a sign-in', async () => {
       const m = await approvedMember(api);

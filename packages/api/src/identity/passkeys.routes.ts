@@ -2,7 +2,8 @@
  * Passkeys over HTTP (issue 42), beside the second factor under /auth/ (an admin who must still enrol
  * a second factor may register one, see http/auth.ts): GET /auth/passkeys, POST
  * /auth/passkeys/registration (a ceremony's options), POST /auth/passkeys (the browser's answer and a
- * name), DELETE /auth/passkeys/{id}; and, signed out, POST /auth/passkeys/login/options and POST
+ * name), DELETE /auth/passkeys/{id}, POST /auth/passkeys/reauthentication (to confirm ending other
+ * sessions); and, signed out, POST /auth/passkeys/login/options and POST
  * /auth/passkeys/login, which answers exactly what /auth/login answers without a second factor
  * (session, refresh cookie). Use cases: passkeys.service.ts.
  */
@@ -27,6 +28,7 @@ import {
   listPasskeys,
   logInWithPasskey,
   loginOptions,
+  reauthenticationOptions,
   registerPasskey,
   registrationOptions,
   relyingParty,
@@ -57,6 +59,8 @@ const credentialSchema = z.object({
 const ceremonyId = z.string({ error: 'is required' }).min(1, 'is required').max(64);
 const registerSchema = z.object({ ceremonyId, name: passkeyNameSchema, credential: credentialSchema });
 const loginSchema = z.object({ ceremonyId, credential: credentialSchema });
+/** A passkey's answer to a re-authentication ceremony (settings.routes.ts: ending other sessions). */
+export const passkeyProofSchema = loginSchema;
 const passkeyIdParams = z.object({ id: base64url(1400) });
 
 export const passkeyRoutes: Routes = (api, ctx) => {
@@ -114,7 +118,21 @@ export const passkeyRoutes: Routes = (api, ctx) => {
     rateLimited: true,
   });
 
+  const reauthDoc = describe({
+    summary: 'Start confirming it is me with a passkey',
+    description:
+      'Options for `navigator.credentials.get` limited to my passkeys, valid 5 minutes, once: the answer confirms ending other sessions (DELETE /users/me/sessions, body `passkey`). 404 without a passkey.',
+    tags,
+    access: 'account',
+    ok: { 200: passkeyCeremonySchema },
+    errors: [404],
+  });
+
   const perIp = limitPerIp(ctx, limits);
+
+  api.post('/auth/passkeys/reauthentication', reauthDoc, async function startPasskeyReauthentication(c) {
+    return ok(c, valueOr(await reauthenticationOptions(ctx, userOf(c).id, relyingParty(ctx, c.req.url))));
+  });
 
   api.get('/auth/passkeys', listDoc, async function ownPasskeys(c) {
     return ok(c, { passkeys: await listPasskeys(ctx, userOf(c).id) });

@@ -171,6 +171,32 @@ export async function loginOptions(
   return { ceremonyId, options };
 }
 
+/** The assertion checked with the stored key: the user handle, the challenge, the origin, user verification. */
+async function verifyAssertion(
+  userId: string,
+  passkey: PasskeyRow,
+  challenge: string,
+  response: AuthenticationResponseJSON,
+  rp: RelyingParty,
+) {
+  // The account the authenticator answered for must be the one the credential was registered to.
+  const handle = response.response.userHandle;
+  if (handle && handle !== base64url(new TextEncoder().encode(userId))) return undefined;
+  return verifyAuthenticationResponse({
+    response,
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    credential: {
+      id: passkey.id,
+      publicKey: fromBase64url(passkey.public_key),
+      counter: Number(passkey.counter),
+      transports: JSON.parse(passkey.transports) as AuthenticatorTransportFuture[],
+    },
+    requireUserVerification: true,
+  }).catch(() => undefined);
+}
+
 /**
  * A sign-in with a passkey: the challenge is taken once, the signature checked with the stored key
  * (user verification required), the counter recorded (`PasskeyUsed`). It answers the session a
@@ -193,24 +219,7 @@ export async function logInWithPasskey(
   if (!passkey || !user) return failure('passkey.not_verified', PASSKEY_NOT_VERIFIED);
   const blocked = await loginBlocked(ctx, limits, user.email_lower, address);
   if (blocked) return blocked;
-  // The account the authenticator answered for must be the one the credential was registered to.
-  const handle = input.response.response.userHandle;
-  const handleOk = !handle || handle === base64url(new TextEncoder().encode(user.id));
-  const verification = handleOk
-    ? await verifyAuthenticationResponse({
-        response: input.response,
-        expectedChallenge: challenge,
-        expectedOrigin: rp.origin,
-        expectedRPID: rp.id,
-        credential: {
-          id: passkey.id,
-          publicKey: fromBase64url(passkey.public_key),
-          counter: Number(passkey.counter),
-          transports: JSON.parse(passkey.transports) as AuthenticatorTransportFuture[],
-        },
-        requireUserVerification: true,
-      }).catch(() => undefined)
-    : undefined;
+  const verification = await verifyAssertion(user.id, passkey, challenge, input.response, rp);
   // A suspended account is refused as at a password sign-in, its passkey's use not recorded.
   if (verification?.verified && !mayLogIn(user)) return failure('auth.login_suspended', SUSPENDED_LOGIN);
   const ran = await runPasskeyCommand(
@@ -231,4 +240,67 @@ export async function logInWithPasskey(
   }
   await limits.failedLogins.reset(user.email_lower, address);
   return success(await issueSession(ctx, user, undefined, device));
+}
+
+/** Options to prove it is still the holder with one of their passkeys (re-authentication). */
+export async function reauthenticationOptions(
+  ctx: AppContext,
+  userId: string,
+  rp: RelyingParty,
+): Promise<Result<{ ceremonyId: string; options: PublicKeyCredentialRequestOptionsJSON }>> {
+  const own = await passkeysOf(ctx.db, userId);
+  if (own.length === 0) return failure('passkey.not_found', 'You have no passkey. Confirm with your password.');
+  const options = await generateAuthenticationOptions({
+    rpID: rp.id,
+    userVerification: 'required',
+    timeout: CEREMONY_MS,
+    allowCredentials: own.map((p) => ({ id: p.id, transports: JSON.parse(p.transports) as AuthenticatorTransportFuture[] })),
+  });
+  const ceremonyId = ctx.ids.next();
+  const now = ctx.clock.now();
+  await saveChallenge(ctx.db, {
+    id: ceremonyId,
+    purpose: 'reauth',
+    userId,
+    challenge: options.challenge,
+    expiresAt: new Date(now.getTime() + CEREMONY_MS),
+    now,
+  });
+  return success({ ceremonyId, options });
+}
+
+/**
+ * The holder proves themselves again with one of their own passkeys (a ceremony they started, once);
+ * the use is recorded, a failure counts as a failed login.
+ */
+export async function checkPasskeyProof(
+  ctx: AppContext,
+  limits: AuthLimits,
+  userId: string,
+  input: { ceremonyId: string; response: AuthenticationResponseJSON },
+  rp: RelyingParty,
+  caller: Caller,
+): Promise<Result<void>> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) return failure('user.not_found', 'User not found');
+  const blocked = await loginBlocked(ctx, limits, user.email_lower);
+  if (blocked) return blocked;
+  const challenge = await takeChallenge(ctx.db, input.ceremonyId, 'reauth', userId, ctx.clock.now());
+  if (!challenge) return failure('passkey.ceremony_expired', CEREMONY_EXPIRED);
+  const passkey = await findPasskey(ctx.db, input.response.id);
+  const verification = passkey?.user_id === userId ? await verifyAssertion(userId, passkey, challenge, input.response, rp) : undefined;
+  const ran = await runPasskeyCommand(
+    ctx,
+    userId,
+    {
+      type: 'UsePasskey',
+      passkeyId: passkey?.id ?? input.response.id,
+      counter: verification?.authenticationInfo.newCounter ?? 0,
+      verified: Boolean(verification?.verified),
+      now: ctx.clock.now().toISOString(),
+    },
+    caller,
+  );
+  if (!ran.ok) await limits.failedLogins.hit(user.email_lower);
+  return ran;
 }

@@ -93,7 +93,8 @@ export async function hasPasskey(q: Queryable, userId: string): Promise<boolean>
 
 // ── Ceremonies ──────────────────────────────────────────────────────────────────────────────────
 
-export type CeremonyPurpose = 'register' | 'login';
+/** `reauth`: an account proving itself again before ending its other sessions (settings.service.ts). */
+export type CeremonyPurpose = 'register' | 'login' | 'reauth';
 
 /** Keeps a ceremony's challenge until `expiresAt` (and drops the expired ones of everybody). */
 export async function saveChallenge(

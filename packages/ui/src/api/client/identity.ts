@@ -19,6 +19,9 @@ import type {
 import type { createDownload } from './download';
 import { type Calls, noRedirect } from './session';
 
+/** What ending other sessions is confirmed with: the password, or a passkey's answer to a re-authentication ceremony. */
+export type IdentityProof = { password: string } | { passkey: { ceremonyId: string; credential: unknown } };
+
 export function identityCalls({ get, post, request }: Calls, download: ReturnType<typeof createDownload>) {
   return {
     /** A session, or `{ mfaRequired, mfaToken }` when a second factor is due (then call `verifyMfa`). */
@@ -82,11 +85,21 @@ export function identityCalls({ get, post, request }: Calls, download: ReturnTyp
         { ...noRedirect, fallbackError: 'Could not confirm' },
       ),
     sessions: async (): Promise<AccountSession[]> => (await get<{ sessions: AccountSession[] }>('/users/me/sessions')).sessions,
-    revokeSession: (id: string) =>
+    /** Ending other sessions asks again who it is (issue 42): the password, or a passkey's answer to `startPasskeyReauthentication`. */
+    revokeSession: (id: string, proof: IdentityProof) =>
       request<{ revoked: true }>('DELETE', `/users/me/sessions/${encodeURIComponent(id)}`, {
+        body: proof,
+        redirectOn401: false,
         fallbackError: 'Could not sign out that session',
       }),
-    revokeOtherSessions: () => request<{ revoked: number }>('DELETE', '/users/me/sessions', { fallbackError: 'Could not sign out' }),
+    revokeOtherSessions: (proof: IdentityProof) =>
+      request<{ revoked: number }>('DELETE', '/users/me/sessions', {
+        body: proof,
+        redirectOn401: false,
+        fallbackError: 'Could not sign out',
+      }),
+    startPasskeyReauthentication: () =>
+      post<PasskeyCeremony>('/auth/passkeys/reauthentication', undefined, { fallbackError: 'Could not start the passkey check' }),
     /** The member's mail settings (docs/chat.md: the mail when the team replies while they are offline). */
     notificationSettings: () => get<NotificationSettings>('/users/me/notifications'),
     setNotificationSettings: (settings: NotificationSettings) =>
