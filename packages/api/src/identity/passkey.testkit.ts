@@ -27,6 +27,8 @@ export interface AnswerOptions {
   /** Report this counter instead of the next one. */
   counter?: number;
   userHandle?: string;
+  /** Registration: name this credential id (an attestation of type 'none' lets the client choose it). */
+  credentialId?: string;
 }
 
 export class SoftAuthenticator {
@@ -52,7 +54,7 @@ export class SoftAuthenticator {
   create(options: { challenge: string; user: { id: string } }, opts: AnswerOptions = {}) {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
-    const idBytes = randomBytes(16);
+    const idBytes = opts.credentialId ? Buffer.from(opts.credentialId, 'base64url') : randomBytes(16);
     const id = b64u(idBytes);
     const cose = isoCBOR.encode(
       new Map<number, number | Uint8Array>([

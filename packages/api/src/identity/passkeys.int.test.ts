@@ -213,6 +213,20 @@ forEachStore('passkeys (production)', (kind) => {
       expect((await signIn(own)).res.status).toBe(200);
     });
 
+    it("an attestation naming another member's credential id registers nothing and reveals nothing", async () => {
+      const victim = await approvedMember(api);
+      const attacker = await approvedMember(api);
+      const key = new SoftAuthenticator(origin());
+      const registered = await register(victim.token, key, 'Victim phone');
+      const victimId = registered.res.body.data.passkey.id as string;
+      const forged = await register(attacker.token, new SoftAuthenticator(origin()), 'Mine', { credentialId: victimId });
+      expect(forged.res.status).toBe(409);
+      expect(forged.res.body).toMatchObject({ success: false, code: 'passkey.already_registered' });
+      expect(JSON.stringify(forged.res.body)).not.toContain('Victim phone');
+      expect((await api.get('/auth/passkeys', attacker.token)).body.data.passkeys).toEqual([]);
+      expect((await signIn(key)).res.body.data.user.id).toBe(victim.id);
+    });
+
     it('a counting authenticator whose counter goes back (a cloned key) is refused', async () => {
       const m = await approvedMember(api);
       const key = new SoftAuthenticator(origin(), true);

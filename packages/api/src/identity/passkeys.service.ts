@@ -27,7 +27,7 @@ import type { AppContext } from '../kernel/context.js';
 import { type Caller, eventMetadata } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type AuthLimits, loginBlocked } from './limits.js';
-import { PASSKEY_NOT_VERIFIED, type PasskeyCommand, passkeyDecider } from './passkey.decider.js';
+import { PASSKEY_ALREADY_REGISTERED, PASSKEY_NOT_VERIFIED, type PasskeyCommand, passkeyDecider } from './passkey.decider.js';
 import { findPasskey, type PasskeyRow, passkeysOf, saveChallenge, takeChallenge } from './passkeys.js';
 import { type Device, type IssuedSession, issueSession, mayLogIn, SUSPENDED_LOGIN } from './session.service.js';
 import { userStream } from './user.decider.js';
@@ -120,6 +120,9 @@ export async function registerPasskey(
     requireUserVerification: true,
   }).catch(() => undefined);
   const credential = verification?.verified ? verification.registrationInfo.credential : undefined;
+  // Credential ids are unique site-wide: an attestation naming one already registered (to anyone,
+  // 'none' attestation lets the client choose the id) registers nothing and learns nothing of it.
+  if (credential && (await findPasskey(ctx.db, credential.id))) return failure('passkey.already_registered', PASSKEY_ALREADY_REGISTERED);
   const ran = await runPasskeyCommand(
     ctx,
     userId,
@@ -137,7 +140,7 @@ export async function registerPasskey(
   );
   if (!ran.ok) return ran;
   const row = await findPasskey(ctx.db, credential?.id ?? '');
-  if (!row) return failure('passkey.not_found', 'Passkey not found');
+  if (!row || row.user_id !== userId) return failure('passkey.not_found', 'Passkey not found');
   return success(toDto(row));
 }
 
