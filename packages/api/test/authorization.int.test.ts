@@ -37,6 +37,7 @@ import { runLifecycle } from '../src/billing/subscriptions.service.js';
 import { addCaptionTrack } from '../src/catalog/index.js';
 import { ingestVideoFile } from '../src/catalog/ingest.js';
 import { registrationPayload } from '../src/identity/identity.testkit.js';
+import { SoftAuthenticator } from '../src/identity/passkey.testkit.js';
 import { hashPassword } from '../src/identity/passwords.js';
 import { createSession } from '../src/identity/sessions.js';
 import { acceptedStaff, invitationTokenFor, type StaffAccount, signedInStaff } from '../src/identity/staff.testkit.js';
@@ -400,6 +401,28 @@ async function enrol(server: TestServer, token: string): Promise<string> {
 /** Whether `p` has an account that can use the second-factor routes (signed in, not rejected, a real password). */
 const selfService = (fx: Fixtures, p: Principal) =>
   p !== 'rejected' && fx.accounts[p] !== undefined && fx.tokens[p] !== undefined && !['expired', 'otherKey'].includes(p);
+
+/** A passkey ceremony of the bearer of `token`, answered by a software authenticator (passkey.testkit.ts). */
+async function passkeyAnswer(fx: Fixtures, token: string, key = new SoftAuthenticator(new URL(fx.server.url).origin)) {
+  const started = await must<{ ceremonyId: string; options: { challenge: string; user: { id: string } } }>(
+    'passkey options',
+    api(fx).post('/auth/passkeys/registration', undefined, token),
+  );
+  return { ceremonyId: started.ceremonyId, name: 'Laptop', credential: key.create(started.options) };
+}
+
+/** The passkeys the re-authentication row registered, per principal, until its `after` removes them. */
+const reauthPasskeys: Partial<Record<Principal, string>> = {};
+
+/** Registers a passkey for the bearer of `token`: its id. */
+async function addPasskey(fx: Fixtures, token: string, key?: SoftAuthenticator): Promise<string> {
+  const added = await must<{ passkey: { id: string } }>(
+    'passkey',
+    api(fx).post('/auth/passkeys', await passkeyAnswer(fx, token, key), token),
+    201,
+  );
+  return added.passkey.id;
+}
 
 /** Restores the admin's second factor after a cell that removed it. */
 async function reEnrolAdmin(fx: Fixtures) {
@@ -769,6 +792,77 @@ const MATRIX: Record<string, Cell> = {
     },
   },
 
+  // The caller's own passkeys (`access: 'account'`, under /auth/: an admin who must enrol may register one).
+  'GET /api/auth/passkeys': { expect: signedIn(200, 200) },
+  'POST /api/auth/passkeys/registration': {
+    expect: signedIn(200, 200),
+    prepare: async () => ({ method: 'POST', path: '/api/auth/passkeys/registration' }),
+  },
+  'POST /api/auth/passkeys': {
+    expect: { ...signedIn(201, 201) },
+    note: "the answer to a fresh ceremony of the caller's, by a software authenticator; removed after, so the principal stays what its column says",
+    prepare: async (p, fx) => {
+      const body = selfService(fx, p)
+        ? await passkeyAnswer(fx, fx.tokens[p] as string)
+        : { ceremonyId: 'none', name: 'Laptop', credential: { id: 'a', rawId: 'a', type: 'public-key', response: {} } };
+      return { method: 'POST', path: '/api/auth/passkeys', ...json(body) };
+    },
+    after: async (p, fx, answer) => {
+      if (answer.status !== 201) return;
+      const id = (JSON.parse(answer.text) as { data: { passkey: { id: string } } }).data.passkey.id;
+      await must(`remove ${p}'s passkey`, api(fx).call('DELETE', `/auth/passkeys/${id}`, { token: fx.tokens[p] }));
+    },
+  },
+  'DELETE /api/auth/passkeys/:id': {
+    expect: signedIn(200, 200),
+    note: 'a passkey the caller registered just before (a random id without an account)',
+    prepare: async (p, fx) => {
+      const id = selfService(fx, p) ? await addPasskey(fx, fx.tokens[p] as string) : 'no-such-passkey';
+      return { method: 'DELETE', path: `/api/auth/passkeys/${id}` };
+    },
+  },
+  'POST /api/auth/passkeys/reauthentication': {
+    expect: signedIn(200, 200),
+    note: "a passkey of the caller's registered just before (removed after, so the principal stays what its column says)",
+    prepare: async (p, fx) => {
+      if (selfService(fx, p)) reauthPasskeys[p] = await addPasskey(fx, fx.tokens[p] as string);
+      return { method: 'POST', path: '/api/auth/passkeys/reauthentication' };
+    },
+    after: async (p, fx) => {
+      const id = reauthPasskeys[p];
+      if (id) await must(`remove ${p}'s passkey`, api(fx).call('DELETE', `/auth/passkeys/${id}`, { token: fx.tokens[p] }));
+      delete reauthPasskeys[p];
+    },
+  },
+  'POST /api/auth/passkeys/login/options': {
+    expect: open(200, 200),
+    prepare: async () => ({ method: 'POST', path: '/api/auth/passkeys/login/options' }),
+  },
+  'POST /api/auth/passkeys/login': {
+    expect: open(200, 200),
+    note: "a fresh ceremony answered with the login member's passkey (registered on first use)",
+    prepare: async (_p, fx) => {
+      const holder = fx.loginUser as Account & { passkey?: SoftAuthenticator };
+      if (!holder.passkey) {
+        holder.passkey = new SoftAuthenticator(new URL(fx.server.url).origin);
+        const signedIn = await must<{ token: string }>(
+          'login',
+          api(fx).post('/auth/login', { email: holder.email, password: holder.password }),
+        );
+        await addPasskey(fx, signedIn.token, holder.passkey);
+      }
+      const started = await must<{ ceremonyId: string; options: { challenge: string } }>(
+        'passkey login options',
+        api(fx).post('/auth/passkeys/login/options'),
+      );
+      return {
+        method: 'POST',
+        path: '/api/auth/passkeys/login',
+        ...json({ ceremonyId: started.ceremonyId, credential: holder.passkey.get(started.options) }),
+      };
+    },
+  },
+
   // The API contract: the OpenAPI document is for admins outside development; the docs viewer (static, no data) is open.
   'GET /api/openapi.json': { expect: adminOnly('reference', 200), note: 'NODE_ENV=test: admin-only (open only with NODE_ENV=development)' },
   'GET /api/docs': { expect: open(200) },
@@ -1098,18 +1192,22 @@ const MATRIX: Record<string, Cell> = {
   'GET /api/users/me/sessions': { expect: signedIn(200) },
   'DELETE /api/users/me/sessions/:id': {
     expect: signedIn(200),
-    note: "another session of the caller's own account (a random id without an account)",
+    note: "another session of the caller's own account (a random id without an account), the caller's password given again",
     prepare: async (p, fx) => {
       const who = fx.accounts[p];
       const id = fx.server.ctx.ids.next();
       if (who) await createSession(fx.server.ctx.db, who.id, id, fx.server.clock.now(), 3600_000);
-      return { method: 'DELETE', path: `/api/users/me/sessions/${id}` };
+      return { method: 'DELETE', path: `/api/users/me/sessions/${id}`, ...json({ password: who?.password ?? 'member-password-1' }) };
     },
   },
   'DELETE /api/users/me/sessions': {
     expect: signedIn(200),
-    note: "every session of the caller's account but the caller's own",
-    prepare: async () => ({ method: 'DELETE', path: '/api/users/me/sessions' }),
+    note: "every session of the caller's account but the caller's own, the caller's password given again",
+    prepare: async (p, fx) => ({
+      method: 'DELETE',
+      path: '/api/users/me/sessions',
+      ...json({ password: fx.accounts[p]?.password ?? 'member-password-1' }),
+    }),
   },
   // The reply mail setting (chat/replyMail.routes.ts): the caller's own, like the other settings.
   'GET /api/users/me/notifications': { expect: signedIn(200) },
@@ -1197,6 +1295,8 @@ forEachStore('authorization matrix', (kind) => {
         MAILS_PER_RECIPIENT_PER_HOUR: '100000000',
         MAILS_PER_ACCOUNT_PER_HOUR: '100000000',
         ACCESS_TOKEN_TTL_SECONDS: String(90 * 24 * 3600),
+        // The principals' sessions span the months the clock moves through to set up past_due and unpaid.
+        SESSION_ABSOLUTE_DAYS: '365',
         GRACE_PERIOD_DAYS: String(GRACE_DAYS),
         AUDIT_SIGNING_KEY: generateSigningKeys().privateKey,
       },

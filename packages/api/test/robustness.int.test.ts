@@ -68,7 +68,9 @@ const MAY_SUCCEED = new Map([
   ['POST /api/auth/logout', 'reads no body: logging out without a session is a harmless 200'],
   ['PUT /api/users/profile', '{} (or no body) is a valid, empty profile update'],
   ['POST /api/auth/mfa/enroll', 'reads no body: (re)starting the second-factor enrolment is a valid answer to any body'],
-  ['DELETE /api/users/me/sessions', 'reads no body: signing out every other session is a valid answer to any body'],
+  ['POST /api/auth/passkeys/registration', 'reads no body: starting a passkey ceremony is a valid answer to any body'],
+  ['POST /api/auth/passkeys/login/options', 'reads no body: starting a passkey sign-in is a valid answer to any body'],
+  ['POST /api/auth/passkeys/reauthentication', 'reads no body: starting a passkey confirmation is a valid answer to any body'],
   ['POST /api/chat/read', "reads no body: marking the team's replies read is a valid answer to any body"],
   ['POST /api/chat/ticket', 'reads no body: a WebSocket ticket is a valid answer to any body'],
 ]);

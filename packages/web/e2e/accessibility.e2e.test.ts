@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import { brandPalette } from '@members/ui/theme';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiClient,
@@ -34,6 +34,8 @@ type Role = 'anonymous' | 'pending' | 'subscriber' | 'admin';
 interface Session {
   token: string;
   user: unknown;
+  email: string;
+  password: string;
 }
 /** One page state to check: where to go, what shows it is ready, what to do before checking. */
 interface Visit {
@@ -71,7 +73,25 @@ async function register(email: string): Promise<string> {
 async function logIn(email: string, password = PASSWORD): Promise<Session> {
   const res = await apiClient(base).post('/auth/login', { email, password });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { token: res.body.data.token, user: res.body.data.user };
+  return { token: res.body.data.token, user: res.body.data.user, email, password };
+}
+
+/**
+ * Signs a browser context in as `s`: a sign-in of its own (a refresh cookie rotates on first use, so
+ * two contexts cannot share one) whose refresh and CSRF cookies the app's first page load exchanges
+ * for its in-memory session, as after a reload.
+ */
+async function seedSession(ctx: BrowserContext, s: Session): Promise<void> {
+  const res = await apiClient(base).post('/auth/login', { email: s.email, password: s.password });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const cookies = res.headers.getSetCookie().map((line) => {
+    const [pair = ''] = line.split(';');
+    const i = pair.indexOf('=');
+    return { name: pair.slice(0, i).trim(), value: pair.slice(i + 1).trim(), url: base };
+  });
+  await ctx.addCookies(
+    cookies.map((c) => (c.name === 'refresh_token' ? { ...c, url: `${base}/api/auth`, httpOnly: true, sameSite: 'Strict' as const } : c)),
+  );
 }
 
 const PUBLIC_PAGES: Visit[] = [
@@ -212,17 +232,13 @@ async function checkRole(role: Role, width: number, session: Session | undefined
     if (!visits.length) continue;
     const ctx = await axeContext(browser, { viewport: { width, height: 900 } });
     await ctx.addInitScript(
-      ({ s, verified }) => {
+      ({ verified }) => {
         if (!location.protocol.startsWith('http')) return;
         if (verified) localStorage.setItem('ageVerified', 'true');
-        if (s && !sessionStorage.getItem('seeded')) {
-          localStorage.setItem('authToken', s.token);
-          localStorage.setItem('user', JSON.stringify(s.user));
-          sessionStorage.setItem('seeded', '1');
-        }
       },
-      { s: session ?? null, verified: !ageGate },
+      { verified: !ageGate },
     );
+    if (session) await seedSession(ctx, session);
     const page = await ctx.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));

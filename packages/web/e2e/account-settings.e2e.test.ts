@@ -101,7 +101,7 @@ describe('account settings in Chromium', () => {
     await see(page, 'Your name has been saved.');
     await see(page, 'Welcome, Sam');
 
-    // 2. Sessions: this browser (marked) and a phone signed in elsewhere; the phone is signed out from here.
+    // 2. Sessions: this browser (marked) and a phone signed in elsewhere; the phone is signed out from here, the password given again.
     const phoneToken = await loginElsewhere(member.email, member.password, PHONE_UA);
     await page.reload();
     const sessions = page.getByTestId('sessions');
@@ -110,6 +110,11 @@ describe('account settings in Chromium', () => {
     const thisDevice = sessions.locator('tr', { has: page.getByText('This device') });
     await expect(thisDevice.textContent()).resolves.toMatch(/Chrome on Linux/);
     await screenshot(page, '70-account-sessions');
+    // Signing it out asks for the password again (issue 42): without it, nothing is ended.
+    await sessions.getByRole('button', { name: 'Sign out Safari on iOS' }).click();
+    await see(page, 'Enter your password to sign other devices out.');
+    expect((await api.get('/users/profile', phoneToken)).status).toBe(200);
+    await sessions.getByLabel('Password', { exact: true }).fill(member.password);
     await sessions.getByRole('button', { name: 'Sign out Safari on iOS' }).click();
     await see(page, 'That session has been signed out.');
     await sessions.getByText('Active sessions (1)').waitFor({ state: 'visible', timeout: T });

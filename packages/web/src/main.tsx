@@ -6,7 +6,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
-import { api, routeApiRedirectsThrough } from './app/api';
+import { api, restoreSession, routeApiRedirectsThrough } from './app/api';
 import { createQueryClient } from './app/queryClient';
 import { router } from './app/routes';
 import { AgeGate } from './layout/AgeGate';
@@ -24,14 +24,17 @@ routeApiRedirectsThrough((path) => {
   void router.navigate(path, { replace: true });
 });
 
-createRoot(document.getElementById('root') as HTMLElement).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <ApiClientProvider client={api}>
-        <AgeGate>
-          <RouterProvider router={router} />
-        </AgeGate>
-      </ApiClientProvider>
-    </QueryClientProvider>
-  </StrictMode>,
+// The session comes back from the refresh cookie before the first render (app/api.ts).
+void restoreSession().finally(() =>
+  createRoot(document.getElementById('root') as HTMLElement).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <ApiClientProvider client={api}>
+          <AgeGate>
+            <RouterProvider router={router} />
+          </AgeGate>
+        </ApiClientProvider>
+      </QueryClientProvider>
+    </StrictMode>,
+  ),
 );

@@ -206,10 +206,13 @@ forEachStore('desktop chat feed in the main process', (kind) => {
     await say(m, 'before the revocation');
     await until('the first message', () => d.texts().includes('before the revocation'));
 
-    // The admin ends their other sessions from the web (settings): the desktop's is one of them.
+    // The admin ends their other sessions from the web (settings, the password asked again): the desktop's is one of them.
     const web = await apiClient(server.url).post('/auth/login', { email: TEST_ADMIN.email, password: TEST_ADMIN.password });
     expect(web.status).toBe(200);
-    const revoked = await kit.api.call('DELETE', '/users/me/sessions', { token: web.body.data.token });
+    const revoked = await kit.api.call('DELETE', '/users/me/sessions', {
+      token: web.body.data.token,
+      body: { password: TEST_ADMIN.password },
+    });
     expect(revoked.status).toBe(200);
     expect(revoked.body.data.revoked).toBeGreaterThanOrEqual(1);
 

@@ -89,6 +89,12 @@ function describe(e: RecordedEvent): Described | undefined {
       return { category: 'security', summary: 'Signed in with a recovery code', details: {} };
     case 'SecondFactorEnrolmentStarted':
       return undefined; // an unfinished setup is noise on this page
+    case 'PasskeyRegistered':
+      return { category: 'security', summary: 'Passkey added', details: {} };
+    case 'PasskeyRemoved':
+      return { category: 'security', summary: 'Passkey removed', details: {} };
+    case 'PasskeyUsed':
+      return undefined; // a sign-in, as password sign-ins are not listed either
     case 'PaymentRequested':
       return {
         category: 'payment',

@@ -2,7 +2,8 @@
  * The reference UI at /api/docs: Swagger UI served from the `swagger-ui-dist` package on this
  * server (no CDN), started by a small script of ours (no inline script, so a strict CSP holds).
  * The page is a viewer with no data in it; the document it shows comes from /api/openapi.json,
- * fetched with the admin's access token that the web app keeps in localStorage (same origin).
+ * fetched with an access token the page asks for with the browser's refresh cookie, as the web app
+ * does after a reload (same origin; the web app keeps its token in memory only, issue 42).
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,12 +34,25 @@ export const DOCS_HTML = `<!doctype html>
 </html>
 `;
 
-/** Fetches the document (with the web app's stored access token, when there is one) and renders it. */
+/**
+ * Fetches the document (with an access token from the browser's session, when it has one: the
+ * refresh cookie and the CSRF cookie's echo, POST /api/auth/refresh) and renders it.
+ */
 const INIT_JS = `(function () {
   var status = document.getElementById('docs-status');
   var token = null;
-  try { token = window.localStorage.getItem('authToken'); } catch (e) {}
-  fetch('openapi.json', { headers: token ? { Authorization: 'Bearer ' + token } : {}, credentials: 'same-origin' })
+  var csrf = /(?:^|;\\s*)csrf_token=([^;]+)/.exec(document.cookie);
+  var session = csrf
+    ? fetch('auth/refresh', { method: 'POST', headers: { 'X-CSRF-Token': decodeURIComponent(csrf[1]) }, credentials: 'same-origin' })
+        .then(function (res) { return res.ok ? res.json() : null; })
+        .then(function (body) { return (body && body.data && body.data.token) || null; })
+        .catch(function () { return null; })
+    : Promise.resolve(null);
+  session
+    .then(function (t) {
+      token = t;
+      return fetch('openapi.json', { headers: token ? { Authorization: 'Bearer ' + token } : {}, credentials: 'same-origin' });
+    })
     .then(function (res) {
       if (res.status === 401 || res.status === 403)
         throw new Error('The API document is for admins: sign in to the site as an admin in this browser, then reload this page.');

@@ -15,7 +15,7 @@ import { HttpError } from '../http/envelope.js';
 import { CROSS_SITE_REFUSED, isSiteOrigin, publicOrigin } from '../http/linkOrigin.js';
 import { type Credential, describe, grantOf } from '../http/openapi.js';
 import { idSchema } from '../http/validate.js';
-import { findMemberStanding, sessionEnded } from '../identity/index.js';
+import { findMemberStanding, sessionEnded, sessionLifetimes } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
 import type { Routes } from '../kernel/module.js';
 import { listMessages, messagesAfterInAll } from './chat.service.js';
@@ -48,7 +48,7 @@ export function socketOriginAllowed(origin: string | undefined, env: Pick<Env, '
  * erasure end it), their account not suspended or erased, and an admin's still an admin.
  */
 export async function holderStands(ctx: AppContext, holder: TicketHolder): Promise<boolean> {
-  if (holder.sessionId && (await sessionEnded(ctx.db, holder.sessionId))) return false;
+  if (holder.sessionId && (await sessionEnded(ctx.db, holder.sessionId, ctx.clock.now(), sessionLifetimes(ctx.env)))) return false;
   const standing = await findMemberStanding(ctx.db, holder.userId);
   return Boolean(standing) && standing?.status !== 'suspended' && (holder.role !== 'admin' || standing?.role === 'admin');
 }

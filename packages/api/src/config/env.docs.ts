@@ -126,6 +126,13 @@ export const envDocs: Record<string, EnvVarDoc> = {
   AUTH_REQUESTS_PER_IP_PER_MINUTE: { meaning: 'auth requests per client IP per minute before 429' },
   ACCESS_TOKEN_TTL_SECONDS: { meaning: 'lifetime of an access token' },
   REFRESH_TOKEN_TTL_DAYS: { meaning: 'lifetime of a refresh session' },
+  SESSION_ABSOLUTE_DAYS: {
+    meaning: 'a session ends this many days after sign-in however often it refreshes; its access tokens are refused from then on',
+  },
+  STAFF_SESSION_IDLE_MINUTES: {
+    meaning:
+      "an admin's session ends after this many minutes without a refresh (a session in use refreshes at least every `ACCESS_TOKEN_TTL_SECONDS`; an access token already issued lasts out its own lifetime)",
+  },
   REFRESH_REUSE_INTERVAL_SECONDS: {
     meaning:
       'a rotated refresh token presented again this soon gets a new token instead of ending the session (a reload during a refresh); `0` = none',

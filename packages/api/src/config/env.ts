@@ -77,6 +77,10 @@ export const envSchema = z.object({
   AUTH_REQUESTS_PER_IP_PER_MINUTE: intFrom(60, 1),
   ACCESS_TOKEN_TTL_SECONDS: intFrom(900, 10),
   REFRESH_TOKEN_TTL_DAYS: intFrom(30, 1),
+  /** A session ends this many days after sign-in however often it refreshes (issue 42, ASVS 3.3.2). */
+  SESSION_ABSOLUTE_DAYS: intFrom(30, 1),
+  /** An admin's (staff) session ends after this many minutes without a refresh (identity/sessions.ts). */
+  STAFF_SESSION_IDLE_MINUTES: intFrom(30, 1),
   /**
    * A refresh token presented again within this many seconds of its first use gets a new token in the
    * same session instead of ending it: the client lost the answer of the first refresh (a reload

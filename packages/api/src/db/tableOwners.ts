@@ -16,6 +16,8 @@ export const TABLE_OWNERS = {
   refresh_tokens: 'identity',
   second_factors: 'identity',
   second_factor_secrets: 'identity',
+  passkeys: 'identity',
+  passkey_challenges: 'identity',
   // billing
   billing_payments: 'billing',
   billing_subscriptions: 'billing',

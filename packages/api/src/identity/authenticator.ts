@@ -4,14 +4,15 @@
  */
 import type { Queryable } from '../db/types.js';
 import type { Authenticator } from '../http/auth.js';
+import type { Clock } from '../shared/clock.js';
 import { adminLacksSecondFactor } from './secondFactors.js';
-import { sessionEnded } from './sessions.js';
+import { type SessionLifetimes, sessionEnded } from './sessions.js';
 import { findMemberStanding } from './users.queries.js';
 
-export function accountsAuthenticator(db: Queryable): Authenticator {
+export function accountsAuthenticator(db: Queryable, clock: Clock, lifetimes: Pick<SessionLifetimes, 'absoluteMs'>): Authenticator {
   return {
     standing: (userId) => findMemberStanding(db, userId),
-    sessionEnded: (sessionId) => sessionEnded(db, sessionId),
+    sessionEnded: (sessionId) => sessionEnded(db, sessionId, clock.now(), lifetimes),
     adminLacksSecondFactor: (userId) => adminLacksSecondFactor(db, userId),
   };
 }

@@ -13,6 +13,8 @@ import { authRoutes } from './auth.routes.js';
 import { bootstrapAdmin } from './bootstrap.js';
 import { identityMailSubscriber } from './mail.subscriber.js';
 import { mfaRoutes } from './mfa.routes.js';
+import { passkeysProjection } from './passkeys.js';
+import { passkeyRoutes } from './passkeys.routes.js';
 import { passwordRoutes } from './password.routes.js';
 import { eraseIdentityData, exportIdentityData } from './personalData.js';
 import { secondFactorsProjection } from './secondFactors.js';
@@ -32,6 +34,7 @@ export { checkSecondFactor, resetSecondFactor } from './mfa.service.js';
 export { verifyPassword } from './passwords.js';
 export { LIMITS } from './registration.js';
 export { deleteSecret, findSecondFactor } from './secondFactors.js';
+export { sessionLifetimes } from './session.service.js';
 export { sessionEnded } from './sessions.js';
 export { onSessionsEnded, SESSIONS_ENDED_CHANNEL } from './sessionsEnded.js';
 export { recordStaffRead } from './staffReads.js';
@@ -55,7 +58,7 @@ export {
 
 export const identityModule: AppModule = {
   name: 'identity',
-  projections: [usersProjection, secondFactorsProjection, staffReadsProjection],
+  projections: [usersProjection, secondFactorsProjection, staffReadsProjection, passkeysProjection],
   subscribers: (ctx) => [identityMailSubscriber(ctx)],
   exportPersonalData: exportIdentityData,
   erasePersonalData: eraseIdentityData,
@@ -63,6 +66,7 @@ export const identityModule: AppModule = {
     authRoutes(api, ctx);
     passwordRoutes(api, ctx);
     mfaRoutes(api, ctx);
+    passkeyRoutes(api, ctx);
     userRoutes(api, ctx);
     settingsRoutes(api, ctx);
     staffRoutes(api, ctx);

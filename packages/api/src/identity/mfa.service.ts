@@ -15,7 +15,7 @@ import { type AuthLimits, loginBlocked } from './limits.js';
 import { mfaTokenMatchesPassword, readMfaToken } from './mfaToken.js';
 import { verifyPassword } from './passwords.js';
 import { ALREADY_ENABLED, INVALID_CODE, INVALID_PROOF, type SecondFactorCommand, secondFactorDecider } from './secondFactor.decider.js';
-import { claimTimeStep, deleteSecret, findSecondFactor, findSecret, saveSecret } from './secondFactors.js';
+import { adminLacksSecondFactor, claimTimeStep, deleteSecret, findSecondFactor, findSecret, saveSecret } from './secondFactors.js';
 import { type Device, type IssuedSession, issueSession, mayLogIn } from './session.service.js';
 import {
   decryptSecret,
@@ -64,7 +64,8 @@ export async function secondFactorStatus(ctx: AppContext, userId: string): Promi
     enabled,
     pending: row?.status === 'pending',
     recoveryCodesLeft: enabled ? Number(row?.recovery_codes_left ?? 0) : 0,
-    required: ctx.env.REQUIRE_ADMIN_2FA && user.role === 'admin' && !enabled,
+    // A passkey is a second factor too (secondFactors.ts `adminLacksSecondFactor`).
+    required: ctx.env.REQUIRE_ADMIN_2FA && (await adminLacksSecondFactor(ctx.db, userId)),
   });
 }
 

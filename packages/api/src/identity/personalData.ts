@@ -2,12 +2,14 @@
  * Identity's part of a member's data rights (AppModule.exportPersonalData, erasePersonalData; the
  * privacy module runs them). The export: the profile, the account's history (its own events, secrets
  * left out), the second factor and the sessions. The erasure, after `MemberErased` blanked the
- * read model: the sessions and their tokens, the second factor's secret and the failed-login counters
- * kept under their addresses (keyed by an HMAC of each, limits.ts).
+ * read model: the sessions and their tokens, the second factor's secret, passkey ceremonies under way
+ * (the passkeys' read model drops them at `MemberErased`; their names and keys were sealed in the log)
+ * and the failed-login counters kept under their addresses (keyed by an HMAC of each, limits.ts).
  */
 import type { AppContext } from '../kernel/context.js';
 import type { ErasedMember, MemberExport } from '../kernel/module.js';
 import { authLimitsOf } from './limits.js';
+import { deleteChallengesOf } from './passkeys.js';
 import { deleteSecret, findSecondFactor } from './secondFactors.js';
 import { deleteSessionsOf, sessionsOf } from './sessions.js';
 import { announceSessionsEnded } from './sessionsEnded.js';
@@ -60,6 +62,7 @@ export async function eraseIdentityData(ctx: AppContext, member: ErasedMember): 
   await deleteSessionsOf(ctx.db, member.userId);
   await announceSessionsEnded(ctx, member.userId);
   await deleteSecret(ctx.db, member.userId);
+  await deleteChallengesOf(ctx.db, member.userId);
   const limits = authLimitsOf(ctx);
   for (const a of member.addresses) await limits.failedLogins.reset(a);
   return undefined;

@@ -115,11 +115,16 @@ export async function deleteSecret(q: Queryable, userId: string): Promise<void> 
   await q.run('DELETE FROM second_factor_secrets WHERE user_id = ?', [userId]);
 }
 
-/** An admin account whose second factor is not enabled (REQUIRE_ADMIN_2FA holds it to the enrolment routes). */
+/**
+ * An admin account with neither an enabled TOTP factor nor a passkey (REQUIRE_ADMIN_2FA holds it to
+ * the enrolment routes). A passkey counts: it is something held, unlocked by something known or
+ * something the holder is (user verification), and such an admin signs in with it (passkeys.service.ts).
+ */
 export async function adminLacksSecondFactor(q: Queryable, userId: string): Promise<boolean> {
-  const row = await q.get<{ role: string; status: string | null }>(
-    'SELECT u.role, sf.status FROM users u LEFT JOIN second_factors sf ON sf.user_id = u.id WHERE u.id = ?',
+  const row = await q.get<{ role: string; status: string | null; passkeys: number | string }>(
+    `SELECT u.role, sf.status, (SELECT COUNT(*) FROM passkeys p WHERE p.user_id = u.id) AS passkeys
+     FROM users u LEFT JOIN second_factors sf ON sf.user_id = u.id WHERE u.id = ?`,
     [userId],
   );
-  return row?.role === 'admin' && row.status !== 'enabled';
+  return row?.role === 'admin' && row.status !== 'enabled' && Number(row.passkeys) === 0;
 }

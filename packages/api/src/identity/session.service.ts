@@ -13,9 +13,10 @@ import type { AppContext } from '../kernel/context.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { type AuthLimits, loginBlocked } from './limits.js';
 import { signMfaToken } from './mfaToken.js';
+import { hasPasskey } from './passkeys.js';
 import { verifyAgainstDummy, verifyPassword } from './passwords.js';
-import { findSecondFactor } from './secondFactors.js';
-import { createSession, type IssuedToken, revokeSessionByToken, rotateSession } from './sessions.js';
+import { adminLacksSecondFactor, findSecondFactor } from './secondFactors.js';
+import { createSession, type IssuedToken, revokeSessionByToken, rotateSession, type SessionLifetimes } from './sessions.js';
 import { announceSessionsEnded } from './sessionsEnded.js';
 import { findUserByEmail, findUserById, toUserDto } from './users.queries.js';
 import type { UserRow } from './users.schema.js';
@@ -23,6 +24,7 @@ import type { UserRow } from './users.schema.js';
 export const INVALID_LOGIN = 'Invalid email or password';
 export const SUSPENDED_LOGIN = 'Your account has been suspended. Please contact support if you believe this is a mistake.';
 export const SESSION_EXPIRED = 'Your session has expired. Please log in again.';
+export const PASSKEY_REQUIRED = 'Sign in with your passkey: your account uses it as its second factor.';
 
 /** A session as login, refresh and the second-factor step answer it (the shared `sessionSchema`). */
 export type SessionAnswer = z.infer<typeof sessionSchema>;
@@ -43,6 +45,11 @@ export function refreshTtlMs(ctx: AppContext): number {
   return ctx.env.REFRESH_TOKEN_TTL_DAYS * 24 * 60 * 60 * 1000;
 }
 
+/** The absolute lifetime of every session and the idle limit of staff (admin) sessions, from the settings. */
+export function sessionLifetimes(env: Pick<AppContext['env'], 'SESSION_ABSOLUTE_DAYS' | 'STAFF_SESSION_IDLE_MINUTES'>): SessionLifetimes {
+  return { absoluteMs: env.SESSION_ABSOLUTE_DAYS * 24 * 60 * 60 * 1000, staffIdleMs: env.STAFF_SESSION_IDLE_MINUTES * 60 * 1000 };
+}
+
 /** What a new session records about the device that opened it (shown in the member's session list). */
 export interface Device {
   userAgent: string | null;
@@ -54,10 +61,19 @@ export interface Device {
  */
 export async function issueSession(ctx: AppContext, user: UserRow, refresh?: IssuedToken, device?: Device): Promise<IssuedSession> {
   const issued =
-    refresh ?? (await createSession(ctx.db, user.id, ctx.ids.next(), ctx.clock.now(), refreshTtlMs(ctx), device?.userAgent ?? null));
+    refresh ??
+    (await createSession(
+      ctx.db,
+      user.id,
+      ctx.ids.next(),
+      ctx.clock.now(),
+      refreshTtlMs(ctx),
+      device?.userAgent ?? null,
+      sessionLifetimes(ctx.env),
+    ));
   const token = await signAccessToken(ctx, { id: user.id, role: user.role, sessionId: issued.sessionId });
   const answer: SessionAnswer = { token, expiresIn: ctx.env.ACCESS_TOKEN_TTL_SECONDS, user: toUserDto(user) };
-  if (ctx.env.REQUIRE_ADMIN_2FA && user.role === 'admin' && (await findSecondFactor(ctx.db, user.id))?.status !== 'enabled')
+  if (ctx.env.REQUIRE_ADMIN_2FA && user.role === 'admin' && (await adminLacksSecondFactor(ctx.db, user.id)))
     answer.mfaEnrollmentRequired = true;
   return { answer, refresh: issued };
 }
@@ -92,6 +108,14 @@ export async function logIn(
     return failure('auth.invalid_credentials', INVALID_LOGIN);
   }
   if (!mayLogIn(user)) return failure('auth.login_suspended', SUSPENDED_LOGIN);
+  // An admin whose second factor is a passkey alone signs in with it: the password is one factor.
+  if (
+    ctx.env.REQUIRE_ADMIN_2FA &&
+    user.role === 'admin' &&
+    (await findSecondFactor(ctx.db, user.id))?.status !== 'enabled' &&
+    (await hasPasskey(ctx.db, user.id))
+  )
+    return failure('auth.passkey_required', PASSKEY_REQUIRED);
   // With a second factor the failed-login count is only cleared once the code is right too, so
   // knowing the password does not buy fresh guesses at the code.
   if ((await findSecondFactor(ctx.db, user.id))?.status === 'enabled')
@@ -101,8 +125,8 @@ export async function logIn(
 }
 
 /**
- * Rotates the refresh token; any problem (unknown, reused after the reuse interval, expired, rejected
- * account) ends the session.
+ * Rotates the refresh token; any problem (unknown, reused after the reuse interval, expired, past the
+ * session's absolute lifetime or a staff session's idle limit, rejected account) ends the session.
  */
 export async function refreshSession(ctx: AppContext, refreshToken: string): Promise<Result<IssuedSession>> {
   const rotated = await rotateSession(
@@ -110,6 +134,7 @@ export async function refreshSession(ctx: AppContext, refreshToken: string): Pro
     refreshToken,
     ctx.clock.now(),
     refreshTtlMs(ctx),
+    sessionLifetimes(ctx.env),
     ctx.env.REFRESH_REUSE_INTERVAL_SECONDS * 1000,
   );
   const user = rotated.ok ? await findUserById(ctx.db, rotated.userId) : undefined;

@@ -9,6 +9,12 @@
  * within a short reuse interval after its first use (REFRESH_REUSE_INTERVAL_SECONDS, the "leeway"
  * of Auth0 and Okta): a browser that reloaded while a refresh was in flight never stored the rotated
  * cookie and presents the old one again; it gets another new token of the same session.
+ *
+ * Lifetimes (issue 42, ASVS 3.3.2): a session ends `absoluteMs` after it was opened however often it
+ * refreshes (its tokens never outlive that moment, and access tokens naming it are refused from then
+ * on), and an admin's (staff) session ends when it was not refreshed for `staffIdleMs`. Idleness is
+ * measured between refreshes: the client refreshes only when a call finds its access token expiring,
+ * so a session in use refreshes at least every ACCESS_TOKEN_TTL_SECONDS, an unused one not at all.
  */
 import { randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../db/types.js';
@@ -40,6 +46,7 @@ export async function createSession(
   now: Date,
   ttlMs: number,
   userAgent: string | null = null,
+  lifetimes?: Pick<SessionLifetimes, 'absoluteMs'>,
 ): Promise<IssuedToken> {
   return db.transaction(async (tx) => {
     await tx.run('INSERT INTO refresh_sessions (id, user_id, created_at, last_used_at, user_agent) VALUES (?, ?, ?, ?, ?)', [
@@ -49,15 +56,38 @@ export async function createSession(
       now.toISOString(),
       userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
     ]);
-    return insertToken(tx, sessionId, new Date(now.getTime() + ttlMs));
+    const end = lifetimes ? lifetimeEnd(now.toISOString(), lifetimes) : new Date(now.getTime() + ttlMs);
+    return insertToken(tx, sessionId, tokenExpiry(now, ttlMs, end));
   });
 }
 
 export type RotateResult =
   | { ok: true; userId: string; next: IssuedToken }
-  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
+  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' | 'lifetime' | 'idle' };
 
-export async function rotateSession(db: Db, token: string, now: Date, ttlMs: number, reuseIntervalMs = 0): Promise<RotateResult> {
+/** How long sessions may last (see the top of this file). */
+export interface SessionLifetimes {
+  /** From the session's opening, refreshes or not. */
+  absoluteMs: number;
+  /** An admin's session unrefreshed for this long ends. */
+  staffIdleMs: number;
+}
+
+/** When a session opened at `createdAt` ends whatever it does. */
+export const lifetimeEnd = (createdAt: string, lifetimes: Pick<SessionLifetimes, 'absoluteMs'>): Date =>
+  new Date(new Date(createdAt).getTime() + lifetimes.absoluteMs);
+
+/** A token's expiry: its own lifetime, cut at the end of its session's. */
+const tokenExpiry = (now: Date, ttlMs: number, end: Date): Date => new Date(Math.min(now.getTime() + ttlMs, end.getTime()));
+
+export async function rotateSession(
+  db: Db,
+  token: string,
+  now: Date,
+  ttlMs: number,
+  lifetimes: SessionLifetimes,
+  reuseIntervalMs = 0,
+): Promise<RotateResult> {
   const hash = sha256(token);
   return db.transaction(async (tx) => {
     const row = await tx.get<{
@@ -66,13 +96,29 @@ export async function rotateSession(db: Db, token: string, now: Date, ttlMs: num
       used_at: string | null;
       user_id: string;
       revoked_at: string | null;
+      created_at: string;
+      last_used_at: string | null;
+      role: string | null;
     }>(
-      `SELECT t.session_id, t.expires_at, t.used_at, s.user_id, s.revoked_at
+      `SELECT t.session_id, t.expires_at, t.used_at, s.user_id, s.revoked_at, s.created_at, s.last_used_at,
+              (SELECT u.role FROM users u WHERE u.id = s.user_id) AS role
        FROM refresh_tokens t JOIN refresh_sessions s ON s.id = t.session_id WHERE t.token_hash = ?`,
       [hash],
     );
     if (!row) return { ok: false, reason: 'unknown' } as const;
     if (row.revoked_at) return { ok: false, reason: 'revoked' } as const;
+    const end = lifetimeEnd(row.created_at, lifetimes);
+    const idleSince = new Date(row.last_used_at ?? row.created_at).getTime();
+    const over: 'lifetime' | 'idle' | undefined =
+      end.getTime() <= now.getTime()
+        ? 'lifetime'
+        : row.role === 'admin' && now.getTime() - idleSince >= lifetimes.staffIdleMs
+          ? 'idle'
+          : undefined;
+    if (over) {
+      await tx.run('UPDATE refresh_sessions SET revoked_at = ? WHERE id = ?', [now.toISOString(), row.session_id]);
+      return { ok: false, reason: over } as const;
+    }
     // The conditional update makes the second of two concurrent refreshes with one token a reuse.
     const claimed = await tx.run('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL', [
       now.toISOString(),
@@ -89,7 +135,7 @@ export async function rotateSession(db: Db, token: string, now: Date, ttlMs: num
         return { ok: false, reason: 'reused' } as const;
       }
     }
-    const next = await insertToken(tx, row.session_id, new Date(now.getTime() + ttlMs));
+    const next = await insertToken(tx, row.session_id, tokenExpiry(now, ttlMs, end));
     await tx.run('UPDATE refresh_sessions SET last_used_at = ? WHERE id = ?', [now.toISOString(), row.session_id]);
     return { ok: true, userId: row.user_id, next } as const;
   });
@@ -131,12 +177,21 @@ export async function revokeUserSession(q: Queryable, userId: string, sessionId:
 }
 
 /**
- * Whether a session has ended: revoked, or gone (an erased member's sessions are deleted). Access
- * tokens name their session, so ending it ends them too, not only the refresh token.
+ * Whether a session has ended: revoked, gone (an erased member's sessions are deleted) or past its
+ * absolute lifetime. Access tokens name their session, so ending it ends them too, not only the
+ * refresh token.
  */
-export async function sessionEnded(q: Queryable, sessionId: string): Promise<boolean> {
-  const row = await q.get<{ revoked_at: string | null }>('SELECT revoked_at FROM refresh_sessions WHERE id = ?', [sessionId]);
-  return !row || Boolean(row.revoked_at);
+export async function sessionEnded(
+  q: Queryable,
+  sessionId: string,
+  now: Date,
+  lifetimes: Pick<SessionLifetimes, 'absoluteMs'>,
+): Promise<boolean> {
+  const row = await q.get<{ revoked_at: string | null; created_at: string }>(
+    'SELECT revoked_at, created_at FROM refresh_sessions WHERE id = ?',
+    [sessionId],
+  );
+  return !row || Boolean(row.revoked_at) || lifetimeEnd(row.created_at, lifetimes).getTime() <= now.getTime();
 }
 
 export interface ActiveSessionRow {

@@ -194,16 +194,25 @@ forEachStore('identity account settings', (kind) => {
       expect((after[0]?.lastUsedAt ?? '') > phoneSession.lastUsedAt).toBe(true);
 
       // Another member's session is not ours to end.
+      const end = (path: string, body: unknown = { password: m.password }) => api.call('DELETE', path, { body, token: laptop.token });
       const strangerSession = ((await api.get('/users/me/sessions', stranger.token)).body.data.sessions as { id: string }[])[0];
-      expect((await api.del(`/users/me/sessions/${strangerSession?.id}`, laptop.token)).status).toBe(404);
+      expect((await end(`/users/me/sessions/${strangerSession?.id}`)).status).toBe(404);
       expect((await api.get('/users/profile', stranger.token)).status).toBe(200);
 
-      const one = await api.del(`/users/me/sessions/${phoneSession.id}`, laptop.token);
+      // Ending sessions asks for the password again (issue 42): none, or a wrong one, ends nothing.
+      expect((await api.del(`/users/me/sessions/${phoneSession.id}`, laptop.token)).status).toBe(400);
+      const wrong = await end(`/users/me/sessions/${phoneSession.id}`, { password: 'not-the-password' });
+      expect(wrong.status).toBe(401);
+      expect(wrong.body).toMatchObject({ success: false, code: 'auth.wrong_password' });
+      expect((await end('/users/me/sessions', { password: 'not-the-password' })).status).toBe(401);
+      expect((await api.get('/users/profile', refreshed.body.data.token)).status).toBe(200);
+
+      const one = await end(`/users/me/sessions/${phoneSession.id}`);
       expect(one.status).toBe(200);
       expect((await api.get('/users/profile', refreshed.body.data.token)).status).toBe(401);
-      expect((await api.del(`/users/me/sessions/${phoneSession.id}`, laptop.token)).status).toBe(404);
+      expect((await end(`/users/me/sessions/${phoneSession.id}`)).status).toBe(404);
 
-      const all = await api.del('/users/me/sessions', laptop.token);
+      const all = await end('/users/me/sessions');
       expect(all.body.data).toEqual({ revoked: 1 });
       expect((await api.get('/users/profile', tablet.token)).status).toBe(401);
       expect((await refresh(tablet.cookies)).status).toBe(401);

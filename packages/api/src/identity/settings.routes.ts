@@ -1,6 +1,7 @@
 /**
  * Account settings over HTTP (signed in): POST /users/me/password, POST /users/me/email,
- * GET /users/me/sessions, DELETE /users/me/sessions/{id}, DELETE /users/me/sessions (all others);
+ * GET /users/me/sessions, DELETE /users/me/sessions/{id}, DELETE /users/me/sessions (all others; both
+ * ask again for the password or a passkey);
  * and POST /auth/email-change/confirm, the link from the new mailbox, which needs no sign-in
  * (it may be opened on another device; the mailed token is the proof). Use cases: settings.service.ts.
  */
@@ -13,6 +14,7 @@ import {
   sessionsAnswerSchema,
 } from '@members/ui/api/schemas';
 import { MIN_PASSWORD_LENGTH, REGISTRATION_MESSAGES } from '@members/ui/registration';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../http/appEnv.js';
@@ -23,10 +25,13 @@ import { describe } from '../http/openapi.js';
 import { idParams } from '../http/validate.js';
 import type { Routes } from '../kernel/module.js';
 import { authLimitsOf, limitPerIp } from './limits.js';
+import { passkeyProofSchema } from './passkeys.routes.js';
+import { relyingParty } from './passkeys.service.js';
 import { LIMITS } from './registration.js';
 import {
   changePassword,
   confirmEmailChange,
+  type IdentityProof,
   listSessions,
   requestEmailChange,
   revokeOtherSessions,
@@ -49,6 +54,15 @@ const emailSchema = z.object({
   password: currentPassword,
   newEmail: z.email({ error: 'Invalid email address' }).max(LIMITS.email, `must be at most ${LIMITS.email} characters`),
 });
+/** Ending other sessions asks who it is again: the password, or a passkey's answer (issue 42). */
+const proofSchema = z
+  .object({ password: currentPassword.optional(), passkey: passkeyProofSchema.optional() })
+  .refine((p) => Boolean(p.password) !== Boolean(p.passkey), { message: 'give the password or a passkey', path: ['password'] });
+const toProof = (p: z.infer<typeof proofSchema>): IdentityProof =>
+  p.passkey
+    ? { passkey: { ceremonyId: p.passkey.ceremonyId, response: p.passkey.credential as unknown as AuthenticationResponseJSON } }
+    : { password: p.password as string };
+
 const confirmSchema = z.object({
   token: z.string({ error: 'is required' }).min(1, 'is required').max(512, 'must be at most 512 characters'),
 });
@@ -103,18 +117,23 @@ export const settingsRoutes: Routes = (api, ctx) => {
   });
   const revokeOneDoc = describe({
     summary: 'Sign one of my sessions out',
-    description: "Its refresh token and its access tokens stop working. Another member's session id is a 404.",
+    description:
+      "Its refresh token and its access tokens stop working. Asks again who it is: `password`, or `passkey` (the answer to POST /auth/passkeys/reauthentication); a wrong one is a 401 and counts as a failed login. Another member's session id is a 404.",
     tags,
     access: 'member',
     params: idParams,
+    body: proofSchema,
     ok: { 200: sessionRevokedAnswerSchema },
-    errors: [404],
+    errors: [401, 404, 429],
   });
   const revokeOthersDoc = describe({
     summary: 'Sign out every other session of mine',
+    description: 'Asks again who it is, as for one session: `password` or `passkey`.',
     tags,
     access: 'member',
+    body: proofSchema,
     ok: { 200: otherSessionsRevokedAnswerSchema },
+    errors: [401, 429],
   });
 
   api.post('/users/me/password', passwordDoc, async function changeOwnPassword(c) {
@@ -135,10 +154,15 @@ export const settingsRoutes: Routes = (api, ctx) => {
   });
 
   api.delete('/users/me/sessions/:id', revokeOneDoc, async function endOneSession(c) {
-    return ok(c, valueOr(await revokeSession(ctx, c.req.valid('param').id, settingsCaller(c))));
+    const proof = toProof(c.req.valid('json'));
+    return ok(
+      c,
+      valueOr(await revokeSession(ctx, limits, c.req.valid('param').id, proof, relyingParty(ctx, c.req.url), settingsCaller(c))),
+    );
   });
 
   api.delete('/users/me/sessions', revokeOthersDoc, async function endOtherSessions(c) {
-    return ok(c, valueOr(await revokeOtherSessions(ctx, settingsCaller(c))));
+    const proof = toProof(c.req.valid('json'));
+    return ok(c, valueOr(await revokeOtherSessions(ctx, limits, proof, relyingParty(ctx, c.req.url), settingsCaller(c))));
   });
 };

@@ -6,6 +6,7 @@
  * are events on the account's stream (user.decider.ts); sessions are the plain table of sessions.ts.
  */
 
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { UniqueViolation } from '../db/types.js';
 import { tokenSecret } from '../http/auth.js';
 import type { AppContext } from '../kernel/context.js';
@@ -13,6 +14,7 @@ import type { Caller } from '../shared/eventMetadata.js';
 import { failure, type Result, success } from '../shared/result.js';
 import { DUPLICATE_EMAIL, runUserCommand } from './accounts.service.js';
 import { type AuthLimits, loginBlocked } from './limits.js';
+import { checkPasskeyProof, type RelyingParty } from './passkeys.service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { activeSessions, revokeUserSession, revokeUserSessions } from './sessions.js';
 import { announceSessionsEnded } from './sessionsEnded.js';
@@ -148,14 +150,52 @@ export async function listSessions(ctx: AppContext, caller: SettingsCaller): Pro
 }
 
 /** Ends one of the member's sessions (their own current one too: that is a logout). Another member's id is a 404. */
-export async function revokeSession(ctx: AppContext, sessionId: string, caller: SettingsCaller): Promise<Result<{ revoked: true }>> {
+/**
+ * What ending other sessions asks for (issue 42, ASVS 3.3.4): the password again, or one of the
+ * holder's passkeys (a re-authentication ceremony, passkeys.service.ts). Whoever holds only a stolen
+ * access token cannot throw the holder out of their other devices.
+ */
+export type IdentityProof =
+  | { password: string; passkey?: undefined }
+  | { password?: undefined; passkey: { ceremonyId: string; response: AuthenticationResponseJSON } };
+
+async function confirmIdentity(
+  ctx: AppContext,
+  limits: AuthLimits,
+  proof: IdentityProof,
+  rp: RelyingParty,
+  caller: SettingsCaller,
+): Promise<Result<void>> {
+  if (proof.passkey) return checkPasskeyProof(ctx, limits, caller.actorId, proof.passkey, rp, caller);
+  const checked = await checkCurrentPassword(ctx, limits, caller.actorId, proof.password);
+  return checked.ok ? success(undefined) : checked;
+}
+
+export async function revokeSession(
+  ctx: AppContext,
+  limits: AuthLimits,
+  sessionId: string,
+  proof: IdentityProof,
+  rp: RelyingParty,
+  caller: SettingsCaller,
+): Promise<Result<{ revoked: true }>> {
+  const confirmed = await confirmIdentity(ctx, limits, proof, rp, caller);
+  if (!confirmed.ok) return confirmed;
   const done = await revokeUserSession(ctx.db, caller.actorId, sessionId, ctx.clock.now());
   if (done) await announceSessionsEnded(ctx, caller.actorId);
   return done ? success({ revoked: true }) : failure('session.not_found', SESSION_NOT_FOUND);
 }
 
 /** Ends every session of the member except the caller's ("sign out everywhere else"). */
-export async function revokeOtherSessions(ctx: AppContext, caller: SettingsCaller): Promise<Result<{ revoked: number }>> {
+export async function revokeOtherSessions(
+  ctx: AppContext,
+  limits: AuthLimits,
+  proof: IdentityProof,
+  rp: RelyingParty,
+  caller: SettingsCaller,
+): Promise<Result<{ revoked: number }>> {
+  const confirmed = await confirmIdentity(ctx, limits, proof, rp, caller);
+  if (!confirmed.ok) return confirmed;
   const revoked = await revokeUserSessions(ctx.db, caller.actorId, ctx.clock.now(), caller.sessionId);
   await announceSessionsEnded(ctx, caller.actorId);
   return success({ revoked });

@@ -6,7 +6,8 @@
  * `newEmail`…; names; date of birth; IP-derived location `geo*`; IP addresses and user agents; the
  * password hash) or when the event type lists it (`UserRejected.reason`, `UserSuspended.reason`: an
  * admin's free text about a person; `StaffJoined.displayName`: a staff member's name; `ChatMessageSent.text`: a chat message, the admin replies included;
- * `CustomRequestSubmitted.description`, `CustomRequestDeclined.reason`: a custom video request and its refusal).
+ * `CustomRequestSubmitted.description`, `CustomRequestDeclined.reason`: a custom video request and its refusal;
+ * `PasskeyRegistered.name`, `.publicKey`: the device name a member chose and the credential that links them to it).
  * The subject is the event's `userId`: the member the data is about. Names are matched, not
  * listed per event type, so a new event that carries an e-mail address is encrypted without anyone
  * remembering to register it. Everything else (ids, satoshi amounts, plans, dates, statuses, Bitcoin
@@ -31,6 +32,7 @@ const PERSONAL_BY_TYPE: Record<string, readonly string[]> = {
   ChatMessageSent: ['text'],
   CustomRequestSubmitted: ['description'],
   CustomRequestDeclined: ['reason'],
+  PasskeyRegistered: ['name', 'publicKey'],
 };
 
 export interface Envelope {

@@ -17,7 +17,7 @@ import { fail, HttpError, ok, refuse } from '../http/envelope.js';
 import { describe } from '../http/openapi.js';
 import { sameOriginJson } from '../http/sameOrigin.js';
 import { securityHeaders } from '../http/securityHeaders.js';
-import { accountsAuthenticator } from '../identity/index.js';
+import { accountsAuthenticator, sessionLifetimes } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
 import type { AppModule } from '../kernel/module.js';
 import { MEDIA_STORE_UNAVAILABLE, MediaStoreError } from '../media/index.js';
@@ -111,7 +111,7 @@ export function createApp(ctx: AppContext, modules: readonly AppModule[], opts: 
     if (STREAMED_BODY.test(c.req.path)) return next();
     return jsonBodyLimit(c, next);
   });
-  const accounts = accountsAuthenticator(ctx.db);
+  const accounts = accountsAuthenticator(ctx.db, ctx.clock, sessionLifetimes(ctx.env));
   api.use('*', authenticate(ctx, accounts));
   const healthDoc = describe({
     summary: 'Liveness; for an admin also the event store, the subscribers, the media store and the transcode queue',

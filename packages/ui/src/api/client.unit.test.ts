@@ -180,6 +180,17 @@ describe('API client', () => {
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
+  it('keeps the session in memory: nothing stored, and the keys an earlier version stored are removed', () => {
+    const storage = memoryStorage();
+    storage.setItem('authToken', 'left-by-an-earlier-version');
+    storage.setItem('user', JSON.stringify(USER));
+    const session = createSessionStore(storage);
+    expect(session.get()).toEqual({ token: null, user: null });
+    session.set(jwt(Math.floor(Date.now() / 1000) + 900), USER);
+    expect(session.get().user).toEqual(USER);
+    expect(storage.length).toBe(0);
+  });
+
   it('sends 403 to the forbidden handler, except for the stream', async () => {
     const { api, onForbidden } = setup([
       () => json(403, { success: false, error: 'Content not available in your region' }),

@@ -1,10 +1,17 @@
 /**
- * The browser session of spec §4: the access token and the user under the `authToken` and `user`
- * keys, restored on load with no server check. Subscribers hear every change (login, refresh, logout).
+ * The browser session: the access token and the signed-in user, in this page's memory only (issue 42;
+ * spec §4's `authToken` and `user` storage keys are a recorded departure, docs/spec-departures.md).
+ * A script injected into the page cannot lift a token from storage, and nothing personal outlives
+ * the tab. A reload restores the session through the httpOnly refresh cookie (the client's
+ * `refreshSession`, which the web app calls before its first render). Subscribers hear every change
+ * (login, refresh, logout).
  */
 import type { User } from './types';
 
-export const STORAGE_KEYS = { authToken: 'authToken', user: 'user', ageVerified: 'ageVerified', geoLocation: 'geoLocation' } as const;
+export const STORAGE_KEYS = { ageVerified: 'ageVerified', geoLocation: 'geoLocation' } as const;
+
+/** The keys earlier versions kept the session under: removed from storage wherever they are still found. */
+export const LEGACY_SESSION_KEYS = ['authToken', 'user'] as const;
 
 export interface SessionState {
   token: string | null;
@@ -27,25 +34,19 @@ function safeStorage(storage?: Storage): Storage | undefined {
   }
 }
 
-function readUser(raw: string | null): User | null {
-  if (!raw) return null;
+/**
+ * A session kept in memory. `legacy` (localStorage by default) is only cleaned: the token and user a
+ * browser stored under an earlier version are removed from it, never read.
+ */
+export function createSessionStore(legacy?: Storage): SessionStore {
+  const store = safeStorage(legacy);
   try {
-    const u = JSON.parse(raw);
-    return u && typeof u === 'object' ? (u as User) : null;
+    for (const key of LEGACY_SESSION_KEYS) store?.removeItem(key);
   } catch {
-    return null;
+    // storage disabled: there is nothing to clean
   }
-}
-
-/** A session kept in `storage` (localStorage by default; an in-memory state when there is none). */
-export function createSessionStore(storage?: Storage): SessionStore {
-  const store = safeStorage(storage);
   const listeners = new Set<() => void>();
-  let state: SessionState = {
-    token: store?.getItem(STORAGE_KEYS.authToken) ?? null,
-    user: readUser(store?.getItem(STORAGE_KEYS.user) ?? null),
-  };
-  if (!state.token) state = { token: null, user: null };
+  let state: SessionState = { token: null, user: null };
 
   function emit(next: SessionState) {
     state = next;
@@ -55,19 +56,12 @@ export function createSessionStore(storage?: Storage): SessionStore {
   return {
     get: () => state,
     set(token, user) {
-      const nextUser = user === undefined ? state.user : user;
-      store?.setItem(STORAGE_KEYS.authToken, token);
-      if (nextUser) store?.setItem(STORAGE_KEYS.user, JSON.stringify(nextUser));
-      else store?.removeItem(STORAGE_KEYS.user);
-      emit({ token, user: nextUser });
+      emit({ token, user: user === undefined ? state.user : user });
     },
     setUser(user) {
-      store?.setItem(STORAGE_KEYS.user, JSON.stringify(user));
       emit({ ...state, user });
     },
     clear() {
-      store?.removeItem(STORAGE_KEYS.authToken);
-      store?.removeItem(STORAGE_KEYS.user);
       if (state.token || state.user) emit({ token: null, user: null });
     },
     subscribe(listener) {

@@ -39,6 +39,8 @@ import type {
   messageAnswerSchema,
   mfaChallengeSchema,
   notificationSettingsSchema,
+  passkeyCeremonySchema,
+  passkeySchema,
   paymentRequestSchema,
   paymentSubmissionSchema,
   pendingPaymentSchema,
@@ -105,6 +107,10 @@ export type MfaChallenge = z.infer<typeof mfaChallengeSchema>;
 export type LoginResult = AuthResult | MfaChallenge;
 
 export type SecondFactorStatus = z.infer<typeof secondFactorStatusSchema>;
+/** One of the account's passkeys (issue 42): name, registered, last used. */
+export type Passkey = z.infer<typeof passkeySchema>;
+/** A passkey ceremony's start: `options` for the browser's WebAuthn call, `ceremonyId` to send back with its answer. */
+export type PasskeyCeremony = z.infer<typeof passkeyCeremonySchema>;
 /** POST /auth/register: the pending account and the spec's "registration received" message. */
 export type RegistrationAnswer = z.infer<typeof registrationAnswerSchema>;
 export type ApprovalStatus = z.infer<typeof approvalStatusSchema>;

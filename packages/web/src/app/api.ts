@@ -1,4 +1,4 @@
-/** The web app's API client and session: same origin '/api', session in localStorage. */
+/** The web app's API client and session: same origin '/api', the session in memory (restored on load from the refresh cookie). */
 import { createApiClient, createSessionStore } from '@members/ui/api';
 
 export const TWO_FACTOR_PATH = '/account/two-factor';
@@ -38,3 +38,15 @@ export const api = createApiClient({
     if (location.pathname + location.search !== target) go(target);
   },
 });
+
+/**
+ * Restores the session after a page load: the access token lives in memory only, so a reload asks
+ * for a new one with the httpOnly refresh cookie. Only when the page's `csrf_token` cookie says a
+ * session was opened in this browser (a visitor's page load makes no call); a refusal leaves the
+ * page signed out. main.tsx renders once this has settled, so no page guard sees a signed-out
+ * session that is about to come back.
+ */
+export async function restoreSession(): Promise<void> {
+  if (!/(?:^|;\s*)csrf_token=/.test(document.cookie)) return;
+  await api.refreshSession();
+}

@@ -42,7 +42,7 @@ export async function signOut(queryClient: QueryClient): Promise<void> {
 
 /**
  * Keeps the stored user in step with the server (approval, subscription) once per page load and
- * every minute: the session is restored without a check (spec §4), then refreshed quietly.
+ * every minute: the session comes back on load with the refresh answer's user, then is refreshed quietly.
  */
 export function useProfileSync(): void {
   const { token } = useSyncExternalStore(session.subscribe, session.get, session.get);

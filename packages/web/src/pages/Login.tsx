@@ -1,12 +1,13 @@
 /**
  * `/login`: e-mail and password, 'Sign In' ('Signing In...'), errors in a red banner; redirect by
  * approval and role. When the account has a second factor, a code step follows; an admin who must
- * enrol one first goes to the setup screen.
+ * enrol one first goes to the setup screen. 'Use a passkey' needs neither password nor code.
  */
 import { Alert, Button, FormField, PasswordField, SecondFactorCodeForm } from '@members/ui';
 import { type AuthResult, isMfaChallenge } from '@members/ui/api';
 import { postLoginPath } from '@members/ui/format';
 import { validateLogin } from '@members/ui/registration';
+import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/browser';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -28,6 +29,28 @@ export default function Login() {
     session.set(token, user);
     qc.removeQueries({ queryKey: identityKeys.profile });
     navigate(mfaEnrollmentRequired ? '/account/two-factor' : postLoginPath(user, site.adminEmail), { replace: true });
+  }
+
+  /** A passkey instead of the password (and of the code: a passkey with user verification is both factors). */
+  async function passkey() {
+    setBusy(true);
+    setError(null);
+    try {
+      const { ceremonyId, options } = await api.startPasskeyLogin();
+      const credential = await startAuthentication({
+        optionsJSON: options as unknown as Parameters<typeof startAuthentication>[0]['optionsJSON'],
+      });
+      signedIn(await api.passkeyLogin(ceremonyId, credential));
+    } catch (err) {
+      const name = (err as { name?: string }).name;
+      setError(
+        name === 'NotAllowedError' || name === 'AbortError'
+          ? 'The passkey prompt was cancelled or timed out.'
+          : (err as Error).message || 'Login failed. Please try again.',
+      );
+    } finally {
+      setBusy(false);
+    }
   }
 
   async function submit(e: FormEvent) {
@@ -87,6 +110,11 @@ export default function Login() {
             <Button type="submit" block busy={busy} busyLabel="Signing In...">
               Sign In
             </Button>
+            {browserSupportsWebAuthn() && (
+              <Button type="button" variant="secondary" block disabled={busy} onClick={() => void passkey()}>
+                Use a passkey
+              </Button>
+            )}
           </form>
         )}
         <div className="auth-links">

@@ -20,6 +20,7 @@ import { runnerTokens } from './013_runner_tokens.js';
 import { chatTicketSession } from './014_chat_ticket_session.js';
 import { chatReplyMails } from './015_chat_reply_mails.js';
 import { leakExaminations } from './016_leak_examinations.js';
+import { passkeyChallenges } from './017_passkey_challenges.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   chatTicketSession,
   chatReplyMails,
   leakExaminations,
+  passkeyChallenges,
 ];

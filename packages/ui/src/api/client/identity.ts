@@ -8,6 +8,8 @@ import type {
   LoginResult,
   MessageAnswer,
   NotificationSettings,
+  Passkey,
+  PasskeyCeremony,
   RegistrationAnswer,
   RegistrationPayload,
   SecondFactorEnrolment,
@@ -16,6 +18,9 @@ import type {
 } from '../types';
 import type { createDownload } from './download';
 import { type Calls, noRedirect } from './session';
+
+/** What ending other sessions is confirmed with: the password, or a passkey's answer to a re-authentication ceremony. */
+export type IdentityProof = { password: string } | { passkey: { ceremonyId: string; credential: unknown } };
 
 export function identityCalls({ get, post, request }: Calls, download: ReturnType<typeof createDownload>) {
   return {
@@ -30,6 +35,24 @@ export function identityCalls({ get, post, request }: Calls, download: ReturnTyp
       post<SecondFactorStatus>('/auth/mfa/enroll/confirm', { code }, { redirectOn403: false, fallbackError: 'Could not confirm the code' }),
     disableMfa: (password: string, code: string) =>
       post<SecondFactorStatus>('/auth/mfa/disable', { password, code }, { ...noRedirect, fallbackError: 'Could not turn it off' }),
+    // passkeys (issue 42): the WebAuthn call between the two steps is the browser's (@simplewebauthn/browser)
+    passkeys: async (): Promise<Passkey[]> => (await get<{ passkeys: Passkey[] }>('/auth/passkeys')).passkeys,
+    startPasskeyRegistration: () =>
+      post<PasskeyCeremony>('/auth/passkeys/registration', undefined, { fallbackError: 'Could not start adding a passkey' }),
+    addPasskey: async (ceremonyId: string, name: string, credential: unknown): Promise<Passkey> =>
+      (
+        await post<{ passkey: Passkey }>(
+          '/auth/passkeys',
+          { ceremonyId, name, credential },
+          { redirectOn401: false, fallbackError: 'Could not add the passkey' },
+        )
+      ).passkey,
+    removePasskey: (id: string) =>
+      request<{ removed: true }>('DELETE', `/auth/passkeys/${encodeURIComponent(id)}`, { fallbackError: 'Could not remove the passkey' }),
+    startPasskeyLogin: () =>
+      post<PasskeyCeremony>('/auth/passkeys/login/options', undefined, { ...noRedirect, fallbackError: 'Login failed' }),
+    passkeyLogin: (ceremonyId: string, credential: unknown) =>
+      post<AuthResult>('/auth/passkeys/login', { ceremonyId, credential }, { ...noRedirect, fallbackError: 'Login failed' }),
     register: (payload: RegistrationPayload) =>
       post<RegistrationAnswer>('/auth/register', payload, { ...noRedirect, fallbackError: 'Registration failed' }),
     logout: () => post<{ loggedOut: true }>('/auth/logout', undefined, noRedirect),
@@ -65,11 +88,21 @@ export function identityCalls({ get, post, request }: Calls, download: ReturnTyp
         { ...noRedirect, fallbackError: 'Could not confirm' },
       ),
     sessions: async (): Promise<AccountSession[]> => (await get<{ sessions: AccountSession[] }>('/users/me/sessions')).sessions,
-    revokeSession: (id: string) =>
+    /** Ending other sessions asks again who it is (issue 42): the password, or a passkey's answer to `startPasskeyReauthentication`. */
+    revokeSession: (id: string, proof: IdentityProof) =>
       request<{ revoked: true }>('DELETE', `/users/me/sessions/${encodeURIComponent(id)}`, {
+        body: proof,
+        redirectOn401: false,
         fallbackError: 'Could not sign out that session',
       }),
-    revokeOtherSessions: () => request<{ revoked: number }>('DELETE', '/users/me/sessions', { fallbackError: 'Could not sign out' }),
+    revokeOtherSessions: (proof: IdentityProof) =>
+      request<{ revoked: number }>('DELETE', '/users/me/sessions', {
+        body: proof,
+        redirectOn401: false,
+        fallbackError: 'Could not sign out',
+      }),
+    startPasskeyReauthentication: () =>
+      post<PasskeyCeremony>('/auth/passkeys/reauthentication', undefined, { fallbackError: 'Could not start the passkey check' }),
     /** The member's mail settings (docs/chat.md: the mail when the team replies while they are offline). */
     notificationSettings: () => get<NotificationSettings>('/users/me/notifications'),
     setNotificationSettings: (settings: NotificationSettings) =>

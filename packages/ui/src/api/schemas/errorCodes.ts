@@ -69,6 +69,19 @@ export const ERROR_CODES = {
     meaning: 'The sign-in challenge expired, was used or no longer matches the account: sign in again',
   },
   'mfa.code_required': { status: 401, meaning: 'An admin with a second factor must give its code to erase the account' },
+  // Passkeys (issue 42)
+  'passkey.not_verified': {
+    status: 401,
+    meaning: 'The passkey answer did not verify (wrong challenge, origin, signature or an unknown passkey)',
+  },
+  'passkey.ceremony_expired': { status: 400, meaning: 'The passkey challenge expired or was used: start again' },
+  'passkey.already_registered': { status: 409, meaning: 'This passkey is registered already' },
+  'passkey.limit': { status: 409, meaning: 'The account has the most passkeys it may have' },
+  'passkey.not_found': { status: 404, meaning: 'No such passkey on this account' },
+  'auth.passkey_required': {
+    status: 401,
+    meaning: 'An admin whose second factor is a passkey signs in with it, not with the password alone',
+  },
   // Accounts
   'user.not_found': { status: 404, meaning: 'No such account (or it was erased)' },
   'user.exists': { status: 409, meaning: 'An account with this email already exists' },

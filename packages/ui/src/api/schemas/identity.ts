@@ -55,6 +55,24 @@ export const secondFactorStatusSchema = z
 /** A started enrolment: scan `otpauthUri` (as a QR code) or type `secret`; the recovery codes are shown once. */
 export const secondFactorEnrolmentSchema = z.object({ secret: z.string(), otpauthUri: z.string(), recoveryCodes: z.array(z.string()) });
 
+/** The name a holder gives a passkey ("Laptop", "Phone"); issue 44's text policy applies to it at merge. */
+export const passkeyNameSchema = singleLineText({ min: 1, max: 60, empty: 'is required' });
+
+/** One passkey as its holder sees it (issue 42): never its key. */
+export const passkeySchema = z
+  .object({ id: z.string(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() })
+  .meta({ id: 'Passkey' });
+export const passkeysAnswerSchema = z.object({ passkeys: z.array(passkeySchema) });
+export const passkeyAnswerSchema = z.object({ passkey: passkeySchema });
+export const passkeyRemovedAnswerSchema = z.object({ removed: z.literal(true) });
+/**
+ * A passkey ceremony's start: `options` go to the browser's WebAuthn call as they are
+ * (PublicKeyCredentialCreationOptionsJSON / RequestOptionsJSON), its answer comes back with `ceremonyId`.
+ */
+export const passkeyCeremonySchema = z
+  .object({ ceremonyId: z.string(), options: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'PasskeyCeremony' });
+
 export const messageAnswerSchema = z.object({ message: z.string() });
 export const emailVerifiedAnswerSchema = z.object({ emailVerified: z.literal(true) });
 export const loggedOutAnswerSchema = z.object({ loggedOut: z.literal(true) });

@@ -13,6 +13,7 @@ import { session } from '../../app/api';
 import { useSession } from '../../app/session';
 import { ChangeEmail, ChangeName, ChangePassword } from './Credentials';
 import { Notifications } from './Notifications';
+import { Passkeys } from './Passkeys';
 import { Sessions, TwoFactorSummary } from './SessionsAndFactor';
 import { DeleteAccount, DownloadData } from './YourData';
 
@@ -43,6 +44,7 @@ export default function Account() {
       <ChangePassword />
       <ChangeEmail email={user.email} />
       <TwoFactorSummary />
+      <Passkeys />
       <Sessions />
       <Notifications />
       <DownloadData />

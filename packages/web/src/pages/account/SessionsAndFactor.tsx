@@ -1,7 +1,12 @@
-/** Account settings: the second factor's state (managed on /account/two-factor) and the signed-in devices, signed out one by one or all others at once. */
-import { Alert, Button, DataTable, Spinner, StatusBadge } from '@members/ui';
+/**
+ * Account settings: the second factor's state (managed on /account/two-factor) and the signed-in
+ * devices, signed out one by one or all others at once, after the password is given again or a
+ * passkey confirms it (issue 42).
+ */
+import { Alert, Button, DataTable, PasswordField, Spinner, StatusBadge } from '@members/ui';
 import type { AccountSession } from '@members/ui/api';
 import { formatDate } from '@members/ui/format';
+import { startAuthentication } from '@simplewebauthn/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -63,21 +68,36 @@ const dateTime = (iso: string) => {
   return Number.isNaN(d.getTime()) ? 'N/A' : `${formatDate(d)} ${d.toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit' })}`;
 };
 
+type Proof = Parameters<typeof api.revokeOtherSessions>[0];
+
 export function Sessions() {
   const qc = useQueryClient();
   const list = useQuery({ ...queries.identity.sessions(), retry: false });
+  const passkeys = useQuery({ ...queries.identity.passkeys(), retry: false });
   const [notice, setNotice] = useState<Notice>(null);
+  const [password, setPassword] = useState('');
   const done = async (text: string) => {
     setNotice({ tone: 'success', text });
+    setPassword('');
     await qc.invalidateQueries({ queryKey: identityKeys.sessions });
   };
+  /** The password typed, else one of the member's passkeys (its prompt), else a request for the password. */
+  async function proof(): Promise<Proof> {
+    if (password) return { password };
+    if (!passkeys.data?.length) throw new Error('Enter your password to sign other devices out.');
+    const { ceremonyId, options } = await api.startPasskeyReauthentication();
+    const credential = await startAuthentication({
+      optionsJSON: options as unknown as Parameters<typeof startAuthentication>[0]['optionsJSON'],
+    });
+    return { passkey: { ceremonyId, credential } };
+  }
   const revokeOne = useMutation({
-    mutationFn: (s: AccountSession) => api.revokeSession(s.id),
+    mutationFn: async (s: AccountSession) => api.revokeSession(s.id, await proof()),
     onSuccess: () => done('That session has been signed out.'),
     onError: (err) => setNotice({ tone: 'error', text: errorText(err, 'Could not sign out that session') }),
   });
   const revokeOthers = useMutation({
-    mutationFn: () => api.revokeOtherSessions(),
+    mutationFn: async () => api.revokeOtherSessions(await proof()),
     onSuccess: (r) => done(`${r.revoked} other session${r.revoked === 1 ? '' : 's'} signed out.`),
     onError: (err) => setNotice({ tone: 'error', text: errorText(err, 'Could not sign out') }),
   });
@@ -130,6 +150,18 @@ export function Sessions() {
           ]}
         />
       )}
+      <p>
+        {passkeys.data?.length
+          ? 'Signing other devices out asks for your password again. Leave it empty to confirm with a passkey instead.'
+          : 'Signing other devices out asks for your password again.'}
+      </p>
+      <PasswordField
+        label="Password"
+        name="sessionsPassword"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
       <Button
         variant="secondary"
         disabled={sessions.filter((s) => !s.current).length === 0}

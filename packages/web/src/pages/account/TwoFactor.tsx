@@ -2,7 +2,8 @@
  * `/account/two-factor`: the optional second factor for members, and the setup an admin must finish
  * before anything else when the server requires it (the API answers 403 elsewhere until then).
  * Shows the state, the setup (QR code, manual key, recovery codes, confirming code) or the form
- * that turns it off (password and a code).
+ * that turns it off (password and a code); without a TOTP factor, the passkeys too: a passkey is a
+ * second factor of its own (issue 42), so an admin who must enrol may add one instead.
  */
 import { Alert, Button, PasswordField, SecondFactorCodeForm, SecondFactorSetup, Spinner } from '@members/ui';
 import { postLoginPath } from '@members/ui/format';
@@ -13,6 +14,7 @@ import { api } from '../../app/api';
 import { identityKeys, queries } from '../../app/queries';
 import { useSession } from '../../app/session';
 import { useSite } from '../../app/site';
+import { Passkeys } from './Passkeys';
 
 export default function TwoFactor() {
   const { loggedIn, user } = useSession();
@@ -67,6 +69,16 @@ export default function TwoFactor() {
               else setNotice('Two-factor authentication is on.');
             }}
           />
+        )}
+        {!s.enabled && (
+          <>
+            <h2>Or use a passkey</h2>
+            <Passkeys
+              onAdded={() => {
+                if (s.required && user) navigate(postLoginPath(user, site.adminEmail), { replace: true });
+              }}
+            />
+          </>
         )}
         {!s.required && (
           <Button variant="ghost" onClick={() => navigate(-1)}>
