@@ -77,7 +77,9 @@ for (const source of sources) {
   const top = ladder.renditions[0]?.name as string;
   const secrets = [randomBytes(32), randomBytes(32)];
   const saved = await Promise.all(
-    secrets.map((s, i) => saveStream(memberPlaylist(ladder, top, s, path.join(work, `${source}-m${i}.m3u8`)), path.join(work, `${source}-m${i}.ts`))),
+    secrets.map((s, i) =>
+      saveStream(memberPlaylist(ladder, top, s, path.join(work, `${source}-m${i}.m3u8`)), path.join(work, `${source}-m${i}.ts`)),
+    ),
   );
   const v = await psnrSsim(saved[0] as string, saved[1] as string);
   visibility.push({ source, ...v });
@@ -93,11 +95,14 @@ for (const source of sources) {
       const codes = secrets.map((secret, i) => ({ memberId: String(i), secret }));
       const v = read.score >= MIN_ALIGNMENT ? await judgeCopy(ref, read.reads, async () => codes) : ({ kind: 'no-match' } as const);
       const seconds = (performance.now() - t0) / 1000;
-      const outcome = v.kind === 'identified' ? (v.memberId === String(member) ? 'named' : 'WRONG') : v.kind === 'too-short' ? 'too short' : 'no match';
+      const outcome =
+        v.kind === 'identified' ? (v.memberId === String(member) ? 'named' : 'WRONG') : v.kind === 'too-short' ? 'too short' : 'no match';
       const own = codeBits(secrets[member] as Buffer, ladder.videoId, first, span);
       const differing = clear.filter((r) => own[r.index - first] !== r.bit).length;
       rows.push({ source, leak, member, outcome, bits: clear.length, differing, seconds });
-      console.log(`  ${leak} member ${member}: ${outcome}, ${clear.length} clear bits of ${read.reads.length}, ${differing} differing, align ${read.score.toFixed(3)}, ${seconds.toFixed(1)} s`);
+      console.log(
+        `  ${leak} member ${member}: ${outcome}, ${clear.length} clear bits of ${read.reads.length}, ${differing} differing, align ${read.score.toFixed(3)}, ${seconds.toFixed(1)} s`,
+      );
       // Random codes against these bits: how often would a stranger be named?
       const allowed = allowedErrors(clear.length);
       for (let k = 0; k < TRIALS && allowed !== null; k++) {

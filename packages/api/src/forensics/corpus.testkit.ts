@@ -63,7 +63,8 @@ export function sourceGraph(kind: SourceKind, size: Size): string {
   const grads = (s: Size) => small('gradients=n=5:speed=0.015:seed=7', w, h, s);
   // A still twice the frame's size, panned, zoomed and shaken by crop/scale expressions per frame.
   const big = { width: W * 2, height: H * 2, seconds: D };
-  const pan = `${small('mandelbrot=maxiter=300:start_scale=2.2:end_pts=1', W / 2, H / 2, big)},trim=end_frame=1,loop=loop=-1:size=1,setpts=N/30/TB,` +
+  const pan =
+    `${small('mandelbrot=maxiter=300:start_scale=2.2:end_pts=1', W / 2, H / 2, big)},trim=end_frame=1,loop=loop=-1:size=1,setpts=N/30/TB,` +
     `scale=w='${W * 2}*(1.15+0.15*sin(t/6))':h=-2:eval=frame,` +
     `crop=${W}:${H}:x='(iw-${W})*(0.5+0.45*sin(t/9))+6*sin(t*5.3)':y='(ih-${H})*(0.5+0.4*sin(t/7))+5*sin(t*4.1)'`;
   const cutBetween = (scenes: string[]) => {
@@ -172,7 +173,12 @@ interface Leak {
 
 export const LEAKS: Record<LeakKind, Leak> = {
   'cut-scale-crf28': { text: 'cut at 7.3 s, 640×360, CRF 28', start: 7.3, filter: 'scale=640:360', crf: 28 },
-  'crop-scale': { text: 'cut at 11.45 s, 4 % cropped, 640×360, CRF 28', start: 11.45, filter: 'crop=iw*0.96:ih*0.96:iw*0.015:ih*0.025,scale=640:360', crf: 28 },
+  'crop-scale': {
+    text: 'cut at 11.45 s, 4 % cropped, 640×360, CRF 28',
+    start: 11.45,
+    filter: 'crop=iw*0.96:ih*0.96:iw*0.015:ih*0.025,scale=640:360',
+    crf: 28,
+  },
   'small-crf32': { text: 'cut at 3.62 s, 426×240, CRF 32', start: 3.62, filter: 'scale=426:240', crf: 32 },
   regrade: {
     text: 'cut at 5.17 s, brighter, more contrast, gamma 1.3, 640×360, CRF 28',
@@ -180,7 +186,12 @@ export const LEAKS: Record<LeakKind, Leak> = {
     filter: 'eq=brightness=0.04:contrast=1.15:gamma=1.3,scale=640:360',
     crf: 28,
   },
-  'capture-24fps': { text: 'cut at 9.08 s, 24 fps (a screen capture), 640×360, CRF 28', start: 9.08, filter: 'fps=24,scale=640:360', crf: 28 },
+  'capture-24fps': {
+    text: 'cut at 9.08 s, 24 fps (a screen capture), 640×360, CRF 28',
+    start: 9.08,
+    filter: 'fps=24,scale=640:360',
+    crf: 28,
+  },
   blur: { text: 'cut at 6.51 s, mild blur (σ 1.2), 640×360, CRF 30', start: 6.51, filter: 'gblur=sigma=1.2,scale=640:360', crf: 30 },
 };
 
@@ -200,7 +211,19 @@ export async function leakCopy(input: string, out: string, kind: LeakKind, secon
 export async function psnrSsim(a: string, b: string): Promise<{ psnr: number; ssim: number }> {
   const { stderr } = await run(
     mediaBinaries().ffmpeg,
-    ['-hide_banner', '-nostdin', '-i', a, '-i', b, '-lavfi', '[1:v][0:v]scale2ref=flags=bicubic[s][r];[r]split[a1][a2];[s]split[b1][b2];[a1][b1]psnr;[a2][b2]ssim', '-f', 'null', '-'],
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-i',
+      a,
+      '-i',
+      b,
+      '-lavfi',
+      '[1:v][0:v]scale2ref=flags=bicubic[s][r];[r]split[a1][a2];[s]split[b1][b2];[a1][b1]psnr;[a2][b2]ssim',
+      '-f',
+      'null',
+      '-',
+    ],
     { timeout: 600_000, maxBuffer: 1 << 24 },
   );
   return {

@@ -9,15 +9,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  align,
   FRAME_HEIGHT,
   FRAME_PIXELS,
   FRAME_WIDTH,
   type Frames,
   fitGeometry,
   type Geometry,
-  align,
-  readSegments,
   type Reference,
+  readSegments,
   WHOLE_FRAME,
 } from './detect';
 import { MARK_AMPLITUDE, type PatternShape } from './pattern';
@@ -168,7 +168,7 @@ describe('grain, a cut between two frames, another frame rate', () => {
     expect(reads.map((r) => r.bit)).toEqual(expected(reads));
   });
 
-  it('read against reference frames a frame away (the old reader\'s case), the grain no longer cancels', () => {
+  it("read against reference frames a frame away (the old reader's case), the grain no longer cancels", () => {
     const copy = render(WHOLE_FRAME, sign, { rate: VIDEO_RATE, start: 7.3, grain: 12 });
     const error = (reads: ReturnType<typeof readSegments>) =>
       reads.reduce((s, r) => s + Math.abs(r.gamma - (bits[r.index] === 1 ? -1 : 1)), 0) / reads.length;

@@ -70,7 +70,12 @@ async function loadReference(ctx: Pick<AppContext, 'media'>, videoId: string): P
   const base = `videos/${videoId}/hls/watermark`;
   const meta = await storage.readText(`${base}/ref.json`).catch(() => null);
   if (!meta) return null;
-  return referenceOf(videoId, meta, await readAll(await storage.openRead(`${base}/ref-a.gray`)), await readAll(await storage.openRead(`${base}/ref-b.gray`)));
+  return referenceOf(
+    videoId,
+    meta,
+    await readAll(await storage.openRead(`${base}/ref-a.gray`)),
+    await readAll(await storage.openRead(`${base}/ref-b.gray`)),
+  );
 }
 
 /** The reference a transcode left in a local folder (`{ladder}/watermark`): for the bench and tests. */
@@ -85,7 +90,10 @@ export function storedReference(ladderDir: string, videoId: string): StoredRefer
 }
 
 /** A copy read against one reference: where it sits, how well it matches, and every segment it covers. */
-export async function readCopy(ref: StoredReference, file: string | Frames): Promise<{ offset: number; score: number; reads: SegmentRead[] }> {
+export async function readCopy(
+  ref: StoredReference,
+  file: string | Frames,
+): Promise<{ offset: number; score: number; reads: SegmentRead[] }> {
   const copy = typeof file === 'string' ? await grayFrames(file) : file;
   const at = align(ref.mean, ref.rate, copy, ref.sourceRate);
   if (!at) return { offset: 0, score: -1, reads: [] };

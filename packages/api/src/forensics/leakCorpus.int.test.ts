@@ -50,8 +50,17 @@ for (const kind of ['grain-heavy', 'dark-motion'] as SourceKind[]) {
       ladder = await markLadder(source, path.join(fixtures, `${kind}-ladder`), `corpus-${kind}`, { ...SIZE, preset: 'ultrafast' });
       const top = ladder.renditions[0]?.name as string;
       for (const [i, s] of secrets.entries())
-        saved.push(await saveStream(memberPlaylist(ladder, top, s, path.join(fixtures, `${kind}-${i}.m3u8`)), path.join(fixtures, `${kind}-${i}.ts`)));
-      const plain = await markLadder(source, path.join(fixtures, `${kind}-plain`), `corpus-${kind}`, { ...SIZE, preset: 'ultrafast', unmarked: true });
+        saved.push(
+          await saveStream(
+            memberPlaylist(ladder, top, s, path.join(fixtures, `${kind}-${i}.m3u8`)),
+            path.join(fixtures, `${kind}-${i}.ts`),
+          ),
+        );
+      const plain = await markLadder(source, path.join(fixtures, `${kind}-plain`), `corpus-${kind}`, {
+        ...SIZE,
+        preset: 'ultrafast',
+        unmarked: true,
+      });
       const unmarked = path.join(fixtures, `${kind}-plain.ts`);
       await saveStream(path.join(plain.dir, top, 'index.m3u8'), unmarked);
       const between = await psnrSsim(saved[0] as string, saved[1] as string);

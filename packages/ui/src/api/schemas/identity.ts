@@ -1,7 +1,7 @@
 /** Accounts, sessions and the second factor as the API answers them (spec §3 User). */
 import { z } from 'zod';
-import { singleLineText } from './text';
 import { STAFF_ROLES } from '../../access/staffRoles';
+import { singleLineText } from './text';
 
 export const userSchema = z
   .object({

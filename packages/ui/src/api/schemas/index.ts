@@ -14,5 +14,5 @@ export * from './identity';
 export * from './leaks';
 export * from './runners';
 export * from './site';
-export * from './text';
 export * from './staff';
+export * from './text';
