@@ -110,6 +110,8 @@ function decide(command: PasskeyCommand, state: PasskeyState) {
 function evolve(state: PasskeyState, event: PasskeyEvent | UserEvent): PasskeyState {
   switch (event.type) {
     case 'UserRegistered':
+    case 'StaffJoined':
+      // A staff account starts with its acceptance of the invitation (issue 42).
       return { ...state, exists: true, userId: event.data.userId };
     case 'PasskeyRegistered':
     case 'PasskeyUsed':

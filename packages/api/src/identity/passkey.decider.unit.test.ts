@@ -67,6 +67,23 @@ describe('passkey decider', () => {
     thenError(given([]).when(register()), 'user.not_found');
   });
 
+  it('a staff account, whose stream starts when it accepts its invitation, registers a passkey too', () => {
+    const joined = {
+      type: 'StaffJoined',
+      data: {
+        userId: 'u1',
+        invitationId: 'i1',
+        email: 'sam@example.test',
+        displayName: 'Sam',
+        passwordHash: 'h',
+        staffRole: 'support',
+        invitedBy: 'owner',
+        joinedAt: NOW,
+      },
+    } as UserEvent;
+    thenEvents(given([joined]).when(register()), [added()]);
+  });
+
   it('records a verified use; refuses an unverified one, an unknown or removed passkey', () => {
     thenEvents(given([registered, added()]).when(use(0)), [used(0)]);
     thenError(given([registered, added()]).when(use(0, false)), 'passkey.not_verified');
