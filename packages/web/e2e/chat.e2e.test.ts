@@ -131,7 +131,7 @@ describe.runIf(Boolean(TEST_DATABASE_URL))('live chat in two browsers across two
       const reply = `Hi Chatty, the team here ${Date.now()}`;
       await adminPage.getByLabel('Reply').fill(reply);
       const sentAt = Date.now();
-      await adminPage.getByRole('button', { name: 'Send' }).click();
+      await adminPage.getByRole('button', { name: 'Send', exact: true }).click();
       await memberPage.locator('.chat-text', { hasText: reply }).waitFor({ timeout: T });
       console.log(`[chat e2e] admin on B → member on A shown after ${Date.now() - sentAt} ms (click to render)`);
       // The inbox's answer time per tier counts the VIP's answered wait.
