@@ -9,8 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken } from './adminToken.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { apiClient, startTestServer, TEST_ADMIN, type TestServer } from './harness.js';
 
 const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../artifacts/screenshots');
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -117,11 +116,20 @@ describe('API reference UI', () => {
     await page.goto(`${server.url}/api/docs`);
     await page.getByText('The API document is for admins').waitFor({ timeout: 15_000 });
 
-    const token = await adminToken(server);
-    // What the web app does at login: the access token under its session key (packages/ui/src/api/session.ts).
-    await page.evaluate(
-      (t) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('authToken', t),
-      token,
+    // What a signed-in admin's browser holds (issue 42: the token lives in memory only): the refresh
+    // and CSRF cookies of a sign-in, which the page exchanges for its token.
+    const login = await apiClient(server.url).post('/auth/login', TEST_ADMIN);
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    const token = (login.body.data as { token: string }).token;
+    await page.context().addCookies(
+      login.headers.getSetCookie().map((line) => {
+        const [pair = ''] = line.split(';');
+        const i = pair.indexOf('=');
+        const cookie = { name: pair.slice(0, i).trim(), value: pair.slice(i + 1).trim(), url: server.url };
+        return cookie.name === 'refresh_token'
+          ? { ...cookie, url: `${server.url}/api/auth`, httpOnly: true, sameSite: 'Strict' as const }
+          : cookie;
+      }),
     );
     await page.reload();
     await page.locator('.opblock').first().waitFor({ timeout: 30_000 });

@@ -113,6 +113,8 @@ describe('every claim is true for the viewer reading it', () => {
     const page = await ctx.newPage();
     try {
       await page.goto(server.url);
+      // The featured cards come from their own request: read the page once they are there too.
+      await page.getByText('480p (annual plan)').first().waitFor({ timeout: 15_000 });
       const landing = await mainText(page, QUALITY_SENTENCE);
       expectNoUnkeptClaim(landing, 'the landing');
       // The featured card of the premium 480p clip, to a visitor: the monthly plan plays 360p, the annual 480p.
