@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { allowedErrors, codeBits } from '../packages/api/src/forensics/code.js';
+import { withoutReporting } from '../packages/api/src/forensics/corpus.testkit.js';
 import { grayFrames } from '../packages/api/src/forensics/frames.js';
 import { readCopy, storedReference } from '../packages/api/src/forensics/identify.js';
 import { MARKED_SEGMENT_SECONDS, patternExpression, patternShape } from '../packages/api/src/forensics/pattern.js';
@@ -90,8 +91,8 @@ for (const marked of [false, true]) {
     durationSeconds: SECONDS,
     preset: 'veryfast',
     ...(marked && { watermark: { lumaExpression: patternExpression(patternShape('bench')), segmentSeconds: MARKED_SEGMENT_SECONDS } }),
-  }).filter((a, i, all) => a !== '-progress' && all[i - 1] !== '-progress' && a !== '-stats_period' && all[i - 1] !== '-stats_period');
-  ff(args.slice(5));
+  });
+  ff(withoutReporting(args));
   runs[marked ? 'marked' : 'plain'] = { cpu: childCpu() - before, bytes: bytesOf(out, /\.ts$/) };
 }
 const plain = runs.plain as { cpu: number; bytes: number };

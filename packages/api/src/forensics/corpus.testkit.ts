@@ -102,6 +102,15 @@ export async function makeSource(kind: SourceKind, file: string, size: Size): Pr
   return file;
 }
 
+/**
+ * The server's ffmpeg arguments (transcode/ladder.ts) for a run outside the server: without its
+ * leading logging options (`ffmpeg` here adds its own) and its progress reports on stdout.
+ */
+export const withoutReporting = (args: string[]) =>
+  args
+    .slice(5)
+    .filter((a, i, all) => a !== '-progress' && all[i - 1] !== '-progress' && a !== '-stats_period' && all[i - 1] !== '-stats_period');
+
 export interface MarkedLadder {
   dir: string;
   videoId: string;
@@ -135,8 +144,8 @@ export async function markLadder(
     preset: opts.preset ?? 'veryfast',
     // `unmarked`: the same command with a pattern of zero (A = B): what the mark is compared against.
     watermark: { lumaExpression: opts.unmarked ? '128' : patternExpression(patternShape(videoId)), segmentSeconds: MARKED_SEGMENT_SECONDS },
-  }).filter((a, i, all) => a !== '-progress' && all[i - 1] !== '-progress' && a !== '-stats_period' && all[i - 1] !== '-stats_period');
-  await ffmpeg(args.slice(5));
+  });
+  await ffmpeg(withoutReporting(args));
   const ref = await writeMarkedReference(dir, renditions);
   return { dir, videoId, renditions, segmentStarts: ref.segmentStarts };
 }
