@@ -7,8 +7,12 @@
  * at once) and removes a staff member, whose open access tokens and refresh cookies stop at once and
  * who can no longer sign in. The staff's reads of personal data are recorded and shown to the owner.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiAnswer, apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer } from '../../test/harness.js';
+import { type ApiAnswer, apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../test/harness.js';
+import { ingestVideoFile } from '../catalog/ingest.js';
+import { makeMp4 } from '../media/media.testkit.js';
 import { startSmtpServer, strictParse } from '../mail/smtpServer.testkit.js';
 import { cookieHeader, cookiesOf, enrolSecondFactor, login, registerMember, registrationPayload } from './identity.testkit.js';
 import { signedInStaff } from './staff.testkit.js';
@@ -251,6 +255,65 @@ forEachStore('staff accounts and roles (production)', (kind) => {
       expect(codeOf(await api.get('/admin/staff/reads', finance.token))).toBe('auth.permission_required');
     }, 90_000);
   });
+
+  it('previewing a video not out yet takes the `videos` permission: support, moderator and finance are refused, published videos play for every role', async () => {
+    const dir = tmpDir('staff-preview-');
+    try {
+      const clip = await makeMp4(dir, 1);
+      let copies = 0;
+      const ingest = async (extra: { publishAt?: string; published?: boolean; accessLevel?: string }) => {
+        const copy = path.join(dir, `copy-${++copies}.mp4`);
+        fs.copyFileSync(clip, copy);
+        const made = await ingestVideoFile(server.ctx, { filePath: copy, title: `Preview ${copies}`, actorId: owner.id, ...extra });
+        if (!made.ok) throw new Error(made.error.message);
+        return made.videoId;
+      };
+      const published = await ingest({ accessLevel: 'free' });
+      const scheduled = await ingest({ publishAt: new Date(server.clock.now().getTime() + 30 * 24 * 3600_000).toISOString() });
+      const hidden = await ingest({ published: false });
+      const member = await approvedMember();
+      const staff = {
+        support: (await signedInStaff(server, api, owner.token, 'support')).token,
+        moderator: (await signedInStaff(server, api, owner.token, 'moderator')).token,
+        finance: (await signedInStaff(server, api, owner.token, 'finance')).token,
+        editor: (await signedInStaff(server, api, owner.token, 'editor')).token,
+      };
+      const refusal = {
+        success: false,
+        error: 'Your staff role does not allow this (it needs the "videos" permission).',
+        code: 'auth.permission_required',
+      };
+      for (const id of [scheduled, hidden]) {
+        // The three roles without `videos`, through every way in: the details, the stream, a view, watch time.
+        for (const token of [staff.support, staff.moderator, staff.finance]) {
+          for (const answer of [
+            await api.get(`/videos/${id}`, token),
+            await api.get(`/videos/${id}/stream`, token),
+            await api.post(`/videos/${id}/view`, { duration: 12 }, token),
+            await api.post(`/videos/${id}/watch-time`, { seconds: 10 }, token),
+          ]) {
+            expect({ status: answer.status, body: answer.body }).toEqual({ status: 403, body: refusal });
+          }
+        }
+        // The editor and the owner preview it; a member does not find it.
+        for (const token of [staff.editor, owner.token]) {
+          expect((await api.get(`/videos/${id}`, token)).status).toBe(200);
+          const stream = await api.get(`/videos/${id}/stream`, token);
+          expect(stream.status).toBe(200);
+          expect(stream.body.data.streamUrl).toMatch(/^\/api\/media\/videos\//);
+        }
+        expect((await api.get(`/videos/${id}`, member.token)).status).toBe(404);
+      }
+      // A published video plays for every staff role, as for an entitled member.
+      for (const token of [...Object.values(staff), owner.token, member.token]) {
+        const stream = await api.get(`/videos/${published}/stream`, token);
+        expect(stream.status).toBe(200);
+        expect((await api.get(`/videos/${published}`, token)).status).toBe(200);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('an invitation to an address that has an account is refused, and acceptance never makes a second account', async () => {
     const member = await approvedMember();
