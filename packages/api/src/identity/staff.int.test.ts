@@ -15,7 +15,7 @@ import { ingestVideoFile } from '../catalog/ingest.js';
 import { makeMp4 } from '../media/media.testkit.js';
 import { startSmtpServer, strictParse } from '../mail/smtpServer.testkit.js';
 import { cookieHeader, cookiesOf, enrolSecondFactor, login, registerMember, registrationPayload } from './identity.testkit.js';
-import { signedInStaff } from './staff.testkit.js';
+import { invitationTokenFor, signedInStaff } from './staff.testkit.js';
 import { totpCode } from './totp.js';
 
 const PUBLIC_URL = 'https://members.example.test';
@@ -193,6 +193,55 @@ forEachStore('staff accounts and roles (production)', (kind) => {
     expect({ status: signIn.status, code: codeOf(signIn) }).toEqual({ status: 401, code: 'auth.invalid_credentials' });
     expect((await api.get('/admin/staff', owner.token)).body.data.staff.map((s: { id: string }) => s.id)).not.toContain(staff.id);
     expect((await api.del(`/admin/staff/${staff.id}`, owner.token)).status).toBe(404);
+  }, 60_000);
+
+  it("a removed staff member's address can be invited again: a new account with a fresh password, the old one's sessions and second factor stay behind", async () => {
+    const before = await signedInStaff(server, api, owner.token, 'support');
+    const challenge = await api.post('/auth/login', { email: before.email, password: before.password });
+    const device = await api.post('/auth/mfa/verify', {
+      mfaToken: challenge.body.data.mfaToken,
+      code: totpCode(before.secret, server.clock.now()),
+    });
+    server.clock.advance(30_000);
+    const cookies = cookiesOf(device.headers);
+    const refresh = () =>
+      api.call('POST', '/auth/refresh', { headers: { cookie: cookieHeader(cookies), 'x-csrf-token': cookies.csrf_token ?? '' } });
+    expect((await api.del(`/admin/staff/${before.id}`, owner.token)).status).toBe(200);
+
+    // The owner invites the same address again, in another role (the newest link mailed for it).
+    const invited = await api.post('/admin/staff/invitations', { email: before.email.toUpperCase(), role: 'editor' }, owner.token);
+    expect(invited.status).toBe(201);
+    const newId = invited.body.data.invitation.id as string;
+    expect(newId).not.toBe(before.id);
+    const token = await invitationTokenFor(server, before.email.toUpperCase());
+    const accepted = await api.post('/auth/staff-invitations/accept', { token, password: 'rejoined-password-1', displayName: 'Sam Again' });
+    expect(accepted.status).toBe(200);
+
+    // The new account signs in with the new password only, in its new role, and enrols a second
+    // factor of its own: the removed account's TOTP secret is not carried over.
+    const old = await api.post('/auth/login', { email: before.email, password: before.password });
+    expect({ status: old.status, code: codeOf(old) }).toEqual({ status: 401, code: 'auth.invalid_credentials' });
+    const first = await api.post('/auth/login', { email: before.email, password: 'rejoined-password-1' });
+    expect(first.status).toBe(200);
+    expect(first.body.data.mfaEnrollmentRequired).toBe(true);
+    expect(first.body.data.user).toMatchObject({ id: newId, role: 'admin', staffRole: 'editor', firstName: 'Sam Again' });
+
+    // The removed account's access tokens and refresh cookie stay dead.
+    for (const t of [before.token, device.body.data.token]) expect((await api.get('/users/profile', t)).status).toBe(401);
+    expect((await refresh()).status).toBe(401);
+    expect((await api.del(`/admin/staff/${before.id}`, owner.token)).status).toBe(404);
+
+    // The team lists the new account once; the old one's history stays its own (its stream ends with StaffRemoved).
+    const team = (await api.get('/admin/staff', owner.token)).body.data.staff as { id: string; email: string; role: string }[];
+    expect(team.filter((m) => m.email.toLowerCase() === before.email.toLowerCase())).toEqual([
+      expect.objectContaining({ id: newId, role: 'editor' }),
+    ]);
+    const types = async (id: string) => (await server.ctx.store.readStream(`user-${id}`)).map((e) => e.type);
+    const oldStream = await types(before.id);
+    expect([...oldStream.slice(0, 2), oldStream.at(-1)]).toEqual(['StaffInvited', 'StaffJoined', 'StaffRemoved']);
+    const newStream = await types(newId);
+    expect(newStream.slice(0, 2)).toEqual(['StaffInvited', 'StaffJoined']);
+    expect(newStream).not.toContain('StaffRemoved');
   }, 60_000);
 
   describe('reads of personal data', () => {
