@@ -1,6 +1,8 @@
 /**
  * The authorization matrix: every mounted API route (read from the app itself, `mountedApiRoutes`)
- * × 17 principals, each cell the exact status the route must answer, on both stores.
+ * × 17 principals, each cell the exact status the route must answer, on both stores, on the
+ * production configuration (NODE_ENV=production, an https PUBLIC_URL: a row states what production
+ * answers).
  *
  * The owner is the `admin` principal; the four other staff roles (issue 42) are staff members invited
  * and accepted through the API, each with its TOTP second factor. Their columns are generated from
@@ -185,6 +187,8 @@ interface Fixtures {
   tokens: Record<Principal, string | undefined>;
   admin: Account & { secret: string };
   premiumVideoId: string;
+  /** A video scheduled years ahead (not out yet): previewing it is the `videos` permission's. */
+  scheduledVideoId: string;
   /** A member with a TOTP factor, for POST /auth/mfa/verify. */
   mfaUser: Account & { secret: string };
   /** A plain member whose credentials log in (login, refresh). */
@@ -299,7 +303,7 @@ async function firstRendition(fx: Fixtures): Promise<string> {
 }
 
 let videoCopies = 0;
-async function freshVideo(fx: Fixtures, accessLevel = 'free'): Promise<string> {
+async function freshVideo(fx: Fixtures, accessLevel = 'free', publishAt?: string): Promise<string> {
   const copy = path.join(fx.fixtureDir, `copy-${++videoCopies}.mp4`);
   fs.copyFileSync(fx.mp4, copy);
   const ingested = await ingestVideoFile(fx.server.ctx, {
@@ -307,6 +311,7 @@ async function freshVideo(fx: Fixtures, accessLevel = 'free'): Promise<string> {
     title: `Matrix video ${videoCopies}`,
     accessLevel,
     actorId: fx.admin.id,
+    ...(publishAt && { publishAt }),
   });
   if (!ingested.ok) throw new Error(ingested.error.message);
   return ingested.videoId;
@@ -403,7 +408,7 @@ const selfService = (fx: Fixtures, p: Principal) =>
   p !== 'rejected' && fx.accounts[p] !== undefined && fx.tokens[p] !== undefined && !['expired', 'otherKey'].includes(p);
 
 /** A passkey ceremony of the bearer of `token`, answered by a software authenticator (passkey.testkit.ts). */
-async function passkeyAnswer(fx: Fixtures, token: string, key = new SoftAuthenticator(new URL(fx.server.url).origin)) {
+async function passkeyAnswer(fx: Fixtures, token: string, key = new SoftAuthenticator(PUBLIC_ORIGIN)) {
   const started = await must<{ ceremonyId: string; options: { challenge: string; user: { id: string } } }>(
     'passkey options',
     api(fx).post('/auth/passkeys/registration', undefined, token),
@@ -438,6 +443,8 @@ async function loginCookies(fx: Fixtures, who: Account): Promise<Record<string, 
   if (res.status !== 200) throw new Error(`login for cookies: ${res.status}`);
   const out: Record<string, string> = {};
   for (const line of res.headers.getSetCookie()) {
+    // Production with an https PUBLIC_URL: no session cookie may travel over plain http.
+    if (!/;\s*Secure/i.test(line)) throw new Error(`a session cookie without Secure in production: ${line}`);
     const [pair] = line.split(';');
     const i = (pair ?? '').indexOf('=');
     if (i > 0) out[(pair as string).slice(0, i)] = (pair as string).slice(i + 1);
@@ -844,7 +851,7 @@ const MATRIX: Record<string, Cell> = {
     prepare: async (_p, fx) => {
       const holder = fx.loginUser as Account & { passkey?: SoftAuthenticator };
       if (!holder.passkey) {
-        holder.passkey = new SoftAuthenticator(new URL(fx.server.url).origin);
+        holder.passkey = new SoftAuthenticator(PUBLIC_ORIGIN);
         const signedIn = await must<{ token: string }>(
           'login',
           api(fx).post('/auth/login', { email: holder.email, password: holder.password }),
@@ -864,7 +871,10 @@ const MATRIX: Record<string, Cell> = {
   },
 
   // The API contract: the OpenAPI document is for admins outside development; the docs viewer (static, no data) is open.
-  'GET /api/openapi.json': { expect: adminOnly('reference', 200), note: 'NODE_ENV=test: admin-only (open only with NODE_ENV=development)' },
+  'GET /api/openapi.json': {
+    expect: adminOnly('reference', 200),
+    note: 'NODE_ENV=production: admin-only, every staff role (`reference`); open to everyone only with NODE_ENV=development (apiDocs/index.ts)',
+  },
   'GET /api/docs': { expect: open(200) },
   'GET /api/docs/:asset': { expect: open(200), prepare: async () => ({ path: '/api/docs/init.js' }) },
 
@@ -874,7 +884,11 @@ const MATRIX: Record<string, Cell> = {
   'GET /api/geo/check': { expect: open(200, 200) },
   'GET /api/subscriptions/plans': { expect: open(200) },
   'GET /api/videos': { expect: open(200) },
-  'GET /api/videos/:id': { expect: open(200), prepare: async (_p, fx) => ({ path: `/api/videos/${fx.premiumVideoId}` }) },
+  'GET /api/videos/:id': {
+    expect: gated('videos', { ...open(404), admin: 200 }),
+    note: "a video scheduled years ahead: not found before its release, except by the staff who may preview it (`videos`: owner, editor); any other staff role 403 (issue 42). A published video is open to everyone (catalog.int.test.ts); published playback is every staff role's (the stream rows)",
+    prepare: async (_p, fx) => ({ path: `/api/videos/${fx.scheduledVideoId}` }),
+  },
   'GET /api/videos/:id/thumbnail': {
     expect: open(200),
     prepare: async (_p, fx) => ({ path: `/api/videos/${fx.premiumVideoId}/thumbnail` }),
@@ -1279,6 +1293,10 @@ const MATRIX: Record<string, Cell> = {
   },
 };
 
+/** The site's address in production: https, so the session cookies are `Secure` and passkeys' relying party is its host. */
+const PUBLIC_URL = 'https://members.example.test';
+const PUBLIC_ORIGIN = new URL(PUBLIC_URL).origin;
+
 const GRACE_DAYS = 3;
 const DAY = 24 * 3600_000;
 
@@ -1289,6 +1307,12 @@ forEachStore('authorization matrix', (kind) => {
   beforeAll(async () => {
     const server = await startTestServer(kind, {
       env: {
+        // The production configuration (issue 42's Done-when): an https PUBLIC_URL (Secure cookies, the
+        // passkeys' relying party), the production secrets' checks, mail said out loud to stay in the
+        // outbox (the links are read from it), REQUIRE_ADMIN_2FA as production defaults it.
+        NODE_ENV: 'production',
+        PUBLIC_URL,
+        MAIL_TRANSPORT: 'outbox',
         REQUIRE_ADMIN_2FA: 'true',
         AUTH_REQUESTS_PER_IP_PER_MINUTE: '100000000',
         // One reset user gets a reset link per principal (the limits are tested in identity/mailAbuse.int.test.ts).
@@ -1441,6 +1465,7 @@ forEachStore('authorization matrix', (kind) => {
       },
       admin,
       premiumVideoId: '',
+      scheduledVideoId: '',
       mfaUser: { ...mfaMember, secret: mfaSecret },
       loginUser,
       resetUser,
@@ -1449,6 +1474,7 @@ forEachStore('authorization matrix', (kind) => {
       staff,
     };
     fx.premiumVideoId = await freshVideo(fx, 'premium');
+    fx.scheduledVideoId = await freshVideo(fx, 'free', new Date(server.clock.now().getTime() + 3650 * DAY).toISOString());
     // Its HLS ladder (the suite runs no transcode worker), for the /api/hls/ rows.
     expect(await transcodeForTest(server, fx.premiumVideoId)).toBe('completed');
     // An English caption track, for the caption rows.

@@ -3,6 +3,7 @@
  * URL) and the filtered, paged list. Visitors see published videos only.
  */
 import type { adminVideoSchema, videoSchema } from '@members/ui/api/schemas';
+import { can, isStaffRole } from '@members/ui/staffRoles';
 import type { z } from 'zod';
 import type { Queryable } from '../db/types.js';
 import { findMemberStanding } from '../identity/index.js';
@@ -81,6 +82,31 @@ export async function findVideo(
   if (row.private_to) return opts.viewerId && (row.private_to === opts.viewerId || (await isAdmin(db, opts.viewerId))) ? row : undefined;
   if (Number(row.published) !== 1) return opts.viewerId && (await isAdmin(db, opts.viewerId)) ? row : undefined;
   return row;
+}
+
+/**
+ * Whether an admin may preview videos not out yet (pure): the staff role's `videos` permission
+ * (issue 42: previewing the unpublished and the scheduled is the editor's and the owner's work); an
+ * admin without a staff role is the owner.
+ */
+export function mayPreviewUnreleased(standing: { role: string; staff_role: string | null }): boolean {
+  return standing.role === 'admin' && can(isStaffRole(standing.staff_role) ? standing.staff_role : 'owner', 'videos');
+}
+
+/**
+ * Whether `viewerId` reached a video not out yet (unpublished or scheduled; `findVideo` found it for
+ * an admin) without the permission to preview it: the caller answers 403 `auth.permission_required`.
+ * A published video is never refused here (every staff role plays what members may), nor a custom
+ * video to its own requester.
+ */
+export async function previewRefused(
+  db: Queryable,
+  row: Pick<VideoRow, 'published' | 'private_to'>,
+  viewerId: string | null | undefined,
+): Promise<boolean> {
+  if (Number(row.published) === 1 || !viewerId || row.private_to === viewerId) return false;
+  const standing = await findMemberStanding(db, viewerId);
+  return !!standing && standing.role === 'admin' && !mayPreviewUnreleased(standing);
 }
 
 async function isAdmin(db: Queryable, userId: string): Promise<boolean> {

@@ -4,6 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import { videoListQuerySchema, videoPageSchema, videoSchema } from '@members/ui/api/schemas';
+import { permissionRequired } from '@members/ui/staffRoles';
 import { z } from 'zod';
 import { HttpError, ok } from '../http/envelope.js';
 import { type Credential, describe, grantOf } from '../http/openapi.js';
@@ -11,7 +12,7 @@ import { idParams } from '../http/validate.js';
 import type { AppContext } from '../kernel/context.js';
 import type { Routes } from '../kernel/module.js';
 import type { VideoRow } from './catalog.projection.js';
-import { findVideo, listVideos, toVideoEntity } from './catalog.queries.js';
+import { findVideo, listVideos, previewRefused, toVideoEntity } from './catalog.queries.js';
 import { type Audience, audienceOf, availableAtOf, VISITOR } from './releases.js';
 import { signThumbnailPath, thumbnailGrantUser } from './thumbnailGrant.js';
 
@@ -62,12 +63,13 @@ export const catalogRoutes: Routes = (api, ctx) => {
   });
   const getVideoDoc = describe({
     summary: 'One published video',
-    description: 'Before its `publishAt` a scheduled video is not found, except by an admin (who also finds unpublished ones).',
+    description:
+      'Before its `publishAt` a scheduled video is not found, except by an admin (who also finds unpublished ones): previewing a video not out yet takes the `videos` staff permission, any other staff role is refused with 403 `auth.permission_required`.',
     tags: ['catalog'],
     access: 'public',
     ...videoParams,
     ok: { 200: videoSchema },
-    errors: [404],
+    errors: [403, 404],
   });
   const getThumbnailDoc = describe({
     summary: 'The thumbnail image of a published video',
@@ -102,6 +104,7 @@ export const catalogRoutes: Routes = (api, ctx) => {
     const viewerId = c.get('auth')?.userId;
     const row = await findVideo(ctx.db, c.req.valid('param').id, { viewerId });
     if (!row) throw new HttpError('video.not_found', 'Video not found');
+    if (await previewRefused(ctx.db, row, viewerId)) throw new HttpError('auth.permission_required', permissionRequired('videos'));
     return ok(c, entityFor(ctx, row, viewerId, row.publish_at ? await audienceOf(ctx.db, viewerId) : VISITOR));
   });
 

@@ -18,6 +18,8 @@ export {
   allVideoIds,
   findVideo,
   hlsLadderOf,
+  mayPreviewUnreleased,
+  previewRefused,
   toVideoEntity,
   transcodedVideoIds,
   type VideoEntity,

@@ -1,8 +1,9 @@
 /**
  * Identity's checkpointed subscriber: turns registrations, approvals, rejections, reset requests,
- * account-settings changes (password changed, e-mail change link and notice) and second-factor
- * changes (a security notice) and staff invitations into outbox rows in the same transaction as its checkpoint, keyed by the event id, so a crash or
- * a replay never loses or doubles a mail. The mail module's sender delivers them. Each write checks
+ * account-settings changes (password changed, e-mail change link and notice), second-factor and
+ * passkey changes (a security notice; a passkey's names it and the time) and staff invitations into
+ * outbox rows in the same transaction as its checkpoint, keyed by the event id, so a crash or a
+ * replay never loses or doubles a mail. The mail module's sender delivers them. Each write checks
  * in that transaction that the member still has their data key, exclusive with their erasure
  * (shredding/personalWrites.ts): a mail for a member erased meanwhile is not written. Every mail but the
  * admin's decisions is counted against the mail limits (mailLimits.ts) and not queued beyond them.
@@ -22,6 +23,7 @@ import {
   confirmEmailChangeMail,
   emailChangedMail,
   type MailText,
+  passkeyMail,
   passwordChangedMail,
   passwordResetMail,
   registrationReceivedMail,
@@ -30,9 +32,10 @@ import {
   staffInvitationMail,
   verifyEmailMail,
 } from './mails.js';
+import type { PasskeyEvent } from './passkey.decider.js';
 import type { SecondFactorEvent } from './secondFactor.decider.js';
 import { emailChangeToken, emailVerificationToken, resetToken, staffInvitationToken } from './tokens.js';
-import { SYSTEM_ACTOR, type UserEvent } from './user.decider.js';
+import { SYSTEM_ACTOR, type UserEvent, userStream } from './user.decider.js';
 import { findUserById } from './users.queries.js';
 
 /** A mail to queue: its idempotency key, whose it is, where it goes, and the limit it counts against. */
@@ -49,11 +52,13 @@ interface MailSetting {
   site: string;
   origin: string;
   secret: string;
+  /** The name a passkey was registered with (a removal's event names only its id). */
+  passkeyName: (userId: string, passkeyId: string) => Promise<string>;
 }
 
 /** The mails one identity event sends (none for most): read in the subscriber's transaction. */
-async function mailsOf(tx: Queryable, recorded: RecordedEvent, { site, origin, secret }: MailSetting): Promise<Outgoing[]> {
-  const event = recorded as unknown as (UserEvent | SecondFactorEvent) & RecordedEvent;
+async function mailsOf(tx: Queryable, recorded: RecordedEvent, { site, origin, secret, passkeyName }: MailSetting): Promise<Outgoing[]> {
+  const event = recorded as unknown as (UserEvent | SecondFactorEvent | PasskeyEvent) & RecordedEvent;
   const mails: Outgoing[] = [];
   const out = (key: string, subjectId: string, to: string, mail: MailText, limited?: MailKind) => {
     mails.push({ key, subjectId, to, mail, limited });
@@ -121,6 +126,21 @@ async function mailsOf(tx: Queryable, recorded: RecordedEvent, { site, origin, s
       out(`staff-invitation:${recorded.eventId}`, d.userId, d.email, mail, 'request');
       return mails;
     }
+    case 'PasskeyRegistered':
+    case 'PasskeyRemoved': {
+      // A passkey signs in without the password: the holder hears of every one added or removed.
+      const d = event.data;
+      const user = await findUserById(tx, d.userId);
+      if (!user) return mails;
+      const passkey =
+        event.type === 'PasskeyRegistered'
+          ? { name: event.data.name, at: event.data.registeredAt }
+          : { name: await passkeyName(d.userId, d.passkeyId), at: event.data.removedAt };
+      const change = event.type === 'PasskeyRegistered' ? 'added' : 'removed';
+      const mail = passkeyMail(site, user.first_name, change, passkey, `${origin}/auth/forgot-password`);
+      out(`passkey-${change}:${recorded.eventId}`, user.id, user.email, mail, 'notice');
+      return mails;
+    }
     case 'SecondFactorEnrolled':
     case 'SecondFactorRemoved':
     case 'RecoveryCodeUsed': {
@@ -138,6 +158,13 @@ async function mailsOf(tx: Queryable, recorded: RecordedEvent, { site, origin, s
 
 export function identityMailSubscriber(ctx: AppContext): Subscriber {
   const limits = mailLimitsFor(ctx);
+
+  /** The newest name the account's stream gave the passkey (events are never rewritten: the registration is there). */
+  async function passkeyName(userId: string, passkeyId: string): Promise<string> {
+    const events = await ctx.store.readStream(userStream(userId));
+    const registered = events.findLast((e) => e.type === 'PasskeyRegistered' && (e.data as { passkeyId?: string }).passkeyId === passkeyId);
+    return (registered?.data as { name?: string } | undefined)?.name ?? '';
+  }
 
   /** Queues the mail; a `limited` one only within the mail limits (else it is dropped, see mailLimits.ts). */
   async function send(tx: Queryable, { key, subjectId, to, mail, limited }: Outgoing) {
@@ -159,11 +186,13 @@ export function identityMailSubscriber(ctx: AppContext): Subscriber {
       'SecondFactorRemoved',
       'RecoveryCodeUsed',
       'StaffInvited',
+      'PasskeyRegistered',
+      'PasskeyRemoved',
     ],
     async handle(tx, recorded) {
       // Links point at PUBLIC_URL alone, never at an origin stored with the event (events recorded by
       // an earlier version carry the request's Host, which the caller chose).
-      const setting = { site: ctx.site.siteName, origin: publicUrl(ctx.env), secret: tokenSecret(ctx) };
+      const setting = { site: ctx.site.siteName, origin: publicUrl(ctx.env), secret: tokenSecret(ctx), passkeyName };
       for (const mail of await mailsOf(tx, recorded, setting)) await send(tx, mail);
     },
   };

@@ -22,7 +22,7 @@ const LINK_LIKE = /:\/\/|^www[.\u3002\uff0e\uff61]|@|[\p{L}\p{N}-]{2,}[.\u3002\u
  * put a link in a mail to someone else.
  * @example plainName('friend! Claim your prize at https://phish.example/win') // 'friend! Claim your prize at'
  */
-export function plainName(name: string): string {
+export function plainName(name: string, fallback = 'there'): string {
   const words = name
     .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ')
     .split(/\s+/)
@@ -35,7 +35,7 @@ export function plainName(name: string): string {
           .join('')
           .trimEnd()}…`
       : text;
-  return capped || 'there';
+  return capped || fallback;
 }
 
 export function registrationReceivedMail(site: string, firstName: string): MailText {
@@ -127,6 +127,39 @@ export function secondFactorMail(
 ${what}
 
 If this was not you, reset your password now and contact support.
+
+${site}`,
+  };
+}
+
+/** An instant as a mail says it: minutes, UTC, unambiguous whatever the reader's locale. */
+export const mailTime = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * A security notice after a passkey was added or removed (issue 42): a passkey signs in without the
+ * password, so an unexpected one must be noticed. Names the passkey (as plain text) and the time.
+ */
+export function passkeyMail(
+  site: string,
+  firstName: string,
+  change: 'added' | 'removed',
+  passkey: { name: string; at: string },
+  resetUrl: string,
+): MailText {
+  const name = plainName(passkey.name, 'unnamed');
+  const what =
+    change === 'added'
+      ? `A passkey named "${name}" was added to your account on ${mailTime(passkey.at)}. It can now sign in to your account without your password.`
+      : `The passkey named "${name}" was removed from your account on ${mailTime(passkey.at)}. It can no longer sign in to your account.`;
+  return {
+    subject: `${site}: a passkey was ${change === 'added' ? 'added to' : 'removed from'} your account`,
+    text: `Hi ${plainName(firstName)},
+
+${what}
+
+If this was not you, reset your password now (every device signed in to your account is signed out), remove any passkey you do not recognise in your account settings, and contact support:
+
+${resetUrl}
 
 ${site}`,
   };

@@ -7,11 +7,15 @@
  * at once) and removes a staff member, whose open access tokens and refresh cookies stop at once and
  * who can no longer sign in. The staff's reads of personal data are recorded and shown to the owner.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiAnswer, apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer } from '../../test/harness.js';
+import { type ApiAnswer, apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from '../../test/harness.js';
+import { ingestVideoFile } from '../catalog/ingest.js';
 import { startSmtpServer, strictParse } from '../mail/smtpServer.testkit.js';
+import { makeMp4 } from '../media/media.testkit.js';
 import { cookieHeader, cookiesOf, enrolSecondFactor, login, registerMember, registrationPayload } from './identity.testkit.js';
-import { signedInStaff } from './staff.testkit.js';
+import { invitationTokenFor, signedInStaff } from './staff.testkit.js';
 import { totpCode } from './totp.js';
 
 const PUBLIC_URL = 'https://members.example.test';
@@ -191,6 +195,55 @@ forEachStore('staff accounts and roles (production)', (kind) => {
     expect((await api.del(`/admin/staff/${staff.id}`, owner.token)).status).toBe(404);
   }, 60_000);
 
+  it("a removed staff member's address can be invited again: a new account with a fresh password, the old one's sessions and second factor stay behind", async () => {
+    const before = await signedInStaff(server, api, owner.token, 'support');
+    const challenge = await api.post('/auth/login', { email: before.email, password: before.password });
+    const device = await api.post('/auth/mfa/verify', {
+      mfaToken: challenge.body.data.mfaToken,
+      code: totpCode(before.secret, server.clock.now()),
+    });
+    server.clock.advance(30_000);
+    const cookies = cookiesOf(device.headers);
+    const refresh = () =>
+      api.call('POST', '/auth/refresh', { headers: { cookie: cookieHeader(cookies), 'x-csrf-token': cookies.csrf_token ?? '' } });
+    expect((await api.del(`/admin/staff/${before.id}`, owner.token)).status).toBe(200);
+
+    // The owner invites the same address again, in another role (the newest link mailed for it).
+    const invited = await api.post('/admin/staff/invitations', { email: before.email.toUpperCase(), role: 'editor' }, owner.token);
+    expect(invited.status).toBe(201);
+    const newId = invited.body.data.invitation.id as string;
+    expect(newId).not.toBe(before.id);
+    const token = await invitationTokenFor(server, before.email.toUpperCase());
+    const accepted = await api.post('/auth/staff-invitations/accept', { token, password: 'rejoined-password-1', displayName: 'Sam Again' });
+    expect(accepted.status).toBe(200);
+
+    // The new account signs in with the new password only, in its new role, and enrols a second
+    // factor of its own: the removed account's TOTP secret is not carried over.
+    const old = await api.post('/auth/login', { email: before.email, password: before.password });
+    expect({ status: old.status, code: codeOf(old) }).toEqual({ status: 401, code: 'auth.invalid_credentials' });
+    const first = await api.post('/auth/login', { email: before.email, password: 'rejoined-password-1' });
+    expect(first.status).toBe(200);
+    expect(first.body.data.mfaEnrollmentRequired).toBe(true);
+    expect(first.body.data.user).toMatchObject({ id: newId, role: 'admin', staffRole: 'editor', firstName: 'Sam Again' });
+
+    // The removed account's access tokens and refresh cookie stay dead.
+    for (const t of [before.token, device.body.data.token]) expect((await api.get('/users/profile', t)).status).toBe(401);
+    expect((await refresh()).status).toBe(401);
+    expect((await api.del(`/admin/staff/${before.id}`, owner.token)).status).toBe(404);
+
+    // The team lists the new account once; the old one's history stays its own (its stream ends with StaffRemoved).
+    const team = (await api.get('/admin/staff', owner.token)).body.data.staff as { id: string; email: string; role: string }[];
+    expect(team.filter((m) => m.email.toLowerCase() === before.email.toLowerCase())).toEqual([
+      expect.objectContaining({ id: newId, role: 'editor' }),
+    ]);
+    const types = async (id: string) => (await server.ctx.store.readStream(`user-${id}`)).map((e) => e.type);
+    const oldStream = await types(before.id);
+    expect([...oldStream.slice(0, 2), oldStream.at(-1)]).toEqual(['StaffInvited', 'StaffJoined', 'StaffRemoved']);
+    const newStream = await types(newId);
+    expect(newStream.slice(0, 2)).toEqual(['StaffInvited', 'StaffJoined']);
+    expect(newStream).not.toContain('StaffRemoved');
+  }, 60_000);
+
   describe('reads of personal data', () => {
     it('a member page, a member search and a report export are recorded (who, what, when), shown to the owner only', async () => {
       const member = await approvedMember();
@@ -251,6 +304,65 @@ forEachStore('staff accounts and roles (production)', (kind) => {
       expect(codeOf(await api.get('/admin/staff/reads', finance.token))).toBe('auth.permission_required');
     }, 90_000);
   });
+
+  it('previewing a video not out yet takes the `videos` permission: support, moderator and finance are refused, published videos play for every role', async () => {
+    const dir = tmpDir('staff-preview-');
+    try {
+      const clip = await makeMp4(dir, 1);
+      let copies = 0;
+      const ingest = async (extra: { publishAt?: string; published?: boolean; accessLevel?: string }) => {
+        const copy = path.join(dir, `copy-${++copies}.mp4`);
+        fs.copyFileSync(clip, copy);
+        const made = await ingestVideoFile(server.ctx, { filePath: copy, title: `Preview ${copies}`, actorId: owner.id, ...extra });
+        if (!made.ok) throw new Error(made.error.message);
+        return made.videoId;
+      };
+      const published = await ingest({ accessLevel: 'free' });
+      const scheduled = await ingest({ publishAt: new Date(server.clock.now().getTime() + 30 * 24 * 3600_000).toISOString() });
+      const hidden = await ingest({ published: false });
+      const member = await approvedMember();
+      const staff = {
+        support: (await signedInStaff(server, api, owner.token, 'support')).token,
+        moderator: (await signedInStaff(server, api, owner.token, 'moderator')).token,
+        finance: (await signedInStaff(server, api, owner.token, 'finance')).token,
+        editor: (await signedInStaff(server, api, owner.token, 'editor')).token,
+      };
+      const refusal = {
+        success: false,
+        error: 'Your staff role does not allow this (it needs the "videos" permission).',
+        code: 'auth.permission_required',
+      };
+      for (const id of [scheduled, hidden]) {
+        // The three roles without `videos`, through every way in: the details, the stream, a view, watch time.
+        for (const token of [staff.support, staff.moderator, staff.finance]) {
+          for (const answer of [
+            await api.get(`/videos/${id}`, token),
+            await api.get(`/videos/${id}/stream`, token),
+            await api.post(`/videos/${id}/view`, { duration: 12 }, token),
+            await api.post(`/videos/${id}/watch-time`, { seconds: 10 }, token),
+          ]) {
+            expect({ status: answer.status, body: answer.body }).toEqual({ status: 403, body: refusal });
+          }
+        }
+        // The editor and the owner preview it; a member does not find it.
+        for (const token of [staff.editor, owner.token]) {
+          expect((await api.get(`/videos/${id}`, token)).status).toBe(200);
+          const stream = await api.get(`/videos/${id}/stream`, token);
+          expect(stream.status).toBe(200);
+          expect(stream.body.data.streamUrl).toMatch(/^\/api\/media\/videos\//);
+        }
+        expect((await api.get(`/videos/${id}`, member.token)).status).toBe(404);
+      }
+      // A published video plays for every staff role, as for an entitled member.
+      for (const token of [...Object.values(staff), owner.token, member.token]) {
+        const stream = await api.get(`/videos/${published}/stream`, token);
+        expect(stream.status).toBe(200);
+        expect((await api.get(`/videos/${published}`, token)).status).toBe(200);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('an invitation to an address that has an account is refused, and acceptance never makes a second account', async () => {
     const member = await approvedMember();

@@ -131,7 +131,14 @@ async function applyUserEvent(tx: Queryable, event: UserEvent): Promise<void> {
       await tx.run('UPDATE users SET staff_role = ? WHERE id = ?', [event.data.staffRole, event.data.userId]);
       return;
     case 'StaffRemoved':
-      await tx.run('UPDATE users SET staff_removed_at = ? WHERE id = ?', [event.data.removedAt, event.data.userId]);
+      // The row stays (the history names the removed member, `email` included); its address is freed
+      // (`email_lower` becomes `removed:<id>`, unique per account) so the owner can invite it again: a
+      // new invitation makes a new account, with nothing of the old one's sessions or second factors.
+      await tx.run('UPDATE users SET staff_removed_at = ?, email_lower = ? WHERE id = ?', [
+        event.data.removedAt,
+        `removed:${event.data.userId}`,
+        event.data.userId,
+      ]);
       await tx.run('DELETE FROM password_resets WHERE user_id = ?', [event.data.userId]);
       return;
     case 'MemberErased': {
@@ -180,7 +187,8 @@ export const usersProjection: Projection = {
   // 3: `users_counts`, the dashboard's counters kept beside the rows.
   // 4: erased accounts counted apart (`erased:<role>`), not as pending or active members; suspension.
   // 5: staff accounts (issue 42): `staff_role`, `staff_removed_at`, `staff_invitations`.
-  version: 5,
+  // 6: a removed staff member's address is freed (`email_lower` = `removed:<id>`): it can be invited again.
+  version: 6,
   tables: ['users', 'password_resets', 'staff_invitations', USERS_COUNTS],
   schema: USERS_SCHEMA + PASSWORD_RESETS_SCHEMA + STAFF_INVITATIONS_SCHEMA + countsSchema(USERS_COUNTS),
   async apply(tx: Queryable, event: RecordedEvent) {

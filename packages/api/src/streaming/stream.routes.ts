@@ -71,7 +71,7 @@ export const streamRoutes: Routes = (api, ctx) => {
    * (before the body, so a visitor gets 401); what it allowed is the handler's `grantOf(c, viewingDecision)`.
    */
   const viewingDecision: Credential<{ video: VideoRow; viewer: Viewer }> = {
-    who: 'Signed-in members and admins (bearer access token) the access decision of spec §4 allows.',
+    who: 'Signed-in members and admins (bearer access token) the access decision of spec §4 allows. A video not out yet (unpublished or scheduled) is previewed only by staff with the `videos` permission; any other staff role is refused with 403 `auth.permission_required`.',
     bearer: true,
     verify: (c, { param }) => authorize(c, String(param.id)),
   };

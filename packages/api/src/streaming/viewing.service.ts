@@ -5,8 +5,9 @@
  * here needs HTTP. The video and the viewer are read through the owning areas' queries modules.
  */
 import { type AccessDecision, accessDecision, accessErrorCode, hasActiveSubscription } from '@members/ui/access';
+import { permissionRequired } from '@members/ui/staffRoles';
 import { subscriptionOf } from '../billing/index.js';
-import { audienceOfStanding, availableAtOf, findVideo, type VideoRow, viewCountOf } from '../catalog/index.js';
+import { audienceOfStanding, availableAtOf, findVideo, previewRefused, type VideoRow, viewCountOf } from '../catalog/index.js';
 import { aggregate } from '../eventstore/commandHandler.js';
 import { findMemberStanding, type MemberStanding } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
@@ -82,6 +83,8 @@ export async function authorizeViewing(ctx: AppContext, request: ViewingRequest)
   // An allowed decision had both (the narrowing is for the compiler).
   if (!video) return failure('video.not_found', 'Video not found');
   if (!viewer) return failure('access.not_logged_in', 'Please log in to view videos');
+  // An admin passed the decision on a video not out yet: a preview, the `videos` permission's (issue 42).
+  if (await previewRefused(ctx.db, video, viewer.id)) return failure('auth.permission_required', permissionRequired('videos'));
   return success({ video, viewer });
 }
 

@@ -28,7 +28,7 @@ export const STAFF_PERMISSIONS = [
   'chat',
   /** Custom video requests: quote, decline, deliver. */
   'requests',
-  /** Videos, uploads, captions, releases, transcodes, imports. */
+  /** Videos, uploads, captions, releases, transcodes, imports; previewing a video not out yet (unpublished or scheduled). */
   'videos',
   /** Leaked-copy examinations (they name a member). */
   'forensics',
