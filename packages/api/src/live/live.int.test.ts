@@ -4,10 +4,9 @@
  * API checks the key, makes the two-rendition encrypted live ladder, and members play it under the
  * spec §4 decision. Then the push stops: the show ends and the replay is an unpublished library video.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { createDecipheriv } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -15,30 +14,10 @@ import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } fro
 import { exampleSiteConfig } from '../../test/siteConfig';
 import { mediaBinaries } from '../media/index';
 import { createTestUser, grantPlanForTest, type TestViewer } from '../streaming/viewers.testkit';
+import { freePort, pushRtmp } from './live.testkit';
 
 const work = tmpDir('live-int-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-
-/** A port nobody listens on now (the ingest binds it right after). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** What OBS sends: H.264 + AAC in FLV over RTMP, in real time (`-re`), 640x360, a keyframe every 2 s. */
-function push(url: string, seconds = 60): ChildProcess {
-  const args = [
-    ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-re'],
-    ...['-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=25:duration=${seconds}`],
-    ...['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`],
-    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '50', '-pix_fmt', 'yuv420p'],
-    ...['-c:a', 'aac', '-b:a', '64k', '-f', 'flv', url],
-  ];
-  return spawn(mediaBinaries().ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-}
 
 /** The push's exit code, or null while it still runs after `ms`. */
 async function exitWithin(child: ChildProcess, ms: number): Promise<number | null> {
@@ -119,7 +98,7 @@ forEachStore('live shows', (kind) => {
     const newKey = rotated.body.data.show.streamKey as string;
     expect(newKey).not.toBe(show.streamKey);
     for (const key of ['not-a-key-of-any-show-0000000000', show.streamKey]) {
-      const pusher = push(`${rtmp}/${key}`, 20);
+      const pusher = pushRtmp(`${rtmp}/${key}`, { seconds: 20 });
       expect(await exitWithin(pusher, 15_000)).not.toBe(0);
     }
     expect((await statusOf(show.id))?.status).toBe('scheduled');
@@ -128,7 +107,7 @@ forEachStore('live shows', (kind) => {
 
   it('goes live on the push, plays encrypted live HLS capped by plan, ends when the push stops, and keeps the replay', async () => {
     const show = await schedule('The live one', true);
-    const pusher = push(`${rtmp}/${show.streamKey}`, 60);
+    const pusher = pushRtmp(`${rtmp}/${show.streamKey}`, { seconds: 60 });
     try {
       await until('the show to be live', async () => (await statusOf(show.id))?.status === 'live', 20_000);
 
@@ -217,13 +196,13 @@ forEachStore('live shows', (kind) => {
     expect(video).toMatchObject({ access_level: 'premium', title: 'The live one' });
     expect(Number(video?.published)).toBe(0);
     // The same key again after the end: refused.
-    const again = push(`${rtmp}/${show.streamKey}`, 20);
+    const again = pushRtmp(`${rtmp}/${show.streamKey}`, { seconds: 20 });
     expect(await exitWithin(again, 15_000)).not.toBe(0);
   });
 
   it('an admin ends a live show: the encoder is disconnected and the show ends', async () => {
     const show = await schedule('Ended by the admin', false);
-    const pusher = push(`${rtmp}/${show.streamKey}`, 60);
+    const pusher = pushRtmp(`${rtmp}/${show.streamKey}`, { seconds: 60 });
     try {
       await until('the show to be live', async () => (await statusOf(show.id))?.status === 'live', 20_000);
       const ended = await api.call('POST', `/admin/live/shows/${show.id}/end`, { token: admin.token });

@@ -5,17 +5,15 @@
  * plan lapsed mid-show, a guessed stream key on the RTMP port. The show is started as the ingest
  * starts it; live.int.test.ts plays a real push end to end.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, type TestServer } from '../../test/harness';
 import { exampleSiteConfig } from '../../test/siteConfig';
-import { mediaBinaries } from '../media/index';
 import { signHlsGrant, signKeyToken } from '../streaming/index';
 import { createTestUser, grantPlanForTest, type TestViewer } from '../streaming/viewers.testkit';
 import { keyFor } from '../transcode/index';
+import { freePort, pushRtmp } from './live.testkit';
 import { scheduleShow, startShow } from './shows.service';
 
 const INVALID = 'This video link is not valid. Please open the video again.';
@@ -24,14 +22,6 @@ const LADDER = [
   { name: '360p', width: 640, height: 360, bandwidth: 900_000 },
   { name: '240p', width: 426, height: 240, bandwidth: 500_000 },
 ];
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 forEachStore('live show access (production)', (kind) => {
   let server: TestServer;
@@ -131,25 +121,11 @@ forEachStore('live show access (production)', (kind) => {
   });
 
   it('disconnects a publish with a guessed stream key on the RTMP port, and stores nothing of it', async () => {
-    const guessed = spawn(
-      mediaBinaries().ffmpeg,
-      [
-        ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-re'],
-        ...['-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25:duration=20'],
-        ...[
-          '-c:v',
-          'libx264',
-          '-preset',
-          'ultrafast',
-          '-g',
-          '50',
-          '-f',
-          'flv',
-          `rtmp://127.0.0.1:${port}/live/guessed-key-guessed-key-guessed`,
-        ],
-      ],
-      { stdio: 'ignore' },
-    ) as ChildProcess;
+    const guessed = pushRtmp(`rtmp://127.0.0.1:${port}/live/guessed-key-guessed-key-guessed`, {
+      seconds: 20,
+      size: '320x180',
+      audio: false,
+    });
     const code = await Promise.race([
       new Promise<number>((resolve) => guessed.once('close', (c) => resolve(c ?? -1))),
       // fixed wait: the bound on the refused push's exit, the condition raced against it
