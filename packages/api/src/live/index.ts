@@ -17,8 +17,18 @@ export const liveModule: AppModule = {
   routes: liveRoutes,
   // The ingest host is the elected leader among the processes with LIVE_RTMP_PORT set: one listener
   // for N processes on one machine, and another process takes the port over when the leader dies.
+  // A port another program holds stops the ingest only, never the server (its other work goes on):
+  // the error names the variable.
   async background(ctx) {
     if (!ctx.env.LIVE_RTMP_PORT) return undefined;
-    return startRtmpIngest(ctx);
+    try {
+      return await startRtmpIngest(ctx);
+    } catch (err) {
+      ctx.logger.error(
+        { err, port: ctx.env.LIVE_RTMP_PORT },
+        'live: the RTMP ingest cannot listen on LIVE_RTMP_PORT (taken?): no show can go live through this process; free the port or set LIVE_RTMP_PORT',
+      );
+      return undefined;
+    }
   },
 };

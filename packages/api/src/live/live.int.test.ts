@@ -7,6 +7,7 @@
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { createDecipheriv } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -218,6 +219,22 @@ forEachStore('live shows', (kind) => {
         (await server.ctx.media.readText(`videos/live-${show.id}/hls/240p/index.m3u8`).catch(() => null))?.includes('#EXT-X-ENDLIST'),
       20_000,
     );
+  });
+
+  it('a server whose RTMP port another program holds still starts and serves (the ingest alone is off)', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = holder.address() as net.AddressInfo;
+    try {
+      const other = await startTestServer(kind, { env: { LIVE_RTMP_PORT: String(port), LIVE_RTMP_HOST: '127.0.0.1' } });
+      try {
+        expect((await fetch(`${other.url}/api/health`)).status).toBe(200);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
   });
 
   it('refuses bad input with the envelope, and a member on the admin routes', async () => {

@@ -123,10 +123,17 @@ export async function startRtmpIngest(ctx: AppContext): Promise<RtmpIngest> {
   nodeEvent.on('prePlay', onPrePlay);
   nodeEvent.on('prePublish', onPrePublish);
   nodeEvent.on('donePublish', onDonePublish);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(ctx.env.LIVE_RTMP_PORT, ctx.env.LIVE_RTMP_HOST, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(ctx.env.LIVE_RTMP_PORT, ctx.env.LIVE_RTMP_HOST, () => resolve());
+    });
+  } catch (err) {
+    nodeEvent.off('prePlay', onPrePlay);
+    nodeEvent.off('prePublish', onPrePublish);
+    nodeEvent.off('donePublish', onDonePublish);
+    throw err;
+  }
   const port = (server.address() as net.AddressInfo).port;
   log.info({ port }, 'live: RTMP ingest listening');
 
