@@ -1155,6 +1155,7 @@ const MATRIX: Record<string, Cell> = {
   // Live shows (issue 43): owners and editors schedule, rotate and end (`videos`); everyone signed in
   // sees the list; the stream takes the access decision of a premium video; the live HLS files take
   // their signed grant (made for the monthly subscriber) like a video's. live.int.test.ts plays a real push.
+  'GET /api/admin/live/shows': { expect: adminOnly('videos', 200) },
   'POST /api/admin/live/shows': {
     expect: adminOnly('videos', 201),
     prepare: async () => ({

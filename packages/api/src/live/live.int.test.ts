@@ -179,6 +179,13 @@ forEachStore('live shows', (kind) => {
     await until('the show to end', async () => (await statusOf(show.id))?.status === 'ended', 30_000);
     const endedAfter = Date.now() - started;
     expect(endedAfter).toBeLessThan(30_000);
+    // The admin's list: the show ended, its replay named, no key in it.
+    const listed = await api.call('GET', '/admin/live/shows', { token: admin.token });
+    expect(listed.body.data.shows.find((s: { id: string }) => s.id === show.id)).toMatchObject({
+      status: 'ended',
+      endedAt: expect.any(String),
+    });
+    expect(JSON.stringify(listed.body)).not.toContain(show.streamKey);
     const after = await api.call('GET', `/live/shows/${show.id}/stream`, { token: annual.token });
     expect(after.body.data).toMatchObject({ status: 'ended', hlsUrl: null, message: 'The show has ended' });
     const stored = await server.ctx.media.readText(`videos/live-${show.id}/hls/360p/index.m3u8`);

@@ -1,6 +1,7 @@
 /**
  * Live shows' routes (issue 43):
  *
+ *   GET  /admin/live/shows             every show, its status and replay (no key)
  *   POST /admin/live/shows             schedule a show → its ingest URL and stream key (shown once)
  *   POST /admin/live/shows/{id}/key    a new stream key (the old one stops working)
  *   POST /admin/live/shows/{id}/end    end the show (the encoder is disconnected within 2 s)
@@ -14,6 +15,7 @@
  */
 import {
   adminLiveShowAnswerSchema,
+  adminLiveShowsAnswerSchema,
   LIVE_ENDED,
   LIVE_NOT_STARTED,
   liveShowsAnswerSchema,
@@ -47,7 +49,7 @@ import { keyOf, windowKey } from '../transcode/index.js';
 import { liveMasterPlaylist, rewriteLivePlaylist } from './liveLadder.js';
 import { liveMediaId } from './rtmpIngest.js';
 import type { LiveRenditionInfo } from './show.decider.js';
-import { findShow, listShows, type ShowRow } from './show.projection.js';
+import { findShow, listAllShows, listShows, type ShowRow } from './show.projection.js';
 import {
   authorizeShowViewing,
   decideShowAccess,
@@ -97,6 +99,17 @@ function adminRoutes(api: Parameters<Routes>[0], ctx: AppContext) {
     const { show, streamKey } = valueOr(await scheduleShow(ctx, body, { ...callerOf(c), actorId: userOf(c).id }));
     c.header('Cache-Control', 'no-store');
     return ok(c, { show: adminView(ctx, show, streamKey) }, 201);
+  });
+
+  const listDoc = describe({
+    summary: 'Every live show (the last 200 by start), with its status, times and replay; never a stream key',
+    tags: ['live', 'admin'],
+    access: 'admin',
+    permission: 'videos',
+    ok: { 200: adminLiveShowsAnswerSchema },
+  });
+  api.get('/admin/live/shows', listDoc, async function listAdminLiveShows(c) {
+    return ok(c, { shows: (await listAllShows(ctx.db)).map((show) => adminView(ctx, show)) });
   });
 
   const rotateDoc = describe({

@@ -111,3 +111,5 @@ export const listShows = (db: Queryable, endedSince: string) =>
     `SELECT * FROM live_shows WHERE status <> 'ended' OR ended_at >= ? ORDER BY CASE status WHEN 'live' THEN 0 ELSE 1 END, starts_at LIMIT 100`,
     [endedSince],
   );
+/** Every show for the admin, newest start first (the last 200). */
+export const listAllShows = (db: Queryable) => db.all<ShowRow>('SELECT * FROM live_shows ORDER BY starts_at DESC LIMIT 200');

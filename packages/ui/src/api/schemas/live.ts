@@ -41,6 +41,7 @@ export const adminLiveShowSchema = z.object({
   streamKey: z.string().optional(),
 });
 export const adminLiveShowAnswerSchema = z.object({ show: adminLiveShowSchema });
+export const adminLiveShowsAnswerSchema = z.object({ shows: z.array(adminLiveShowSchema) });
 
 export const memberLiveShowSchema = z.object({ ...showFields, mayWatch: z.boolean() });
 export const liveShowsAnswerSchema = z.object({ shows: z.array(memberLiveShowSchema) });
