@@ -49,7 +49,6 @@ function LivePlayer({ hlsUrl, watermarkText, onEnded }: { hlsUrl: string; waterm
       <span className="live-badge" data-testid="live-badge">
         LIVE
       </span>
-      {/* biome-ignore lint/a11y/useMediaCaption: a live show has no caption track */}
       <video
         ref={videoRef}
         data-testid="live-video"
