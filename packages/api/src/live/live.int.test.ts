@@ -108,9 +108,12 @@ forEachStore('live shows', (kind) => {
 
   it('goes live on the push, plays encrypted live HLS capped by plan, ends when the push stops, and keeps the replay', async () => {
     const show = await schedule('The live one', true);
+    const pushedAt = Date.now();
     const pusher = pushRtmp(`${rtmp}/${show.streamKey}`, { seconds: 60 });
+    const timings: Record<string, number> = {};
     try {
       await until('the show to be live', async () => (await statusOf(show.id))?.status === 'live', 20_000);
+      timings.liveAfterPushMs = Date.now() - pushedAt;
 
       // Refusals as for a video: anonymous 401, no plan 403 with its code.
       const anon = await api.call('GET', `/live/shows/${show.id}/stream`);
@@ -144,6 +147,7 @@ forEachStore('live shows', (kind) => {
         },
         30_000,
       );
+      timings.twoSegmentsAfterPushMs = Date.now() - pushedAt;
       expect(playlist).not.toContain('#EXT-X-ENDLIST');
       expect(playlist).toMatch(/#EXT-X-TARGETDURATION:2/);
       const keyUri = /URI="([^"]+)"/.exec(playlist)?.[1] as string;
@@ -179,6 +183,8 @@ forEachStore('live shows', (kind) => {
     await until('the show to end', async () => (await statusOf(show.id))?.status === 'ended', 30_000);
     const endedAfter = Date.now() - started;
     expect(endedAfter).toBeLessThan(30_000);
+    // Measured, not asserted beyond the issue's 30 s: printed for docs/live.md's figures.
+    console.log(`[live ${kind}] ${JSON.stringify({ ...timings, endedAfterPushStoppedMs: endedAfter })}`);
     // The admin's list: the show ended, its replay named, no key in it.
     const listed = await api.call('GET', '/admin/live/shows', { token: admin.token });
     expect(listed.body.data.shows.find((s: { id: string }) => s.id === show.id)).toMatchObject({
