@@ -89,6 +89,7 @@ const THREE_ENGINES = [
   'packages/web/e2e/engines.e2e.test.ts',
   'packages/web/e2e/captions.e2e.test.ts',
   'packages/web/e2e/play-interrupted.e2e.test.ts',
+  'packages/web/e2e/live-engines.e2e.test.ts',
 ];
 
 /**

@@ -36,6 +36,8 @@ export function childEnv(store: Partial<Record<string, string>>): NodeJS.Process
     // transcoding, and its restart after a stop, is proven by transcode/transcode.int.test.ts.
     TRANSCODE_CONCURRENCY: '0',
     TRANSCODE_PRESET: TEST_TRANSCODE_PRESET,
+    // No RTMP ingest (live/) in the suites' child servers: several run at once.
+    LIVE_RTMP_PORT: '0',
   };
   delete env.DATABASE_URL;
   const merged = { ...env, ...store };

@@ -12,6 +12,7 @@ export { approvedMember } from '../src/identity/identity.testkit.js';
 export { acceptedStaff } from '../src/identity/staff.testkit.js';
 export { totpCode } from '../src/identity/totp.js';
 export { wrongTotpCode } from '../src/identity/totp.testkit.js';
+export { freePort, pushRtmp } from '../src/live/live.testkit.js';
 export { mailsTo } from '../src/mail/outbox.testkit.js';
 export { filesUnder, makeImage, makeMp4, makeSizedClip } from '../src/media/media.testkit.js';
 export { TestClock } from '../src/shared/clock.testkit.js';

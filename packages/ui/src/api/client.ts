@@ -15,6 +15,7 @@ import { customRequestCalls } from './client/customRequests';
 import { createDownload } from './client/download';
 import { identityCalls } from './client/identity';
 import { leakCalls } from './client/leaks';
+import { liveCalls } from './client/live';
 import { createSessionCalls } from './client/session';
 import { createTransport } from './client/transport';
 import { createUploads } from './client/uploads';
@@ -90,6 +91,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     ...chatCalls(calls),
     ...customRequestCalls(calls),
     ...leakCalls(calls, uploads.upload),
+    ...liveCalls(calls),
     uploadVideo: uploads.uploadVideo,
   };
 }

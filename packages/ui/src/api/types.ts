@@ -31,6 +31,8 @@ import type {
   leakExaminationSchema,
   leakExaminationsAnswerSchema,
   leakOutcomeSchema,
+  liveShowsAnswerSchema,
+  liveStreamInfoSchema,
   memberHistoryAnswerSchema,
   memberHistoryEntrySchema,
   memberListRowSchema,
@@ -259,3 +261,7 @@ export type MemberHistory = z.infer<typeof memberHistoryAnswerSchema>;
 export type MemberListRow = z.infer<typeof memberListRowSchema>;
 /** What the privacy policy says about erasure and retention (site config `privacy`). */
 export type PrivacyInfo = SiteInfo['privacy'];
+/** A live show as a member sees it (GET /live/shows, issue 43). */
+export type LiveShow = z.infer<typeof liveShowsAnswerSchema>['shows'][number];
+/** GET /live/shows/{id}/stream: the signed live playlist, or the player's words before and after. */
+export type LiveStreamInfo = z.infer<typeof liveStreamInfoSchema>;

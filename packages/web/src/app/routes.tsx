@@ -40,6 +40,7 @@ const AdminMember = lazy(() => import('../pages/admin/Member'));
 const AdminLeaks = lazy(() => import('../pages/admin/Leaks'));
 const Chat = lazy(() => import('../pages/Chat'));
 const CustomRequests = lazy(() => import('../pages/CustomRequests'));
+const LiveShow = lazy(() => import('../live/LiveShowPage'));
 
 function page(el: ReactNode) {
   return <Suspense fallback={<Spinner label="Loading..." />}>{el}</Suspense>;
@@ -74,6 +75,7 @@ export const router = createBrowserRouter([
       { path: 'account', element: page(<Account />) },
       { path: 'chat', element: page(<Chat />) },
       { path: 'custom-requests', element: page(<CustomRequests />) },
+      { path: 'live/:id', element: page(<LiveShow />) },
       { path: 'account/two-factor', element: page(<TwoFactor />) },
       { path: 'account/your-data', element: page(<RejectedAccount />) },
       { path: 'auth/login', element: <Navigate to="/login" replace /> },

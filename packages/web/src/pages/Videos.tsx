@@ -13,6 +13,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { queries } from '../app/queries';
 import { useSession } from '../app/session';
 import { useSite } from '../app/site';
+import { LiveNow } from '../live/LiveNow';
 import { CatalogVideoCard, FeaturedGrid, useFeatured } from './featured';
 
 const PAGE_SIZE = 12;
@@ -71,6 +72,7 @@ export default function Videos() {
   return (
     <div className="container section">
       <h1>Premium Videos</h1>
+      <LiveNow />
       <section aria-labelledby="categories-title" className="section-tight">
         <h2 id="categories-title" className="visually-hidden">
           Categories
