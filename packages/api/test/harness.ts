@@ -168,6 +168,8 @@ export function testEnv(extra: Partial<Record<string, string>> = {}): Env {
     // no Transcode* events appearing in logs they compare); the transcode suites set 1.
     TRANSCODE_CONCURRENCY: '0',
     TRANSCODE_PRESET: TEST_TRANSCODE_PRESET,
+    // No RTMP ingest unless a suite asks for one (live/: a free port of its own).
+    LIVE_RTMP_PORT: '0',
     ...extra,
   } as NodeJS.ProcessEnv);
 }

@@ -144,6 +144,14 @@ export const envDocs: Record<string, EnvVarDoc> = {
     meaning: 'on SIGTERM/SIGINT, how long requests in flight may finish before the remaining connections are closed',
   },
   WEB_DIST: { default: '`packages/web/dist`', meaning: 'the built web app the server serves at `/`' },
+  LIVE_RTMP_PORT: {
+    meaning: 'the embedded RTMP ingest of live shows (OBS publishes here, [Live shows](live.md)); `0` = no ingest in this process',
+  },
+  LIVE_RTMP_HOST: { meaning: 'bind address of the RTMP ingest' },
+  LIVE_INGEST_URL: {
+    default: '`rtmp://{PUBLIC_URL host}:{LIVE_RTMP_PORT}/live`',
+    meaning: 'the RTMP server URL an admin is shown for OBS ("Server"; the stream key goes in "Stream Key")',
+  },
   METRICS_PORT: {
     meaning: 'a separate listener for Prometheus `GET /metrics` (no token; see [Metrics](operations.md#metrics))',
   },

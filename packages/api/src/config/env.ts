@@ -98,6 +98,17 @@ export const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** `nginx`: the media route checks access, then answers `X-Accel-Redirect` and nginx sends the file. */
   MEDIA_ACCEL: z.enum(['none', 'nginx']).default('none'),
+  /**
+   * Live shows (issue 43, live/): the embedded RTMP ingest listens on this port in the process that is
+   * the ingest host; `0` = no ingest in this process (the other API processes behind nginx).
+   */
+  LIVE_RTMP_PORT: z.coerce.number().int().min(0).max(65535).default(1935),
+  LIVE_RTMP_HOST: z.string().min(1).default('0.0.0.0'),
+  /** What the admin is told to put in OBS's "Server" field; default `rtmp://{PUBLIC_URL's host}:{LIVE_RTMP_PORT}/live`. */
+  LIVE_INGEST_URL: z
+    .string()
+    .regex(/^rtmps?:\/\/[^\s]+$/, 'must be an rtmp:// or rtmps:// URL')
+    .optional(),
   /** The nginx `internal` location the media files are aliased under (with MEDIA_ACCEL=nginx). */
   MEDIA_ACCEL_PREFIX: z
     .string()

@@ -48,6 +48,7 @@ export const TABLE_OWNERS = {
   chat_tickets: 'chat',
   // custom requests
   custom_requests: 'customRequests',
+  live_shows: 'live',
   // forensics
   leak_examinations: 'forensics',
   // mail

@@ -11,6 +11,11 @@ import { mediaRoutes } from './media.route.js';
 import { streamRoutes } from './stream.routes.js';
 import { videoAnalyticsProjection } from './videoAnalytics.projection.js';
 
+// Live shows (live/) sign and serve their HLS as the video on demand does.
+export { signHlsGrant, signKeyToken, verifyHlsGrant, verifyKeyToken } from './hlsSignature.js';
+export { STREAM_LINK_EXPIRED, STREAM_LINK_INVALID } from './linkMessages.js';
+export { SHARED_CACHE, sendStoredFile } from './sendMedia.js';
+export { watermarkFor } from './stream.routes.js';
 export { authorizeViewing, checkVideoAccess, recordView } from './viewing.service.js';
 
 export const streamingModule: AppModule = {

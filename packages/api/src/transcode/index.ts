@@ -13,11 +13,12 @@ import { runnerApiRoutes } from './runnerApi.routes.js';
 import { transcodeRoutes } from './transcode.routes.js';
 import { startTranscodeWorker } from './worker.js';
 
+export { sequenceIv } from './hlsPackaging.js';
 export { RunnerTokenRefused, startRemoteRunner } from './httpJobs.js';
 export { queueStatus } from './runnerRegistry.js';
 export { createRunnerToken, listRunnerTokens, type RunnerTokenRow, revokeRunnerToken } from './runnerTokens.js';
 export type { RenditionInfo } from './transcode.decider.js';
-export { keyOf, windowKey } from './videoKeys.js';
+export { KEY_WINDOW_SEGMENTS, keyFor, keyOf, windowKey } from './videoKeys.js';
 
 export const transcodeModule: AppModule = {
   name: 'transcode',

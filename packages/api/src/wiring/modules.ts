@@ -15,6 +15,7 @@ import { forensicsModule } from '../forensics/index.js';
 import { geoModule } from '../geo/index.js';
 import { identityModule } from '../identity/index.js';
 import type { AppModule } from '../kernel/module.js';
+import { liveModule } from '../live/index.js';
 import { mailModule } from '../mail/index.js';
 import { privacyModule } from '../privacy/index.js';
 import { siteModule } from '../site/index.js';
@@ -39,6 +40,7 @@ export const modules: AppModule[] = [
   chatModule,
   customRequestsModule,
   forensicsModule,
+  liveModule,
   // Last: its document lists every route mounted before it.
   apiDocsModule,
 ];

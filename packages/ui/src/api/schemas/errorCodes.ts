@@ -189,6 +189,9 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'The request’s status does not allow this (not quoted yet, already paid, declined or delivered, a payment open)',
   },
+  // Live shows (issue 43)
+  'live.show_not_found': { status: 404, meaning: 'No such live show' },
+  'live.state_conflict': { status: 409, meaning: 'The show’s status does not allow this (already live, already ended)' },
   // Chat
   'chat.access_denied': { status: 403, meaning: 'The member may not write in the chat (no subscription, not approved, suspended)' },
   'chat.message_not_found': { status: 404, meaning: 'No such message (or not the member’s own)' },

@@ -12,6 +12,7 @@ export * from './envelope';
 export * from './errorCodes';
 export * from './identity';
 export * from './leaks';
+export * from './live';
 export * from './runners';
 export * from './site';
 export * from './staff';

@@ -1,0 +1,22 @@
+/**
+ * The live shows module (issue 43): an owner or editor schedules a show (stream `live-show-{id}`,
+ * show.decider.ts; read model `live_shows`, show.projection.ts), the creator's encoder publishes RTMP
+ * to the embedded ingest (rtmpIngest.ts, in the process with LIVE_RTMP_PORT set; the key is checked
+ * here before anything is stored), ffmpeg makes the live ladder (liveLadder.ts), encrypted per key
+ * window into the media store, and members the spec §4 decision allows play it (routes.ts). The
+ * replay becomes an unpublished library video. docs/live.md describes it for the creator and the operator.
+ */
+import type { AppModule } from '../kernel/module.js';
+import { liveRoutes } from './routes.js';
+import { startRtmpIngest } from './rtmpIngest.js';
+import { liveShowsProjection } from './show.projection.js';
+
+export const liveModule: AppModule = {
+  name: 'live',
+  projections: [liveShowsProjection],
+  routes: liveRoutes,
+  async start(ctx) {
+    if (!ctx.env.LIVE_RTMP_PORT) return undefined;
+    return startRtmpIngest(ctx);
+  },
+};
