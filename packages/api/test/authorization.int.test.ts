@@ -43,11 +43,13 @@ import { createSession } from '../src/identity/sessions.js';
 import { acceptedStaff, invitationTokenFor, type StaffAccount, signedInStaff } from '../src/identity/staff.testkit.js';
 import { emailVerificationToken } from '../src/identity/tokens.js';
 import { totpCode } from '../src/identity/totp.js';
+import { scheduleShow, startShow } from '../src/live/shows.service.js';
 import { makeMp4 } from '../src/media/media.testkit.js';
 import { signHlsGrant, signKeyToken } from '../src/streaming/hlsSignature.js';
 import { type StreamFile, signStreamPath } from '../src/streaming/streamSignature.js';
 import { createRunnerToken } from '../src/transcode/runnerTokens.js';
 import { transcodeForTest } from '../src/transcode/transcode.testkit.js';
+import { keyFor } from '../src/transcode/videoKeys.js';
 import { apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer, tmpDir } from './harness.js';
 import { mountedApiRoutes } from './routeList.js';
 
@@ -291,6 +293,48 @@ async function submittedPayment(fx: Fixtures): Promise<string> {
 function hlsRequest(fx: Fixtures, file: string): Req {
   const { query } = signHlsGrant(fx.server.ctx, fx.premiumVideoId, (fx.accounts.monthly as Account).id, 1080);
   return { path: `/api/hls/${fx.premiumVideoId}/${file}`, query };
+}
+
+/** A premium live show on the air (issue 43), one per server: started as the ingest starts it, with one stored playlist and segment. */
+const liveShows = new WeakMap<TestServer, Promise<string>>();
+function liveShow(fx: Fixtures): Promise<string> {
+  let made = liveShows.get(fx.server);
+  if (!made) {
+    made = (async () => {
+      const { ctx } = fx.server;
+      const admin = { actorId: fx.admin.id };
+      const scheduled = await scheduleShow(
+        ctx,
+        { title: 'Matrix live', accessLevel: 'premium', startsAt: '2026-12-03T20:00:00Z', saveReplay: false },
+        admin,
+      );
+      if (!scheduled.ok) throw new Error(scheduled.error.message);
+      const id = scheduled.value.show.id;
+      await startShow(ctx, id, scheduled.value.streamKey, [{ name: '360p', width: 640, height: 360, bandwidth: 900_000 }]);
+      await keyFor(ctx.db, `live-${id}`, ctx.clock.now().toISOString());
+      for (const [name, body] of [
+        [
+          'index.m3u8',
+          '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-KEY:METHOD=AES-128,URI="key?w=0"\n#EXTINF:2.000,\nseg_00000.ts\n',
+        ],
+        ['seg_00000.ts', 'encrypted bytes'],
+      ] as const) {
+        const staged = await ctx.media.stagingPath();
+        fs.writeFileSync(staged, body);
+        await ctx.media.putFile(`live-${id}`, `hls/360p/${name}`, staged);
+      }
+      return id;
+    })();
+    liveShows.set(fx.server, made);
+  }
+  return made;
+}
+
+/** A file of the live show's HLS under a grant signed for the monthly subscriber. */
+async function liveHlsRequest(fx: Fixtures, file: string): Promise<Req> {
+  const id = await liveShow(fx);
+  const { query } = signHlsGrant(fx.server.ctx, `live-${id}`, (fx.accounts.monthly as Account).id, 1080);
+  return { path: `/api/live/hls/${id}/${file}`, query };
 }
 
 async function firstRendition(fx: Fixtures): Promise<string> {
@@ -1106,6 +1150,62 @@ const MATRIX: Record<string, Cell> = {
       method: 'DELETE',
       path: `/api/admin/chat/conversations/${(fx.accounts.monthly as Account).id}/messages/${fx.server.ctx.ids.next()}`,
     }),
+  },
+
+  // Live shows (issue 43): owners and editors schedule, rotate and end (`videos`); everyone signed in
+  // sees the list; the stream takes the access decision of a premium video; the live HLS files take
+  // their signed grant (made for the monthly subscriber) like a video's. live.int.test.ts plays a real push.
+  'POST /api/admin/live/shows': {
+    expect: adminOnly('videos', 201),
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/admin/live/shows',
+      ...json({ title: 'Matrix show', accessLevel: 'premium', startsAt: '2026-12-03T20:00:00Z', saveReplay: false }),
+    }),
+  },
+  'POST /api/admin/live/shows/:id/key': {
+    expect: adminOnly('videos', 200),
+    prepare: async (_p, fx) => {
+      const s = await scheduleShow(
+        fx.server.ctx,
+        { title: 'Key rotation', accessLevel: 'free', startsAt: '2026-12-03T20:00:00Z', saveReplay: false },
+        { actorId: fx.admin.id },
+      );
+      if (!s.ok) throw new Error(s.error.message);
+      return { method: 'POST', path: `/api/admin/live/shows/${s.value.show.id}/key` };
+    },
+  },
+  'POST /api/admin/live/shows/:id/end': {
+    expect: adminOnly('videos', 404),
+    note: 'admin: 404, an id of no show (live.int.test.ts ends real ones)',
+    prepare: async (_p, fx) => ({ method: 'POST', path: `/api/admin/live/shows/${fx.server.ctx.ids.next()}/end` }),
+  },
+  'GET /api/live/shows': { expect: signedIn(200) },
+  'GET /api/live/shows/:id/stream': {
+    expect: { ...premiumViewer(200), admin: 200 },
+    note: 'admin: 200, the creator previews as for a video',
+    prepare: async (_p, fx) => ({ path: `/api/live/shows/${await liveShow(fx)}/stream` }),
+  },
+  'GET /api/live/hls/:id/master.m3u8': { expect: open(200), prepare: async (_p, fx) => liveHlsRequest(fx, 'master.m3u8') },
+  'GET /api/live/hls/:id/:rendition{[0-9]+p}/index.m3u8': {
+    expect: open(200),
+    prepare: async (_p, fx) => liveHlsRequest(fx, '360p/index.m3u8'),
+  },
+  'GET /api/live/hls/:id/segments/:segment{[0-9]+p-seg_[0-9]+\\.ts}': {
+    expect: open(200),
+    prepare: async (_p, fx) => liveHlsRequest(fx, 'segments/360p-seg_00000.ts'),
+  },
+  'GET /api/live/hls/:id/key': {
+    expect: open(200),
+    note: "the key token (for the monthly subscriber) is the credential, and the token's member must still pass the access decision",
+    prepare: async (_p, fx) => {
+      const id = await liveShow(fx);
+      const expires = Math.floor(fx.server.ctx.clock.now().getTime() / 1000) + 600;
+      return {
+        path: `/api/live/hls/${id}/key`,
+        query: `${signKeyToken(fx.server.ctx, `live-${id}`, (fx.accounts.monthly as Account).id, expires)}&w=0`,
+      };
+    },
   },
 
   // Custom video requests (issue 30): annual members ask (others get the access decision's 403),

@@ -26,6 +26,7 @@ const TAGS = [
   { name: 'billing', description: 'Plans, Bitcoin payment requests and submissions, subscriptions, verification' },
   { name: 'chat', description: "Members' live chat with the team (text, WebSocket push), the admin inbox" },
   { name: 'uploads', description: 'tus 1.0 resumable uploads (binary, not JSON)' },
+  { name: 'live', description: 'Live shows: scheduling, the RTMP ingest key, the live HLS under the access decision' },
   { name: 'forensics', description: 'Leak tracing: which member a leaked copy was streamed by' },
   { name: 'admin', description: 'Admin-only routes' },
   { name: 'audit', description: 'Tamper-evident history reports' },
@@ -37,7 +38,10 @@ const TAGS = [
 const HEAD_OF = ['/admin/uploads/{id}', '/media/videos/{id}', '/videos/{id}/thumbnail'];
 
 /** Paths the document spells more exactly than Hono's route (see the module comment): route path → documented path. */
-export const DOCUMENTED_PATHS: Record<string, string> = { '/hls/{id}/{rendition}/index.m3u8': '/hls/{id}/{height}p/index.m3u8' };
+export const DOCUMENTED_PATHS: Record<string, string> = {
+  '/hls/{id}/{rendition}/index.m3u8': '/hls/{id}/{height}p/index.m3u8',
+  '/live/hls/{id}/{rendition}/index.m3u8': '/live/hls/{id}/{height}p/index.m3u8',
+};
 const HEIGHT_PARAM: OpenAPIV3_1.ParameterObject = {
   name: 'height',
   in: 'path',
