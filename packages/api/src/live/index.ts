@@ -1,7 +1,7 @@
 /**
  * The live shows module (issue 43): an owner or editor schedules a show (stream `live-show-{id}`,
  * show.decider.ts; read model `live_shows`, show.projection.ts), the creator's encoder publishes RTMP
- * to the embedded ingest (rtmpIngest.ts, in the process with LIVE_RTMP_PORT set; the key is checked
+ * to the embedded ingest (rtmpIngest.ts, in the leader process among those with LIVE_RTMP_PORT set; the key is checked
  * here before anything is stored), ffmpeg makes the live ladder (liveLadder.ts), encrypted per key
  * window into the media store, and members the spec §4 decision allows play it (routes.ts). The
  * replay becomes an unpublished library video. docs/live.md describes it for the creator and the operator.
@@ -15,7 +15,9 @@ export const liveModule: AppModule = {
   name: 'live',
   projections: [liveShowsProjection],
   routes: liveRoutes,
-  async start(ctx) {
+  // The ingest host is the elected leader among the processes with LIVE_RTMP_PORT set: one listener
+  // for N processes on one machine, and another process takes the port over when the leader dies.
+  async background(ctx) {
     if (!ctx.env.LIVE_RTMP_PORT) return undefined;
     return startRtmpIngest(ctx);
   },
