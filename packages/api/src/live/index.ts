@@ -13,12 +13,13 @@ import { liveRoutes } from './routes.js';
 import { startRtmpIngest } from './rtmpIngest.js';
 import { liveShowsProjection } from './show.projection.js';
 import { forgetShowChatHub, showChatHubOf } from './showChat.live.js';
-import { showChatProjection } from './showChat.projection.js';
+import { exportShowChatData, showChatProjection } from './showChat.projection.js';
 import { showChatRoutes } from './showChat.routes.js';
 
 export const liveModule: AppModule = {
   name: 'live',
   projections: [liveShowsProjection, showChatProjection],
+  exportPersonalData: exportShowChatData,
   routes(api, ctx) {
     liveRoutes(api, ctx);
     // The show's chat room (issue 43 item 4): showChat.*.ts.

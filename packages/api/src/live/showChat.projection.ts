@@ -7,6 +7,8 @@
 import type { Queryable } from '../db/types.js';
 import type { Projection } from '../eventstore/projections.js';
 import type { RecordedEvent } from '../eventstore/types.js';
+import type { AppContext } from '../kernel/context.js';
+import type { MemberExport } from '../kernel/module.js';
 import { ERASURE_EVENT } from '../shredding/index.js';
 import { SHOW_CHAT_EVENT_TYPES, type ShowChatEvent } from './showChat.decider.js';
 
@@ -110,4 +112,17 @@ export async function recentShowChat(db: Queryable, showId: string, limit: numbe
     [showId, limit],
   );
   return rows.reverse();
+}
+
+/**
+ * The show chat's part of a member's data export (AppModule.exportPersonalData): what they wrote in
+ * live shows' rooms, as it reads now (deleted messages are gone). An erasure needs nothing here: the
+ * projection blanks their text on `MemberErased`, and the text is sealed under the key it destroys.
+ */
+export async function exportShowChatData(ctx: AppContext, userId: string): Promise<Partial<MemberExport>> {
+  const rows = await ctx.db.all<{ id: string; show_id: string; text: string; posted_at: string }>(
+    'SELECT id, show_id, text, posted_at FROM live_chat_messages WHERE user_id = ? AND deleted_at IS NULL ORDER BY position',
+    [userId],
+  );
+  return { liveChatMessages: rows.map((m) => ({ id: m.id, showId: m.show_id, text: m.text, postedAt: m.posted_at })) };
 }
