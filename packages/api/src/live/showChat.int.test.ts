@@ -4,8 +4,8 @@
  * member's socket receives it; a member without the plan is refused (403 with the videos' code) and
  * their socket is never opened; staff (support) delete a message (every socket is told) and mute a
  * member (refused from then on); the rate limit; an anonymous caller; a ticket used on another
- * show's room; support's answers carry display names only; an erasure leaves none of the member's
- * text in the store's bytes.
+ * show's room; support's answers carry display names only; a socket whose holder is suspended
+ * closes at once; an erasure leaves none of the member's text in the store's bytes.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WebSocket as WebSocketClient } from 'ws';
 import { apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer } from '../../test/harness.js';
 import { pgTool } from '../backup/siteBackup.js';
+import { SESSION_ENDED_CLOSE, SOCKET_SESSION_RECHECK_MS } from '../chat/index.js';
 import { enrolSecondFactor, login } from '../identity/identity.testkit.js';
 import { type StaffAccount, signedInStaff } from '../identity/staff.testkit.js';
 import { totpCode } from '../identity/totp.js';
@@ -63,10 +64,13 @@ function handshake(url: string): Promise<{ status: number; body: string }> {
 }
 
 /** An open socket and everything it has received. */
-async function openSocket(url: string): Promise<{ received: Push[]; next(n: number): Promise<Push[]>; close(): void }> {
+async function openSocket(
+  url: string,
+): Promise<{ received: Push[]; next(n: number): Promise<Push[]>; closed: Promise<number>; close(): void }> {
   const ws = new WebSocketClient(url);
   const received: Push[] = [];
   const waiters: (() => void)[] = [];
+  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
   ws.on('message', (data) => {
     received.push(JSON.parse(String(data)));
     for (const w of waiters.splice(0)) w();
@@ -90,6 +94,7 @@ async function openSocket(url: string): Promise<{ received: Push[]; next(n: numb
       }
       return received;
     },
+    closed,
     close: () => ws.close(),
   };
 }
@@ -262,6 +267,16 @@ forEachStore('live show chat room (production)', (kind) => {
     const ended = await liveShow('premium');
     expect((await endShow(server.ctx, ended, 'admin', { actorId: owner.id })).ok).toBe(true);
     expect(await post(dan.token, 'too late', ended)).toMatchObject({ status: 409, body: { code: 'live.chat_closed' } });
+  });
+
+  it('closes the socket of a member suspended meanwhile (4401) at once, not at the next sweep', async () => {
+    const frank = await monthlyMember();
+    const socket = await socketOf(frank.token);
+    const opened = Date.now();
+    expect((await api.post(`/admin/users/${frank.id}/suspend`, { reason: 'Abuse of the live chat' }, owner.token)).status).toBe(200);
+    expect(await socket.closed).toBe(SESSION_ENDED_CLOSE);
+    // Closed by identity's notice, not by the sweep (its first run is a whole interval after the open).
+    expect(Date.now() - opened).toBeLessThan(SOCKET_SESSION_RECHECK_MS);
   });
 
   it("seals a member's text in the log and an erasure leaves none of it in the store's bytes", async () => {

@@ -5,8 +5,11 @@
  * commit; every process hears every change, its own included) and the row is read from the read
  * model; on SQLite (one process) the store's local append notifications. A change missed while the
  * listening connection was down is read again by the client (`GET /api/live/shows/{id}/chat?after=`).
+ * The same connection listens on identity's `members_sessions_ended` (SQLite: the local notice), so
+ * a socket whose holder was signed out, suspended or erased checks its standing at once.
  */
 import pg from 'pg';
+import { onSessionsEnded, SESSIONS_ENDED_CHANNEL } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
 import { findShowChatMessage } from './showChat.projection.js';
 import { SHOW_CHAT_CHANNEL, type ShowChatChange, type ShowChatMessageDto, showChatDtos } from './showChat.service.js';
@@ -16,10 +19,13 @@ export type ShowChatPush = { type: 'message'; message: ShowChatMessageDto } | { 
 interface Listener {
   showId: string;
   push(change: ShowChatPush): void;
+  /** The socket's holder, and what to do when their sessions ended somewhere (check the standing now). */
+  holderId: string;
+  sessionsEnded: () => void;
 }
 
 export interface ShowChatHub {
-  follow(showId: string, push: (change: ShowChatPush) => void): () => void;
+  follow(showId: string, push: (change: ShowChatPush) => void, holder: { holderId: string; sessionsEnded: () => void }): () => void;
   stop(): Promise<void>;
 }
 
@@ -48,6 +54,9 @@ export async function startShowChatHub(ctx: AppContext): Promise<ShowChatHub> {
   }
   const deliverLogged = (kind: ShowChatChange, id: string) =>
     void deliver(kind, id).catch((err) => ctx.logger.error({ err }, 'show chat delivery failed'));
+  const sessionsEnded = (userId: string) => {
+    for (const l of listeners) if (l.holderId === userId) l.sessionsEnded();
+  };
 
   let stopSource: () => Promise<void>;
   if (ctx.db.dialect === 'postgres' && ctx.env.DATABASE_URL) {
@@ -68,6 +77,7 @@ export async function startShowChatHub(ctx: AppContext): Promise<ShowChatHub> {
       c.on('error', retry);
       c.on('end', () => retry());
       c.on('notification', (n) => {
+        if (n.channel === SESSIONS_ENDED_CHANNEL && n.payload) return sessionsEnded(n.payload);
         if (n.channel !== SHOW_CHAT_CHANNEL || !n.payload) return;
         const [kind, id] = n.payload.split(':');
         if ((kind === 'posted' || kind === 'deleted') && id) deliverLogged(kind, id);
@@ -75,6 +85,7 @@ export async function startShowChatHub(ctx: AppContext): Promise<ShowChatHub> {
       try {
         await c.connect();
         await c.query(`LISTEN ${SHOW_CHAT_CHANNEL}`);
+        await c.query(`LISTEN ${SESSIONS_ENDED_CHANNEL}`);
       } catch (err) {
         retry(err);
       }
@@ -95,12 +106,16 @@ export async function startShowChatHub(ctx: AppContext): Promise<ShowChatHub> {
         if (e.type === 'ShowChatMessageDeleted') deliverLogged('deleted', id);
       }
     });
-    stopSource = async () => off();
+    const offSessions = onSessionsEnded(ctx, sessionsEnded);
+    stopSource = async () => {
+      off();
+      offSessions();
+    };
   }
 
   return {
-    follow(showId, push) {
-      const l: Listener = { showId, push };
+    follow(showId, push, holder) {
+      const l: Listener = { showId, push, ...holder };
       listeners.add(l);
       return () => listeners.delete(l);
     },

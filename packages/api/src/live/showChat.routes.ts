@@ -245,7 +245,14 @@ function socketRoute(api: Parameters<Routes>[0], ctx: AppContext) {
         // Live first (buffered while the backlog goes out), so nothing falls between the two.
         let backlogDone = false;
         const buffered: ShowChatPush[] = [];
-        stopFollowing = hub.follow(showId, (change) => (backlogDone ? send(change) : buffered.push(change)));
+        // A sign-out, suspension or erasure anywhere closes the socket now, not at the next sweep.
+        const checkNow = () => void endIfRefused().catch((err) => ctx.logger.error({ err }, 'show chat socket recheck failed'));
+        stopFollowing = hub.follow(showId, (change) => (backlogDone ? send(change) : buffered.push(change)), {
+          holderId: holder.userId,
+          sessionsEnded: checkNow,
+        });
+        // A notice sent between the ticket's redemption and this follow would be missed: check once now.
+        checkNow();
         try {
           if (after) {
             const missed = await listShowChat(ctx, showId, { after, limit: 100 });
