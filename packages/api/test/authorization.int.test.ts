@@ -1222,6 +1222,41 @@ const MATRIX: Record<string, Cell> = {
       };
     },
   },
+  // The live show's chat room (issue 43 item 4): reading and posting take the show's access decision
+  // (a premium show, as its stream); staff with `live.chat` (owner, moderator, support) delete and
+  // mute. showChat.int.test.ts delivers to real sockets.
+  'GET /api/live/shows/:id/chat': {
+    expect: { ...premiumViewer(200), admin: 200 },
+    note: 'admin: 200, staff read the room as the creator previews the show',
+    prepare: async (_p, fx) => ({ path: `/api/live/shows/${await liveShow(fx)}/chat` }),
+  },
+  'POST /api/live/shows/:id/chat': {
+    expect: { ...premiumViewer(201), admin: 201 },
+    prepare: async (_p, fx) => ({
+      method: 'POST',
+      path: `/api/live/shows/${await liveShow(fx)}/chat`,
+      ...json({ text: 'Hello from the matrix' }),
+    }),
+  },
+  'GET /api/live/shows/:id/chat/socket': {
+    expect: open(426),
+    note: 'the chat ticket is the credential, redeemed only on a WebSocket upgrade (showChat.int.test.ts); a plain GET is a 426',
+    prepare: async (_p, fx) => ({ path: `/api/live/shows/${await liveShow(fx)}/chat/socket`, query: 'ticket=not-redeemed-on-a-plain-get' }),
+  },
+  'DELETE /api/admin/live/shows/:id/chat/:messageId': {
+    expect: adminOnly('live.chat', 404),
+    note: 'an id of no message in the room (showChat.int.test.ts deletes a real one)',
+    prepare: async (_p, fx) => ({ method: 'DELETE', path: `/api/admin/live/shows/${await liveShow(fx)}/chat/${fx.server.ctx.ids.next()}` }),
+  },
+  'POST /api/admin/live/shows/:id/chat/mutes': {
+    expect: adminOnly('live.chat', 200),
+    prepare: async (_p, fx) => ({
+      method: 'POST',
+      path: `/api/admin/live/shows/${await liveShow(fx)}/chat/mutes`,
+      // The pending account: it may not post in the room anyway, so muting it changes no other cell.
+      ...json({ userId: (fx.accounts.pending as Account).id }),
+    }),
+  },
 
   // Custom video requests (issue 30): annual members ask (others get the access decision's 403),
   // everyone signed in lists their own; the admin's steps on an id of no request are 404

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestVideoFile } from '../src/catalog/ingest.js';
 import { signAccessToken } from '../src/http/auth.js';
 import { STAFF_READ_RECORDED } from '../src/identity/staffReads.js';
+import { scheduleShow } from '../src/live/shows.service.js';
 import { makeMp4 } from '../src/media/media.testkit.js';
 import { createTestUser, type TestViewer } from '../src/streaming/viewers.testkit.js';
 import { createApp, JSON_BODY_LIMIT } from '../src/wiring/app.js';
@@ -59,6 +60,12 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/hls/:id/captions/:language/captions.vtt',
   'GET /api/hls/:id/sprites/:sprite{sprite-[0-9][0-9][0-9]\\.jpg}',
   'GET /api/hls/:id/key',
+  // A live show's HLS (issue 43), likewise; and its chat room's WebSocket, the chat's ticket (a plain GET is a 426).
+  'GET /api/live/hls/:id/master.m3u8',
+  'GET /api/live/hls/:id/:rendition{[0-9]+p}/index.m3u8',
+  'GET /api/live/hls/:id/segments/:segment{[0-9]+p-seg_[0-9]+\\.ts}',
+  'GET /api/live/hls/:id/key',
+  'GET /api/live/shows/:id/chat/socket',
 ]);
 const key = (r: Pick<MountedRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;
 const isAdminRoute = (r: MountedRoute) => r.path.startsWith('/api/admin/');
@@ -224,6 +231,8 @@ forEachStore('robustness', (kind) => {
   let member: TestViewer;
   let rejected: TestViewer;
   let videoId: string;
+  /** A scheduled free live show: the show routes' "Live show not found" rightly comes before "Please log in". */
+  let showId: string;
   let requests = 0;
   const statuses = new Map<number, number>();
 
@@ -291,6 +300,13 @@ forEachStore('robustness', (kind) => {
     const ingested = await ingestVideoFile(server.ctx, { filePath: copy, title: 'Robustness video', accessLevel: 'free', actorId: 'test' });
     if (!ingested.ok) throw new Error(ingested.error.message);
     videoId = ingested.videoId;
+    const show = await scheduleShow(
+      server.ctx,
+      { title: 'Robustness show', accessLevel: 'free', startsAt: '2026-12-03T20:00:00Z', saveReplay: false },
+      { actorId: 'test' },
+    );
+    if (!show.ok) throw new Error(show.error.message);
+    showId = show.value.show.id;
   });
   afterAll(async () => {
     const tally = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`);
@@ -395,7 +411,7 @@ forEachStore('robustness', (kind) => {
       );
       for (const r of memberRoutes) {
         // A real, published, free video: "Video not found" rightly comes before "Please log in".
-        const p = fillParams(r.path, videoId);
+        const p = fillParams(r.path, r.path.startsWith('/api/live/shows/') ? showId : videoId);
         const before = await head();
         for (const [who, token, status] of [
           ['no token', undefined, 401],

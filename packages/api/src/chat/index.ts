@@ -14,7 +14,17 @@ import { replyMailRoutes } from './replyMail.routes.js';
 import { chatRoutes } from './routes.js';
 import { chatSocketRoutes } from './socket.routes.js';
 
+// The ticketed WebSocket's pieces, for the live show's chat room (live/showChat.routes.ts): the same tickets, origins and standing.
+export {
+  BAD_TICKET,
+  holderStands,
+  NOT_A_WEBSOCKET,
+  SESSION_ENDED_CLOSE,
+  SOCKET_SESSION_RECHECK_MS,
+  socketOriginAllowed,
+} from './socket.routes.js';
 export { chatAnswerTimes } from './stats.js';
+export { redeemTicket, type TicketHolder } from './tickets.js';
 
 export const chatModule: AppModule = {
   name: 'chat',

@@ -49,6 +49,8 @@ export const TABLE_OWNERS = {
   // custom requests
   custom_requests: 'customRequests',
   live_shows: 'live',
+  live_chat_messages: 'live',
+  live_chat_mutes: 'live',
   // forensics
   leak_examinations: 'forensics',
   // mail

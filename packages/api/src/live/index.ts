@@ -4,17 +4,27 @@
  * to the embedded ingest (rtmpIngest.ts, in the leader process among those with LIVE_RTMP_PORT set; the key is checked
  * here before anything is stored), ffmpeg makes the live ladder (liveLadder.ts), encrypted per key
  * window into the media store, and members the spec §4 decision allows play it (routes.ts). The
- * replay becomes an unpublished library video. docs/live.md describes it for the creator and the operator.
+ * replay becomes an unpublished library video. A room per show chats beside the player (showChat.*.ts:
+ * posts, staff's deletes and mutes as events, pushed over the chat's ticketed WebSocket).
+ * docs/live.md describes it for the creator and the operator.
  */
 import type { AppModule } from '../kernel/module.js';
 import { liveRoutes } from './routes.js';
 import { startRtmpIngest } from './rtmpIngest.js';
 import { liveShowsProjection } from './show.projection.js';
+import { forgetShowChatHub, showChatHubOf } from './showChat.live.js';
+import { exportShowChatData, showChatProjection } from './showChat.projection.js';
+import { showChatRoutes } from './showChat.routes.js';
 
 export const liveModule: AppModule = {
   name: 'live',
-  projections: [liveShowsProjection],
-  routes: liveRoutes,
+  projections: [liveShowsProjection, showChatProjection],
+  exportPersonalData: exportShowChatData,
+  routes(api, ctx) {
+    liveRoutes(api, ctx);
+    // The show's chat room (issue 43 item 4): showChat.*.ts.
+    showChatRoutes(api, ctx);
+  },
   // The ingest host is the elected leader among the processes with LIVE_RTMP_PORT set: one listener
   // for N processes on one machine, and another process takes the port over when the leader dies.
   // A port another program holds stops the ingest only, never the server (its other work goes on):
@@ -30,5 +40,15 @@ export const liveModule: AppModule = {
       );
       return undefined;
     }
+  },
+  // The chat room's push to this process's sockets (on PostgreSQL: its LISTEN connection).
+  async start(ctx) {
+    const hub = await showChatHubOf(ctx);
+    return {
+      async stop() {
+        forgetShowChatHub(ctx);
+        await hub.stop();
+      },
+    };
   },
 };

@@ -86,6 +86,7 @@ export function renderExportHtml(x: MemberExport): string {
 <h2>Sessions</h2>${table(x.sessions)}
 <h2>Chat messages</h2>${table(x.chatMessages)}
 <h2>Custom video requests</h2>${table(x.customRequests)}
+<h2>Live show chat messages</h2>${table(x.liveChatMessages)}
 <h2>Mail settings</h2>${table([x.notifications])}
 <h2>Notes</h2><ul>${x.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>
 </body></html>

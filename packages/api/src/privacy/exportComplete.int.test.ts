@@ -12,6 +12,7 @@ import { memberExportSchema } from '@members/ui/api/schemas';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
 import { billingTestKit, HASH, seedMember } from '../billing/billing.testkit.js';
+import { scheduleShow, startShow } from '../live/shows.service.js';
 import { isPersonalField } from '../shredding/personalData.js';
 import { modules } from '../wiring/modules.js';
 import { exportMemberData } from './export.service.js';
@@ -66,6 +67,17 @@ forEachStore('the data export and what the site sealed about the member', (kind)
       kit.admin,
     );
     expect(declined.status).toBe(200);
+    // A message in a live show's chat room (issue 43), the show started as the ingest starts it.
+    const show = await scheduleShow(
+      server.ctx,
+      { title: 'Export live', accessLevel: 'premium', startsAt: '2026-12-03T20:00:00Z', saveReplay: false },
+      { actorId: 'test-admin' },
+    );
+    if (!show.ok) throw new Error(show.error.message);
+    const ladder = [{ name: '240p', width: 426, height: 240, bandwidth: 500_000 }];
+    expect((await startShow(server.ctx, show.value.show.id, show.value.streamKey, ladder)).ok).toBe(true);
+    const posted = await kit.api.post(`/live/shows/${show.value.show.id}/chat`, { text: `Live hello ${tag}` }, member.token);
+    expect(posted.status).toBe(201);
     await server.subscribers.drain();
 
     const exported = await kit.api.get('/users/me/export', member.token);
@@ -80,6 +92,7 @@ forEachStore('the data export and what the site sealed about the member', (kind)
         'ChatMessageSent.text',
         'CustomRequestSubmitted.description',
         'CustomRequestDeclined.reason',
+        'ShowChatMessagePosted.text',
       ]),
     );
     expect(missing).toEqual([]);

@@ -5,7 +5,7 @@
  * A field is personal when its name says so (an e-mail address in any event: `email`, `userEmail`,
  * `newEmail`…; names; date of birth; IP-derived location `geo*`; IP addresses and user agents; the
  * password hash) or when the event type lists it (`UserRejected.reason`, `UserSuspended.reason`: an
- * admin's free text about a person; `StaffJoined.displayName`: a staff member's name; `ChatMessageSent.text`: a chat message, the admin replies included;
+ * admin's free text about a person; `StaffJoined.displayName`: a staff member's name; `ChatMessageSent.text`: a chat message, the admin replies included; `ShowChatMessagePosted.text`: a member's message in a live show's chat room;
  * `CustomRequestSubmitted.description`, `CustomRequestDeclined.reason`: a custom video request and its refusal;
  * `PasskeyRegistered.name`, `.publicKey`: the device name a member chose and the credential that links them to it).
  * The subject is the event's `userId`: the member the data is about. Names are matched, not
@@ -30,6 +30,7 @@ const PERSONAL_BY_TYPE: Record<string, readonly string[]> = {
   UserSuspended: ['reason'],
   StaffJoined: ['displayName'],
   ChatMessageSent: ['text'],
+  ShowChatMessagePosted: ['text'],
   CustomRequestSubmitted: ['description'],
   CustomRequestDeclined: ['reason'],
   PasskeyRegistered: ['name', 'publicKey'],

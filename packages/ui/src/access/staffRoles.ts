@@ -28,6 +28,8 @@ export const STAFF_PERMISSIONS = [
   'chat',
   /** Custom video requests: quote, decline, deliver. */
   'requests',
+  /** A live show's chat room: delete a message, mute a member for the show. */
+  'live.chat',
   /** Videos, uploads, captions, releases, transcodes, imports; previewing a video not out yet (unpublished or scheduled). */
   'videos',
   /** Leaked-copy examinations (they name a member). */
@@ -46,9 +48,9 @@ export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
 /** Each role's permissions: the owner has every one, the others their column and nothing else. */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly StaffPermission[]> = {
   owner: STAFF_PERMISSIONS,
-  moderator: ['members.review', 'members.search', 'members.history', 'reference'],
+  moderator: ['members.review', 'members.search', 'members.history', 'live.chat', 'reference'],
   finance: ['members.search', 'members.history', 'payments', 'analytics', 'audit', 'reference'],
-  support: ['chat', 'requests', 'reference'],
+  support: ['chat', 'requests', 'live.chat', 'reference'],
   editor: ['videos', 'reference'],
 };
 

@@ -192,6 +192,11 @@ export const ERROR_CODES = {
   // Live shows (issue 43)
   'live.show_not_found': { status: 404, meaning: 'No such live show' },
   'live.state_conflict': { status: 409, meaning: 'The show’s status does not allow this (already live, already ended)' },
+  // A live show's chat room (issue 43)
+  'live.chat_closed': { status: 409, meaning: 'The show has ended: its chat room takes no more messages' },
+  'live.chat_muted': { status: 403, meaning: 'Staff muted this member in the show’s chat room' },
+  'live.chat_message_not_found': { status: 404, meaning: 'No such message in this show’s chat room' },
+  'live.chat_member_not_found': { status: 404, meaning: 'No such member to mute' },
   // Chat
   'chat.access_denied': { status: 403, meaning: 'The member may not write in the chat (no subscription, not approved, suspended)' },
   'chat.message_not_found': { status: 404, meaning: 'No such message (or not the member’s own)' },

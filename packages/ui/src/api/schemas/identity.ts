@@ -107,6 +107,8 @@ export const memberExportSchema = z.object({
   sessions: z.array(z.object({ id: z.string(), createdAt: z.string(), revokedAt: z.string().nullable() })),
   chatMessages: z.array(z.object({ id: z.string(), from: z.string(), text: z.string(), sentAt: z.string() })),
   customRequests: z.array(z.record(z.string(), z.unknown())),
+  /** What the member wrote in live shows' chat rooms (issue 43), as it reads now (deleted messages are gone). */
+  liveChatMessages: z.array(z.object({ id: z.string(), showId: z.string(), text: z.string(), postedAt: z.string() })),
   /** The member's mail settings (the chat's reply mail, on unless turned off). */
   notifications: z.object({ chatReplyMail: z.boolean() }),
   notes: z.array(z.string()),

@@ -14,6 +14,7 @@ export * from './identity';
 export * from './leaks';
 export * from './live';
 export * from './runners';
+export * from './showChat';
 export * from './site';
 export * from './staff';
 export * from './text';
