@@ -5,7 +5,7 @@
  * member; a copy of the unmarked upload and a 10 s copy name no one; the two members' streams
  * differ by ≥ 42 dB PSNR; and 200 random codes never match either marked copy's bits, while the
  * unmarked copy reads too few bits for any code to match (docs/leak-tracing.md).
- * A harder copy — 5 % cropped each way, brighter, more contrast, CRF 32 — still names its member.
+ * A harder copy — 5 % cropped each way, brighter, more contrast, CRF 32, 105 s — still names its member.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -27,13 +27,13 @@ const ffmpeg = (args: string[]) =>
 const fixtures = tmpDir('forensics-');
 afterAll(() => (process.env.KEEP_FIXTURES ? undefined : fs.rmSync(fixtures, { recursive: true, force: true })));
 
-/** 60 s of smooth, never-repeating picture (a test card scaled up from 96×54) with a tone: small and cheap to encode. */
+/** 120 s of smooth, never-repeating picture (a test card scaled up from 96×54) with a tone: small and cheap to encode. */
 async function sourceClip(): Promise<string> {
   const file = path.join(fixtures, 'source.mp4');
   if (fs.existsSync(file)) return file;
   await ffmpeg([
-    ...['-f', 'lavfi', '-i', 'testsrc2=size=96x54:rate=24:duration=90,scale=320:180:flags=bicubic'],
-    ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=90'],
+    ...['-f', 'lavfi', '-i', 'testsrc2=size=96x54:rate=24:duration=120,scale=320:180:flags=bicubic'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=120'],
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file],
   ]);
   return file;
@@ -101,7 +101,7 @@ forEachStore('leak tracing', (kind) => {
     const files = fs.readdirSync(path.join(folder, '180p'));
     const a = files.filter((f) => /^seg_\d{5}\.ts$/.test(f));
     const b = files.filter((f) => /^seg_\d{5}b\.ts$/.test(f));
-    expect(a.length).toBeGreaterThanOrEqual(89);
+    expect(a.length).toBeGreaterThanOrEqual(119);
     expect(b.length).toBe(a.length);
     expect(fs.readdirSync(path.join(folder, 'watermark')).sort()).toEqual(['ref-a.gray', 'ref-b.gray', 'ref.json']);
     const api = apiClient(server.url);
@@ -145,8 +145,13 @@ forEachStore('leak tracing', (kind) => {
   // The detector's arithmetic, whatever the store: once is enough. Declared for SQLite only, so the
   // PostgreSQL variant neither runs it nor counts it as passed.
   if (kind === 'sqlite') {
+    // How many bits such a copy reads depends on the video's mark pattern (pattern.ts: its cells and
+    // phase come from the video's id, new at every run): over 24 patterns, a 75 s copy of this
+    // source read 39 to 71 clear bits of 74, the fewest a hair above the 37 any verdict needs — so a
+    // run now and then drew a pattern whose copy named no one. 105 s gives every pattern room (at
+    // the worst rate seen, ~55 clear bits of 104, with 3 misread allowed); the claim is the same.
     it('a harder copy (5 % cropped each way, brighter, more contrast, CRF 32) still names its member', async () => {
-      const out = await leak(saved[0] as string, `hard-${kind}.mp4`, 10.3, 75, {
+      const out = await leak(saved[0] as string, `hard-${kind}.mp4`, 10.3, 105, {
         filter: 'crop=iw*0.95:ih*0.95:iw*0.02:ih*0.03,scale=640:360,eq=contrast=1.1:brightness=0.03',
         crf: 32,
       });
