@@ -223,11 +223,11 @@ export function LiveShowsAdmin({ client, renderShowLink }: LiveShowsAdminProps) 
                         busy={rotate.isPending && rotate.variables === s.id}
                         busyLabel="Making a key..."
                         onClick={() => rotate.mutate(s.id)}
-                        aria-label={`New stream key for ${s.title}`}
+                        aria-label={`New key for ${s.title}`}
                       >
                         New key
                       </Button>
-                      <Button variant="danger" size="sm" onClick={() => setEnding(s)} aria-label={`End ${s.title}`}>
+                      <Button variant="danger" size="sm" onClick={() => setEnding(s)} aria-label={`End show: ${s.title}`}>
                         End show
                       </Button>
                     </span>
