@@ -4,7 +4,8 @@
  * dismissed, never in the list); that key then goes live (ffmpeg pushes RTMP as OBS would), and the
  * show's page has its chat room beside the player. A message member A posts appears on member B's
  * open page without a reload (the room's WebSocket), and when the owner (staff with `live.chat`)
- * deletes it on the show's page it disappears from B's page too. axe-core checks both screens (in
+ * deletes it on the show's page it disappears from B's page too. A new key is shown once again; the
+ * owner ends the show after a confirmation, and the page says so with its chat read only. axe-core checks both screens (in
  * contexts without the CSP); A's and the owner's pages run under it, sockets included, with no violation.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -26,6 +27,7 @@ const contexts: BrowserContext[] = [];
 const cspViolations: string[] = [];
 let showId = '';
 let streamKey = '';
+let memberA: Page;
 
 /**
  * A signed-in page. `axe`: a context without the CSP (axe is injected as an inline script); every
@@ -91,6 +93,15 @@ describe('live shows: the admin screen and the chat room in Chromium', () => {
     await page.reload();
     await row.waitFor({ timeout: T });
     expect(await page.content()).not.toContain(streamKey);
+
+    // Lost it: a new key, shown once again (the old one stops working; the push below uses the new one).
+    await row.getByRole('button', { name: 'New key for Friday chat show' }).click();
+    await panel.waitFor({ timeout: T });
+    const rotated = await page.getByTestId('live-stream-key').inputValue();
+    expect(rotated).not.toBe(streamKey);
+    streamKey = rotated;
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await panel.waitFor({ state: 'detached', timeout: T });
   }, 90_000);
 
   it("the pushed show's page has its chat room; A's message reaches B's open page, and staff's delete takes it away", async () => {
@@ -126,5 +137,24 @@ describe('live shows: the admin screen and the chat room in Chromium', () => {
     await onOwner.waitFor({ state: 'detached', timeout: T });
     await a.getByTestId('show-chat-message').filter({ hasText: 'Hello from <b>Anna</b>' }).waitFor({ state: 'detached', timeout: T });
     expect(cspViolations).toEqual([]);
+    memberA = a;
   }, 150_000);
+
+  it('the owner ends the show after a confirmation; its page says so and its chat is read only', async () => {
+    const page = await pageFor(TEST_ADMIN.email, TEST_ADMIN.password, (u) => u.pathname === '/admin');
+    await page.goto(`${server.url}/admin/live`);
+    const row = page.getByTestId('live-show-row').filter({ hasText: 'Friday chat show' });
+    await row.getByText('Live').waitFor({ timeout: T });
+    await row.getByRole('button', { name: 'End show: Friday chat show' }).click();
+    const dialog = page.getByRole('dialog', { name: 'End this show?' });
+    await dialog.getByRole('button', { name: 'End show' }).click();
+    await row.getByText('Ended').waitFor({ timeout: T });
+    expect(await row.getByRole('button').count()).toBe(0);
+
+    await memberA.goto(`${server.url}/live/${showId}`);
+    await expect.poll(() => memberA.getByTestId('live-message').textContent(), { timeout: T }).toBe('The show has ended');
+    await memberA.getByText('The show has ended: its chat is closed.').waitFor({ timeout: T });
+    expect(await memberA.getByLabel('Your message').count()).toBe(0);
+    expect(cspViolations).toEqual([]);
+  }, 60_000);
 });
