@@ -1,12 +1,13 @@
 /**
  * The live shows' web screens in Chromium against the real server (issue 43): the owner schedules a
  * show on /admin/live and is shown the OBS server and the stream key once (gone from the page once
- * dismissed, never in the list); that key then goes live (ffmpeg pushes RTMP as OBS would), and the
- * show's page has its chat room beside the player. A message member A posts appears on member B's
- * open page without a reload (the room's WebSocket), and when the owner (staff with `live.chat`)
- * deletes it on the show's page it disappears from B's page too. A new key is shown once again; the
- * owner ends the show after a confirmation, and the page says so with its chat read only. axe-core checks both screens (in
- * contexts without the CSP); A's and the owner's pages run under it, sockets included, with no violation.
+ * dismissed); a new key is shown once again, and that key goes live (ffmpeg pushes RTMP as OBS
+ * would). The show's page has its chat room beside the player: a message member A posts appears on
+ * member B's open page without a reload (the room's WebSocket); the owner (staff with `live.chat`)
+ * mutes A, whose next post is refused in words, and deletes the message, which disappears from B's
+ * page too. The owner ends the show after a confirmation; its page says so, its chat read only.
+ * axe-core checks both screens (in contexts without the CSP, axe being an injected script); A's
+ * and the owner's pages run under the CSP, sockets included, with no violation.
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -132,6 +133,14 @@ describe('live shows: the admin screen and the chat room in Chromium', () => {
 
     const onOwner = owner.getByTestId('show-chat-message').filter({ hasText: 'Hello from <b>Anna</b>' });
     await onOwner.waitFor({ timeout: T });
+    // Muted: A's next post is refused, in words above the box (not an error page), and nothing reaches B.
+    await onOwner.getByRole('button', { name: 'Mute Anna A. in this show' }).click();
+    await owner.getByText('Anna A. is muted in this show’s chat.').waitFor({ timeout: T });
+    await a.getByLabel('Your message').fill('Am I still here?');
+    await a.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => a.getByTestId('show-chat-refusal').textContent(), { timeout: T }).toMatch(/muted you/);
+    expect(await b.getByTestId('show-chat-message').filter({ hasText: 'Am I still here?' }).count()).toBe(0);
+
     await onOwner.getByRole('button', { name: 'Delete the message from Anna A.' }).click();
     await onB.waitFor({ state: 'detached', timeout: T });
     await onOwner.waitFor({ state: 'detached', timeout: T });
