@@ -23,7 +23,6 @@ export { LiveShowsAdmin, type LiveShowsAdminProps, liveAccessInWords, liveShowKe
 export { ERASE_REASON_MAX, MemberHistoryView, type MemberHistoryViewProps } from './components/MemberHistoryView';
 export { MemberSearch, type MemberSearchProps } from './components/MemberSearch';
 export { PasswordField, type PasswordFieldProps } from './components/PasswordField';
-export { ShowChatRoom, type ShowChatRoomProps } from './components/ShowChatRoom';
 export {
   type PaymentReasonDialogProps,
   REJECT_REASON_MAX,
@@ -39,6 +38,7 @@ export {
   SecondFactorSetup,
   type SecondFactorSetupProps,
 } from './components/SecondFactor';
+export { ShowChatRoom, type ShowChatRoomProps } from './components/ShowChatRoom';
 export { StaffAdmin } from './components/StaffAdmin';
 export { StatCard, StatCards } from './components/StatCards';
 export { StatusBadge } from './components/StatusBadge';

@@ -43,7 +43,7 @@ function StreamKeyPanel({ show, onDone }: { show: AdminLiveShow & { streamKey: s
   const keyId = useId();
   const serverId = useId();
   return (
-    <div className="live-key" data-testid="live-key-panel" role="region" aria-label={`OBS settings for ${show.title}`}>
+    <section className="live-key" data-testid="live-key-panel" aria-label={`OBS settings for ${show.title}`}>
       <Alert tone="warning">
         <strong>Shown once.</strong> Copy the stream key into OBS now (Settings → Stream → Service "Custom…"). The site keeps only a
         fingerprint of it: it cannot show it again. Lost it? Make a new key.
@@ -70,7 +70,7 @@ function StreamKeyPanel({ show, onDone }: { show: AdminLiveShow & { streamKey: s
         {copied === 'key' ? 'Stream key copied.' : copied === 'server' ? 'Server copied.' : ''}
       </p>
       <Button onClick={onDone}>I have copied it</Button>
-    </div>
+    </section>
   );
 }
 
@@ -180,8 +180,8 @@ export function LiveShowsAdmin({ client, renderShowLink }: LiveShowsAdminProps) 
   return (
     <Card title="Live shows" className="live-admin">
       <p className="muted">
-        Schedule a show, then stream to it from OBS with the server and key shown below. Members the show's access level allows watch it
-        on its page, with its chat beside the player.
+        Schedule a show, then stream to it from OBS with the server and key shown below. Members the show's access level allows watch it on
+        its page, with its chat beside the player.
       </p>
       {keyed ? <StreamKeyPanel show={keyed} onDone={() => setKeyed(null)} /> : <ScheduleForm api={api} onScheduled={showKey} />}
       {problem && <Alert>{problem.message}</Alert>}
