@@ -86,7 +86,9 @@ function ScheduleForm({ api, onScheduled }: { api: ApiClient; onScheduled: (show
   const [annualOnly, setAnnualOnly] = useState(false);
   const [startsAt, setStartsAt] = useState(() => localInput(new Date(Date.now() + 3_600_000)));
   const [saveReplay, setSaveReplay] = useState(true);
+  // gcTime 0: the answer (with the key) is not kept in the mutation cache once the form is gone.
   const schedule = useMutation({
+    gcTime: 0,
     mutationFn: () =>
       api.scheduleLiveShow({
         title: title.trim(),
@@ -173,7 +175,7 @@ export function LiveShowsAdmin({ client, renderShowLink }: LiveShowsAdminProps) 
     if (show.streamKey) setKeyed({ ...show, streamKey: show.streamKey });
     refresh();
   };
-  const rotate = useMutation({ mutationFn: (id: string) => api.rotateLiveShowKey(id), onSuccess: showKey });
+  const rotate = useMutation({ gcTime: 0, mutationFn: (id: string) => api.rotateLiveShowKey(id), onSuccess: showKey });
   const end = useMutation({ mutationFn: (id: string) => api.endLiveShow(id), onSuccess: refresh });
   const problem = rotate.error ?? end.error;
 

@@ -26,8 +26,11 @@ import {
 } from './showChatRoomState';
 
 const RECONNECT_MS = 2000;
+/** The room's close codes (docs/live.md): the access decision now refuses; the session ended. */
+const ACCESS_ENDED_CLOSE = 4403;
+const SESSION_ENDED_CLOSE = 4401;
 
-/** Follows the room's socket while `enabled`: every push goes to `onPush`; `onOpen` runs each time one opens. */
+/** Follows the room's socket while `enabled`: every push updates the room; `onOpen` (the page reads the room again) runs each time one opens, and when access or the session ended. */
 function useShowChatSocket(
   api: ApiClient,
   showId: string,
@@ -62,8 +65,11 @@ function useShowChatSocket(
           const push = parseShowChatPush(e.data);
           if (push) handlers.current.onRoom((room) => roomWithPush(room, push, showId));
         };
-        socket.onclose = () => {
+        socket.onclose = (e) => {
           setConnected(false);
+          // Access ended (4403) or the session did (4401): read the room again first, whose refusal
+          // closes the room on the page (no more sockets) instead of asking for tickets in a loop.
+          if (e.code === ACCESS_ENDED_CLOSE || e.code === SESSION_ENDED_CLOSE) handlers.current.onOpen();
           again();
         };
       } catch {
