@@ -19,6 +19,7 @@ export { Alert, EmptyState, Spinner } from './components/Feedback';
 export { CheckboxField, FormField, type FormFieldProps, SelectField, TextAreaField } from './components/FormField';
 export { LazyAnalyticsCharts } from './components/LazyAnalyticsCharts';
 export { LeakTracing, type LeakTracingProps, leakKeys, leakOutcomeInWords } from './components/LeakTracing';
+export { LiveShowsAdmin, type LiveShowsAdminProps, liveAccessInWords, liveShowKeys } from './components/LiveShowsAdmin';
 export { ERASE_REASON_MAX, MemberHistoryView, type MemberHistoryViewProps } from './components/MemberHistoryView';
 export { MemberSearch, type MemberSearchProps } from './components/MemberSearch';
 export { PasswordField, type PasswordFieldProps } from './components/PasswordField';
@@ -37,6 +38,7 @@ export {
   SecondFactorSetup,
   type SecondFactorSetupProps,
 } from './components/SecondFactor';
+export { ShowChatRoom, type ShowChatRoomProps } from './components/ShowChatRoom';
 export { StaffAdmin } from './components/StaffAdmin';
 export { StatCard, StatCards } from './components/StatCards';
 export { StatusBadge } from './components/StatusBadge';

@@ -195,6 +195,7 @@ function visitsFor(role: Role): Visit[] {
       return [
         { name: 'admin', path: '/admin', ready: 'Pending Approvals' },
         { name: 'admin member page', path: `/admin/users/${subscriberId}`, ready: 'subscriber@example.test' },
+        { name: 'admin live shows', path: '/admin/live', ready: 'Schedule a show' },
         { name: 'account', path: '/account', ready: 'Account settings' },
         { name: 'videos', path: '/videos', ready: 'Premium Videos' },
       ];

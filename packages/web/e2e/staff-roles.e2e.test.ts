@@ -83,6 +83,9 @@ describe('staff roles on the web admin in Chromium', () => {
       Analytics: false,
     });
     await staff.getByText('Signed in as Sam Support (Support)').waitFor({ timeout: T });
+    // Live shows are for the `videos` permission (owner, editor): no link for support, one for the owner.
+    expect(await staff.getByRole('link', { name: 'Live shows' }).count()).toBe(0);
+    expect(await owner.getByRole('link', { name: 'Live shows' }).count()).toBe(1);
 
     // The owner makes them finance on the Team section; their next visit shows finance's column.
     await owner.reload();

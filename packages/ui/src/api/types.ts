@@ -9,6 +9,7 @@ import type {
   accountSessionSchema,
   addedCaptionSchema,
   adminCustomRequestSchema,
+  adminLiveShowSchema,
   adminRunnersSchema,
   adminStatsSchema,
   adminVideoPageSchema,
@@ -57,9 +58,11 @@ import type {
   rejectedPaymentAnswerSchema,
   runnerTokenCreatedSchema,
   runnerTokenRevokedSchema,
+  scheduleLiveShowSchema,
   secondFactorEnrolmentSchema,
   secondFactorStatusSchema,
   sessionSchema,
+  showChatMessageSchema,
   siteInfoSchema,
   siteModelSchema,
   staffInvitationSchema,
@@ -265,3 +268,11 @@ export type PrivacyInfo = SiteInfo['privacy'];
 export type LiveShow = z.infer<typeof liveShowsAnswerSchema>['shows'][number];
 /** GET /live/shows/{id}/stream: the signed live playlist, or the player's words before and after. */
 export type LiveStreamInfo = z.infer<typeof liveStreamInfoSchema>;
+/** A show as the admin sees it; `streamKey` only in the answer to scheduling or a rotation (shown once). */
+export type AdminLiveShow = z.infer<typeof adminLiveShowSchema>;
+/** POST /admin/live/shows: what the admin schedules. */
+export type ScheduleLiveShowInput = z.input<typeof scheduleLiveShowSchema>;
+/** One message of a live show's chat room (display name only). */
+export type ShowChatMessage = z.infer<typeof showChatMessageSchema>;
+/** What the room's socket pushes: a new message, or one staff removed. */
+export type ShowChatPush = { type: 'message'; message: ShowChatMessage } | { type: 'deleted'; showId: string; messageId: string };

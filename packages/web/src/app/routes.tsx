@@ -38,6 +38,7 @@ const RejectedAccount = lazy(() => import('../pages/account/RejectedAccount'));
 const ConfirmEmail = lazy(() => import('../pages/auth/ConfirmEmail'));
 const AdminMember = lazy(() => import('../pages/admin/Member'));
 const AdminLeaks = lazy(() => import('../pages/admin/Leaks'));
+const AdminLive = lazy(() => import('../pages/admin/Live'));
 const Chat = lazy(() => import('../pages/Chat'));
 const CustomRequests = lazy(() => import('../pages/CustomRequests'));
 const LiveShow = lazy(() => import('../live/LiveShowPage'));
@@ -64,6 +65,7 @@ export const router = createBrowserRouter([
       { path: 'admin', element: page(<Admin />) },
       { path: 'admin/users/:id', element: page(<AdminMember />) },
       { path: 'admin/leaks', element: page(<AdminLeaks />) },
+      { path: 'admin/live', element: page(<AdminLive />) },
       { path: 'models', element: page(<Models />) },
       { path: '2257', element: page(<Records2257 />) },
       { path: 'contact', element: page(<Contact />) },

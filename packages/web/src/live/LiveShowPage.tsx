@@ -2,13 +2,16 @@
  * `/live/:id`: a live show (issue 43). While the show is live, its player: the LIVE badge, no seek
  * bar (play/pause and "Go live" back to the live edge), the member's visible watermark over the
  * picture. Before and after, the API's words instead of an error: "The show has not started",
- * "The show has ended". A refusal (spec §4) shows the decision's message.
+ * "The show has ended". A refusal (spec §4) shows the decision's message. Beside the player, the
+ * show's chat room (open while the show is scheduled or live, read only once it ended); staff with
+ * `live.chat` delete messages and mute their authors there.
  */
-import { Alert, Button, Spinner } from '@members/ui';
+import { Alert, Button, can, ShowChatRoom, Spinner } from '@members/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { api } from '../app/api';
+import { useSession } from '../app/session';
 import { useWatermark } from '../player/useWatermark';
 import { attachLive, type LiveSource } from './liveSource';
 
@@ -84,6 +87,8 @@ function LivePlayer({ hlsUrl, watermarkText, onEnded }: { hlsUrl: string; waterm
 
 export default function LiveShowPage() {
   const { id = '' } = useParams();
+  const { user, admin } = useSession();
+  const moderator = admin && can(user?.staffRole ?? 'owner', 'live.chat');
   const stream = useQuery({
     queryKey: ['live', 'stream', id],
     queryFn: () => api.getLiveStream(id),
@@ -102,14 +107,17 @@ export default function LiveShowPage() {
     );
   const info = stream.data;
   return (
-    <div className="container section">
-      {info.hlsUrl ? (
-        <LivePlayer hlsUrl={info.hlsUrl} watermarkText={info.watermarkText} onEnded={() => void stream.refetch()} />
-      ) : (
-        <p className="player-message" role="status" data-testid="live-message">
-          {info.message}
-        </p>
-      )}
+    <div className="container section live-layout">
+      <div className="live-main">
+        {info.hlsUrl ? (
+          <LivePlayer hlsUrl={info.hlsUrl} watermarkText={info.watermarkText} onEnded={() => void stream.refetch()} />
+        ) : (
+          <p className="player-message" role="status" data-testid="live-message">
+            {info.message}
+          </p>
+        )}
+      </div>
+      <ShowChatRoom api={api} showId={id} ended={info.status === 'ended'} moderate={moderator} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * `/admin`: the shared AdminDashboard, the members' chat inbox and the custom requests queue for admins, a link to Leak tracing,
+ * `/admin`: the shared AdminDashboard, the members' chat inbox and the custom requests queue for admins, links to Live shows and Leak tracing,
  * the team (staff, invitations, reads of personal data); 'Access Denied' for everyone else. Each part shows only if the staff
  * member's role allows it (@members/ui/staffRoles). A library row's "Preview" opens the video's player page, where an admin plays any video.
  */
@@ -21,9 +21,10 @@ export default function Admin() {
       <p className="muted">
         Signed in as {user.firstName || user.email} ({STAFF_ROLE_LABELS[role]})
       </p>
-      {can(role, 'forensics') && (
+      {(can(role, 'forensics') || can(role, 'videos')) && (
         <nav aria-label="Admin screens" className="admin-screens">
-          <Link to="/admin/leaks">Leak tracing</Link>
+          {can(role, 'videos') && <Link to="/admin/live">Live shows</Link>}
+          {can(role, 'forensics') && <Link to="/admin/leaks">Leak tracing</Link>}
         </nav>
       )}
       <AdminDashboard
