@@ -419,10 +419,11 @@ try {
         p99: number;
         mbps: number;
         kbPerSegment: number;
+        keptUp: string;
       }
     | undefined;
   let failedAt:
-    | { viewers: number; late: number; fetches: number; worst: number; apiCores: number; clientCores: number; busy: number }
+    | { viewers: number; late: number; fetches: number; worst: number; apiCores: number; clientCores: number; busy: number; keptUp: string }
     | undefined;
   for (const n of LEVELS) {
     const urls = await Promise.all(memberTokens.slice(1, n + 1).map((t) => mediaPlaylistUrl(base, show.id, t)));
@@ -433,6 +434,9 @@ try {
     const cycles: number[] = [];
     let errors = 0;
     const stopAt = performance.now() + LEVEL_MS;
+    // Whether the push and the ladder keep up: segments published over the level (one per 2 s in real time).
+    const edge = async () => parsePlaylist(await (await fetch(mediaUrl)).text(), mediaUrl).segments.at(-1)?.seq ?? 0;
+    const edge0 = await edge();
     const c0 = cpuSeconds(apiPid);
     const machine = machineBusy();
     const client0 = process.cpuUsage();
@@ -469,6 +473,8 @@ try {
       }),
     );
     const seconds = (performance.now() - t0) / 1000;
+    const published = (await edge()) - edge0;
+    const keptUp = `${published} segments published in ${seconds.toFixed(0)} s`;
     const apiCores = (cpuSeconds(apiPid) - c0) / seconds;
     const busy = machine.end();
     const client = process.cpuUsage(client0);
@@ -477,16 +483,16 @@ try {
     const mbps = (segmentBytes * 8) / 1e6 / seconds;
     const kbPerSegment = segmentBytes / 1024 / Math.max(1, segmentsFetched);
     console.log(
-      `  ${n} viewers: ${fetches} polls, ${late} late, ${errors} failed, p99 ${quantile(cycles, 0.99).toFixed(0)} ms, worst ${worst.toFixed(0)} ms, ${kbPerSegment.toFixed(0)} KiB a segment, ${mbps.toFixed(0)} Mbit/s served; API process ${(apiCores * 100).toFixed(0)} % of a core, the bench's viewers ${(clientCores * 100).toFixed(0)} %, machine ${(busy * 100).toFixed(0)} % busy`,
+      `  ${n} viewers: ${fetches} polls, ${late} late, ${errors} failed, p99 ${quantile(cycles, 0.99).toFixed(0)} ms, worst ${worst.toFixed(0)} ms, ${kbPerSegment.toFixed(0)} KiB a segment, ${mbps.toFixed(0)} Mbit/s served, ${keptUp}; API process ${(apiCores * 100).toFixed(0)} % of a core, the bench's viewers ${(clientCores * 100).toFixed(0)} %, machine ${(busy * 100).toFixed(0)} % busy`,
     );
     if (late > 0 || errors > 0) {
-      failedAt = { viewers: n, late: late + errors, fetches, worst, apiCores, clientCores, busy };
+      failedAt = { viewers: n, late: late + errors, fetches, worst, apiCores, clientCores, busy, keptUp };
       break;
     }
-    served = { viewers: n, apiCores, clientCores, busy, fetches, p99: quantile(cycles, 0.99), mbps, kbPerSegment };
+    served = { viewers: n, apiCores, clientCores, busy, fetches, p99: quantile(cycles, 0.99), mbps, kbPerSegment, keptUp };
   }
   report({
-    figure: `Live viewers served by one API process at the live edge (each its own member and signed playlist, polled every 2 s, each new 360p segment and key fetched; the process also ingests and runs the ladder), no fetch later than 2 s${served ? `; API process ${pct(served.apiCores)} of a core, the bench's viewers ${pct(served.clientCores)}, machine ${pct(served.busy)} busy, poll p99 ${served.p99.toFixed(0)} ms, ${served.kbPerSegment.toFixed(0)} KiB a segment, ${served.mbps.toFixed(0)} Mbit/s served` : ''}${failedAt ? `; at ${failedAt.viewers}: ${failedAt.late} of ${failedAt.fetches} polls late (worst ${(failedAt.worst / 1000).toFixed(1)} s; API process ${pct(failedAt.apiCores)} of a core, the bench's viewers ${pct(failedAt.clientCores)}, machine ${pct(failedAt.busy)} busy)` : `; the largest level tried (${LEVELS.at(-1)})`}${size}`,
+    figure: `Live viewers served by one API process at the live edge (each its own member and signed playlist, polled every 2 s, each new 360p segment and key fetched; the process also ingests and runs the ladder), no fetch later than 2 s${served ? `; API process ${pct(served.apiCores)} of a core, the bench's viewers ${pct(served.clientCores)}, machine ${pct(served.busy)} busy, poll p99 ${served.p99.toFixed(0)} ms, ${served.kbPerSegment.toFixed(0)} KiB a segment, ${served.mbps.toFixed(0)} Mbit/s served, ${served.keptUp}` : ''}${failedAt ? `; at ${failedAt.viewers}: ${failedAt.late} of ${failedAt.fetches} polls late (worst ${(failedAt.worst / 1000).toFixed(1)} s; API process ${pct(failedAt.apiCores)} of a core, the bench's viewers ${pct(failedAt.clientCores)}, machine ${pct(failedAt.busy)} busy, ${failedAt.keptUp})` : `; the largest level tried (${LEVELS.at(-1)})`}${size}`,
     ours: served?.viewers ?? 0,
     unit: 'viewers',
     target: 'report',
