@@ -109,6 +109,11 @@ it('the tables hold every figure of the list', () => {
     /\| Chat fan-out p99, reply posted through one API process/,
     /\| Chat memory per idle WebSocket connection .* KiB \|/,
     /\| Chat messages accepted .* messages\/s \|/,
+    // Live shows on one API process (bench/live.ts): glass-to-glass from a burned-in clock, the ladder's CPU, viewers.
+    /\| Live glass-to-glass p50, clock burned into .* s \| [\d,.]+ s \(one segment\) \|/,
+    /\| Live glass-to-glass p95 /,
+    /\| Live ladder CPU per second of live video .* CPU-s\/video-s \|/,
+    /\| Live viewers served by one API process at the live edge .* viewers \|/,
   ])
     expect(md).toMatch(figure);
 });
