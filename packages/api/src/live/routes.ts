@@ -175,18 +175,7 @@ function memberRoutes(api: Parameters<Routes>[0], ctx: AppContext) {
     return ok(c, { shows });
   });
 
-  const viewingDecision: Credential<ShowViewing> = {
-    who: 'Signed-in members and admins (bearer access token) the access decision of spec §4 allows for the show.',
-    bearer: true,
-    verify: async (c, { param }) =>
-      valueOr(
-        await authorizeShowViewing(ctx, {
-          showId: String(param.id),
-          userId: c.get('auth')?.userId,
-          regionBlocked: geoCheckFor(c, ctx).blocked,
-        }),
-      ),
-  };
+  const viewingDecision = showViewingCredential(ctx);
   const streamDoc = describe({
     summary: "The show's signed live playlist while it is live, when the access decision allows",
     description:
@@ -240,6 +229,22 @@ interface LiveHlsAccess {
 }
 
 /** A live HLS grant: its signature, the show, and (`recheck`) the access decision made again for the playlists. */
+/** The caller the spec §4 access decision allows to watch the show in the path: the stream route's and the chat room's credential. */
+export function showViewingCredential(ctx: AppContext): Credential<ShowViewing> {
+  return {
+    who: 'Signed-in members and admins (bearer access token) the access decision of spec §4 allows for the show.',
+    bearer: true,
+    verify: async (c, { param }) =>
+      valueOr(
+        await authorizeShowViewing(ctx, {
+          showId: String(param.id),
+          userId: c.get('auth')?.userId,
+          regionBlocked: geoCheckFor(c, ctx).blocked,
+        }),
+      ),
+  };
+}
+
 function liveGrant(ctx: AppContext, opts: { recheck: boolean }): Credential<LiveHlsAccess, typeof hlsQuery> {
   return {
     who: 'No token: the signed, expiring grant (`u`, `e`, `m`, `s`) of the `hlsUrl` from GET /live/shows/{id}/stream authorizes it.',

@@ -45,11 +45,12 @@ import { idParams, idSchema } from '../http/validate.js';
 import { findMemberStanding } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
 import type { Routes } from '../kernel/module.js';
+import { showViewingCredential } from './routes.js';
 import { SHOW_NOT_FOUND } from './show.decider.js';
 import { findShow } from './show.projection.js';
 import { type ShowChatPush, showChatHubOf } from './showChat.live.js';
 import { deleteShowChatMessage, listShowChat, muteShowChatMember, postShowChatMessage } from './showChat.service.js';
-import { authorizeShowViewing, type ShowViewing } from './shows.service.js';
+import { authorizeShowViewing } from './shows.service.js';
 
 /** Messages a member may post per minute in show chat rooms (docs/live.md). */
 export const SHOW_CHAT_RATE_LIMIT = 10;
@@ -76,18 +77,7 @@ export const showChatRoutes: Routes = (api, ctx) => {
   const perMember = createRateLimiter(ctx.db, 'live-chat-messages', SHOW_CHAT_RATE_LIMIT, 60_000, () => ctx.clock.now().getTime());
   const tags: ['live'] = ['live'];
 
-  const viewing: Credential<ShowViewing> = {
-    who: 'Signed-in members and admins (bearer access token) the access decision of spec §4 allows for the show.',
-    bearer: true,
-    verify: async (c, { param }) =>
-      valueOr(
-        await authorizeShowViewing(ctx, {
-          showId: String(param.id),
-          userId: c.get('auth')?.userId,
-          regionBlocked: geoCheckFor(c, ctx).blocked,
-        }),
-      ),
-  };
+  const viewing = showViewingCredential(ctx);
 
   const listDoc = describe({
     summary: "The show's chat room: its newest messages, oldest first",
