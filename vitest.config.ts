@@ -90,6 +90,7 @@ const THREE_ENGINES = [
   'packages/web/e2e/captions.e2e.test.ts',
   'packages/web/e2e/play-interrupted.e2e.test.ts',
   'packages/web/e2e/live-engines.e2e.test.ts',
+  'packages/web/e2e/screen-chunks.e2e.test.ts',
 ];
 
 /**

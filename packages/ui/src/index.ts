@@ -20,6 +20,7 @@ export { CheckboxField, FormField, type FormFieldProps, SelectField, TextAreaFie
 export { LazyAnalyticsCharts } from './components/LazyAnalyticsCharts';
 export { LeakTracing, type LeakTracingProps, leakKeys, leakOutcomeInWords } from './components/LeakTracing';
 export { LiveShowsAdmin, type LiveShowsAdminProps, liveAccessInWords, liveShowKeys } from './components/LiveShowsAdmin';
+export { lazyScreen } from './components/lazyScreen';
 export { ERASE_REASON_MAX, MemberHistoryView, type MemberHistoryViewProps } from './components/MemberHistoryView';
 export { MemberSearch, type MemberSearchProps } from './components/MemberSearch';
 export { PasswordField, type PasswordFieldProps } from './components/PasswordField';

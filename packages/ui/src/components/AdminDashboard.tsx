@@ -6,7 +6,7 @@
  * (@members/ui/staffRoles; the server refuses the rest anyway). Needs a QueryClientProvider above it.
  */
 import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { can, type StaffPermission, type StaffRole } from '../access/staffRoles';
 import type { ApiClient, ListPage } from '../api/client';
 import { adminKeys, adminQueries } from '../api/queries';
@@ -19,6 +19,7 @@ import { Card } from './Card';
 import { ConfirmDialog } from './ConfirmDialog';
 import { CreatorNumbers } from './CreatorNumbers';
 import { Alert, Spinner } from './Feedback';
+import { lazyScreen } from './lazyScreen';
 import { MemberSearch } from './MemberSearch';
 import { RejectPaymentDialog, VerifyOverrideDialog } from './PaymentReasonDialog';
 import { PendingPaymentsTable } from './PendingPaymentsTable';
@@ -28,7 +29,7 @@ import { TranscodeRunners } from './TranscodeRunners';
 import { UploadVideoForm } from './UploadVideoForm';
 import { VideoLibrary } from './VideoLibrary';
 
-const AnalyticsCharts = /* @__PURE__ */ lazy(() => import('./AnalyticsCharts'));
+const AnalyticsCharts = /* @__PURE__ */ lazyScreen(() => import('./AnalyticsCharts'));
 
 export interface AdminDashboardProps {
   /** Defaults to the client from <ApiClientProvider>. */

@@ -1,47 +1,48 @@
 /**
  * The routes of spec §2. Every page is its own lazily loaded chunk, so `/` never loads the admin,
- * the player or the chart code.
+ * the player or the chart code (`lazyScreen`: a chunk cancelled by leaving the page renders nothing,
+ * a chunk gone after a deploy reloads the document once).
  */
 
-import { Spinner } from '@members/ui';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazyScreen, Spinner } from '@members/ui';
+import { type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { Layout } from '../layout/Layout';
 import { RouteError } from '../pages/RouteError';
 
-const Landing = lazy(() => import('../pages/Landing'));
-const Login = lazy(() => import('../pages/Login'));
-const Register = lazy(() => import('../pages/Register'));
-const RegistrationSuccess = lazy(() => import('../pages/RegistrationSuccess'));
-const PendingApproval = lazy(() => import('../pages/PendingApproval'));
-const Videos = lazy(() => import('../pages/Videos'));
-const VideoDetail = lazy(() => import('../pages/VideoDetail'));
-const Subscription = lazy(() => import('../pages/subscription/SubscriptionPage'));
-const Admin = lazy(() => import('../pages/Admin'));
-const Models = lazy(() => import('../pages/Models'));
-const Records2257 = lazy(() => import('../pages/static/Records2257'));
-const Contact = lazy(() => import('../pages/static/Contact'));
-const Dmca = lazy(() => import('../pages/static/Dmca'));
-const Privacy = lazy(() => import('../pages/static/Privacy'));
-const Terms = lazy(() => import('../pages/static/Terms'));
-const Logout = lazy(() => import('../pages/Logout'));
-const ForgotPassword = lazy(() => import('../pages/auth/ForgotPassword'));
-const StaffInvitation = lazy(() => import('../pages/auth/StaffInvitation'));
-const VerifyEmail = lazy(() => import('../pages/auth/VerifyEmail'));
-const RedirectToMarketplace = lazy(() => import('../pages/auth/RedirectToMarketplace'));
-const NotFound = lazy(() => import('../pages/errors/NotFound'));
-const ServerError = lazy(() => import('../pages/errors/ServerError'));
-const Blocked = lazy(() => import('../pages/Blocked'));
-const TwoFactor = lazy(() => import('../pages/account/TwoFactor'));
-const Account = lazy(() => import('../pages/account/Account'));
-const RejectedAccount = lazy(() => import('../pages/account/RejectedAccount'));
-const ConfirmEmail = lazy(() => import('../pages/auth/ConfirmEmail'));
-const AdminMember = lazy(() => import('../pages/admin/Member'));
-const AdminLeaks = lazy(() => import('../pages/admin/Leaks'));
-const AdminLive = lazy(() => import('../pages/admin/Live'));
-const Chat = lazy(() => import('../pages/Chat'));
-const CustomRequests = lazy(() => import('../pages/CustomRequests'));
-const LiveShow = lazy(() => import('../live/LiveShowPage'));
+const Landing = lazyScreen(() => import('../pages/Landing'));
+const Login = lazyScreen(() => import('../pages/Login'));
+const Register = lazyScreen(() => import('../pages/Register'));
+const RegistrationSuccess = lazyScreen(() => import('../pages/RegistrationSuccess'));
+const PendingApproval = lazyScreen(() => import('../pages/PendingApproval'));
+const Videos = lazyScreen(() => import('../pages/Videos'));
+const VideoDetail = lazyScreen(() => import('../pages/VideoDetail'));
+const Subscription = lazyScreen(() => import('../pages/subscription/SubscriptionPage'));
+const Admin = lazyScreen(() => import('../pages/Admin'));
+const Models = lazyScreen(() => import('../pages/Models'));
+const Records2257 = lazyScreen(() => import('../pages/static/Records2257'));
+const Contact = lazyScreen(() => import('../pages/static/Contact'));
+const Dmca = lazyScreen(() => import('../pages/static/Dmca'));
+const Privacy = lazyScreen(() => import('../pages/static/Privacy'));
+const Terms = lazyScreen(() => import('../pages/static/Terms'));
+const Logout = lazyScreen(() => import('../pages/Logout'));
+const ForgotPassword = lazyScreen(() => import('../pages/auth/ForgotPassword'));
+const StaffInvitation = lazyScreen(() => import('../pages/auth/StaffInvitation'));
+const VerifyEmail = lazyScreen(() => import('../pages/auth/VerifyEmail'));
+const RedirectToMarketplace = lazyScreen(() => import('../pages/auth/RedirectToMarketplace'));
+const NotFound = lazyScreen(() => import('../pages/errors/NotFound'));
+const ServerError = lazyScreen(() => import('../pages/errors/ServerError'));
+const Blocked = lazyScreen(() => import('../pages/Blocked'));
+const TwoFactor = lazyScreen(() => import('../pages/account/TwoFactor'));
+const Account = lazyScreen(() => import('../pages/account/Account'));
+const RejectedAccount = lazyScreen(() => import('../pages/account/RejectedAccount'));
+const ConfirmEmail = lazyScreen(() => import('../pages/auth/ConfirmEmail'));
+const AdminMember = lazyScreen(() => import('../pages/admin/Member'));
+const AdminLeaks = lazyScreen(() => import('../pages/admin/Leaks'));
+const AdminLive = lazyScreen(() => import('../pages/admin/Live'));
+const Chat = lazyScreen(() => import('../pages/Chat'));
+const CustomRequests = lazyScreen(() => import('../pages/CustomRequests'));
+const LiveShow = lazyScreen(() => import('../live/LiveShowPage'));
 
 function page(el: ReactNode) {
   return <Suspense fallback={<Spinner label="Loading..." />}>{el}</Suspense>;

@@ -4,12 +4,12 @@
  * comes to the viewer's plan, or 'Back to Videos'), 'More from {model}', and the secure player. An
  * admin plays every video here (the library's "Preview").
  */
-import { Alert, Button, Spinner, StatusBadge } from '@members/ui';
+import { Alert, Button, lazyScreen, Spinner, StatusBadge } from '@members/ui';
 import { accessDecision } from '@members/ui/access';
 import { qualityOfferLabel, qualityOffers } from '@members/ui/entitlement';
 import { ANNUAL_UPGRADE_PATH, formatDate, formatDuration } from '@members/ui/format';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useGeo } from '../app/geo';
 import { queries } from '../app/queries';
@@ -17,7 +17,7 @@ import { useSite } from '../app/site';
 import { useViewer } from '../app/viewer';
 import { CatalogVideoCard, thumbnailOf } from './featured';
 
-const SecurePlayer = lazy(() => import('../player/SecurePlayer'));
+const SecurePlayer = lazyScreen(() => import('../player/SecurePlayer'));
 
 function MoreFromModel({ model, excludeId }: { model: string; excludeId: string }) {
   const q = useQuery({
