@@ -53,6 +53,28 @@ export async function holderStands(ctx: AppContext, holder: TicketHolder): Promi
   return Boolean(standing) && standing?.status !== 'suspended' && (holder.role !== 'admin' || standing?.role === 'admin');
 }
 
+/**
+ * The handshake check every ticketed WebSocket runs first (this chat's and a live show's room,
+ * live/showChat.routes.ts), before its ticket is looked at: a plain GET is told to open a WebSocket
+ * (426), and a handshake from an origin `socketOriginAllowed` refuses gets no upgrade (403).
+ */
+export function admitSocketHandshake(ctx: AppContext): (c: Pick<Context, 'req'>) => void {
+  return (c) => {
+    if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError('request.websocket_required', NOT_A_WEBSOCKET);
+    if (!socketOriginAllowed(c.req.header('origin'), ctx.env)) throw new HttpError('request.cross_site', CROSS_SITE_REFUSED);
+  };
+}
+
+/**
+ * Redeems a socket's ticket for a holder who still stands (every ticketed WebSocket's): spent
+ * either way, so a ticket taken before a suspension, erasure or sign-out opens nothing (401).
+ */
+export async function redeemStandingTicket(ctx: AppContext, ticket: string): Promise<TicketHolder> {
+  const holder = await redeemTicket(ctx, ticket);
+  if (!holder || !(await holderStands(ctx, holder))) throw new HttpError('chat.invalid_ticket', BAD_TICKET);
+  return holder;
+}
+
 const socketQuery = z.object({
   ticket: z.string().min(1).max(100).describe('From POST /api/chat/ticket: single use, 60 seconds'),
   after: idSchema.optional().describe('Also send every message after this one first (resume after a reconnect)'),
@@ -63,12 +85,7 @@ function chatTicket(ctx: AppContext): Credential<TicketHolder, typeof socketQuer
   return {
     who: 'No token: a single-use ticket from POST /api/chat/ticket (`ticket`, 60 seconds) authorizes it.',
     query: socketQuery,
-    async verify(_c, { query }) {
-      const holder = await redeemTicket(ctx, query.ticket);
-      // Spent either way: a ticket taken before a suspension, erasure or sign-out opens nothing.
-      if (!holder || !(await holderStands(ctx, holder))) throw new HttpError('chat.invalid_ticket', BAD_TICKET);
-      return holder;
-    },
+    verify: (_c, { query }) => redeemStandingTicket(ctx, query.ticket),
   };
 }
 
@@ -80,10 +97,7 @@ const socketDoc = (ctx: AppContext, ticket: Credential<TicketHolder, typeof sock
     tags: ['chat'],
     access: { ticket },
     // A plain GET is told to open a WebSocket (426), and a page of another site is refused (403), before the ticket is looked at.
-    admit: (c) => {
-      if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError('request.websocket_required', NOT_A_WEBSOCKET);
-      if (!socketOriginAllowed(c.req.header('origin'), ctx.env)) throw new HttpError('request.cross_site', CROSS_SITE_REFUSED);
-    },
+    admit: admitSocketHandshake(ctx),
     query: socketQuery,
     errors: [401, 403, 426],
     responses: {

@@ -5,7 +5,9 @@
  * their socket is never opened; staff (support) delete a message (every socket is told) and mute a
  * member (refused from then on); the rate limit; an anonymous caller; a ticket used on another
  * show's room; support's answers carry display names only; a socket whose holder is suspended
- * closes at once; an erasure leaves none of the member's text in the store's bytes.
+ * closes at once; an erasure leaves none of the member's text in the store's bytes. As an attacker
+ * (issue 44): a handshake from another site's `Origin` gets no upgrade and leaves the ticket
+ * unspent, and a ticket taken before its holder was suspended or erased opens nothing.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -43,9 +45,9 @@ function storeBytes(server: TestServer): string {
 }
 
 /** What a real WebSocket client is answered: 101 once open (then closed), else the refusal's status and body. */
-function handshake(url: string): Promise<{ status: number; body: string }> {
+function handshake(url: string, origin?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const client = new WebSocketClient(url);
+    const client = new WebSocketClient(url, origin ? { origin } : {});
     client.on('open', () => {
       client.close();
       resolve({ status: 101, body: '' });
@@ -267,6 +269,25 @@ forEachStore('live show chat room (production)', (kind) => {
     const ended = await liveShow('premium');
     expect((await endShow(server.ctx, ended, 'admin', { actorId: owner.id })).ok).toBe(true);
     expect(await post(dan.token, 'too late', ended)).toMatchObject({ status: 409, body: { code: 'live.chat_closed' } });
+  });
+
+  it("refuses a handshake from another site's Origin (403) before the ticket is spent; the site's own origin opens the room", async () => {
+    const gina = await monthlyMember();
+    const url = `${wsBase()}/api/live/shows/${showId}/chat/socket?ticket=${encodeURIComponent(await ticketOf(gina.token))}`;
+    for (const origin of ['https://evil.example', 'null', 'https://members.example.evil.example', 'http://members.example']) {
+      expect({ origin, status: (await handshake(url, origin)).status }).toEqual({ origin, status: 403 });
+    }
+    expect((await handshake(url, 'https://members.example')).status).toBe(101);
+    expect((await handshake(url, 'https://members.example')).status).toBe(401);
+  });
+
+  it('opens nothing with a ticket taken before its holder was suspended, or erased (401, spent)', async () => {
+    for (const action of ['suspend', 'erase'] as const) {
+      const m = await monthlyMember();
+      const url = `${wsBase()}/api/live/shows/${showId}/chat/socket?ticket=${encodeURIComponent(await ticketOf(m.token))}`;
+      expect((await api.post(`/admin/users/${m.id}/${action}`, { reason: 'Abuse of the live chat' }, owner.token)).status).toBe(200);
+      expect({ action, status: (await handshake(url, 'https://members.example')).status }).toEqual({ action, status: 401 });
+    }
   });
 
   it('closes the socket of a member suspended meanwhile (4401) at once, not at the next sweep', async () => {
