@@ -173,7 +173,7 @@ function socketRoute(api: Parameters<Routes>[0], ctx: AppContext) {
   const socketDoc = describe({
     summary: "The show's chat room WebSocket",
     description:
-      'Upgrade with a ticket from POST /api/chat/ticket; the server pushes `{ "type": "message", "message": { id, showId, authorId, author, text, postedAt } }` for every message of the room and `{ "type": "deleted", "showId", "messageId" }` when staff remove one. With `after`, the messages after that one come first. A plain GET is a 426; an `Origin` other than the site\'s a 403 before the ticket is looked at; a used, unknown or expired ticket a 401; a holder the access decision refuses for this show its 403 (the ticket is spent). The socket closes (4403) when the decision later refuses, 4401 when the session ends.',
+      'Upgrade with a ticket from POST /api/chat/ticket; the server pushes `{ "type": "message", "message": { id, showId, authorId, author, text, postedAt } }` for every message of the room and `{ "type": "deleted", "showId", "messageId" }` when staff remove one. With `after`, the messages after that one come first. A plain GET is a 426; an `Origin` other than the site\'s or the desktop console\'s (`app://renderer`), or none, a 403 before the ticket is looked at; a used, unknown or expired ticket a 401; a holder the access decision refuses for this show its 403 (the ticket is spent). The socket closes (4403) when the decision later refuses, 4401 when the session ends.',
     tags: ['live'],
     access: { ticket },
     // The 1:1 chat's handshake check: 426 for a plain GET, 403 for a foreign Origin, before the ticket is spent.
