@@ -105,7 +105,7 @@ const socketDoc = (ctx: AppContext, ticket: Credential<TicketHolder, typeof sock
       'Upgrade to a WebSocket with a ticket; the server pushes `{ "type": "message", "message": { id, text, from, sentAt, userId } }` for every new message of the conversation (every conversation for an admin). With `after`, the messages after that one come first (for an admin, those of every conversation). A plain GET is a 426; an `Origin` other than PUBLIC_URL\'s or the desktop console\'s (`app://renderer`), or none, a 403 before the ticket is looked at; a used, unknown or expired ticket, or one whose holder was since signed out, suspended or erased, a 401.',
     tags: ['chat'],
     access: { ticket },
-    // A plain GET is told to open a WebSocket (426), and a page of another site is refused (403), before the ticket is looked at.
+    // A plain GET is told to open a WebSocket (426), and a foreign or missing Origin is refused (403), before the ticket is looked at.
     admit: admitSocketHandshake(ctx),
     query: socketQuery,
     errors: [401, 403, 426],
