@@ -4,10 +4,11 @@
  * member's socket receives it; a member without the plan is refused (403 with the videos' code) and
  * their socket is never opened; staff (support) delete a message (every socket is told) and mute a
  * member (refused from then on); the rate limit; an anonymous caller; a ticket used on another
- * show's room; support's answers carry display names only; a socket whose holder is suspended
- * closes at once; an erasure leaves none of the member's text in the store's bytes. As an attacker
- * (issue 44): a handshake from another site's `Origin`, or naming none, gets no upgrade and leaves
- * the ticket unspent, and a ticket taken before its holder was suspended or erased opens nothing.
+ * show's room; support's answers carry display names only; a socket whose holder is suspended or
+ * erased closes at once; an erasure leaves none of the member's text in the store's bytes. As an
+ * attacker (issue 44): a handshake from another site's `Origin`, or naming none, gets no upgrade
+ * and leaves the ticket unspent, and a ticket taken before its holder was suspended or erased
+ * opens nothing.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -293,14 +294,16 @@ forEachStore('live show chat room (production)', (kind) => {
     }
   });
 
-  it('closes the socket of a member suspended meanwhile (4401) at once, not at the next sweep', async () => {
-    const frank = await monthlyMember();
-    const socket = await socketOf(frank.token);
-    const opened = Date.now();
-    expect((await api.post(`/admin/users/${frank.id}/suspend`, { reason: 'Abuse of the live chat' }, owner.token)).status).toBe(200);
-    expect(await socket.closed).toBe(SESSION_ENDED_CLOSE);
-    // Closed by identity's notice, not by the sweep (its first run is a whole interval after the open).
-    expect(Date.now() - opened).toBeLessThan(SOCKET_SESSION_RECHECK_MS);
+  it('closes the socket of a member suspended, or erased, meanwhile (4401) at once, not at the next sweep', async () => {
+    for (const action of ['suspend', 'erase'] as const) {
+      const frank = await monthlyMember();
+      const socket = await socketOf(frank.token);
+      const opened = Date.now();
+      expect((await api.post(`/admin/users/${frank.id}/${action}`, { reason: 'Abuse of the live chat' }, owner.token)).status).toBe(200);
+      expect({ action, code: await socket.closed }).toEqual({ action, code: SESSION_ENDED_CLOSE });
+      // Closed by identity's notice, not by the sweep (its first run is a whole interval after the open).
+      expect(Date.now() - opened).toBeLessThan(SOCKET_SESSION_RECHECK_MS);
+    }
   });
 
   it("seals a member's text in the log and an erasure leaves none of it in the store's bytes", async () => {
