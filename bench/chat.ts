@@ -106,9 +106,13 @@ interface Socket {
   waiting: Map<string, (at: number) => void>;
 }
 
+/** Node's (undici's) WebSocket: its second argument may carry request headers (the DOM's type knows only subprotocols). */
+const NodeWebSocket = WebSocket as unknown as new (url: string, init: { headers: Record<string, string> }) => WebSocket;
+
 async function openSocket(base: string, bearer: string): Promise<Socket> {
   const { ticket } = await apiCall(base, 'POST', '/chat/ticket', undefined, bearer);
-  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/api/chat/socket?ticket=${ticket}`);
+  // The site's own origin: the server refuses a handshake that names none.
+  const ws = new NodeWebSocket(`${base.replace(/^http/, 'ws')}/api/chat/socket?ticket=${ticket}`, { headers: { origin: base } });
   const waiting = new Map<string, (at: number) => void>();
   ws.addEventListener('message', (e) => {
     const at = performance.now();

@@ -283,7 +283,7 @@ for (const media of storeKinds.includes('postgres') ? mediaKinds() : []) {
       const api = apiClient(base);
       const admin = (await api.post('/auth/login', TEST_ADMIN)).body.data.token as string;
       const ticket = (await api.post('/chat/ticket', undefined, memberToken)).body.data.ticket as string;
-      const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/api/chat/socket?ticket=${ticket}`);
+      const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/api/chat/socket?ticket=${ticket}`, { headers: { origin: base } });
       const received: string[] = [];
       ws.addEventListener('message', (e) => received.push((JSON.parse(String(e.data)) as { message: { text: string } }).message.text));
       await new Promise<void>((resolve, reject) => {

@@ -56,14 +56,32 @@ it("nginx's own answers (the media it sends) carry the app's security headers, w
   }
 });
 
-it("the chat socket's location repeats every header the server sets for the API (a location's proxy_set_header replaces them all)", () => {
+/** The location block whose regular expression is the ticketed WebSockets' (the 1:1 chat's and a show's room). */
+const SOCKET_LOCATION = /location ~ (\^\/api\/\S+\/socket\$) \{([\s\S]*?)\n {4}\}/;
+
+it("the chat sockets' location repeats every header the server sets for the API (a location's proxy_set_header replaces them all)", () => {
   const conf = renderNginxConf();
   const serverLevel = [...conf.matchAll(/^ {4}proxy_set_header (\S+) (.+);$/gm)].map((m) => `${m[1]} ${m[2]}`);
-  const socket = /location = \/api\/chat\/socket \{([\s\S]*?)\n {4}\}/.exec(conf)?.[1] ?? '';
+  const socket = SOCKET_LOCATION.exec(conf)?.[2] ?? '';
   const inSocket = new Set([...socket.matchAll(/proxy_set_header (\S+) (.+);/g)].map((m) => `${m[1]} ${m[2]}`));
   expect(serverLevel.length).toBeGreaterThan(3);
   // Connection is the one the upgrade must change.
   expect(serverLevel.filter((h) => !h.startsWith('Connection ') && !inSocket.has(h))).toEqual([]);
   expect(inSocket).toContain('Upgrade $http_upgrade');
   expect(inSocket).toContain('Connection "upgrade"');
+});
+
+it("every shipped nginx configuration upgrades both ticketed WebSockets (the chat and a live show's room) and logs neither (the ticket is in the query string)", () => {
+  for (const file of ['nginx.conf', 'nginx.s3.conf', 'nginx.compose.conf', 'nginx.compose.s3.conf']) {
+    const conf = fs.readFileSync(path.join(DEPLOY, file), 'utf8');
+    const [, pattern = '', block = ''] = SOCKET_LOCATION.exec(conf) ?? [];
+    const socketPath = new RegExp(pattern);
+    for (const p of ['/api/chat/socket', '/api/live/shows/0hXk3_a-9/chat/socket'])
+      expect([file, p, socketPath.test(p)]).toEqual([file, p, true]);
+    // Nothing else: the room's messages, another id's shape, a longer path.
+    for (const p of ['/api/live/shows/x/chat', '/api/live/shows/a.b/chat/socket', '/api/chat/socket/x', '/api/chat/sockets'])
+      expect([file, p, socketPath.test(p)]).toEqual([file, p, false]);
+    expect([file, block]).toEqual([file, expect.stringContaining('access_log off;')]);
+    expect([file, block]).toEqual([file, expect.stringContaining('proxy_set_header Upgrade $http_upgrade;')]);
+  }
 });

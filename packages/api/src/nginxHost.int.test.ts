@@ -3,9 +3,12 @@
  * production entry point (`main.ts`, NODE_ENV=production, TRUST_PROXY=true), as an attacker reaches
  * it: a request for any other Host name gets no answer (444: nginx closes the connection), the
  * site's own name is served, and an `X-Forwarded-Host` the client sends reaches no mailed link (the
- * stream URLs' side: http/publicUrl.int.test.ts).
+ * stream URLs' side: http/publicUrl.int.test.ts); both ticketed WebSockets (the 1:1 chat's and a live
+ * show's room) are upgraded through to the API's ticket check, and their tickets never reach the
+ * access log (issue 44).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -132,5 +135,25 @@ describe.runIf(nginxAvailable())('the shipped nginx in front of production: Host
     const mail = decodeQp(smtp.received.find((m) => m.to.includes(TEST_ADMIN.email))?.raw.toString('utf8') ?? '');
     expect(mail).toContain(`${site}/auth/forgot-password?token=`);
     expect(mail).not.toContain('attacker.example');
+  });
+
+  it('upgrades both ticketed WebSockets through to the ticket check, and keeps their tickets out of the access log', async () => {
+    const log = () => fs.readFileSync(path.join(prefix, 'access.log'), 'utf8');
+    for (const socketPath of ['/api/chat/socket', '/api/live/shows/0hXk3a9Qz/chat/socket']) {
+      const ticket = randomBytes(32).toString('base64url');
+      const r = await raw(
+        port,
+        `GET ${socketPath}?ticket=${ticket} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${site}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+      );
+      // 401 (a ticket no one issued): the upgrade reached the API's check; without it the API answers 426.
+      expect([socketPath, r.answer.split('\r\n')[0]]).toEqual([socketPath, 'HTTP/1.1 401 Unauthorized']);
+      expect([socketPath, log().includes(ticket)]).toEqual([socketPath, false]);
+    }
+    // The log is on: any other request with a query string is in it.
+    const probe = randomBytes(8).toString('hex');
+    expect(
+      (await raw(port, `GET /api/health?probe=${probe} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`)).answer,
+    ).toMatch(/^HTTP\/1\.1 200 /);
+    expect(log()).toContain(probe);
   });
 });

@@ -3,8 +3,9 @@
  * allows no WebSocket, and the renderer holds no token). Plain Node, no Electron: it asks the API
  * for a single-use ticket with the admin's session (`POST /api/chat/ticket` through
  * `session.request`, which refreshes the access token), opens `GET /api/chat/socket?ticket=…`
- * with the global WebSocket (Node 22+ and Electron's main process have it), and hands every pushed
- * message to its listeners (IPC to the renderer, the dev bridge's event stream).
+ * with the global WebSocket (Node 22+ and Electron's main process have it) naming the console's
+ * origin (`Origin: app://renderer`: the server refuses a handshake that names none), and hands every
+ * pushed message to its listeners (IPC to the renderer, the dev bridge's event stream).
  *
  * - A dropped socket (network, server restart) is opened again after a back-off (0.5 s doubling to
  *   30 s), with `after=<last message id>` so the server sends what was missed first; a message seen
@@ -18,6 +19,7 @@
  */
 import type { ChatConversation } from '@members/ui/api';
 import { chatSocketMessageSchema, displayText } from '@members/ui/api/schemas';
+import { APP_ORIGIN } from '../shared/channels.js';
 import type { ApiAnswer, ChatLiveState, ChatLiveStatus, LiveChatMessage } from '../shared/ipc.js';
 
 export type { ChatLiveState, LiveChatMessage } from '../shared/ipc.js';
@@ -45,8 +47,8 @@ export interface ChatLiveOptions {
   notifier?: Notifier;
   /** Whether the console window has the focus (no notification then). */
   isFocused?: () => boolean;
-  /** The WebSocket class (default: the global one). */
-  WebSocket?: typeof WebSocket;
+  /** The WebSocket class (default: the global one, Node's, which takes headers). */
+  WebSocket?: NodeWebSocket;
   /** First reconnect delay and its ceiling, in ms (default 500 and 30 000). */
   backoff?: { firstMs?: number; maxMs?: number };
 }
@@ -84,8 +86,14 @@ export function chatNotification(
   return { title: conversation?.vip ? `VIP · ${name}` : name, body: text, userId: m.userId };
 }
 
+/**
+ * Node's (undici's) WebSocket, as in Electron's main process: its second argument may carry request
+ * headers, which a browser's cannot (the DOM's type knows only subprotocols).
+ */
+export type NodeWebSocket = new (url: string, init: { headers: Record<string, string> }) => WebSocket;
+
 export function createChatLive(opts: ChatLiveOptions): ChatLive {
-  const WS = opts.WebSocket ?? globalThis.WebSocket;
+  const WS = opts.WebSocket ?? (globalThis.WebSocket as unknown as NodeWebSocket);
   const firstMs = opts.backoff?.firstMs ?? 500;
   const maxMs = opts.backoff?.maxMs ?? 30_000;
   const messageListeners = new Set<(m: LiveChatMessage) => void>();
@@ -175,7 +183,8 @@ export function createChatLive(opts: ChatLiveOptions): ChatLive {
     if (current.lastMessageId) url.searchParams.set('after', current.lastMessageId);
     let ws: WebSocket;
     try {
-      ws = new WS(url.href);
+      // The console's documented form: its main process names the console's origin, as its renderer's pages would.
+      ws = new WS(url.href, { headers: { origin: APP_ORIGIN } });
     } catch (err) {
       return retry(myRun, (err as Error).message);
     }

@@ -30,6 +30,9 @@ function storeBytes(server: TestServer): string {
     .join('\n');
 }
 
+/** The origin of the site a socket URL belongs to: what its own pages send as `Origin` (the server refuses none). */
+const siteOriginOf = (url: string) => new URL(url.replace(/^ws/, 'http')).origin;
+
 /**
  * What a real WebSocket client (`ws`) is answered when it opens `url`: 101 once the socket is open
  * (it is then closed), otherwise the refusal's status and body. A client that neither opens nor is
@@ -37,7 +40,7 @@ function storeBytes(server: TestServer): string {
  */
 function handshake(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const client = new WebSocketClient(url);
+    const client = new WebSocketClient(url, { origin: siteOriginOf(url) });
     client.on('open', () => {
       client.close();
       resolve({ status: 101, body: '' });
@@ -62,7 +65,7 @@ interface Pushed {
 
 /** An open socket and everything it has received. */
 async function openSocket(url: string): Promise<{ received: Pushed[]; next(n?: number): Promise<Pushed[]>; close(): void }> {
-  const ws = new WebSocket(url);
+  const ws = new WebSocket(url, { headers: { origin: siteOriginOf(url) } });
   const received: Pushed[] = [];
   const waiters: (() => void)[] = [];
   ws.addEventListener('message', (e) => {

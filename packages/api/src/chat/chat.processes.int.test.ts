@@ -43,7 +43,7 @@ describePg('chat across two API processes on PostgreSQL (needs TEST_DATABASE_URL
     const alice = await subscribed();
     const bob = await subscribed();
     const ticket = (await kit.api.post('/chat/ticket', undefined, alice.token)).body.data.ticket as string;
-    const ws = new WebSocket(`${b.url.replace(/^http/, 'ws')}/api/chat/socket?ticket=${ticket}`);
+    const ws = new WebSocket(`${b.url.replace(/^http/, 'ws')}/api/chat/socket?ticket=${ticket}`, { headers: { origin: b.url } });
     const received: { type: string; message: { id: string; userId: string; text: string } }[] = [];
     let onMessage: () => void = () => {};
     ws.addEventListener('message', (e) => {

@@ -12,9 +12,12 @@ import { SESSION_ENDED_CLOSE } from './routes.js';
 
 let hashes = 9100;
 
+/** The origin of the site a socket URL belongs to: what its own pages send as `Origin` (the server refuses none). */
+const siteOriginOf = (url: string) => new URL(url.replace(/^ws/, 'http')).origin;
+
 /** An open socket: what it received and how it closed. */
 async function openSocket(url: string) {
-  const ws = new WebSocket(url);
+  const ws = new WebSocket(url, { headers: { origin: siteOriginOf(url) } });
   const received: { message: { id: string; text: string } }[] = [];
   const closed = new Promise<number>((resolve) => ws.addEventListener('close', (e) => resolve(e.code)));
   ws.addEventListener('message', (e) => received.push(JSON.parse(String(e.data))));

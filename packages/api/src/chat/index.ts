@@ -16,15 +16,14 @@ import { chatSocketRoutes } from './socket.routes.js';
 
 // The ticketed WebSocket's pieces, for the live show's chat room (live/showChat.routes.ts): the same tickets, origins and standing.
 export {
-  BAD_TICKET,
+  admitSocketHandshake,
   holderStands,
-  NOT_A_WEBSOCKET,
+  redeemStandingTicket,
   SESSION_ENDED_CLOSE,
   SOCKET_SESSION_RECHECK_MS,
-  socketOriginAllowed,
 } from './socket.routes.js';
 export { chatAnswerTimes } from './stats.js';
-export { redeemTicket, type TicketHolder } from './tickets.js';
+export type { TicketHolder } from './tickets.js';
 
 export const chatModule: AppModule = {
   name: 'chat',

@@ -148,7 +148,9 @@ forEachStore('chat reply mail (production)', (kind) => {
   it('no mail when the member was online: the reply was pushed to their socket, or their unread badge showed it', async () => {
     const m = await subscribed();
     const ticket = (await kit.api.post('/chat/ticket', undefined, m.token)).body.data.ticket as string;
-    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/api/chat/socket?ticket=${ticket}`);
+    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/api/chat/socket?ticket=${ticket}`, {
+      headers: { origin: new URL(publicUrl(server.ctx.env)).origin },
+    });
     const pushed = new Promise<void>((resolve) => ws.addEventListener('message', () => resolve()));
     await new Promise<void>((resolve, reject) => {
       ws.addEventListener('open', () => resolve());

@@ -4,8 +4,9 @@
  * admin), first the ones after `after` when the client resumes, and closes it (4401) once the
  * holder's session or standing ends: at once when it ends by sign-out, suspension or erasure (the
  * hub hears identity's notice, in every process), else at the next push or sweep. A ticket opens
- * nothing for a holder who no longer stands, and a page of another site (its `Origin`) is refused
- * before the ticket is spent. The rest of the chat's routes are in routes.ts.
+ * nothing for a holder who no longer stands, and a handshake whose `Origin` is neither the site's
+ * nor the desktop console's (`app://renderer`), or that names none, is refused before the ticket is
+ * spent. The rest of the chat's routes are in routes.ts.
  */
 import { upgradeWebSocket } from '@hono/node-server';
 import type { Context } from 'hono';
@@ -30,17 +31,25 @@ export const SOCKET_SESSION_RECHECK_MS = 30_000;
 /** The close code of a socket whose session ended (logout, revocation, suspension, erasure). */
 export const SESSION_ENDED_CLOSE = 4401;
 
-/** The desktop console's renderer (packages/admin-desktop: `app://renderer`), the one origin besides PUBLIC_URL's a socket may come from. */
+/**
+ * The desktop console's origin (packages/admin-desktop: its renderer is `app://renderer`), the one
+ * origin besides PUBLIC_URL's a socket may come from. The console's main process, which holds its
+ * socket (main/chatLive.ts), names it in `Origin`: that is the console's documented form.
+ */
 export const DESKTOP_ORIGIN = 'app://renderer';
 
 /**
- * Whether a WebSocket handshake may proceed: a browser always sends `Origin` on one, and a page of
- * another site must not open a member's socket with a ticket it got hold of (cross-site WebSocket
- * hijacking). No `Origin`: not a browser (the desktop console's main process, the CLI), which the
- * single-use ticket alone authorizes.
+ * Whether a WebSocket handshake may proceed: its `Origin` is PUBLIC_URL's or the desktop console's.
+ * A browser always sends `Origin` on a WebSocket, so a page of another site is refused here
+ * (cross-site WebSocket hijacking: it must not open a member's socket with a ticket it got hold
+ * of). No `Origin` is refused too (issue 44): every client we ship names its origin (the web, the
+ * console's main process, the benches), and a ticket replayed by a tool that names none (a URL
+ * lifted from a log, curl) opens nothing. A script can still write any `Origin`: what bounds a
+ * stolen ticket is that it is single use, valid 60 seconds, kept out of access logs and redeemed
+ * only for a holder who still stands.
  */
 export function socketOriginAllowed(origin: string | undefined, env: Pick<Env, 'PUBLIC_URL' | 'PORT'>): boolean {
-  return origin === undefined || origin === DESKTOP_ORIGIN || isSiteOrigin(origin, publicOrigin(env));
+  return origin !== undefined && (origin === DESKTOP_ORIGIN || isSiteOrigin(origin, publicOrigin(env)));
 }
 
 /**
@@ -53,6 +62,28 @@ export async function holderStands(ctx: AppContext, holder: TicketHolder): Promi
   return Boolean(standing) && standing?.status !== 'suspended' && (holder.role !== 'admin' || standing?.role === 'admin');
 }
 
+/**
+ * The handshake check every ticketed WebSocket runs first (this chat's and a live show's room,
+ * live/showChat.routes.ts), before its ticket is looked at: a plain GET is told to open a WebSocket
+ * (426), and a handshake from an origin `socketOriginAllowed` refuses gets no upgrade (403).
+ */
+export function admitSocketHandshake(ctx: AppContext): (c: Pick<Context, 'req'>) => void {
+  return (c) => {
+    if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError('request.websocket_required', NOT_A_WEBSOCKET);
+    if (!socketOriginAllowed(c.req.header('origin'), ctx.env)) throw new HttpError('request.cross_site', CROSS_SITE_REFUSED);
+  };
+}
+
+/**
+ * Redeems a socket's ticket for a holder who still stands (every ticketed WebSocket's): spent
+ * either way, so a ticket taken before a suspension, erasure or sign-out opens nothing (401).
+ */
+export async function redeemStandingTicket(ctx: AppContext, ticket: string): Promise<TicketHolder> {
+  const holder = await redeemTicket(ctx, ticket);
+  if (!holder || !(await holderStands(ctx, holder))) throw new HttpError('chat.invalid_ticket', BAD_TICKET);
+  return holder;
+}
+
 const socketQuery = z.object({
   ticket: z.string().min(1).max(100).describe('From POST /api/chat/ticket: single use, 60 seconds'),
   after: idSchema.optional().describe('Also send every message after this one first (resume after a reconnect)'),
@@ -63,12 +94,7 @@ function chatTicket(ctx: AppContext): Credential<TicketHolder, typeof socketQuer
   return {
     who: 'No token: a single-use ticket from POST /api/chat/ticket (`ticket`, 60 seconds) authorizes it.',
     query: socketQuery,
-    async verify(_c, { query }) {
-      const holder = await redeemTicket(ctx, query.ticket);
-      // Spent either way: a ticket taken before a suspension, erasure or sign-out opens nothing.
-      if (!holder || !(await holderStands(ctx, holder))) throw new HttpError('chat.invalid_ticket', BAD_TICKET);
-      return holder;
-    },
+    verify: (_c, { query }) => redeemStandingTicket(ctx, query.ticket),
   };
 }
 
@@ -76,14 +102,11 @@ const socketDoc = (ctx: AppContext, ticket: Credential<TicketHolder, typeof sock
   describe({
     summary: 'The chat WebSocket',
     description:
-      'Upgrade to a WebSocket with a ticket; the server pushes `{ "type": "message", "message": { id, text, from, sentAt, userId } }` for every new message of the conversation (every conversation for an admin). With `after`, the messages after that one come first (for an admin, those of every conversation). A plain GET is a 426; an `Origin` other than PUBLIC_URL\'s (or the desktop console\'s, `app://renderer`) a 403 before the ticket is looked at; a used, unknown or expired ticket, or one whose holder was since signed out, suspended or erased, a 401.',
+      'Upgrade to a WebSocket with a ticket; the server pushes `{ "type": "message", "message": { id, text, from, sentAt, userId } }` for every new message of the conversation (every conversation for an admin). With `after`, the messages after that one come first (for an admin, those of every conversation). A plain GET is a 426; an `Origin` other than PUBLIC_URL\'s or the desktop console\'s (`app://renderer`), or none, a 403 before the ticket is looked at; a used, unknown or expired ticket, or one whose holder was since signed out, suspended or erased, a 401.',
     tags: ['chat'],
     access: { ticket },
-    // A plain GET is told to open a WebSocket (426), and a page of another site is refused (403), before the ticket is looked at.
-    admit: (c) => {
-      if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError('request.websocket_required', NOT_A_WEBSOCKET);
-      if (!socketOriginAllowed(c.req.header('origin'), ctx.env)) throw new HttpError('request.cross_site', CROSS_SITE_REFUSED);
-    },
+    // A plain GET is told to open a WebSocket (426), and a foreign or missing Origin is refused (403), before the ticket is looked at.
+    admit: admitSocketHandshake(ctx),
     query: socketQuery,
     errors: [401, 403, 426],
     responses: {

@@ -1,8 +1,9 @@
 /**
  * The chat WebSocket as an attacker would try it (issue 44, findings 2 and 3), on the production
  * configuration over real HTTP and real WebSockets, per store:
- *  - a handshake whose `Origin` is another site's gets no upgrade (403) and does not spend the
- *    ticket; the site's own origin, and no `Origin` (not a browser), open it;
+ *  - a handshake whose `Origin` is another site's, or that names none (a ticket replayed from a log
+ *    by curl), gets no upgrade (403) and does not spend the ticket; the site's own origin and the
+ *    desktop console's (`app://renderer`, which its main process names) open it;
  *  - a ticket taken before its holder was suspended, erased or signed out opens nothing (401);
  *  - suspension, erasure and sign-out close that account's open socket at once (code 4401), with
  *    no message pushed to trigger it and long before the 30-second sweep; on PostgreSQL the socket
@@ -46,9 +47,9 @@ function handshake(url: string, headers: Record<string, string>): Promise<number
   });
 }
 
-/** An open socket: what it received and how it closed. */
+/** An open socket (named as the site's own pages name it): what it received and how it closed. */
 async function openSocket(url: string) {
-  const ws = new WebSocket(url);
+  const ws = new WebSocket(url, { headers: { origin: PUBLIC_URL } });
   const received: unknown[] = [];
   const closed = new Promise<number>((resolve) => ws.addEventListener('close', (e) => resolve(e.code)));
   ws.addEventListener('message', (e) => received.push(JSON.parse(String(e.data))));
@@ -96,16 +97,24 @@ forEachStore('chat socket: origin and the holder’s standing', (kind) => {
   const socketUrl = (base: string, ticket: string) => `${base.replace(/^http/, 'ws')}/api/chat/socket?ticket=${ticket}`;
   const httpUrl = (ticket: string) => `${holderServer.url}/api/chat/socket?ticket=${ticket}`;
 
-  it("a foreign Origin gets no upgrade and does not spend the ticket; the site's own origin and no Origin open it", async () => {
+  it("a foreign Origin, or none, gets no upgrade and does not spend the ticket; the site's own origin and the desktop console's open it", async () => {
     const m = await subscribed();
     const ticket = await ticketOf(m.token);
-    for (const origin of ['https://evil.example', 'null', 'https://members.example.test.evil.example', 'http://members.example.test']) {
+    for (const origin of [
+      'https://evil.example',
+      'null',
+      'https://members.example.test.evil.example',
+      'http://members.example.test',
+      'app://evil',
+    ]) {
       expect(await handshake(httpUrl(ticket), { origin })).toBe(403);
     }
+    // No Origin: not a browser, and not the console's documented form (a ticket lifted from a log, replayed by curl).
+    expect(await handshake(httpUrl(ticket), {})).toBe(403);
     expect(await handshake(httpUrl(ticket), { origin: PUBLIC_URL })).toBe(101);
     // Spent by the one upgrade.
     expect(await handshake(httpUrl(ticket), { origin: PUBLIC_URL })).toBe(401);
-    expect(await handshake(httpUrl(await ticketOf(m.token)), {})).toBe(101);
+    expect(await handshake(httpUrl(await ticketOf(m.token)), { origin: 'app://renderer' })).toBe(101);
   });
 
   it('a ticket taken before its holder was suspended opens nothing', async () => {

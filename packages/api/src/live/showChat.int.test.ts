@@ -4,8 +4,11 @@
  * member's socket receives it; a member without the plan is refused (403 with the videos' code) and
  * their socket is never opened; staff (support) delete a message (every socket is told) and mute a
  * member (refused from then on); the rate limit; an anonymous caller; a ticket used on another
- * show's room; support's answers carry display names only; a socket whose holder is suspended
- * closes at once; an erasure leaves none of the member's text in the store's bytes.
+ * show's room; support's answers carry display names only; a socket whose holder is suspended or
+ * erased closes at once; an erasure leaves none of the member's text in the store's bytes. As an
+ * attacker (issue 44): a handshake from another site's `Origin`, or naming none, gets no upgrade
+ * and leaves the ticket unspent, and a ticket taken before its holder was suspended or erased
+ * opens nothing.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,10 +45,13 @@ function storeBytes(server: TestServer): string {
     .join('\n');
 }
 
-/** What a real WebSocket client is answered: 101 once open (then closed), else the refusal's status and body. */
-function handshake(url: string): Promise<{ status: number; body: string }> {
+/** The site's address (PUBLIC_URL): its pages' `Origin`, which the room's socket requires. */
+const SITE = 'https://members.example';
+
+/** What a real WebSocket client is answered: 101 once open (then closed), else the refusal's status and body. `origin` null: none sent. */
+function handshake(url: string, origin: string | null = SITE): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const client = new WebSocketClient(url);
+    const client = new WebSocketClient(url, origin === null ? {} : { origin });
     client.on('open', () => {
       client.close();
       resolve({ status: 101, body: '' });
@@ -67,7 +73,7 @@ function handshake(url: string): Promise<{ status: number; body: string }> {
 async function openSocket(
   url: string,
 ): Promise<{ received: Push[]; next(n: number): Promise<Push[]>; closed: Promise<number>; close(): void }> {
-  const ws = new WebSocketClient(url);
+  const ws = new WebSocketClient(url, { origin: SITE });
   const received: Push[] = [];
   const waiters: (() => void)[] = [];
   const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
@@ -140,7 +146,7 @@ forEachStore('live show chat room (production)', (kind) => {
 
   beforeAll(async () => {
     server = await startTestServer(kind, {
-      env: { NODE_ENV: 'production', PUBLIC_URL: 'https://members.example', AUTH_REQUESTS_PER_IP_PER_MINUTE: '1000' },
+      env: { NODE_ENV: 'production', PUBLIC_URL: SITE, AUTH_REQUESTS_PER_IP_PER_MINUTE: '1000' },
     });
     api = apiClient(server.url);
     const first = await login(api, TEST_ADMIN.email, TEST_ADMIN.password);
@@ -269,14 +275,35 @@ forEachStore('live show chat room (production)', (kind) => {
     expect(await post(dan.token, 'too late', ended)).toMatchObject({ status: 409, body: { code: 'live.chat_closed' } });
   });
 
-  it('closes the socket of a member suspended meanwhile (4401) at once, not at the next sweep', async () => {
-    const frank = await monthlyMember();
-    const socket = await socketOf(frank.token);
-    const opened = Date.now();
-    expect((await api.post(`/admin/users/${frank.id}/suspend`, { reason: 'Abuse of the live chat' }, owner.token)).status).toBe(200);
-    expect(await socket.closed).toBe(SESSION_ENDED_CLOSE);
-    // Closed by identity's notice, not by the sweep (its first run is a whole interval after the open).
-    expect(Date.now() - opened).toBeLessThan(SOCKET_SESSION_RECHECK_MS);
+  it("refuses a handshake from another site's Origin, or naming none (403), before the ticket is spent; the site's own origin opens the room", async () => {
+    const gina = await monthlyMember();
+    const url = `${wsBase()}/api/live/shows/${showId}/chat/socket?ticket=${encodeURIComponent(await ticketOf(gina.token))}`;
+    for (const origin of ['https://evil.example', 'null', 'https://members.example.evil.example', 'http://members.example', null]) {
+      expect({ origin, status: (await handshake(url, origin)).status }).toEqual({ origin, status: 403 });
+    }
+    expect((await handshake(url)).status).toBe(101);
+    expect((await handshake(url)).status).toBe(401);
+  });
+
+  it('opens nothing with a ticket taken before its holder was suspended, or erased (401, spent)', async () => {
+    for (const action of ['suspend', 'erase'] as const) {
+      const m = await monthlyMember();
+      const url = `${wsBase()}/api/live/shows/${showId}/chat/socket?ticket=${encodeURIComponent(await ticketOf(m.token))}`;
+      expect((await api.post(`/admin/users/${m.id}/${action}`, { reason: 'Abuse of the live chat' }, owner.token)).status).toBe(200);
+      expect({ action, status: (await handshake(url)).status }).toEqual({ action, status: 401 });
+    }
+  });
+
+  it('closes the socket of a member suspended, or erased, meanwhile (4401) at once, not at the next sweep', async () => {
+    for (const action of ['suspend', 'erase'] as const) {
+      const frank = await monthlyMember();
+      const socket = await socketOf(frank.token);
+      const opened = Date.now();
+      expect((await api.post(`/admin/users/${frank.id}/${action}`, { reason: 'Abuse of the live chat' }, owner.token)).status).toBe(200);
+      expect({ action, code: await socket.closed }).toEqual({ action, code: SESSION_ENDED_CLOSE });
+      // Closed by identity's notice, not by the sweep (its first run is a whole interval after the open).
+      expect(Date.now() - opened).toBeLessThan(SOCKET_SESSION_RECHECK_MS);
+    }
   });
 
   it("seals a member's text in the log and an erasure leaves none of it in the store's bytes", async () => {

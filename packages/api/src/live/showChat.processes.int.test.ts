@@ -51,7 +51,9 @@ describePg('a live show chat room across two API processes on PostgreSQL (needs 
     const showId = await liveShow(admin.id);
     const otherShowId = await liveShow(admin.id);
     const ticket = (await api.post('/chat/ticket', undefined, alice.token)).body.data.ticket as string;
-    const ws = new WebSocket(`${b.url.replace(/^http/, 'ws')}/api/live/shows/${showId}/chat/socket?ticket=${ticket}`);
+    const ws = new WebSocket(`${b.url.replace(/^http/, 'ws')}/api/live/shows/${showId}/chat/socket?ticket=${ticket}`, {
+      headers: { origin: b.url },
+    });
     const received: { type: string; message?: { id: string; text: string }; messageId?: string }[] = [];
     let onMessage: () => void = () => {};
     ws.addEventListener('message', (e) => {

@@ -26,20 +26,17 @@ import {
 import type { Context } from 'hono';
 import { z } from 'zod';
 import {
-  BAD_TICKET,
+  admitSocketHandshake,
   holderStands,
-  NOT_A_WEBSOCKET,
-  redeemTicket,
+  redeemStandingTicket,
   SESSION_ENDED_CLOSE,
   SOCKET_SESSION_RECHECK_MS,
-  socketOriginAllowed,
   type TicketHolder,
 } from '../chat/index.js';
 import { createRateLimiter } from '../db/rateLimit.js';
 import { geoCheckFor } from '../geo/index.js';
 import { callerOf, userOf } from '../http/auth.js';
 import { HttpError, ok, tooManyRequests, valueOr } from '../http/envelope.js';
-import { CROSS_SITE_REFUSED } from '../http/linkOrigin.js';
 import { type Credential, describe, grantOf } from '../http/openapi.js';
 import { idParams, idSchema } from '../http/validate.js';
 import { findMemberStanding } from '../identity/index.js';
@@ -167,8 +164,7 @@ function socketRoute(api: Parameters<Routes>[0], ctx: AppContext) {
     who: 'No token: a single-use ticket from POST /api/chat/ticket (`ticket`, 60 seconds), whose holder the access decision of spec §4 allows for the show.',
     query: socketQuery,
     async verify(c, { param, query }) {
-      const holder = await redeemTicket(ctx, query.ticket);
-      if (!holder || !(await holderStands(ctx, holder))) throw new HttpError('chat.invalid_ticket', BAD_TICKET);
+      const holder = await redeemStandingTicket(ctx, query.ticket);
       const showId = String(param.id);
       valueOr(await authorizeShowViewing(ctx, { showId, userId: holder.userId, regionBlocked: geoCheckFor(c, ctx).blocked }));
       return { holder, showId };
@@ -177,13 +173,11 @@ function socketRoute(api: Parameters<Routes>[0], ctx: AppContext) {
   const socketDoc = describe({
     summary: "The show's chat room WebSocket",
     description:
-      'Upgrade with a ticket from POST /api/chat/ticket; the server pushes `{ "type": "message", "message": { id, showId, authorId, author, text, postedAt } }` for every message of the room and `{ "type": "deleted", "showId", "messageId" }` when staff remove one. With `after`, the messages after that one come first. A plain GET is a 426; an `Origin` other than the site\'s a 403 before the ticket is looked at; a used, unknown or expired ticket a 401; a holder the access decision refuses for this show its 403 (the ticket is spent). The socket closes (4403) when the decision later refuses, 4401 when the session ends.',
+      'Upgrade with a ticket from POST /api/chat/ticket; the server pushes `{ "type": "message", "message": { id, showId, authorId, author, text, postedAt } }` for every message of the room and `{ "type": "deleted", "showId", "messageId" }` when staff remove one. With `after`, the messages after that one come first. A plain GET is a 426; an `Origin` other than the site\'s or the desktop console\'s (`app://renderer`), or none, a 403 before the ticket is looked at; a used, unknown or expired ticket a 401; a holder the access decision refuses for this show its 403 (the ticket is spent). The socket closes (4403) when the decision later refuses, 4401 when the session ends.',
     tags: ['live'],
     access: { ticket },
-    admit: (c) => {
-      if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError('request.websocket_required', NOT_A_WEBSOCKET);
-      if (!socketOriginAllowed(c.req.header('origin'), ctx.env)) throw new HttpError('request.cross_site', CROSS_SITE_REFUSED);
-    },
+    // The 1:1 chat's handshake check: 426 for a plain GET, 403 for a foreign Origin, before the ticket is spent.
+    admit: admitSocketHandshake(ctx),
     params: idParams,
     query: socketQuery,
     errors: [401, 403, 404, 426],
