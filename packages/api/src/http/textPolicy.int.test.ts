@@ -8,7 +8,7 @@
  * display names: identity/staff.int.test.ts; the live show's chat room: live/showChat.int.test.ts.)
  * What staff type that members or the record show: live show titles and descriptions, video titles,
  * descriptions, models and tags (upload and edit), the reasons of a rejection, a suspension and an
- * erasure. And the admin's bound beside it (finding 5): a custom request quote above the site's
+ * erasure, and a payment's rejection and verification override. And the admin's bound beside it (finding 5): a custom request quote above the site's
  * ceiling is refused.
  */
 import fs from 'node:fs';
@@ -189,6 +189,19 @@ forEachStore('the text policy on every human-entered field', (kind) => {
     const member = await seedMember(server);
     await refusedAll((reason) => kit.api.post(`/admin/users/${member.id}/suspend`, { reason }, kit.admin), attacks('is required'));
     await refusedAll((reason) => kit.api.post(`/admin/users/${member.id}/erase`, { reason }, kit.admin), attacks('is required'));
+    // A payment's: the rejection mailed to the member, and a verification's override; both in the audit's payment history.
+    const payer = await seedMember(server);
+    const submitted = await kit.submit(payer, { transactionHash: HASH(hashes++) });
+    expect(submitted.status).toBe(201);
+    const paymentId = submitted.body.data.paymentId as string;
+    await refusedAll(
+      (reason) => kit.api.post(`/admin/payments/${paymentId}/reject`, { reason }, kit.admin),
+      attacks('Please give a reason for rejecting the payment'),
+    );
+    await refusedAll(
+      (reason) => kit.api.post(`/admin/payments/${paymentId}/verify`, { override: { reason } }, kit.admin),
+      attacks('Please say why you verify anyway'),
+    );
   });
 
   it('custom requests: a quote above the site’s ceiling (1 BTC by default) is refused with a clear 400, the ceiling itself passes', async () => {

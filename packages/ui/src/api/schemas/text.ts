@@ -17,7 +17,8 @@
  * - single-line (`singleLineText`): registration and profile names, staff display names, passkey
  *   names, caption labels, live show titles, video titles, models and tags/categories;
  * - multi-line (`multiLineText`): 1:1 chat and live show chat messages, custom request descriptions
- *   and decline reasons, live show and video descriptions, rejection, suspension and erasure reasons.
+ *   and decline reasons, live show and video descriptions, rejection, suspension and erasure reasons,
+ *   a payment's rejection and verification-override reasons.
  * Multipart forms (a video upload, a caption file's label) apply `cleanText` and `textProblem` in the
  * API's catalog (videoInput.ts, captions.service.ts). Stored text from before the policy is shown through `displayText` or isolated
  * markup (dir="auto", <bdi>).
