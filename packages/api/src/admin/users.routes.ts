@@ -11,6 +11,7 @@
 import {
   memberHistoryAnswerSchema,
   memberSearchAnswerSchema,
+  multiLineText,
   pendingUsersAnswerSchema,
   userDecisionAnswerSchema,
 } from '@members/ui/api/schemas';
@@ -36,12 +37,13 @@ import type { Routes } from '../kernel/module.js';
 import { pageOf, pageQuerySchema } from '../shared/paging.js';
 import { getMemberHistory } from './memberHistory.service.js';
 
+// Reasons go through the text policy (@members/ui text.ts): the member's mail and the member history show them.
 const rejectSchema = z.object({
-  reason: z.string({ error: 'must be a string' }).trim().max(500, 'must be at most 500 characters').nullish(),
+  reason: multiLineText({ min: 0, max: 500, required: 'must be a string' }).nullish(),
 });
 
 const suspendSchema = z.object({
-  reason: z.string({ error: 'is required' }).trim().min(1, 'is required').max(500, 'must be at most 500 characters'),
+  reason: multiLineText({ min: 1, max: 500, required: 'is required', empty: 'is required' }),
 });
 
 const searchSchema = z.object({

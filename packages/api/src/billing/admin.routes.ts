@@ -5,6 +5,7 @@
 import {
   analyticsByPlanSchema,
   analyticsSchema,
+  multiLineText,
   pendingPaymentsAnswerSchema,
   rejectedPaymentAnswerSchema,
   verifiedPaymentAnswerSchema,
@@ -24,12 +25,14 @@ import { analyticsByPlan } from './planAnalytics.projection.js';
 import { flaggedPayments, paymentById, pendingPayments } from './readModels.js';
 import { billingStats } from './stats.js';
 
+// The text policy (@members/ui text.ts): the member's mail and the audit's payment history carry it.
 const rejectSchema = z.object({
-  reason: z
-    .string({ error: 'Please give a reason for rejecting the payment' })
-    .trim()
-    .min(1, 'Please give a reason for rejecting the payment')
-    .max(500, 'must be at most 500 characters'),
+  reason: multiLineText({
+    min: 1,
+    max: 500,
+    required: 'Please give a reason for rejecting the payment',
+    empty: 'Please give a reason for rejecting the payment',
+  }),
 });
 const analyticsQuery = z
   .object({

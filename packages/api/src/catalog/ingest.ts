@@ -91,7 +91,7 @@ export function validateDetails(
   const title = checkText(input.title, 'title', LIMITS.title);
   if (!title.ok) return fail400(title.error);
   if (title.value === '') return fail400(UPLOAD_REQUIRED_MESSAGE);
-  const description = checkText(input.description, 'description', LIMITS.description);
+  const description = checkText(input.description, 'description', LIMITS.description, { multiLine: true });
   if (!description.ok) return fail400(description.error);
   const model = checkText(input.model, 'model', LIMITS.model);
   if (!model.ok) return fail400(model.error);

@@ -1,8 +1,9 @@
 /**
  * Pure parsing of the upload/edit fields as admins type them (form fields are strings): mm:ss
- * durations, comma-separated tag lists, access levels. Errors name the field.
+ * durations, comma-separated tag lists, access levels. Errors name the field. Titles, descriptions,
+ * models and labels go through the text policy (@members/ui text.ts, issue 44): members read them.
  */
-import { VIDEO_LIMITS } from '@members/ui/api/schemas';
+import { cleanText, TEXT_PROBLEM_MESSAGES, type TextRule, textProblem, VIDEO_LIMITS } from '@members/ui/api/schemas';
 import { ACCESS_LEVELS, type AccessLevel, EXCLUSIVE_TO, type ExclusiveTo } from './video.decider.js';
 
 export const UPLOAD_REQUIRED_MESSAGE = 'Please provide at least a title and video file';
@@ -28,8 +29,10 @@ export function parseLabels(input: string | string[] | null | undefined, field: 
   else if (typeof input === 'string') items = splitLabels(input);
   const out: string[] = [];
   for (const raw of items) {
-    const label = String(raw).trim();
+    const label = cleanText(String(raw), SINGLE_LINE);
     if (label === '') continue;
+    const problem = textProblem(label, SINGLE_LINE);
+    if (problem) return { ok: false, error: `${field}: each entry ${TEXT_PROBLEM_MESSAGES[problem]}` };
     if (label.length > LIMITS.label) return { ok: false, error: `${field}: each entry must be at most ${LIMITS.label} characters` };
     if (!out.some((x) => x.toLowerCase() === label.toLowerCase())) out.push(label);
   }
@@ -57,8 +60,13 @@ export function parseAccessLevel(input: string | null | undefined): Parsed<Acces
   return { ok: false, error: 'accessLevel must be one of free, premium, vip' };
 }
 
-export function checkText(value: string | null | undefined, field: string, max: number): Parsed<string> {
-  const t = (value ?? '').trim();
+const SINGLE_LINE: TextRule = { multiLine: false };
+
+/** A typed text field under the text policy: single-line unless `rule` says multi-line (a description). */
+export function checkText(value: string | null | undefined, field: string, max: number, rule = SINGLE_LINE): Parsed<string> {
+  const t = cleanText(value ?? '', rule);
+  const problem = textProblem(t, rule);
+  if (problem) return { ok: false, error: `${field} ${TEXT_PROBLEM_MESSAGES[problem]}` };
   if (t.length > max) return { ok: false, error: `${field} must be at most ${max} characters` };
   return { ok: true, value: t };
 }

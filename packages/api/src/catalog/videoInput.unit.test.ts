@@ -1,7 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { parseAccessLevel, parseDurationText, parseExclusiveTo, parseLabels, parsePublishAt } from './videoInput';
+import { checkText, parseAccessLevel, parseDurationText, parseExclusiveTo, parseLabels, parsePublishAt } from './videoInput';
 
 describe('videoInput', () => {
+  it('titles, descriptions and labels under the text policy (issue 44): controls and direction characters refused, zero-width spaces stripped', () => {
+    expect(checkText('Beach\u202e day', 'title', 200)).toEqual({
+      ok: false,
+      error: 'title must not contain text direction override characters',
+    });
+    expect(checkText('Beach\u001b[31m', 'title', 200)).toEqual({ ok: false, error: 'title must not contain control characters' });
+    expect(checkText('Beach\r\nday', 'title', 200)).toEqual({ ok: false, error: 'title must not contain control characters' });
+    expect(checkText(' Beach\u200b day ', 'title', 200)).toEqual({ ok: true, value: 'Beach day' });
+    expect(checkText('Sun\r\nsand\tsea', 'description', 5000, { multiLine: true })).toEqual({ ok: true, value: 'Sun\nsand\tsea' });
+    expect(checkText('Sun\u0007', 'description', 5000, { multiLine: true }).ok).toBe(false);
+    expect(checkText('\u200b\u200b', 'model', 100)).toEqual({ ok: true, value: '' });
+    expect(parseLabels('beach, VIP\u2067 ·\u2069', 'tags')).toEqual({
+      ok: false,
+      error: 'tags: each entry must not contain text direction override characters',
+    });
+    expect(parseLabels(['sun\u200b', '\u200b'], 'tags')).toEqual({ ok: true, value: ['sun'] });
+  });
+
   it('durations in mm:ss (and h:mm:ss)', () => {
     expect(parseDurationText('12:34')).toEqual({ ok: true, value: 754 });
     expect(parseDurationText('0:05')).toEqual({ ok: true, value: 5 });

@@ -4,13 +4,19 @@
  * header injection), direction overrides and zero-width-only text are refused with a 400 envelope
  * (nothing appended) on every field a person types that others read: registration names, profile
  * names, member and admin chat messages, custom request descriptions and decline reasons; a
- * zero-width space inside a name is stripped. (Caption labels: catalog/captions.int.test.ts.) And
- * the admin's bound beside it (finding 5): a custom request quote above the site's ceiling is refused.
+ * zero-width space inside a name is stripped. (Caption labels: catalog/captions.int.test.ts; staff
+ * display names: identity/staff.int.test.ts; the live show's chat room: live/showChat.int.test.ts.)
+ * What staff type that members or the record show: live show titles and descriptions, video titles,
+ * descriptions, models and tags (upload and edit), the reasons of a rejection, a suspension and an
+ * erasure, and a payment's rejection and verification override. And the admin's bound beside it (finding 5): a custom request quote above the site's
+ * ceiling is refused.
  */
+import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
+import { forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { billingTestKit, HASH, type Member, seedMember } from '../billing/billing.testkit.js';
 import { registrationPayload } from '../identity/identity.testkit.js';
+import { makeMp4 } from '../media/media.testkit.js';
 
 const CONTROL = 'hi\u0000\u0007\u001b[31mred\u001b[0m\r\nX-Injected: yes';
 const BIDI = 'abc\u202egnp.exe\u202c';
@@ -25,7 +31,12 @@ const attacks = (empty: string) =>
     [ZERO_WIDTH_ONLY, empty],
   ] as const;
 
+/** The three payloads refused on a field that may be empty (zero-width only is then just empty). */
+const attacksOnOptional = attacks('').slice(0, 3);
+
 let hashes = 44_400;
+const fixtures = tmpDir('text-policy-');
+afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
 
 forEachStore('the text policy on every human-entered field', (kind) => {
   let server: TestServer;
@@ -125,6 +136,71 @@ forEachStore('the text policy on every human-entered field', (kind) => {
     await refusedAll(
       (reason) => kit.api.post(`/admin/custom-requests/${id}/decline`, { reason }, kit.admin),
       attacks('Please give a reason for declining the request'),
+    );
+  });
+
+  it('live shows: the title and the description members read', async () => {
+    const show = (fields: Record<string, string>) =>
+      kit.api.post(
+        '/admin/live/shows',
+        { title: 'Friday show', accessLevel: 'premium', startsAt: '2030-01-04T20:00:00Z', saveReplay: false, ...fields },
+        kit.admin,
+      );
+    await refusedAll((title) => show({ title }), attacks('Please give the show a title'));
+    await refusedAll((description) => show({ description }), attacksOnOptional);
+    const ok = await show({ title: 'Friday\u200b show', description: 'Line one\r\nline two' });
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.show).toMatchObject({ title: 'Friday show', description: 'Line one\nline two' });
+  });
+
+  it('videos: the upload’s and the edit’s title, description, model and tags', async () => {
+    const video = await makeMp4(fixtures, 1);
+    const upload = async (fields: Record<string, string>) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ title: 'Beach day', ...fields })) form.append(k, v);
+      form.append('video', await fs.openAsBlob(video, { type: 'video/mp4' }), 'clip.mp4');
+      const res = await fetch(`${server.url}/api/admin/upload-video`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${kit.admin}` },
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    await refusedAll((title) => upload({ title }), attacks('Please provide at least a title and video file'));
+    await refusedAll((description) => upload({ description }), attacksOnOptional);
+    await refusedAll((model) => upload({ model }), attacksOnOptional);
+    await refusedAll((tags) => upload({ tags: `beach, ${tags}` }), attacksOnOptional);
+    const uploaded = await upload({ title: 'Beach\u200b day', description: 'Sun\r\nsand', tags: 'beach, sun\u200b' });
+    expect(uploaded.status).toBe(201);
+    const id = uploaded.body.data.videoId as string;
+    const read = await kit.api.get(`/admin/videos/${id}`, kit.admin);
+    expect(read.body.data).toMatchObject({ title: 'Beach day', description: 'Sun\nsand', tags: ['beach', 'sun'] });
+
+    const edit = (body: Record<string, unknown>) => kit.api.call('PUT', `/admin/videos/${id}`, { token: kit.admin, body });
+    await refusedAll((title) => edit({ title }), attacks('must not be empty'));
+    await refusedAll((description) => edit({ description }), attacksOnOptional);
+    await refusedAll((model) => edit({ model }), attacksOnOptional);
+    await refusedAll((tag) => edit({ tags: ['beach', tag] }), attacksOnOptional);
+  });
+
+  it('the reasons staff give: a rejection’s, a suspension’s and an erasure’s', async () => {
+    const pending = await seedMember(server, { approved: false });
+    await refusedAll((reason) => kit.api.post(`/admin/users/${pending.id}/reject`, { reason }, kit.admin), attacksOnOptional);
+    const member = await seedMember(server);
+    await refusedAll((reason) => kit.api.post(`/admin/users/${member.id}/suspend`, { reason }, kit.admin), attacks('is required'));
+    await refusedAll((reason) => kit.api.post(`/admin/users/${member.id}/erase`, { reason }, kit.admin), attacks('is required'));
+    // A payment's: the rejection mailed to the member, and a verification's override; both in the audit's payment history.
+    const payer = await seedMember(server);
+    const submitted = await kit.submit(payer, { transactionHash: HASH(hashes++) });
+    expect(submitted.status).toBe(201);
+    const paymentId = submitted.body.data.paymentId as string;
+    await refusedAll(
+      (reason) => kit.api.post(`/admin/payments/${paymentId}/reject`, { reason }, kit.admin),
+      attacks('Please give a reason for rejecting the payment'),
+    );
+    await refusedAll(
+      (reason) => kit.api.post(`/admin/payments/${paymentId}/verify`, { override: { reason } }, kit.admin),
+      attacks('Please say why you verify anyway'),
     );
   });
 

@@ -91,6 +91,22 @@ forEachStore('staff accounts and roles (production)', (kind) => {
     const badName = await api.post('/auth/staff-invitations/accept', { token, password: 'long-enough-pass', displayName: '   ' });
     expect(badName.status).toBe(400);
     expect(codeOf(badName)).toBe('validation.invalid_body');
+    // The text policy (issue 44): the outside tester's payloads as the name the team sees.
+    for (const [displayName, words] of [
+      ['hi\u0000\u0007\u001b[31mred\u001b[0m\r\nX-Injected: yes', 'displayName: must not contain control characters'],
+      ['Admin\u202e\u0007', 'displayName: must not contain control characters'],
+      ['abc\u202egnp.exe\u202c', 'displayName: must not contain text direction override characters'],
+      ['Owner\u2067 (Owner)\u2069', 'displayName: must not contain text direction override characters'],
+      ['\u200b\u200b\u200b', 'displayName: is required'],
+    ]) {
+      const refused = await api.post('/auth/staff-invitations/accept', { token, password: 'long-enough-pass', displayName });
+      const { success, error, code } = refused.body as { success: boolean; error: string; code: string };
+      expect([JSON.stringify(displayName), refused.status, { success, error, code }]).toEqual([
+        JSON.stringify(displayName),
+        400,
+        { success: false, error: words, code: 'validation.invalid_body' },
+      ]);
+    }
     expect((await api.post('/auth/login', { email, password: 'long-enough-pass' })).status).toBe(401);
 
     const accepted = await api.post('/auth/staff-invitations/accept', {

@@ -275,6 +275,29 @@ forEachStore('live show chat room (production)', (kind) => {
     expect(await post(dan.token, 'too late', ended)).toMatchObject({ status: 409, body: { code: 'live.chat_closed' } });
   });
 
+  it('refuses the outside tester’s payloads (issue 44) with a 400 envelope and records nothing; a zero-width space is stripped', async () => {
+    const erin = await monthlyMember();
+    const head = await server.ctx.store.headPosition();
+    for (const [text, error] of [
+      ['hi\u0000\u0007\u001b[31mred\u001b[0m\r\nX-Injected: yes', 'text: must not contain control characters'],
+      ['abc\u202egnp.exe\u202c', 'text: must not contain text direction override characters'],
+      ['Team\u2067 · VIP\u2069', 'text: must not contain text direction override characters'],
+      ['\u200b\u200b\u200b', 'text: Message cannot be empty'],
+    ]) {
+      const r = await post(erin.token, text as string);
+      const { success, error: said, code } = r.body as { success: boolean; error: string; code: string };
+      expect([JSON.stringify(text), r.status, { success, error: said, code }]).toEqual([
+        JSON.stringify(text),
+        400,
+        { success: false, error, code: 'validation.invalid_body' },
+      ]);
+    }
+    expect(await server.ctx.store.headPosition()).toBe(head);
+    const ok = await post(erin.token, 'Hello\r\nfrom \u200berin');
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.message.text).toBe('Hello\nfrom erin');
+  });
+
   it("refuses a handshake from another site's Origin, or naming none (403), before the ticket is spent; the site's own origin opens the room", async () => {
     const gina = await monthlyMember();
     const url = `${wsBase()}/api/live/shows/${showId}/chat/socket?ticket=${encodeURIComponent(await ticketOf(gina.token))}`;

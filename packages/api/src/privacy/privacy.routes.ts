@@ -5,7 +5,7 @@
  * - DELETE /users/me `{ password, code?, confirmation: "DELETE" }` — erasure by crypto-shredding;
  * - POST /admin/users/{id}/erase `{ reason }` — an admin's erasure (e.g. on a verified request).
  */
-import { erasedAnswerSchema, memberExportSchema } from '@members/ui/api/schemas';
+import { erasedAnswerSchema, memberExportSchema, multiLineText } from '@members/ui/api/schemas';
 import type { Hono } from 'hono';
 import { resolver } from 'hono-openapi';
 import { z } from 'zod';
@@ -28,7 +28,8 @@ const eraseOwnSchema = z.object({
 });
 
 const adminEraseSchema = z.object({
-  reason: z.string({ error: 'is required' }).trim().min(1, 'is required').max(500, 'must be at most 500 characters'),
+  // The text policy (@members/ui text.ts): the audit record shows it.
+  reason: multiLineText({ min: 1, max: 500, required: 'is required', empty: 'is required' }),
 });
 
 /** The `Routes` shape plus `parts`: the modules whose personal data the export gathers and the erasure removes. */

@@ -9,6 +9,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { ApiClient } from '../api/client';
+import { displayText } from '../api/schemas/text';
 import type { LeakExamination, LeakExaminationRecord } from '../api/types';
 import { useOptionalApiClient } from './ApiContext';
 import { Button } from './Button';
@@ -38,7 +39,9 @@ export function leakOutcomeInWords(e: LeakExamination): {
   if (!o) return { tone: 'error', headline: 'The examination failed', detail: e.summary };
   switch (o.kind) {
     case 'identified': {
-      const who = o.member.email ? `${o.member.displayName ?? 'A member'} (${o.member.email})` : 'a member who has since been erased';
+      const who = o.member.email
+        ? `${(o.member.displayName && displayText(o.member.displayName, { multiLine: false })) || 'A member'} (${o.member.email})`
+        : 'a member who has since been erased';
       return {
         tone: 'success',
         headline: `This copy was streamed by ${who}.`,

@@ -36,6 +36,16 @@ describe('leakOutcomeInWords', () => {
     expect(w.detail).toContain('at most 3.6e-9 (over 100,000 members)');
   });
 
+  it('a name stored before the text policy (issue 44) cannot reorder or colour the sentence around it', () => {
+    const spoof = (displayName: string) =>
+      leakOutcomeInWords({ ...base, outcome: { ...identified, member: { ...member, displayName } } }).headline;
+    expect(spoof('Admin\u202e\u0007')).toBe('This copy was streamed by Admin (ada@example.test).');
+    expect(spoof('hi\u001b[31mred\u001b[0m\r\nX-Injected: yes')).toBe(
+      'This copy was streamed by hi [31mred [0m X-Injected: yes (ada@example.test).',
+    );
+    expect(spoof('\u200b\u202e')).toBe('This copy was streamed by A member (ada@example.test).');
+  });
+
   it('an erased member is never named', () => {
     const w = leakOutcomeInWords({ ...base, outcome: { ...identified, member: { id: 'm1', displayName: null, email: null } } });
     expect(w.headline).toBe('This copy was streamed by a member who has since been erased.');

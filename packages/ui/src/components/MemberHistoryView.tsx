@@ -91,7 +91,7 @@ export function MemberHistoryView({ memberId, client, explorerTemplate, staffRol
       render: (h) =>
         txLink(h.details.txHash, explorerTemplate) ?? (h.details.paymentId ? `payment ${String(h.details.paymentId).slice(0, 8)}` : ''),
     },
-    { key: 'by', header: 'By', render: (h) => h.actor },
+    { key: 'by', header: 'By', render: (h) => <bdi>{h.actor}</bdi> },
   ];
 
   return (

@@ -10,6 +10,7 @@
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { ApiClient } from '../api/client';
 import { SHOW_CHAT_MAX_LENGTH } from '../api/schemas/showChat';
+import { displayText } from '../api/schemas/text';
 import type { ShowChatMessage } from '../api/types';
 import { Button } from './Button';
 import { chatTime } from './ChatThread';
@@ -173,7 +174,7 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false }: S
     setNotice(null);
     try {
       await api.muteShowChatMember(showId, m.authorId);
-      setNotice(`${m.author} is muted in this show’s chat.`);
+      setNotice(`${displayText(m.author, { multiLine: false })} is muted in this show’s chat.`);
     } catch (err) {
       setNotice(err instanceof Error ? err.message : 'Could not mute the member');
     }
@@ -196,7 +197,9 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false }: S
             )}
             {room.messages.map((m) => (
               <li key={m.id} className="show-chat-message" data-testid="show-chat-message" data-id={m.id}>
-                <span className="chat-name">{m.author}</span>{' '}
+                <span className="chat-name" dir="auto">
+                  {m.author}
+                </span>{' '}
                 <time className="chat-meta" dateTime={m.postedAt}>
                   {chatTime(m.postedAt)}
                 </time>

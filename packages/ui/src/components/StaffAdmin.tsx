@@ -84,7 +84,7 @@ export function StaffAdmin({ api, selfId }: { api: ApiClient; selfId: string }) 
             rowKey={(m) => m.id}
             empty="No staff yet."
             columns={[
-              { key: 'name', header: 'Name', render: (m) => m.displayName },
+              { key: 'name', header: 'Name', render: (m) => <bdi>{m.displayName}</bdi> },
               { key: 'email', header: 'Email', render: (m) => m.email },
               {
                 key: 'role',
@@ -155,7 +155,7 @@ export function StaffAdmin({ api, selfId }: { api: ApiClient; selfId: string }) 
         empty="No reads recorded yet."
         columns={[
           { key: 'at', header: 'When', render: (r) => when(r.at) },
-          { key: 'who', header: 'Who', render: (r) => r.staffName },
+          { key: 'who', header: 'Who', render: (r) => <bdi>{r.staffName}</bdi> },
           { key: 'what', header: 'What', render: (r) => READ_WORDS[r.action] },
           { key: 'whose', header: 'Member or report', render: (r) => r.subjectId ?? r.report ?? '' },
         ]}

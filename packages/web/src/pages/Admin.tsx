@@ -19,7 +19,7 @@ export default function Admin() {
     <div className="container section">
       <h1>Admin Dashboard</h1>
       <p className="muted">
-        Signed in as {user.firstName || user.email} ({STAFF_ROLE_LABELS[role]})
+        Signed in as <bdi>{user.firstName || user.email}</bdi> ({STAFF_ROLE_LABELS[role]})
       </p>
       {(can(role, 'forensics') || can(role, 'videos')) && (
         <nav aria-label="Admin screens" className="admin-screens">

@@ -1,5 +1,6 @@
 /** Plans, Bitcoin payment requests and submissions, subscriptions (spec §3, §9) as the API answers them. */
 import { z } from 'zod';
+import { multiLineText } from './text';
 
 export const PLAN_TYPE_VALUES = ['monthly', 'annual'] as const;
 export const planTypeSchema = z.enum(PLAN_TYPE_VALUES);
@@ -188,11 +189,8 @@ export const verifiedPaymentAnswerSchema = z.object({
 export const verifyPaymentBodySchema = z.object({
   override: z
     .object({
-      reason: z
-        .string({ error: 'is required' })
-        .trim()
-        .min(1, 'Please say why you verify anyway')
-        .max(500, 'must be at most 500 characters'),
+      // The text policy (text.ts): the audit's payment history carries it.
+      reason: multiLineText({ min: 1, max: 500, required: 'is required', empty: 'Please say why you verify anyway' }),
     })
     .optional(),
 });

@@ -1,5 +1,6 @@
 /** The catalog as the API answers it: the Video entity of spec §3, pages of videos, the admin's view. */
 import { z } from 'zod';
+import { multiLineText, singleLineText } from './text';
 
 export const ACCESS_LEVEL_VALUES = ['free', 'premium', 'vip'] as const;
 export const accessLevelSchema = z.enum(ACCESS_LEVEL_VALUES);
@@ -157,9 +158,10 @@ const labels = z.union([z.string().max(4000), z.array(z.string().max(VIDEO_LIMIT
  */
 export const videoEditSchema = z
   .object({
-    title: z.string().trim().min(1, 'must not be empty').max(VIDEO_LIMITS.title),
-    description: z.string().trim().max(VIDEO_LIMITS.description),
-    model: z.string().trim().max(VIDEO_LIMITS.model).nullable(),
+    // The text policy (text.ts): members read these; no control or direction characters.
+    title: singleLineText({ min: 1, max: VIDEO_LIMITS.title, empty: 'must not be empty' }),
+    description: multiLineText({ min: 0, max: VIDEO_LIMITS.description }),
+    model: singleLineText({ min: 0, max: VIDEO_LIMITS.model }).nullable(),
     accessLevel: accessLevelSchema,
     tags: labels,
     categories: labels,

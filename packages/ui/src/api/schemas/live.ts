@@ -1,6 +1,7 @@
 /** Live shows (issue 43): what the admin schedules and is told once (the stream key), what members see and play. */
 import { z } from 'zod';
 import { accessLevelSchema, exclusiveToSchema } from './catalog';
+import { multiLineText, singleLineText } from './text';
 
 export const LIVE_SHOW_STATUSES = ['scheduled', 'live', 'ended'] as const;
 export const liveShowStatusSchema = z.enum(LIVE_SHOW_STATUSES);
@@ -10,8 +11,9 @@ export const LIVE_NOT_STARTED = 'The show has not started';
 export const LIVE_ENDED = 'The show has ended';
 
 export const scheduleLiveShowSchema = z.object({
-  title: z.string().trim().min(1, 'Please give the show a title').max(200),
-  description: z.string().max(5000).optional(),
+  // The text policy (text.ts): members read these; no control or direction characters.
+  title: singleLineText({ min: 1, max: 200, required: 'Please give the show a title', empty: 'Please give the show a title' }),
+  description: multiLineText({ min: 0, max: 5000, required: 'must be a string' }).optional(),
   accessLevel: accessLevelSchema,
   exclusiveTo: exclusiveToSchema.nullable().optional(),
   startsAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with an offset (e.g. 2026-12-03T20:00:00Z)' }),

@@ -12,6 +12,16 @@
  * - trimmed, and a field left with nothing visible (spaces, joiners, fillers) is empty: the field's
  *   own "cannot be empty" message refuses it.
  * Lone surrogates (not text) are refused too. The functions are pure; the zod builders apply them.
+ * One rule per field, the same for every field (refuse controls and direction characters, strip
+ * zero-width spaces); what differs is single- or multi-line:
+ * - single-line (`singleLineText`): registration and profile names, staff display names, passkey
+ *   names, caption labels, live show titles, video titles, models and tags/categories;
+ * - multi-line (`multiLineText`): 1:1 chat and live show chat messages, custom request descriptions
+ *   and decline reasons, live show and video descriptions, rejection, suspension and erasure reasons,
+ *   a payment's rejection and verification-override reasons.
+ * Multipart forms (a video upload, a caption file's label) apply `cleanText` and `textProblem` in the
+ * API's catalog (videoInput.ts, captions.service.ts). Stored text from before the policy is shown through `displayText` or isolated
+ * markup (dir="auto", <bdi>).
  * Anchor: Unicode Technical Report #36 (Unicode Security Considerations), §2.2 and §3.
  */
 import { z } from 'zod';
