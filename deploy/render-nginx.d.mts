@@ -13,4 +13,13 @@ export interface NginxOptions {
 }
 export const DEFAULTS: NginxOptions;
 export function renderNginxConf(opts?: Partial<NginxOptions>): string;
-export function standaloneNginxConf(prefix: string, site: string): string;
+export function standaloneNginxConf(prefix: string, site: string, rtmp?: string): string;
+export const RTMP_TEMPLATE: string;
+export interface RtmpOptions {
+  listen: string;
+  publishUrl: string;
+  ingest: string;
+  publishSecret: string;
+}
+export const RTMP_DEFAULTS: RtmpOptions;
+export function renderRtmpConf(opts?: Partial<RtmpOptions>): string;

@@ -8,6 +8,8 @@
  *     [--listen 80] [--server-name example.com] [--media-root /var/lib/members/media]
  *     [--media-prefix /_protected_media/] [--max-body 4g] [--cache-dir /var/cache/nginx/members-media-grants]
  *     [--media-store local|s3] [--resolver 127.0.0.53]
+ *   node deploy/render-nginx.mjs --rtmp [--listen 1935] [--publish-url http://127.0.0.1:8081]
+ *     [--ingest 127.0.0.1:1936] [--publish-secret …]      (deploy/nginx-rtmp.conf.template)
  *
  * With `--media-store s3` the template's `[local-media]` parts (nginx sending files from
  * MEDIA_ROOT) are left out and deploy/nginx-s3.conf.snippet's parts take their place: nginx fetches
@@ -79,16 +81,53 @@ export function renderNginxConf(opts = {}) {
   });
 }
 
+export const RTMP_TEMPLATE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'nginx-rtmp.conf.template');
+
+export const RTMP_DEFAULTS = {
+  /** Where OBS publishes (the public RTMP port). */
+  listen: '1935',
+  /** One API process, for the publish check (`on_publish`). */
+  publishUrl: 'http://127.0.0.1:8081',
+  /** Where an accepted publish is relayed: the API's LIVE_RTMP_HOST:LIVE_RTMP_PORT. */
+  ingest: '127.0.0.1:1936',
+  /** LIVE_PUBLISH_SECRET: the shipped file names the variable; the operator puts its value in. */
+  publishSecret: 'REPLACE-WITH-LIVE_PUBLISH_SECRET',
+};
+
+/**
+ * deploy/nginx-rtmp.conf.template rendered: the `rtmp { }` block of Debian's nginx-rtmp in front of
+ * the API's embedded ingest (deploy/nginx-rtmp.conf is it with the defaults).
+ * @param {Partial<typeof RTMP_DEFAULTS>} opts
+ */
+export function renderRtmpConf(opts = {}) {
+  const o = { ...RTMP_DEFAULTS, ...opts };
+  if (!/^[A-Za-z0-9_-]+$/.test(o.publishSecret))
+    throw new Error('publishSecret: letters, digits, _ and - only (it goes in a URL unescaped)');
+  const values = {
+    RTMP_LISTEN: o.listen,
+    PUBLISH_URL: o.publishUrl.replace(/\/+$/, ''),
+    PUBLISH_SECRET: o.publishSecret,
+    INGEST: o.ingest,
+    INGEST_PORT: o.ingest.slice(o.ingest.lastIndexOf(':') + 1),
+  };
+  return fs.readFileSync(RTMP_TEMPLATE, 'utf8').replace(/\{\{(\w+)\}\}/g, (m, k) => {
+    if (!(k in values)) throw new Error(`unknown placeholder ${m}`);
+    return values[k];
+  });
+}
+
 /**
  * A whole nginx.conf around the site config for a non-root, non-daemon nginx under `prefix`
  * (`nginx -p prefix -c prefix/nginx.conf -e prefix/error.log`): pid, logs and temp files inside
- * it. Used by the tested deployment and the bench, not by an installed nginx.
+ * it, and with `rtmp` (renderRtmpConf's block) Debian's RTMP module loaded and that block at the top
+ * level. Used by the tested deployments and the bench, not by an installed nginx.
  * @param {string} prefix
  * @param {string} site
+ * @param {string} [rtmp]
  */
-export function standaloneNginxConf(prefix, site) {
+export function standaloneNginxConf(prefix, site, rtmp = '') {
   const p = prefix.replace(/\/+$/, '');
-  return `daemon off;
+  return `${rtmp ? 'load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;\n' : ''}daemon off;
 worker_processes auto;
 pid ${p}/nginx.pid;
 error_log ${p}/error.log warn;
@@ -106,11 +145,26 @@ http {
     keepalive_requests 100000;
 ${site}
 }
-`;
+${rtmp}`;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
+  if (args[0] === '--rtmp') {
+    /** @type {Partial<typeof RTMP_DEFAULTS>} */
+    const rtmp = {};
+    for (let i = 1; i < args.length; i += 2) {
+      const [flag, value] = [args[i], args[i + 1]];
+      if (value === undefined) throw new Error(`${flag} needs a value`);
+      if (flag === '--listen') rtmp.listen = value;
+      else if (flag === '--publish-url') rtmp.publishUrl = value;
+      else if (flag === '--ingest') rtmp.ingest = value;
+      else if (flag === '--publish-secret') rtmp.publishSecret = value;
+      else throw new Error(`unknown option ${flag}`);
+    }
+    process.stdout.write(renderRtmpConf(rtmp));
+    process.exit(0);
+  }
   /** @type {Partial<typeof DEFAULTS>} */
   const opts = {};
   const upstreams = [];

@@ -116,6 +116,8 @@ const SYSTEM_NEEDS = [
       fs.readdirSync('/usr/lib/postgresql').some((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/initdb`)),
   },
   { pkg: 'nginx', present: () => fs.existsSync('/usr/sbin/nginx') },
+  // Debian's RTMP module: the nginx-rtmp shape in front of the live ingest (packages/api/src/live/nginxRtmp.int.test.ts).
+  { pkg: 'libnginx-mod-rtmp', present: () => fs.existsSync('/usr/lib/nginx/modules/ngx_rtmp_module.so') },
   // The load test's short run of bench/load.mjs (and the benchmarks) drive the server with wrk.
   { pkg: 'wrk', present: () => fs.existsSync('/usr/bin/wrk') },
   // The walkthrough's commands (docs/walkthrough.md, run by packages/api/test/walkthrough.int.test.ts) are curl.

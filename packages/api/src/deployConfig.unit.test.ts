@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { DEFAULTS, renderNginxConf } from '../../../deploy/render-nginx.mjs';
+import { DEFAULTS, RTMP_DEFAULTS, renderNginxConf, renderRtmpConf } from '../../../deploy/render-nginx.mjs';
 import { envSchema } from './config/env.js';
 import { HSTS, MEDIA_REFERRER_POLICY, SECURITY_HEADERS } from './http/securityHeaders.js';
 
@@ -22,6 +22,29 @@ it('deploy/nginx.s3.conf is the same template for media in an object store: no f
   expect(s3).toMatch(/proxy_cache members_s3_segments;/);
   expect(s3).toMatch(/proxy_cache_key \$media_s3_host\/\$media_s3_path;/);
   expect(() => renderNginxConf({ mediaStore: 'nfs' as 's3' })).toThrow(/local or s3/);
+});
+
+it('deploy/nginx-rtmp.conf is deploy/nginx-rtmp.conf.template rendered with the defaults: the key checked by the API, then relayed to its ingest', () => {
+  const rtmp = renderRtmpConf();
+  expect(fs.readFileSync(path.join(DEPLOY, 'nginx-rtmp.conf'), 'utf8')).toBe(rtmp);
+  expect(rtmp).not.toMatch(/\{\{/);
+  // OBS's port; the publish check (the API's route, with the secret in the URL); the relay to LIVE_RTMP_PORT; no playback.
+  expect(rtmp).toMatch(/^\s+listen 1935;$/m);
+  expect(rtmp).toMatch(/^\s+on_publish http:\/\/127\.0\.0\.1:8081\/api\/live\/ingest\/publish\?secret=REPLACE-WITH-LIVE_PUBLISH_SECRET;$/m);
+  expect(rtmp).toMatch(/^\s+push rtmp:\/\/127\.0\.0\.1:1936\/live;$/m);
+  expect(rtmp).toMatch(/^\s+deny play all;$/m);
+  expect(rtmp).toContain('LIVE_RTMP_PORT=1936  LIVE_RTMP_HOST=127.0.0.1');
+  const custom = renderRtmpConf({
+    listen: '0.0.0.0:1935',
+    publishUrl: 'http://10.0.0.2:8081/',
+    ingest: '10.0.0.3:1940',
+    publishSecret: 'a'.repeat(32),
+  });
+  expect(custom).toContain(`on_publish http://10.0.0.2:8081/api/live/ingest/publish?secret=${'a'.repeat(32)};`);
+  expect(custom).toContain('push rtmp://10.0.0.3:1940/live;');
+  // The secret goes in a URL as it is: nothing that would need escaping (or end the directive).
+  expect(() => renderRtmpConf({ publishSecret: 'a b;c' })).toThrow(/publishSecret/);
+  expect(RTMP_DEFAULTS.listen).toBe(String(envSchema.parse({}).LIVE_RTMP_PORT));
 });
 
 it("matches the API's defaults: upload limit and media prefix", () => {

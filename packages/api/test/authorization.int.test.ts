@@ -1222,6 +1222,19 @@ const MATRIX: Record<string, Cell> = {
       };
     },
   },
+  // nginx-rtmp's publish check (issue 43 item 2): LIVE_PUBLISH_SECRET in the query is the credential,
+  // never an account's token (a bearer token is checked as everywhere, and opens nothing).
+  // live/nginxRtmp.int.test.ts asks it as nginx-rtmp does, through a real nginx.
+  'POST /api/live/ingest/publish': {
+    expect: signedOnly,
+    prepare: async () => ({
+      method: 'POST',
+      path: '/api/live/ingest/publish',
+      query: 'secret=guessed-secret-0000000000000000000000',
+      contentType: 'application/x-www-form-urlencoded',
+      body: 'call=publish&app=live&name=not-a-key-of-any-show-0000000000&addr=127.0.0.1',
+    }),
+  },
   // The live show's chat room (issue 43 item 4): reading and posting take the show's access decision
   // (a premium show, as its stream); staff with `live.chat` (owner, moderator, support) delete and
   // mute. showChat.int.test.ts delivers to real sockets.

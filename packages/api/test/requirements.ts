@@ -31,6 +31,13 @@ export function nginxAvailable(): boolean {
   return present(NGINX, 'nginx', 'Debian: apt-get install -y nginx');
 }
 
+/** Debian's RTMP module for nginx (the nginx-rtmp shape in front of the live ingest). */
+export const NGINX_RTMP_MODULE = '/usr/lib/nginx/modules/ngx_rtmp_module.so';
+
+export function nginxRtmpAvailable(): boolean {
+  return nginxAvailable() && present(NGINX_RTMP_MODULE, "nginx's RTMP module", 'Debian: apt-get install -y libnginx-mod-rtmp');
+}
+
 /**
  * Whether the suites that serve the web build run here.
  * @example it.runIf(webBuildAvailable())('serves the app shell', async () => { … });

@@ -66,6 +66,8 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/live/hls/:id/segments/:segment{[0-9]+p-seg_[0-9]+\\.ts}',
   'GET /api/live/hls/:id/key',
   'GET /api/live/shows/:id/chat/socket',
+  // nginx-rtmp's publish check (issue 43 item 2): its credential is LIVE_PUBLISH_SECRET in the query (403 without it).
+  'POST /api/live/ingest/publish',
 ]);
 const key = (r: Pick<MountedRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;
 const isAdminRoute = (r: MountedRoute) => r.path.startsWith('/api/admin/');

@@ -187,6 +187,16 @@ describe('OpenAPI document', () => {
     }
     expect((await fetch(`${server.url}/api/docs/..%2Fpackage.json`)).status).toBe(404);
   });
+
+  it("documents nginx-rtmp's publish check: its form, the secret in the query, no bearer token, the 403", () => {
+    const op = doc.paths['/live/ingest/publish'].post;
+    expect(Object.keys(op.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
+    expect(op.requestBody.content['application/x-www-form-urlencoded'].schema.required).toEqual(['call', 'name']);
+    expect(op.parameters).toEqual([expect.objectContaining({ name: 'secret', in: 'query', required: true })]);
+    expect(op.security).toEqual([]);
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '403', '413']));
+    expect(op.description).toContain('LIVE_PUBLISH_SECRET');
+  });
 });
 
 describe('OpenAPI document in development', () => {

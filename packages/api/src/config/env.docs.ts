@@ -152,6 +152,10 @@ export const envDocs: Record<string, EnvVarDoc> = {
     default: '`rtmp://{PUBLIC_URL host}:{LIVE_RTMP_PORT}/live`',
     meaning: 'the RTMP server URL an admin is shown for OBS ("Server"; the stream key goes in "Stream Key")',
   },
+  LIVE_PUBLISH_SECRET: {
+    meaning:
+      "with Debian's nginx-rtmp in front of the ingest: the shared secret its `on_publish` sends (≥ 32 chars; [Live shows](live.md#nginx-rtmp-in-front)); unset = the publish check refuses every call",
+  },
   METRICS_PORT: {
     meaning: 'a separate listener for Prometheus `GET /metrics` (no token; see [Metrics](operations.md#metrics))',
   },

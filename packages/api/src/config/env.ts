@@ -109,6 +109,12 @@ export const envSchema = z.object({
     .string()
     .regex(/^rtmps?:\/\/[^\s]+$/, 'must be an rtmp:// or rtmps:// URL')
     .optional(),
+  /**
+   * The shared secret nginx-rtmp's `on_publish` sends (deploy/nginx-rtmp.conf) when it asks the API
+   * whether a publish may go on (POST /api/live/ingest/publish?secret=…); unset = that route refuses
+   * every call (no nginx-rtmp in front: OBS publishes to LIVE_RTMP_PORT itself).
+   */
+  LIVE_PUBLISH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** The nginx `internal` location the media files are aliased under (with MEDIA_ACCEL=nginx). */
   MEDIA_ACCEL_PREFIX: z
     .string()

@@ -9,6 +9,7 @@
  * docs/live.md describes it for the creator and the operator.
  */
 import type { AppModule } from '../kernel/module.js';
+import { publishCheckRoutes } from './publishCheck.routes.js';
 import { liveRoutes } from './routes.js';
 import { startRtmpIngest } from './rtmpIngest.js';
 import { liveShowsProjection } from './show.projection.js';
@@ -24,6 +25,8 @@ export const liveModule: AppModule = {
     liveRoutes(api, ctx);
     // The show's chat room (issue 43 item 4): showChat.*.ts.
     showChatRoutes(api, ctx);
+    // nginx-rtmp's publish check, when it stands in front of the ingest (publishCheck.routes.ts).
+    publishCheckRoutes(api, ctx);
   },
   // The ingest host is the elected leader among the processes with LIVE_RTMP_PORT set: one listener
   // for N processes on one machine, and another process takes the port over when the leader dies.

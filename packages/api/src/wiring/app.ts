@@ -26,9 +26,9 @@ import { queueStatus } from '../transcode/index.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-/** Routes that take other bodies (uploads, runner files, caption files, leaked copies) set their own limits, not the JSON body limit. */
+/** Routes that take other bodies (uploads, runner files, caption files, leaked copies, nginx-rtmp's form) set their own limits, not the JSON body limit. */
 const STREAMED_BODY =
-  /^\/api\/(admin\/upload-video|admin\/uploads|runners\/files\/|admin\/videos\/[^/]+\/captions$|admin\/leaks\/examinations$)/;
+  /^\/api\/(admin\/upload-video|admin\/uploads|runners\/files\/|admin\/videos\/[^/]+\/captions$|admin\/leaks\/examinations$|live\/ingest\/publish$)/;
 
 /** Reading the request body failed in Node's HTTP parser or because the client went away. */
 function unreadableBody(err: Error): boolean {

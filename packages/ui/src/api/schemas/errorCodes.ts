@@ -192,6 +192,11 @@ export const ERROR_CODES = {
   // Live shows (issue 43)
   'live.show_not_found': { status: 404, meaning: 'No such live show' },
   'live.state_conflict': { status: 409, meaning: 'The show’s status does not allow this (already live, already ended)' },
+  'live.publish_refused': {
+    status: 403,
+    meaning:
+      'An RTMP publish nginx-rtmp asked about (on_publish) is refused: not the ingest’s secret, or not the current key of a scheduled show',
+  },
   // A live show's chat room (issue 43)
   'live.chat_closed': { status: 409, meaning: 'The show has ended: its chat room takes no more messages' },
   'live.chat_muted': { status: 403, meaning: 'Staff muted this member in the show’s chat room' },
