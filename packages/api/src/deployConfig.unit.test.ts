@@ -45,6 +45,9 @@ it('deploy/nginx-rtmp.conf is deploy/nginx-rtmp.conf.template rendered with the 
   // The secret goes in a URL as it is: nothing that would need escaping (or end the directive).
   expect(() => renderRtmpConf({ publishSecret: 'a b;c' })).toThrow(/publishSecret/);
   expect(RTMP_DEFAULTS.listen).toBe(String(envSchema.parse({}).LIVE_RTMP_PORT));
+  // The API refuses at start a secret the URL would change.
+  expect(() => envSchema.parse({ LIVE_PUBLISH_SECRET: `${'a'.repeat(32)}+/=` })).toThrow(/LIVE_PUBLISH_SECRET|letters, digits/);
+  expect(envSchema.parse({ LIVE_PUBLISH_SECRET: 'a'.repeat(32) }).LIVE_PUBLISH_SECRET).toBe('a'.repeat(32));
 });
 
 it("matches the API's defaults: upload limit and media prefix", () => {

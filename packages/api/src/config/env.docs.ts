@@ -154,7 +154,7 @@ export const envDocs: Record<string, EnvVarDoc> = {
   },
   LIVE_PUBLISH_SECRET: {
     meaning:
-      "with Debian's nginx-rtmp in front of the ingest: the shared secret its `on_publish` sends (≥ 32 chars; [Live shows](live.md#nginx-rtmp-in-front)); unset = the publish check refuses every call",
+      "with Debian's nginx-rtmp in front of the ingest: the shared secret its `on_publish` sends (≥ 32 letters, digits, `-` or `_`; [Live shows](live.md#nginx-rtmp-in-front)); unset = the publish check refuses every call",
   },
   METRICS_PORT: {
     meaning: 'a separate listener for Prometheus `GET /metrics` (no token; see [Metrics](operations.md#metrics))',

@@ -114,7 +114,11 @@ export const envSchema = z.object({
    * whether a publish may go on (POST /api/live/ingest/publish?secret=…); unset = that route refuses
    * every call (no nginx-rtmp in front: OBS publishes to LIVE_RTMP_PORT itself).
    */
-  LIVE_PUBLISH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LIVE_PUBLISH_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only (it goes in the on_publish URL as it is)')
+    .optional(),
   /** The nginx `internal` location the media files are aliased under (with MEDIA_ACCEL=nginx). */
   MEDIA_ACCEL_PREFIX: z
     .string()

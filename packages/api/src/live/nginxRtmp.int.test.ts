@@ -240,6 +240,13 @@ describe.runIf(nginxRtmpAvailable())('nginx-rtmp (the shipped config) in front o
     expect(await accepted.json()).toEqual({ success: true, data: { showId: show.id } });
     const wrong = await ask(server.url, 'not-a-key-of-any-show-0000000000', `?secret=${secret}`);
     expect(wrong.status).toBe(403);
+    // nginx-rtmp's form is a few hundred bytes: a large body is refused before it is read.
+    const large = await fetch(`${server.url}/api/live/ingest/publish?secret=${secret}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `call=publish&name=${show.streamKey}&pad=${'x'.repeat(10_000)}`,
+    });
+    expect([large.status, ((await large.json()) as { code: string }).code]).toEqual([413, 'request.body_too_large']);
     // Asking changes nothing: the show is still scheduled.
     expect(await statusOf(show.id)).toBe('scheduled');
   });
