@@ -11,7 +11,7 @@ import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 
 import type { ApiClient } from '../api/client';
 import { SHOW_CHAT_MAX_LENGTH } from '../api/schemas/showChat';
 import { displayText } from '../api/schemas/text';
-import type { ShowChatMessage } from '../api/types';
+import type { ShowChatMessage, ShowChatPush } from '../api/types';
 import { Button } from './Button';
 import { chatTime } from './ChatThread';
 import { Alert, EmptyState } from './Feedback';
@@ -27,6 +27,13 @@ import {
 } from './showChatRoomState';
 
 const RECONNECT_MS = 2000;
+
+/**
+ * Where a host that may not open a socket of its own (the desktop console: its renderer's CSP allows
+ * none) gets the room's pushes: it follows `showId` and calls `push` for each, `open` each time its
+ * socket opens (the room is read again then), `closed` when it drops; returns the unsubscribe.
+ */
+export type ShowChatLiveSource = (showId: string, on: { push(p: ShowChatPush): void; open(): void; closed(): void }) => () => void;
 /** The room's close codes (docs/live.md): the access decision now refuses; the session ended. */
 const ACCESS_ENDED_CLOSE = 4403;
 const SESSION_ENDED_CLOSE = 4401;
@@ -39,13 +46,30 @@ function useShowChatSocket(
   lastSeen: () => string | null,
   onOpen: () => void,
   enabled: boolean,
+  live: ShowChatLiveSource | undefined,
 ): boolean {
   const [connected, setConnected] = useState(false);
   const handlers = useRef({ onRoom, lastSeen, onOpen });
   handlers.current = { onRoom, lastSeen, onOpen };
 
   useEffect(() => {
-    if (!enabled || typeof WebSocket === 'undefined') return;
+    if (!enabled || !live) return;
+    const stop = live(showId, {
+      push: (push) => handlers.current.onRoom((room) => roomWithPush(room, push, showId)),
+      open: () => {
+        setConnected(true);
+        handlers.current.onOpen();
+      },
+      closed: () => setConnected(false),
+    });
+    return () => {
+      setConnected(false);
+      stop();
+    };
+  }, [live, showId, enabled]);
+
+  useEffect(() => {
+    if (!enabled || live || typeof WebSocket === 'undefined') return;
     let stopped = false;
     let socket: WebSocket | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -83,7 +107,7 @@ function useShowChatSocket(
       clearTimeout(timer);
       socket?.close();
     };
-  }, [api, showId, enabled]);
+  }, [api, showId, enabled, live]);
   return connected;
 }
 
@@ -94,9 +118,11 @@ export interface ShowChatRoomProps {
   ended?: boolean;
   /** Staff with `live.chat`: delete a message, mute its author for this show. */
   moderate?: boolean;
+  /** The room's pushes from the host instead of a WebSocket of the room's own (the desktop console's main process). */
+  live?: ShowChatLiveSource;
 }
 
-export function ShowChatRoom({ api, showId, ended = false, moderate = false }: ShowChatRoomProps) {
+export function ShowChatRoom({ api, showId, ended = false, moderate = false, live }: ShowChatRoomProps) {
   const [room, setRoom] = useState<ShowChatRoomState>(emptyRoom);
   const roomRef = useRef(room);
   roomRef.current = room;
@@ -136,6 +162,7 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false }: S
     () => roomRef.current.messages.at(-1)?.id ?? null,
     () => void read(),
     loaded && !loadError,
+    live,
   );
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: scrolls when a message arrives

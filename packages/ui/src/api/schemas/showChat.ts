@@ -23,3 +23,12 @@ export const showChatMessageAnswerSchema = z.object({ message: showChatMessageSc
 export const showChatMessagesAnswerSchema = z.object({ messages: z.array(showChatMessageSchema) });
 export const showChatDeletedAnswerSchema = z.object({ deleted: z.literal(true) });
 export const showChatMutedAnswerSchema = z.object({ muted: z.literal(true), userId: z.string() });
+
+/**
+ * One push of the room's socket (docs/live.md): a message posted, or one staff removed. The desktop
+ * console's main process reads its relay's frames with it (admin-desktop main/chatLive.ts).
+ */
+export const showChatPushSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('message'), message: showChatMessageSchema }),
+  z.object({ type: z.literal('deleted'), showId: z.string(), messageId: z.string() }),
+]);
