@@ -4,8 +4,9 @@
  * server: an editor schedules a show on the shared LiveShowsAdmin and is shown its stream key once
  * (gone once copied); a support member (`live.chat`, no `videos`) opens the show's chat room from the
  * list of shows; a member's message appears in it live, relayed by the main process's socket (the
- * renderer opens none: its CSP forbids it); support deletes it (gone from the room) and mutes its
- * author (their next message is refused 403 `live.chat_muted`).
+ * renderer opens none: its CSP forbids it); support mutes its author (their next message is refused
+ * 403 `live.chat_muted`), unmutes them (their next one arrives) and deletes the message (gone from
+ * the room).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -113,6 +114,14 @@ describe('the console’s Live shows screen (dev bridge)', () => {
     await sup.getByText('Anna A. is muted in this show’s chat.').waitFor({ timeout: T });
     const refused = await api.post(`/live/shows/${showId}/chat`, { text: 'Still here?' }, member.token);
     expect(refused).toMatchObject({ status: 403, body: { success: false, code: 'live.chat_muted' } });
+
+    // Unmute, beside the member's message: they may write again.
+    await line.getByRole('button', { name: 'Unmute Anna A. in this show' }).click();
+    await sup.getByText('Anna A. may write in this show’s chat again.').waitFor({ timeout: T });
+    await line.getByRole('button', { name: 'Mute Anna A. in this show' }).waitFor({ timeout: T });
+    const again = await api.post(`/live/shows/${showId}/chat`, { text: 'Back again' }, member.token);
+    expect(again.status).toBe(201);
+    await sup.getByTestId('show-chat-message').filter({ hasText: 'Back again' }).waitFor({ timeout: T });
 
     await line.getByRole('button', { name: 'Delete the message from Anna A.' }).click();
     await line.waitFor({ state: 'detached', timeout: T });

@@ -1,7 +1,7 @@
 /**
  * A live show's chat room read model (issue 43): `live_chat_messages` (one row per message, ordered
  * by the event's global position; a deleted message keeps its row with `deleted_at` and no text) and
- * `live_chat_mutes` (the members staff muted, per show). `MemberErased` blanks the member's text (their
+ * `live_chat_mutes` (the members staff muted, per show; an unmute removes the row). `MemberErased` blanks the member's text (their
  * key is gone from then on, so a rebuild reads it as the erased placeholder, stored as '' too).
  */
 import type { Queryable } from '../db/types.js';
@@ -72,6 +72,9 @@ async function applyEvent(tx: Queryable, event: ShowChatEvent, position: number)
         'INSERT INTO live_chat_mutes (show_id, user_id, muted_by, muted_at) VALUES (?, ?, ?, ?) ON CONFLICT (show_id, user_id) DO NOTHING',
         [event.data.showId, event.data.userId, event.data.mutedBy, event.data.mutedAt],
       );
+      return;
+    case 'ShowChatMemberUnmuted':
+      await tx.run('DELETE FROM live_chat_mutes WHERE show_id = ? AND user_id = ?', [event.data.showId, event.data.userId]);
       return;
   }
 }

@@ -4,7 +4,8 @@
  * room's ticketed WebSocket (reconnecting after a pause with `after=` the last message seen, as the
  * 1:1 chat's socket does, and reading the room again each time a socket opens, for what came before
  * it). The API's refusals (403 muted or not allowed, 409 closed, 429 too fast) are shown as words
- * above the box. Staff with `live.chat` get "Delete" and "Mute" on each message. Message text is
+ * above the box; a muted viewer is told so before they type (cleared when staff unmute them). Staff
+ * with `live.chat` get "Delete" and "Mute" on each message ("Unmute" for one they muted here). Message text is
  * React text, never HTML, isolated (dir="auto").
  */
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
@@ -22,6 +23,7 @@ import {
   roomWithout,
   roomWithPage,
   roomWithPush,
+  SHOW_CHAT_MUTED_NOTICE,
   type ShowChatRoomState,
   showChatRefusal,
 } from './showChatRoomState';
@@ -42,20 +44,20 @@ const SESSION_ENDED_CLOSE = 4401;
 function useShowChatSocket(
   api: ApiClient,
   showId: string,
-  onRoom: (update: (room: ShowChatRoomState) => ShowChatRoomState) => void,
+  onPush: (push: ShowChatPush) => void,
   lastSeen: () => string | null,
   onOpen: () => void,
   enabled: boolean,
   live: ShowChatLiveSource | undefined,
 ): boolean {
   const [connected, setConnected] = useState(false);
-  const handlers = useRef({ onRoom, lastSeen, onOpen });
-  handlers.current = { onRoom, lastSeen, onOpen };
+  const handlers = useRef({ onPush, lastSeen, onOpen });
+  handlers.current = { onPush, lastSeen, onOpen };
 
   useEffect(() => {
     if (!enabled || !live) return;
     const stop = live(showId, {
-      push: (push) => handlers.current.onRoom((room) => roomWithPush(room, push, showId)),
+      push: (push) => handlers.current.onPush(push),
       open: () => {
         setConnected(true);
         handlers.current.onOpen();
@@ -88,7 +90,7 @@ function useShowChatSocket(
         };
         socket.onmessage = (e) => {
           const push = parseShowChatPush(e.data);
-          if (push) handlers.current.onRoom((room) => roomWithPush(room, push, showId));
+          if (push) handlers.current.onPush(push);
         };
         socket.onclose = (e) => {
           setConnected(false);
@@ -132,6 +134,10 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false, liv
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  /** Staff muted this viewer in the room (the read says so; their socket is told of a mute and an unmute). */
+  const [mutedMe, setMutedMe] = useState(false);
+  /** The members staff muted from this screen: "Unmute" beside their messages. */
+  const [mutedHere, setMutedHere] = useState<ReadonlySet<string>>(new Set());
   const boxId = useId();
   const titleId = useId();
   const end = useRef<HTMLDivElement>(null);
@@ -139,8 +145,9 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false, liv
   const update = useCallback((f: (r: ShowChatRoomState) => ShowChatRoomState) => setRoom((r) => f(r)), []);
   const read = useCallback(async () => {
     try {
-      const page = await api.showChatMessages(showId);
-      update((r) => roomWithPage(r, page));
+      const page = await api.showChatRoom(showId);
+      update((r) => roomWithPage(r, page.messages));
+      setMutedMe(page.muted);
       setLoadError(null);
     } catch (err) {
       setLoadError(err instanceof Error ? err.message : 'Could not load the chat');
@@ -155,10 +162,22 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false, liv
     void read();
   }, [read]);
 
+  const onPush = useCallback(
+    (push: ShowChatPush) => {
+      if (push.type === 'muted' || push.type === 'unmuted') {
+        // Only this viewer's own mute reaches their socket.
+        if (push.showId === showId) setMutedMe(push.type === 'muted');
+        if (push.type === 'unmuted') setRefusal(null);
+        return;
+      }
+      update((room) => roomWithPush(room, push, showId));
+    },
+    [showId, update],
+  );
   const connected = useShowChatSocket(
     api,
     showId,
-    update,
+    onPush,
     () => roomRef.current.messages.at(-1)?.id ?? null,
     () => void read(),
     loaded && !loadError,
@@ -201,9 +220,21 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false, liv
     setNotice(null);
     try {
       await api.muteShowChatMember(showId, m.authorId);
+      setMutedHere((s) => new Set([...s, m.authorId]));
       setNotice(`${displayText(m.author, { multiLine: false })} is muted in this show’s chat.`);
     } catch (err) {
       setNotice(err instanceof Error ? err.message : 'Could not mute the member');
+    }
+  }
+
+  async function unmute(m: ShowChatMessage) {
+    setNotice(null);
+    try {
+      await api.unmuteShowChatMember(showId, m.authorId);
+      setMutedHere((s) => new Set([...s].filter((id) => id !== m.authorId)));
+      setNotice(`${displayText(m.author, { multiLine: false })} may write in this show’s chat again.`);
+    } catch (err) {
+      setNotice(err instanceof Error ? err.message : 'Could not unmute the member');
     }
   }
 
@@ -238,9 +269,15 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false, liv
                     <Button variant="ghost" size="sm" onClick={() => void remove(m)} aria-label={`Delete the message from ${m.author}`}>
                       Delete
                     </Button>
-                    <Button variant="ghost" size="sm" onClick={() => void mute(m)} aria-label={`Mute ${m.author} in this show`}>
-                      Mute
-                    </Button>
+                    {mutedHere.has(m.authorId) ? (
+                      <Button variant="ghost" size="sm" onClick={() => void unmute(m)} aria-label={`Unmute ${m.author} in this show`}>
+                        Unmute
+                      </Button>
+                    ) : (
+                      <Button variant="ghost" size="sm" onClick={() => void mute(m)} aria-label={`Mute ${m.author} in this show`}>
+                        Mute
+                      </Button>
+                    )}
                   </span>
                 )}
               </li>
@@ -257,6 +294,11 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false, liv
               <span data-testid="show-chat-refusal">{refusal}</span>
             </Alert>
           )}
+          {mutedMe && !ended && (
+            <Alert tone="warning">
+              <span data-testid="show-chat-muted">{SHOW_CHAT_MUTED_NOTICE}</span>
+            </Alert>
+          )}
           {ended ? (
             <p className="muted">The show has ended: its chat is closed.</p>
           ) : (
@@ -269,12 +311,13 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false, liv
                 maxLength={SHOW_CHAT_MAX_LENGTH}
                 placeholder="Say something…"
                 value={text}
+                disabled={mutedMe}
                 onChange={(e) => setText(e.target.value)}
                 onKeyDown={(e) => {
                   if (e.key === 'Enter' && !e.shiftKey) void send(e);
                 }}
               />
-              <Button type="submit" busy={busy} busyLabel="Sending..." disabled={text.trim().length === 0}>
+              <Button type="submit" busy={busy} busyLabel="Sending..." disabled={mutedMe || text.trim().length === 0}>
                 Send
               </Button>
             </form>
