@@ -115,6 +115,10 @@ describe('the console’s Live shows screen (dev bridge)', () => {
     const refused = await api.post(`/live/shows/${showId}/chat`, { text: 'Still here?' }, member.token);
     expect(refused).toMatchObject({ status: 403, body: { success: false, code: 'live.chat_muted' } });
 
+    // The room opened again (another screen, a restart) still knows who is muted: staff's read lists them.
+    await sup.getByRole('button', { name: '← Back to the shows' }).click();
+    await listed.getByRole('button', { name: 'Open chat' }).click();
+    await sup.locator('[data-testid=show-chat][data-connected=true]').waitFor({ timeout: T });
     // Unmute, beside the member's message: they may write again.
     await line.getByRole('button', { name: 'Unmute Anna A. in this show' }).click();
     await sup.getByText('Anna A. may write in this show’s chat again.').waitFor({ timeout: T });

@@ -270,6 +270,9 @@ forEachStore('live show chat room (production)', (kind) => {
     expect((await api.post(`/admin/live/shows/${showId}/chat/mutes`, { userId: fay.id }, support.token)).status).toBe(200);
     expect((await fays.next(1))[0]).toEqual({ type: 'muted', showId, userId: fay.id });
     expect((await api.get(`/live/shows/${showId}/chat`, fay.token)).body.data.muted).toBe(true);
+    // Staff's read lists who is muted (their Unmute); a member's never does.
+    expect((await api.get(`/live/shows/${showId}/chat`, support.token)).body.data.mutedMembers).toContain(fay.id);
+    expect((await api.get(`/live/shows/${showId}/chat`, bob.token)).body.data).not.toHaveProperty('mutedMembers');
     expect(await post(fay.token, 'muted words')).toMatchObject({ status: 403, body: { success: false, code: 'live.chat_muted' } });
 
     // A member may not unmute (themselves or anyone).
@@ -278,6 +281,7 @@ forEachStore('live show chat room (production)', (kind) => {
     expect(unmuted).toMatchObject({ status: 200, body: { success: true, data: { muted: false, userId: fay.id } } });
     expect((await fays.next(2))[1]).toEqual({ type: 'unmuted', showId, userId: fay.id });
     expect((await api.get(`/live/shows/${showId}/chat`, fay.token)).body.data.muted).toBe(false);
+    expect((await api.get(`/live/shows/${showId}/chat`, support.token)).body.data.mutedMembers).not.toContain(fay.id);
     const back = await post(fay.token, 'back again');
     expect(back.status).toBe(201);
     // The room heard her message, never who was muted.

@@ -103,6 +103,14 @@ export async function isMutedInShow(db: Queryable, showId: string, userId: strin
   return Boolean(await db.get('SELECT 1 AS m FROM live_chat_mutes WHERE show_id = ? AND user_id = ?', [showId, userId]));
 }
 
+/** The members muted in the show's room (staff's Unmute), in the order they were muted. */
+export async function mutedInShow(db: Queryable, showId: string): Promise<string[]> {
+  const rows = await db.all<{ user_id: string }>('SELECT user_id FROM live_chat_mutes WHERE show_id = ? ORDER BY muted_at, user_id', [
+    showId,
+  ]);
+  return rows.map((r) => r.user_id);
+}
+
 /** The newest `limit` messages of the show not deleted, oldest first; with `after`, those after that position. */
 export async function recentShowChat(db: Queryable, showId: string, limit: number, afterPosition?: number): Promise<ShowChatMessageRow[]> {
   if (afterPosition !== undefined)

@@ -25,6 +25,7 @@ import {
   showChatMutedAnswerSchema,
   showChatUnmutedAnswerSchema,
 } from '@members/ui/api/schemas';
+import { can } from '@members/ui/staffRoles';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import {
@@ -37,7 +38,7 @@ import {
 } from '../chat/index.js';
 import { createRateLimiter } from '../db/rateLimit.js';
 import { geoCheckFor } from '../geo/index.js';
-import { callerOf, userOf } from '../http/auth.js';
+import { callerOf, staffRoleOf, userOf } from '../http/auth.js';
 import { HttpError, ok, tooManyRequests, valueOr } from '../http/envelope.js';
 import { type Credential, describe, grantOf } from '../http/openapi.js';
 import { idParams, idSchema } from '../http/validate.js';
@@ -48,7 +49,7 @@ import { showViewingCredential } from './routes.js';
 import { SHOW_NOT_FOUND } from './show.decider.js';
 import { findShow } from './show.projection.js';
 import { type ShowChatPush, showChatHubOf } from './showChat.live.js';
-import { isMutedInShow } from './showChat.projection.js';
+import { isMutedInShow, mutedInShow } from './showChat.projection.js';
 import { deleteShowChatMessage, listShowChat, muteShowChatMember, postShowChatMessage, unmuteShowChatMember } from './showChat.service.js';
 import { authorizeShowViewing } from './shows.service.js';
 
@@ -83,7 +84,7 @@ export const showChatRoutes: Routes = (api, ctx) => {
   const listDoc = describe({
     summary: "The show's chat room: its newest messages, oldest first",
     description:
-      'For a viewer the access decision allows (spec §4: 401 not signed in, 403 with the reason, 404 unknown show). Authors are display names only. `after` catches up after a reconnect. `muted`: staff muted the caller in this room (their posts are refused until unmuted).',
+      'For a viewer the access decision allows (spec §4: 401 not signed in, 403 with the reason, 404 unknown show). Authors are display names only. `after` catches up after a reconnect. `muted`: staff muted the caller in this room (their posts are refused until unmuted); `mutedMembers` (staff with `live.chat` only): the ids of the members muted in it.',
     tags,
     access: { decision: viewing },
     params: idParams,
@@ -95,7 +96,14 @@ export const showChatRoutes: Routes = (api, ctx) => {
     const { show, viewer } = grantOf(c, viewing);
     c.header('Cache-Control', 'private, no-store');
     const messages = valueOr(await listShowChat(ctx, show.id, c.req.valid('query')));
-    return ok(c, { messages, muted: await isMutedInShow(ctx.db, show.id, viewer.id) });
+    const role = staffRoleOf(viewer);
+    // Who is muted is staff's to know (the Unmute beside them), never the room's.
+    const moderates = role !== null && can(role, 'live.chat');
+    return ok(c, {
+      messages,
+      muted: await isMutedInShow(ctx.db, show.id, viewer.id),
+      ...(moderates ? { mutedMembers: await mutedInShow(ctx.db, show.id) } : {}),
+    });
   });
 
   const postDoc = describe({

@@ -5,7 +5,7 @@
  * 1:1 chat's socket does, and reading the room again each time a socket opens, for what came before
  * it). The API's refusals (403 muted or not allowed, 409 closed, 429 too fast) are shown as words
  * above the box; a muted viewer is told so before they type (cleared when staff unmute them). Staff
- * with `live.chat` get "Delete" and "Mute" on each message ("Unmute" for one they muted here). Message text is
+ * with `live.chat` get "Delete" and "Mute" on each message ("Unmute" for a member muted in the room). Message text is
  * React text, never HTML, isolated (dir="auto").
  */
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
@@ -136,7 +136,7 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false, liv
   const [notice, setNotice] = useState<string | null>(null);
   /** Staff muted this viewer in the room (the read says so; their socket is told of a mute and an unmute). */
   const [mutedMe, setMutedMe] = useState(false);
-  /** The members staff muted from this screen: "Unmute" beside their messages. */
+  /** The members muted in the room (staff's read lists them; kept up to date by this screen's mutes): "Unmute" beside their messages. */
   const [mutedHere, setMutedHere] = useState<ReadonlySet<string>>(new Set());
   const boxId = useId();
   const titleId = useId();
@@ -148,6 +148,7 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false, liv
       const page = await api.showChatRoom(showId);
       update((r) => roomWithPage(r, page.messages));
       setMutedMe(page.muted);
+      if (page.mutedMembers) setMutedHere(new Set(page.mutedMembers));
       setLoadError(null);
     } catch (err) {
       setLoadError(err instanceof Error ? err.message : 'Could not load the chat');

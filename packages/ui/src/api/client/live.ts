@@ -10,10 +10,13 @@ const adminShowPath = (id: string) => `/admin/live/shows/${encodeURIComponent(id
 
 export function liveCalls({ get, post, request, transport }: Calls) {
   const { baseUrl } = transport;
-  async function showChatRoom(id: string, after?: string | null): Promise<{ messages: ShowChatMessage[]; muted: boolean }> {
+  async function showChatRoom(
+    id: string,
+    after?: string | null,
+  ): Promise<{ messages: ShowChatMessage[]; muted: boolean; mutedMembers?: string[] }> {
     const q = new URLSearchParams({ limit: '100' });
     if (after) q.set('after', after);
-    return get<{ messages: ShowChatMessage[]; muted: boolean }>(`${showPath(id)}/chat?${q.toString()}`, {
+    return get<{ messages: ShowChatMessage[]; muted: boolean; mutedMembers?: string[] }>(`${showPath(id)}/chat?${q.toString()}`, {
       redirectOn403: false,
       fallbackError: 'Could not load the chat',
     });
@@ -37,7 +40,7 @@ export function liveCalls({ get, post, request, transport }: Calls) {
     endLiveShow: async (id: string): Promise<AdminLiveShow> =>
       (await post<{ show: AdminLiveShow }>(`${adminShowPath(id)}/end`, undefined, { fallbackError: 'Could not end the show' })).show,
     showChatMessages: async (id: string, after?: string | null): Promise<ShowChatMessage[]> => (await showChatRoom(id, after)).messages,
-    /** The room's messages and whether staff muted the caller in it. */
+    /** The room's messages, whether staff muted the caller in it, and (staff with `live.chat`) who is muted. */
     showChatRoom,
     /** Refusals (403 muted or not allowed, 409 closed, 429 too fast) come back as ApiError, never a redirect. */
     postShowChatMessage: async (id: string, text: string): Promise<ShowChatMessage> =>

@@ -24,6 +24,8 @@ export const showChatMessagesAnswerSchema = z.object({
   messages: z.array(showChatMessageSchema),
   /** Staff muted the caller in this room: their posts are refused (403 `live.chat_muted`) until unmuted. */
   muted: z.boolean(),
+  /** Staff with `live.chat` only: the members muted in this room (each gets "Unmute"). */
+  mutedMembers: z.array(z.string()).optional(),
 });
 export const showChatDeletedAnswerSchema = z.object({ deleted: z.literal(true) });
 export const showChatMutedAnswerSchema = z.object({ muted: z.literal(true), userId: z.string() });
