@@ -34,16 +34,24 @@ function useRelaySource(desktop: DesktopApi, onState: (s: ShowChatRelayState) =>
   return useMemo<ShowChatLiveSource>(
     () => (showId, on) => {
       const offPush = desktop.showChat.onPush(on.push);
+      /** A state pushed since the follow: newer than its answer, which may arrive after it (another connection: the dev bridge). */
+      let heard = false;
       const seen = (s: ShowChatRelayState) => {
         if (s.showId !== showId) return;
         onState(s);
         if (s.status === 'live') on.open();
         else on.closed();
       };
-      const offState = desktop.showChat.onState(seen);
-      desktop.showChat
-        .follow({ showId })
-        .then(seen, (err: Error) => onState({ status: 'ended', error: err.message, lastMessageId: null, showId }));
+      const offState = desktop.showChat.onState((s) => {
+        if (s.showId === showId) heard = true;
+        seen(s);
+      });
+      desktop.showChat.follow({ showId }).then(
+        (s) => {
+          if (!heard) seen(s);
+        },
+        (err: Error) => onState({ status: 'ended', error: err.message, lastMessageId: null, showId }),
+      );
       return () => {
         offPush();
         offState();
