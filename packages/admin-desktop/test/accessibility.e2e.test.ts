@@ -1,8 +1,8 @@
 /**
  * WCAG 2.2 AA (axe-core) on the desktop console's screens, the renderer in Chromium through the dev
  * bridge as in bulkUpload.e2e.test.ts: sign-in (empty and with an error), Access Denied for a
- * member, the dashboard, a member's page, the chat inbox, and bulk upload with chosen files, at 1280
- * and 375 px.
+ * member, the dashboard, a member's page, the chat inbox, live shows (the key shown once) and a
+ * show's chat room, and bulk upload with chosen files, at 1280 and 375 px.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -115,6 +115,17 @@ describe('desktop console renderer: WCAG 2.2 AA (axe-core)', () => {
       await page.getByRole('heading', { name: 'Member chat' }).waitFor({ timeout: T });
       await page.getByText('No conversations yet.').waitFor({ timeout: T });
       await check('chat inbox');
+
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Live shows' }).click();
+      // By role: the bulk upload's hidden table has its own "Title for …" fields.
+      await page.getByRole('textbox', { name: 'Title', exact: true }).fill(`Show at ${width} px`);
+      await page.getByRole('button', { name: 'Schedule show' }).click();
+      await page.getByTestId('live-key-panel').waitFor({ timeout: T });
+      await check('live shows, key shown once');
+      await page.getByRole('button', { name: 'I have copied it' }).click();
+      await page.getByRole('button', { name: `Open the chat of Show at ${width} px` }).click();
+      await page.locator('[data-testid=show-chat][data-connected=true]').waitFor({ timeout: T });
+      await check('live show chat room');
 
       // The session lives in the bridge (the main process's place): end it for the next width.
       await page.getByRole('button', { name: 'Sign Out' }).click();

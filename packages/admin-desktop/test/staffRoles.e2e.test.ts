@@ -1,8 +1,9 @@
 /**
  * The desktop console by staff role (issue 42), in Chromium through the dev bridge (the same desktop
  * service as Electron's main process): an editor invited by the owner signs in and the console shows
- * the dashboard's video sections and the bulk upload, no chat, no leak tracing, no approval queue or
- * payments; a support member gets the dashboard and the chat, no bulk upload and no leak tracing.
+ * the dashboard's video sections, the bulk upload and the live shows, no chat, no leak tracing, no
+ * approval queue or payments; a support member gets the dashboard, the chat and the live shows (a
+ * show's chat room: liveShows.e2e.test.ts), no bulk upload and no leak tracing.
  * The signed-in line names the role.
  */
 
@@ -67,7 +68,7 @@ describe('the desktop console by staff role (dev bridge)', () => {
     const editor = await acceptedStaff(server, api, owner, 'editor');
     const ed = await consoleOf('editor', editor.email, editor.password);
     await ed.page.getByRole('heading', { name: 'Bulk Upload' }).waitFor();
-    expect(await navButtons(ed.page)).toEqual(['Dashboard', 'Bulk upload']);
+    expect(await navButtons(ed.page)).toEqual(['Dashboard', 'Bulk upload', 'Live shows']);
     await ed.page.getByText(`${editor.email} (Editor)`).waitFor();
     await ed.page.getByRole('button', { name: 'Dashboard' }).click();
     await ed.page.getByRole('heading', { name: 'Upload New Video' }).waitFor();
@@ -78,7 +79,7 @@ describe('the desktop console by staff role (dev bridge)', () => {
     const support = await acceptedStaff(server, api, owner, 'support');
     const sup = await consoleOf('support', support.email, support.password);
     await sup.page.getByText(`${support.email} (Support)`).waitFor();
-    expect((await navButtons(sup.page)).map((t) => t.replace(/\d.*$/, '').trim())).toEqual(['Dashboard', 'Chat']);
+    expect((await navButtons(sup.page)).map((t) => t.replace(/\d.*$/, '').trim())).toEqual(['Dashboard', 'Chat', 'Live shows']);
     await sup.page.waitForLoadState('networkidle');
     expect(await sup.page.getByRole('heading', { name: 'Upload New Video' }).count()).toBe(0);
     expect(await sup.page.locator('caption', { hasText: 'Pending Payment Verifications' }).count()).toBe(0);

@@ -1270,6 +1270,14 @@ const MATRIX: Record<string, Cell> = {
       ...json({ userId: (fx.accounts.pending as Account).id }),
     }),
   },
+  'DELETE /api/admin/live/shows/:id/chat/mutes/:userId': {
+    expect: adminOnly('live.chat', 200),
+    note: 'the pending account, muted or not: unmuting one not muted changes nothing (showChat.int.test.ts unmutes a muted member)',
+    prepare: async (_p, fx) => ({
+      method: 'DELETE',
+      path: `/api/admin/live/shows/${await liveShow(fx)}/chat/mutes/${(fx.accounts.pending as Account).id}`,
+    }),
+  },
 
   // Custom video requests (issue 30): annual members ask (others get the access decision's 403),
   // everyone signed in lists their own; the admin's steps on an id of no request are 404

@@ -39,7 +39,7 @@ export {
   SecondFactorSetup,
   type SecondFactorSetupProps,
 } from './components/SecondFactor';
-export { ShowChatRoom, type ShowChatRoomProps } from './components/ShowChatRoom';
+export { type ShowChatLiveSource, ShowChatRoom, type ShowChatRoomProps } from './components/ShowChatRoom';
 export { StaffAdmin } from './components/StaffAdmin';
 export { StatCard, StatCards } from './components/StatCards';
 export { StatusBadge } from './components/StatusBadge';

@@ -4,8 +4,8 @@
  * dismissed); a new key is shown once again, and that key goes live (ffmpeg pushes RTMP as OBS
  * would). The show's page has its chat room beside the player: a message member A posts appears on
  * member B's open page without a reload (the room's WebSocket); the owner (staff with `live.chat`)
- * mutes A, whose next post is refused in words, and deletes the message, which disappears from B's
- * page too. The owner ends the show after a confirmation; its page says so, its chat read only.
+ * mutes A, whose page says so at once above a closed box (B's does not), unmutes A, who writes
+ * again, and deletes the message, which disappears from B's page too. The owner ends the show after a confirmation; its page says so, its chat read only.
  * axe-core checks both screens (in contexts without the CSP, axe being an injected script); A's
  * and the owner's pages run under the CSP, sockets included, with no violation.
  */
@@ -133,13 +133,18 @@ describe('live shows: the admin screen and the chat room in Chromium', () => {
 
     const onOwner = owner.getByTestId('show-chat-message').filter({ hasText: 'Hello from <b>Anna</b>' });
     await onOwner.waitFor({ timeout: T });
-    // Muted: A's next post is refused, in words above the box (not an error page), and nothing reaches B.
+    // Muted: A's page says so before A types (pushed to A's socket only), in words above a closed box.
     await onOwner.getByRole('button', { name: 'Mute Anna A. in this show' }).click();
     await owner.getByText('Anna A. is muted in this show’s chat.').waitFor({ timeout: T });
+    await expect.poll(() => a.getByTestId('show-chat-muted').textContent(), { timeout: T }).toMatch(/muted you/);
+    expect(await a.getByLabel('Your message').isDisabled()).toBe(true);
+    expect(await b.getByTestId('show-chat-muted').count()).toBe(0);
+    // Unmuted: the notice goes at once, and A writes again.
+    await onOwner.getByRole('button', { name: 'Unmute Anna A. in this show' }).click();
+    await a.getByTestId('show-chat-muted').waitFor({ state: 'detached', timeout: T });
     await a.getByLabel('Your message').fill('Am I still here?');
     await a.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => a.getByTestId('show-chat-refusal').textContent(), { timeout: T }).toMatch(/muted you/);
-    expect(await b.getByTestId('show-chat-message').filter({ hasText: 'Am I still here?' }).count()).toBe(0);
+    await b.getByTestId('show-chat-message').filter({ hasText: 'Am I still here?' }).waitFor({ timeout: T });
 
     await onOwner.getByRole('button', { name: 'Delete the message from Anna A.' }).click();
     await onB.waitFor({ state: 'detached', timeout: T });

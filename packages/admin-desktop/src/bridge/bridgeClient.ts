@@ -4,7 +4,15 @@
  * and the page carries the bridge's token.
  */
 import { createDesktopApi } from '../shared/desktopApi.js';
-import type { ChatLiveState, DesktopApi, IpcAnswer, LiveChatMessage, QueueSnapshot } from '../shared/ipc.js';
+import type {
+  ChatLiveState,
+  DesktopApi,
+  IpcAnswer,
+  LiveChatMessage,
+  QueueSnapshot,
+  ShowChatPush,
+  ShowChatRelayState,
+} from '../shared/ipc.js';
 
 export function bridgeToken(): string | undefined {
   return document.querySelector<HTMLMetaElement>('meta[name="desktop-bridge-token"]')?.content || undefined;
@@ -14,6 +22,8 @@ export function createBridgeClient(token: string): DesktopApi {
   const listeners = new Set<(s: QueueSnapshot) => void>();
   const chatListeners = new Set<(m: LiveChatMessage) => void>();
   const stateListeners = new Set<(s: ChatLiveState) => void>();
+  const roomListeners = new Set<(p: ShowChatPush) => void>();
+  const roomStateListeners = new Set<(s: ShowChatRelayState) => void>();
   let source: EventSource | undefined;
   function connect() {
     if (source) return;
@@ -29,6 +39,14 @@ export function createBridgeClient(token: string): DesktopApi {
     source.addEventListener('chat-state', (e) => {
       const state = JSON.parse((e as MessageEvent).data as string) as ChatLiveState;
       for (const l of stateListeners) l(state);
+    });
+    source.addEventListener('show-chat', (e) => {
+      const push = JSON.parse((e as MessageEvent).data as string) as ShowChatPush;
+      for (const l of roomListeners) l(push);
+    });
+    source.addEventListener('show-chat-state', (e) => {
+      const state = JSON.parse((e as MessageEvent).data as string) as ShowChatRelayState;
+      for (const l of roomStateListeners) l(state);
     });
   }
   function subscribe<T>(set: Set<(v: T) => void>, listener: (v: T) => void): () => void {
@@ -52,6 +70,8 @@ export function createBridgeClient(token: string): DesktopApi {
       onUploadsChanged: (listener) => subscribe(listeners, listener),
       onChatMessage: (listener) => subscribe(chatListeners, listener),
       onChatState: (listener) => subscribe(stateListeners, listener),
+      onShowChatPush: (listener) => subscribe(roomListeners, listener),
+      onShowChatState: (listener) => subscribe(roomStateListeners, listener),
     },
   );
 }

@@ -66,6 +66,9 @@ export async function startHttpBridge(opts: HttpBridgeOptions): Promise<HttpBrid
     // The chat feed as named events (`chat`, `chat-state`), the main process's push channels.
     opts.service.chat.onMessage((message) => broadcast(`event: chat\ndata: ${JSON.stringify(message)}\n\n`)),
     opts.service.chat.onState((state) => broadcast(`event: chat-state\ndata: ${JSON.stringify(state)}\n\n`)),
+    // The followed show chat room likewise (`show-chat`, `show-chat-state`).
+    opts.service.showChat.onPush((push) => broadcast(`event: show-chat\ndata: ${JSON.stringify(push)}\n\n`)),
+    opts.service.showChat.onState((state) => broadcast(`event: show-chat-state\ndata: ${JSON.stringify(state)}\n\n`)),
   ];
 
   const server = http.createServer(async function bridgeRequest(req, res) {

@@ -1,4 +1,7 @@
 /**
+ * The console's live relays, held by the main process: the 1:1 chat's feed and a live show's chat
+ * room (issue 43), one ticketed-socket design (`createSocketFeed`) serving both.
+ *
  * The chat's live feed for the desktop console, held by the main process (the renderer's CSP
  * allows no WebSocket, and the renderer holds no token). Plain Node, no Electron: it asks the API
  * for a single-use ticket with the admin's session (`POST /api/chat/ticket` through
@@ -17,12 +20,12 @@
  *   through the `Notifier` port (Electron's `Notification` in main.ts, a recorder in tests); the
  *   title starts with "VIP" for an annual member. The team's own replies never notify.
  */
-import type { ChatConversation } from '@members/ui/api';
-import { chatSocketMessageSchema, displayText } from '@members/ui/api/schemas';
+import type { ChatConversation, ShowChatPush } from '@members/ui/api';
+import { chatSocketMessageSchema, displayText, showChatPushSchema } from '@members/ui/api/schemas';
 import { APP_ORIGIN } from '../shared/channels.js';
-import type { ApiAnswer, ChatLiveState, ChatLiveStatus, LiveChatMessage } from '../shared/ipc.js';
+import type { ApiAnswer, ChatLiveState, ChatLiveStatus, LiveChatMessage, ShowChatRelayState } from '../shared/ipc.js';
 
-export type { ChatLiveState, LiveChatMessage } from '../shared/ipc.js';
+export type { ChatLiveState, LiveChatMessage, ShowChatRelayState } from '../shared/ipc.js';
 
 /** What the feed needs of the admin's session (main/session.ts): API calls with its token, the server's URL. */
 export interface ChatSessionPort {
@@ -92,11 +95,36 @@ export function chatNotification(
  */
 export type NodeWebSocket = new (url: string, init: { headers: Record<string, string> }) => WebSocket;
 
-export function createChatLive(opts: ChatLiveOptions): ChatLive {
+/** What one ticketed socket of the API needs besides the session: where it is, what its frames mean. */
+interface SocketFeedOptions<P> {
+  session: ChatSessionPort;
+  WebSocket?: NodeWebSocket;
+  backoff?: { firstMs?: number; maxMs?: number };
+  /** The socket's path on the server (`/api/chat/socket`, a show's room). */
+  socketPath: string;
+  /** A frame read as a push, or null when it is not one. */
+  parse(data: unknown): P | null;
+  /** The id a push is told apart by and resumed after (`after=`), or null for one that carries none (a deletion). */
+  idOf(push: P): string | null;
+  /** Close codes that end the feed for good, with the words its state then carries (4401 is always one). */
+  endings?: Record<number, string>;
+}
+
+/** One ticketed socket followed with back-off and resumed after the last push seen: the relay both rooms use. */
+interface SocketFeed<P> {
+  start(): void;
+  stop(): void;
+  state(): ChatLiveState;
+  onPush(listener: (push: P) => void): () => void;
+  onState(listener: (s: ChatLiveState) => void): () => void;
+}
+
+function createSocketFeed<P>(opts: SocketFeedOptions<P>): SocketFeed<P> {
   const WS = opts.WebSocket ?? (globalThis.WebSocket as unknown as NodeWebSocket);
   const firstMs = opts.backoff?.firstMs ?? 500;
   const maxMs = opts.backoff?.maxMs ?? 30_000;
-  const messageListeners = new Set<(m: LiveChatMessage) => void>();
+  const endings: Record<number, string> = { [SESSION_ENDED_CLOSE]: CHAT_SESSION_ENDED, ...opts.endings };
+  const pushListeners = new Set<(push: P) => void>();
   const stateListeners = new Set<(s: ChatLiveState) => void>();
   const seen = new Set<string>();
   let current: ChatLiveState = { status: 'stopped', lastMessageId: null };
@@ -105,7 +133,6 @@ export function createChatLive(opts: ChatLiveOptions): ChatLive {
   let socket: WebSocket | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let failures = 0;
-  let notifications = Promise.resolve();
 
   function setState(next: Partial<ChatLiveState> & { status: ChatLiveStatus }): void {
     current = { lastMessageId: current.lastMessageId, status: next.status, ...(next.error ? { error: next.error } : {}) };
@@ -136,35 +163,17 @@ export function createChatLive(opts: ChatLiveOptions): ChatLive {
     timer.unref?.();
   }
 
-  async function notify(m: LiveChatMessage): Promise<void> {
-    if (!opts.notifier || m.from !== 'member' || opts.isFocused?.()) return;
-    let conversation: ChatConversation | undefined;
-    try {
-      const answer = await opts.session.request('GET', '/admin/chat/conversations');
-      const list = (answer.body.data as { conversations?: ChatConversation[] } | undefined)?.conversations;
-      conversation = list?.find((c) => c.userId === m.userId);
-    } catch {
-      // the notification still goes out, without the name
-    }
-    opts.notifier.notify(chatNotification(m, conversation));
-  }
-
   function receive(data: unknown): void {
-    let push: LiveChatMessage;
-    try {
-      const parsed = chatSocketMessageSchema.safeParse(JSON.parse(String(data)));
-      if (!parsed.success) return;
-      push = parsed.data.message;
-    } catch {
-      return;
+    const push = opts.parse(data);
+    if (!push) return;
+    const id = opts.idOf(push);
+    if (id) {
+      if (seen.has(id)) return;
+      seen.add(id);
+      if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value as string);
+      current = { ...current, lastMessageId: id };
     }
-    if (seen.has(push.id)) return;
-    seen.add(push.id);
-    if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value as string);
-    current = { ...current, lastMessageId: push.id };
-    for (const l of messageListeners) l(push);
-    // One after the other, so notifications come in the messages' order.
-    notifications = notifications.then(() => notify(push)).catch(() => {});
+    for (const l of pushListeners) l(push);
   }
 
   function follow(myRun: number): void {
@@ -178,7 +187,7 @@ export function createChatLive(opts: ChatLiveOptions): ChatLive {
     if (ticket.status === 401 || ticket.status === 403) return end(CHAT_SESSION_ENDED);
     const value = (ticket.body.data as { ticket?: string } | undefined)?.ticket;
     if (ticket.status !== 200 || !value) return retry(myRun, ticket.body.error || `The server answered ${ticket.status}`);
-    const url = new URL('/api/chat/socket', opts.session.serverUrl().replace(/^http/, 'ws'));
+    const url = new URL(opts.socketPath, opts.session.serverUrl().replace(/^http/, 'ws'));
     url.searchParams.set('ticket', value);
     if (current.lastMessageId) url.searchParams.set('after', current.lastMessageId);
     let ws: WebSocket;
@@ -200,7 +209,8 @@ export function createChatLive(opts: ChatLiveOptions): ChatLive {
     ws.addEventListener('close', (e) => {
       if (myRun !== run || socket !== ws) return;
       socket = undefined;
-      if (e.code === SESSION_ENDED_CLOSE) return end(CHAT_SESSION_ENDED);
+      const ending = endings[e.code];
+      if (ending) return end(ending);
       retry(myRun, 'The connection to the server was lost; reconnecting…');
     });
     // An error is followed by a close, which schedules the retry.
@@ -222,9 +232,143 @@ export function createChatLive(opts: ChatLiveOptions): ChatLive {
       setState({ status: 'stopped' });
     },
     state: () => current,
-    onMessage(listener) {
-      messageListeners.add(listener);
-      return () => messageListeners.delete(listener);
+    onPush(listener) {
+      pushListeners.add(listener);
+      return () => pushListeners.delete(listener);
+    },
+    onState(listener) {
+      stateListeners.add(listener);
+      return () => stateListeners.delete(listener);
+    },
+  };
+}
+
+export function createChatLive(opts: ChatLiveOptions): ChatLive {
+  const feed = createSocketFeed<LiveChatMessage>({
+    session: opts.session,
+    WebSocket: opts.WebSocket,
+    backoff: opts.backoff,
+    socketPath: '/api/chat/socket',
+    parse(data) {
+      try {
+        const parsed = chatSocketMessageSchema.safeParse(JSON.parse(String(data)));
+        return parsed.success ? parsed.data.message : null;
+      } catch {
+        return null;
+      }
+    },
+    idOf: (m) => m.id,
+  });
+  let notifications = Promise.resolve();
+
+  async function notify(m: LiveChatMessage): Promise<void> {
+    if (!opts.notifier || m.from !== 'member' || opts.isFocused?.()) return;
+    let conversation: ChatConversation | undefined;
+    try {
+      const answer = await opts.session.request('GET', '/admin/chat/conversations');
+      const list = (answer.body.data as { conversations?: ChatConversation[] } | undefined)?.conversations;
+      conversation = list?.find((c) => c.userId === m.userId);
+    } catch {
+      // the notification still goes out, without the name
+    }
+    opts.notifier.notify(chatNotification(m, conversation));
+  }
+  // One after the other, so notifications come in the messages' order.
+  feed.onPush((m) => {
+    notifications = notifications.then(() => notify(m)).catch(() => {});
+  });
+
+  return { start: feed.start, stop: feed.stop, state: feed.state, onMessage: feed.onPush, onState: feed.onState };
+}
+
+export const SHOW_CHAT_ACCESS_ENDED = 'This show’s chat room is no longer open to this account: live updates stopped.';
+/** The room's close code when the access decision now refuses its holder (the API's showChat.routes.ts). */
+const SHOW_CHAT_ACCESS_ENDED_CLOSE = 4403;
+
+/** A show's room as the console follows it: which show, and its feed's state. */
+export type ShowChatLiveState = ShowChatRelayState;
+
+export interface ShowChatLiveOptions {
+  session: ChatSessionPort;
+  WebSocket?: NodeWebSocket;
+  backoff?: { firstMs?: number; maxMs?: number };
+}
+
+/**
+ * The show chat room's relay: one room at a time (the one the console's screen shows), its socket
+ * `GET /api/live/shows/{id}/chat/socket` opened with the same ticket, origin, back-off and resume as
+ * the 1:1 chat's; each push (a message, a deletion) handed to the listeners with its show's id.
+ */
+export interface ShowChatLive {
+  /** Follows this show's room (the one followed before is left); following the same one again changes nothing. */
+  follow(showId: string): void;
+  /** Leaves the room (the screen closed it, sign-out). */
+  stop(): void;
+  state(): ShowChatLiveState;
+  onPush(listener: (push: ShowChatPush) => void): () => void;
+  onState(listener: (s: ShowChatLiveState) => void): () => void;
+}
+
+export function createShowChatLive(opts: ShowChatLiveOptions): ShowChatLive {
+  const pushListeners = new Set<(push: ShowChatPush) => void>();
+  const stateListeners = new Set<(s: ShowChatLiveState) => void>();
+  let showId: string | null = null;
+  let feed: SocketFeed<ShowChatPush> | null = null;
+  const state = (): ShowChatLiveState => ({ ...(feed?.state() ?? { status: 'stopped', lastMessageId: null }), showId });
+  const announce = () => {
+    const s = state();
+    for (const l of stateListeners) l(s);
+  };
+
+  function leave(): void {
+    const old = feed;
+    feed = null;
+    old?.stop();
+  }
+
+  return {
+    follow(id) {
+      if (feed && showId === id && feed.state().status !== 'stopped' && feed.state().status !== 'ended') return;
+      leave();
+      showId = id;
+      const room = createSocketFeed<ShowChatPush>({
+        session: opts.session,
+        WebSocket: opts.WebSocket,
+        backoff: opts.backoff,
+        socketPath: `/api/live/shows/${encodeURIComponent(id)}/chat/socket`,
+        parse: (data) => {
+          let push: ShowChatPush;
+          try {
+            const parsed = showChatPushSchema.safeParse(JSON.parse(String(data)));
+            if (!parsed.success) return null;
+            push = parsed.data;
+          } catch {
+            return null;
+          }
+          // Only this room's: the server sends no other, and a stray frame changes nothing.
+          return (push.type === 'message' ? push.message.showId : push.showId) === id ? push : null;
+        },
+        idOf: (push) => (push.type === 'message' ? push.message.id : null),
+        endings: { [SHOW_CHAT_ACCESS_ENDED_CLOSE]: SHOW_CHAT_ACCESS_ENDED },
+      });
+      feed = room;
+      room.onPush((push) => {
+        if (feed === room) for (const l of pushListeners) l(push);
+      });
+      room.onState(() => {
+        if (feed === room) announce();
+      });
+      room.start();
+    },
+    stop() {
+      leave();
+      showId = null;
+      announce();
+    },
+    state,
+    onPush(listener) {
+      pushListeners.add(listener);
+      return () => pushListeners.delete(listener);
     },
     onState(listener) {
       stateListeners.add(listener);

@@ -59,6 +59,8 @@ describe('IPC validation (zod, in the main process)', () => {
     ['bad method', 'api:request', { method: 'PATCH', path: '/admin/stats' }, /method/],
     ['paths not a list', 'files:expand', { paths: '/etc' }, /paths/],
     ['chat state with a field', 'chat:state', { after: 'x' }, /Invalid chat:state message/],
+    ['a show id that is a path', 'showChat:follow', { showId: '../admin/x' }, /Invalid show id/],
+    ['no show id', 'showChat:follow', {}, /showId/],
     ['NUL in a path', 'media:inspect', { path: 'a\0b' }, /NUL/],
     ['negative time', 'media:inspect', { path: '/x.mp4', thumbnailAtSeconds: -1 }, /thumbnailAtSeconds/],
     ['no title', 'uploads:add', { items: [{ id: 'r1', path: '/x.mp4', metadata: { title: '' } }] }, /title/],

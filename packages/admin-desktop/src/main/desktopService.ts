@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeIssues } from '../shared/describeIssues.js';
 import { type ApiAnswer, type IpcAnswer, type IpcChannel, type IpcRequest, ipcSchemas, type MediaInfo } from '../shared/ipc.js';
-import { type ChatLive, type ChatLiveOptions, createChatLive, type Notifier } from './chatLive.js';
+import { type ChatLive, type ChatLiveOptions, createChatLive, createShowChatLive, type Notifier, type ShowChatLive } from './chatLive.js';
 import { isExplorerUrl } from './externalLinks.js';
 import * as media from './media.js';
 import type { Session } from './session.js';
@@ -38,6 +38,8 @@ export interface DesktopService {
   queue: UploadQueue;
   /** The chat's live feed (main/chatLive.ts): running while an admin is signed in. */
   chat: ChatLive;
+  /** The relay of the show chat room the renderer follows (main/chatLive.ts); left at sign-out. */
+  showChat: ShowChatLive;
 }
 
 type Handlers = { [C in IpcChannel]: (req: IpcRequest<C>) => Promise<unknown> };
@@ -53,6 +55,7 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
   };
   const queue = new UploadQueue(endpoint, deps.queueOptions);
   const chat = createChatLive({ session, notifier: deps.notifier, isFocused: deps.isFocused, ...deps.chatOptions });
+  const showChat = createShowChatLive({ session, ...deps.chatOptions });
   /** The feed runs while a signed-in admin may use the API (not while held to the second-factor setup). */
   function followChat<T>(answer: T): T {
     const s = session.state();
@@ -81,6 +84,7 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
     'session:signOut': async () => {
       queue.pauseAll();
       chat.stop();
+      showChat.stop();
       await session.signOut();
     },
     'api:request': async (r) => {
@@ -144,6 +148,13 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
     },
     'uploads:snapshot': async () => queue.snapshot(),
     'chat:state': async () => chat.state(),
+    'showChat:follow': async (r) => {
+      if (!session.state().user) throw new Error('Please log in to continue');
+      showChat.follow(r.showId);
+      return showChat.state();
+    },
+    'showChat:stop': async () => showChat.stop(),
+    'showChat:state': async () => showChat.state(),
     // Leak tracing (docs/leak-tracing.md): the chosen copy streamed from disk as multipart, never read into memory.
     'leaks:examine': async (r): Promise<ApiAnswer> => {
       if (!session.state().user)
@@ -186,6 +197,7 @@ export function createDesktopService(deps: DesktopServiceDeps): DesktopService {
   return {
     queue,
     chat,
+    showChat,
     onUploadsChanged: (listener) => queue.onChange(listener),
     async invoke(channel, payload) {
       if (!Object.hasOwn(ipcSchemas, channel)) return { ok: false, error: `Unknown channel ${String(channel).slice(0, 60)}` };

@@ -6,6 +6,7 @@
  * desktop service. Session secrets go to safeStorage; the server URL to userData/config.json.
  * The chat's live feed (main/chatLive.ts) runs here; its messages and states go to the renderer on
  * push channels, and a member's message shows a system notification while the window is not focused.
+ * So does the relay of the show chat room the Live shows screen has open (issue 43).
  */
 import path from 'node:path';
 import {
@@ -20,7 +21,7 @@ import {
   shell,
   type WebContents,
 } from 'electron';
-import { APP_ORIGIN, CHAT_MESSAGE, CHAT_STATE, UPLOADS_CHANGED } from '../shared/channels.js';
+import { APP_ORIGIN, CHAT_MESSAGE, CHAT_STATE, SHOW_CHAT_PUSH, SHOW_CHAT_STATE, UPLOADS_CHANGED } from '../shared/channels.js';
 import { IPC_CHANNELS } from '../shared/ipc.js';
 import type { Notifier } from './chatLive.js';
 import { encryptedSecretStore, fileConfigStore } from './configStore.js';
@@ -144,6 +145,8 @@ async function start(): Promise<void> {
   service.onUploadsChanged((snapshot) => sendToRenderer(UPLOADS_CHANGED, snapshot));
   service.chat.onMessage((message) => sendToRenderer(CHAT_MESSAGE, message));
   service.chat.onState((state) => sendToRenderer(CHAT_STATE, state));
+  service.showChat.onPush((push) => sendToRenderer(SHOW_CHAT_PUSH, push));
+  service.showChat.onState((state) => sendToRenderer(SHOW_CHAT_STATE, state));
 
   mainWindow = createWindow();
   mainWindow.on('closed', () => {

@@ -4,7 +4,7 @@
  * message with zod. Bundled to CommonJS with nothing but `electron` required.
  */
 import { contextBridge, type IpcRendererEvent, ipcRenderer, webUtils } from 'electron';
-import { CHAT_MESSAGE, CHAT_STATE, UPLOADS_CHANGED } from '../shared/channels.js';
+import { CHAT_MESSAGE, CHAT_STATE, SHOW_CHAT_PUSH, SHOW_CHAT_STATE, UPLOADS_CHANGED } from '../shared/channels.js';
 import { createDesktopApi } from '../shared/desktopApi.js';
 import type { IpcAnswer } from '../shared/ipc.js';
 
@@ -26,6 +26,8 @@ const desktop = createDesktopApi((channel, payload) => ipcRenderer.invoke(channe
   onUploadsChanged: (listener) => on(UPLOADS_CHANGED, listener),
   onChatMessage: (listener) => on(CHAT_MESSAGE, listener),
   onChatState: (listener) => on(CHAT_STATE, listener),
+  onShowChatPush: (listener) => on(SHOW_CHAT_PUSH, listener),
+  onShowChatState: (listener) => on(SHOW_CHAT_STATE, listener),
 });
 
 contextBridge.exposeInMainWorld('desktop', desktop);

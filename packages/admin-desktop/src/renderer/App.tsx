@@ -1,5 +1,5 @@
 /**
- * The desktop shell: sign-in gate, then the dashboard, the members' chat, the bulk upload screen and leak tracing, each
+ * The desktop shell: sign-in gate, then the dashboard, the members' chat, the bulk upload screen, live shows and leak tracing, each
  * screen shown only to a staff role with its permission (@members/ui/staffRoles; the server refuses the rest anyway).
  */
 import { Button, can, SecondFactorSetup, Spinner, STAFF_ROLE_LABELS, StatusBadge } from '@members/ui';
@@ -12,9 +12,10 @@ import { BulkUpload } from './bulk/BulkUpload.js';
 import { ChatScreen, useUnreadConversations } from './chat/Chat.js';
 import { Dashboard } from './Dashboard.js';
 import { Leaks } from './Leaks.js';
+import { LiveShows } from './LiveShows.js';
 import { SignIn } from './SignIn.js';
 
-type Screen = 'dashboard' | 'chat' | 'bulk' | 'leaks';
+type Screen = 'dashboard' | 'chat' | 'bulk' | 'live' | 'leaks';
 
 /** The nav's Chat button with the number of conversations holding unread member messages. */
 function ChatNavButton({ desktop, api, current, onClick }: { desktop: DesktopApi; api: ApiClient; current: boolean; onClick(): void }) {
@@ -70,6 +71,8 @@ export function App({ desktop }: { desktop: DesktopApi }) {
     dashboard: true,
     chat: can(role, 'chat'),
     bulk: can(role, 'videos'),
+    // Scheduling (owner, editor) or a show's chat room (owner, moderator, support).
+    live: can(role, 'videos') || can(role, 'live.chat'),
     leaks: can(role, 'forensics'),
   };
   // The bulk upload first for whoever uploads (the console's main use), else the dashboard.
@@ -115,6 +118,11 @@ export function App({ desktop }: { desktop: DesktopApi }) {
               Bulk upload
             </NavButton>
           )}
+          {shown.live && (
+            <NavButton current={screen === 'live'} onClick={() => setScreen('live')}>
+              Live shows
+            </NavButton>
+          )}
           {shown.leaks && (
             <NavButton current={screen === 'leaks'} onClick={() => setScreen('leaks')}>
               Leak tracing
@@ -145,6 +153,7 @@ export function App({ desktop }: { desktop: DesktopApi }) {
             <BulkUpload desktop={desktop} api={api} />
           </div>
         )}
+        {screen === 'live' && <LiveShows desktop={desktop} api={api} staffRole={role} />}
         {screen === 'leaks' && <Leaks desktop={desktop} api={api} />}
       </main>
     </QueryClientProvider>

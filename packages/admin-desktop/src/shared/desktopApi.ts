@@ -2,7 +2,7 @@
  * The `DesktopApi` channel map in one place, over any transport: the Electron preload passes
  * `ipcRenderer.invoke`, the dev bridge passes an HTTP call. A new channel is added here once.
  */
-import type { ChatLiveState, DesktopApi, IpcAnswer, LiveChatMessage, QueueSnapshot } from './ipc.js';
+import type { ChatLiveState, DesktopApi, IpcAnswer, LiveChatMessage, QueueSnapshot, ShowChatPush, ShowChatRelayState } from './ipc.js';
 
 /** Sends one message on a channel and returns the raw answer envelope. */
 export type Transport = (channel: string, payload: unknown) => Promise<IpcAnswer<unknown>>;
@@ -15,6 +15,9 @@ export interface TransportExtras {
   /** Subscribes to the chat messages and feed states pushed by the main process. */
   onChatMessage(listener: (m: LiveChatMessage) => void): () => void;
   onChatState(listener: (s: ChatLiveState) => void): () => void;
+  /** Subscribes to the followed show chat room's pushes and relay states. */
+  onShowChatPush(listener: (p: ShowChatPush) => void): () => void;
+  onShowChatState(listener: (s: ShowChatRelayState) => void): () => void;
 }
 
 export function createDesktopApi(send: Transport, extras: TransportExtras): DesktopApi {
@@ -51,6 +54,13 @@ export function createDesktopApi(send: Transport, extras: TransportExtras): Desk
       previewVideo: (input) => invoke('shell:previewVideo', input),
     },
     chat: { state: () => invoke('chat:state'), onMessage: extras.onChatMessage, onState: extras.onChatState },
+    showChat: {
+      follow: (input) => invoke('showChat:follow', input),
+      stop: () => invoke('showChat:stop'),
+      state: () => invoke('showChat:state'),
+      onPush: extras.onShowChatPush,
+      onState: extras.onShowChatState,
+    },
     leaks: { examine: (input) => invoke('leaks:examine', input) },
   };
 }

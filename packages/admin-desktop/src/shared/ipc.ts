@@ -4,7 +4,7 @@
  * `window.desktop`. The dev bridge speaks the same contract over HTTP.
  */
 
-import type { SecondFactorEnrolment } from '@members/ui/api';
+import type { SecondFactorEnrolment, ShowChatPush } from '@members/ui/api';
 import type { StaffRole } from '@members/ui/staffRoles';
 import { z } from 'zod';
 import type { ProbeResult } from '../main/media.js';
@@ -92,6 +92,10 @@ export const ipcSchemas = {
   'uploads:controlAll': z.object({ action: z.enum(['pause', 'resume', 'clearFinished']) }).strict(),
   'uploads:snapshot': empty,
   'chat:state': empty,
+  /** The show chat room the console's screen shows (one at a time): the main process follows its socket. */
+  'showChat:follow': z.object({ showId: z.string().regex(/^[\w-]{1,64}$/, 'Invalid show id') }).strict(),
+  'showChat:stop': empty,
+  'showChat:state': empty,
   'shell:openExternal': z.object({ url: z.string().max(2000).url() }).strict(),
   /** Opens the video's player page on the signed-in server in the system browser: the admin's preview (issue 40). */
   'shell:previewVideo': z
@@ -122,7 +126,7 @@ export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;
 /** Every answer crosses the boundary as an envelope (thrown errors do not survive IPC well). */
 export type IpcAnswer<T> = { ok: true; data: T } | { ok: false; error: string };
 
-export { CHAT_MESSAGE, CHAT_STATE, UPLOADS_CHANGED } from './channels.js';
+export { CHAT_MESSAGE, CHAT_STATE, SHOW_CHAT_PUSH, SHOW_CHAT_STATE, UPLOADS_CHANGED } from './channels.js';
 
 export interface SessionUser {
   id: string;
@@ -175,7 +179,12 @@ export interface ChatLiveState {
   /** The last message seen: the next socket resumes after it. */
   lastMessageId: string | null;
 }
+/** The show chat room's relay (main/chatLive.ts): the show it follows (null: none) and its socket's state. */
+export interface ShowChatRelayState extends ChatLiveState {
+  showId: string | null;
+}
 export type { QueueSnapshot, UploadItemSnapshot } from '../main/uploadQueue.js';
+export type { ShowChatPush };
 
 /** What the renderer can ask of the main process: `window.desktop`. */
 export interface DesktopApi {
@@ -216,6 +225,15 @@ export interface DesktopApi {
     /** Every new message of every conversation, as the main process receives it. */
     onMessage(listener: (m: LiveChatMessage) => void): () => void;
     onState(listener: (s: ChatLiveState) => void): () => void;
+  };
+  /** A live show's chat room, followed by the main process (issue 43): pushes of the room the screen shows. */
+  showChat: {
+    follow(input: IpcRequest<'showChat:follow'>): Promise<ShowChatRelayState>;
+    stop(): Promise<void>;
+    state(): Promise<ShowChatRelayState>;
+    /** A message posted or removed in the followed room (`showId` says which). */
+    onPush(listener: (p: ShowChatPush) => void): () => void;
+    onState(listener: (s: ShowChatRelayState) => void): () => void;
   };
   leaks: {
     /** Sends a chosen local file to POST /admin/leaks/examinations (multipart, streamed from disk by the main process). */

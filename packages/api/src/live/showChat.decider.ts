@@ -1,6 +1,6 @@
 /**
  * A live show's chat room (issue 43 item 4), as events on the stream `live-chat-{showId}`: a member's
- * message posted, a message deleted by staff, a member muted for the show by staff. Pure: ids, time,
+ * message posted, a message deleted by staff, a member muted for the show by staff, and unmuted. Pure: ids, time,
  * the show's status and who acts arrive in the command. Whether the poster may watch the show at
  * all (spec §4's decision, with the videos' codes and messages) and the per-member rate limit are
  * asked before the command by the service and the route, as the 1:1 chat asks its access; the
@@ -31,7 +31,8 @@ export type ShowChatCommand =
       now: string;
     }
   | { type: 'DeleteShowChatMessage'; showId: string; messageId: string; deletedBy: string; now: string }
-  | { type: 'MuteShowChatMember'; showId: string; userId: string; mutedBy: string; now: string };
+  | { type: 'MuteShowChatMember'; showId: string; userId: string; mutedBy: string; now: string }
+  | { type: 'UnmuteShowChatMember'; showId: string; userId: string; unmutedBy: string; now: string };
 
 export type ShowChatMessagePosted = {
   type: 'ShowChatMessagePosted';
@@ -45,8 +46,17 @@ export type ShowChatMemberMuted = {
   type: 'ShowChatMemberMuted';
   data: { showId: string; userId: string; mutedBy: string; mutedAt: string };
 };
-export type ShowChatEvent = ShowChatMessagePosted | ShowChatMessageDeleted | ShowChatMemberMuted;
-export const SHOW_CHAT_EVENT_TYPES = ['ShowChatMessagePosted', 'ShowChatMessageDeleted', 'ShowChatMemberMuted'] as const;
+export type ShowChatMemberUnmuted = {
+  type: 'ShowChatMemberUnmuted';
+  data: { showId: string; userId: string; unmutedBy: string; unmutedAt: string };
+};
+export type ShowChatEvent = ShowChatMessagePosted | ShowChatMessageDeleted | ShowChatMemberMuted | ShowChatMemberUnmuted;
+export const SHOW_CHAT_EVENT_TYPES = [
+  'ShowChatMessagePosted',
+  'ShowChatMessageDeleted',
+  'ShowChatMemberMuted',
+  'ShowChatMemberUnmuted',
+] as const;
 
 export interface ShowChatState {
   /** Each message of the room: deleted or not. */
@@ -99,6 +109,13 @@ function decide(command: ShowChatCommand, state: ShowChatState) {
         type: 'ShowChatMemberMuted',
         data: { showId: command.showId, userId: command.userId, mutedBy: command.mutedBy, mutedAt: command.now },
       });
+    case 'UnmuteShowChatMember':
+      // Unmuting one not muted (two moderators at once, a stale screen) records nothing.
+      if (!state.muted.has(command.userId)) return accept<ShowChatEvent>();
+      return accept<ShowChatEvent>({
+        type: 'ShowChatMemberUnmuted',
+        data: { showId: command.showId, userId: command.userId, unmutedBy: command.unmutedBy, unmutedAt: command.now },
+      });
   }
 }
 
@@ -117,6 +134,11 @@ function evolve(state: ShowChatState, event: ShowChatEvent): ShowChatState {
     }
     case 'ShowChatMemberMuted':
       return { ...state, muted: new Set([...state.muted, event.data.userId]) };
+    case 'ShowChatMemberUnmuted': {
+      const muted = new Set(state.muted);
+      muted.delete(event.data.userId);
+      return { ...state, muted };
+    }
   }
 }
 

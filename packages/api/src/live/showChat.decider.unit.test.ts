@@ -36,6 +36,11 @@ const deleted: ShowChatEvent = {
 const muted: ShowChatEvent = { type: 'ShowChatMemberMuted', data: { showId: S, userId: 'member-1', mutedBy: 'staff-1', mutedAt: T } };
 const del: ShowChatCommand = { type: 'DeleteShowChatMessage', showId: S, messageId: 'm-1', deletedBy: 'staff-1', now: T };
 const mute: ShowChatCommand = { type: 'MuteShowChatMember', showId: S, userId: 'member-1', mutedBy: 'staff-1', now: T };
+const unmuted: ShowChatEvent = {
+  type: 'ShowChatMemberUnmuted',
+  data: { showId: S, userId: 'member-1', unmutedBy: 'staff-2', unmutedAt: T },
+};
+const unmute: ShowChatCommand = { type: 'UnmuteShowChatMember', showId: S, userId: 'member-1', unmutedBy: 'staff-2', now: T };
 
 describe("a live show's chat room", () => {
   it('takes a trimmed message while the show is scheduled or live, and none once it ended', () => {
@@ -66,5 +71,15 @@ describe("a live show's chat room", () => {
   it('mutes a member once (twice records nothing)', () => {
     thenEvents(given([]).when(mute), [muted]);
     thenEvents(given([muted]).when(mute), []);
+  });
+
+  it('unmutes a muted member, who may post again; unmuting one not muted records nothing', () => {
+    thenEvents(given([muted]).when(unmute), [unmuted]);
+    thenEvents(given([muted, unmuted]).when(post('Hi')), [posted]);
+    thenEvents(given([]).when(unmute), []);
+    thenEvents(given([muted, unmuted]).when(unmute), []);
+    // Muted again after an unmute: refused again.
+    thenError(given([muted, unmuted, muted]).when(post('Hi')), 'live.chat_muted', SHOW_CHAT_MUTED);
+    thenEvents(given([muted, unmuted]).when(mute), [muted]);
   });
 });

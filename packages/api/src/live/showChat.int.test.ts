@@ -3,7 +3,8 @@
  * on the production configuration (NODE_ENV=production): a member who may watch posts and a second
  * member's socket receives it; a member without the plan is refused (403 with the videos' code) and
  * their socket is never opened; staff (support) delete a message (every socket is told) and mute a
- * member (refused from then on); the rate limit; an anonymous caller; a ticket used on another
+ * member (refused from then on) and unmute them (accepted again; the mute and unmute reach that
+ * member's socket only); the rate limit; an anonymous caller; a ticket used on another
  * show's room; support's answers carry display names only; a socket whose holder is suspended or
  * erased closes at once; an erasure leaves none of the member's text in the store's bytes. As an
  * attacker (issue 44): a handshake from another site's `Origin`, or naming none, gets no upgrade
@@ -258,6 +259,45 @@ forEachStore('live show chat room (production)', (kind) => {
     // For this show only.
     expect((await post(carol.token, 'fine here', vipShowId)).status).toBe(403); // monthly: the VIP show's decision refuses
     expect((await api.post(`/admin/live/shows/${showId}/chat/mutes`, { userId: server.ctx.ids.next() }, support.token)).status).toBe(404);
+    bobs.close();
+  });
+
+  it('lets support unmute a member: muted → post refused (403) → unmuted → post accepted (201); only that member is told, the read says so', async () => {
+    const fay = await monthlyMember('Fischer');
+    const fays = await socketOf(fay.token);
+    const bobs = await socketOf(bob.token);
+    expect((await api.get(`/live/shows/${showId}/chat`, fay.token)).body.data.muted).toBe(false);
+    expect((await api.post(`/admin/live/shows/${showId}/chat/mutes`, { userId: fay.id }, support.token)).status).toBe(200);
+    expect((await fays.next(1))[0]).toEqual({ type: 'muted', showId, userId: fay.id });
+    expect((await api.get(`/live/shows/${showId}/chat`, fay.token)).body.data.muted).toBe(true);
+    // Staff's read lists who is muted (their Unmute); a member's never does.
+    expect((await api.get(`/live/shows/${showId}/chat`, support.token)).body.data.mutedMembers).toContain(fay.id);
+    expect((await api.get(`/live/shows/${showId}/chat`, bob.token)).body.data).not.toHaveProperty('mutedMembers');
+    expect(await post(fay.token, 'muted words')).toMatchObject({ status: 403, body: { success: false, code: 'live.chat_muted' } });
+
+    // A member may not unmute (themselves or anyone).
+    expect((await api.call('DELETE', `/admin/live/shows/${showId}/chat/mutes/${fay.id}`, { token: fay.token })).status).toBe(403);
+    const unmuted = await api.call('DELETE', `/admin/live/shows/${showId}/chat/mutes/${fay.id}`, { token: support.token });
+    expect(unmuted).toMatchObject({ status: 200, body: { success: true, data: { muted: false, userId: fay.id } } });
+    expect((await fays.next(2))[1]).toEqual({ type: 'unmuted', showId, userId: fay.id });
+    expect((await api.get(`/live/shows/${showId}/chat`, fay.token)).body.data.muted).toBe(false);
+    expect((await api.get(`/live/shows/${showId}/chat`, support.token)).body.data.mutedMembers).not.toContain(fay.id);
+    const back = await post(fay.token, 'back again');
+    expect(back.status).toBe(201);
+    // The room heard her message, never who was muted.
+    const heard = await bobs.next(1);
+    expect(heard).toEqual([{ type: 'message', message: back.body.data.message }]);
+    // Unmuting twice changes nothing; an unknown member or show is a 404.
+    expect((await api.call('DELETE', `/admin/live/shows/${showId}/chat/mutes/${fay.id}`, { token: support.token })).status).toBe(200);
+    const events = await server.ctx.rawStore.readStream(`live-chat-${showId}`);
+    expect(events.filter((e) => e.type === 'ShowChatMemberUnmuted' && (e.data as { userId: string }).userId === fay.id)).toHaveLength(1);
+    expect(
+      (await api.call('DELETE', `/admin/live/shows/${showId}/chat/mutes/${server.ctx.ids.next()}`, { token: support.token })).status,
+    ).toBe(404);
+    expect(
+      (await api.call('DELETE', `/admin/live/shows/${server.ctx.ids.next()}/chat/mutes/${fay.id}`, { token: support.token })).status,
+    ).toBe(404);
+    fays.close();
     bobs.close();
   });
 

@@ -1,7 +1,8 @@
 /**
  * Pushes a live show's chat room to the WebSockets this process holds for that show, as the 1:1
  * chat's hub does (chat/live.ts): on PostgreSQL `LISTEN members_live_chat` on a connection of its own
- * (the payload is `posted:<id>` or `deleted:<id>`, sent by the append's transaction, delivered at
+ * (the payload is `posted:<id>`, `deleted:<id>`, or `muted:<showId>:<userId>` / `unmuted:…` for a
+ * member muted or unmuted, sent by the append's transaction, delivered at
  * commit; every process hears every change, its own included) and the row is read from the read
  * model; on SQLite (one process) the store's local append notifications. A change missed while the
  * listening connection was down is read again by the client (`GET /api/live/shows/{id}/chat?after=`).
@@ -14,7 +15,11 @@ import type { AppContext } from '../kernel/context.js';
 import { findShowChatMessage } from './showChat.projection.js';
 import { SHOW_CHAT_CHANNEL, type ShowChatChange, type ShowChatMessageDto, showChatDtos } from './showChat.service.js';
 
-export type ShowChatPush = { type: 'message'; message: ShowChatMessageDto } | { type: 'deleted'; showId: string; messageId: string };
+export type ShowChatPush =
+  | { type: 'message'; message: ShowChatMessageDto }
+  | { type: 'deleted'; showId: string; messageId: string }
+  /** A member muted or unmuted (the socket route passes it to that member's own sockets only). */
+  | { type: 'muted' | 'unmuted'; showId: string; userId: string };
 
 interface Listener {
   showId: string;
@@ -52,6 +57,17 @@ export async function startShowChatHub(ctx: AppContext): Promise<ShowChatHub> {
       }
     }
   }
+  /** A mute or an unmute: nothing to read, the notice carries it. */
+  function deliverMute(change: Extract<ShowChatPush, { type: 'muted' | 'unmuted' }>): void {
+    for (const l of listeners) {
+      if (l.showId !== change.showId) continue;
+      try {
+        l.push(change);
+      } catch (err) {
+        ctx.logger.warn({ err }, 'show chat push failed');
+      }
+    }
+  }
   const deliverLogged = (kind: ShowChatChange, id: string) =>
     void deliver(kind, id).catch((err) => ctx.logger.error({ err }, 'show chat delivery failed'));
   const sessionsEnded = (userId: string) => {
@@ -79,8 +95,9 @@ export async function startShowChatHub(ctx: AppContext): Promise<ShowChatHub> {
       c.on('notification', (n) => {
         if (n.channel === SESSIONS_ENDED_CHANNEL && n.payload) return sessionsEnded(n.payload);
         if (n.channel !== SHOW_CHAT_CHANNEL || !n.payload) return;
-        const [kind, id] = n.payload.split(':');
+        const [kind, id, userId] = n.payload.split(':');
         if ((kind === 'posted' || kind === 'deleted') && id) deliverLogged(kind, id);
+        if ((kind === 'muted' || kind === 'unmuted') && id && userId) deliverMute({ type: kind, showId: id, userId });
       });
       try {
         await c.connect();
@@ -100,6 +117,9 @@ export async function startShowChatHub(ctx: AppContext): Promise<ShowChatHub> {
   } else {
     const off = ctx.store.onAppended((events) => {
       for (const e of events) {
+        const { showId, userId } = e.data as { showId?: string; userId?: string };
+        if ((e.type === 'ShowChatMemberMuted' || e.type === 'ShowChatMemberUnmuted') && showId && userId)
+          deliverMute({ type: e.type === 'ShowChatMemberMuted' ? 'muted' : 'unmuted', showId, userId });
         const id = (e.data as { messageId?: string }).messageId;
         if (!id) continue;
         if (e.type === 'ShowChatMessagePosted') deliverLogged('posted', id);

@@ -1,7 +1,7 @@
 /**
  * A live show's chat room read model (issue 43): `live_chat_messages` (one row per message, ordered
  * by the event's global position; a deleted message keeps its row with `deleted_at` and no text) and
- * `live_chat_mutes` (the members staff muted, per show). `MemberErased` blanks the member's text (their
+ * `live_chat_mutes` (the members staff muted, per show; an unmute removes the row). `MemberErased` blanks the member's text (their
  * key is gone from then on, so a rebuild reads it as the erased placeholder, stored as '' too).
  */
 import type { Queryable } from '../db/types.js';
@@ -73,6 +73,9 @@ async function applyEvent(tx: Queryable, event: ShowChatEvent, position: number)
         [event.data.showId, event.data.userId, event.data.mutedBy, event.data.mutedAt],
       );
       return;
+    case 'ShowChatMemberUnmuted':
+      await tx.run('DELETE FROM live_chat_mutes WHERE show_id = ? AND user_id = ?', [event.data.showId, event.data.userId]);
+      return;
   }
 }
 
@@ -98,6 +101,14 @@ export const findShowChatMessage = (db: Queryable, id: string) =>
 
 export async function isMutedInShow(db: Queryable, showId: string, userId: string): Promise<boolean> {
   return Boolean(await db.get('SELECT 1 AS m FROM live_chat_mutes WHERE show_id = ? AND user_id = ?', [showId, userId]));
+}
+
+/** The members muted in the show's room (staff's Unmute), in the order they were muted. */
+export async function mutedInShow(db: Queryable, showId: string): Promise<string[]> {
+  const rows = await db.all<{ user_id: string }>('SELECT user_id FROM live_chat_mutes WHERE show_id = ? ORDER BY muted_at, user_id', [
+    showId,
+  ]);
+  return rows.map((r) => r.user_id);
 }
 
 /** The newest `limit` messages of the show not deleted, oldest first; with `after`, those after that position. */

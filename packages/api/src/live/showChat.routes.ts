@@ -6,6 +6,7 @@
  *   GET    /live/shows/{id}/chat/socket?ticket=…          the room's WebSocket: every message and deletion, live
  *   DELETE /admin/live/shows/{id}/chat/{messageId}        staff (`live.chat`): remove a message
  *   POST   /admin/live/shows/{id}/chat/mutes              staff (`live.chat`): mute `{ userId }` for the show
+ *   DELETE /admin/live/shows/{id}/chat/mutes/{userId}     staff (`live.chat`): unmute them
  *
  * Reading, posting and the socket take the show's §4 access decision (the videos' codes and messages,
  * as its stream does): who may not watch may not read or write. The socket is opened with the 1:1
@@ -22,7 +23,9 @@ import {
   showChatMessageAnswerSchema,
   showChatMessagesAnswerSchema,
   showChatMutedAnswerSchema,
+  showChatUnmutedAnswerSchema,
 } from '@members/ui/api/schemas';
+import { can } from '@members/ui/staffRoles';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import {
@@ -35,7 +38,7 @@ import {
 } from '../chat/index.js';
 import { createRateLimiter } from '../db/rateLimit.js';
 import { geoCheckFor } from '../geo/index.js';
-import { callerOf, userOf } from '../http/auth.js';
+import { callerOf, staffRoleOf, userOf } from '../http/auth.js';
 import { HttpError, ok, tooManyRequests, valueOr } from '../http/envelope.js';
 import { type Credential, describe, grantOf } from '../http/openapi.js';
 import { idParams, idSchema } from '../http/validate.js';
@@ -46,7 +49,8 @@ import { showViewingCredential } from './routes.js';
 import { SHOW_NOT_FOUND } from './show.decider.js';
 import { findShow } from './show.projection.js';
 import { type ShowChatPush, showChatHubOf } from './showChat.live.js';
-import { deleteShowChatMessage, listShowChat, muteShowChatMember, postShowChatMessage } from './showChat.service.js';
+import { isMutedInShow, mutedInShow } from './showChat.projection.js';
+import { deleteShowChatMessage, listShowChat, muteShowChatMember, postShowChatMessage, unmuteShowChatMember } from './showChat.service.js';
 import { authorizeShowViewing } from './shows.service.js';
 
 /** Messages a member may post per minute in show chat rooms (docs/live.md). */
@@ -65,6 +69,7 @@ const pageQuery = z.object({
 });
 const messageParams = idParams.extend({ messageId: idSchema });
 const muteBody = z.object({ userId: idSchema.describe('The member to mute for this show') });
+const unmuteParams = idParams.extend({ userId: idSchema.describe('The member to unmute') });
 const socketQuery = z.object({
   ticket: z.string().min(1).max(100).describe('From POST /api/chat/ticket: single use, 60 seconds'),
   after: idSchema.optional().describe('Also send every message of the room after this one first (resume after a reconnect)'),
@@ -79,7 +84,7 @@ export const showChatRoutes: Routes = (api, ctx) => {
   const listDoc = describe({
     summary: "The show's chat room: its newest messages, oldest first",
     description:
-      'For a viewer the access decision allows (spec §4: 401 not signed in, 403 with the reason, 404 unknown show). Authors are display names only. `after` catches up after a reconnect.',
+      'For a viewer the access decision allows (spec §4: 401 not signed in, 403 with the reason, 404 unknown show). Authors are display names only. `after` catches up after a reconnect. `muted`: staff muted the caller in this room (their posts are refused until unmuted); `mutedMembers` (staff with `live.chat` only): the ids of the members muted in it.',
     tags,
     access: { decision: viewing },
     params: idParams,
@@ -88,9 +93,17 @@ export const showChatRoutes: Routes = (api, ctx) => {
     errors: [404],
   });
   api.get('/live/shows/:id/chat', listDoc, async function showChatMessages(c) {
-    const { show } = grantOf(c, viewing);
+    const { show, viewer } = grantOf(c, viewing);
     c.header('Cache-Control', 'private, no-store');
-    return ok(c, { messages: valueOr(await listShowChat(ctx, show.id, c.req.valid('query'))) });
+    const messages = valueOr(await listShowChat(ctx, show.id, c.req.valid('query')));
+    const role = staffRoleOf(viewer);
+    // Who is muted is staff's to know (the Unmute beside them), never the room's.
+    const moderates = role !== null && can(role, 'live.chat');
+    return ok(c, {
+      messages,
+      muted: await isMutedInShow(ctx.db, show.id, viewer.id),
+      ...(moderates ? { mutedMembers: await mutedInShow(ctx.db, show.id) } : {}),
+    });
   });
 
   const postDoc = describe({
@@ -150,6 +163,23 @@ export const showChatRoutes: Routes = (api, ctx) => {
     return ok(c, valueOr(await muteShowChatMember(ctx, { showId: id, userId, staffId: userOf(c).id }, callerOf(c))));
   });
 
+  const unmuteDoc = describe({
+    summary: "Unmute a member in the show's chat room",
+    description: 'They may post in this room again. Unmuting a member who is not muted changes nothing (200).',
+    tags: ['live', 'admin'],
+    access: 'admin',
+    permission: 'live.chat',
+    params: unmuteParams,
+    ok: { 200: showChatUnmutedAnswerSchema },
+    errors: [404],
+  });
+  api.delete('/admin/live/shows/:id/chat/mutes/:userId', unmuteDoc, async function unmuteShowChat(c) {
+    const { id, userId } = c.req.valid('param');
+    if (!(await findShow(ctx.db, id))) throw new HttpError('live.show_not_found', SHOW_NOT_FOUND);
+    if (!(await findMemberStanding(ctx.db, userId))) throw new HttpError('live.chat_member_not_found', 'Member not found');
+    return ok(c, valueOr(await unmuteShowChatMember(ctx, { showId: id, userId, staffId: userOf(c).id }, callerOf(c))));
+  });
+
   socketRoute(api, ctx);
 };
 
@@ -173,7 +203,7 @@ function socketRoute(api: Parameters<Routes>[0], ctx: AppContext) {
   const socketDoc = describe({
     summary: "The show's chat room WebSocket",
     description:
-      'Upgrade with a ticket from POST /api/chat/ticket; the server pushes `{ "type": "message", "message": { id, showId, authorId, author, text, postedAt } }` for every message of the room and `{ "type": "deleted", "showId", "messageId" }` when staff remove one. With `after`, the messages after that one come first. A plain GET is a 426; an `Origin` other than the site\'s or the desktop console\'s (`app://renderer`), or none, a 403 before the ticket is looked at; a used, unknown or expired ticket a 401; a holder the access decision refuses for this show its 403 (the ticket is spent). The socket closes (4403) when the decision later refuses, 4401 when the session ends.',
+      'Upgrade with a ticket from POST /api/chat/ticket; the server pushes `{ "type": "message", "message": { id, showId, authorId, author, text, postedAt } }` for every message of the room and `{ "type": "deleted", "showId", "messageId" }` when staff remove one; `{ "type": "muted" | "unmuted", "showId", "userId" }` goes to the sockets of that member only. With `after`, the messages after that one come first. A plain GET is a 426; an `Origin` other than the site\'s or the desktop console\'s (`app://renderer`), or none, a 403 before the ticket is looked at; a used, unknown or expired ticket a 401; a holder the access decision refuses for this show its 403 (the ticket is spent). The socket closes (4403) when the decision later refuses, 4401 when the session ends.',
     tags: ['live'],
     access: { ticket },
     // The 1:1 chat's handshake check: 426 for a plain GET, 403 for a foreign Origin, before the ticket is spent.
@@ -220,6 +250,8 @@ function socketRoute(api: Parameters<Routes>[0], ctx: AppContext) {
         const sent = new Set<string>();
         const send = (change: ShowChatPush) => {
           if (closed) return;
+          // Who is muted is told to that member alone (their notice in the room), never to the room.
+          if ((change.type === 'muted' || change.type === 'unmuted') && change.userId !== holder.userId) return;
           if (change.type === 'message') {
             if (sent.has(change.message.id)) return;
             sent.add(change.message.id);

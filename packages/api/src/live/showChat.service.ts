@@ -1,7 +1,7 @@
 /**
  * A live show's chat room's use cases (issue 43), for its routes (showChat.routes.ts) and tests:
  * post (a viewer the §4 decision allows, asked by the caller before), page through the recent
- * messages, and staff's delete and mute. The state a command is decided on is read from the read
+ * messages, and staff's delete, mute and unmute. The state a command is decided on is read from the read
  * model (is the poster muted, does the message exist), and the events are appended to the room's
  * stream as they come, so a busy room's posts never wait on one another (as the 1:1 chat's send).
  * On PostgreSQL the append's transaction also NOTIFYs `members_live_chat` so every API process
@@ -154,6 +154,28 @@ export async function muteShowChatMember(
     { messages: new Map(), muted: new Set(muted ? [input.userId] : []) },
   );
   if (!decided.ok) return decided;
-  await appendToRoom(ctx, input.showId, decided.events, caller);
+  await appendToRoom(ctx, input.showId, decided.events, caller, `muted:${input.showId}:${input.userId}`);
   return success({ muted: true, userId: input.userId });
+}
+
+/** Staff unmute a member for this show: they may post again. Unmuting one not muted changes nothing. */
+export async function unmuteShowChatMember(
+  ctx: AppContext,
+  input: { showId: string; userId: string; staffId: string },
+  caller: Caller,
+): Promise<Result<{ muted: false; userId: string }>> {
+  const muted = await isMutedInShow(ctx.db, input.showId, input.userId);
+  const decided = decide(
+    {
+      type: 'UnmuteShowChatMember',
+      showId: input.showId,
+      userId: input.userId,
+      unmutedBy: input.staffId,
+      now: ctx.clock.now().toISOString(),
+    },
+    { messages: new Map(), muted: new Set(muted ? [input.userId] : []) },
+  );
+  if (!decided.ok) return decided;
+  await appendToRoom(ctx, input.showId, decided.events, caller, `unmuted:${input.showId}:${input.userId}`);
+  return success({ muted: false, userId: input.userId });
 }

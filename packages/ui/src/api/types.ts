@@ -275,4 +275,7 @@ export type ScheduleLiveShowInput = z.input<typeof scheduleLiveShowSchema>;
 /** One message of a live show's chat room (display name only). */
 export type ShowChatMessage = z.infer<typeof showChatMessageSchema>;
 /** What the room's socket pushes: a new message, or one staff removed. */
-export type ShowChatPush = { type: 'message'; message: ShowChatMessage } | { type: 'deleted'; showId: string; messageId: string };
+export type ShowChatPush =
+  | { type: 'message'; message: ShowChatMessage }
+  | { type: 'deleted'; showId: string; messageId: string }
+  | { type: 'muted' | 'unmuted'; showId: string; userId: string };

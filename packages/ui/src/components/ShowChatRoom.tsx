@@ -4,14 +4,15 @@
  * room's ticketed WebSocket (reconnecting after a pause with `after=` the last message seen, as the
  * 1:1 chat's socket does, and reading the room again each time a socket opens, for what came before
  * it). The API's refusals (403 muted or not allowed, 409 closed, 429 too fast) are shown as words
- * above the box. Staff with `live.chat` get "Delete" and "Mute" on each message. Message text is
+ * above the box; a muted viewer is told so before they type (cleared when staff unmute them). Staff
+ * with `live.chat` get "Delete" and "Mute" on each message ("Unmute" for a member muted in the room). Message text is
  * React text, never HTML, isolated (dir="auto").
  */
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { ApiClient } from '../api/client';
 import { SHOW_CHAT_MAX_LENGTH } from '../api/schemas/showChat';
 import { displayText } from '../api/schemas/text';
-import type { ShowChatMessage } from '../api/types';
+import type { ShowChatMessage, ShowChatPush } from '../api/types';
 import { Button } from './Button';
 import { chatTime } from './ChatThread';
 import { Alert, EmptyState } from './Feedback';
@@ -22,11 +23,19 @@ import {
   roomWithout,
   roomWithPage,
   roomWithPush,
+  SHOW_CHAT_MUTED_NOTICE,
   type ShowChatRoomState,
   showChatRefusal,
 } from './showChatRoomState';
 
 const RECONNECT_MS = 2000;
+
+/**
+ * Where a host that may not open a socket of its own (the desktop console: its renderer's CSP allows
+ * none) gets the room's pushes: it follows `showId` and calls `push` for each, `open` each time its
+ * socket opens (the room is read again then), `closed` when it drops; returns the unsubscribe.
+ */
+export type ShowChatLiveSource = (showId: string, on: { push(p: ShowChatPush): void; open(): void; closed(): void }) => () => void;
 /** The room's close codes (docs/live.md): the access decision now refuses; the session ended. */
 const ACCESS_ENDED_CLOSE = 4403;
 const SESSION_ENDED_CLOSE = 4401;
@@ -35,17 +44,34 @@ const SESSION_ENDED_CLOSE = 4401;
 function useShowChatSocket(
   api: ApiClient,
   showId: string,
-  onRoom: (update: (room: ShowChatRoomState) => ShowChatRoomState) => void,
+  onPush: (push: ShowChatPush) => void,
   lastSeen: () => string | null,
   onOpen: () => void,
   enabled: boolean,
+  live: ShowChatLiveSource | undefined,
 ): boolean {
   const [connected, setConnected] = useState(false);
-  const handlers = useRef({ onRoom, lastSeen, onOpen });
-  handlers.current = { onRoom, lastSeen, onOpen };
+  const handlers = useRef({ onPush, lastSeen, onOpen });
+  handlers.current = { onPush, lastSeen, onOpen };
 
   useEffect(() => {
-    if (!enabled || typeof WebSocket === 'undefined') return;
+    if (!enabled || !live) return;
+    const stop = live(showId, {
+      push: (push) => handlers.current.onPush(push),
+      open: () => {
+        setConnected(true);
+        handlers.current.onOpen();
+      },
+      closed: () => setConnected(false),
+    });
+    return () => {
+      setConnected(false);
+      stop();
+    };
+  }, [live, showId, enabled]);
+
+  useEffect(() => {
+    if (!enabled || live || typeof WebSocket === 'undefined') return;
     let stopped = false;
     let socket: WebSocket | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -64,7 +90,7 @@ function useShowChatSocket(
         };
         socket.onmessage = (e) => {
           const push = parseShowChatPush(e.data);
-          if (push) handlers.current.onRoom((room) => roomWithPush(room, push, showId));
+          if (push) handlers.current.onPush(push);
         };
         socket.onclose = (e) => {
           setConnected(false);
@@ -83,7 +109,7 @@ function useShowChatSocket(
       clearTimeout(timer);
       socket?.close();
     };
-  }, [api, showId, enabled]);
+  }, [api, showId, enabled, live]);
   return connected;
 }
 
@@ -94,9 +120,11 @@ export interface ShowChatRoomProps {
   ended?: boolean;
   /** Staff with `live.chat`: delete a message, mute its author for this show. */
   moderate?: boolean;
+  /** The room's pushes from the host instead of a WebSocket of the room's own (the desktop console's main process). */
+  live?: ShowChatLiveSource;
 }
 
-export function ShowChatRoom({ api, showId, ended = false, moderate = false }: ShowChatRoomProps) {
+export function ShowChatRoom({ api, showId, ended = false, moderate = false, live }: ShowChatRoomProps) {
   const [room, setRoom] = useState<ShowChatRoomState>(emptyRoom);
   const roomRef = useRef(room);
   roomRef.current = room;
@@ -106,6 +134,10 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false }: S
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  /** Staff muted this viewer in the room (the read says so; their socket is told of a mute and an unmute). */
+  const [mutedMe, setMutedMe] = useState(false);
+  /** The members muted in the room (staff's read lists them; kept up to date by this screen's mutes): "Unmute" beside their messages. */
+  const [mutedHere, setMutedHere] = useState<ReadonlySet<string>>(new Set());
   const boxId = useId();
   const titleId = useId();
   const end = useRef<HTMLDivElement>(null);
@@ -113,8 +145,10 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false }: S
   const update = useCallback((f: (r: ShowChatRoomState) => ShowChatRoomState) => setRoom((r) => f(r)), []);
   const read = useCallback(async () => {
     try {
-      const page = await api.showChatMessages(showId);
-      update((r) => roomWithPage(r, page));
+      const page = await api.showChatRoom(showId);
+      update((r) => roomWithPage(r, page.messages));
+      setMutedMe(page.muted);
+      if (page.mutedMembers) setMutedHere(new Set(page.mutedMembers));
       setLoadError(null);
     } catch (err) {
       setLoadError(err instanceof Error ? err.message : 'Could not load the chat');
@@ -129,13 +163,26 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false }: S
     void read();
   }, [read]);
 
+  const onPush = useCallback(
+    (push: ShowChatPush) => {
+      if (push.type === 'muted' || push.type === 'unmuted') {
+        // Only this viewer's own mute reaches their socket.
+        if (push.showId === showId) setMutedMe(push.type === 'muted');
+        if (push.type === 'unmuted') setRefusal(null);
+        return;
+      }
+      update((room) => roomWithPush(room, push, showId));
+    },
+    [showId, update],
+  );
   const connected = useShowChatSocket(
     api,
     showId,
-    update,
+    onPush,
     () => roomRef.current.messages.at(-1)?.id ?? null,
     () => void read(),
     loaded && !loadError,
+    live,
   );
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: scrolls when a message arrives
@@ -174,9 +221,21 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false }: S
     setNotice(null);
     try {
       await api.muteShowChatMember(showId, m.authorId);
+      setMutedHere((s) => new Set([...s, m.authorId]));
       setNotice(`${displayText(m.author, { multiLine: false })} is muted in this show’s chat.`);
     } catch (err) {
       setNotice(err instanceof Error ? err.message : 'Could not mute the member');
+    }
+  }
+
+  async function unmute(m: ShowChatMessage) {
+    setNotice(null);
+    try {
+      await api.unmuteShowChatMember(showId, m.authorId);
+      setMutedHere((s) => new Set([...s].filter((id) => id !== m.authorId)));
+      setNotice(`${displayText(m.author, { multiLine: false })} may write in this show’s chat again.`);
+    } catch (err) {
+      setNotice(err instanceof Error ? err.message : 'Could not unmute the member');
     }
   }
 
@@ -211,9 +270,15 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false }: S
                     <Button variant="ghost" size="sm" onClick={() => void remove(m)} aria-label={`Delete the message from ${m.author}`}>
                       Delete
                     </Button>
-                    <Button variant="ghost" size="sm" onClick={() => void mute(m)} aria-label={`Mute ${m.author} in this show`}>
-                      Mute
-                    </Button>
+                    {mutedHere.has(m.authorId) ? (
+                      <Button variant="ghost" size="sm" onClick={() => void unmute(m)} aria-label={`Unmute ${m.author} in this show`}>
+                        Unmute
+                      </Button>
+                    ) : (
+                      <Button variant="ghost" size="sm" onClick={() => void mute(m)} aria-label={`Mute ${m.author} in this show`}>
+                        Mute
+                      </Button>
+                    )}
                   </span>
                 )}
               </li>
@@ -230,6 +295,11 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false }: S
               <span data-testid="show-chat-refusal">{refusal}</span>
             </Alert>
           )}
+          {mutedMe && !ended && (
+            <Alert tone="warning">
+              <span data-testid="show-chat-muted">{SHOW_CHAT_MUTED_NOTICE}</span>
+            </Alert>
+          )}
           {ended ? (
             <p className="muted">The show has ended: its chat is closed.</p>
           ) : (
@@ -242,12 +312,13 @@ export function ShowChatRoom({ api, showId, ended = false, moderate = false }: S
                 maxLength={SHOW_CHAT_MAX_LENGTH}
                 placeholder="Say something…"
                 value={text}
+                disabled={mutedMe}
                 onChange={(e) => setText(e.target.value)}
                 onKeyDown={(e) => {
                   if (e.key === 'Enter' && !e.shiftKey) void send(e);
                 }}
               />
-              <Button type="submit" busy={busy} busyLabel="Sending..." disabled={text.trim().length === 0}>
+              <Button type="submit" busy={busy} busyLabel="Sending..." disabled={mutedMe || text.trim().length === 0}>
                 Send
               </Button>
             </form>

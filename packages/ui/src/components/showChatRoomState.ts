@@ -46,11 +46,16 @@ export function parseShowChatPush(data: unknown): ShowChatPush | null {
     const push = JSON.parse(String(data)) as Partial<ShowChatPush> | null;
     if (push?.type === 'message' && typeof push.message?.id === 'string') return push as ShowChatPush;
     if (push?.type === 'deleted' && typeof push.messageId === 'string' && typeof push.showId === 'string') return push as ShowChatPush;
+    if ((push?.type === 'muted' || push?.type === 'unmuted') && typeof push.userId === 'string' && typeof push.showId === 'string')
+      return push as ShowChatPush;
   } catch {
     // not JSON: not a push of ours
   }
   return null;
 }
+
+/** What a muted viewer reads in the room, before they type and when a post is refused. */
+export const SHOW_CHAT_MUTED_NOTICE = 'A moderator muted you in this show’s chat: you can read it, not write.';
 
 /** Why a post was refused, in the words the room shows (not an error page): by the API's code, else its message. */
 export function showChatRefusal(err: unknown): string {
@@ -59,7 +64,7 @@ export function showChatRefusal(err: unknown): string {
     case 'live.chat_closed':
       return 'The show has ended: its chat is closed.';
     case 'live.chat_muted':
-      return 'A moderator muted you in this show’s chat: you can read it, not write.';
+      return SHOW_CHAT_MUTED_NOTICE;
     case 'rate_limited':
       return 'You are sending messages too fast. Wait a moment, then send again.';
     case 'access.not_logged_in':

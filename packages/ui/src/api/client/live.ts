@@ -1,6 +1,6 @@
 /**
  * Live show calls (issue 43, docs/live.md): the shows a member sees and a show's live stream; the
- * admin's shows (schedule, rotate the key, end); a show's chat room, its socket and its moderation.
+ * admin's shows (schedule, rotate the key, end); a show's chat room, its socket and its moderation (unmute too).
  */
 import type { AdminLiveShow, LiveShow, LiveStreamInfo, ScheduleLiveShowInput, ShowChatMessage } from '../types';
 import type { Calls } from './session';
@@ -10,6 +10,17 @@ const adminShowPath = (id: string) => `/admin/live/shows/${encodeURIComponent(id
 
 export function liveCalls({ get, post, request, transport }: Calls) {
   const { baseUrl } = transport;
+  async function showChatRoom(
+    id: string,
+    after?: string | null,
+  ): Promise<{ messages: ShowChatMessage[]; muted: boolean; mutedMembers?: string[] }> {
+    const q = new URLSearchParams({ limit: '100' });
+    if (after) q.set('after', after);
+    return get<{ messages: ShowChatMessage[]; muted: boolean; mutedMembers?: string[] }>(`${showPath(id)}/chat?${q.toString()}`, {
+      redirectOn403: false,
+      fallbackError: 'Could not load the chat',
+    });
+  }
   return {
     liveShows: async (): Promise<LiveShow[]> =>
       (await get<{ shows: LiveShow[] }>('/live/shows', { fallbackError: 'Failed to load live shows' })).shows,
@@ -28,16 +39,9 @@ export function liveCalls({ get, post, request, transport }: Calls) {
       (await post<{ show: AdminLiveShow }>(`${adminShowPath(id)}/key`, undefined, { fallbackError: 'Could not make a new key' })).show,
     endLiveShow: async (id: string): Promise<AdminLiveShow> =>
       (await post<{ show: AdminLiveShow }>(`${adminShowPath(id)}/end`, undefined, { fallbackError: 'Could not end the show' })).show,
-    showChatMessages: async (id: string, after?: string | null): Promise<ShowChatMessage[]> => {
-      const q = new URLSearchParams({ limit: '100' });
-      if (after) q.set('after', after);
-      return (
-        await get<{ messages: ShowChatMessage[] }>(`${showPath(id)}/chat?${q.toString()}`, {
-          redirectOn403: false,
-          fallbackError: 'Could not load the chat',
-        })
-      ).messages;
-    },
+    showChatMessages: async (id: string, after?: string | null): Promise<ShowChatMessage[]> => (await showChatRoom(id, after)).messages,
+    /** The room's messages, whether staff muted the caller in it, and (staff with `live.chat`) who is muted. */
+    showChatRoom,
     /** Refusals (403 muted or not allowed, 409 closed, 429 too fast) come back as ApiError, never a redirect. */
     postShowChatMessage: async (id: string, text: string): Promise<ShowChatMessage> =>
       (
@@ -67,5 +71,10 @@ export function liveCalls({ get, post, request, transport }: Calls) {
         { userId },
         { redirectOn403: false, fallbackError: 'Could not mute the member' },
       ),
+    unmuteShowChatMember: (id: string, userId: string) =>
+      request<{ muted: false; userId: string }>('DELETE', `${adminShowPath(id)}/chat/mutes/${encodeURIComponent(userId)}`, {
+        redirectOn403: false,
+        fallbackError: 'Could not unmute the member',
+      }),
   };
 }

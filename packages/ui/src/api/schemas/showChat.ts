@@ -20,6 +20,24 @@ export const showChatMessageSchema = z
   .meta({ id: 'ShowChatMessage' });
 
 export const showChatMessageAnswerSchema = z.object({ message: showChatMessageSchema });
-export const showChatMessagesAnswerSchema = z.object({ messages: z.array(showChatMessageSchema) });
+export const showChatMessagesAnswerSchema = z.object({
+  messages: z.array(showChatMessageSchema),
+  /** Staff muted the caller in this room: their posts are refused (403 `live.chat_muted`) until unmuted. */
+  muted: z.boolean(),
+  /** Staff with `live.chat` only: the members muted in this room (each gets "Unmute"). */
+  mutedMembers: z.array(z.string()).optional(),
+});
 export const showChatDeletedAnswerSchema = z.object({ deleted: z.literal(true) });
 export const showChatMutedAnswerSchema = z.object({ muted: z.literal(true), userId: z.string() });
+export const showChatUnmutedAnswerSchema = z.object({ muted: z.literal(false), userId: z.string() });
+
+/**
+ * One push of the room's socket (docs/live.md): a message posted, or one staff removed; to a muted
+ * member's own sockets, their mute and unmute. The desktop
+ * console's main process reads its relay's frames with it (admin-desktop main/chatLive.ts).
+ */
+export const showChatPushSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('message'), message: showChatMessageSchema }),
+  z.object({ type: z.literal('deleted'), showId: z.string(), messageId: z.string() }),
+  z.object({ type: z.enum(['muted', 'unmuted']), showId: z.string(), userId: z.string() }),
+]);
