@@ -5,11 +5,14 @@
  * ffmpeg). The crop is found, and with it the mark reads cleanly where reading it as if the whole
  * frame were kept leaves the edges' residue in every γ. And grain: every frame of the video carries
  * its own noise, far stronger than the mark; a copy cut between two reference frames and captured
- * at 24 fps is aligned to the very frames it shows, where the noise cancels (issue 41).
+ * at 24 fps is aligned to the very frames it shows, where the noise cancels (issue 41). And
+ * content that looks like the pattern: a share of γ that drifts with the picture, taken away
+ * segment by segment from the neighbours (issue 41's fine texture).
  */
 import { describe, expect, it } from 'vitest';
 import {
   align,
+  contentShares,
   FRAME_HEIGHT,
   FRAME_PIXELS,
   FRAME_WIDTH,
@@ -177,5 +180,31 @@ describe('grain, a cut between two frames, another frame rate', () => {
     console.log(`γ error: ${exact.toFixed(3)} on the frames shown, ${off.toFixed(3)} a frame away`);
     expect(exact).toBeLessThan(0.15);
     expect(off).toBeGreaterThan(3 * exact);
+  });
+});
+
+describe('content that looks like the pattern (a share of γ drifting with the picture)', () => {
+  const bits = Array.from({ length: SECONDS }, (_, i) => ((i * 11 + (i >> 1)) % 5 < 2 ? 1 : 0));
+  const sign = (second: number) => (bits[second] === 1 ? -1 : 1);
+  /** The picture's own share of γ: up to 1.3 times the mark, over a 30 s swell. */
+  const kappa = (second: number) => 1.3 * Math.sin((2 * Math.PI * second) / 30 + 0.4);
+
+  it('contentShares finds a slow drift under random ±1 bits: within 0.2 on average, 0.5 at worst (the ends see one side)', () => {
+    const gammas = bits.map((_, k) => sign(k) + kappa(k));
+    const errors = contentShares(gammas).map((c, k) => Math.abs(c - kappa(k)));
+    expect(errors.reduce((x, y) => x + y, 0) / errors.length).toBeLessThan(0.2);
+    expect(Math.max(...errors)).toBeLessThan(0.5);
+  });
+
+  it('every bit is read where the mean γ alone would misread the segments the content pushes past 0', () => {
+    const a = render(WHOLE_FRAME, () => 1);
+    const b = render(WHOLE_FRAME, () => -1);
+    const ref = referenceOf(a, b);
+    const copy = render(WHOLE_FRAME, (second) => sign(second) + kappa(second));
+    const reads = readSegments(ref, copy, 0, SHAPE, WHOLE_FRAME);
+    // The positive control: read by the sign of γ alone, some bits are wrong.
+    expect(reads.filter((r) => (r.gamma > 0 ? 0 : 1) !== bits[r.index]).length).toBeGreaterThan(2);
+    expect(reads.filter((r) => r.bit !== null && r.bit !== bits[r.index])).toEqual([]);
+    expect(reads.filter((r) => r.bit !== null).length).toBeGreaterThanOrEqual(SECONDS - 2);
   });
 });
