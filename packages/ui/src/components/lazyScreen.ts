@@ -7,7 +7,8 @@
  *   loading dynamically imported module"); nobody will see this page any more, so nothing renders
  *   and nothing is logged — the import simply never settles. Should the document stay after all
  *   (a download, a cancelled navigation), the failure is handled as below once `STAY_GRACE_MS`
- *   has passed.
+ *   has passed. WebKitGTK cancels without a `beforeunload` first, so every failure waits half that
+ *   before reloading: a reload would cancel the navigation under way.
  * - **The chunk is gone**: a deploy replaced the hashed files while this tab was open. The document
  *   is reloaded once (its new index names the new chunks); if the import fails again within
  *   `RELOAD_MEMORY_MS` of that reload, the route's error page shows — never a reload loop.
@@ -17,7 +18,7 @@
  */
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
-export const STAY_GRACE_MS = 10_000;
+export const STAY_GRACE_MS = 8_000;
 export const RELOAD_MEMORY_MS = 60_000;
 const RELOAD_KEY = 'chunkReload';
 
@@ -50,11 +51,10 @@ async function importScreen<T>(load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    if (leaving) {
-      // The document is going away; if it is still here after the grace period, it stays.
-      await new Promise((r) => setTimeout(r, STAY_GRACE_MS));
-      leaving = false;
-    }
+    // The document may be going away (WebKitGTK cancels the chunk without a beforeunload first): a
+    // reload now would cancel that navigation. Whatever is still here after the grace period stays.
+    await new Promise((r) => setTimeout(r, leaving ? STAY_GRACE_MS : STAY_GRACE_MS / 2));
+    leaving = false;
     const action = chunkFailureAction({ path: location.pathname, now: Date.now(), lastReload: readLastReload() });
     if (action === 'reload') {
       try {
