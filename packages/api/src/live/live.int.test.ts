@@ -12,10 +12,9 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness';
-import { exampleSiteConfig } from '../../test/siteConfig';
 import { mediaBinaries } from '../media/index';
 import { createTestUser, grantPlanForTest, type TestViewer } from '../streaming/viewers.testkit';
-import { freePort, pushRtmp } from './live.testkit';
+import { freePort, LIVE_TEST_SITE, pushRtmp, until } from './live.testkit';
 
 const work = tmpDir('live-int-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -26,19 +25,6 @@ async function exitWithin(child: ChildProcess, ms: number): Promise<number | nul
   const closed = new Promise<number>((resolve) => child.once('close', (code) => resolve(code ?? -1)));
   return Promise.race([closed, sleep(ms).then(() => null)]);
 }
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const value = await fn();
-    if (value) return value;
-    await sleep(250);
-  }
-  throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-}
-
-const example = exampleSiteConfig();
-const SITE = { media: { ...example.media, maxHeightByPlan: { monthly: 240, annual: 1080 }, freeMaxHeight: 240 } };
 
 forEachStore('live shows', (kind) => {
   let server: TestServer;
@@ -52,7 +38,7 @@ forEachStore('live shows', (kind) => {
   beforeAll(async () => {
     const port = await freePort();
     rtmp = `rtmp://127.0.0.1:${port}/live`;
-    server = await startTestServer(kind, { env: { LIVE_RTMP_PORT: String(port), LIVE_RTMP_HOST: '127.0.0.1' }, site: SITE });
+    server = await startTestServer(kind, { env: { LIVE_RTMP_PORT: String(port), LIVE_RTMP_HOST: '127.0.0.1' }, site: LIVE_TEST_SITE });
     api = apiClient(server.url);
     admin = await createTestUser(server.ctx, { role: 'admin' });
     annual = await createTestUser(server.ctx);

@@ -9,24 +9,13 @@ import { execFileSync } from 'node:child_process';
 import { createDecipheriv } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, storeKinds, type TestServer, tmpDir } from '../../test/harness';
 import { mediaBinaries } from '../media/index';
 import { createTestUser, grantPlanForTest, type TestViewer } from '../streaming/viewers.testkit';
-import { freePort, pushRtmp } from './live.testkit';
+import { freePort, pushRtmp, until } from './live.testkit';
 
 const work = tmpDir('live-processes-');
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const value = await fn();
-    if (value) return value;
-    await sleep(250);
-  }
-  throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-}
 
 // PostgreSQL is what several processes share (the harness refuses to run in CI without it).
 describe.runIf(storeKinds.includes('postgres'))('live shows across two API processes [postgres, s3]', () => {

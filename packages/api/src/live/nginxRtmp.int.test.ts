@@ -23,9 +23,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderNginxConf, renderRtmpConf, standaloneNginxConf } from '../../../../deploy/render-nginx.mjs';
 import { apiClient, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
 import { NGINX, nginxRtmpAvailable } from '../../test/requirements.js';
-import { exampleSiteConfig } from '../../test/siteConfig.js';
 import { createTestUser, grantPlanForTest, type TestViewer } from '../streaming/viewers.testkit.js';
-import { freePort, pushRtmp } from './live.testkit.js';
+import { freePort, LIVE_TEST_SITE, pushRtmp, until } from './live.testkit.js';
 
 /** What the embedded ingest logs when a publish reaches it with a key it refuses (rtmpIngest.ts). */
 const INGEST_REFUSED = 'live: a publish with a wrong, old or reused stream key was refused';
@@ -41,19 +40,6 @@ async function pushOutcome(url: string): Promise<'refused' | 'published' | 'stil
   if (exit === null) child.kill('SIGKILL');
   return exit === null ? 'still running' : exit === 0 ? 'published' : 'refused';
 }
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const value = await fn();
-    if (value) return value;
-    await sleep(250);
-  }
-  throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-}
-
-const example = exampleSiteConfig();
-const SITE = { media: { ...example.media, maxHeightByPlan: { monthly: 240, annual: 1080 }, freeMaxHeight: 240 } };
 
 describe.runIf(nginxRtmpAvailable())('nginx-rtmp (the shipped config) in front of the production ingest', () => {
   const secret = randomBytes(32).toString('base64url');
@@ -85,7 +71,7 @@ describe.runIf(nginxRtmpAvailable())('nginx-rtmp (the shipped config) in front o
         LIVE_PUBLISH_SECRET: secret,
         LIVE_INGEST_URL: rtmp,
       },
-      site: SITE,
+      site: LIVE_TEST_SITE,
       logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }),
     });
     api = apiClient(site);
