@@ -19,8 +19,10 @@ import {
   type Frames,
   fitGeometry,
   type Geometry,
+  geometricScore,
   type Reference,
   readSegments,
+  refineOffset,
   WHOLE_FRAME,
 } from './detect';
 import { MARK_AMPLITUDE, type PatternShape } from './pattern';
@@ -56,6 +58,8 @@ interface Shot {
   seconds?: number;
   /** Grain amplitude per cell, levels. */
   grain?: number;
+  /** The picture (default: `picture`). */
+  scene?: (u: number, v: number, t: number) => number;
 }
 
 /**
@@ -64,7 +68,7 @@ interface Shot {
  * 30 fps video frame nearest start + j/rate, as ffmpeg's `fps` filter picks it.
  */
 function render(geometry: Geometry, sign: (second: number) => number, shot: Shot = { rate: REFERENCE_RATE }): Frames {
-  const { rate, start = 0, seconds = SECONDS, grain: noise = 0 } = shot;
+  const { rate, start = 0, seconds = SECONDS, grain: noise = 0, scene = picture } = shot;
   const count = Math.floor((seconds - start) * rate);
   const data = new Uint8Array(count * FRAME_PIXELS);
   const times = new Float64Array(count);
@@ -81,7 +85,7 @@ function render(geometry: Geometry, sign: (second: number) => number, shot: Shot
           for (let i = 0; i < S; i++) {
             const u = (geometry.left + (x + (i + 0.5) / S) * geometry.sx) / FRAME_WIDTH;
             const v = (geometry.top + (y + (j + 0.5) / S) * geometry.sy) / FRAME_HEIGHT;
-            sum += picture(u, v, t) + s * mark(u, v);
+            sum += scene(u, v, t) + s * mark(u, v);
           }
         const k = y * FRAME_WIDTH + x;
         data[f * FRAME_PIXELS + k] = Math.max(0, Math.min(255, Math.round(sum / (S * S) + grain(n, k, noise))));
@@ -140,6 +144,68 @@ describe('reading the mark through a crop', () => {
     expect(error(fitted)).toBeLessThan(0.1);
     const naive = readSegments(ref, copy5, 0, SHAPE, WHOLE_FRAME);
     expect(naive.filter((r) => r.bit !== bits[r.index]).length).toBeGreaterThan(5);
+  });
+});
+
+describe('whether a cropped copy is this video', () => {
+  const a = render(WHOLE_FRAME, () => 1);
+  const ref = referenceOf(
+    a,
+    render(WHOLE_FRAME, () => -1),
+  );
+  const heavy: Geometry = { sx: 0.95, left: 0.02 * FRAME_WIDTH, sy: 0.95, top: 0.03 * FRAME_HEIGHT };
+  const copy = render(heavy, (second) => (second % 2 ? -1 : 1));
+  const other = render(WHOLE_FRAME, () => 1, { rate: REFERENCE_RATE, start: 13 });
+
+  it('a 5 % crop scores as this video once its crop is known (0.999), where whole frames against whole frames score 0.94', () => {
+    const whole = geometricScore(ref, copy, 0, WHOLE_FRAME);
+    const located = geometricScore(ref, copy, 0, fitGeometry(ref, copy, 0));
+    expect(located).toBeGreaterThan(0.99);
+    expect(located - whole).toBeGreaterThan(0.02);
+  });
+
+  it('another stretch of the picture stays far from it with the crop search (−0.3)', () => {
+    const g = fitGeometry(ref, other, 0);
+    expect(geometricScore(ref, other, 0, g)).toBeLessThan(0.5);
+  });
+
+  // A hard cut every 4 s between three scenes, and a slow zoom in.
+  const cuts = (u: number, v: number, t: number) => {
+    const zoom = 1 + 0.05 * t;
+    return picture(0.5 + (u - 0.5) / zoom, 0.5 + (v - 0.5) / zoom, t + 37 * (Math.floor(t / 4) % 3));
+  };
+  const cutRef = referenceOf(
+    render(WHOLE_FRAME, () => 1, { rate: REFERENCE_RATE, scene: cuts }),
+    render(WHOLE_FRAME, () => -1, { rate: REFERENCE_RATE, scene: cuts }),
+  );
+
+  it('footage with cuts: only copy frames that show a kept frame count, so a capture whose samples fall just before each cut still scores as this video', () => {
+    // A 24 fps capture from 11.48 s: its half-second samples show the last frame before the cuts at
+    // 12 s, 16 s… (11.98 s: video frame 359), whose nearest reference frame (12 s) is after the cut.
+    const start = 11.48;
+    const capture = render(WHOLE_FRAME, (second) => (second % 3 ? 1 : -1), { rate: 24, start, scene: cuts });
+    const at = align(cutRef.a, REFERENCE_RATE, capture, VIDEO_RATE);
+    expect(Math.abs((at?.offset ?? 0) - start)).toBeLessThan(0.5 / VIDEO_RATE);
+    expect(at?.score).toBeLessThan(0.9);
+    expect(geometricScore(cutRef, capture, at?.offset ?? 0, WHOLE_FRAME)).toBeGreaterThan(0.99);
+  });
+
+  it('a 4 % crop of zooming footage: whole frames place it two frames late; through its crop, at its very frame', () => {
+    // A zoom in by 10 % a second over a picture that barely moves: cropped 4 %, a frame looks like a later one.
+    const zooming = (u: number, v: number, t: number) => {
+      const zoom = 1 + 0.1 * t;
+      return picture(0.5 + (u - 0.5) / zoom, 0.5 + (v - 0.5) / zoom, 0.05 * t + 37 * (Math.floor(t / 4) % 3));
+    };
+    const zoomRef = referenceOf(
+      render(WHOLE_FRAME, () => 1, { rate: REFERENCE_RATE, scene: zooming }),
+      render(WHOLE_FRAME, () => -1, { rate: REFERENCE_RATE, scene: zooming }),
+    );
+    const start = 344 / VIDEO_RATE;
+    const crop: Geometry = { sx: 0.96, left: 0.015 * FRAME_WIDTH, sy: 0.96, top: 0.025 * FRAME_HEIGHT };
+    const cropCopy = render(crop, (second) => (second % 3 ? 1 : -1), { rate: VIDEO_RATE, start, scene: zooming });
+    const at = align(zoomRef.a, REFERENCE_RATE, cropCopy, VIDEO_RATE);
+    expect(Math.abs((at?.offset ?? 0) - start)).toBeGreaterThan(1.5 / VIDEO_RATE);
+    expect(Math.abs(refineOffset(zoomRef, cropCopy, at?.offset ?? 0, crop) - start)).toBeLessThan(0.5 / VIDEO_RATE);
   });
 });
 

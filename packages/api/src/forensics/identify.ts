@@ -11,13 +11,30 @@ import { transcodedVideoIds } from '../catalog/index.js';
 import { findUserById } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
 import { type Candidate, codeBits, minimumBits, verdict } from './code.js';
-import { align, type Frames, type Reference, readSegments, type SegmentRead } from './detect.js';
+import {
+  align,
+  type Frames,
+  fitGeometry,
+  type Geometry,
+  geometricScore,
+  type Reference,
+  readSegments,
+  refineOffset,
+  type SegmentRead,
+  WHOLE_FRAME,
+} from './detect.js';
 import { framesOf, grayFrames } from './frames.js';
 import { liveCodeSecrets } from './memberCodes.js';
 import { MARKED_SEGMENT_SECONDS, patternShape } from './pattern.js';
 
 /** Mean frame correlation below which a copy is not taken to be (this part of) a video. */
 export const MIN_ALIGNMENT = 0.9;
+/**
+ * Whole-frame correlation below which a copy's crop is not looked for: no crop of 80–100 % of each
+ * axis lifts a copy of another video to MIN_ALIGNMENT from there (a cropped copy of this video
+ * scores 0.84 and more before its crop is found).
+ */
+const CROP_SEARCH_FLOOR = 0.7;
 
 export type Identification =
   | {
@@ -89,15 +106,30 @@ export function storedReference(ladderDir: string, videoId: string): StoredRefer
   );
 }
 
+/**
+ * Where a copy sits in one video: its place (align), its crop and scaling (fitGeometry), its place
+ * again through that crop (refineOffset) and how well it matches once both are known
+ * (geometricScore, or the whole-frame score when that is higher).
+ */
+export function locateCopy(ref: StoredReference, copy: Frames): { offset: number; score: number; geometry: Geometry } | null {
+  const at = align(ref.mean, ref.rate, copy, ref.sourceRate);
+  if (!at) return null;
+  if (at.score < CROP_SEARCH_FLOOR) return { ...at, geometry: WHOLE_FRAME };
+  const first = fitGeometry(ref, copy, at.offset);
+  const offset = refineOffset(ref, copy, at.offset, first);
+  const geometry = offset === at.offset ? first : fitGeometry(ref, copy, offset);
+  return { offset, geometry, score: Math.max(at.score, geometricScore(ref, copy, offset, geometry)) };
+}
+
 /** A copy read against one reference: where it sits, how well it matches, and every segment it covers. */
 export async function readCopy(
   ref: StoredReference,
   file: string | Frames,
 ): Promise<{ offset: number; score: number; reads: SegmentRead[] }> {
   const copy = typeof file === 'string' ? await grayFrames(file) : file;
-  const at = align(ref.mean, ref.rate, copy, ref.sourceRate);
+  const at = locateCopy(ref, copy);
   if (!at) return { offset: 0, score: -1, reads: [] };
-  return { ...at, reads: readSegments(ref, copy, at.offset, patternShape(ref.videoId)) };
+  return { offset: at.offset, score: at.score, reads: readSegments(ref, copy, at.offset, patternShape(ref.videoId), at.geometry) };
 }
 
 /** The copy's shortest length that can name anyone, seconds (whole segments plus the partial ones at its ends). */
@@ -110,16 +142,16 @@ export async function identifyCopy(
 ): Promise<Identification> {
   const copy = await grayFrames(file);
   const ids = opts.videoId ? [opts.videoId] : await transcodedVideoIds(ctx.db);
-  let best: { ref: StoredReference; offset: number; score: number } | null = null;
+  let best: { ref: StoredReference; offset: number; score: number; geometry: Geometry } | null = null;
   for (const id of ids) {
     const ref = await loadReference(ctx, id);
     if (!ref) continue;
-    const a = align(ref.mean, ref.rate, copy, ref.sourceRate);
-    if (a && (!best || a.score > best.score)) best = { ref, offset: a.offset, score: a.score };
+    const at = locateCopy(ref, copy);
+    if (at && (!best || at.score > best.score)) best = { ref, ...at };
   }
   if (!best || best.score < MIN_ALIGNMENT) return { kind: 'no-match', videoId: opts.videoId ?? null, bits: 0, stretch: null };
-  const { ref, offset } = best;
-  const j = await judgeCopy(ref, readSegments(ref, copy, offset, patternShape(ref.videoId)), () => liveCodeSecrets(ctx));
+  const { ref, offset, geometry } = best;
+  const j = await judgeCopy(ref, readSegments(ref, copy, offset, patternShape(ref.videoId), geometry), () => liveCodeSecrets(ctx));
   const videoId = ref.videoId;
   if (j.kind === 'too-short') return { kind: 'too-short', videoId, bits: j.bits, neededSeconds: neededSeconds() };
   if (j.kind === 'no-match') return { ...j, videoId };
