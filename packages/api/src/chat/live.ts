@@ -8,11 +8,12 @@
  * signed out, suspended or erased; SQLite: the local notice): the sockets that account holds check
  * their standing at once and close if it ended, in every process.
  * No broker of our own: a message missed while the listening connection was down (it reconnects)
- * is read again by the client (`?after=` on the socket, or `GET /api/chat/messages`).
+ * is read again by the client (`?after=` on the socket, or `GET /api/chat/messages`). The listening
+ * and the followers are shared with the show chat's hub (shared/pushHub.ts).
  */
-import pg from 'pg';
 import { onSessionsEnded, SESSIONS_ENDED_CHANNEL } from '../identity/index.js';
 import type { AppContext } from '../kernel/context.js';
+import { hubPerContext, startPushHub } from '../shared/pushHub.js';
 import { CHAT_CHANNEL, type ChatMessageDto, messageById, messageDto } from './chat.service.js';
 
 export type LiveMessage = ChatMessageDto & { userId: string };
@@ -32,107 +33,44 @@ export interface ChatHub {
   stop(): Promise<void>;
 }
 
-const RECONNECT_MS = 1000;
-
 /** Starts listening (on PostgreSQL: resolves once `LISTEN` is in place, so no message of a socket opened later is missed). */
 export async function startChatHub(ctx: AppContext): Promise<ChatHub> {
-  const listeners = new Set<Listener>();
-  let stopped = false;
-
-  async function deliver(messageId: string): Promise<void> {
-    if (listeners.size === 0) return;
-    const row = await messageById(ctx, messageId);
-    if (!row) return;
-    const message = { ...messageDto(row), userId: row.user_id };
-    for (const l of listeners) {
-      if (l.userId !== null && l.userId !== row.user_id) continue;
-      try {
-        l.push(message);
-      } catch (err) {
-        ctx.logger.warn({ err }, 'chat push failed');
-      }
+  const hub = await startPushHub<Listener>(ctx, 'chat', (followers) => {
+    async function deliver(messageId: string): Promise<void> {
+      if (followers.size === 0) return;
+      const row = await messageById(ctx, messageId);
+      if (!row) return;
+      const message = { ...messageDto(row), userId: row.user_id };
+      followers.push(
+        (l) => l.userId === null || l.userId === row.user_id,
+        (l) => l.push(message),
+      );
     }
-  }
-  const deliverLogged = (id: string) => void deliver(id).catch((err) => ctx.logger.error({ err }, 'chat delivery failed'));
-  const sessionsEnded = (userId: string) => {
-    for (const l of listeners) if (l.holderId === userId) l.sessionsEnded?.();
-  };
-
-  let stopSource: () => Promise<void>;
-  if (ctx.db.dialect === 'postgres' && ctx.env.DATABASE_URL) {
-    const url = ctx.env.DATABASE_URL;
-    let client: pg.Client | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const connect = async () => {
-      if (stopped) return;
-      const c = new pg.Client({ connectionString: url });
-      const retry = (err?: unknown) => {
-        if (client !== c) return;
-        client = undefined;
-        if (err) ctx.logger.warn({ err }, 'chat LISTEN connection lost; reconnecting');
-        c.end().catch(() => {});
-        if (!stopped) timer = setTimeout(() => void connect(), RECONNECT_MS);
-      };
-      client = c;
-      c.on('error', retry);
-      c.on('end', () => retry());
-      c.on('notification', (n) => {
-        if (n.channel === CHAT_CHANNEL && n.payload) deliverLogged(n.payload);
-        if (n.channel === SESSIONS_ENDED_CHANNEL && n.payload) sessionsEnded(n.payload);
-      });
-      try {
-        await c.connect();
-        await c.query(`LISTEN ${CHAT_CHANNEL}`);
-        await c.query(`LISTEN ${SESSIONS_ENDED_CHANNEL}`);
-      } catch (err) {
-        retry(err);
-      }
+    const deliverLogged = (id: string) => void deliver(id).catch((err) => ctx.logger.error({ err }, 'chat delivery failed'));
+    return {
+      channels: { [CHAT_CHANNEL]: deliverLogged, [SESSIONS_ENDED_CHANNEL]: followers.sessionsEnded },
+      local() {
+        const off = ctx.store.onAppended((events) => {
+          for (const e of events) if (e.type === 'ChatMessageSent') deliverLogged((e.data as { messageId: string }).messageId);
+        });
+        const offSessions = onSessionsEnded(ctx, followers.sessionsEnded);
+        return () => {
+          off();
+          offSessions();
+        };
+      },
     };
-    await connect();
-    stopSource = async () => {
-      clearTimeout(timer);
-      const c = client;
-      client = undefined;
-      await c?.end().catch(() => {});
-    };
-  } else {
-    const off = ctx.store.onAppended((events) => {
-      for (const e of events) if (e.type === 'ChatMessageSent') deliverLogged((e.data as { messageId: string }).messageId);
-    });
-    const offSessions = onSessionsEnded(ctx, sessionsEnded);
-    stopSource = async () => {
-      off();
-      offSessions();
-    };
-  }
-
+  });
   return {
-    follow(userId, push, holder) {
-      const l: Listener = { userId, push, holderId: holder?.holderId, sessionsEnded: holder?.sessionsEnded };
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    async stop() {
-      stopped = true;
-      listeners.clear();
-      await stopSource();
-    },
+    follow: (userId, push, holder) => hub.follow({ userId, push, holderId: holder?.holderId, sessionsEnded: holder?.sessionsEnded }),
+    stop: () => hub.stop(),
   };
 }
 
-const hubs = new WeakMap<AppContext, Promise<ChatHub>>();
+const hubs = hubPerContext(startChatHub);
 
 /** This process's hub, started with the server (or on the first socket where the app runs without `start`). */
-export function chatHubOf(ctx: AppContext): Promise<ChatHub> {
-  let hub = hubs.get(ctx);
-  if (!hub) {
-    hub = startChatHub(ctx);
-    hubs.set(ctx, hub);
-  }
-  return hub;
-}
+export const chatHubOf = hubs.of;
 
 /** The server stopped its hub: a later socket starts a new one. */
-export function forgetChatHub(ctx: AppContext): void {
-  hubs.delete(ctx);
-}
+export const forgetChatHub = hubs.forget;
