@@ -48,7 +48,7 @@ export interface ReplyMailFacts {
 
 /** `mailed` when the mail should go (the per-recipient limit is asked after, as it counts). */
 export function replyMailOutcome(f: ReplyMailFacts): ReplyMailOutcome {
-  if (!f.member || f.member.role !== 'member' || f.member.status !== 'approved') return 'not_active';
+  if (f.member?.role !== 'member' || f.member.status !== 'approved') return 'not_active';
   if (f.unread === 0) return 'read';
   if (!f.enabled) return 'opted_out';
   if (f.seenAt !== null && f.seenAt >= f.startedAt) return 'online';

@@ -166,7 +166,7 @@ export function limitPerIp(ctx: AppContext, limits: AuthLimits): MiddlewareHandl
  * The refusal (429 with Retry-After) when this account may not be tried now, from `address` when
  * known (login and the second-factor step) or at all (signed-in password checks count per account).
  */
-export async function loginBlocked(ctx: AppContext, limits: AuthLimits, emailKey: string, address?: string): Promise<Failure | undefined> {
+export async function loginBlocked(_ctx: AppContext, limits: AuthLimits, emailKey: string, address?: string): Promise<Failure | undefined> {
   const wait = await limits.failedLogins.wait(emailKey, address);
   if (!wait) return undefined;
   const who = wait.reason === 'address' ? 'from your network for this account' : 'for this account';
