@@ -5,93 +5,20 @@
  * conversation for an admin; resume with `after`, an admin's across every conversation), the export, and the erasure (no message text left
  * in the store's bytes).
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { ACCESS_MESSAGES, CHAT_SUBSCRIPTION_REQUIRED } from '@members/ui/access';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { WebSocket as WebSocketClient } from 'ws';
 import { forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
-import { pgTool } from '../backup/siteBackup.js';
+import { handshake, openSocket } from '../../test/sockets.js';
+import { storeBytes } from '../../test/storeBytes.js';
 import { billingTestKit, HASH, type Member, seedMember } from '../billing/billing.testkit.js';
 import { TestClock } from '../shared/clock.testkit.js';
 import { CHAT_RATE_LIMIT, CHAT_RATE_LIMITED } from './routes.js';
 
 let hashes = 5000;
 
-/** Every byte the store keeps: the SQLite file and its WAL, or a plain pg_dump of the database. */
-function storeBytes(server: TestServer): string {
-  const url = server.store.env.DATABASE_URL;
-  if (url) return execFileSync(pgTool('pg_dump'), ['--no-owner', '--no-acl', url], { maxBuffer: 256 * 1024 * 1024 }).toString('latin1');
-  const file = path.join(server.store.dataDir, 'store.sqlite');
-  return [file, `${file}-wal`]
-    .filter((f) => fs.existsSync(f))
-    .map((f) => fs.readFileSync(f).toString('latin1'))
-    .join('\n');
-}
-
-/** The origin of the site a socket URL belongs to: what its own pages send as `Origin` (the server refuses none). */
-const siteOriginOf = (url: string) => new URL(url.replace(/^ws/, 'http')).origin;
-
-/**
- * What a real WebSocket client (`ws`) is answered when it opens `url`: 101 once the socket is open
- * (it is then closed), otherwise the refusal's status and body. A client that neither opens nor is
- * answered (an error) rejects, so no outcome passes for a refusal by default.
- */
-function handshake(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const client = new WebSocketClient(url, { origin: siteOriginOf(url) });
-    client.on('open', () => {
-      client.close();
-      resolve({ status: 101, body: '' });
-    });
-    client.on('unexpected-response', (req, res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, body });
-      });
-    });
-    client.on('error', reject);
-  });
-}
-
 interface Pushed {
   type: string;
   message: { id: string; text: string; from: string; sentAt: string; userId: string };
-}
-
-/** An open socket and everything it has received. */
-async function openSocket(url: string): Promise<{ received: Pushed[]; next(n?: number): Promise<Pushed[]>; close(): void }> {
-  const ws = new WebSocket(url, { headers: { origin: siteOriginOf(url) } });
-  const received: Pushed[] = [];
-  const waiters: (() => void)[] = [];
-  ws.addEventListener('message', (e) => {
-    received.push(JSON.parse(String(e.data)));
-    for (const w of waiters.splice(0)) w();
-  });
-  await new Promise<void>((resolve, reject) => {
-    ws.addEventListener('open', () => resolve());
-    ws.addEventListener('error', () => reject(new Error(`socket ${url} failed`)));
-  });
-  return {
-    received,
-    async next(n = 1) {
-      // Bounded only to catch a hang.
-      const deadline = Date.now() + 30_000;
-      while (received.length < n) {
-        if (Date.now() > deadline) throw new Error(`expected ${n} pushes, got ${received.length}`);
-        await new Promise<void>((r) => {
-          waiters.push(r);
-          setTimeout(r, 100);
-        });
-      }
-      return received;
-    },
-    close: () => ws.close(),
-  };
 }
 
 forEachStore('chat', (kind) => {
@@ -222,9 +149,9 @@ forEachStore('chat', (kind) => {
   it("pushes a conversation's new messages to the member's socket, never another member's; an admin's socket gets every conversation", async () => {
     const alice = await subscribed();
     const bob = await subscribed();
-    const aliceSocket = await openSocket(`${wsBase()}/api/chat/socket?ticket=${await ticketOf(alice.token)}`);
-    const bobSocket = await openSocket(`${wsBase()}/api/chat/socket?ticket=${await ticketOf(bob.token)}`);
-    const adminSocket = await openSocket(`${wsBase()}/api/chat/socket?ticket=${await ticketOf(kit.admin)}`);
+    const aliceSocket = await openSocket<Pushed>(`${wsBase()}/api/chat/socket?ticket=${await ticketOf(alice.token)}`);
+    const bobSocket = await openSocket<Pushed>(`${wsBase()}/api/chat/socket?ticket=${await ticketOf(bob.token)}`);
+    const adminSocket = await openSocket<Pushed>(`${wsBase()}/api/chat/socket?ticket=${await ticketOf(kit.admin)}`);
     try {
       const toAlice = (await reply(alice.id, 'for Alice only')).body.data.message;
       const fromBob = (await send(bob, 'Bob asks')).body.data.message;
@@ -259,7 +186,7 @@ forEachStore('chat', (kind) => {
     const first = (await send(m, 'one')).body.data.message;
     const second = (await reply(m.id, 'two')).body.data.message;
     const third = (await send(m, 'three')).body.data.message;
-    const s = await openSocket(`${wsBase()}/api/chat/socket?ticket=${await ticketOf(m.token)}&after=${first.id}`);
+    const s = await openSocket<Pushed>(`${wsBase()}/api/chat/socket?ticket=${await ticketOf(m.token)}&after=${first.id}`);
     try {
       expect((await s.next(2)).map((p) => p.message.id)).toEqual([second.id, third.id]);
     } finally {
@@ -273,7 +200,7 @@ forEachStore('chat', (kind) => {
     const seen = (await send(alice, 'seen before the drop')).body.data.message;
     const missedA = (await send(bob, 'missed from Bob')).body.data.message;
     const missedB = (await reply(alice.id, 'missed reply to Alice')).body.data.message;
-    const s = await openSocket(`${wsBase()}/api/chat/socket?ticket=${await ticketOf(kit.admin)}&after=${seen.id}`);
+    const s = await openSocket<Pushed>(`${wsBase()}/api/chat/socket?ticket=${await ticketOf(kit.admin)}&after=${seen.id}`);
     try {
       const got = await s.next(2);
       expect(got.map((p) => [p.message.id, p.message.userId])).toEqual([
@@ -323,7 +250,7 @@ forEachStore('chat', (kind) => {
     const stored = await server.ctx.rawStore.readStream(`chat-${m.id}`);
     expect(JSON.stringify(stored.map((e) => e.data))).not.toContain(secret);
     expect((await kit.api.post(`/admin/users/${m.id}/erase`, { reason: 'verified request' }, kit.admin)).status).toBe(200);
-    const bytes = storeBytes(server);
+    const bytes = storeBytes(server.store);
     expect(bytes.length).toBeGreaterThan(10_000);
     expect(bytes.includes(secret)).toBe(false);
     expect(bytes.includes(answer)).toBe(false);

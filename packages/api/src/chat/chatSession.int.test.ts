@@ -6,30 +6,12 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
+import { openSocket, within } from '../../test/sockets.js';
 import { billingTestKit, HASH } from '../billing/billing.testkit.js';
 import { approvedMember, cookieHeader } from '../identity/identity.testkit.js';
 import { SESSION_ENDED_CLOSE } from './routes.js';
 
 let hashes = 9100;
-
-/** The origin of the site a socket URL belongs to: what its own pages send as `Origin` (the server refuses none). */
-const siteOriginOf = (url: string) => new URL(url.replace(/^ws/, 'http')).origin;
-
-/** An open socket: what it received and how it closed. */
-async function openSocket(url: string) {
-  const ws = new WebSocket(url, { headers: { origin: siteOriginOf(url) } });
-  const received: { message: { id: string; text: string } }[] = [];
-  const closed = new Promise<number>((resolve) => ws.addEventListener('close', (e) => resolve(e.code)));
-  ws.addEventListener('message', (e) => received.push(JSON.parse(String(e.data))));
-  await new Promise<void>((resolve, reject) => {
-    ws.addEventListener('open', () => resolve());
-    ws.addEventListener('error', () => reject(new Error(`socket ${url} failed`)));
-  });
-  return { received, closed, close: () => ws.close() };
-}
-
-const within = <T>(p: Promise<T>, ms: number) =>
-  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))]);
 
 forEachStore('chat: admin deletion and sockets bound to their session', (kind) => {
   let server: TestServer;
@@ -53,7 +35,7 @@ forEachStore('chat: admin deletion and sockets bound to their session', (kind) =
   const socketOf = async (token: string) => {
     const t = await kit.api.post('/chat/ticket', undefined, token);
     expect(t.status).toBe(200);
-    return openSocket(`${wsBase()}/api/chat/socket?ticket=${t.body.data.ticket}`);
+    return openSocket<{ message: { id: string; text: string } }>(`${wsBase()}/api/chat/socket?ticket=${t.body.data.ticket}`);
   };
   const reply = (userId: string, text: string) => kit.api.post(`/admin/chat/conversations/${userId}/messages`, { text }, kit.admin);
 

@@ -12,6 +12,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachStore, startTestServer, type TestServer } from '../../test/harness.js';
+import { openSocket, within } from '../../test/sockets.js';
 import { billingTestKit, HASH } from '../billing/billing.testkit.js';
 import { approvedMember, cookieHeader } from '../identity/identity.testkit.js';
 import { SESSION_ENDED_CLOSE, SOCKET_SESSION_RECHECK_MS } from './socket.routes.js';
@@ -46,22 +47,6 @@ function handshake(url: string, headers: Record<string, string>): Promise<number
     req.end();
   });
 }
-
-/** An open socket (named as the site's own pages name it): what it received and how it closed. */
-async function openSocket(url: string) {
-  const ws = new WebSocket(url, { headers: { origin: PUBLIC_URL } });
-  const received: unknown[] = [];
-  const closed = new Promise<number>((resolve) => ws.addEventListener('close', (e) => resolve(e.code)));
-  ws.addEventListener('message', (e) => received.push(JSON.parse(String(e.data))));
-  await new Promise<void>((resolve, reject) => {
-    ws.addEventListener('open', () => resolve());
-    ws.addEventListener('error', () => reject(new Error(`socket ${url} failed`)));
-  });
-  return { received, closed, close: () => ws.close() };
-}
-
-const within = <T>(p: Promise<T>, ms: number) =>
-  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))]);
 
 forEachStore('chat socket: origin and the holder’s standing', (kind) => {
   let server: TestServer;
@@ -147,9 +132,9 @@ forEachStore('chat socket: origin and the holder’s standing', (kind) => {
     const erased = await subscribed();
     const signedOut = await subscribed();
     const sockets = {
-      suspended: await openSocket(socketUrl(holderServer.url, await ticketOf(suspended.token))),
-      erased: await openSocket(socketUrl(holderServer.url, await ticketOf(erased.token))),
-      signedOut: await openSocket(socketUrl(holderServer.url, await ticketOf(signedOut.token))),
+      suspended: await openSocket(socketUrl(holderServer.url, await ticketOf(suspended.token)), PUBLIC_URL),
+      erased: await openSocket(socketUrl(holderServer.url, await ticketOf(erased.token)), PUBLIC_URL),
+      signedOut: await openSocket(socketUrl(holderServer.url, await ticketOf(signedOut.token)), PUBLIC_URL),
     };
     expect((await kit.api.post(`/admin/users/${suspended.id}/suspend`, { reason: 'Abuse of the chat' }, kit.admin)).status).toBe(200);
     expect(await within(sockets.suspended.closed, AT_ONCE_MS)).toBe(SESSION_ENDED_CLOSE);

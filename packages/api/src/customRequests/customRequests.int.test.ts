@@ -9,14 +9,13 @@
  * requester only. The audit's reconciliation still finds no difference, and the payment is in the
  * payment history as a `custom` payment.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CUSTOM_REQUESTS_NEED_ANNUAL } from '@members/ui/access';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
+import { storeBytes } from '../../test/storeBytes.js';
 import { reconcile } from '../audit/reconcile.js';
-import { pgTool } from '../backup/siteBackup.js';
 import { billingTestKit, HASH, type Member, seedMember } from '../billing/billing.testkit.js';
 import { ingestVideoFile } from '../catalog/ingest.js';
 import { makeSizedClip } from '../media/media.testkit.js';
@@ -25,17 +24,6 @@ import { TestClock } from '../shared/clock.testkit.js';
 const fixtures = tmpDir('custom-requests-fixtures-');
 afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
 let hashes = 7000;
-
-/** Every byte the store keeps: the SQLite file and its WAL, or a plain pg_dump of the database. */
-function storeBytes(server: TestServer): string {
-  const url = server.store.env.DATABASE_URL;
-  if (url) return execFileSync(pgTool('pg_dump'), ['--no-owner', '--no-acl', url], { maxBuffer: 256 * 1024 * 1024 }).toString('latin1');
-  const file = path.join(server.store.dataDir, 'store.sqlite');
-  return [file, `${file}-wal`]
-    .filter((f) => fs.existsSync(f))
-    .map((f) => fs.readFileSync(f).toString('latin1'))
-    .join('\n');
-}
 
 async function waitTranscoded(server: TestServer, videoId: string): Promise<void> {
   for (;;) {
@@ -248,7 +236,7 @@ forEachStore('custom video requests', (kind) => {
     const stored = await server.ctx.rawStore.readStream(`custom-request-${id}`);
     expect(JSON.stringify(stored.map((e) => e.data))).not.toContain(secret);
     expect((await kit.api.post(`/admin/users/${annual.id}/erase`, { reason: 'verified request' }, kit.admin)).status).toBe(200);
-    const bytes = storeBytes(server);
+    const bytes = storeBytes(server.store);
     expect(bytes.length).toBeGreaterThan(10_000);
     expect(bytes.includes(secret)).toBe(false);
     // The request's shape stays for the auditors; its text reads empty.

@@ -6,24 +6,11 @@
  * member's token and the old e-mail change link; the admin's member page shows the erasure without
  * any address.
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, forEachStore, randomBytes, startTestServer, type TestServer } from '../../test/harness.js';
-import { pgTool } from '../backup/siteBackup.js';
+import { storeBytes } from '../../test/storeBytes.js';
 import { mailsTo } from '../mail/outbox.testkit.js';
 import { adminLogin, login, registerMember } from './identity.testkit.js';
-
-function storeBytes(server: TestServer): string {
-  const url = server.store.env.DATABASE_URL;
-  if (url) return execFileSync(pgTool('pg_dump'), ['--no-owner', '--no-acl', url], { maxBuffer: 256 * 1024 * 1024 }).toString('latin1');
-  const file = path.join(server.store.dataDir, 'store.sqlite');
-  return [file, `${file}-wal`]
-    .filter((f) => fs.existsSync(f))
-    .map((f) => fs.readFileSync(f).toString('latin1'))
-    .join('\n');
-}
 
 forEachStore('account settings and erasure', (kind) => {
   let server: TestServer;
@@ -65,7 +52,7 @@ forEachStore('account settings and erasure', (kind) => {
     const unused = await linkTo(never);
     expect((await api.get('/users/me/sessions', token)).body.data.sessions[0].userAgent).toBe(device);
     await server.subscribers.drain();
-    expect(storeBytes(server)).toContain(second);
+    expect(storeBytes(server.store)).toContain(second);
 
     const erased = await api.call('DELETE', '/users/me', { body: { password: m.password, confirmation: 'DELETE' }, token });
     expect(erased.status).toBe(200);
@@ -78,7 +65,7 @@ forEachStore('account settings and erasure', (kind) => {
 
     // No byte of the addresses, names or device is left in the store or the outbox.
     await server.subscribers.drain();
-    const bytes = storeBytes(server);
+    const bytes = storeBytes(server.store);
     const outbox = JSON.stringify(await server.ctx.db.all('SELECT * FROM mail_outbox'));
     for (const needle of [first, first.toLowerCase(), second, never, `Ysolde${tag}`, `Varga${tag}`, tag]) {
       expect(bytes.includes(needle), `store bytes hold ${needle}`).toBe(false);

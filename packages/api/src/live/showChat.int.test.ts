@@ -11,13 +11,10 @@
  * and leaves the ticket unspent, and a ticket taken before its holder was suspended or erased
  * opens nothing.
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { WebSocket as WebSocketClient } from 'ws';
 import { apiClient, forEachStore, startTestServer, TEST_ADMIN, type TestServer } from '../../test/harness.js';
-import { pgTool } from '../backup/siteBackup.js';
+import { handshake as socketHandshake, openSocket as testSocket } from '../../test/sockets.js';
+import { storeBytes } from '../../test/storeBytes.js';
 import { SESSION_ENDED_CLOSE, SOCKET_SESSION_RECHECK_MS } from '../chat/index.js';
 import { enrolSecondFactor, login } from '../identity/identity.testkit.js';
 import { type StaffAccount, signedInStaff } from '../identity/staff.testkit.js';
@@ -35,76 +32,13 @@ interface Push {
   messageId?: string;
 }
 
-/** Every byte the store keeps: the SQLite file and its WAL, or a plain pg_dump of the database. */
-function storeBytes(server: TestServer): string {
-  const url = server.store.env.DATABASE_URL;
-  if (url) return execFileSync(pgTool('pg_dump'), ['--no-owner', '--no-acl', url], { maxBuffer: 256 * 1024 * 1024 }).toString('latin1');
-  const file = path.join(server.store.dataDir, 'store.sqlite');
-  return [file, `${file}-wal`]
-    .filter((f) => fs.existsSync(f))
-    .map((f) => fs.readFileSync(f).toString('latin1'))
-    .join('\n');
-}
-
 /** The site's address (PUBLIC_URL): its pages' `Origin`, which the room's socket requires. */
 const SITE = 'https://members.example';
 
-/** What a real WebSocket client is answered: 101 once open (then closed), else the refusal's status and body. `origin` null: none sent. */
-function handshake(url: string, origin: string | null = SITE): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const client = new WebSocketClient(url, origin === null ? {} : { origin });
-    client.on('open', () => {
-      client.close();
-      resolve({ status: 101, body: '' });
-    });
-    client.on('unexpected-response', (req, res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, body });
-      });
-    });
-    client.on('error', reject);
-  });
-}
-
-/** An open socket and everything it has received. */
-async function openSocket(
-  url: string,
-): Promise<{ received: Push[]; next(n: number): Promise<Push[]>; closed: Promise<number>; close(): void }> {
-  const ws = new WebSocketClient(url, { origin: SITE });
-  const received: Push[] = [];
-  const waiters: (() => void)[] = [];
-  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
-  ws.on('message', (data) => {
-    received.push(JSON.parse(String(data)));
-    for (const w of waiters.splice(0)) w();
-  });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`socket ${url} refused: ${res.statusCode}`)));
-  });
-  return {
-    received,
-    async next(n) {
-      // Bounded only to catch a hang.
-      const deadline = Date.now() + 30_000;
-      while (received.length < n) {
-        if (Date.now() > deadline) throw new Error(`expected ${n} pushes, got ${received.length}`);
-        await new Promise<void>((r) => {
-          waiters.push(r);
-          setTimeout(r, 100);
-        });
-      }
-      return received;
-    },
-    closed,
-    close: () => ws.close(),
-  };
-}
+/** A handshake naming `origin` (the site's by default; null: none). */
+const handshake = (url: string, origin: string | null = SITE) => socketHandshake(url, origin);
+/** An open room socket, named as the site's pages name it. */
+const openSocket = (url: string) => testSocket<Push>(url, SITE);
 
 forEachStore('live show chat room (production)', (kind) => {
   let server: TestServer;
@@ -376,7 +310,7 @@ forEachStore('live show chat room (production)', (kind) => {
     const stored = await server.ctx.rawStore.readStream(`live-chat-${showId}`);
     expect(JSON.stringify(stored.map((e) => e.data))).not.toContain(secret);
     expect((await api.post(`/admin/users/${erin.id}/erase`, { reason: 'verified request' }, owner.token)).status).toBe(200);
-    expect(storeBytes(server).includes(secret)).toBe(false);
+    expect(storeBytes(server.store).includes(secret)).toBe(false);
     const rows = await server.ctx.db.all<{ text: string }>('SELECT text FROM live_chat_messages WHERE user_id = ?', [erin.id]);
     expect(rows).toEqual([{ text: '' }]);
     const listed = await api.get(`/live/shows/${showId}/chat`, bob.token);

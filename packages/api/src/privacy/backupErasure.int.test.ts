@@ -5,7 +5,6 @@
  * store's bytes too. And `keys rotate` re-wraps every data key under a new DATA_KEY_SECRET: the old
  * secret alone no longer reads them, the new one does.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -20,23 +19,14 @@ import {
   testEnv,
   tmpDir,
 } from '../../test/harness.js';
-import { backupSite, pgTool } from '../backup/siteBackup.js';
+import { storeBytes } from '../../test/storeBytes.js';
+import { backupSite } from '../backup/siteBackup.js';
 import { restore } from '../cli/backupRestore.js';
 import { erasuresList, keysRotate } from '../cli/privacy.js';
 import { adminLogin, registerMember } from '../identity/identity.testkit.js';
 import { closeContext, createContext } from '../kernel/context.js';
 import { DataKeyError } from '../shredding/dataKeys.js';
 import { allProjections } from '../wiring/modules.js';
-
-function storeBytes(store: FreshStore): string {
-  const url = store.env.DATABASE_URL;
-  if (url) return execFileSync(pgTool('pg_dump'), ['--no-owner', '--no-acl', url], { maxBuffer: 256 * 1024 * 1024 }).toString('latin1');
-  const file = path.join(store.dataDir, 'store.sqlite');
-  return [file, `${file}-wal`]
-    .filter((f) => fs.existsSync(f))
-    .map((f) => fs.readFileSync(f).toString('latin1'))
-    .join('\n');
-}
 
 /** Runs a CLI command in-process with stdout captured. */
 async function cli(command: { run: typeof restore.run }, env: ReturnType<typeof testEnv>, site: TestServer['site'], args: string[]) {

@@ -7,16 +7,15 @@
  * unchanged, the subscription replay shows the member's subscription ended with the account, a
  * rebuild gives the same read models, and the address can register again.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, forEachStore, randomBytes, startTestServer, type TestServer, tmpDir } from '../../test/harness.js';
+import { storeBytes } from '../../test/storeBytes.js';
 import { replayLedger } from '../audit/ledger.js';
 import { paymentHistory } from '../audit/paymentHistory.js';
 import { verifyChain } from '../audit/verifyChain.js';
-import { pgTool } from '../backup/siteBackup.js';
 import { rebuildProjections } from '../eventstore/projections.js';
 import { adminLogin, login, registerMember } from '../identity/identity.testkit.js';
 import { totpCode } from '../identity/totp.js';
@@ -28,17 +27,6 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const x of it) out.push(x);
   return out;
-}
-
-/** Every byte the store keeps: the SQLite file and its WAL, or a plain pg_dump of the database. */
-function storeBytes(server: TestServer): string {
-  const url = server.store.env.DATABASE_URL;
-  if (url) return execFileSync(pgTool('pg_dump'), ['--no-owner', '--no-acl', url], { maxBuffer: 256 * 1024 * 1024 }).toString('latin1');
-  const file = path.join(server.store.dataDir, 'store.sqlite');
-  return [file, `${file}-wal`]
-    .filter((f) => fs.existsSync(f))
-    .map((f) => fs.readFileSync(f).toString('latin1'))
-    .join('\n');
 }
 
 function outboxText(server: TestServer): string {
@@ -146,7 +134,7 @@ forEachStore('erasure by crypto-shredding', (kind) => {
     expect((await api.get('/users/me/export')).status).toBe(401);
 
     // The byte search finds the member while they exist (the read models hold them in clear).
-    expect(storeBytes(server)).toContain(person.email);
+    expect(storeBytes(server.store)).toContain(person.email);
 
     const before = { audit: await auditFigures(server), head: (await verifyChain(server.ctx.rawStore)) as { ok: true; events: number } };
     expect(before.head.ok).toBe(true);
@@ -244,7 +232,7 @@ forEachStore('erasure by crypto-shredding', (kind) => {
     if (server.ctx.db.dialect === 'sqlite') await server.ctx.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
 
     // ── The proof: no personal byte anywhere.
-    const bytes = storeBytes(server);
+    const bytes = storeBytes(server.store);
     expect(bytes.length).toBeGreaterThan(10_000);
     expect(bytes).toContain(txHash); // the payment record remains, in clear
     const outbox = outboxText(server);

@@ -1,17 +1,17 @@
 /** `/pending-approval`: what an unapproved member sees; moves on by itself once approved. */
-import { Button, StatusBadge } from '@members/ui';
+import { StatusBadge } from '@members/ui';
 import { formatDate, postLoginPath, REJECTED_MEMBER_PATH } from '@members/ui/format';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { Navigate } from 'react-router-dom';
 import { queries } from '../app/queries';
-import { signOut, storeUserChange, useSession } from '../app/session';
+import { storeUserChange, useSession } from '../app/session';
 import { useSite } from '../app/site';
+import { SignOutOrSupport } from '../layout/SignOutOrSupport';
 
 export default function PendingApproval() {
   const { user, loggedIn, approved } = useSession();
   const site = useSite();
-  const navigate = useNavigate();
   const qc = useQueryClient();
   const status = useQuery({
     ...queries.identity.approvalStatus(),
@@ -50,20 +50,7 @@ export default function PendingApproval() {
           <li>You will receive an email as soon as your account is approved.</li>
           <li>After approval you can buy a subscription to watch premium videos.</li>
         </ul>
-        <div className="button-row">
-          <Button
-            variant="secondary"
-            onClick={async () => {
-              await signOut(qc);
-              navigate('/login');
-            }}
-          >
-            Sign Out
-          </Button>
-          <Link className="btn btn-ghost" to="/contact">
-            Contact Support
-          </Link>
-        </div>
+        <SignOutOrSupport />
       </div>
     </div>
   );

@@ -4,18 +4,18 @@
  * they download everything stored about them and can delete the account (the same forms as the
  * account settings), or sign out. The API allows exactly these routes to a rejected member.
  */
-import { Button, StatusBadge } from '@members/ui';
+import { StatusBadge } from '@members/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { Link, Navigate } from 'react-router-dom';
 import { session } from '../../app/api';
-import { signOut, useSession } from '../../app/session';
+import { useSession } from '../../app/session';
+import { SignOutOrSupport } from '../../layout/SignOutOrSupport';
 import { DeleteAccount, DownloadData } from './YourData';
 
 export default function RejectedAccount() {
   const { loggedIn, user } = useSession();
   const qc = useQueryClient();
-  const navigate = useNavigate();
   const [deleted, setDeleted] = useState(false);
 
   if (deleted)
@@ -49,20 +49,7 @@ export default function RejectedAccount() {
             <StatusBadge tone="danger">Not approved</StatusBadge>
           </dd>
         </dl>
-        <div className="button-row">
-          <Button
-            variant="secondary"
-            onClick={async () => {
-              await signOut(qc);
-              navigate('/login');
-            }}
-          >
-            Sign Out
-          </Button>
-          <Link className="btn btn-ghost" to="/contact">
-            Contact Support
-          </Link>
-        </div>
+        <SignOutOrSupport />
       </div>
       <DownloadData />
       <DeleteAccount
