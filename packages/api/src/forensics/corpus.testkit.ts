@@ -84,7 +84,7 @@ export function sourceGraph(kind: SourceKind, size: Size): string {
     'dark-motion': `${pan},eq=contrast=0.35:brightness=-0.28,${grain(10, 6)}`,
     'pan-zoom': pan,
     'cuts-fades': `${cutBetween([mandel(size), card(size), grads(size)])},${fades}`,
-    texture: `${card(size)},noise=alls=28:allf=p[c];${small('life=mold=10:ratio=0.15:life_color=#c0c0c0:death_color=#404040', w, h, size)}[l];[c][l]blend=all_mode=average`,
+    texture: `${card(size)},noise=alls=28:allf=p[c];${small('life=mold=10:ratio=0.15:seed=7:life_color=#c0c0c0:death_color=#404040', w, h, size)}[l];[c][l]blend=all_mode=average`,
     mix: `${cutBetween([pan, mandel(size), grads(size)])},${fades},eq=contrast=0.6:brightness=-0.15,${grain(10, 6)}`,
   };
   return `${graph[kind]},trim=duration=${D},format=yuv420p[out]`;
