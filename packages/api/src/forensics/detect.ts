@@ -17,9 +17,10 @@
  * frame of a segment, and `κ` drifts slowly with the picture while the bits change independently
  * every second. So each segment's mark is its mean γ less the content's share `κ` estimated from
  * its neighbours (contentShares): measured on the realistic corpus this halves the misread bits and
- * names copies of fine texture it named 1 in 12 times before (docs/leak-tracing.md). A segment's bit
- * counts only when that mark is at least MIN_GAMMA away from 0 and agrees in sign in most of its
- * frames.
+ * names copies of fine texture it named 1 in 12 times before (docs/leak-tracing.md). And a leak's
+ * encoder that skips unchanged blocks keeps part of the previous second's mark in each segment; that
+ * carried share is taken away first (nonMarkShares). A segment's bit counts only when what is left
+ * is at least MIN_GAMMA away from 0 and agrees in sign in most of its frames.
  */
 
 import { MARK_AMPLITUDE, type PatternShape } from './pattern.js';
@@ -517,7 +518,7 @@ export interface SegmentRead {
   index: number;
   /** Mean γ over the segment's frames. */
   gamma: number;
-  /** The picture's own share of γ in this segment, from its neighbours (contentShares). */
+  /** The share of γ in this segment that is not its mark: carried over from the segment before, and the picture's own (nonMarkShares). */
   content: number;
   /** Share of the segment's frames whose γ − content has the sign of the mark. */
   agreement: number;
@@ -561,9 +562,41 @@ export function contentShares(gammas: readonly number[]): number[] {
   return gammas.map((_, k) => neighboursMean(content, k));
 }
 
+/** How much of each segment's γ the previous segment's carries over (at most; a copy with none: 0). */
+const MAX_MEMORY = 0.9;
+
+/**
+ * The share of each segment's mean γ that is not its own mark (segments in video order, `indices`
+ * their positions): what the copy's encoder carried over from the segment before, and the
+ * picture's own share (contentShares).
+ *
+ * A leak's encoder that skips blocks which barely change (P_SKIP: the block is copied from the
+ * frame before) does not draw the mark's flip at a segment's start there, so those blocks keep the
+ * mark of the second before: γ_k ≈ a·s_k + b·γ_(k−1) + κ. Measured on the corpus's fine moving
+ * texture copied at CRF 28 (its member's stream itself reads γ = ±1.05), b reached 0.5–0.8 and a 0.3.
+ * With the bits random, the least-squares slope of each γ on the one before estimates b (0 to
+ * MAX_MEMORY); b·γ_(k−1) is taken away before the picture's share is estimated on what is left.
+ * A segment whose predecessor was not read (the copy's first) keeps its γ as it is.
+ */
+export function nonMarkShares(gammas: readonly number[], indices: readonly number[]): number[] {
+  const follows = (k: number) => k > 0 && indices[k] === (indices[k - 1] ?? Number.NaN) + 1;
+  const mean = meanOf(gammas);
+  let num = 0;
+  let den = 0;
+  for (let k = 1; k < gammas.length; k++)
+    if (follows(k)) {
+      num += ((gammas[k] ?? 0) - mean) * ((gammas[k - 1] ?? 0) - mean);
+      den += ((gammas[k - 1] ?? 0) - mean) ** 2;
+    }
+  const memory = den > 0 ? Math.min(MAX_MEMORY, Math.max(0, num / den)) : 0;
+  const carried = gammas.map((_, k) => (follows(k) ? memory * (gammas[k - 1] ?? 0) : 0));
+  const picture = contentShares(gammas.map((g, k) => g - (carried[k] ?? 0)));
+  return gammas.map((_, k) => (carried[k] ?? 0) + (picture[k] ?? 0));
+}
+
 /**
  * Reads every segment the aligned copy covers whole (its first and last, cut, are not read): each
- * matched frame's γ, then the segment's mean less its content share.
+ * matched frame's γ, then the segment's mean less what is not its mark (nonMarkShares).
  */
 export function readSegments(ref: Reference, copy: Frames, offset: number, shape: PatternShape, geometry?: Geometry): SegmentRead[] {
   const { a, b, segmentStarts } = ref;
@@ -592,7 +625,10 @@ export function readSegments(ref: Reference, copy: Frames, offset: number, shape
     .filter(([index]) => copyFrom <= (segmentStarts[index] ?? 0) + EDGE_SECONDS && copyTo >= (segmentStarts[index + 1] ?? 0) - EDGE_SECONDS)
     .sort(([x], [y]) => x - y);
   const means = covered.map(([, list]) => meanOf(list));
-  const content = contentShares(means);
+  const content = nonMarkShares(
+    means,
+    covered.map(([index]) => index),
+  );
   return covered.map(([index, list], k) => {
     const gamma = means[k] ?? 0;
     const kappa = content[k] ?? 0;
