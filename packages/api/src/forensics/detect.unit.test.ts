@@ -129,10 +129,10 @@ describe('reading the mark through a crop', () => {
     expect(fitGeometry(ref, whole, 0)).toEqual(WHOLE_FRAME);
   });
 
-  it('with the crop found every bit reads, γ within 0.1 of ±1 on average', () => {
+  it('with the crop found every bit reads, γ within 0.12 of ±1 on average (0.10 before the fit took a tone term)', () => {
     const fitted = readSegments(ref, copy, 0, SHAPE);
     expect(fitted.map((r) => r.bit)).toEqual(bits);
-    expect(error(fitted)).toBeLessThan(0.1);
+    expect(error(fitted)).toBeLessThan(0.12);
   });
 
   it('a crop of 5 % each way: found, every bit read; read as if the whole frame were kept, the edges misread bits', () => {
@@ -316,5 +316,25 @@ describe("a leak's encoder that keeps part of the previous second's mark (skippe
       clean.map((_, k) => k),
     );
     expect(Math.max(...shares.map(Math.abs))).toBeLessThan(0.3);
+  });
+});
+
+describe("a copy whose tones were bent (a re-grade, a capture's colour management)", () => {
+  const bits = Array.from({ length: SECONDS }, (_, i) => ((i * 13 + (i >> 1)) % 7 < 3 ? 1 : 0));
+  const ref = referenceOf(
+    render(WHOLE_FRAME, () => 1),
+    render(WHOLE_FRAME, () => -1),
+  );
+  /** Mid-tones lifted, the ends kept: 0.35·(128 − |x − 128|²/128) levels added. */
+  const bent = (u: number, v: number, t: number) => {
+    const x = picture(u, v, t);
+    return x + 0.35 * (128 - ((x - 128) * (x - 128)) / 128);
+  };
+  const copy = render(WHOLE_FRAME, (second) => (bits[second] === 1 ? -1 : 1), { rate: REFERENCE_RATE, scene: bent });
+
+  it('the fit bends with the tones: at most 1 bit misread and half of them read, where a straight fit misread 16', () => {
+    const reads = readSegments(ref, copy, 0, SHAPE, WHOLE_FRAME);
+    expect(reads.filter((r) => r.bit !== null && r.bit !== bits[r.index]).length).toBeLessThanOrEqual(1);
+    expect(reads.filter((r) => r.bit !== null).length).toBeGreaterThanOrEqual(SECONDS / 2);
   });
 });
