@@ -15,6 +15,7 @@ import { apiClient, forEachStore, startTestServer, type TestServer, tmpDir } fro
 import { mediaBinaries } from '../media/index';
 import { createTestUser, grantPlanForTest, type TestViewer } from '../streaming/viewers.testkit';
 import { freePort, LIVE_TEST_SITE, pushRtmp, until } from './live.testkit';
+import { endShow, startShow } from './shows.service';
 
 const work = tmpDir('live-int-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -78,6 +79,16 @@ forEachStore('live shows', (kind) => {
     expect(before.body.data).toMatchObject({ status: 'scheduled', hlsUrl: null, message: 'The show has not started' });
   });
 
+  it('live before its first segments are written: no playlist yet, "The show is starting", and no player answered 404', async () => {
+    const show = await schedule('Starting', false);
+    expect((await startShow(server.ctx, show.id, show.streamKey, [{ name: '240p', width: 426, height: 240, bandwidth: 500_000 }])).ok).toBe(
+      true,
+    );
+    const starting = await api.call('GET', `/live/shows/${show.id}/stream`, { token: annual.token });
+    expect(starting.body.data).toMatchObject({ status: 'live', hlsUrl: null, qualities: ['240p'], message: 'The show is starting' });
+    expect((await endShow(server.ctx, show.id, 'admin', { actorId: admin.id })).ok).toBe(true);
+  });
+
   it('refuses a wrong key and a rotated-away key before anything is stored', async () => {
     const show = await schedule('Key check', false);
     const rotated = await api.call('POST', `/admin/live/shows/${show.id}/key`, { token: admin.token });
@@ -109,6 +120,12 @@ forEachStore('live shows', (kind) => {
       expect(refused.status).toBe(403);
       expect(refused.body).toMatchObject({ success: false, code: 'access.subscription_required' });
 
+      // Live from the encoder's first packet, playable once every rendition has its first playlist.
+      await until(
+        'the first segments',
+        async () => (await api.call('GET', `/live/shows/${show.id}/stream`, { token: annual.token })).body.data.hlsUrl !== null,
+        20_000,
+      );
       // The annual member: both renditions; the monthly member: none above the monthly cap (240).
       const full = (await api.call('GET', `/live/shows/${show.id}/stream`, { token: annual.token })).body.data;
       expect(full).toMatchObject({ status: 'live', qualities: ['360p', '240p'], message: null });

@@ -146,7 +146,10 @@ describe.runIf(nginxRtmpAvailable())('nginx-rtmp (the shipped config) in front o
     const pusher = pushRtmp(`${rtmp}/${show.streamKey}`, { seconds: 60 });
     try {
       await until('the show to be live', async () => (await statusOf(show.id)) === 'live', 20_000);
-      const info = (await api.call('GET', `/live/shows/${show.id}/stream`, { token: annual.token })).body.data;
+      // Playable once every rendition has its first playlist (until then `hlsUrl` is null: "The show is starting").
+      const stream = async () => (await api.call('GET', `/live/shows/${show.id}/stream`, { token: annual.token })).body.data;
+      await until('the first segments', async () => (await stream()).hlsUrl !== null, 20_000);
+      const info = await stream();
       expect(info).toMatchObject({ status: 'live', qualities: ['360p', '240p'] });
       const masterUrl = new URL(info.hlsUrl, site);
       const master = await (await fetch(masterUrl)).text();

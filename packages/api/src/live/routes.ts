@@ -18,6 +18,7 @@ import {
   adminLiveShowsAnswerSchema,
   LIVE_ENDED,
   LIVE_NOT_STARTED,
+  LIVE_STARTING,
   liveShowsAnswerSchema,
   liveStreamInfoSchema,
   scheduleLiveShowSchema,
@@ -179,7 +180,7 @@ function memberRoutes(api: Parameters<Routes>[0], ctx: AppContext) {
   const streamDoc = describe({
     summary: "The show's signed live playlist while it is live, when the access decision allows",
     description:
-      'Refusals as for a video (spec §4 order, codes and messages): 401 not signed in, 403 pending/no subscription/plan too low/blocked region, 404 unknown show. Before and after the show: `hlsUrl` null and the words the player shows.',
+      'Refusals as for a video (spec §4 order, codes and messages): 401 not signed in, 403 pending/no subscription/plan too low/blocked region, 404 unknown show. Before the show, while it starts (until every rendition the viewer may watch has its first segments) and after it: `hlsUrl` null and the words the player shows.',
     tags: ['live'],
     access: { decision: viewingDecision },
     params: idParams,
@@ -189,13 +190,22 @@ function memberRoutes(api: Parameters<Routes>[0], ctx: AppContext) {
   api.get('/live/shows/:id/stream', streamDoc, async function liveShowStream(c) {
     const { show, viewer, maxHeight } = grantOf(c, viewingDecision);
     const { query, expiresAt } = signHlsGrant(ctx, liveMediaId(show.id), viewer.id, maxHeight);
-    const live = show.status === 'live';
+    const renditions = show.status === 'live' ? entitledRenditions(renditionsOf(show), maxHeight) : [];
+    // Live from the encoder's first packet, playable from its first segments: until every rendition
+    // this viewer may watch has its playlist, no URL (a player would be answered 404 and log it).
+    const playable =
+      renditions.length > 0 &&
+      (
+        await Promise.all(
+          renditions.map((r) => ctx.media.readText(`videos/${liveMediaId(show.id)}/hls/${r.name}/index.m3u8`).catch(() => null)),
+        )
+      ).every((text) => text !== null);
     c.header('Cache-Control', 'private, no-store');
     return ok(c, {
       status: show.status,
-      hlsUrl: live ? `${liveHlsBase(show.id)}/master.m3u8?${query}` : null,
-      qualities: live ? entitledRenditions(renditionsOf(show), maxHeight).map((r) => r.name) : [],
-      message: show.status === 'scheduled' ? LIVE_NOT_STARTED : show.status === 'ended' ? LIVE_ENDED : null,
+      hlsUrl: playable ? `${liveHlsBase(show.id)}/master.m3u8?${query}` : null,
+      qualities: renditions.map((r) => r.name),
+      message: show.status === 'scheduled' ? LIVE_NOT_STARTED : show.status === 'ended' ? LIVE_ENDED : playable ? null : LIVE_STARTING,
       watermarkText: watermarkFor(viewer),
       expiresAt,
     });

@@ -92,8 +92,10 @@ export default function LiveShowPage() {
   const stream = useQuery({
     queryKey: ['live', 'stream', id],
     queryFn: () => api.getLiveStream(id),
-    // Before the show, asked again every 10 s: the page turns into the player when it starts.
-    refetchInterval: (q) => (q.state.data?.status === 'scheduled' ? 10_000 : false),
+    // Before the show, asked again every 10 s: the page turns into the player when it starts; in the
+    // few seconds between the encoder's first packet and the first segments, every 2 s.
+    refetchInterval: (q) =>
+      q.state.data?.status === 'scheduled' ? 10_000 : q.state.data?.status === 'live' && !q.state.data.hlsUrl ? 2_000 : false,
     retry: false,
   });
 

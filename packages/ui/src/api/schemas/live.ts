@@ -9,6 +9,8 @@ export const liveShowStatusSchema = z.enum(LIVE_SHOW_STATUSES);
 /** What the player says instead of an error while there is no live picture (issue 43's copy). */
 export const LIVE_NOT_STARTED = 'The show has not started';
 export const LIVE_ENDED = 'The show has ended';
+/** Live, but its first segments are not written yet (a few seconds after the creator starts): the page asks again. */
+export const LIVE_STARTING = 'The show is starting';
 
 export const scheduleLiveShowSchema = z.object({
   // The text policy (text.ts): members read these; no control or direction characters.
@@ -50,11 +52,11 @@ export const liveShowsAnswerSchema = z.object({ shows: z.array(memberLiveShowSch
 
 export const liveStreamInfoSchema = z.object({
   status: liveShowStatusSchema,
-  /** The master playlist (signed for this viewer) while the show is live; null before and after. */
+  /** The master playlist (signed for this viewer) while the show is live and its first segments are written; null before, while starting, and after. */
   hlsUrl: z.string().nullable(),
   /** The renditions this viewer's plan plays. */
   qualities: z.array(z.string()),
-  /** "The show has not started" / "The show has ended" when there is no picture; null while live. */
+  /** "The show has not started" / "The show is starting" / "The show has ended" when there is no picture; null while it plays. */
   message: z.string().nullable(),
   watermarkText: z.string(),
   expiresAt: z.string(),
