@@ -177,7 +177,12 @@ async function bytes(url: string): Promise<Buffer> {
 
 /** The 360p media playlist URL a member's player reaches from its signed master. */
 async function mediaPlaylistUrl(base: string, showId: string, token: string): Promise<URL> {
-  const { hlsUrl } = (await apiCall(base, 'GET', `/live/shows/${showId}/stream`, undefined, token)) as { hlsUrl: string };
+  // Live from the first packet; the URL comes once every rendition has its first playlist ("The show is starting" until then).
+  let hlsUrl: string | null = null;
+  for (const deadline = Date.now() + 30_000; !hlsUrl; await sleep(200)) {
+    if (Date.now() > deadline) throw new Error('the show gave no playlist within 30 s of going live');
+    ({ hlsUrl } = (await apiCall(base, 'GET', `/live/shows/${showId}/stream`, undefined, token)) as { hlsUrl: string | null });
+  }
   const masterUrl = new URL(hlsUrl, base);
   const master = (await bytes(masterUrl.href)).toString('utf8');
   const line = master.split('\n').find((l) => l.startsWith('360p/'));
