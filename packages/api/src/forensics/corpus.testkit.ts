@@ -172,7 +172,7 @@ export async function saveStream(playlist: string, out: string): Promise<string>
 export const LEAK_KINDS = ['cut-scale-crf28', 'crop-scale', 'small-crf32', 'regrade', 'capture-24fps', 'blur'] as const;
 export type LeakKind = (typeof LEAK_KINDS)[number];
 
-interface Leak {
+export interface Leak {
   text: string;
   /** Where the copy starts in the member's stream, seconds: never a whole second. */
   start: number;
@@ -204,9 +204,9 @@ export const LEAKS: Record<LeakKind, Leak> = {
   blur: { text: 'cut at 6.51 s, mild blur (σ 1.2), 640×360, CRF 30', start: 6.51, filter: 'gblur=sigma=1.2,scale=640:360', crf: 30 },
 };
 
-/** A leaked copy of `input`: `seconds` long from the kind's start, re-encoded as the kind says. */
-export async function leakCopy(input: string, out: string, kind: LeakKind, seconds: number, startShift = 0): Promise<string> {
-  const leak = LEAKS[kind];
+/** A leaked copy of `input`: `seconds` long from the kind's start, re-encoded as the kind (or a leak of the caller's own) says. */
+export async function leakCopy(input: string, out: string, kind: LeakKind | Leak, seconds: number, startShift = 0): Promise<string> {
+  const leak = typeof kind === 'string' ? LEAKS[kind] : kind;
   await ffmpeg([
     // -ss after -i: decoded from the start and cut at that very frame (before -i, ffmpeg lands an
     // MPEG-TS input on the next whole-second keyframe, and every copy would start on a segment's edge).

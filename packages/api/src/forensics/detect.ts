@@ -139,6 +139,28 @@ function samples(copy: Frames, step: number): number[] {
 }
 
 /**
+ * The offset of `offsets` that scores highest (within 1e-12; a score that is not finite never
+ * counts). Neighbouring offsets that pair the same frames score the same: the middle of that run
+ * (within 0.1 s of the first best). Null when none scored.
+ */
+function bestOffset(offsets: readonly number[], scoreAt: (offset: number) => number): Alignment | null {
+  let best: Alignment | null = null;
+  let ties: number[] = [];
+  for (const o of offsets) {
+    const s = scoreAt(o);
+    if (!Number.isFinite(s)) continue;
+    if (!best || s > best.score + 1e-12) {
+      best = { offset: o, score: s };
+      ties = [o];
+    } else if (Math.abs(s - best.score) <= 1e-12) ties.push(o);
+  }
+  if (!best) return null;
+  const first = best.offset;
+  const run = ties.filter((o) => Math.abs(o - first) < 0.1).sort((x, y) => x - y);
+  return { offset: run[Math.floor(run.length / 2)] ?? first, score: best.score };
+}
+
+/**
  * Where the copy sits in the reference (a reference at `rate` frames a second): the offset, in
  * seconds, maximising the mean signature correlation of copy frames with the reference frame
  * nearest the same instant. First coarse (16×9 blocks, a copy frame every half second, offsets
@@ -178,23 +200,14 @@ export function align(reference: Frames, rate: number, copy: Frames, sourceRate:
   coarse.sort((a, b) => b.score - a.score);
   // Fine: only copy frames that land on a reference frame count (see matchedFrames), so the score
   // peaks where they show the very frames the reference kept, grain and all.
-  const tolerance = sourceRate ? 1 / (3 * sourceRate) : Number.POSITIVE_INFINITY;
+  const tolerance = landingTolerance(sourceRate);
   const fineSamples = samples(copy, 0.1);
-  let best: Alignment | null = null;
-  let ties: number[] = [];
-  for (const c of coarse.slice(0, 4))
-    for (let k = -36; k <= 36; k++) {
-      const o = c.offset + k / 120;
-      const s = scoreAt(o, fineSamples, fineRef, fineCopy, tolerance);
-      if (!best || s > best.score + 1e-12) {
-        best = { offset: o, score: s };
-        ties = [o];
-      } else if (Math.abs(s - best.score) <= 1e-12) ties.push(o);
-    }
+  const best = bestOffset(
+    coarse.slice(0, 4).flatMap((c) => Array.from({ length: 73 }, (_, i) => c.offset + (i - 36) / 120)),
+    (o) => scoreAt(o, fineSamples, fineRef, fineCopy, tolerance),
+  );
   if (!best) return null;
-  // Neighbouring offsets that pair the same frames score the same: the middle of that run.
-  const run = ties.filter((o) => Math.abs(o - best.offset) < 0.1).sort((x, y) => x - y);
-  const offset = run[Math.floor(run.length / 2)] ?? best.offset;
+  const { offset } = best;
   // The score reported is the coarse one (16×9, every frame), the scale MIN_ALIGNMENT was set on.
   return { offset, score: scoreAt(offset, coarseSamples, coarseRef, coarseCopy, Number.POSITIVE_INFINITY) };
 }
@@ -206,16 +219,26 @@ export function align(reference: Frames, rate: number, copy: Frames, sourceRate:
  * reference: every other frame); without it (an older reference), the nearest reference frame.
  */
 export function matchedFrames(ref: Reference, copy: Frames, offset: number): Array<[number, number]> {
-  const tolerance = ref.sourceRate ? 1 / (3 * ref.sourceRate) : Number.POSITIVE_INFINITY;
-  const count = Math.min(ref.a.count, ref.b.count);
+  const landing = landingFrame(ref);
   const out: Array<[number, number]> = [];
   for (let j = 0; j < copy.count; j++) {
-    const t = (copy.times[j] ?? 0) + offset;
-    const r = Math.round(t * ref.rate);
-    if (r < 0 || r >= count || Math.abs(r / ref.rate - t) > tolerance) continue;
-    out.push([j, r]);
+    const r = landing((copy.times[j] ?? 0) + offset);
+    if (r !== null) out.push([j, r]);
   }
   return out;
+}
+
+/** How far from a reference frame's instant a copy frame may be to show it: a third of a video frame (any, without the video's rate). */
+const landingTolerance = (sourceRate: number | null) => (sourceRate ? 1 / (3 * sourceRate) : Number.POSITIVE_INFINITY);
+
+/** The reference frame a copy frame at reference time `t` shows (matchedFrames' rule), or null. */
+function landingFrame(ref: Reference): (t: number) => number | null {
+  const tolerance = landingTolerance(ref.sourceRate);
+  const count = Math.min(ref.a.count, ref.b.count);
+  return (t) => {
+    const r = Math.round(t * ref.rate);
+    return r < 0 || r >= count || Math.abs(r / ref.rate - t) > tolerance ? null : r;
+  };
 }
 
 /**
@@ -397,8 +420,7 @@ export function refineOffset(ref: Reference, copy: Frames, offset: number, g: Ge
   const tx = taps(FRAME_WIDTH, g.sx, g.left);
   const ty = taps(FRAME_HEIGHT, g.sy, g.top);
   const m = new Float64Array(FRAME_PIXELS);
-  const count = Math.min(ref.a.count, ref.b.count);
-  const tolerance = ref.sourceRate ? 1 / (3 * ref.sourceRate) : Number.POSITIVE_INFINITY;
+  const landing = landingFrame(ref);
   const warped = new Map<number, Float32Array>();
   const refSignature = (r: number) => {
     let v = warped.get(r);
@@ -410,27 +432,23 @@ export function refineOffset(ref: Reference, copy: Frames, offset: number, g: Ge
   };
   const copySignature = signatures(copy, 32, 18);
   const js = samples(copy, 0.1);
-  let best = { offset, score: Number.NEGATIVE_INFINITY };
-  let ties: number[] = [];
-  for (let k = -24; k <= 24; k++) {
-    const o = offset + k / 120;
+  const scoreAt = (o: number) => {
     let sum = 0;
     let n = 0;
     for (const j of js) {
-      const t = (copy.times[j] ?? 0) + o;
-      const r = Math.round(t * ref.rate);
-      if (r < 0 || r >= count || Math.abs(r / ref.rate - t) > tolerance) continue;
+      const r = landing((copy.times[j] ?? 0) + o);
+      if (r === null) continue;
       sum += dot(refSignature(r), copySignature(j));
       n++;
     }
-    const score = n > 0 ? sum / n : Number.NEGATIVE_INFINITY;
-    if (score > best.score + 1e-12) {
-      best = { offset: o, score };
-      ties = [o];
-    } else if (Math.abs(score - best.score) <= 1e-12) ties.push(o);
-  }
-  const run = ties.filter((o) => Math.abs(o - best.offset) < 0.1).sort((x, y) => x - y);
-  return run[Math.floor(run.length / 2)] ?? best.offset;
+    return n > 0 ? sum / n : Number.NEGATIVE_INFINITY;
+  };
+  return (
+    bestOffset(
+      Array.from({ length: 49 }, (_, i) => offset + (i - 24) / 120),
+      scoreAt,
+    )?.offset ?? offset
+  );
 }
 
 /**

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tmpDir } from '../../test/harness';
 import { minimumBits } from './code';
-import { ffmpeg, leakCopy, makeSource, markLadder, memberPlaylist, psnrSsim, type SourceKind, saveStream } from './corpus.testkit';
+import { leakCopy, makeSource, markLadder, memberPlaylist, psnrSsim, type SourceKind, saveStream } from './corpus.testkit';
 import { align } from './detect';
 import { grayFrames } from './frames';
 import { judgeCopy, locateCopy, MIN_ALIGNMENT, readCopy, storedReference } from './identify';
@@ -119,22 +119,17 @@ describe('leak tracing on a 4 % crop of footage with hard cuts and fades', () =>
     );
     // From 11.48 s at 24 fps: every half second a frame at x.98 s, the last before the cuts at 12 s,
     // 16 s…, next to the video's frame after the cut.
-    const copy = path.join(fixtures, 'cuts-fades-crop-24fps.mp4');
-    await ffmpeg([
-      ...['-i', stream, '-ss', '11.48', '-t', '62'],
-      ...[
-        '-vf',
-        'fps=24,crop=iw*0.96:ih*0.96:iw*0.015:ih*0.025,scale=640:360',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-crf',
-        '28',
-        '-an',
-        copy,
-      ],
-    ]);
+    const copy = await leakCopy(
+      stream,
+      path.join(fixtures, 'cuts-fades-crop-24fps.mp4'),
+      {
+        text: 'cut at 11.48 s, 24 fps, 4 % cropped, 640×360, CRF 28',
+        start: 11.48,
+        filter: 'fps=24,crop=iw*0.96:ih*0.96:iw*0.015:ih*0.025,scale=640:360',
+        crf: 28,
+      },
+      62,
+    );
     const ref = storedReference(ladder.dir, ladder.videoId);
     const frames = await grayFrames(copy);
     const whole = align(ref.mean, ref.rate, frames, ref.sourceRate);
