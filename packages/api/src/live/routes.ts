@@ -64,6 +64,9 @@ import {
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 export const liveHlsBase = (showId: string) => `/api/live/hls/${encodeURIComponent(showId)}`;
 
+/** Where the ingest stores a rendition's live playlist (rtmpIngest.ts). */
+const livePlaylistKey = (showId: string, rendition: string) => `videos/${liveMediaId(showId)}/hls/${rendition}/index.m3u8`;
+
 const renditionsOf = (show: ShowRow): LiveRenditionInfo[] => JSON.parse(show.renditions ?? '[]') as LiveRenditionInfo[];
 
 function adminView(ctx: AppContext, show: ShowRow, streamKey?: string) {
@@ -195,11 +198,7 @@ function memberRoutes(api: Parameters<Routes>[0], ctx: AppContext) {
     // this viewer may watch has its playlist, no URL (a player would be answered 404 and log it).
     const playable =
       renditions.length > 0 &&
-      (
-        await Promise.all(
-          renditions.map((r) => ctx.media.readText(`videos/${liveMediaId(show.id)}/hls/${r.name}/index.m3u8`).catch(() => null)),
-        )
-      ).every((text) => text !== null);
+      (await Promise.all(renditions.map((r) => ctx.media.stat(livePlaylistKey(show.id, r.name)).catch(() => null)))).every(Boolean);
     c.header('Cache-Control', 'private, no-store');
     return ok(c, {
       status: show.status,
@@ -355,7 +354,7 @@ function hlsRoutes(api: Parameters<Routes>[0], ctx: AppContext) {
     async function livePlaylistRoute(c) {
       const g = grantOf(c, rechecked);
       const name = c.req.valid('param').rendition;
-      const stored = await ctx.media.readText(`videos/${liveMediaId(g.show.id)}/hls/${name}/index.m3u8`).catch(() => null);
+      const stored = await ctx.media.readText(livePlaylistKey(g.show.id, name)).catch(() => null);
       if (stored === null) throw new HttpError('live.show_not_found', 'The show’s first segments are not ready yet');
       const keyUri = `${liveHlsBase(g.show.id)}/key?${signKeyToken(ctx, liveMediaId(g.show.id), g.userId, g.expires)}`;
       return text(c, rewriteLivePlaylist(stored, name, g.query, keyUri));
