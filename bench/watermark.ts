@@ -22,7 +22,7 @@ import { readCopy, storedReference } from '../packages/api/src/forensics/identif
 import { MARKED_SEGMENT_SECONDS, patternExpression, patternShape } from '../packages/api/src/forensics/pattern.js';
 import { mediaBinaries } from '../packages/api/src/media/ffmpeg.js';
 import { ladderArgs, planLadder } from '../packages/api/src/transcode/ladder.js';
-import { writeMarkedReference } from '../packages/api/src/transcode/watermarkVariants.js';
+import { prepareMarkedVariants } from '../packages/api/src/transcode/watermarkVariants.js';
 import { QUICK, report, SMOKE } from './lib/report.mjs';
 
 const arg = (name: string, def: string) => {
@@ -114,6 +114,9 @@ report({
   target: 'report',
 });
 
+// B as members get it (A's segments with B's keyframes), and the detector's reference.
+await prepareMarkedVariants(path.join(work, 'marked'), renditions);
+
 // A member's 75 s copy: their mix of A and B, then cut, scaled to 640×360 and re-encoded at CRF 28.
 const name = renditions[0]?.name as string;
 const starts = [0];
@@ -151,7 +154,6 @@ ff([
   '-an',
   copy,
 ]);
-await writeMarkedReference(path.join(work, 'marked'), renditions);
 const ref = storedReference(path.join(work, 'marked'), 'bench');
 const members = Array.from({ length: MEMBERS - 1 }, () => randomBytes(32)).concat([secret]);
 const t0 = performance.now();

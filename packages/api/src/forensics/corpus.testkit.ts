@@ -17,7 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { mediaBinaries } from '../media/ffmpeg.js';
 import { ladderArgs, planLadder, type Rendition } from '../transcode/ladder.js';
-import { writeMarkedReference } from '../transcode/watermarkVariants.js';
+import { prepareMarkedVariants } from '../transcode/watermarkVariants.js';
 import { codeBits } from './code.js';
 import { MARKED_SEGMENT_SECONDS, patternExpression, patternShape } from './pattern.js';
 
@@ -146,7 +146,7 @@ export async function markLadder(
     watermark: { lumaExpression: opts.unmarked ? '128' : patternExpression(patternShape(videoId)), segmentSeconds: MARKED_SEGMENT_SECONDS },
   });
   await ffmpeg(withoutReporting(args));
-  const ref = await writeMarkedReference(dir, renditions);
+  const ref = await prepareMarkedVariants(dir, renditions);
   return { dir, videoId, renditions, segmentStarts: ref.segmentStarts };
 }
 

@@ -67,6 +67,12 @@ export interface Reference {
   sourceRate: number | null;
   /** Start time of every segment, seconds, and the video's end last. */
   segmentStarts: readonly number[];
+  /**
+   * Where the mark is read from. `variants`: B is A with B's keyframe (transcode/keyframeSplice.ts),
+   * so A and B differ by the mark alone and their difference is read (variantMark). Absent (older
+   * references, whose A and B were two whole encodes that drift apart): the pattern's formula.
+   */
+  mark?: 'variants';
 }
 
 /** A zero-mean, unit-length signature of each of a frame's `bx`×`by` block means: brightness- and contrast-free. */
@@ -277,10 +283,8 @@ function taps(size: number, scale: number, start: number): Taps {
   return { lo, hi, w };
 }
 
-/** The reference's unmarked frame `(A+B)/2` at frame `r`, seen through the copy's geometry. */
-function warpedMean(a: Uint8Array, b: Uint8Array, r: number, tx: Taps, ty: Taps, out: Float64Array): Float64Array {
-  const base = r * FRAME_PIXELS;
-  const at = (y: number, x: number) => ((a[base + y * FRAME_WIDTH + x] ?? 0) + (b[base + y * FRAME_WIDTH + x] ?? 0)) / 2;
+/** A 64×36 picture given cell by cell, seen through the copy's geometry (bilinear). */
+function warp(at: (y: number, x: number) => number, tx: Taps, ty: Taps, out: Float64Array): Float64Array {
   for (let y = 0; y < FRAME_HEIGHT; y++) {
     const y0 = ty.lo[y] ?? 0;
     const y1 = ty.hi[y] ?? 0;
@@ -295,6 +299,55 @@ function warpedMean(a: Uint8Array, b: Uint8Array, r: number, tx: Taps, ty: Taps,
     }
   }
   return out;
+}
+
+/** The reference's unmarked frame `(A+B)/2` at frame `r`, seen through the copy's geometry. */
+function warpedMean(a: Uint8Array, b: Uint8Array, r: number, tx: Taps, ty: Taps, out: Float64Array): Float64Array {
+  const base = r * FRAME_PIXELS;
+  return warp((y, x) => ((a[base + y * FRAME_WIDTH + x] ?? 0) + (b[base + y * FRAME_WIDTH + x] ?? 0)) / 2, tx, ty, out);
+}
+
+/** Binomial taps (σ ≈ 1 cell), applied twice along each axis: keeps the smooth mark, averages away the grain's noise. */
+const SMOOTHING = [1 / 16, 4 / 16, 6 / 16, 4 / 16, 1 / 16];
+
+function smoothAlong(v: Float64Array, out: Float64Array, horizontal: boolean): void {
+  for (let y = 0; y < FRAME_HEIGHT; y++)
+    for (let x = 0; x < FRAME_WIDTH; x++) {
+      let sum = 0;
+      for (let k = -2; k <= 2; k++) {
+        const xx = horizontal ? Math.min(FRAME_WIDTH - 1, Math.max(0, x + k)) : x;
+        const yy = horizontal ? y : Math.min(FRAME_HEIGHT - 1, Math.max(0, y + k));
+        sum += (SMOOTHING[k + 2] ?? 0) * (v[yy * FRAME_WIDTH + xx] ?? 0);
+      }
+      out[y * FRAME_WIDTH + x] = sum;
+    }
+}
+
+/**
+ * The mark as the variants themselves show it at frame `r`: `(A − B)/2`, smoothed, seen through
+ * the copy's geometry. For a reference whose B is A with B's keyframe (transcode/keyframeSplice.ts)
+ * this is the mark exactly where each frame has it: B's keyframe's mark carried along by the
+ * motion and fading where the encoder coded blocks afresh, which the fixed pattern's formula
+ * misses on a moving picture (on the corpus's panning dark footage its correlation with the
+ * variants' difference falls from 0.88 at the keyframe to 0.16 a second later).
+ */
+function variantMark(
+  a: Uint8Array,
+  b: Uint8Array,
+  r: number,
+  tx: Taps,
+  ty: Taps,
+  scratch: [Float64Array, Float64Array],
+  out: Float64Array,
+): Float64Array {
+  const base = r * FRAME_PIXELS;
+  const [one, two] = scratch;
+  for (let k = 0; k < FRAME_PIXELS; k++) one[k] = ((a[base + k] ?? 0) - (b[base + k] ?? 0)) / 2;
+  for (let pass = 0; pass < 2; pass++) {
+    smoothAlong(one, two, true);
+    smoothAlong(two, one, false);
+  }
+  return warp((y, x) => one[y * FRAME_WIDTH + x] ?? 0, tx, ty, out);
 }
 
 /** What is left of copy frame `c` after the best `α·m + β` (least squares): how badly m explains it. */
@@ -621,6 +674,9 @@ export function readSegments(ref: Reference, copy: Frames, offset: number, shape
   const ty = taps(FRAME_HEIGHT, g.sy, g.top);
   const m = new Float64Array(FRAME_PIXELS);
   const w = new Float64Array(FRAME_PIXELS);
+  const fromVariants = ref.mark === 'variants';
+  const shown = new Float64Array(FRAME_PIXELS);
+  const scratch: [Float64Array, Float64Array] = [new Float64Array(FRAME_PIXELS), new Float64Array(FRAME_PIXELS)];
   const copyFrom = (copy.times[0] ?? 0) + offset;
   const copyTo = (copy.times[copy.count - 1] ?? 0) + offset;
   const gammas = new Map<number, number[]>();
@@ -632,7 +688,8 @@ export function readSegments(ref: Reference, copy: Frames, offset: number, shape
     if (t < (segmentStarts[s] ?? 0) + EDGE_SECONDS || t > (segmentStarts[s + 1] ?? 0) - EDGE_SECONDS) continue;
     warpedMean(a.data, b.data, r, tx, ty, m);
     const list = gammas.get(s) ?? [];
-    list.push(gammaOf(copy.data, j * FRAME_PIXELS, m, p, edgeWeights(m, w)));
+    const pr = fromVariants ? variantMark(a.data, b.data, r, tx, ty, scratch, shown) : p;
+    list.push(gammaOf(copy.data, j * FRAME_PIXELS, m, pr, edgeWeights(m, w)));
     gammas.set(s, list);
   }
   // A segment the copy covers only in part is not read.

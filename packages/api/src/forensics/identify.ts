@@ -62,6 +62,8 @@ interface ReferenceMeta {
   frameRate?: number;
   sourceFrameRate?: number;
   segmentStarts: number[];
+  /** 'variants' when B is A with B's keyframe (references before the keyframe splice lack it). */
+  mark?: 'variants';
 }
 
 async function readAll(stream: Readable): Promise<Uint8Array> {
@@ -79,7 +81,16 @@ export function referenceOf(videoId: string, meta: string, aBytes: Uint8Array, b
   const data = new Uint8Array(a.data.length);
   for (let i = 0; i < a.data.length; i++) data[i] = ((a.data[i] ?? 0) + (b.data[i] ?? 0)) >> 1;
   const mean = { data, count: a.count, times: a.times };
-  return { videoId, a, b, mean, rate, sourceRate: info.sourceFrameRate ?? null, segmentStarts: info.segmentStarts };
+  return {
+    videoId,
+    a,
+    b,
+    mean,
+    rate,
+    sourceRate: info.sourceFrameRate ?? null,
+    segmentStarts: info.segmentStarts,
+    ...(info.mark === 'variants' && { mark: 'variants' as const }),
+  };
 }
 
 async function loadReference(ctx: Pick<AppContext, 'media'>, videoId: string): Promise<StoredReference | null> {

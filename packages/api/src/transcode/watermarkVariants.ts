@@ -4,12 +4,15 @@
  * Before anything is encrypted or published this:
  *
  * 1. checks A and B list the same segments with the same durations (a playlist may mix them);
- * 2. decodes the smallest rendition's A and B to the detector's small gray frames and keeps them
+ * 2. rewrites each of B's segments as A's with B's keyframe (keyframeSplice.ts): a segment's other
+ *    frames are predicted from its keyframe, so they carry B's mark forward, while the two streams
+ *    no longer drift apart by the encoder's own differences (on grainy footage far the larger);
+ * 3. decodes the smallest rendition's A and B to the detector's small gray frames and keeps them
  *    with the segments' start times in `watermark/` (`ref-a.gray`, `ref-b.gray`, `ref.json`): what
  *    `pnpm cli watermark identify` compares a copy against. No route serves that folder;
- * 3. encrypts B's segments exactly as A's (same key windows, same IVs) and moves them beside A's
+ * 4. encrypts B's segments exactly as A's (same key windows, same IVs) and moves them beside A's
  *    as `seg_NNNNNb.ts`, so the media store holds two objects per segment position;
- * 4. marks A's playlist `## forensic-ab` (a comment line): the API then writes each member's
+ * 5. marks A's playlist `## forensic-ab` (a comment line): the API then writes each member's
  *    media playlist choosing A or B per position from the member's code (streaming/hls.routes.ts).
  */
 import fsp from 'node:fs/promises';
@@ -25,6 +28,7 @@ import {
   referenceRate,
 } from '../forensics/index.js';
 import { encryptInWindows } from './hlsPackaging.js';
+import { spliceKeyframe } from './keyframeSplice.js';
 import type { Rendition } from './ladder.js';
 
 export const MARKED_PLAYLIST_TAG = '## forensic-ab';
@@ -40,6 +44,8 @@ export interface MarkedReference {
   height: number;
   /** Start time of every segment, seconds, and the video's end last. */
   segmentStarts: number[];
+  /** 'variants': B is A with B's keyframe, so the detector reads the mark from their difference (forensics/detect.ts). */
+  mark: 'variants';
 }
 
 /** ladder.ts's `watermark` option for one video. */
@@ -50,18 +56,9 @@ export const watermarkOption = (videoId: string) => ({
 
 const durations = (playlist: string) => [...playlist.matchAll(/^#EXTINF:([\d.]+)/gm)].map((m) => Number(m[1]));
 
-/** Steps 1–4 of the module comment, for every rendition; `key` is the video key. */
+/** Steps 1–5 of the module comment, for every rendition; `key` is the video key. */
 export async function finishMarkedLadder(staging: string, renditions: Rendition[], key: Buffer, signal?: AbortSignal): Promise<void> {
-  for (const r of renditions) {
-    const a = await fsp.readFile(path.join(staging, r.name, 'index.m3u8'), 'utf8');
-    const b = await fsp.readFile(path.join(staging, `${r.name}_b`, 'index.m3u8'), 'utf8');
-    if (durations(a).join() !== durations(b).join())
-      throw new Error(
-        `the marked variants of ${r.name} were cut differently (A: ${durations(a).length}, B: ${durations(b).length} segments)`,
-      );
-  }
-  await writeMarkedReference(staging, renditions, signal);
-
+  await prepareMarkedVariants(staging, renditions, signal);
   for (const r of renditions) {
     const bDir = path.join(staging, `${r.name}_b`);
     await encryptInWindows(bDir, key);
@@ -73,8 +70,32 @@ export async function finishMarkedLadder(staging: string, renditions: Rendition[
   }
 }
 
+/** Steps 1–3 (the variants as members will be served them, unencrypted, and the detector's reference). */
+export async function prepareMarkedVariants(staging: string, renditions: Rendition[], signal?: AbortSignal): Promise<MarkedReference> {
+  for (const r of renditions) {
+    const a = await fsp.readFile(path.join(staging, r.name, 'index.m3u8'), 'utf8');
+    const b = await fsp.readFile(path.join(staging, `${r.name}_b`, 'index.m3u8'), 'utf8');
+    if (durations(a).join() !== durations(b).join())
+      throw new Error(
+        `the marked variants of ${r.name} were cut differently (A: ${durations(a).length}, B: ${durations(b).length} segments)`,
+      );
+  }
+  for (const r of renditions) await spliceKeyframes(path.join(staging, r.name), path.join(staging, `${r.name}_b`), signal);
+  return writeMarkedReference(staging, renditions, signal);
+}
+
+/** Step 2 for one rendition: each of B's segments becomes A's with B's keyframe. */
+async function spliceKeyframes(aDir: string, bDir: string, signal?: AbortSignal): Promise<void> {
+  for (const file of await fsp.readdir(bDir)) {
+    if (!/^seg_\d{5}\.ts$/.test(file)) continue;
+    signal?.throwIfAborted();
+    const [a, b] = await Promise.all([fsp.readFile(path.join(aDir, file)), fsp.readFile(path.join(bDir, file))]);
+    await fsp.writeFile(path.join(bDir, file), spliceKeyframe(a, b));
+  }
+}
+
 /**
- * Step 2: the detector's reference, from the smallest rendition's A and B: every frame at the
+ * Step 3: the detector's reference, from the smallest rendition's A and B: every frame at the
  * reference rate (forensics/detect.ts `referenceRate`), each a real frame of the video.
  */
 export async function writeMarkedReference(staging: string, renditions: Rendition[], signal?: AbortSignal): Promise<MarkedReference> {
@@ -100,6 +121,7 @@ export async function writeMarkedReference(staging: string, renditions: Renditio
     width: FRAME_WIDTH,
     height: FRAME_HEIGHT,
     segmentStarts: starts,
+    mark: 'variants',
   };
   await fsp.writeFile(path.join(dir, 'ref.json'), JSON.stringify(ref));
   return ref;
