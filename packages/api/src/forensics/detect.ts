@@ -506,9 +506,9 @@ export function refineOffset(ref: Reference, copy: Frames, offset: number, g: Ge
 
 /**
  * The mark at the detector's size: the pattern's formula (pattern.ts) evaluated at each 64×36
- * cell's centre, as the copy's geometry places it. Taken from the formula, not from the decoded
- * variants: A and B decoded apart may pick their frames a frame apart, and their difference would
- * then hold motion, not the mark.
+ * cell's centre, as the copy's geometry places it. What references kept before the keyframe splice
+ * are read with: their A and B are two whole encodes, whose difference holds the encodes' drift
+ * (and, decoded apart, may be a frame apart); a newer reference's is the mark (variantMark).
  */
 export function markPattern(shape: PatternShape, g: Geometry = WHOLE_FRAME): Float64Array {
   const p = new Float64Array(FRAME_PIXELS);

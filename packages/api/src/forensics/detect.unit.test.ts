@@ -62,6 +62,8 @@ interface Shot {
   grain?: number;
   /** The picture (default: `picture`). */
   scene?: (u: number, v: number, t: number) => number;
+  /** How far the mark has moved across the picture at time t, as a share of its width (default: it stays put). */
+  markShift?: (t: number) => number;
 }
 
 /**
@@ -70,7 +72,7 @@ interface Shot {
  * 30 fps video frame nearest start + j/rate, as ffmpeg's `fps` filter picks it.
  */
 function render(geometry: Geometry, sign: (second: number) => number, shot: Shot = { rate: REFERENCE_RATE }): Frames {
-  const { rate, start = 0, seconds = SECONDS, grain: noise = 0, scene = picture } = shot;
+  const { rate, start = 0, seconds = SECONDS, grain: noise = 0, scene = picture, markShift = () => 0 } = shot;
   const count = Math.floor((seconds - start) * rate);
   const data = new Uint8Array(count * FRAME_PIXELS);
   const times = new Float64Array(count);
@@ -80,6 +82,7 @@ function render(geometry: Geometry, sign: (second: number) => number, shot: Shot
     const n = Math.round((start + f / rate) * VIDEO_RATE);
     const t = n / VIDEO_RATE;
     const s = sign(Math.floor(t));
+    const shift = markShift(t);
     for (let y = 0; y < FRAME_HEIGHT; y++)
       for (let x = 0; x < FRAME_WIDTH; x++) {
         let sum = 0;
@@ -87,7 +90,7 @@ function render(geometry: Geometry, sign: (second: number) => number, shot: Shot
           for (let i = 0; i < S; i++) {
             const u = (geometry.left + (x + (i + 0.5) / S) * geometry.sx) / FRAME_WIDTH;
             const v = (geometry.top + (y + (j + 0.5) / S) * geometry.sy) / FRAME_HEIGHT;
-            sum += scene(u, v, t) + s * mark(u, v);
+            sum += scene(u, v, t) + s * mark(u - shift, v);
           }
         const k = y * FRAME_WIDTH + x;
         data[f * FRAME_PIXELS + k] = Math.max(0, Math.min(255, Math.round(sum / (S * S) + grain(n, k, noise))));
@@ -336,5 +339,22 @@ describe("a copy whose tones were bent (a re-grade, a capture's colour managemen
     const reads = readSegments(ref, copy, 0, SHAPE, WHOLE_FRAME);
     expect(reads.filter((r) => r.bit !== null && r.bit !== bits[r.index]).length).toBeLessThanOrEqual(1);
     expect(reads.filter((r) => r.bit !== null).length).toBeGreaterThanOrEqual(SECONDS / 2);
+  });
+});
+
+describe("a mark the picture's motion carries (B is A with B's keyframe: transcode/keyframeSplice.ts)", () => {
+  // The keyframe's mark travels with a pan: by a second's end it has moved a quarter of the
+  // width, half a period of the pattern, where the formula's fixed pattern reads it reversed.
+  const bits = Array.from({ length: SECONDS }, (_, i) => ((i * 5 + (i >> 2)) % 3 === 0 ? 1 : 0));
+  const shot = { rate: REFERENCE_RATE, markShift: (t: number) => 0.25 * (t - Math.floor(t)) };
+  const a = render(WHOLE_FRAME, () => 1, shot);
+  const b = render(WHOLE_FRAME, () => -1, shot);
+  const copy = render(WHOLE_FRAME, (second) => (bits[second] === 1 ? -1 : 1), { ...shot, grain: 2 });
+
+  it('read from the variants’ own difference, every bit reads right; read from the formula, most do not read', () => {
+    const fromVariants = readSegments({ ...referenceOf(a, b), mark: 'variants' }, copy, 0, SHAPE, WHOLE_FRAME);
+    expect(fromVariants.map((r) => r.bit)).toEqual(bits);
+    const fromFormula = readSegments(referenceOf(a, b), copy, 0, SHAPE, WHOLE_FRAME);
+    expect(fromFormula.filter((r) => r.bit === bits[r.index]).length).toBeLessThan(SECONDS / 2);
   });
 });

@@ -7,8 +7,10 @@
  *
  * Low spatial frequency (1–3 periods across, 1–2 down) is what survives a scaling to 640×360,
  * a re-encode at CRF 28 and a crop of a few pixels: codecs keep a block's mean best of all.
- * MARK_AMPLITUDE 1.5 (rounded to whole levels, ±2 at the peaks) keeps A against B at ≥ 42 dB
- * PSNR (forensics.int.test.ts measures it on real ffmpeg output).
+ * MARK_AMPLITUDE 1.5 (rounded to whole levels, ±2 at the peaks): the mark alone is 44.6 dB PSNR A
+ * against B. B is then served as A with B's keyframe (transcode/keyframeSplice.ts), so two members'
+ * streams differ by the mark carried from the keyframe, not by two encodes' drift (≥ 42 dB on the
+ * corpus's grain and dark motion: leakCorpus.int.test.ts, forensics.int.test.ts on the test card).
  */
 import { createHash } from 'node:crypto';
 

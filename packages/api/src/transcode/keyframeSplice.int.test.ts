@@ -70,8 +70,10 @@ function counterBreaks(ts: Buffer): number {
 
 beforeAll(async () => {
   const renditions = planLadder(SIZE);
-  for (const r of renditions) for (const v of [r.name, `${r.name}_b`]) fs.mkdirSync(path.join(fixtures, v), { recursive: true });
-  fs.mkdirSync(path.join(fixtures, 'sprites'));
+  for (const dir of [fixtures, path.join(fixtures, 'other')]) {
+    for (const r of renditions) for (const v of [r.name, `${r.name}_b`]) fs.mkdirSync(path.join(dir, v), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'sprites'));
+  }
   // A test card under heavy grain (new in every frame), with a tone: 6 one-second segments.
   const source = path.join(fixtures, 'source.mp4');
   await ffmpeg([
@@ -79,16 +81,19 @@ beforeAll(async () => {
     ...['-f', 'lavfi', '-i', 'sine=frequency=330:duration=6'],
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '16', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', source],
   ]);
-  const args = ladderArgs({
-    input: source,
-    outDir: fixtures,
-    renditions,
-    hasAudio: true,
-    durationSeconds: 6,
-    preset: 'ultrafast',
-    watermark: { lumaExpression: patternExpression(patternShape('splice')), segmentSeconds: 1 },
-  });
-  await ffmpeg(withoutReporting(args));
+  const ladder = (outDir: string, preset: string) =>
+    ladderArgs({
+      input: source,
+      outDir,
+      renditions,
+      hasAudio: true,
+      durationSeconds: 6,
+      preset,
+      watermark: { lumaExpression: patternExpression(patternShape('splice')), segmentSeconds: 1 },
+    });
+  await ffmpeg(withoutReporting(ladder(fixtures, 'ultrafast')));
+  // The same ladder by another preset: its encoder's parameter sets are not the same (CABAC and more).
+  await ffmpeg(withoutReporting(ladder(path.join(fixtures, 'other'), 'veryfast')));
 }, 120_000);
 
 describe('spliceKeyframe', () => {
@@ -123,6 +128,10 @@ describe('spliceKeyframe', () => {
     const a = fs.readFileSync(seg(rendition, 2));
     // Another segment: its keyframe is another moment.
     expect(() => spliceKeyframe(a, fs.readFileSync(seg(`${rendition}_b`, 3)))).toThrow(/differ in time/);
+    // The same moment from an encode with other settings: A's frames could not be decoded after its keyframe.
+    expect(() => spliceKeyframe(a, fs.readFileSync(path.join(fixtures, 'other', `${rendition}_b`, 'seg_00002.ts')))).toThrow(
+      /parameter sets/,
+    );
     // Not MPEG-TS at all.
     expect(() => spliceKeyframe(a, Buffer.from('#EXTM3U\n'))).toThrow(/not an MPEG-TS segment/);
     expect(() => spliceKeyframe(Buffer.alloc(188 * 3), a)).toThrow(/not an MPEG-TS segment/);

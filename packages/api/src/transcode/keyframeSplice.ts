@@ -179,12 +179,12 @@ export function spliceKeyframe(a: Buffer, b: Buffer): Buffer {
   const kb = firstVideoPes(b);
   const ha = pesHeader(ka.pes);
   const hb = pesHeader(kb.pes);
-  if (ha.pts !== hb.pts) throw new Error(`the variants' first frames differ in time (PTS ${ha.pts} and ${hb.pts})`);
   const esA = ka.pes.subarray(ha.length);
   const esB = kb.pes.subarray(hb.length);
   const pa = keyframeParts(esA);
   const pb = keyframeParts(esB);
   if (pa.sets !== pb.sets) throw new Error("the variants' encodes differ in their parameter sets");
+  if (ha.pts !== hb.pts) throw new Error(`the variants' first frames differ in time (PTS ${ha.pts} and ${hb.pts})`);
   const header = Buffer.from(ka.pes.subarray(0, ha.length));
   const es = Buffer.concat([esA.subarray(0, pa.from), esB.subarray(pb.from, pb.to), esA.subarray(pa.to)]);
   const declared = header.readUInt16BE(4);
