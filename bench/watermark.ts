@@ -4,6 +4,7 @@
  *
  *   - transcode CPU-seconds (user+sys of ffmpeg) per second of video, marked (A/B, 1 s segments) against unmarked;
  *   - segment bytes written, marked against unmarked (the storage overhead);
+ *   - a member's marked stream and the unmarked ladder, each against the source (PSNR: the picture's cost);
  *   - the time to identify a 75 s copy: decode it to the detector's frames, align it, read its bits
  *     and match them against 100 000 random member codes (forensics/detect.ts, code.ts);
  *   - the matching alone (the bits already read) against those codes.
@@ -16,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { allowedErrors, codeBits } from '../packages/api/src/forensics/code.js';
-import { withoutReporting } from '../packages/api/src/forensics/corpus.testkit.js';
+import { psnrSsim, withoutReporting } from '../packages/api/src/forensics/corpus.testkit.js';
 import { grayFrames } from '../packages/api/src/forensics/frames.js';
 import { readCopy, storedReference } from '../packages/api/src/forensics/identify.js';
 import { MARKED_SEGMENT_SECONDS, patternExpression, patternShape } from '../packages/api/src/forensics/pattern.js';
@@ -132,6 +133,21 @@ fs.writeFileSync(
     .readFileSync(path.join(work, 'marked', name, 'index.m3u8'), 'utf8')
     .replace(/^seg_(\d{5})\.ts$/gm, (line) => path.join(work, 'marked', bits[k++] ? `${name}_b` : name, line)),
 );
+// What the mark costs a member's picture: their stream and the unmarked ladder, each against the source.
+const memberTs = path.join(work, 'member.ts');
+const plainTs = path.join(work, 'plain.ts');
+ff(['-allowed_extensions', 'ALL', '-i', list, '-map', '0:v', '-c', 'copy', memberTs]);
+ff(['-i', path.join(work, 'plain', name, 'index.m3u8'), '-map', '0:v', '-c', 'copy', plainTs]);
+const fidelity = { member: await psnrSsim(source, memberTs), plain: await psnrSsim(source, plainTs) };
+report({
+  figure: "Fidelity to the source: a member's marked stream (1 s segments, A/B, finer keyframes), PSNR",
+  ours: Number(fidelity.member.psnr.toFixed(2)),
+  unit: 'dB',
+  reference: Number(fidelity.plain.psnr.toFixed(2)),
+  referenceLabel: 'the same ladder unmarked',
+  target: 'report',
+});
+
 const copy = path.join(work, 'copy.mp4');
 const copySeconds = Math.min(75, SECONDS - 3);
 ff([

@@ -307,6 +307,15 @@ function warpedMean(a: Uint8Array, b: Uint8Array, r: number, tx: Taps, ty: Taps,
   return warp((y, x) => ((a[base + y * FRAME_WIDTH + x] ?? 0) + (b[base + y * FRAME_WIDTH + x] ?? 0)) / 2, tx, ty, out);
 }
 
+/** Below this RMS (levels) the variants' difference at a frame is no mark to read (it is ~0.75 at a keyframe). */
+const MIN_MARK_LEVEL = 0.1;
+
+const meanSquare = (v: Float64Array) => {
+  let sum = 0;
+  for (let k = 0; k < v.length; k++) sum += (v[k] ?? 0) ** 2;
+  return sum / v.length;
+};
+
 /** Binomial taps (σ ≈ 1 cell), applied twice along each axis: keeps the smooth mark, averages away the grain's noise. */
 const SMOOTHING = [1 / 16, 4 / 16, 6 / 16, 4 / 16, 1 / 16];
 
@@ -689,6 +698,9 @@ export function readSegments(ref: Reference, copy: Frames, offset: number, shape
     warpedMean(a.data, b.data, r, tx, ty, m);
     const list = gammas.get(s) ?? [];
     const pr = fromVariants ? variantMark(a.data, b.data, r, tx, ty, scratch, shown) : p;
+    // A frame where A and B no longer differ holds nothing to read (the encoder coded it afresh,
+    // intra, in a smooth scene): its γ would be the fit's noise, and the segment's bit the content's.
+    if (fromVariants && meanSquare(pr) < MIN_MARK_LEVEL * MIN_MARK_LEVEL) continue;
     list.push(gammaOf(copy.data, j * FRAME_PIXELS, m, pr, edgeWeights(m, w)));
     gammas.set(s, list);
   }

@@ -357,4 +357,19 @@ describe("a mark the picture's motion carries (B is A with B's keyframe: transco
     const fromFormula = readSegments(referenceOf(a, b), copy, 0, SHAPE, WHOLE_FRAME);
     expect(fromFormula.filter((r) => r.bit === bits[r.index]).length).toBeLessThan(SECONDS / 2);
   });
+
+  it('a segment whose frames the encoder coded afresh (A and B alike) reads no bit, not the content’s share', () => {
+    // Every fifth second the variants are the same picture; the copy's picture holds half a mark of its own.
+    const erased = (second: number) => second % 5 === 2;
+    const ea = render(WHOLE_FRAME, (second) => (erased(second) ? 0 : 1));
+    const eb = render(WHOLE_FRAME, (second) => (erased(second) ? 0 : -1));
+    const tinted = (u: number, v: number, t: number) => picture(u, v, t) + 0.5 * mark(u, v);
+    const copy2 = render(WHOLE_FRAME, (second) => (erased(second) ? 0 : bits[second] === 1 ? -1 : 1), {
+      rate: REFERENCE_RATE,
+      scene: tinted,
+    });
+    const reads = readSegments({ ...referenceOf(ea, eb), mark: 'variants' }, copy2, 0, SHAPE, WHOLE_FRAME);
+    expect(reads.filter((r) => erased(r.index)).map((r) => r.bit)).toEqual([]);
+    expect(reads.filter((r) => !erased(r.index)).map((r) => r.bit)).toEqual(bits.filter((_, i) => !erased(i)));
+  });
 });

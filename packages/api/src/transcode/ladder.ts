@@ -28,8 +28,6 @@ export const STANDARD_RUNGS: readonly { height: number; videoKbps: number }[] = 
 ];
 export const SOURCE_MAX_HEIGHT = 2160;
 const AUDIO_KBPS = 128;
-/** x264's keyframe-to-predicted-frame quantizer ratio in a marked ladder (its default: 1.4). */
-export const MARKED_KEYFRAME_IPRATIO = 4;
 /** Segment length, seconds; keyframes are forced every SEGMENT_SECONDS / 2 so every cut is exact. */
 export const SEGMENT_SECONDS = 4;
 
@@ -151,10 +149,6 @@ export function ladderArgs(job: LadderJob): string[] {
     `expr:gte(t,n_forced*${mark ? segmentSeconds : SEGMENT_SECONDS / 2})`,
     '-sc_threshold',
     '0',
-    // Marked: a segment's keyframe is the one frame where A and B are two encodes (keyframeSplice.ts),
-    // and the finer it is quantized the less the two differ beyond the mark; the frames predicted
-    // from it gain as much (corpus: +0.6 to +2.8 dB between the variants, the same fidelity).
-    ...(mark ? ['-x264-params', `ipratio=${MARKED_KEYFRAME_IPRATIO}`] : []),
   );
   (mark ? [...job.renditions, ...job.renditions] : job.renditions).forEach((r, i) => {
     args.push(
