@@ -140,7 +140,7 @@ ff(['-allowed_extensions', 'ALL', '-i', list, '-map', '0:v', '-c', 'copy', membe
 ff(['-i', path.join(work, 'plain', name, 'index.m3u8'), '-map', '0:v', '-c', 'copy', plainTs]);
 const fidelity = { member: await psnrSsim(source, memberTs), plain: await psnrSsim(source, plainTs) };
 report({
-  figure: "Fidelity to the source: a member's marked stream (1 s segments, A/B, finer keyframes), PSNR",
+  figure: "Fidelity to the source: a member's marked stream (1 s segments, A/B with B's keyframe), PSNR",
   ours: Number(fidelity.member.psnr.toFixed(2)),
   unit: 'dB',
   reference: Number(fidelity.plain.psnr.toFixed(2)),
