@@ -678,12 +678,13 @@ export function nonMarkShares(gammas: readonly number[], indices: readonly numbe
 export function readSegments(ref: Reference, copy: Frames, offset: number, shape: PatternShape, geometry?: Geometry): SegmentRead[] {
   const { a, b, segmentStarts } = ref;
   const g = geometry ?? fitGeometry(ref, copy, offset);
-  const p = markPattern(shape, g);
+  const fromVariants = ref.mark === 'variants';
+  // The pattern's formula only for an older reference; a newer one's mark is read per frame (variantMark).
+  const p = fromVariants ? null : markPattern(shape, g);
   const tx = taps(FRAME_WIDTH, g.sx, g.left);
   const ty = taps(FRAME_HEIGHT, g.sy, g.top);
   const m = new Float64Array(FRAME_PIXELS);
   const w = new Float64Array(FRAME_PIXELS);
-  const fromVariants = ref.mark === 'variants';
   const shown = new Float64Array(FRAME_PIXELS);
   const scratch: [Float64Array, Float64Array] = [new Float64Array(FRAME_PIXELS), new Float64Array(FRAME_PIXELS)];
   const copyFrom = (copy.times[0] ?? 0) + offset;
@@ -695,12 +696,12 @@ export function readSegments(ref: Reference, copy: Frames, offset: number, shape
     while (s + 1 < segmentStarts.length && t >= (segmentStarts[s + 1] ?? 0)) s++;
     if (s + 1 >= segmentStarts.length) break;
     if (t < (segmentStarts[s] ?? 0) + EDGE_SECONDS || t > (segmentStarts[s + 1] ?? 0) - EDGE_SECONDS) continue;
-    warpedMean(a.data, b.data, r, tx, ty, m);
-    const list = gammas.get(s) ?? [];
-    const pr = fromVariants ? variantMark(a.data, b.data, r, tx, ty, scratch, shown) : p;
+    const pr = p ?? variantMark(a.data, b.data, r, tx, ty, scratch, shown);
     // A frame where A and B no longer differ holds nothing to read (the encoder coded it afresh,
     // intra, in a smooth scene): its γ would be the fit's noise, and the segment's bit the content's.
-    if (fromVariants && meanSquare(pr) < MIN_MARK_LEVEL * MIN_MARK_LEVEL) continue;
+    if (!p && meanSquare(pr) < MIN_MARK_LEVEL * MIN_MARK_LEVEL) continue;
+    warpedMean(a.data, b.data, r, tx, ty, m);
+    const list = gammas.get(s) ?? [];
     list.push(gammaOf(copy.data, j * FRAME_PIXELS, m, pr, edgeWeights(m, w)));
     gammas.set(s, list);
   }

@@ -54,6 +54,9 @@ export const watermarkOption = (videoId: string) => ({
   segmentSeconds: MARKED_SEGMENT_SECONDS,
 });
 
+/** A segment file as ffmpeg's HLS muxer names it (`seg_%05d.ts`), its position captured. */
+const SEGMENT_FILE = /^seg_(\d{5})\.ts$/;
+
 const durations = (playlist: string) => [...playlist.matchAll(/^#EXTINF:([\d.]+)/gm)].map((m) => Number(m[1]));
 
 /** Steps 1–5 of the module comment, for every rendition; `key` is the video key. */
@@ -63,7 +66,7 @@ export async function finishMarkedLadder(staging: string, renditions: Rendition[
     const bDir = path.join(staging, `${r.name}_b`);
     await encryptInWindows(bDir, key);
     for (const file of await fsp.readdir(bDir)) {
-      const m = /^seg_(\d{5})\.ts$/.exec(file);
+      const m = SEGMENT_FILE.exec(file);
       if (m) await fsp.rename(path.join(bDir, file), path.join(staging, r.name, `seg_${m[1]}b.ts`));
     }
     await fsp.rm(bDir, { recursive: true, force: true });
@@ -87,7 +90,7 @@ export async function prepareMarkedVariants(staging: string, renditions: Renditi
 /** Step 2 for one rendition: each of B's segments becomes A's with B's keyframe. */
 async function spliceKeyframes(aDir: string, bDir: string, signal?: AbortSignal): Promise<void> {
   for (const file of await fsp.readdir(bDir)) {
-    if (!/^seg_\d{5}\.ts$/.test(file)) continue;
+    if (!SEGMENT_FILE.test(file)) continue;
     signal?.throwIfAborted();
     const [a, b] = await Promise.all([fsp.readFile(path.join(aDir, file)), fsp.readFile(path.join(bDir, file))]);
     await fsp.writeFile(path.join(bDir, file), spliceKeyframe(a, b));
@@ -96,9 +99,10 @@ async function spliceKeyframes(aDir: string, bDir: string, signal?: AbortSignal)
 
 /**
  * Step 3: the detector's reference, from the smallest rendition's A and B: every frame at the
- * reference rate (forensics/detect.ts `referenceRate`), each a real frame of the video.
+ * reference rate (forensics/detect.ts `referenceRate`), each a real frame of the video. Only after
+ * step 2: it records that the mark is read from the variants' difference.
  */
-export async function writeMarkedReference(staging: string, renditions: Rendition[], signal?: AbortSignal): Promise<MarkedReference> {
+async function writeMarkedReference(staging: string, renditions: Rendition[], signal?: AbortSignal): Promise<MarkedReference> {
   const dir = path.join(staging, WATERMARK_DIR);
   await fsp.mkdir(dir, { recursive: true });
   const smallest = renditions[renditions.length - 1] as Rendition;
